@@ -1,0 +1,81 @@
+import { rename } from "node:fs/promises";
+import { join } from "node:path";
+import type { DownloadResult } from "./contract.ts";
+import { ytDlpError } from "./probe.ts";
+import { runProcess } from "./run-process.ts";
+import { assertFetchableSource } from "./source-guard.ts";
+import { TierError } from "./tier-error.ts";
+import { tools } from "./tool-paths.ts";
+import { fileSize, videoDir } from "./workdir.ts";
+
+const DOWNLOAD_TIMEOUT_MS = 60 * 60_000;
+const PROGRESS_PREFIX = "cfprogress ";
+
+export type OnProgress = (fraction: number, message?: string) => void;
+
+/** Path of a video's downloaded source inside the tier. */
+export async function sourcePath(videoId: string): Promise<string> {
+	return join(await videoDir(videoId), "source.mp4");
+}
+
+/**
+ * Downloads the best ≤1080p rendition into the video's folder as MP4. Idempotent: a finished file is
+ * reused, a partial one is written to a temporary name first and only renamed when complete.
+ */
+export async function downloadSource(
+	videoId: string,
+	url: string,
+	onProgress: OnProgress,
+	signal?: AbortSignal,
+): Promise<DownloadResult> {
+	const target = await sourcePath(videoId);
+	const existing = await fileSize(target);
+	if (existing) {
+		onProgress(1, "already downloaded");
+		return { bytes: existing };
+	}
+	await assertFetchableSource(url);
+	const dir = await videoDir(videoId);
+	try {
+		await runProcess(
+			tools.ytDlp,
+			[
+				"--no-warnings", "--no-playlist", "--quiet", "--progress", "--newline",
+				"--socket-timeout", "20", "--retries", "3",
+				"--progress-template", `download:${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
+				"-f", "bv*[height<=1080]+ba/b[height<=1080]/b",
+				"--merge-output-format", "mp4",
+				"--remux-video", "mp4",
+				"-o", join(dir, "download.%(ext)s"),
+				"--",
+				url,
+			],
+			{
+				timeoutMs: DOWNLOAD_TIMEOUT_MS,
+				signal,
+				collectStdout: false,
+				onStdoutLine: (line) => {
+					const fraction = parseYtDlpProgress(line);
+					if (fraction !== null) onProgress(fraction);
+				},
+			},
+		);
+	} catch (error) {
+		throw ytDlpError(error);
+	}
+	const downloaded = join(dir, "download.mp4");
+	const bytes = await fileSize(downloaded);
+	if (!bytes) throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
+	await rename(downloaded, target);
+	onProgress(1);
+	return { bytes };
+}
+
+/** `cfprogress <downloaded> <total|NA> <estimate|NA>` → 0..1, or null when the total is unknown. */
+export function parseYtDlpProgress(line: string): number | null {
+	if (!line.startsWith(PROGRESS_PREFIX)) return null;
+	const [done, total, estimate] = line.slice(PROGRESS_PREFIX.length).split(" ").map(Number);
+	const whole = Number.isFinite(total) && total ? total : estimate;
+	if (!done || !whole || !Number.isFinite(done) || !Number.isFinite(whole)) return null;
+	return Math.min(1, done / whole);
+}

@@ -1,0 +1,73 @@
+import { join } from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Segment, TranscribeResult, Word } from "./contract.ts";
+import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
+import { runProcess } from "./run-process.ts";
+import { TierError } from "./tier-error.ts";
+import { tools, workRoot } from "./tool-paths.ts";
+import { fetchToFile } from "./transfer.ts";
+
+const TRANSCRIBE_TIMEOUT_MS = 30 * 60_000;
+
+/** Lines of pocketsphinx_continuous -time yes: `word start end posterior`. */
+const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
+/** Markers, not words: sentence start/end, silence, noise and filler tokens. */
+const NON_WORD = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+|\+.*\+)$/i;
+
+/**
+ * Offline English transcription of one audio chunk with pocketsphinx (the `local` transcriber). Low
+ * accuracy and English only; production uses Whisper through Workers AI.
+ */
+export async function transcribeLocally(audioUrl: string, language: string | null, signal?: AbortSignal): Promise<TranscribeResult> {
+	if (language && language !== "en") {
+		throw new TierError("invalid_request", `The local transcriber only understands English, not "${language}".`, false, 400);
+	}
+	const dir = await mkdtemp(join(workRoot, "asr-"));
+	try {
+		const input = join(dir, "chunk.audio");
+		const wav = join(dir, "chunk.wav");
+		await fetchToFile(audioUrl, input, signal);
+		await runProcess(tools.ffmpeg, toPocketsphinxWavArgs(input, wav), { timeoutMs: 5 * 60_000, signal });
+		const { stdout } = await runProcess(tools.pocketsphinx, ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], {
+			timeoutMs: TRANSCRIBE_TIMEOUT_MS,
+			signal,
+		});
+		return { language: "en", segments: parsePocketsphinxOutput(stdout) };
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Each utterance prints its text line, then one line per token with times in seconds. Variants
+ * such as `the(2)` are pronunciation indexes and are stripped.
+ */
+export function parsePocketsphinxOutput(stdout: string): Segment[] {
+	const segments: Segment[] = [];
+	let words: Word[] = [];
+	const flush = () => {
+		if (words.length > 0) {
+			segments.push({
+				start: words[0]!.start,
+				end: words[words.length - 1]!.end,
+				text: words.map((w) => w.word).join(" "),
+				words,
+			});
+		}
+		words = [];
+	};
+	for (const raw of stdout.split("\n")) {
+		const line = raw.trim();
+		const match = WORD_LINE.exec(line);
+		if (!match) {
+			// A text line starts the next utterance.
+			if (line) flush();
+			continue;
+		}
+		const token = match[1]!;
+		if (NON_WORD.test(token)) continue;
+		words.push({ word: token.replace(/\(\d+\)$/, ""), start: Number(match[2]), end: Number(match[3]) });
+	}
+	flush();
+	return segments;
+}

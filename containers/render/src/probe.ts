@@ -1,0 +1,103 @@
+import { ffprobeArgs } from "./ffmpeg-args.ts";
+import { ProbeResult } from "./contract.ts";
+import { ProcessError, runProcess } from "./run-process.ts";
+import { assertFetchableSource } from "./source-guard.ts";
+import { TierError } from "./tier-error.ts";
+import { tools } from "./tool-paths.ts";
+
+const PROBE_TIMEOUT_MS = 20_000;
+
+interface YtDlpInfo {
+	id?: string;
+	title?: string;
+	duration?: number | null;
+	thumbnail?: string | null;
+	channel?: string | null;
+	uploader?: string | null;
+	webpage_url_domain?: string | null;
+	width?: number | null;
+	height?: number | null;
+	is_live?: boolean | null;
+	_type?: string;
+}
+
+interface FfprobeInfo {
+	format?: { duration?: string };
+	streams?: { codec_type?: string; width?: number; height?: number; duration?: string }[];
+}
+
+/**
+ * What a source is: yt-dlp's metadata first (title, channel, thumbnail), ffprobe for what it leaves
+ * null (direct files have no duration) and to confirm there is a decodable video stream at all.
+ */
+export async function probeSource(url: string, signal?: AbortSignal): Promise<ProbeResult> {
+	await assertFetchableSource(url);
+	const info = await ytDlpInfo(url, signal);
+	if (info.is_live) throw new TierError("unsupported_source", "Live streams cannot be clipped; submit the recording.", false, 422);
+	if (info._type === "playlist") throw new TierError("unsupported_source", "The URL is a playlist; submit one video.", false, 422);
+
+	const needsFfprobe = !info.duration || !info.width || !info.height;
+	const streams = needsFfprobe ? await ffprobeInfo(url, signal) : null;
+	const video = streams?.streams?.find((s) => s.codec_type === "video");
+	if (streams && !video) throw new TierError("unsupported_source", "The URL has no video stream.", false, 422);
+
+	const duration = info.duration ?? Number(streams?.format?.duration ?? video?.duration ?? Number.NaN);
+	if (!Number.isFinite(duration) || duration <= 0) {
+		throw new TierError("unsupported_source", "The video's duration could not be determined.", false, 422);
+	}
+	return ProbeResult.parse({
+		id: info.id ?? "unknown",
+		title: info.title?.trim() || "Untitled video",
+		duration: Math.round(duration * 1000) / 1000,
+		thumbnail: info.thumbnail ?? "",
+		channelName: info.channel ?? info.uploader ?? info.webpage_url_domain ?? new URL(url).host,
+		width: info.width ?? video?.width ?? null,
+		height: info.height ?? video?.height ?? null,
+		hasAudio: streams ? streams.streams?.some((s) => s.codec_type === "audio") ?? false : true,
+	});
+}
+
+async function ytDlpInfo(url: string, signal?: AbortSignal): Promise<YtDlpInfo> {
+	try {
+		// Options are fixed here; the URL comes after `--` so it can never be read as an option.
+		const { stdout } = await runProcess(
+			tools.ytDlp,
+			["-J", "--no-warnings", "--no-playlist", "--socket-timeout", "10", "--", url],
+			{ timeoutMs: PROBE_TIMEOUT_MS, signal },
+		);
+		return JSON.parse(stdout) as YtDlpInfo;
+	} catch (error) {
+		throw ytDlpError(error);
+	}
+}
+
+async function ffprobeInfo(url: string, signal?: AbortSignal): Promise<FfprobeInfo> {
+	try {
+		const { stdout } = await runProcess(tools.ffprobe, ffprobeArgs(url), { timeoutMs: PROBE_TIMEOUT_MS, signal });
+		return JSON.parse(stdout) as FfprobeInfo;
+	} catch (error) {
+		if (error instanceof ProcessError && error.reason === "exit") {
+			throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
+		}
+		throw error;
+	}
+}
+
+/** Turns yt-dlp's stderr into a message a user can act on. */
+export function ytDlpError(error: unknown): Error {
+	if (!(error instanceof ProcessError) || error.reason !== "exit") return error as Error;
+	const text = error.stderrTail;
+	const http = text.match(/HTTP Error (\d{3})/);
+	if (http) return new TierError("unsupported_source", `The source answered HTTP ${http[1]}.`, false, 422);
+	if (/Connection refused|Name or service not known|timed out|getaddrinfo/i.test(text)) {
+		return new TierError("unsupported_source", "The source could not be reached.", false, 422);
+	}
+	if (/confirm you.?re not a bot|Sign in to confirm/i.test(text)) {
+		return new TierError("unsupported_source", "The platform asked for a sign-in (bot check); this video cannot be fetched now.", false, 422);
+	}
+	if (/Private video|removed|unavailable|DRM|Unsupported URL/i.test(text)) {
+		const line = text.split("\n").find((l) => l.startsWith("ERROR:")) ?? "no playable video";
+		return new TierError("unsupported_source", line.replace(/^ERROR:\s*/, "").slice(0, 200), false, 422);
+	}
+	return new TierError("unsupported_source", "No playable video was found at the URL.", false, 422);
+}

@@ -1,0 +1,116 @@
+/**
+ * The only code in the render tier that starts a process. Arguments are always an array (never a
+ * shell string), so user text cannot become shell syntax; every run has a timeout and can be
+ * cancelled through an AbortSignal (the HTTP request closing, say).
+ */
+import { spawn } from "node:child_process";
+
+export class ProcessError extends Error {
+	readonly reason: "exit" | "timeout" | "aborted" | "spawn";
+	readonly exitCode: number | null;
+	readonly stderrTail: string;
+	constructor(message: string, reason: ProcessError["reason"], exitCode: number | null, stderrTail: string) {
+		super(message);
+		this.name = "ProcessError";
+		this.reason = reason;
+		this.exitCode = exitCode;
+		this.stderrTail = stderrTail;
+	}
+}
+
+export interface RunOptions {
+	timeoutMs: number;
+	signal?: AbortSignal;
+	cwd?: string;
+	/** Called for each complete stdout line as it arrives (ffmpeg `-progress pipe:1`, yt-dlp progress). */
+	onStdoutLine?: (line: string) => void;
+	onStderrLine?: (line: string) => void;
+	/** Keep stdout in the result (off for long streams that are consumed line by line). */
+	collectStdout?: boolean;
+}
+
+export interface RunResult {
+	stdout: string;
+	stderr: string;
+}
+
+const STDERR_TAIL_CHARS = 8_000;
+
+/**
+ * Runs `command` with `args` and resolves when it exits 0.
+ * @example
+ * await runProcess("ffprobe", ["-v", "error", "-show_format", "-of", "json", url], { timeoutMs: 20_000 });
+ */
+export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+	return new Promise((resolve, reject) => {
+		if (options.signal?.aborted) {
+			reject(new ProcessError(`${command} was cancelled before it started`, "aborted", null, ""));
+			return;
+		}
+		const child = spawn(command, [...args], {
+			cwd: options.cwd,
+			stdio: ["ignore", "pipe", "pipe"],
+			env: { ...process.env, LC_ALL: "C.UTF-8" },
+		});
+		let stdout = "";
+		let stderr = "";
+		let ended: ProcessError["reason"] | null = null;
+		const stop = (reason: "timeout" | "aborted") => {
+			ended ??= reason;
+			child.kill("SIGKILL");
+		};
+		const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+		const onAbort = () => stop("aborted");
+		options.signal?.addEventListener("abort", onAbort, { once: true });
+
+		splitLines(child.stdout, (line) => {
+			if (options.collectStdout !== false) stdout += `${line}\n`;
+			options.onStdoutLine?.(line);
+		});
+		splitLines(child.stderr, (line) => {
+			stderr = (stderr + line + "\n").slice(-STDERR_TAIL_CHARS);
+			options.onStderrLine?.(line);
+		});
+
+		const finish = (error: ProcessError | null) => {
+			clearTimeout(timer);
+			options.signal?.removeEventListener("abort", onAbort);
+			if (error) reject(error);
+			else resolve({ stdout, stderr });
+		};
+		child.on("error", (error) => finish(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, "")));
+		child.on("close", (code) => {
+			if (ended === "timeout") {
+				finish(new ProcessError(`${command} took longer than ${options.timeoutMs} ms`, "timeout", code, stderr));
+			} else if (ended === "aborted") {
+				finish(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));
+			} else if (code !== 0) {
+				finish(new ProcessError(`${command} exited with code ${code}: ${lastLines(stderr, 3)}`, "exit", code, stderr));
+			} else {
+				finish(null);
+			}
+		});
+	});
+}
+
+function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+	let buffered = "";
+	stream.setEncoding("utf8");
+	stream.on("data", (chunk: string) => {
+		buffered += chunk;
+		let newline = buffered.search(/[\r\n]/);
+		while (newline !== -1) {
+			const line = buffered.slice(0, newline);
+			buffered = buffered.slice(newline + 1);
+			if (line.length > 0) onLine(line);
+			newline = buffered.search(/[\r\n]/);
+		}
+	});
+	stream.on("end", () => {
+		if (buffered.length > 0) onLine(buffered);
+	});
+}
+
+function lastLines(text: string, count: number): string {
+	return text.trim().split("\n").slice(-count).join(" | ");
+}

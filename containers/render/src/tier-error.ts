@@ -1,0 +1,27 @@
+import type { RenderErrorCode } from "./contract.ts";
+import { ProcessError } from "./run-process.ts";
+
+/** A failure the tier reports in the contract's error shape. */
+export class TierError extends Error {
+	readonly code: RenderErrorCode;
+	readonly retryable: boolean;
+	readonly status: number;
+	constructor(code: RenderErrorCode, message: string, retryable: boolean, status = 500) {
+		super(message);
+		this.name = "TierError";
+		this.code = code;
+		this.retryable = retryable;
+		this.status = status;
+	}
+}
+
+/** Maps anything thrown inside a job to the contract's error; process timeouts and crashes are retryable. */
+export function toTierError(error: unknown): TierError {
+	if (error instanceof TierError) return error;
+	if (error instanceof ProcessError) {
+		if (error.reason === "timeout") return new TierError("timeout", error.message, true, 504);
+		return new TierError("process_failed", error.message, true, 500);
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	return new TierError("internal_error", message, true, 500);
+}
