@@ -1,3 +1,8 @@
-export default { fetch() { return new Response("ok"); } };
-export class ProcessVideoWorkflow {}
-export class RenderContainer {}
+import { createApp } from "./app";
+
+const app = createApp();
+
+// biome-ignore lint/style/noDefaultExport: Wrangler needs the default export.
+export default app;
+export { ProcessVideoWorkflow } from "../workflows/process-video";
+export { RenderContainer } from "./render-container";

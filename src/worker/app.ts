@@ -1,0 +1,31 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { requestId } from "hono/request-id";
+import type { AppEnv } from "./env";
+import { errorResponse, handleError, handleZodError } from "./errors";
+import { apiKeyAuth } from "./middleware/api-key-auth";
+import { clipFileRoutes } from "./routes/clip-files.routes";
+import { internalObjectRoutes } from "./routes/internal-objects.routes";
+import { videoRoutes } from "./routes/videos/videos.routes";
+import { workspaceRoutes } from "./routes/workspaces.routes";
+
+export function createApp() {
+	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
+
+	app.use("*", requestId({ headerName: "X-Request-Id" }));
+	app.onError(handleError);
+	app.notFound((c) => errorResponse(c, "not_found", `No route ${c.req.method} ${c.req.path}.`));
+
+	app.get("/healthz", (c) => c.json({ ok: true, service: "clipforge" }));
+	app.route("/internal", internalObjectRoutes);
+	app.route("/api/clips", clipFileRoutes);
+
+	app.use("/api/videos/*", apiKeyAuth);
+	app.use("/api/workspaces", apiKeyAuth);
+	app.use("/api/workspaces/*", apiKeyAuth);
+	app.route("/api/videos", videoRoutes);
+	app.route("/api/workspaces", workspaceRoutes);
+
+	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
+	app.doc31("/api/openapi.json", { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0" } });
+	return app;
+}

@@ -1,0 +1,188 @@
+/**
+ * D1 schema. `npm run db:generate` turns changes here into a new SQL file in migrations/.
+ * Times are ISO 8601 UTC strings (what the API returns); money-like values (minutes) are integers.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
+
+export const users = sqliteTable("users", {
+	id: text("id").primaryKey(),
+	email: text("email").notNull().unique(),
+	/** PBKDF2 hash for session sign-in; null for accounts that only use API keys. */
+	passwordHash: text("password_hash"),
+	createdAt: createdAt(),
+});
+
+export const workspaces = sqliteTable("workspaces", {
+	id: text("id").primaryKey(),
+	name: text("name").notNull(),
+	/** Whole minutes; only ever changed together with a ledger row (services/minutes.ts). */
+	minutesBalance: integer("minutes_balance").notNull().default(0),
+	/** Text drawn on clips when `enableWatermark` is true; null → the default clipforge mark. */
+	watermarkText: text("watermark_text"),
+	createdAt: createdAt(),
+});
+
+export const memberships = sqliteTable(
+	"memberships",
+	{
+		userId: text("user_id").notNull().references(() => users.id),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+		createdAt: createdAt(),
+	},
+	(t) => [uniqueIndex("memberships_user_workspace").on(t.userId, t.workspaceId)],
+);
+
+/** A workspace's plan: whether it may submit at all and how long a source may be. */
+export const plans = sqliteTable("plans", {
+	id: text("id").primaryKey(),
+	workspaceId: text("workspace_id").notNull().unique().references(() => workspaces.id),
+	name: text("name").notNull(),
+	active: integer("active", { mode: "boolean" }).notNull().default(true),
+	maxVideoSeconds: integer("max_video_seconds").notNull().default(3 * 60 * 60),
+	/** Null = no expiry. */
+	expiresAt: text("expires_at"),
+	createdAt: createdAt(),
+});
+
+export const apiKeys = sqliteTable(
+	"api_keys",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		name: text("name").notNull(),
+		/** SHA-256 of the plaintext key, hex. The plaintext is shown once and never stored. */
+		keyHash: text("key_hash").notNull().unique(),
+		/** First characters of the key, so a user can tell keys apart in a list. */
+		prefix: text("prefix").notNull(),
+		revokedAt: text("revoked_at"),
+		lastUsedAt: text("last_used_at"),
+		createdAt: createdAt(),
+	},
+	(t) => [index("api_keys_workspace").on(t.workspaceId)],
+);
+
+export const projects = sqliteTable(
+	"projects",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		name: text("name").notNull(),
+		createdAt: createdAt(),
+	},
+	(t) => [index("projects_workspace").on(t.workspaceId)],
+);
+
+export const VIDEO_STATUSES = [
+	"pending_config",
+	"downloading",
+	"uploading",
+	"transcribing",
+	"analyzing",
+	"generating_clips",
+	"completed",
+	"failed",
+] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
+
+export const videos = sqliteTable(
+	"videos",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		projectId: text("project_id").references(() => projects.id),
+		sourceType: text("source_type").notNull().default("hosted"),
+		sourceUrl: text("source_url").notNull(),
+		title: text("title").notNull(),
+		status: text("status", { enum: VIDEO_STATUSES }).notNull(),
+		/** 0-100, only ever raised (see workflows/progress.ts). */
+		progress: real("progress").notNull().default(0),
+		errorMessage: text("error_message"),
+		/** JSON of the full config (defaults filled); null while pending_config. */
+		config: text("config", { mode: "json" }),
+		/** videoInfo of the seed (2.2): platform id, title, duration, thumbnail, channel. */
+		sourceVideoId: text("source_video_id").notNull(),
+		duration: real("duration").notNull(),
+		thumbnail: text("thumbnail").notNull(),
+		channelName: text("channel_name").notNull(),
+		minutesCharged: integer("minutes_charged").notNull(),
+		/** Language of the transcript (forced by config or detected). */
+		language: text("language"),
+		/** R2 keys of the stored artefacts, set as stages finish. */
+		sourceKey: text("source_key"),
+		transcriptKey: text("transcript_key"),
+		/** Which ranker produced the clips (ClipPro may fall back to ClipBasic). */
+		rankedBy: text("ranked_by"),
+		stageStartedAt: text("stage_started_at"),
+		startedAt: text("started_at"),
+		completedAt: text("completed_at"),
+		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+		createdAt: createdAt(),
+	},
+	(t) => [index("videos_workspace_created").on(t.workspaceId, t.createdAt)],
+);
+
+/** Every status a video entered, in order: the audit trail of the workflow (and what tests check). */
+export const videoEvents = sqliteTable(
+	"video_events",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		videoId: text("video_id").notNull().references(() => videos.id),
+		status: text("status", { enum: VIDEO_STATUSES }).notNull(),
+		message: text("message"),
+		createdAt: createdAt(),
+	},
+	(t) => [index("video_events_video").on(t.videoId, t.id)],
+);
+
+export const CLIP_STATUSES = ["queued", "completed", "failed"] as const;
+
+export const clips = sqliteTable(
+	"clips",
+	{
+		id: text("id").primaryKey(),
+		videoId: text("video_id").notNull().references(() => videos.id),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		/** Rank order from the ranker (0 = best), or part number for split-clips. */
+		position: integer("position").notNull(),
+		title: text("title").notNull(),
+		startTime: real("start_time").notNull(),
+		endTime: real("end_time").notNull(),
+		duration: real("duration").notNull(),
+		score: integer("score").notNull(),
+		viralityReason: text("virality_reason").notNull(),
+		transcript: text("transcript").notNull(),
+		status: text("status", { enum: CLIP_STATUSES }).notNull(),
+		aspectRatio: text("aspect_ratio").notNull(),
+		videoKey: text("video_key"),
+		thumbnailKey: text("thumbnail_key"),
+		bytes: integer("bytes"),
+		createdAt: createdAt(),
+	},
+	(t) => [index("clips_video_position").on(t.videoId, t.position)],
+);
+
+export const LEDGER_KINDS = ["grant", "charge", "refund"] as const;
+
+/** Every movement of minutes. A workspace's balance always equals the sum of its rows. */
+export const minutesLedger = sqliteTable(
+	"minutes_ledger",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		videoId: text("video_id"),
+		kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
+		/** Signed: grants and refunds positive, charges negative. */
+		minutes: integer("minutes").notNull(),
+		note: text("note"),
+		createdAt: createdAt(),
+	},
+	(t) => [
+		index("minutes_ledger_workspace").on(t.workspaceId),
+		// One charge and at most one refund per video: makes retried refund steps harmless.
+		uniqueIndex("minutes_ledger_video_kind").on(t.videoId, t.kind),
+	],
+);

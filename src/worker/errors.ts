@@ -1,0 +1,104 @@
+/**
+ * The one error model: every failure leaves as
+ * `{ "error": { "code", "message", "details"?, "requestId" } }` with the status of its code.
+ */
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./env";
+
+export const ERROR_CODES = [
+	"invalid_request",
+	"invalid_url",
+	"unauthorized",
+	"insufficient_minutes",
+	"no_active_plan",
+	"forbidden",
+	"url_expired",
+	"not_found",
+	"method_not_allowed",
+	"conflict",
+	"video_too_long",
+	"unsupported_source",
+	"rate_limited",
+	"internal_error",
+	"service_unavailable",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+	invalid_request: 400,
+	invalid_url: 400,
+	unauthorized: 401,
+	insufficient_minutes: 402,
+	no_active_plan: 403,
+	forbidden: 403,
+	url_expired: 403,
+	not_found: 404,
+	method_not_allowed: 405,
+	conflict: 409,
+	video_too_long: 413,
+	unsupported_source: 422,
+	rate_limited: 429,
+	internal_error: 500,
+	service_unavailable: 503,
+};
+
+export const ErrorBody = z
+	.object({
+		error: z.object({
+			code: z.enum(ERROR_CODES),
+			message: z.string(),
+			details: z.unknown().optional(),
+			requestId: z.string(),
+		}),
+	})
+	.openapi("Error");
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export class ApiError extends HTTPException {
+	readonly code: ErrorCode;
+	readonly details: unknown;
+	constructor(code: ErrorCode, message: string, details?: unknown) {
+		super(STATUS[code], { message });
+		this.name = "ApiError";
+		this.code = code;
+		this.details = details;
+	}
+}
+
+export function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, details?: unknown): Response {
+	const body: ErrorBody = { error: { code, message, requestId: c.get("requestId") ?? "unknown" } };
+	if (details !== undefined) body.error.details = details;
+	return c.json(body, STATUS[code]);
+}
+
+/** Each zod issue as `{ path, message }`, the `details` of a 400. */
+export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
+	return error.issues.map((issue) => ({
+		path: issue.path.map(String).join(".") || "(body)",
+		message: issue.code === "unrecognized_keys" ? `unknown field(s): ${issue.keys.join(", ")}` : issue.message,
+	}));
+}
+
+/** `app.onError`: our errors as they are, Hono's with their status, anything else as a logged 500. */
+export function handleError(err: Error, c: Context<AppEnv>): Response {
+	if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.details);
+	if (err instanceof z.ZodError) return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(err));
+	if (err instanceof HTTPException) {
+		const code = ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ?? "internal_error";
+		return errorResponse(c, code, err.message || "The request failed.");
+	}
+	console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message, stack: err.stack }));
+	return errorResponse(c, "internal_error", "Something went wrong on our side; the request id helps us find it.");
+}
+
+/** `defaultHook` of every OpenAPI route: validation failures in the same body shape. */
+export function handleZodError(
+	result: { success: true } | { success: false; error: z.ZodError; target?: string },
+	c: Context<AppEnv>,
+): Response | undefined {
+	if (result.success) return undefined;
+	return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(result.error));
+}

@@ -1,0 +1,12 @@
+import { Container } from "@cloudflare/containers";
+
+/**
+ * The render tier in production: containers/render/Dockerfile run as a Cloudflare Container.
+ * Locally (no Docker) the same server runs natively and the Worker reaches it by RENDER_URL.
+ */
+export class RenderContainer extends Container<Env> {
+	defaultPort = 8080;
+	// Keep a warm instance between the steps of one video (its disk holds the downloaded source).
+	sleepAfter = "15m";
+	envVars = { ALLOW_PRIVATE_SOURCES: "false", NODE_ENV: "production" };
+}

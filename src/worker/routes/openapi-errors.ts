@@ -1,0 +1,20 @@
+import { ErrorBody } from "../errors";
+
+const DESCRIPTIONS: Record<number, string> = {
+	400: "Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem.",
+	401: "Missing, malformed, unknown or revoked credentials (`unauthorized`).",
+	402: "Not enough minutes (`insufficient_minutes`); `details: {required, balance}`.",
+	403: "No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`).",
+	404: "Unknown resource, or one of another workspace (`not_found`).",
+	409: "Wrong state for the operation (`conflict`).",
+	413: "The source is longer than the plan allows (`video_too_long`).",
+	422: "No playable video at the URL (`unsupported_source`).",
+	503: "A dependency is temporarily unavailable (`service_unavailable`); nothing was charged.",
+};
+
+/** The documented error responses of a route, all with the one error body. */
+export function errorResponses<const S extends readonly number[]>(...statuses: S) {
+	return Object.fromEntries(
+		statuses.map((status) => [status, { content: { "application/json": { schema: ErrorBody } }, description: DESCRIPTIONS[status] ?? "Error." }]),
+	) as { [K in S[number]]: { content: { "application/json": { schema: typeof ErrorBody } }; description: string } };
+}

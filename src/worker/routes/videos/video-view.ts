@@ -1,0 +1,82 @@
+/** Database rows → the API's shapes. One place, so every route shows a video the same way. */
+import type { z } from "@hono/zod-openapi";
+import type { clips, videos } from "../../db/schema";
+import { signClipUrl } from "../../services/signing";
+import type { VideoConfig } from "./config.schema";
+import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./videos.schemas";
+
+type VideoRow = typeof videos.$inferSelect;
+type ClipRow = typeof clips.$inferSelect;
+
+export function videoView(row: VideoRow): z.infer<typeof Video> {
+	return {
+		id: row.id,
+		title: row.title,
+		status: row.status,
+		sourceType: "hosted",
+		sourceUrl: row.sourceUrl,
+		workspaceId: row.workspaceId,
+		createdAt: row.createdAt,
+	};
+}
+
+export function videoInfoView(row: VideoRow): z.infer<typeof VideoInfo> {
+	return { id: row.sourceVideoId, title: row.title, duration: row.duration, thumbnail: row.thumbnail, channelName: row.channelName };
+}
+
+export function videoDetailView(row: VideoRow): z.infer<typeof VideoDetail> {
+	return {
+		...videoView(row),
+		videoInfo: videoInfoView(row),
+		config: (row.config as VideoConfig | null) ?? null,
+		errorMessage: row.errorMessage,
+		minutesCharged: row.minutesCharged,
+		projectId: row.projectId,
+		language: row.language,
+		rankedBy: row.rankedBy,
+		progress: row.progress,
+		updatedAt: row.updatedAt,
+		completedAt: row.completedAt,
+	};
+}
+
+export function videoStatusView(row: VideoRow): z.infer<typeof VideoStatusResponse> {
+	return {
+		video: {
+			id: row.id,
+			title: row.title,
+			status: row.status,
+			errorMessage: row.errorMessage,
+			createdAt: row.createdAt,
+			updatedAt: row.updatedAt,
+		},
+		job: {
+			progress: Math.round(row.progress * 10) / 10,
+			stage: row.status,
+			startedAt: row.startedAt,
+			updatedAt: row.updatedAt,
+		},
+	};
+}
+
+/** A clip with freshly signed URLs (each call issues new ones, valid for one hour). */
+export async function clipView(env: Pick<Env, "SIGNING_SECRET">, origin: string, row: ClipRow): Promise<z.infer<typeof Clip>> {
+	const [downloadUrl, thumbnailUrl] = await Promise.all([
+		signClipUrl(env, origin, row.id, "download", row.videoKey ?? ""),
+		signClipUrl(env, origin, row.id, "thumbnail", row.thumbnailKey ?? ""),
+	]);
+	return {
+		id: row.id,
+		title: row.title,
+		startTime: row.startTime,
+		endTime: row.endTime,
+		duration: row.duration,
+		score: row.score,
+		viralityReason: row.viralityReason,
+		transcript: row.transcript,
+		downloadUrl,
+		thumbnailUrl,
+		status: "completed",
+		aspectRatio: row.aspectRatio,
+	};
+}

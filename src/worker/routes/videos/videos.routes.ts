@@ -1,0 +1,149 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb, type Db } from "../../db/client";
+import { clips, videos } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { ApiError, handleZodError } from "../../errors";
+import { errorResponses } from "../openapi-errors";
+import { createRenderClient } from "../../services/render-client";
+import { startProcessing } from "../../services/start-processing";
+import { assertTimeframeInside, submitHostedVideo } from "../../services/submit-video";
+import { markFailedAndRefund } from "../../services/video-state";
+import { VideoConfigInput } from "./config.schema";
+import { clipView, videoDetailView, videoInfoView, videoStatusView, videoView } from "./video-view";
+import {
+	ClipsResponse, SubmitHostedVideoBody, SubmitHostedVideoResponse, VideoDetail, VideoId, VideoStatusResponse,
+} from "./videos.schemas";
+
+const security = [{ bearerAuth: [] }];
+const jsonBody = <S extends z.ZodType>(schema: S) => ({ content: { "application/json": { schema } }, required: true });
+const jsonOk = <S extends z.ZodType>(schema: S, description: string) => ({ content: { "application/json": { schema } }, description });
+
+const submitRoute = createRoute({
+	method: "post",
+	path: "/hosted",
+	tags: ["videos"],
+	summary: "Submit a hosted video URL for processing",
+	security,
+	request: { body: jsonBody(SubmitHostedVideoBody) },
+	responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 413, 422, 503) },
+});
+
+const configRoute = createRoute({
+	method: "put",
+	path: "/{id}/config",
+	tags: ["videos"],
+	summary: "Supply the config of a pending_config video and start processing",
+	security,
+	request: { params: z.object({ id: VideoId }), body: jsonBody(VideoConfigInput) },
+	responses: { 200: jsonOk(VideoDetail, "Processing started."), ...errorResponses(400, 401, 404, 409) },
+});
+
+const statusRoute = createRoute({
+	method: "get",
+	path: "/{id}/status",
+	tags: ["videos"],
+	summary: "Processing status and progress (poll every 10-15 s)",
+	security,
+	request: { params: z.object({ id: VideoId }) },
+	responses: { 200: jsonOk(VideoStatusResponse, "Current status."), ...errorResponses(401, 404) },
+});
+
+const clipsRoute = createRoute({
+	method: "get",
+	path: "/{id}/clips",
+	tags: ["clips"],
+	summary: "List the clips of a video, best first, with signed URLs valid one hour",
+	security,
+	request: { params: z.object({ id: VideoId }) },
+	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed)."), ...errorResponses(401, 404) },
+});
+
+const detailRoute = createRoute({
+	method: "get",
+	path: "/{id}",
+	tags: ["videos"],
+	summary: "The full video record",
+	security,
+	request: { params: z.object({ id: VideoId }) },
+	responses: { 200: jsonOk(VideoDetail, "The video."), ...errorResponses(401, 404) },
+});
+
+export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError })
+	.openapi(submitRoute, async (c) => {
+		const body = c.req.valid("json");
+		const principal = c.get("principal");
+		if (body.workspaceId && body.workspaceId !== principal.workspaceId) {
+			throw new ApiError("forbidden", "This API key belongs to another workspace than workspaceId.");
+		}
+		const db = getDb(c.env);
+		const { videoId, info } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
+			workspaceId: principal.workspaceId,
+			hostedUrl: body.hostedUrl,
+			config: body.config ?? null,
+			projectId: body.projectId ?? null,
+		});
+		const row = await loadVideo(db, videoId, principal.workspaceId);
+		return c.json(
+			{
+				message: body.config ? "Video submitted; processing has started." : "Video submitted; send its config to PUT /api/videos/{id}/config to start processing.",
+				video: videoView(row),
+				videoInfo: { ...videoInfoView(row), id: info.id },
+			},
+			201,
+		);
+	})
+	.openapi(configRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const config = c.req.valid("json");
+		const db = getDb(c.env);
+		const row = await loadVideo(db, id, c.get("principal").workspaceId);
+		if (row.status !== "pending_config") {
+			throw new ApiError("conflict", `The video is ${row.status}; its config can only be set while it is pending_config.`);
+		}
+		assertTimeframeInside(config, row.duration);
+		// Guarded on the status, so two concurrent PUTs cannot both start processing.
+		const updated = await c.env.DB.prepare(
+			`UPDATE videos SET config = ?2, status = 'downloading', started_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+			 WHERE id = ?1 AND status = 'pending_config'`,
+		)
+			.bind(id, JSON.stringify(config))
+			.run();
+		if (updated.meta.changes !== 1) throw new ApiError("conflict", "The video's config was set by another request.");
+		await c.env.DB.prepare("INSERT INTO video_events (video_id, status) VALUES (?1, 'downloading')").bind(id).run();
+		try {
+			await startProcessing(c.env, id);
+		} catch (error) {
+			await markFailedAndRefund(c.env.DB, id, "Processing could not be started; the minutes were refunded.");
+			throw error;
+		}
+		return c.json(videoDetailView(await loadVideo(db, id, row.workspaceId)), 200);
+	})
+	.openapi(statusRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const row = await loadVideo(getDb(c.env), id, c.get("principal").workspaceId);
+		return c.json(videoStatusView(row), 200);
+	})
+	.openapi(clipsRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const db = getDb(c.env);
+		const row = await loadVideo(db, id, c.get("principal").workspaceId);
+		const rows =
+			row.status === "completed"
+				? await db.select().from(clips).where(and(eq(clips.videoId, id), eq(clips.status, "completed"))).orderBy(desc(clips.score), clips.position).all()
+				: [];
+		const origin = new URL(c.req.url).origin;
+		const list = await Promise.all(rows.map((clip) => clipView(c.env, origin, clip)));
+		return c.json({ videoId: id, status: row.status, clips: list, count: list.length }, 200);
+	})
+	.openapi(detailRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		return c.json(videoDetailView(await loadVideo(getDb(c.env), id, c.get("principal").workspaceId)), 200);
+	});
+
+/** A video of this workspace, or 404 (also for other workspaces' videos: never reveal they exist). */
+async function loadVideo(db: Db, id: string, workspaceId: string) {
+	const row = await db.select().from(videos).where(and(eq(videos.id, id), eq(videos.workspaceId, workspaceId))).get();
+	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
+	return row;
+}

@@ -1,0 +1,91 @@
+import { z } from "@hono/zod-openapi";
+import { VIDEO_STATUSES } from "../../db/schema";
+import { VideoConfigInput } from "./config.schema";
+
+export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
+
+export const SubmitHostedVideoBody = z
+	.strictObject({
+		hostedUrl: z.string().min(1).max(2048).openapi({ example: "https://videos.example.com/watch?v=abc123" }),
+		workspaceId: z.string().min(1).max(64).optional(),
+		config: VideoConfigInput.optional(),
+		projectId: z.string().min(1).max(64).optional(),
+	})
+	.openapi("SubmitHostedVideo");
+export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;
+
+const Status = z.enum(VIDEO_STATUSES);
+
+/** Seed 2.1. */
+export const Video = z
+	.object({
+		id: z.string(),
+		title: z.string(),
+		status: Status,
+		sourceType: z.literal("hosted"),
+		sourceUrl: z.string(),
+		workspaceId: z.string(),
+		createdAt: z.string(),
+	})
+	.openapi("Video");
+
+/** Seed 2.2. */
+export const VideoInfo = z
+	.object({ id: z.string(), title: z.string(), duration: z.number(), thumbnail: z.string(), channelName: z.string() })
+	.openapi("VideoInfo");
+
+export const SubmitHostedVideoResponse = z.object({ message: z.string(), video: Video, videoInfo: VideoInfo }).openapi("SubmitHostedVideoResponse");
+
+export const VideoDetail = Video.extend({
+	videoInfo: VideoInfo,
+	config: VideoConfigInput.nullable(),
+	errorMessage: z.string().nullable(),
+	minutesCharged: z.number().int(),
+	projectId: z.string().nullable(),
+	language: z.string().nullable(),
+	rankedBy: z.string().nullable(),
+	progress: z.number(),
+	updatedAt: z.string(),
+	completedAt: z.string().nullable(),
+}).openapi("VideoDetail");
+
+export const VideoStatusResponse = z
+	.object({
+		video: z.object({
+			id: z.string(),
+			title: z.string(),
+			status: Status,
+			errorMessage: z.string().nullable(),
+			createdAt: z.string(),
+			updatedAt: z.string(),
+		}),
+		job: z.object({
+			progress: z.number().min(0).max(100),
+			stage: Status,
+			startedAt: z.string().nullable(),
+			updatedAt: z.string(),
+		}),
+	})
+	.openapi("VideoStatus");
+
+/** Seed 2.4. */
+export const Clip = z
+	.object({
+		id: z.string(),
+		title: z.string(),
+		startTime: z.number(),
+		endTime: z.number(),
+		duration: z.number(),
+		score: z.number().int().min(0).max(100),
+		viralityReason: z.string(),
+		transcript: z.string(),
+		downloadUrl: z.string(),
+		thumbnailUrl: z.string(),
+		status: z.literal("completed"),
+		aspectRatio: z.string(),
+	})
+	.openapi("Clip");
+
+export const ClipsResponse = z
+	.object({ videoId: z.string(), status: Status, clips: z.array(Clip), count: z.number().int() })
+	.openapi("ClipList");

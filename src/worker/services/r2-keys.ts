@@ -1,0 +1,11 @@
+/** Every R2 key the service writes, in one place. Fixed keys make workflow steps idempotent. */
+export const r2Keys = {
+	source: (videoId: string) => `sources/${videoId}/source.mp4`,
+	audioChunk: (videoId: string, index: number) => `audio/${videoId}/chunk-${index}.mp3`,
+	transcriptChunk: (videoId: string, index: number) => `transcripts/${videoId}/chunk-${index}.json`,
+	transcript: (videoId: string) => `transcripts/${videoId}.json`,
+	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
+	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,
+	/** Prefixes holding a video's objects (for cleanup). */
+	videoPrefixes: (videoId: string) => [`sources/${videoId}/`, `audio/${videoId}/`, `transcripts/${videoId}/`, `transcripts/${videoId}.json`, `clips/${videoId}/`],
+};

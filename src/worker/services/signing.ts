@@ -1,0 +1,71 @@
+/**
+ * HMAC-signed URLs. Two kinds:
+ * - internal object URLs (`/internal/objects/<key>`), short-lived, GET or PUT, used by the render
+ *   tier to read sources and write outputs without R2 credentials;
+ * - public clip URLs (`/api/clips/:id/download|thumbnail?token=`), valid one hour.
+ * The signature covers purpose, method, object key and expiry, so no URL can be reused for another.
+ */
+import { ApiError } from "../errors";
+import { base64UrlDecode, base64UrlEncode, hmacSha256, timingSafeEqual } from "./crypto";
+
+export const CLIP_URL_TTL_SECONDS = 60 * 60;
+export const INTERNAL_URL_TTL_SECONDS = 6 * 60 * 60;
+
+export type SignatureCheck = "valid" | "expired" | "invalid";
+
+function secretOf(env: Pick<Env, "SIGNING_SECRET">): string {
+	const secret = env.SIGNING_SECRET;
+	if (!secret || secret.length < 16) {
+		throw new ApiError("service_unavailable", "The service is not configured: SIGNING_SECRET is missing (wrangler secret put SIGNING_SECRET).");
+	}
+	return secret;
+}
+
+async function sign(env: Pick<Env, "SIGNING_SECRET">, parts: string[]): Promise<string> {
+	return base64UrlEncode(await hmacSha256(secretOf(env), parts.join("\n")));
+}
+
+async function check(env: Pick<Env, "SIGNING_SECRET">, parts: string[], exp: string | undefined, sig: string | undefined, now: number): Promise<SignatureCheck> {
+	if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return "invalid";
+	const given = base64UrlDecode(sig);
+	if (!given) return "invalid";
+	const expected = await hmacSha256(secretOf(env), [...parts, exp].join("\n"));
+	if (!timingSafeEqual(given, expected)) return "invalid";
+	return Number(exp) * 1000 < now ? "expired" : "valid";
+}
+
+/** Keys are paths: keep `/`, encode each segment. */
+const encodeKey = (key: string) => key.split("/").map(encodeURIComponent).join("/");
+
+export async function signInternalObjectUrl(
+	env: Pick<Env, "SIGNING_SECRET" | "INTERNAL_BASE_URL">,
+	key: string,
+	method: "GET" | "PUT",
+	now = Date.now(),
+): Promise<string> {
+	const exp = String(Math.floor(now / 1000) + INTERNAL_URL_TTL_SECONDS);
+	const sig = await sign(env, ["internal", method, key, exp]);
+	const url = new URL(`/internal/objects/${encodeKey(key)}`, env.INTERNAL_BASE_URL);
+	url.searchParams.set("method", method);
+	url.searchParams.set("exp", exp);
+	url.searchParams.set("sig", sig);
+	return url.toString();
+}
+
+export function checkInternalObjectSignature(env: Pick<Env, "SIGNING_SECRET">, key: string, method: string, exp?: string, sig?: string, now = Date.now()) {
+	return check(env, ["internal", method, key], exp, sig, now);
+}
+
+export type ClipAsset = "download" | "thumbnail";
+
+/** `/api/clips/:clipId/<asset>?token=<exp>.<sig>` on `origin`, valid one hour from `now`. */
+export async function signClipUrl(env: Pick<Env, "SIGNING_SECRET">, origin: string, clipId: string, asset: ClipAsset, objectKey: string, now = Date.now()): Promise<string> {
+	const exp = String(Math.floor(now / 1000) + CLIP_URL_TTL_SECONDS);
+	const sig = await sign(env, ["clip", asset, objectKey, exp]);
+	return `${origin}/api/clips/${encodeURIComponent(clipId)}/${asset}?token=${exp}.${sig}`;
+}
+
+export function checkClipToken(env: Pick<Env, "SIGNING_SECRET">, asset: ClipAsset, objectKey: string, token: string | undefined, now = Date.now()) {
+	const [exp, sig] = (token ?? "").split(".", 2);
+	return check(env, ["clip", asset, objectKey], exp, sig, now);
+}

@@ -1,0 +1,43 @@
+/**
+ * How speech becomes words. `local`: pocketsphinx in the render tier (offline, English, rough);
+ * `workers-ai`: Whisper large-v3-turbo through the AI binding (production). Chosen by TRANSCRIBER.
+ */
+import type { TranscribeResult } from "../../../../containers/render/src/contract";
+import { TranscribeResult as TranscribeResultSchema } from "../../../../containers/render/src/contract";
+import { createRenderClient, RENDER_PATHS } from "../render-client";
+import { signInternalObjectUrl } from "../signing";
+import { whisperTranscribe } from "./workers-ai";
+
+export interface AudioChunkRef {
+	videoId: string;
+	/** R2 key of the chunk's audio (16 kHz mono MP3). */
+	key: string;
+}
+
+export interface Transcriber {
+	readonly name: "local" | "workers-ai";
+	transcribeChunk(chunk: AudioChunkRef, language: string | null): Promise<TranscribeResult>;
+}
+
+export function createTranscriber(env: Env): Transcriber {
+	if (env.TRANSCRIBER === "workers-ai") {
+		const ai = env.AI;
+		if (!ai) throw new Error("TRANSCRIBER is workers-ai but no AI binding is configured.");
+		return {
+			name: "workers-ai",
+			async transcribeChunk(chunk, language) {
+				const object = await env.MEDIA.get(chunk.key);
+				if (!object) throw new Error(`Audio chunk ${chunk.key} is missing.`);
+				return whisperTranscribe(ai, new Uint8Array(await object.arrayBuffer()), language);
+			},
+		};
+	}
+	return {
+		name: "local",
+		async transcribeChunk(chunk, language) {
+			const render = createRenderClient(env, chunk.videoId);
+			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
+			return render.job(RENDER_PATHS.transcribe, { audioUrl, language }, TranscribeResultSchema);
+		},
+	};
+}

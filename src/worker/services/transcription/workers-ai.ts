@@ -1,0 +1,44 @@
+/**
+ * Whisper large-v3-turbo on Workers AI. Input `{ audio: base64, task, language?, vad_filter }`;
+ * output `{ transcription_info: { language, … }, text, segments: [{ start, end, text, words: [{ word, start, end }] }] }`
+ * (Cloudflare's documented shape; see shared notes WORKERS-AI.md).
+ */
+import type { Segment, TranscribeResult } from "../../../../containers/render/src/contract";
+import { z } from "zod";
+import { base64Encode } from "../crypto";
+
+export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo";
+
+const WhisperOutput = z.object({
+	transcription_info: z.object({ language: z.string().optional() }).passthrough().optional(),
+	text: z.string().optional(),
+	segments: z
+		.array(
+			z.object({
+				start: z.number(),
+				end: z.number(),
+				text: z.string(),
+				words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })).optional(),
+			}).passthrough(),
+		)
+		.default([]),
+}).passthrough();
+
+/** The slice of the AI binding this module needs (so tests can pass a stub of the same shape). */
+export interface AiRunner {
+	run(model: string, input: Record<string, unknown>): Promise<unknown>;
+}
+
+export async function whisperTranscribe(ai: AiRunner | Ai, audio: Uint8Array, language: string | null): Promise<TranscribeResult> {
+	const input: Record<string, unknown> = { audio: base64Encode(audio), task: "transcribe", vad_filter: true };
+	if (language) input.language = language;
+	const raw = await (ai as AiRunner).run(WHISPER_MODEL, input);
+	const output = WhisperOutput.parse(raw);
+	const segments: Segment[] = output.segments.map((segment) => {
+		const words = (segment.words ?? [])
+			.map((w) => ({ word: w.word.trim(), start: w.start, end: w.end }))
+			.filter((w) => w.word.length > 0);
+		return { start: segment.start, end: segment.end, text: segment.text.trim(), words };
+	});
+	return { language: language ?? output.transcription_info?.language ?? "en", segments };
+}

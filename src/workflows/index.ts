@@ -1,0 +1,1 @@
+export { ProcessVideoWorkflow, type ProcessVideoParams } from "./process-video";

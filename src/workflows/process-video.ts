@@ -1,0 +1,255 @@
+/**
+ * ProcessVideoWorkflow: one durable instance per video (instance id = video id).
+ *
+ * downloading → uploading → transcribing → analyzing → generating_clips → completed, or failed with
+ * an errorMessage and the minutes refunded. Every step has a fixed name, is safe to repeat (status
+ * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
+ * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
+ */
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
+import { NonRetryableError } from "cloudflare:workflows";
+import type { z } from "zod";
+import {
+	DownloadResult, ExtractAudioResult, RenderClipResult, type TranscribeResult, UploadSourceResult,
+} from "../../containers/render/src/contract";
+import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
+import { rankMoments } from "../worker/services/ranking/rank-moments";
+import { r2Keys } from "../worker/services/r2-keys";
+import { createRenderClient, RENDER_PATHS, RenderTierError } from "../worker/services/render-client";
+import { signInternalObjectUrl } from "../worker/services/signing";
+import { createTranscriber } from "../worker/services/transcription/transcriber";
+import { mergeChunkTranscripts, planAudioChunks, type Transcript } from "../worker/services/transcription/transcript";
+import { enterStage, markCompleted, markFailedAndRefund, raiseProgress } from "../worker/services/video-state";
+import { deleteVideoArtifacts, deletePrefixes } from "../worker/services/video-cleanup";
+import { progressAt, throttled } from "./progress";
+
+export interface ProcessVideoParams {
+	videoId: string;
+}
+
+const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
+const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
+const DOWNLOAD_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "15 seconds", backoff: "exponential" }, timeout: "2 hours" };
+const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
+
+/** Clips rendered at once. The local tier has two cores; production spreads them over instances. */
+const RENDER_PARALLELISM = 2;
+const DEFAULT_WATERMARK = "clipforge";
+
+interface LoadedVideo {
+	status: string;
+	duration: number;
+	config: VideoConfig;
+	sourceUrl: string;
+	watermarkText: string | null;
+}
+
+export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
+	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
+		const { videoId } = event.payload;
+		try {
+			return await this.process(videoId, step);
+		} catch (error) {
+			const message = failureMessage(error);
+			await step.do("mark video failed and refund minutes", DB_STEP, async () => {
+				await markFailedAndRefund(this.env.DB, videoId, message);
+				// Nothing half-made stays behind: no clip rows without files, no orphan objects.
+				await deleteVideoArtifacts(this.env, videoId);
+				return { failed: true };
+			});
+			throw new NonRetryableError(message);
+		}
+	}
+
+	private async process(videoId: string, step: WorkflowStep) {
+		const db = this.env.DB;
+		const video = await step.do("load video", DB_STEP, () => loadVideo(db, videoId));
+		if (video.status === "completed" || video.status === "failed") return { status: video.status };
+		const { config } = video;
+
+		await step.do("download source", DOWNLOAD_STEP, async () => {
+			await enterStage(db, videoId, "downloading", 0);
+			const report = throttled((v) => raiseProgress(db, videoId, v));
+			return this.renderJob("Downloading the source", videoId, RENDER_PATHS.download, { videoId, url: video.sourceUrl }, DownloadResult, (f) =>
+				report(progressAt("downloading", f)),
+			);
+		});
+
+		const source = await step.do("upload source", DOWNLOAD_STEP, async () => {
+			await enterStage(db, videoId, "uploading", progressAt("uploading", 0));
+			const key = r2Keys.source(videoId);
+			let bytes = (await this.env.MEDIA.head(key))?.size;
+			if (bytes === undefined) {
+				const putUrl = await signInternalObjectUrl(this.env, key, "PUT");
+				const report = throttled((v) => raiseProgress(db, videoId, v));
+				const result = await this.renderJob("Storing the source", videoId, RENDER_PATHS.uploadSource, { videoId, url: video.sourceUrl, putUrl }, UploadSourceResult, (f) =>
+					report(progressAt("uploading", f)),
+				);
+				bytes = result.bytes;
+			}
+			await db.prepare("UPDATE videos SET source_key = ?2 WHERE id = ?1").bind(videoId, key).run();
+			return { key, bytes };
+		});
+
+		const frame = frameOf(config, video.duration);
+		const chunks = await step.do("extract audio", RENDER_STEP, async () => {
+			await enterStage(db, videoId, "transcribing", progressAt("transcribing", 0));
+			const plan = planAudioChunks(frame.start, frame.end, Number(this.env.AUDIO_CHUNK_SECONDS) || 600);
+			const sourceUrl = await signInternalObjectUrl(this.env, source.key, "GET");
+			const specs = await Promise.all(plan.map(async (c) => ({ ...c, putUrl: await signInternalObjectUrl(this.env, r2Keys.audioChunk(videoId, c.index), "PUT") })));
+			const report = throttled((v) => raiseProgress(db, videoId, v));
+			await this.renderJob("Extracting the audio", videoId, RENDER_PATHS.extractAudio, { videoId, sourceUrl, chunks: specs }, ExtractAudioResult, (f) =>
+				report(progressAt("transcribing", f * 0.15)),
+			);
+			return plan;
+		});
+
+		const transcriber = createTranscriber(this.env);
+		await Promise.all(
+			chunks.map((chunk) =>
+				step.do(`transcribe chunk ${chunk.index + 1} of ${chunks.length}`, TRANSCRIBE_STEP, async () => {
+					const key = r2Keys.transcriptChunk(videoId, chunk.index);
+					if (!(await this.env.MEDIA.head(key))) {
+						const result = await this.transcribe(() => transcriber.transcribeChunk({ videoId, key: r2Keys.audioChunk(videoId, chunk.index) }, config.language));
+						await this.env.MEDIA.put(key, JSON.stringify(result), { httpMetadata: { contentType: "application/json" } });
+					}
+					const done = (await this.env.MEDIA.list({ prefix: `transcripts/${videoId}/` })).objects.length;
+					await raiseProgress(db, videoId, progressAt("transcribing", 0.15 + 0.8 * (done / chunks.length)));
+					return { key };
+				}),
+			),
+		);
+
+		const transcriptInfo = await step.do("merge transcript", DB_STEP, async () => {
+			const parts = await Promise.all(
+				chunks.map(async (plan) => ({ plan, result: await this.readJson<TranscribeResult>(r2Keys.transcriptChunk(videoId, plan.index)) })),
+			);
+			const transcript = mergeChunkTranscripts(parts, video.duration);
+			const key = r2Keys.transcript(videoId);
+			await this.env.MEDIA.put(key, JSON.stringify(transcript), { httpMetadata: { contentType: "application/json" } });
+			await db.prepare("UPDATE videos SET transcript_key = ?2, language = ?3 WHERE id = ?1").bind(videoId, key, transcript.language).run();
+			await raiseProgress(db, videoId, progressAt("transcribing", 1));
+			return { key, words: transcript.words.length, language: transcript.language };
+		});
+
+		let clipIds: string[] = [];
+		if (!config.skipClipping) {
+			const ranked = await step.do("rank moments", DB_STEP, async () => {
+				await enterStage(db, videoId, "analyzing", progressAt("analyzing", 0));
+				const transcript = await this.readJson<Transcript>(transcriptInfo.key);
+				const { clips, rankedBy } = await rankMoments(transcript, config);
+				const workspaceId = await db.prepare("SELECT workspace_id AS w FROM videos WHERE id = ?").bind(videoId).first<string>("w");
+				const ids = clips.map((_, n) => `${videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
+				// Replace, not append: a repeated step leaves exactly this ranking.
+				await db.batch([
+					db.prepare("DELETE FROM clips WHERE video_id = ?1").bind(videoId),
+					...clips.map((clip, n) =>
+						db
+							.prepare(
+								`INSERT INTO clips (id, video_id, workspace_id, position, title, start_time, end_time, duration, score, virality_reason, transcript, status, aspect_ratio)
+								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'queued', ?12)`,
+							)
+							.bind(ids[n], videoId, workspaceId, n, clip.title, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason, clip.transcript, config.aspectRatio),
+					),
+					db.prepare("UPDATE videos SET ranked_by = ?2 WHERE id = ?1").bind(videoId, rankedBy),
+				]);
+				await raiseProgress(db, videoId, progressAt("analyzing", 1));
+				return { clipIds: ids };
+			});
+			clipIds = ranked.clipIds;
+		}
+
+		const watermarkText = config.enableWatermark ? (video.watermarkText ?? DEFAULT_WATERMARK) : null;
+		for (let first = 0; first < clipIds.length; first += RENDER_PARALLELISM) {
+			await Promise.all(
+				clipIds.slice(first, first + RENDER_PARALLELISM).map((clipId, offset) =>
+					step.do(`render clip ${first + offset + 1} of ${clipIds.length}`, RENDER_STEP, () =>
+						this.renderOneClip(videoId, clipId, source.key, config, watermarkText, clipIds.length),
+					),
+				),
+			);
+		}
+
+		await step.do("finish", DB_STEP, async () => {
+			await markCompleted(db, videoId);
+			// Intermediate audio and per-chunk transcripts are not needed once merged.
+			await deletePrefixes(this.env.MEDIA, [`audio/${videoId}/`, `transcripts/${videoId}/`]);
+			// Best effort: the tier's scratch files also expire with the instance.
+			await createRenderClient(this.env, videoId).cleanup(videoId).catch(() => undefined);
+			return { clips: clipIds.length };
+		});
+		return { status: "completed", clips: clipIds.length };
+	}
+
+	private async renderOneClip(videoId: string, clipId: string, sourceKey: string, config: VideoConfig, watermarkText: string | null, total: number) {
+		const db = this.env.DB;
+		await enterStage(db, videoId, "generating_clips", progressAt("generating_clips", 0));
+		const clip = await db.prepare("SELECT start_time AS start, end_time AS end, status FROM clips WHERE id = ?").bind(clipId).first<{ start: number; end: number; status: string }>();
+		if (!clip) throw new NonRetryableError(`Clip ${clipId} disappeared before rendering.`);
+		const videoKey = r2Keys.clipVideo(videoId, clipId);
+		const thumbnailKey = r2Keys.clipThumbnail(videoId, clipId);
+		if (clip.status === "completed" && (await this.env.MEDIA.head(videoKey))) return { clipId, videoKey };
+
+		const [sourceUrl, videoPutUrl, thumbnailPutUrl] = await Promise.all([
+			signInternalObjectUrl(this.env, sourceKey, "GET"),
+			signInternalObjectUrl(this.env, videoKey, "PUT"),
+			signInternalObjectUrl(this.env, thumbnailKey, "PUT"),
+		]);
+		const result = await this.renderJob(
+			"Rendering a clip",
+			videoId,
+			RENDER_PATHS.renderClip,
+			{ videoId, clipId, sourceUrl, start: clip.start, end: clip.end, aspectRatio: config.aspectRatio, watermarkText, videoPutUrl, thumbnailPutUrl },
+			RenderClipResult,
+		);
+		await db
+			.prepare("UPDATE clips SET status = 'completed', video_key = ?2, thumbnail_key = ?3, bytes = ?4 WHERE id = ?1")
+			.bind(clipId, videoKey, thumbnailKey, result.bytes)
+			.run();
+		const done = (await db.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ? AND status = 'completed'").bind(videoId).first<number>("n")) ?? 0;
+		await raiseProgress(db, videoId, progressAt("generating_clips", done / total));
+		return { clipId, videoKey };
+	}
+
+	/** A render-tier job whose failure becomes a sentence a user can read, retryable or not. */
+	private async renderJob<S extends z.ZodType>(what: string, videoId: string, path: string, body: unknown, schema: S, onProgress?: (f: number) => Promise<void>): Promise<z.infer<S>> {
+		try {
+			return await createRenderClient(this.env, videoId).job(path, body, schema, onProgress);
+		} catch (error) {
+			if (!(error instanceof RenderTierError)) throw error;
+			const message = `${what} failed: ${error.message}`;
+			throw error.retryable ? new Error(message) : new NonRetryableError(message);
+		}
+	}
+
+	private async transcribe<T>(run: () => Promise<T>): Promise<T> {
+		try {
+			return await run();
+		} catch (error) {
+			if (error instanceof RenderTierError && !error.retryable) throw new NonRetryableError(`Transcription failed: ${error.message}`);
+			throw new Error(`Transcription failed: ${(error as Error).message}`);
+		}
+	}
+
+	private async readJson<T>(key: string): Promise<T> {
+		const object = await this.env.MEDIA.get(key);
+		if (!object) throw new NonRetryableError(`Stored object ${key} is missing.`);
+		return (await object.json()) as T;
+	}
+}
+
+async function loadVideo(db: D1Database, videoId: string): Promise<LoadedVideo> {
+	const row = await db
+		.prepare("SELECT v.status, v.duration, v.config, v.source_url AS sourceUrl, w.watermark_text AS watermarkText FROM videos v JOIN workspaces w ON w.id = v.workspace_id WHERE v.id = ?")
+		.bind(videoId)
+		.first<{ status: string; duration: number; config: string | null; sourceUrl: string; watermarkText: string | null }>();
+	if (!row) throw new NonRetryableError(`Video ${videoId} does not exist.`);
+	if (!row.config) throw new NonRetryableError("The video has no config yet.");
+	return { ...row, config: VideoConfigInput.parse(JSON.parse(row.config)) };
+}
+
+/** The sentence stored as errorMessage: the cause, without runtime prefixes. */
+function failureMessage(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.replace(/^(NonRetryableError|Error):\s*/, "") || "Processing failed.";
+}
