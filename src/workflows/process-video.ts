@@ -195,19 +195,21 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			signInternalObjectUrl(this.env, videoKey, "PUT"),
 			signInternalObjectUrl(this.env, thumbnailKey, "PUT"),
 		]);
+		const doneBefore = await completedClips(db, videoId);
+		const report = throttled((v) => raiseProgress(db, videoId, v));
 		const result = await this.renderJob(
 			"Rendering a clip",
 			videoId,
 			RENDER_PATHS.renderClip,
 			{ videoId, clipId, sourceUrl, start: clip.start, end: clip.end, aspectRatio: config.aspectRatio, watermarkText, videoPutUrl, thumbnailPutUrl },
 			RenderClipResult,
+			(f) => report(progressAt("generating_clips", (doneBefore + f) / total)),
 		);
 		await db
 			.prepare("UPDATE clips SET status = 'completed', video_key = ?2, thumbnail_key = ?3, bytes = ?4 WHERE id = ?1")
 			.bind(clipId, videoKey, thumbnailKey, result.bytes)
 			.run();
-		const done = (await db.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ? AND status = 'completed'").bind(videoId).first<number>("n")) ?? 0;
-		await raiseProgress(db, videoId, progressAt("generating_clips", done / total));
+		await raiseProgress(db, videoId, progressAt("generating_clips", (await completedClips(db, videoId)) / total));
 		return { clipId, videoKey };
 	}
 
@@ -246,6 +248,10 @@ async function loadVideo(db: D1Database, videoId: string): Promise<LoadedVideo> 
 	if (!row) throw new NonRetryableError(`Video ${videoId} does not exist.`);
 	if (!row.config) throw new NonRetryableError("The video has no config yet.");
 	return { ...row, config: VideoConfigInput.parse(JSON.parse(row.config)) };
+}
+
+async function completedClips(db: D1Database, videoId: string): Promise<number> {
+	return (await db.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ? AND status = 'completed'").bind(videoId).first<number>("n")) ?? 0;
 }
 
 /** The sentence stored as errorMessage: the cause, without runtime prefixes. */

@@ -1,0 +1,47 @@
+import { exports } from "cloudflare:workers";
+import { introspectWorkflow } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+
+export const BASE = "http://clipforge.test";
+
+export interface CallOptions {
+	key?: string | null;
+	body?: unknown;
+	rawBody?: string;
+	headers?: Record<string, string>;
+}
+
+/** Calls the Worker like a client would; `key: null` sends no Authorization header. */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<{ status: number; body: any; response: Response }> {
+	const headers: Record<string, string> = { ...options.headers };
+	if (options.key) headers.authorization = `Bearer ${options.key}`;
+	let body: string | undefined;
+	if (options.rawBody !== undefined) body = options.rawBody;
+	else if (options.body !== undefined) body = JSON.stringify(options.body);
+	if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+	const response = await exports.default.fetch(`${BASE}${path}`, { method, headers, body });
+	// Decode bytes ourselves: media bodies are not text, and .text() on them warns.
+	const text = new TextDecoder().decode(await response.arrayBuffer());
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// not JSON: keep the text
+	}
+	return { status: response.status, body: parsed, response };
+}
+
+/** Submits a video and waits for its workflow instance to end; returns the video id. */
+export async function submitAndProcess(key: string, hostedUrl: string, config: Record<string, unknown>, expectStatus: "complete" | "errored" = "complete"): Promise<string> {
+	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+	await introspector.modifyAll(async (m) => {
+		await m.disableSleeps();
+		await m.disableRetryDelays();
+	});
+	const submitted = await call("POST", "/api/videos/hosted", { key, body: { hostedUrl, config } });
+	if (submitted.status !== 201) throw new Error(`submission answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+	const instances = await introspector.get();
+	if (instances.length !== 1) throw new Error(`expected one workflow instance, got ${instances.length}`);
+	await instances[0]!.waitForStatus(expectStatus);
+	return submitted.body.video.id as string;
+}

@@ -1,0 +1,160 @@
+/**
+ * A stand-in for the render tier inside the Workers runtime, where no container can start. It
+ * answers the same paths with the same contract (containers/render/src/contract.ts): every request
+ * is validated with the contract's schemas, jobs answer NDJSON, and outputs are written through the
+ * Worker's own signed `/internal/objects` URLs, so signing and storage are exercised for real.
+ * Instead of media it stores small JSON descriptors; "transcribing" a chunk returns the words of a
+ * known script that fall inside the chunk, with chunk-relative times (as a real engine would).
+ */
+import { exports } from "cloudflare:workers";
+import { vi } from "vitest";
+import {
+	DownloadRequest, ExtractAudioRequest, type JobEvent, ProbeRequest, type ProbeResult, RENDER_PATHS, RenderClipRequest, type RenderError,
+	type Segment, TranscribeRequest, UploadSourceRequest,
+} from "../../containers/render/src/contract";
+import { TALK_SCRIPT } from "../../scripts/talk-script";
+
+export const RENDER_URL = "http://render.test";
+
+export interface FakeSource {
+	duration: number;
+	title?: string;
+	/** The probe answers this error instead (e.g. unsupported_source). */
+	probeError?: RenderError & { status: number };
+}
+
+export class FakeRenderTier {
+	readonly sources = new Map<string, FakeSource>();
+	/** Errors the next calls of a path answer with, in order (then it works again). */
+	readonly failures = new Map<string, RenderError[]>();
+	readonly calls: { path: string; body: unknown }[] = [];
+	private spy: ReturnType<typeof vi.spyOn> | null = null;
+
+	/** Registers a source URL the fake will "find". */
+	addSource(url: string, source: FakeSource): string {
+		this.sources.set(url, source);
+		return url;
+	}
+
+	failNext(path: string, ...errors: RenderError[]): void {
+		this.failures.set(path, [...(this.failures.get(path) ?? []), ...errors]);
+	}
+
+	install(): this {
+		const realFetch = globalThis.fetch;
+		this.spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+			const request = new Request(input, init);
+			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
+			const path = new URL(request.url).pathname;
+			const body: unknown = await request.json();
+			this.calls.push({ path, body });
+			return this.handle(path, body);
+		});
+		return this;
+	}
+
+	uninstall(): void {
+		this.spy?.mockRestore();
+		this.spy = null;
+	}
+
+	private async handle(path: string, body: unknown): Promise<Response> {
+		const failure = this.failures.get(path)?.shift();
+		if (path === RENDER_PATHS.probe) return this.probe(ProbeRequest.parse(body).url);
+		if (path === RENDER_PATHS.cleanup) return Response.json({ ok: true });
+		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
+		switch (path) {
+			case RENDER_PATHS.download: {
+				DownloadRequest.parse(body);
+				return ndjson([{ type: "progress", fraction: 0.5 }, { type: "progress", fraction: 1 }, { type: "result", result: { bytes: 1234 } }]);
+			}
+			case RENDER_PATHS.uploadSource: {
+				const req = UploadSourceRequest.parse(body);
+				const bytes = await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4");
+				return ndjson([{ type: "progress", fraction: 1 }, { type: "result", result: { bytes } }]);
+			}
+			case RENDER_PATHS.extractAudio: {
+				const req = ExtractAudioRequest.parse(body);
+				const chunks = [];
+				for (const chunk of req.chunks) {
+					const bytes = await put(chunk.putUrl, JSON.stringify({ start: chunk.start, duration: chunk.duration }), "audio/mpeg");
+					chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
+				}
+				return ndjson([{ type: "progress", fraction: 1 }, { type: "result", result: { chunks } }]);
+			}
+			case RENDER_PATHS.transcribe: {
+				const req = TranscribeRequest.parse(body);
+				const audio = await exports.default.fetch(req.audioUrl);
+				if (!audio.ok) return ndjson([{ type: "error", error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } }]);
+				const { start, duration } = (await audio.json()) as { start: number; duration: number };
+				return ndjson([{ type: "result", result: { language: "en", segments: scriptSegments(start, start + duration) } }]);
+			}
+			case RENDER_PATHS.renderClip: {
+				const req = RenderClipRequest.parse(body);
+				const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
+				const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
+				const size = { "9:16": [1080, 1920], "16:9": [1920, 1080], "1:1": [1080, 1080] }[req.aspectRatio];
+				return ndjson([
+					{ type: "progress", fraction: 0.5 },
+					{ type: "result", result: { bytes, thumbnailBytes, width: size[0], height: size[1], duration: req.end - req.start } },
+				]);
+			}
+			default:
+				return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
+		}
+	}
+
+	private probe(url: string): Response {
+		const source = this.sources.get(url);
+		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false } }, { status: 422 });
+		if (source.probeError) {
+			const { status, ...error } = source.probeError;
+			return Response.json({ error }, { status });
+		}
+		const result: ProbeResult = {
+			id: url.split("/").pop() ?? "video",
+			title: source.title ?? "A test talk",
+			duration: source.duration,
+			thumbnail: "",
+			channelName: "test channel",
+			width: 640,
+			height: 360,
+			hasAudio: true,
+		};
+		return Response.json(result);
+	}
+}
+
+async function put(url: string, text: string, contentType: string): Promise<number> {
+	const bytes = new TextEncoder().encode(text);
+	const response = await exports.default.fetch(url, { method: "PUT", body: bytes, headers: { "content-type": contentType, "content-length": String(bytes.length) } });
+	if (!response.ok) throw new Error(`fake render tier: PUT ${url} answered ${response.status}: ${await response.text()}`);
+	return bytes.length;
+}
+
+function ndjson(events: JobEvent[]): Response {
+	return new Response(events.map((e) => JSON.stringify(e)).join("\n") + "\n", { headers: { "content-type": "application/x-ndjson" } });
+}
+
+const WORD_SECONDS = 0.33;
+const PAUSE_SECONDS = 0.8;
+
+/** The talk script as timed words, looped; returns the sentences whose words lie in [from, to), chunk-relative. */
+export function scriptSegments(from: number, to: number): Segment[] {
+	const segments: Segment[] = [];
+	let t = 0;
+	for (let i = 0; t < to; i++) {
+		const sentence = TALK_SCRIPT[i % TALK_SCRIPT.length]!;
+		const words = sentence.split(" ").map((word) => {
+			const w = { word, start: t, end: t + WORD_SECONDS - 0.03 };
+			t += WORD_SECONDS;
+			return w;
+		});
+		t += PAUSE_SECONDS;
+		const inside = words.filter((w) => w.start >= from && w.end <= to).map((w) => ({ word: w.word, start: round3(w.start - from), end: round3(w.end - from) }));
+		if (inside.length > 0) segments.push({ start: inside[0]!.start, end: inside[inside.length - 1]!.end, text: inside.map((w) => w.word).join(" "), words: inside });
+	}
+	return segments;
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,0 +1,106 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
+import { call, submitAndProcess } from "../helpers/api";
+import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { RENDER_PATHS } from "../../containers/render/src/contract";
+
+let tier: FakeRenderTier;
+beforeEach(() => {
+	tier = new FakeRenderTier().install();
+});
+afterEach(() => tier.uninstall());
+
+const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
+
+describe("ProcessVideoWorkflow", () => {
+	it("passes the stages in the seed's order and ends completed with rendered clips", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
+		const source = tier.addSource(url("talk"), { duration: 120 });
+		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30 });
+
+		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"]);
+		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
+		expect(status.body.video.status).toBe("completed");
+		expect(status.body.job.progress).toBe(100);
+		expect(status.body.video.errorMessage).toBeNull();
+
+		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
+		expect(clips.body.count).toBeGreaterThanOrEqual(2);
+		for (const clip of clips.body.clips) {
+			expect(clip.duration).toBeGreaterThanOrEqual(15);
+			expect(clip.duration).toBeLessThanOrEqual(30);
+			expect(clip.status).toBe("completed");
+			// The rendered object is really in R2 behind the signed URL.
+			const file = await call("GET", new URL(clip.downloadUrl).pathname + new URL(clip.downloadUrl).search);
+			expect(file.status).toBe(200);
+			expect(file.body.start).toBeCloseTo(clip.startTime, 2);
+		}
+		// Scores are best-first.
+		const scores = clips.body.clips.map((c: { score: number }) => c.score);
+		expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+		// Intermediate objects are cleaned up; the transcript and source stay.
+		expect((await env.MEDIA.list({ prefix: `audio/${videoId}/` })).objects).toHaveLength(0);
+		expect(await env.MEDIA.head(`transcripts/${videoId}.json`)).not.toBeNull();
+		expect(await balanceOf(workspaceId)).toBe(98);
+		expect(await ledgerSum(workspaceId)).toBe(98);
+	});
+
+	it("fails with the cause as errorMessage, refunds in full, and leaves no clips or objects", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const source = tier.addSource(url("gone"), { duration: 200 });
+		tier.failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		const videoId = await submitAndProcess(apiKey, source, {}, "errored");
+
+		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
+		expect(status.body.video.status).toBe("failed");
+		expect(status.body.video.errorMessage).toBe("Downloading the source failed: The source answered HTTP 404.");
+		expect(await statusEvents(videoId)).toEqual(["downloading", "failed"]);
+		expect(await balanceOf(workspaceId)).toBe(10);
+		expect(await ledgerSum(workspaceId)).toBe(10);
+		const ledger = await env.DB.prepare("SELECT kind, minutes FROM minutes_ledger WHERE video_id = ? ORDER BY id").bind(videoId).all();
+		expect(ledger.results).toEqual([{ kind: "charge", minutes: -4 }, { kind: "refund", minutes: 4 }]);
+		expect((await env.MEDIA.list({ prefix: `sources/${videoId}/` })).objects).toHaveLength(0);
+	});
+
+	it("retries a transient render-tier error and still completes", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = tier.addSource(url("flaky"), { duration: 60 });
+		tier.failNext(RENDER_PATHS.renderClip, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
+		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 10, clipDurationMax: 20 });
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		const renders = tier.calls.filter((c) => c.path === RENDER_PATHS.renderClip).length;
+		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
+		expect(renders).toBe(clips.body.count + 1);
+	});
+
+	it("skipClipping transcribes only: no analyzing, no generating_clips, no clips", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = tier.addSource(url("transcribe-only"), { duration: 90 });
+		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true });
+		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "completed"]);
+		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
+		expect(clips.body).toMatchObject({ videoId, status: "completed", clips: [], count: 0 });
+		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: unknown[]; language: string }>();
+		expect(transcript.words.length).toBeGreaterThan(100);
+		expect(transcript.language).toBe("en");
+		expect(tier.calls.some((c) => c.path === RENDER_PATHS.renderClip)).toBe(false);
+	});
+
+	it("transcribes only the time frame, in chunks, and merges the seams without losing or doubling words", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = tier.addSource(url("long"), { duration: 1500 });
+		// 600 s chunks over 100..1400 s: three chunks with 2 s overlaps.
+		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true, timeframeStart: 100, timeframeEnd: 1400 });
+		const extract = tier.calls.find((c) => c.path === RENDER_PATHS.extractAudio)!.body as { chunks: { start: number; duration: number }[] };
+		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual([[100, 602], [700, 602], [1300, 100]]);
+		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: { start: number }[] }>();
+		const starts = transcript.words.map((w) => w.start);
+		expect(starts[0]).toBeGreaterThanOrEqual(100);
+		expect(starts[starts.length - 1]).toBeLessThan(1400);
+		expect(new Set(starts.map((s) => s.toFixed(2))).size).toBe(starts.length);
+		// No gap wider than a sentence pause: nothing lost at 700 s or 1300 s.
+		const gaps = starts.slice(1).map((s, i) => s - starts[i]!);
+		expect(Math.max(...gaps)).toBeLessThan(1.2);
+	});
+});
