@@ -1,0 +1,28 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
+import { call } from "../helpers/api";
+import { FakeRenderTier } from "../helpers/fake-render-tier";
+
+let tier: FakeRenderTier;
+beforeEach(() => {
+	tier = new FakeRenderTier().install();
+});
+afterEach(() => tier.uninstall());
+
+describe("minutes under concurrent submissions", () => {
+	it("never overdraws: 12 submissions of 2-minute videos against 5 minutes → exactly 2 accepted", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 5 });
+		const results = await Promise.all(
+			Array.from({ length: 12 }, () => {
+				const hostedUrl = tier.addSource(`https://videos.example.com/c/${crypto.randomUUID()}`, { duration: 100 });
+				return call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
+			}),
+		);
+		const statuses = results.map((r) => r.status).sort();
+		expect(statuses.filter((s) => s === 201)).toHaveLength(2);
+		expect(statuses.filter((s) => s === 402)).toHaveLength(10);
+		for (const refused of results.filter((r) => r.status === 402)) expect(refused.body.error.code).toBe("insufficient_minutes");
+		expect(await balanceOf(workspaceId)).toBe(1);
+		expect(await ledgerSum(workspaceId)).toBe(1);
+	});
+});

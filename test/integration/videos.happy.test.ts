@@ -1,0 +1,127 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
+import { call } from "../helpers/api";
+import { FakeRenderTier } from "../helpers/fake-render-tier";
+
+let tier: FakeRenderTier;
+beforeEach(() => {
+	tier = new FakeRenderTier().install();
+});
+afterEach(() => tier.uninstall());
+
+const source = (duration: number) => tier.addSource(`https://videos.example.com/watch-${crypto.randomUUID()}`, { duration, title: "How sleep shapes your work" });
+
+const SEED_DEFAULTS = {
+	clipType: "viral-clips",
+	clipModel: "ClipBasic",
+	genre: "Auto",
+	clipDurationMin: 15,
+	clipDurationMax: 90,
+	aspectRatio: "9:16",
+	enableCaptions: false,
+	enableIntroTitle: false,
+	captionTemplateId: "karaoke",
+	language: null,
+	timeframeStart: 0,
+	timeframeEnd: null,
+	enableSplitScreen: false,
+	splitScreenBgVideoId: null,
+	splitScreenBgCategoryId: null,
+	splitRatio: 50,
+	enableSmartCrop: false,
+	enableWatermark: true,
+	skipClipping: false,
+	customPrompt: null,
+};
+
+describe("POST /api/videos/hosted", () => {
+	it("answers 201 with exactly the seed's shape and charges ceil(minutes) at once", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 50 });
+		const hostedUrl = source(1801); // 30 min 1 s → 31 minutes
+		const { status, body, response } = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config: { aspectRatio: "1:1" } } });
+		expect(status).toBe(201);
+		expect(Object.keys(body).sort()).toEqual(["message", "video", "videoInfo"]);
+		expect(Object.keys(body.video).sort()).toEqual(["createdAt", "id", "sourceType", "sourceUrl", "status", "title", "workspaceId"]);
+		expect(body.video).toMatchObject({ status: "downloading", sourceType: "hosted", sourceUrl: hostedUrl, workspaceId, title: "How sleep shapes your work" });
+		expect(body.video.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+		expect(Object.keys(body.videoInfo).sort()).toEqual(["channelName", "duration", "id", "thumbnail", "title"]);
+		expect(body.videoInfo.duration).toBe(1801);
+		expect(response.headers.get("x-request-id")).toBeTruthy();
+		expect(await balanceOf(workspaceId)).toBe(19);
+		expect(await ledgerSum(workspaceId)).toBe(19);
+	});
+
+	it("creates pending_config without a config, fills every default on PUT, then starts processing", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(59) } });
+		expect(created.status).toBe(201);
+		expect(created.body.video.status).toBe("pending_config");
+		const id = created.body.video.id;
+		expect(await balanceOf(workspaceId)).toBe(9); // charged at submission, also for pending_config
+
+		const pending = await call("GET", `/api/videos/${id}`, { key: apiKey });
+		expect(pending.body.config).toBeNull();
+		const status = await call("GET", `/api/videos/${id}/status`, { key: apiKey });
+		expect(status.body.video.status).toBe("pending_config");
+		expect(status.body.job.progress).toBe(0);
+
+		const configured = await call("PUT", `/api/videos/${id}/config`, { key: apiKey, body: {} });
+		expect(configured.status).toBe(200);
+		expect(configured.body.status).toBe("downloading");
+		expect(configured.body.config).toEqual(SEED_DEFAULTS);
+		expect((await statusEvents(id))[0]).toBe("pending_config");
+	});
+
+	it("keeps explicit config values and fills only the missing ones", async () => {
+		const { apiKey } = await createWorkspace();
+		const created = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: source(300), config: { clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true } },
+		});
+		const detail = await call("GET", `/api/videos/${created.body.video.id}`, { key: apiKey });
+		expect(detail.body.config).toEqual({ ...SEED_DEFAULTS, clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true });
+		expect(detail.body.minutesCharged).toBe(5);
+		expect(detail.body.videoInfo.duration).toBe(300);
+	});
+
+	it("charges only the time frame", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
+		await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(3600), config: { timeframeStart: 600, timeframeEnd: 1230, skipClipping: true } } });
+		expect(await balanceOf(workspaceId)).toBe(100 - 11);
+	});
+
+	it("accepts a workspaceId equal to the key's workspace and a projectId of that workspace", async () => {
+		const { apiKey, workspaceId } = await createWorkspace();
+		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'Shorts')").bind(`prj_${workspaceId}`, workspaceId).run();
+		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60), workspaceId, projectId: `prj_${workspaceId}` } });
+		expect(created.status).toBe(201);
+		expect((await call("GET", `/api/videos/${created.body.video.id}`, { key: apiKey })).body.projectId).toBe(`prj_${workspaceId}`);
+	});
+});
+
+describe("GET /api/videos/:id/clips before completion", () => {
+	it("answers 200 with an empty list and the current status", async () => {
+		const { apiKey } = await createWorkspace();
+		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
+		const clips = await call("GET", `/api/videos/${created.body.video.id}/clips`, { key: apiKey });
+		expect(clips.status).toBe(200);
+		expect(clips.body).toEqual({ videoId: created.body.video.id, status: "pending_config", clips: [], count: 0 });
+	});
+});
+
+describe("GET /api/workspaces", () => {
+	it("lists the key's workspace with its balance and plan", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 42 });
+		const { status, body } = await call("GET", "/api/workspaces", { key: apiKey });
+		expect(status).toBe(200);
+		expect(body).toHaveLength(1);
+		expect(body[0]).toMatchObject({ id: workspaceId, minutesBalance: 42, plan: { active: true, maxVideoSeconds: 10800 } });
+	});
+});
+
+describe("GET /healthz", () => {
+	it("answers without credentials", async () => {
+		expect(await call("GET", "/healthz")).toMatchObject({ status: 200, body: { ok: true } });
+	});
+});
