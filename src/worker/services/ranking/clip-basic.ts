@@ -49,6 +49,8 @@ interface Features {
 }
 
 const WEIGHTS: Features = { hook: 0.32, emotion: 0.14, salience: 0.22, pace: 0.12, cleanStart: 0.1, relevance: 0.1 };
+/** With a custom prompt, matching it is what the user asked for: it weighs as much as the hook. */
+const PROMPT_WEIGHTS: Features = { hook: 0.24, emotion: 0.1, salience: 0.16, pace: 0.08, cleanStart: 0.1, relevance: 0.32 };
 
 export function rankClipBasic(transcript: Transcript, config: RankConfig): RankedClip[] {
 	const frame = frameOf(config, transcript.duration);
@@ -152,13 +154,14 @@ function scoreWindow(sentences: Sentence[], i: number, j: number, context: Conte
 		cleanStart: DANGLING_START.test(opening.text.trim()) ? 0 : 1,
 		relevance: relevance(tokens, context.promptTerms),
 	};
-	const raw = (Object.keys(WEIGHTS) as (keyof Features)[]).reduce((sum, k) => sum + WEIGHTS[k] * features[k], 0);
+	const weights = context.promptTerms.size > 0 ? PROMPT_WEIGHTS : WEIGHTS;
+	const raw = (Object.keys(weights) as (keyof Features)[]).reduce((sum, k) => sum + weights[k] * features[k], 0);
 	return {
 		start: round2(start),
 		end: round2(end),
 		score: Math.max(0, Math.min(100, Math.round(100 * raw))),
 		title: titleFrom(opening.text),
-		viralityReason: reasonFor(features, opening.text, topTerms(text, context)),
+		viralityReason: reasonFor(features, weights, opening.text, topTerms(text, context), promptMatches(tokens, context.promptTerms)),
 		transcript: text,
 	};
 }
@@ -215,13 +218,17 @@ const FEATURE_PHRASES: Record<keyof Features, string> = {
 	salience: "dense, specific content",
 	pace: "a brisk speaking pace",
 	cleanStart: "a self-contained start",
-	relevance: "a close match to your prompt",
+	relevance: "a match to your prompt",
 };
 
-function reasonFor(features: Features, opening: string, terms: string[]): string {
-	const ranked = (Object.keys(WEIGHTS) as (keyof Features)[])
-		.filter((k) => k !== "relevance" || features.relevance !== 0.5)
-		.map((k) => [k, WEIGHTS[k] * features[k]] as const)
+function promptMatches(tokens: string[], promptTerms: Set<string>): string[] {
+	return [...new Set(tokens.filter((t) => promptTerms.has(t)))].slice(0, 3);
+}
+
+function reasonFor(features: Features, weights: Features, opening: string, terms: string[], matched: string[]): string {
+	const ranked = (Object.keys(weights) as (keyof Features)[])
+		.filter((k) => k !== "relevance")
+		.map((k) => [k, weights[k] * features[k]] as const)
 		.sort((a, b) => b[1] - a[1]);
 	const drivers = ranked.filter(([, v]) => v > 0.05).slice(0, 2).map(([k]) => FEATURE_PHRASES[k]);
 	const hookKinds = [
@@ -231,6 +238,7 @@ function reasonFor(features: Features, opening: string, terms: string[]): string
 		CONTRAST.test(opening) ? "a contrast" : null,
 	].filter(Boolean);
 	const parts = [drivers.length ? `Scored on ${drivers.join(" and ")}` : "A complete, coherent passage"];
+	if (matched.length) parts.unshift(`Matches your prompt (${matched.join(", ")})`);
 	if (features.hook > 0 && hookKinds.length) parts.push(`the opening uses ${hookKinds.slice(0, 2).join(" and ")}`);
 	if (terms.length) parts.push(`key topics: ${terms.join(", ")}`);
 	return `${parts.join("; ")}.`;
