@@ -1,0 +1,185 @@
+/**
+ * The render tier over HTTP with real tools: a talk video made by ffmpeg (lavfi + flite speech) is
+ * served from loopback with Range support; outputs are PUT to a loopback sink, then checked with
+ * ffprobe, as the Worker's signed URLs would receive them.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JobEvent, OUTPUT_SIZE, RENDER_PATHS, type AspectRatio } from "../src/contract.ts";
+import { createRenderServer } from "../src/server.ts";
+import { makeTalkVideo } from "../../../scripts/sample-video.ts";
+import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
+
+const SECONDS = 14;
+let media: string;
+let sinkDir: string;
+let files: FileServer;
+let sink: FileServer;
+let tier: string;
+let closeTier: () => void;
+
+beforeAll(async () => {
+	media = mkdtempSync(join(tmpdir(), "render-test-media-"));
+	sinkDir = mkdtempSync(join(tmpdir(), "render-test-sink-"));
+	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "render-test-work-"));
+	makeTalkVideo({ out: join(media, "talk.mp4"), seconds: SECONDS, width: 320, height: 180 });
+	execFileSync("sh", ["-c", `echo "not a video" > ${join(media, "notes.txt")}`]);
+	files = await serveDirectory(media);
+	sink = await serveDirectory(sinkDir, { acceptPut: true });
+	const server = createRenderServer().listen(0, "127.0.0.1");
+	await new Promise((r) => server.once("listening", r));
+	tier = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	closeTier = () => server.close();
+});
+
+afterAll(async () => {
+	closeTier?.();
+	await files?.close();
+	await sink?.close();
+	for (const dir of [media, sinkDir, process.env.WORK_DIR!]) rmSync(dir, { recursive: true, force: true });
+});
+
+async function post(path: string, body: unknown) {
+	return fetch(tier + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+/** Runs an NDJSON job; returns its progress fractions and its final event. */
+async function job(path: string, body: unknown) {
+	const response = await post(path, body);
+	expect(response.status).toBe(200);
+	const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
+	const last = events[events.length - 1]!;
+	return { progress: events.filter((e) => e.type === "progress").map((e) => (e as { fraction: number }).fraction), last, result: last.type === "result" ? (last.result as any) : null };
+}
+
+function ffprobe(path: string) {
+	const out = execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_type,codec_name,width,height", "-of", "json", path]).toString();
+	return JSON.parse(out) as { format: { duration: string }; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] };
+}
+
+const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+describe("POST /probe", () => {
+	it("reads title, duration, size and audio of a direct file (ffprobe fills what yt-dlp leaves null)", async () => {
+		const response = await post(RENDER_PATHS.probe, { url: `${files.url}/talk.mp4` });
+		expect(response.status).toBe(200);
+		const info = await response.json();
+		expect(info).toMatchObject({ id: "talk", title: "talk", width: 320, height: 180, hasAudio: true });
+		expect(info.duration).toBeCloseTo(SECONDS, 0);
+		expect(info.channelName).toBe(new URL(files.url).host);
+	});
+
+	it("answers 422 unsupported_source for a 404 and for a file that is not a video", async () => {
+		for (const [name, fragment] of [["missing.mp4", "404"], ["notes.txt", "not a playable video"]] as const) {
+			const response = await post(RENDER_PATHS.probe, { url: `${files.url}/${name}` });
+			expect(response.status).toBe(422);
+			const { error } = await response.json();
+			expect(error.code).toBe("unsupported_source");
+			expect(error.message).toContain(fragment);
+			expect(error.retryable).toBe(false);
+		}
+	});
+
+	it("refuses loopback sources unless ALLOW_PRIVATE_SOURCES=true", async () => {
+		process.env.ALLOW_PRIVATE_SOURCES = "false";
+		try {
+			const response = await post(RENDER_PATHS.probe, { url: `${files.url}/talk.mp4` });
+			expect(response.status).toBe(400);
+			expect((await response.json()).error.code).toBe("invalid_url");
+		} finally {
+			process.env.ALLOW_PRIVATE_SOURCES = "true";
+		}
+	});
+
+	it("answers 400 for a body that breaks the contract", async () => {
+		const response = await post(RENDER_PATHS.probe, { url: "ftp://example.com/x" });
+		expect(response.status).toBe(400);
+		expect((await response.json()).error.code).toBe("invalid_request");
+	});
+});
+
+describe("download and upload-source jobs", () => {
+	it("downloads with progress, reuses the finished file, and uploads it byte for byte", async () => {
+		const videoId = `v${Date.now()}`;
+		const first = await job(RENDER_PATHS.download, { videoId, url: `${files.url}/talk.mp4` });
+		expect(first.result.bytes).toBe(statSync(join(media, "talk.mp4")).size);
+		expect(first.progress.at(-1)).toBe(1);
+		const again = await job(RENDER_PATHS.download, { videoId, url: `${files.url}/talk.mp4` });
+		expect(again.result.bytes).toBe(first.result.bytes);
+
+		const upload = await job(RENDER_PATHS.uploadSource, { videoId, url: `${files.url}/talk.mp4`, putUrl: `${sink.url}/${videoId}/source.mp4` });
+		expect(upload.result.bytes).toBe(first.result.bytes);
+		expect(sha(join(sinkDir, videoId, "source.mp4"))).toBe(sha(join(media, "talk.mp4")));
+	});
+
+	it("reports a download of a missing source as a non-retryable error event", async () => {
+		const { last } = await job(RENDER_PATHS.download, { videoId: `gone${Date.now()}`, url: `${files.url}/missing.mp4` });
+		expect(last).toMatchObject({ type: "error", error: { code: "unsupported_source", retryable: false } });
+	});
+});
+
+describe("extract-audio and transcribe jobs", () => {
+	it("cuts 16 kHz mono chunks and pocketsphinx recognises the speech with word timings", async () => {
+		const videoId = `a${Date.now()}`;
+		const chunks = [
+			{ index: 0, start: 0, duration: 8, putUrl: `${sink.url}/${videoId}/chunk-0.mp3` },
+			{ index: 1, start: 6, duration: 8, putUrl: `${sink.url}/${videoId}/chunk-1.mp3` },
+		];
+		const extracted = await job(RENDER_PATHS.extractAudio, { videoId, sourceUrl: `${files.url}/talk.mp4`, chunks });
+		expect(extracted.result.chunks.map((c: { index: number }) => c.index)).toEqual([0, 1]);
+		for (const chunk of chunks) {
+			const probe = ffprobe(join(sinkDir, videoId, `chunk-${chunk.index}.mp3`));
+			expect(Number(probe.format.duration)).toBeCloseTo(8, 0);
+			expect(probe.streams[0]).toMatchObject({ codec_type: "audio", codec_name: "mp3" });
+		}
+
+		const transcribed = await job(RENDER_PATHS.transcribe, { audioUrl: `${sink.url}/${videoId}/chunk-0.mp3`, language: null });
+		const words = transcribed.result.segments.flatMap((s: { words: { word: string; start: number; end: number }[] }) => s.words);
+		expect(transcribed.result.language).toBe("en");
+		expect(words.length).toBeGreaterThanOrEqual(8);
+		const text = words.map((w: { word: string }) => w.word).join(" ");
+		expect(text).toMatch(/welcome|show|sleep|talking/);
+		for (const w of words) {
+			expect(w.end).toBeGreaterThan(w.start);
+			expect(w.start).toBeGreaterThanOrEqual(0);
+			expect(w.end).toBeLessThanOrEqual(8.1);
+		}
+	});
+
+	it("refuses a language the local engine does not have", async () => {
+		const { last } = await job(RENDER_PATHS.transcribe, { audioUrl: `${files.url}/talk.mp4`, language: "hi" });
+		expect(last).toMatchObject({ type: "error", error: { code: "invalid_request", retryable: false } });
+	});
+});
+
+describe("render-clip job", () => {
+	for (const aspectRatio of ["9:16", "16:9", "1:1"] as AspectRatio[]) {
+		it(`renders ${aspectRatio} at ${OUTPUT_SIZE[aspectRatio].width}x${OUTPUT_SIZE[aspectRatio].height}, H.264/AAC, the clip's length, with a thumbnail`, async () => {
+			const videoId = `r${Date.now()}`;
+			const clipId = `clip-${aspectRatio.replace(":", "x")}`;
+			const { result, progress } = await job(RENDER_PATHS.renderClip, {
+				videoId, clipId, sourceUrl: `${files.url}/talk.mp4`, start: 2.5, end: 6.5, aspectRatio, watermarkText: aspectRatio === "9:16" ? "clipforge: 100% \"real\"" : null,
+				videoPutUrl: `${sink.url}/${videoId}/${clipId}.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/${clipId}.jpg`,
+			});
+			expect(progress.at(-1)).toBe(1);
+			const { width, height } = OUTPUT_SIZE[aspectRatio];
+			const clip = ffprobe(join(sinkDir, videoId, `${clipId}.mp4`));
+			expect(clip.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", width, height });
+			expect(clip.streams.find((s) => s.codec_type === "audio")).toMatchObject({ codec_name: "aac" });
+			expect(Number(clip.format.duration)).toBeGreaterThan(3.9);
+			expect(Number(clip.format.duration)).toBeLessThan(4.15);
+			expect(result).toMatchObject({ width, height });
+			const thumb = ffprobe(join(sinkDir, videoId, `${clipId}.jpg`));
+			expect(thumb.streams[0]).toMatchObject({ codec_name: "mjpeg", width, height });
+			// faststart: the moov atom comes before mdat.
+			const head = readFileSync(join(sinkDir, videoId, `${clipId}.mp4`)).subarray(0, 4096).toString("latin1");
+			expect(head.indexOf("moov")).toBeGreaterThan(-1);
+			expect(head.indexOf("moov")).toBeLessThan(head.indexOf("mdat") === -1 ? Infinity : head.indexOf("mdat"));
+		});
+	}
+});

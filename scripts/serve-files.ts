@@ -1,0 +1,64 @@
+/**
+ * A small HTTP file server for loopback use: serves a folder with Range support (as real video
+ * hosts do, and as ffmpeg's HTTP reader expects), and optionally accepts PUTs into it.
+ * Used by `make demo` to serve the sample video and by the tests.
+ */
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, normalize } from "node:path";
+import { pipeline } from "node:stream/promises";
+
+export interface FileServer {
+	url: string;
+	server: Server;
+	close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = { mp4: "video/mp4", jpg: "image/jpeg", mp3: "audio/mpeg", txt: "text/plain", json: "application/json" };
+
+export function serveDirectory(root: string, options: { port?: number; acceptPut?: boolean } = {}): Promise<FileServer> {
+	const server = createServer(async (req, res) => {
+		const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+		const file = join(root, path);
+		if (!file.startsWith(root)) {
+			res.writeHead(403).end();
+			return;
+		}
+		if (req.method === "PUT" && options.acceptPut) {
+			await mkdir(dirname(file), { recursive: true });
+			await pipeline(req, createWriteStream(file));
+			res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ path }));
+			return;
+		}
+		const info = await stat(file).catch(() => null);
+		if (!info?.isFile()) {
+			res.writeHead(404, { "content-type": "text/plain" }).end("File not found");
+			return;
+		}
+		const type = TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
+		const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+		if (range && (range[1] || range[2])) {
+			const start = range[1] ? Number(range[1]) : Math.max(0, info.size - Number(range[2]));
+			const end = range[1] && range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
+			if (start >= info.size || start > end) {
+				res.writeHead(416, { "content-range": `bytes */${info.size}` }).end();
+				return;
+			}
+			res.writeHead(206, { "content-type": type, "accept-ranges": "bytes", "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${info.size}` });
+			if (req.method === "HEAD") res.end();
+			else createReadStream(file, { start, end }).pipe(res);
+			return;
+		}
+		res.writeHead(200, { "content-type": type, "accept-ranges": "bytes", "content-length": info.size });
+		if (req.method === "HEAD") res.end();
+		else createReadStream(file).pipe(res);
+	});
+	return new Promise((resolve) => {
+		server.listen(options.port ?? 0, "127.0.0.1", () => {
+			const { port } = server.address() as AddressInfo;
+			resolve({ url: `http://127.0.0.1:${port}`, server, close: () => new Promise((r) => server.close(() => r())) });
+		});
+	});
+}
