@@ -1,0 +1,100 @@
+/**
+ * The product as a client sees it, on the real local stack: a generated 60 s talk video goes URL →
+ * status polling → clips → a signed download, then ffprobe checks the file.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
+
+const url = inject("clipforgeUrl");
+const key = inject("clipforgeApiKey");
+let media: string;
+let files: FileServer;
+
+beforeAll(async () => {
+	media = mkdtempSync(join(tmpdir(), "clipforge-e2e-media-"));
+	makeTalkVideo({ out: join(media, "talk.mp4"), seconds: 60 });
+	files = await serveDirectory(media);
+});
+afterAll(async () => {
+	await files?.close();
+	rmSync(media, { recursive: true, force: true });
+});
+
+async function api(method: string, path: string, body?: unknown) {
+	const response = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+	return { status: response.status, body: (await response.json()) as any };
+}
+
+describe("a hosted video, end to end", () => {
+	it("goes downloading → … → completed with monotonic progress, and its clips download and play", async () => {
+		const started = Date.now();
+		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/talk.mp4`, config: { clipDurationMin: 10, clipDurationMax: 30 } });
+		expect(submitted.status).toBe(201);
+		expect(submitted.body.video.status).toBe("downloading");
+		expect(submitted.body.videoInfo.duration).toBeCloseTo(60, 0);
+		const id = submitted.body.video.id;
+
+		const seen: { status: string; progress: number }[] = [];
+		for (let i = 0; i < 600; i++) {
+			const { body } = await api("GET", `/api/videos/${id}/status`);
+			seen.push({ status: body.video.status, progress: body.job.progress });
+			if (body.video.status === "completed" || body.video.status === "failed") break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		const last = seen[seen.length - 1]!;
+		expect(last, JSON.stringify(seen.slice(-3))).toEqual({ status: "completed", progress: 100 });
+		const order = ["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"];
+		for (let i = 1; i < seen.length; i++) {
+			expect(seen[i]!.progress).toBeGreaterThanOrEqual(seen[i - 1]!.progress);
+			expect(order.indexOf(seen[i]!.status)).toBeGreaterThanOrEqual(order.indexOf(seen[i - 1]!.status));
+		}
+		// Progress is seen between stage boundaries, not only at them.
+		expect(seen.some((s) => ![0, 15, 20, 55, 65, 100].includes(s.progress))).toBe(true);
+
+		const { body: list } = await api("GET", `/api/videos/${id}/clips`);
+		expect(list.count).toBeGreaterThanOrEqual(2);
+		expect(list.clips[0].transcript.length).toBeGreaterThan(20);
+		const clip = list.clips[0];
+		expect(clip.score).toBeGreaterThan(0);
+		expect(clip.viralityReason.length).toBeGreaterThan(10);
+
+		const file = await fetch(clip.downloadUrl);
+		expect(file.status).toBe(200);
+		const path = join(media, "clip.mp4");
+		writeFileSync(path, new Uint8Array(await file.arrayBuffer()));
+		const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_name,width,height", "-of", "json", path]).toString());
+		expect(probe.streams[0]).toMatchObject({ codec_name: "h264", width: 1080, height: 1920 });
+		expect(Number(probe.format.duration)).toBeCloseTo(clip.duration, 0);
+
+		const range = await fetch(clip.downloadUrl, { headers: { range: "bytes=100-199" } });
+		expect(range.status).toBe(206);
+		expect((await range.arrayBuffer()).byteLength).toBe(100);
+		const thumb = await fetch(clip.thumbnailUrl);
+		expect(thumb.headers.get("content-type")).toBe("image/jpeg");
+		console.log(`e2e: 60 s video → ${list.count} clips in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	});
+
+	it("refunds and explains when the source disappears between probe and download", async () => {
+		const { body: before } = await api("GET", "/api/workspaces");
+		const gone = join(media, "short-lived.mp4");
+		makeTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
+		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/short-lived.mp4`, config: {} });
+		expect(submitted.status).toBe(201);
+		rmSync(gone);
+		let status: any;
+		for (let i = 0; i < 240; i++) {
+			status = (await api("GET", `/api/videos/${submitted.body.video.id}/status`)).body;
+			if (["completed", "failed"].includes(status.video.status)) break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		expect(status.video.status).toBe("failed");
+		expect(status.video.errorMessage).toMatch(/Downloading the source failed: .*404/);
+		const { body: after } = await api("GET", "/api/workspaces");
+		expect(after[0].minutesBalance).toBe(before[0].minutesBalance);
+	});
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// End to end over HTTP in plain Node: its own stack (render tier + wrangler dev) on free ports with
+// its own state folder, so it never touches `make up`'s.
+export default defineConfig({
+	test: {
+		root: import.meta.dirname,
+		include: ["**/*.e2e.test.ts"],
+		globalSetup: ["./global-setup.ts"],
+		testTimeout: 10 * 60_000,
+		hookTimeout: 3 * 60_000,
+	},
+});
