@@ -1,5 +1,9 @@
+// The tests' extra binding (vitest.config.ts), on both names of the generated Env so they stay one type.
 declare namespace Cloudflare {
 	interface Env {
 		TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
 	}
+}
+interface Env {
+	TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
 }

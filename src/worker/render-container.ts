@@ -8,5 +8,5 @@ export class RenderContainer extends Container<Env> {
 	defaultPort = 8080;
 	// Keep a warm instance between the steps of one video (its disk holds the downloaded source).
 	sleepAfter = "15m";
-	envVars = { ALLOW_PRIVATE_SOURCES: "false", NODE_ENV: "production" };
+	envVars: Record<string, string> = { ALLOW_PRIVATE_SOURCES: "false", NODE_ENV: "production" };
 }

@@ -1,0 +1,41 @@
+# clipforge: the two commands a newcomer needs are `make demo` and `make test` (see README.md).
+# npm scripts run on the Node 22 that `npm ci` installs (wrangler needs it), whatever Node the machine has.
+export WRANGLER_SEND_METRICS := false
+export CLOUDFLARE_CF_FETCH_ENABLED := false
+
+.PHONY: install demo up down test lint typecheck types-check test-worker test-render test-e2e
+
+install:
+	@bash scripts/install-deps.sh
+
+## Starts the stack, processes a generated sample video, writes the clips to demo-output/.
+demo: install
+	@npm run -s demo
+
+## Starts the stack in the background and prints CLIPFORGE_URL and CLIPFORGE_API_KEY.
+up: install
+	@npm run -s stack -- up
+
+down:
+	@npm run -s stack -- down
+
+## Generated binding types in sync, lint, strict type-check, then every test suite.
+test: install types-check lint typecheck test-worker test-render test-e2e
+
+types-check:
+	@npx wrangler types --env-interface Env --strict-vars=false --check
+
+lint:
+	@npm run -s lint
+
+typecheck:
+	@npm run -s typecheck
+
+test-worker:
+	@npm run -s test:worker
+
+test-render:
+	@npm run -s test:render
+
+test-e2e:
+	@npm run -s test:e2e

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what clipforge needs on a fresh Debian machine, and nothing that is already there:
+# Debian packages for the render tier (ffmpeg with flite/libass/x264, yt-dlp, pocketsphinx, fonts),
+# then the npm dependencies (which bring Node 22 for wrangler) when package-lock.json changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v ffmpeg >/dev/null || need+=(ffmpeg)
+command -v yt-dlp >/dev/null || need+=(yt-dlp)
+command -v pocketsphinx_continuous >/dev/null || need+=(pocketsphinx)
+[ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "▸ Installing Debian packages: ${need[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules is missing or older than the lockfile.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "▸ Installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+fi
