@@ -6,8 +6,9 @@
  * Instead of media it stores small JSON descriptors; "transcribing" a chunk returns the words of a
  * known script that fall inside the chunk, with chunk-relative times (as a real engine would).
  */
-import { exports } from "cloudflare:workers";
-import { vi } from "vitest";
+import { introspectWorkflow } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { afterEach, beforeEach, vi } from "vitest";
 import {
 	DownloadRequest, ExtractAudioRequest, type JobEvent, ProbeRequest, type ProbeResult, RENDER_PATHS, RenderClipRequest, type RenderError,
 	type Segment, TranscribeRequest, UploadSourceRequest,
@@ -86,7 +87,7 @@ export class FakeRenderTier {
 				const req = TranscribeRequest.parse(body);
 				const audio = await exports.default.fetch(req.audioUrl);
 				if (!audio.ok) return ndjson([{ type: "error", error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } }]);
-				const { start, duration } = (await audio.json()) as { start: number; duration: number };
+				const { start, duration } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number };
 				return ndjson([{ type: "result", result: { language: "en", segments: scriptSegments(start, start + duration) } }]);
 			}
 			case RENDER_PATHS.renderClip: {
@@ -123,6 +124,32 @@ export class FakeRenderTier {
 		};
 		return Response.json(result);
 	}
+}
+
+/**
+ * Installs a fresh fake tier before each test of the file and, after it, lets every workflow the
+ * test started finish before the fake goes away (so no run outlives its test and logs noise).
+ * @example const tier = useFakeRenderTier(); it("…", () => tier().addSource(…));
+ */
+export function useFakeRenderTier(): () => FakeRenderTier {
+	let tier: FakeRenderTier;
+	let introspector: Awaited<ReturnType<typeof introspectWorkflow>>;
+	beforeEach(async () => {
+		tier = new FakeRenderTier().install();
+		introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+	});
+	afterEach(async () => {
+		for (const instance of await introspector.get()) {
+			await instance.waitForStatus("complete").catch(() => undefined); // "errored" ends it too
+		}
+		await introspector.dispose();
+		tier.uninstall();
+	});
+	return () => tier;
 }
 
 async function put(url: string, text: string, contentType: string): Promise<number> {

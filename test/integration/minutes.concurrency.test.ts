@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
-import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier();
 
 describe("minutes under concurrent submissions", () => {
 	it("never overdraws: 12 submissions of 2-minute videos against 5 minutes → exactly 2 accepted", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 5 });
 		const results = await Promise.all(
 			Array.from({ length: 12 }, () => {
-				const hostedUrl = tier.addSource(`https://videos.example.com/c/${crypto.randomUUID()}`, { duration: 100 });
+				const hostedUrl = fake().addSource(`https://videos.example.com/c/${crypto.randomUUID()}`, { duration: 100 });
 				return call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
 			}),
 		);

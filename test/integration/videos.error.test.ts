@@ -1,16 +1,12 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
-import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier();
 
-const source = (duration: number) => tier.addSource(`https://videos.example.com/v/${crypto.randomUUID()}`, { duration });
+const source = (duration: number) => fake().addSource(`https://videos.example.com/v/${crypto.randomUUID()}`, { duration });
 
 /** Every error has the one body shape, and nothing was charged. */
 async function expectError(result: { status: number; body: any }, status: number, code: string) {
@@ -105,7 +101,7 @@ describe("402 insufficient_minutes", () => {
 		const result = await submit(apiKey, { hostedUrl: source(60) });
 		await expectError(result, 402, "insufficient_minutes");
 		expect(result.body.error.details).toEqual({ required: 1, balance: 0 });
-		expect(tier.calls).toHaveLength(0);
+		expect(fake().calls).toHaveLength(0);
 	});
 
 	it("balance below the video's cost → 402 with required and balance; nothing charged", async () => {
@@ -200,7 +196,7 @@ describe("413 video_too_long and 422 unsupported_source", () => {
 
 	it("render tier down at submission → 503, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
-		tier.uninstall();
+		fake().uninstall();
 		const result = await submit(apiKey, { hostedUrl: "https://videos.example.com/any" });
 		await expectError(result, 503, "service_unavailable");
 		expect(await balanceOf(workspaceId)).toBe(30);

@@ -1,16 +1,12 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call } from "../helpers/api";
-import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier();
 
-const source = (duration: number) => tier.addSource(`https://videos.example.com/watch-${crypto.randomUUID()}`, { duration, title: "How sleep shapes your work" });
+const source = (duration: number) => fake().addSource(`https://videos.example.com/watch-${crypto.randomUUID()}`, { duration, title: "How sleep shapes your work" });
 
 const SEED_DEFAULTS = {
 	clipType: "viral-clips",
@@ -123,5 +119,16 @@ describe("GET /api/workspaces", () => {
 describe("GET /healthz", () => {
 	it("answers without credentials", async () => {
 		expect(await call("GET", "/healthz")).toMatchObject({ status: 200, body: { ok: true } });
+	});
+});
+
+describe("GET /api/openapi.json", () => {
+	it("documents every route of the skeleton as OpenAPI 3.1, with the shared error body", async () => {
+		const { status, body } = await call("GET", "/api/openapi.json");
+		expect(status).toBe(200);
+		expect(body.openapi).toBe("3.1.0");
+		expect(Object.keys(body.paths).sort()).toEqual(["/api/videos/hosted", "/api/videos/{id}", "/api/videos/{id}/clips", "/api/videos/{id}/config", "/api/videos/{id}/status", "/api/workspaces"]);
+		expect(body.paths["/api/videos/hosted"].post.responses["402"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+		expect(body.components.schemas.VideoConfig.properties.aspectRatio.default).toBe("9:16");
 	});
 });
