@@ -34,6 +34,11 @@ const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 se
 
 /** Clips rendered at once. The local tier has two cores; production spreads them over instances. */
 const RENDER_PARALLELISM = 2;
+/**
+ * Container instances one video's renders are spread over. Renders read the source from R2, so
+ * any instance can take one; download and upload stay on the video's own instance (its disk).
+ */
+const RENDER_INSTANCES_PER_VIDEO = 4;
 const DEFAULT_WATERMARK = "clipforge";
 
 interface LoadedVideo {
@@ -164,7 +169,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			await Promise.all(
 				clipIds.slice(first, first + RENDER_PARALLELISM).map((clipId, offset) =>
 					step.do(`render clip ${first + offset + 1} of ${clipIds.length}`, RENDER_STEP, () =>
-						this.renderOneClip(videoId, clipId, source.key, config, watermarkText, clipIds.length),
+						this.renderOneClip(videoId, clipId, source.key, config, watermarkText, clipIds.length, `${videoId}:render:${(first + offset) % RENDER_INSTANCES_PER_VIDEO}`),
 					),
 				),
 			);
@@ -181,7 +186,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		return { status: "completed", clips: clipIds.length };
 	}
 
-	private async renderOneClip(videoId: string, clipId: string, sourceKey: string, config: VideoConfig, watermarkText: string | null, total: number) {
+	private async renderOneClip(videoId: string, clipId: string, sourceKey: string, config: VideoConfig, watermarkText: string | null, total: number, affinity: string) {
 		const db = this.env.DB;
 		await enterStage(db, videoId, "generating_clips", progressAt("generating_clips", 0));
 		const clip = await db.prepare("SELECT start_time AS start, end_time AS end, status FROM clips WHERE id = ?").bind(clipId).first<{ start: number; end: number; status: string }>();
@@ -199,7 +204,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		const report = throttled((v) => raiseProgress(db, videoId, v));
 		const result = await this.renderJob(
 			"Rendering a clip",
-			videoId,
+			affinity,
 			RENDER_PATHS.renderClip,
 			{ videoId, clipId, sourceUrl, start: clip.start, end: clip.end, aspectRatio: config.aspectRatio, watermarkText, videoPutUrl, thumbnailPutUrl },
 			RenderClipResult,
@@ -213,10 +218,13 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		return { clipId, videoKey };
 	}
 
-	/** A render-tier job whose failure becomes a sentence a user can read, retryable or not. */
-	private async renderJob<S extends z.ZodType>(what: string, videoId: string, path: string, body: unknown, schema: S, onProgress?: (f: number) => Promise<void>): Promise<z.infer<S>> {
+	/**
+	 * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
+	 * `affinity` picks the container instance (the video id for work that needs its local source).
+	 */
+	private async renderJob<S extends z.ZodType>(what: string, affinity: string, path: string, body: unknown, schema: S, onProgress?: (f: number) => Promise<void>): Promise<z.infer<S>> {
 		try {
-			return await createRenderClient(this.env, videoId).job(path, body, schema, onProgress);
+			return await createRenderClient(this.env, affinity).job(path, body, schema, onProgress);
 		} catch (error) {
 			if (!(error instanceof RenderTierError)) throw error;
 			const message = `${what} failed: ${error.message}`;

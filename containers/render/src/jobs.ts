@@ -3,7 +3,7 @@
  * result. HTTP plumbing lives in server.ts.
  */
 import { join } from "node:path";
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import type {
 	ExtractAudioRequest, ExtractAudioResult, RenderClipRequest, RenderClipResult, UploadSourceRequest, UploadSourceResult,
 } from "./contract.ts";
@@ -64,8 +64,11 @@ export async function renderClip(req: RenderClipRequest, onProgress: OnProgress,
 	});
 	const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", (f) => onProgress(0.85 + f * 0.13), signal);
 	const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
+	const renderedDuration = await mediaDuration(videoPath, signal);
+	// Uploaded: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
+	await Promise.all([videoPath, thumbPath, watermarkTextFile].filter((p): p is string => p !== null).map((p) => rm(p, { force: true })));
 	onProgress(1);
-	return { bytes, thumbnailBytes, ...OUTPUT_SIZE[req.aspectRatio], duration: await mediaDuration(videoPath, signal) };
+	return { bytes, thumbnailBytes, ...OUTPUT_SIZE[req.aspectRatio], duration: renderedDuration };
 }
 
 async function mediaDuration(path: string, signal: AbortSignal): Promise<number> {

@@ -63,7 +63,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 			throw error;
 		}
 	}
-	return { videoId, info };
+	return { videoId };
 }
 
 export function assertTimeframeInside(config: VideoConfig, duration: number): void {

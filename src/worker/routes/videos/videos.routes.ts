@@ -77,7 +77,7 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 			throw new ApiError("forbidden", "This API key belongs to another workspace than workspaceId.");
 		}
 		const db = getDb(c.env);
-		const { videoId, info } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
+		const { videoId } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
 			workspaceId: principal.workspaceId,
 			hostedUrl: body.hostedUrl,
 			config: body.config ?? null,
@@ -88,7 +88,7 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 			{
 				message: body.config ? "Video submitted; processing has started." : "Video submitted; send its config to PUT /api/videos/{id}/config to start processing.",
 				video: videoView(row),
-				videoInfo: { ...videoInfoView(row), id: info.id },
+				videoInfo: videoInfoView(row),
 			},
 			201,
 		);
