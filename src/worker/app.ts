@@ -2,7 +2,10 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError, handleZodError } from "./errors";
-import { apiKeyAuth } from "./middleware/api-key-auth";
+import { authenticate } from "./middleware/auth";
+import { apiKeyRoutes } from "./routes/api-keys.routes";
+import { authRoutes } from "./routes/auth.routes";
+import { projectRoutes } from "./routes/projects.routes";
 import { clipFileRoutes } from "./routes/clip-files.routes";
 import { internalObjectRoutes } from "./routes/internal-objects.routes";
 import { videoRoutes } from "./routes/videos/videos.routes";
@@ -19,13 +22,18 @@ export function createApp() {
 	app.route("/internal", internalObjectRoutes);
 	app.route("/api/clips", clipFileRoutes);
 
-	app.use("/api/videos/*", apiKeyAuth);
-	app.use("/api/workspaces", apiKeyAuth);
-	app.use("/api/workspaces/*", apiKeyAuth);
+	app.route("/api/auth", authRoutes);
+	for (const prefix of ["/api/videos", "/api/workspaces", "/api/api-keys", "/api/projects"]) {
+		app.use(prefix, authenticate);
+		app.use(`${prefix}/*`, authenticate);
+	}
 	app.route("/api/videos", videoRoutes);
 	app.route("/api/workspaces", workspaceRoutes);
+	app.route("/api/api-keys", apiKeyRoutes);
+	app.route("/api/projects", projectRoutes);
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
+	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: "cf_session", description: "Set by POST /api/auth/login." });
 	app.doc31("/api/openapi.json", { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0" } });
 	return app;
 }

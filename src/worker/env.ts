@@ -1,11 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 
-/** What the auth middleware resolved for this request. */
-export interface Principal {
-	kind: "api_key";
-	apiKeyId: string;
-	workspaceId: string;
-}
+/** Who is calling, as the auth middleware resolved it. */
+export type Principal =
+	| { kind: "api_key"; apiKeyId: string; workspaceIds: [string] }
+	| { kind: "session"; sessionId: string; userId: string; workspaceIds: string[] };
 
 export interface AppEnv {
 	Bindings: Env;

@@ -39,3 +39,26 @@ export async function statusEvents(videoId: string): Promise<string[]> {
 	const { results } = await env.DB.prepare("SELECT status FROM video_events WHERE video_id = ? ORDER BY id").bind(videoId).all<{ status: string }>();
 	return results.map((r) => r.status);
 }
+
+export interface TestUser {
+	userId: string;
+	email: string;
+	password: string;
+	workspaceIds: string[];
+}
+
+/** A user with a password and memberships in `workspaces` new workspaces (each with minutes and a plan). */
+export async function createUser(options: { workspaces?: number; minutes?: number } = {}): Promise<TestUser> {
+	const { hashPassword } = await import("../../src/worker/services/passwords");
+	const userId = unique("usr");
+	const email = `${userId}@example.com`;
+	const password = `pw-${crypto.randomUUID()}`;
+	await env.DB.prepare("INSERT INTO users (id, email, password_hash) VALUES (?1, ?2, ?3)").bind(userId, email, await hashPassword(password)).run();
+	const workspaceIds: string[] = [];
+	for (let i = 0; i < (options.workspaces ?? 1); i++) {
+		const { workspaceId } = await createWorkspace({ minutes: options.minutes ?? 600 });
+		await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id) VALUES (?1, ?2)").bind(userId, workspaceId).run();
+		workspaceIds.push(workspaceId);
+	}
+	return { userId, email, password, workspaceIds };
+}

@@ -45,3 +45,11 @@ export async function submitAndProcess(key: string, hostedUrl: string, config: R
 	await instances[0]!.waitForStatus(expectStatus);
 	return submitted.body.video.id as string;
 }
+
+/** Signs in and returns the `Cookie` header value of the session. */
+export async function signIn(email: string, password: string): Promise<string> {
+	const { status, response } = await call("POST", "/api/auth/login", { body: { email, password } });
+	if (status !== 200) throw new Error(`sign-in answered ${status}`);
+	const setCookie = response.headers.get("set-cookie") ?? "";
+	return setCookie.split(";")[0]!;
+}

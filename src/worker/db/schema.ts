@@ -22,8 +22,25 @@ export const workspaces = sqliteTable("workspaces", {
 	minutesBalance: integer("minutes_balance").notNull().default(0),
 	/** Text drawn on clips when `enableWatermark` is true; null → the default clipforge mark. */
 	watermarkText: text("watermark_text"),
+	/** Receives `completed`/`failed` events of every video of the workspace (a submission's own URL wins). */
+	webhookUrl: text("webhook_url"),
+	/** HMAC key of the workspace's webhook signatures (`whsec_…`), shown to its members. */
+	webhookSecret: text("webhook_secret"),
 	createdAt: createdAt(),
 });
+
+/** Signed-in browser sessions: only the SHA-256 of the cookie's token is stored. */
+export const sessions = sqliteTable(
+	"sessions",
+	{
+		id: text("id").primaryKey(),
+		tokenHash: text("token_hash").notNull().unique(),
+		userId: text("user_id").notNull().references(() => users.id),
+		expiresAt: text("expires_at").notNull(),
+		createdAt: createdAt(),
+	},
+	(t) => [index("sessions_user").on(t.userId)],
+);
 
 export const memberships = sqliteTable(
 	"memberships",
@@ -116,6 +133,8 @@ export const videos = sqliteTable(
 		transcriptKey: text("transcript_key"),
 		/** Which ranker produced the clips (ClipPro may fall back to ClipBasic). */
 		rankedBy: text("ranked_by"),
+		/** This submission's webhook (overrides the workspace's). */
+		webhookUrl: text("webhook_url"),
 		stageStartedAt: text("stage_started_at"),
 		startedAt: text("started_at"),
 		completedAt: text("completed_at"),
@@ -163,6 +182,42 @@ export const clips = sqliteTable(
 		createdAt: createdAt(),
 	},
 	(t) => [index("clips_video_position").on(t.videoId, t.position)],
+);
+
+/**
+ * `Idempotency-Key` of a submission: the first response is kept 24 h and replayed for the same key
+ * and body; the same key with another body is a 409.
+ */
+export const idempotencyKeys = sqliteTable(
+	"idempotency_keys",
+	{
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		key: text("key").notNull(),
+		requestHash: text("request_hash").notNull(),
+		/** Null while the first request is still being handled. */
+		responseStatus: integer("response_status"),
+		responseBody: text("response_body"),
+		createdAt: createdAt(),
+	},
+	(t) => [uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key)],
+);
+
+/** Every webhook delivery attempt, visible at GET /api/videos/:id/webhooks. */
+export const webhookDeliveries = sqliteTable(
+	"webhook_deliveries",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		videoId: text("video_id").notNull().references(() => videos.id),
+		event: text("event").notNull(),
+		url: text("url").notNull(),
+		attempt: integer("attempt").notNull(),
+		/** HTTP status of the receiver, null when it could not be reached. */
+		statusCode: integer("status_code"),
+		error: text("error"),
+		durationMs: integer("duration_ms"),
+		createdAt: createdAt(),
+	},
+	(t) => [index("webhook_deliveries_video").on(t.videoId, t.id)],
 );
 
 export const LEDGER_KINDS = ["grant", "charge", "refund"] as const;

@@ -18,3 +18,9 @@ export function errorResponses<const S extends readonly number[]>(...statuses: S
 		statuses.map((status) => [status, { content: { "application/json": { schema: ErrorBody } }, description: DESCRIPTIONS[status] ?? "Error." }]),
 	) as { [K in S[number]]: { content: { "application/json": { schema: typeof ErrorBody } }; description: string } };
 }
+
+type Security = Record<string, string[]>[];
+/** An API key or a signed-in session. */
+export const BEARER_OR_SESSION: Security = [{ bearerAuth: [] }, { sessionCookie: [] }];
+/** A signed-in session only (key management). */
+export const SESSION_ONLY: Security = [{ sessionCookie: [] }];

@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { plans, workspaces } from "../db/schema";
 import type { AppEnv } from "../env";
 import { handleZodError } from "../errors";
-import { errorResponses } from "./openapi-errors";
+import { BEARER_OR_SESSION, errorResponses } from "./openapi-errors";
 
 export const Workspace = z
 	.object({
@@ -20,8 +20,8 @@ const listRoute = createRoute({
 	method: "get",
 	path: "/",
 	tags: ["workspaces"],
-	summary: "Workspaces these credentials can use (an API key: its own)",
-	security: [{ bearerAuth: [] }],
+	summary: "Workspaces these credentials can use (an API key: its own; a session: every membership)",
+	security: BEARER_OR_SESSION,
 	responses: { 200: { content: { "application/json": { schema: z.array(Workspace) } }, description: "Workspaces." }, ...errorResponses(401) },
 });
 
@@ -30,7 +30,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodE
 		.select({ workspace: workspaces, plan: plans })
 		.from(workspaces)
 		.leftJoin(plans, eq(plans.workspaceId, workspaces.id))
-		.where(eq(workspaces.id, c.get("principal").workspaceId))
+		.where(inArray(workspaces.id, c.get("principal").workspaceIds))
+		.orderBy(workspaces.createdAt, workspaces.id)
 		.all();
 	return c.json(
 		rows.map(({ workspace, plan }) => ({

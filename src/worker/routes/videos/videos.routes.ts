@@ -1,10 +1,11 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { getDb, type Db } from "../../db/client";
 import { clips, videos } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError, handleZodError } from "../../errors";
-import { errorResponses } from "../openapi-errors";
+import { resolveWorkspace } from "../../middleware/auth";
+import { BEARER_OR_SESSION, errorResponses } from "../openapi-errors";
 import { createRenderClient } from "../../services/render-client";
 import { startProcessing } from "../../services/start-processing";
 import { assertTimeframeInside, submitHostedVideo } from "../../services/submit-video";
@@ -15,7 +16,6 @@ import {
 	ClipsResponse, SubmitHostedVideoBody, SubmitHostedVideoResponse, VideoDetail, VideoId, VideoStatusResponse,
 } from "./videos.schemas";
 
-const security = [{ bearerAuth: [] }];
 const jsonBody = <S extends z.ZodType>(schema: S) => ({ content: { "application/json": { schema } }, required: true });
 const jsonOk = <S extends z.ZodType>(schema: S, description: string) => ({ content: { "application/json": { schema } }, description });
 
@@ -24,7 +24,7 @@ const submitRoute = createRoute({
 	path: "/hosted",
 	tags: ["videos"],
 	summary: "Submit a hosted video URL for processing",
-	security,
+	security: BEARER_OR_SESSION,
 	request: { body: jsonBody(SubmitHostedVideoBody) },
 	responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 413, 422, 503) },
 });
@@ -34,7 +34,7 @@ const configRoute = createRoute({
 	path: "/{id}/config",
 	tags: ["videos"],
 	summary: "Supply the config of a pending_config video and start processing",
-	security,
+	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }), body: jsonBody(VideoConfigInput) },
 	responses: { 200: jsonOk(VideoDetail, "Processing started."), ...errorResponses(400, 401, 404, 409) },
 });
@@ -44,7 +44,7 @@ const statusRoute = createRoute({
 	path: "/{id}/status",
 	tags: ["videos"],
 	summary: "Processing status and progress (poll every 10-15 s)",
-	security,
+	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: { 200: jsonOk(VideoStatusResponse, "Current status."), ...errorResponses(401, 404) },
 });
@@ -54,7 +54,7 @@ const clipsRoute = createRoute({
 	path: "/{id}/clips",
 	tags: ["clips"],
 	summary: "List the clips of a video, best first, with signed URLs valid one hour",
-	security,
+	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed)."), ...errorResponses(401, 404) },
 });
@@ -64,7 +64,7 @@ const detailRoute = createRoute({
 	path: "/{id}",
 	tags: ["videos"],
 	summary: "The full video record",
-	security,
+	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: { 200: jsonOk(VideoDetail, "The video."), ...errorResponses(401, 404) },
 });
@@ -72,18 +72,15 @@ const detailRoute = createRoute({
 export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError })
 	.openapi(submitRoute, async (c) => {
 		const body = c.req.valid("json");
-		const principal = c.get("principal");
-		if (body.workspaceId && body.workspaceId !== principal.workspaceId) {
-			throw new ApiError("forbidden", "This API key belongs to another workspace than workspaceId.");
-		}
+		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 		const db = getDb(c.env);
 		const { videoId } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
-			workspaceId: principal.workspaceId,
+			workspaceId,
 			hostedUrl: body.hostedUrl,
 			config: body.config ?? null,
 			projectId: body.projectId ?? null,
 		});
-		const row = await loadVideo(db, videoId, principal.workspaceId);
+		const row = await loadVideo(db, videoId, [workspaceId]);
 		return c.json(
 			{
 				message: body.config ? "Video submitted; processing has started." : "Video submitted; send its config to PUT /api/videos/{id}/config to start processing.",
@@ -97,7 +94,7 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 		const { id } = c.req.valid("param");
 		const config = c.req.valid("json");
 		const db = getDb(c.env);
-		const row = await loadVideo(db, id, c.get("principal").workspaceId);
+		const row = await loadVideo(db, id, c.get("principal").workspaceIds);
 		if (row.status !== "pending_config") {
 			throw new ApiError("conflict", `The video is ${row.status}; its config can only be set while it is pending_config.`);
 		}
@@ -117,17 +114,17 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 			await markFailedAndRefund(c.env.DB, id, "Processing could not be started; the minutes were refunded.");
 			throw error;
 		}
-		return c.json(videoDetailView(await loadVideo(db, id, row.workspaceId)), 200);
+		return c.json(videoDetailView(await loadVideo(db, id, [row.workspaceId])), 200);
 	})
 	.openapi(statusRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await loadVideo(getDb(c.env), id, c.get("principal").workspaceId);
+		const row = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);
 		return c.json(videoStatusView(row), 200);
 	})
 	.openapi(clipsRoute, async (c) => {
 		const { id } = c.req.valid("param");
 		const db = getDb(c.env);
-		const row = await loadVideo(db, id, c.get("principal").workspaceId);
+		const row = await loadVideo(db, id, c.get("principal").workspaceIds);
 		const rows =
 			row.status === "completed"
 				? await db.select().from(clips).where(and(eq(clips.videoId, id), eq(clips.status, "completed"))).orderBy(desc(clips.score), clips.position).all()
@@ -138,12 +135,12 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 	})
 	.openapi(detailRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		return c.json(videoDetailView(await loadVideo(getDb(c.env), id, c.get("principal").workspaceId)), 200);
+		return c.json(videoDetailView(await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds)), 200);
 	});
 
-/** A video of this workspace, or 404 (also for other workspaces' videos: never reveal they exist). */
-async function loadVideo(db: Db, id: string, workspaceId: string) {
-	const row = await db.select().from(videos).where(and(eq(videos.id, id), eq(videos.workspaceId, workspaceId))).get();
+/** A video of one of these workspaces, or 404 (also for other workspaces' videos: never reveal they exist). */
+export async function loadVideo(db: Db, id: string, workspaceIds: string[]) {
+	const row = await db.select().from(videos).where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds))).get();
 	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
 	return row;
 }

@@ -1,0 +1,75 @@
+/**
+ * Resolves the caller: `Authorization: Bearer cf_live_…` (an API key: one workspace) or the
+ * `cf_session` cookie of a signed-in user (every workspace they are a member of). A Bearer header
+ * wins when both are sent. Anything missing, malformed, unknown, revoked or expired is a 401.
+ */
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { getCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import { getDb } from "../db/client";
+import { apiKeys, memberships, sessions } from "../db/schema";
+import type { AppEnv, Principal } from "../env";
+import { ApiError } from "../errors";
+import { sha256Hex } from "../services/crypto";
+
+export const API_KEY_PREFIX = "cf_live_";
+export const SESSION_COOKIE = "cf_session";
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+	const header = c.req.header("authorization");
+	const cookie = getCookie(c, SESSION_COOKIE);
+	let principal: Principal;
+	if (header) principal = await fromApiKey(c.env, header);
+	else if (cookie) principal = await fromSession(c.env, cookie);
+	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
+	c.set("principal", principal);
+	await next();
+});
+
+/** Routes only a signed-in person may use (key management): an API key gets 403. */
+export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
+	if (c.get("principal").kind !== "session") throw new ApiError("forbidden", "This needs a signed-in session (POST /api/auth/login), not an API key.");
+	await next();
+});
+
+async function fromApiKey(env: Env, header: string): Promise<Principal> {
+	const token = BEARER.exec(header)?.[1];
+	if (!token || !token.startsWith(API_KEY_PREFIX)) throw new ApiError("unauthorized", "The Authorization header must be `Bearer cf_live_…`.");
+	const key = await getDb(env)
+		.select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId })
+		.from(apiKeys)
+		.where(and(eq(apiKeys.keyHash, await sha256Hex(token)), isNull(apiKeys.revokedAt)))
+		.get();
+	if (!key) throw new ApiError("unauthorized", "The API key is unknown or revoked.");
+	return { kind: "api_key", apiKeyId: key.id, workspaceIds: [key.workspaceId] };
+}
+
+async function fromSession(env: Env, token: string): Promise<Principal> {
+	const db = getDb(env);
+	const session = await db
+		.select({ id: sessions.id, userId: sessions.userId })
+		.from(sessions)
+		.where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, new Date().toISOString())))
+		.get();
+	if (!session) throw new ApiError("unauthorized", "The session has expired or was signed out; sign in again.");
+	const rows = await db.select({ workspaceId: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, session.userId)).all();
+	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: rows.map((r) => r.workspaceId) };
+}
+
+/**
+ * The workspace a write acts on. An API key's own (a different `workspaceId` → 403); a session
+ * user must name one of theirs (missing → 400, not a member → 403).
+ */
+export function resolveWorkspace(principal: Principal, requested: string | undefined): string {
+	if (principal.kind === "api_key") {
+		const own = principal.workspaceIds[0];
+		if (requested && requested !== own) throw new ApiError("forbidden", "This API key belongs to another workspace than workspaceId.");
+		return own;
+	}
+	if (!requested) {
+		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "workspaceId", message: "required when signed in with a session (you may belong to several workspaces)" }]);
+	}
+	if (!principal.workspaceIds.includes(requested)) throw new ApiError("forbidden", "You are not a member of that workspace.");
+	return requested;
+}
