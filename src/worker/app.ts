@@ -8,6 +8,8 @@ import { authRoutes } from "./routes/auth.routes";
 import { projectRoutes } from "./routes/projects.routes";
 import { clipFileRoutes } from "./routes/clip-files.routes";
 import { internalObjectRoutes } from "./routes/internal-objects.routes";
+import { transcriptRoutes } from "./routes/videos/transcript.routes";
+import { videoCollectionRoutes } from "./routes/videos/video-collection.routes";
 import { videoRoutes } from "./routes/videos/videos.routes";
 import { workspaceRoutes } from "./routes/workspaces.routes";
 
@@ -27,7 +29,9 @@ export function createApp() {
 		app.use(prefix, authenticate);
 		app.use(`${prefix}/*`, authenticate);
 	}
+	app.route("/api/videos", videoCollectionRoutes);
 	app.route("/api/videos", videoRoutes);
+	app.route("/api/videos", transcriptRoutes);
 	app.route("/api/workspaces", workspaceRoutes);
 	app.route("/api/api-keys", apiKeyRoutes);
 	app.route("/api/projects", projectRoutes);

@@ -14,11 +14,13 @@ const DOCUMENTED_PATHS = [
 	"/api/auth/login",
 	"/api/auth/logout",
 	"/api/projects",
+	"/api/videos",
 	"/api/videos/hosted",
 	"/api/videos/{id}",
 	"/api/videos/{id}/clips",
 	"/api/videos/{id}/config",
 	"/api/videos/{id}/status",
+	"/api/videos/{id}/transcript",
 	"/api/workspaces",
 ];
 
@@ -116,7 +118,7 @@ describe("GET /api/videos/:id/clips before completion", () => {
 		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
 		const clips = await call("GET", `/api/videos/${created.body.video.id}/clips`, { key: apiKey });
 		expect(clips.status).toBe(200);
-		expect(clips.body).toEqual({ videoId: created.body.video.id, status: "pending_config", clips: [], count: 0 });
+		expect(clips.body).toEqual({ videoId: created.body.video.id, status: "pending_config", clips: [], count: 0, nextCursor: null });
 	});
 });
 

@@ -1,11 +1,12 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import { getDb, type Db } from "../../db/client";
 import { clips, videos } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError, handleZodError } from "../../errors";
 import { resolveWorkspace } from "../../middleware/auth";
 import { BEARER_OR_SESSION, errorResponses } from "../openapi-errors";
+import { decodeCursor, encodeCursor } from "../../services/cursor";
 import { createRenderClient } from "../../services/render-client";
 import { startProcessing } from "../../services/start-processing";
 import { assertTimeframeInside, submitHostedVideo } from "../../services/submit-video";
@@ -55,8 +56,16 @@ const clipsRoute = createRoute({
 	tags: ["clips"],
 	summary: "List the clips of a video, best first, with signed URLs valid one hour",
 	security: BEARER_OR_SESSION,
-	request: { params: z.object({ id: VideoId }) },
-	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed)."), ...errorResponses(401, 404) },
+	request: {
+		params: z.object({ id: VideoId }),
+		query: z.object({
+			minScore: z.coerce.number().min(0).max(100).optional(),
+			sort: z.enum(["score", "time"]).default("score"),
+			limit: z.coerce.number().int().min(1).max(100).default(100),
+			cursor: z.string().max(200).optional(),
+		}),
+	},
+	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed)."), ...errorResponses(400, 401, 404) },
 });
 
 const detailRoute = createRoute({
@@ -123,15 +132,19 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 	})
 	.openapi(clipsRoute, async (c) => {
 		const { id } = c.req.valid("param");
+		const query = c.req.valid("query");
+		const offset = decodeCursor(query.cursor, (v): v is { o: number } => typeof (v as { o?: unknown })?.o === "number" && (v as { o: number }).o >= 0)?.o ?? 0;
 		const db = getDb(c.env);
 		const row = await loadVideo(db, id, c.get("principal").workspaceIds);
-		const rows =
-			row.status === "completed"
-				? await db.select().from(clips).where(and(eq(clips.videoId, id), eq(clips.status, "completed"))).orderBy(desc(clips.score), clips.position).all()
-				: [];
+		const filters = [eq(clips.videoId, id), eq(clips.status, "completed")];
+		if (query.minScore !== undefined) filters.push(gte(clips.score, query.minScore));
+		const order = query.sort === "time" ? [asc(clips.startTime), asc(clips.position)] : [desc(clips.score), asc(clips.position)];
+		const rows = row.status === "completed" ? await db.select().from(clips).where(and(...filters)).orderBy(...order).limit(query.limit + 1).offset(offset).all() : [];
+		const page = rows.slice(0, query.limit);
 		const origin = new URL(c.req.url).origin;
-		const list = await Promise.all(rows.map((clip) => clipView(c.env, origin, clip)));
-		return c.json({ videoId: id, status: row.status, clips: list, count: list.length }, 200);
+		const list = await Promise.all(page.map((clip) => clipView(c.env, origin, clip)));
+		const nextCursor = rows.length > query.limit ? encodeCursor({ o: offset + query.limit }) : null;
+		return c.json({ videoId: id, status: row.status, clips: list, count: list.length, nextCursor }, 200);
 	})
 	.openapi(detailRoute, async (c) => {
 		const { id } = c.req.valid("param");

@@ -87,5 +87,5 @@ export const Clip = z
 	.openapi("Clip");
 
 export const ClipsResponse = z
-	.object({ videoId: z.string(), status: Status, clips: z.array(Clip), count: z.number().int() })
+	.object({ videoId: z.string(), status: Status, clips: z.array(Clip), count: z.number().int(), nextCursor: z.string().nullable() })
 	.openapi("ClipList");
