@@ -11,6 +11,7 @@ import { internalObjectRoutes } from "./routes/internal-objects.routes";
 import { transcriptRoutes } from "./routes/videos/transcript.routes";
 import { videoCollectionRoutes } from "./routes/videos/video-collection.routes";
 import { videoRoutes } from "./routes/videos/videos.routes";
+import { webhookRoutes } from "./routes/webhooks.routes";
 import { workspaceRoutes } from "./routes/workspaces.routes";
 
 export function createApp() {
@@ -35,6 +36,7 @@ export function createApp() {
 	app.route("/api/workspaces", workspaceRoutes);
 	app.route("/api/api-keys", apiKeyRoutes);
 	app.route("/api/projects", projectRoutes);
+	app.route("/api", webhookRoutes);
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
 	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: "cf_session", description: "Set by POST /api/auth/login." });

@@ -21,6 +21,7 @@ import { createTranscriber } from "../worker/services/transcription/transcriber"
 import { mergeChunkTranscripts, planAudioChunks, type Transcript } from "../worker/services/transcription/transcript";
 import { enterStage, markCompleted, markFailedAndRefund, raiseProgress } from "../worker/services/video-state";
 import { deleteVideoArtifacts, deletePrefixes } from "../worker/services/video-cleanup";
+import { deliverWebhook, webhookTarget, type WebhookEvent } from "../worker/services/webhooks";
 import { progressAt, throttled } from "./progress";
 
 export interface ProcessVideoParams {
@@ -30,6 +31,8 @@ export interface ProcessVideoParams {
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
 const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
 const DOWNLOAD_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "15 seconds", backoff: "exponential" }, timeout: "2 hours" };
+/** Receivers get about a day of retries: 30 s, 1 min, 2 min … (exponential), ten attempts. */
+const WEBHOOK_STEP: WorkflowStepConfig = { retries: { limit: 9, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
 const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
 
 /** Clips rendered at once. The local tier has two cores; production spreads them over instances. */
@@ -52,8 +55,9 @@ interface LoadedVideo {
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
 		const { videoId } = event.payload;
+		let outcome: Awaited<ReturnType<ProcessVideoWorkflow["process"]>>;
 		try {
-			return await this.process(videoId, step);
+			outcome = await this.process(videoId, step);
 		} catch (error) {
 			const message = failureMessage(error);
 			await step.do("mark video failed and refund minutes", DB_STEP, async () => {
@@ -62,14 +66,30 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				await deleteVideoArtifacts(this.env, videoId);
 				return { failed: true };
 			});
+			await this.notify(step, videoId, "video.failed");
 			throw new NonRetryableError(message);
+		}
+		if (outcome.notify) await this.notify(step, videoId, "video.completed");
+		return { status: outcome.status, clips: outcome.clips };
+	}
+
+	/** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */
+	private async notify(step: WorkflowStep, videoId: string, event: WebhookEvent): Promise<void> {
+		try {
+			await step.do(`deliver ${event} webhook`, WEBHOOK_STEP, async () => {
+				const target = await webhookTarget(this.env.DB, videoId, event);
+				if (target) await deliverWebhook(this.env.DB, videoId, target);
+				return { sent: target !== null };
+			});
+		} catch {
+			// Every attempt is recorded in webhook_deliveries; nothing more to do.
 		}
 	}
 
 	private async process(videoId: string, step: WorkflowStep) {
 		const db = this.env.DB;
 		const video = await step.do("load video", DB_STEP, () => loadVideo(db, videoId));
-		if (video.status === "completed" || video.status === "failed") return { status: video.status };
+		if (video.status === "completed" || video.status === "failed") return { status: video.status, clips: 0, notify: false };
 		const { config } = video;
 
 		await step.do("download source", DOWNLOAD_STEP, async () => {
@@ -183,7 +203,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			await createRenderClient(this.env, videoId).cleanup(videoId).catch(() => undefined);
 			return { clips: clipIds.length };
 		});
-		return { status: "completed", clips: clipIds.length };
+		return { status: "completed", clips: clipIds.length, notify: true };
 	}
 
 	private async renderOneClip(videoId: string, clipId: string, sourceKey: string, config: VideoConfig, watermarkText: string | null, total: number, affinity: string) {

@@ -16,6 +16,7 @@ import {
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
 export const RENDER_URL = "http://render.test";
+export const WEBHOOK_BASE = "https://hooks.example.com/";
 
 export interface FakeSource {
 	duration: number;
@@ -29,6 +30,10 @@ export class FakeRenderTier {
 	/** Errors the next calls of a path answer with, in order (then it works again). */
 	readonly failures = new Map<string, RenderError[]>();
 	readonly calls: { path: string; body: unknown }[] = [];
+	/** Requests that reached the fake webhook receiver (any URL under WEBHOOK_BASE). */
+	readonly webhooks: { url: string; headers: Headers; body: string }[] = [];
+	/** Statuses the receiver answers, in order; 200 once they run out. */
+	readonly webhookAnswers: number[] = [];
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
 
 	/** Registers a source URL the fake will "find". */
@@ -45,6 +50,10 @@ export class FakeRenderTier {
 		const realFetch = globalThis.fetch;
 		this.spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
 			const request = new Request(input, init);
+			if (request.url.startsWith(WEBHOOK_BASE)) {
+				this.webhooks.push({ url: request.url, headers: request.headers, body: await request.text() });
+				return new Response("ok", { status: this.webhookAnswers.shift() ?? 200 });
+			}
 			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
 			const path = new URL(request.url).pathname;
 			const body: unknown = await request.json();

@@ -21,7 +21,9 @@ const DOCUMENTED_PATHS = [
 	"/api/videos/{id}/config",
 	"/api/videos/{id}/status",
 	"/api/videos/{id}/transcript",
+	"/api/videos/{id}/webhooks",
 	"/api/workspaces",
+	"/api/workspaces/{workspaceId}/webhook",
 ];
 
 const SEED_DEFAULTS = {

@@ -23,6 +23,7 @@ export interface NewVideo {
 	thumbnail: string;
 	channelName: string;
 	minutesCharged: number;
+	webhookUrl: string | null;
 }
 
 /**
@@ -39,14 +40,14 @@ export async function chargeAndCreateVideo(db: D1Database, video: NewVideo): Pro
 		db
 			.prepare(
 				`INSERT INTO videos (id, workspace_id, project_id, source_type, source_url, title, status, progress, config,
-				   source_video_id, duration, thumbnail, channel_name, minutes_charged, started_at)
-				 SELECT ?1, ?2, ?3, 'hosted', ?4, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11, ?12, CASE WHEN ?6 = 'pending_config' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END
+				   source_video_id, duration, thumbnail, channel_name, minutes_charged, webhook_url, started_at)
+				 SELECT ?1, ?2, ?3, 'hosted', ?4, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11, ?12, ?13, CASE WHEN ?6 = 'pending_config' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END
 				 WHERE ${charged}`,
 			)
 			.bind(
 				video.id, video.workspaceId, video.projectId, video.sourceUrl, video.title, video.status,
 				video.config ? JSON.stringify(video.config) : null, video.sourceVideoId, video.duration,
-				video.thumbnail, video.channelName, cost,
+				video.thumbnail, video.channelName, cost, video.webhookUrl,
 			),
 		db
 			.prepare("INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes, note) SELECT ?1, ?2, 'charge', -?3, 'video submitted' WHERE EXISTS (SELECT 1 FROM videos WHERE id = ?2)")

@@ -19,10 +19,12 @@ export interface SubmitInput {
 	hostedUrl: string;
 	config: VideoConfig | null;
 	projectId: string | null;
+	webhookUrl: string | null;
 }
 
 export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, input: SubmitInput) {
 	const url = parseSourceUrl(input.hostedUrl, env);
+	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
 	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
@@ -52,6 +54,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 		thumbnail: info.thumbnail,
 		channelName: info.channelName,
 		minutesCharged: cost,
+		webhookUrl,
 	});
 	if (!created) throw insufficient(cost, await balanceOf(db, input.workspaceId));
 

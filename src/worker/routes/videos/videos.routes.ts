@@ -7,6 +7,7 @@ import { ApiError, handleZodError } from "../../errors";
 import { resolveWorkspace } from "../../middleware/auth";
 import { BEARER_OR_SESSION, errorResponses } from "../openapi-errors";
 import { decodeCursor, encodeCursor } from "../../services/cursor";
+import { withIdempotency } from "../../services/idempotency";
 import { createRenderClient } from "../../services/render-client";
 import { startProcessing } from "../../services/start-processing";
 import { assertTimeframeInside, submitHostedVideo } from "../../services/submit-video";
@@ -26,8 +27,13 @@ const submitRoute = createRoute({
 	tags: ["videos"],
 	summary: "Submit a hosted video URL for processing",
 	security: BEARER_OR_SESSION,
-	request: { body: jsonBody(SubmitHostedVideoBody) },
-	responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 413, 422, 503) },
+	request: {
+		body: jsonBody(SubmitHostedVideoBody),
+		headers: z.object({
+			"idempotency-key": z.string().optional().openapi({ description: "Same key and body within 24 h → the first response again, charged once; same key, other body → 409." }),
+		}),
+	},
+	responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422, 503) },
 });
 
 const configRoute = createRoute({
@@ -83,21 +89,24 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 		const body = c.req.valid("json");
 		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 		const db = getDb(c.env);
-		const { videoId } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
-			workspaceId,
-			hostedUrl: body.hostedUrl,
-			config: body.config ?? null,
-			projectId: body.projectId ?? null,
-		});
-		const row = await loadVideo(db, videoId, [workspaceId]);
-		return c.json(
-			{
+		const outcome = await withIdempotency(c.env.DB, workspaceId, c.req.header("idempotency-key"), body, async () => {
+			const { videoId } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
+				workspaceId,
+				hostedUrl: body.hostedUrl,
+				config: body.config ?? null,
+				projectId: body.projectId ?? null,
+				webhookUrl: body.webhookUrl ?? null,
+			});
+			const row = await loadVideo(db, videoId, [workspaceId]);
+			const response: z.infer<typeof SubmitHostedVideoResponse> = {
 				message: body.config ? "Video submitted; processing has started." : "Video submitted; send its config to PUT /api/videos/{id}/config to start processing.",
 				video: videoView(row),
 				videoInfo: videoInfoView(row),
-			},
-			201,
-		);
+			};
+			return { status: 201, body: response };
+		});
+		if (outcome.replayed) c.header("Idempotent-Replayed", "true");
+		return c.json(outcome.body as z.infer<typeof SubmitHostedVideoResponse>, 201);
 	})
 	.openapi(configRoute, async (c) => {
 		const { id } = c.req.valid("param");

@@ -10,6 +10,7 @@ export const SubmitHostedVideoBody = z
 		workspaceId: z.string().min(1).max(64).optional(),
 		config: VideoConfigInput.optional(),
 		projectId: z.string().min(1).max(64).optional(),
+		webhookUrl: z.string().min(1).max(2048).optional().openapi({ description: "POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook)." }),
 	})
 	.openapi("SubmitHostedVideo");
 export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;

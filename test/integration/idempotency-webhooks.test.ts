@@ -1,0 +1,136 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
+import { call, submitAndProcess } from "../helpers/api";
+import { FakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
+import { RENDER_PATHS } from "../../containers/render/src/contract";
+import { signWebhook } from "../../src/worker/services/webhooks";
+
+let tier: FakeRenderTier;
+beforeEach(() => {
+	tier = new FakeRenderTier().install();
+});
+afterEach(() => tier.uninstall());
+
+const source = (duration: number) => tier.addSource(`https://videos.example.com/i/${crypto.randomUUID()}`, { duration });
+
+describe("Idempotency-Key", () => {
+	it("the same key and body return the first response and charge once", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const body = { hostedUrl: source(120) };
+		const headers = { "idempotency-key": "order-42" };
+		const first = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+		const again = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+		expect(first.status).toBe(201);
+		expect(again.status).toBe(201);
+		expect(again.body).toEqual(first.body);
+		expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+		expect(await balanceOf(workspaceId)).toBe(18);
+		expect(await ledgerSum(workspaceId)).toBe(18);
+		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.probe)).toHaveLength(1);
+	});
+
+	it("the same key with another body → 409, nothing charged", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const headers = { "idempotency-key": "k-1" };
+		await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) }, headers });
+		const other = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) }, headers });
+		expect(other.status).toBe(409);
+		expect(other.body.error.code).toBe("conflict");
+		expect(await balanceOf(workspaceId)).toBe(19);
+	});
+
+	it("keys are per workspace, a refused first attempt frees its key, and a malformed key is a 400", async () => {
+		const a = await createWorkspace({ minutes: 0 });
+		const b = await createWorkspace({ minutes: 5 });
+		const hostedUrl = source(60);
+		const headers = { "idempotency-key": "shared" };
+		expect((await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers })).status).toBe(402);
+		expect((await call("POST", "/api/videos/hosted", { key: b.apiKey, body: { hostedUrl }, headers })).status).toBe(201);
+		await env.DB.batch([
+			env.DB.prepare("UPDATE workspaces SET minutes_balance = 5 WHERE id = ?").bind(a.workspaceId),
+			env.DB.prepare("INSERT INTO minutes_ledger (workspace_id, kind, minutes) VALUES (?, 'grant', 5)").bind(a.workspaceId),
+		]);
+		expect((await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers })).status).toBe(201);
+		const bad = await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers: { "idempotency-key": "has spaces" } });
+		expect(bad.status).toBe(400);
+		expect(bad.body.error.details[0].path).toBe("Idempotency-Key");
+	});
+});
+
+describe("webhooks", () => {
+	it("POST a signed video.completed event, recorded as a delivery", async () => {
+		const { apiKey, workspaceId } = await createWorkspace();
+		const webhookUrl = `${WEBHOOK_BASE}done`;
+		const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
+		expect(submitted.status).toBe(201); // a video without webhookUrl sends nothing
+		const videoId = await submitAndProcessWith(apiKey, { hostedUrl: source(60), webhookUrl, config: { clipDurationMin: 10, clipDurationMax: 20 } });
+		expect(tier.webhooks).toHaveLength(1);
+		const hook = tier.webhooks[0]!;
+		expect(hook.url).toBe(webhookUrl);
+		const payload = JSON.parse(hook.body);
+		expect(payload.event).toBe("video.completed");
+		expect(payload.video).toMatchObject({ id: videoId, status: "completed", workspaceId });
+		expect(payload.clipsCount).toBeGreaterThan(0);
+		expect(hook.headers.get("x-clipforge-event")).toBe("video.completed");
+
+		const secret = (await env.DB.prepare("SELECT webhook_secret AS s FROM workspaces WHERE id = ?").bind(workspaceId).first<string>("s"))!;
+		const signature = hook.headers.get("x-clipforge-signature")!;
+		const t = Number(/t=(\d+)/.exec(signature)![1]);
+		expect(Math.abs(Date.now() / 1000 - t)).toBeLessThan(60);
+		expect(signature).toBe(await signWebhook(secret, t, hook.body));
+
+		const deliveries = await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey });
+		expect(deliveries.body.deliveries).toEqual([expect.objectContaining({ event: "video.completed", url: webhookUrl, attempt: 1, statusCode: 200, error: null })]);
+	});
+
+	it("retries a failing receiver with backoff; the video stays completed", async () => {
+		const { apiKey } = await createWorkspace();
+		tier.webhookAnswers.push(500, 503);
+		const videoId = await submitAndProcessWith(apiKey, { hostedUrl: source(30), webhookUrl: `${WEBHOOK_BASE}flaky`, config: { skipClipping: true } });
+		const { body } = await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey });
+		expect(body.deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([[1, 500], [2, 503], [3, 200]]);
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+	});
+
+	it("sends video.failed to the workspace's webhook when processing fails", async () => {
+		const { apiKey, workspaceId } = await createWorkspace();
+		const settings = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: `${WEBHOOK_BASE}ws` } });
+		expect(settings.status).toBe(200);
+		expect(settings.body.secret).toMatch(/^whsec_/);
+		const hostedUrl = source(60);
+		tier.failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
+		const videoId = await submitAndProcessWith(apiKey, { hostedUrl, config: {} }, "errored");
+		expect(tier.webhooks).toHaveLength(1);
+		const payload = JSON.parse(tier.webhooks[0]!.body);
+		expect(payload).toMatchObject({ event: "video.failed", video: { id: videoId, status: "failed", errorMessage: "Downloading the source failed: The source answered HTTP 410." }, clipsCount: 0 });
+		expect(await signWebhook(settings.body.secret, Number(/t=(\d+)/.exec(tier.webhooks[0]!.headers.get("x-clipforge-signature")!)![1]), tier.webhooks[0]!.body)).toBe(
+			tier.webhooks[0]!.headers.get("x-clipforge-signature"),
+		);
+	});
+
+	it("refuses a webhook URL that is not http(s), and another workspace's settings", async () => {
+		const { apiKey, workspaceId } = await createWorkspace();
+		const other = await createWorkspace();
+		expect((await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60), webhookUrl: "ftp://x.example/y" } })).body.error.code).toBe("invalid_url");
+		expect((await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: "file:///etc/passwd" } })).status).toBe(400);
+		expect((await call("PUT", `/api/workspaces/${other.workspaceId}/webhook`, { key: apiKey, body: { url: `${WEBHOOK_BASE}x` } })).status).toBe(403);
+		const cleared = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: null } });
+		expect(cleared.body.url).toBeNull();
+	});
+});
+
+/** Like submitAndProcess, with a full submission body. */
+async function submitAndProcessWith(key: string, body: Record<string, unknown>, expectStatus: "complete" | "errored" = "complete"): Promise<string> {
+	const { introspectWorkflow } = await import("cloudflare:test");
+	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+	await introspector.modifyAll(async (m) => {
+		await m.disableSleeps();
+		await m.disableRetryDelays();
+	});
+	const submitted = await call("POST", "/api/videos/hosted", { key, body });
+	if (submitted.status !== 201) throw new Error(`submission answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+	const [instance] = await introspector.get();
+	await instance!.waitForStatus(expectStatus);
+	return submitted.body.video.id as string;
+}
