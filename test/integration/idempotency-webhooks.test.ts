@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
-import { call, submitAndProcess } from "../helpers/api";
+import { call, submitBodyAndProcess } from "../helpers/api";
 import { FakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
 import { RENDER_PATHS } from "../../containers/render/src/contract";
 import { signWebhook } from "../../src/worker/services/webhooks";
@@ -64,7 +64,7 @@ describe("webhooks", () => {
 		const webhookUrl = `${WEBHOOK_BASE}done`;
 		const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
 		expect(submitted.status).toBe(201); // a video without webhookUrl sends nothing
-		const videoId = await submitAndProcessWith(apiKey, { hostedUrl: source(60), webhookUrl, config: { clipDurationMin: 10, clipDurationMax: 20 } });
+		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: source(60), webhookUrl, config: { clipDurationMin: 10, clipDurationMax: 20 } });
 		expect(tier.webhooks).toHaveLength(1);
 		const hook = tier.webhooks[0]!;
 		expect(hook.url).toBe(webhookUrl);
@@ -87,7 +87,7 @@ describe("webhooks", () => {
 	it("retries a failing receiver with backoff; the video stays completed", async () => {
 		const { apiKey } = await createWorkspace();
 		tier.webhookAnswers.push(500, 503);
-		const videoId = await submitAndProcessWith(apiKey, { hostedUrl: source(30), webhookUrl: `${WEBHOOK_BASE}flaky`, config: { skipClipping: true } });
+		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: source(30), webhookUrl: `${WEBHOOK_BASE}flaky`, config: { skipClipping: true } });
 		const { body } = await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey });
 		expect(body.deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([[1, 500], [2, 503], [3, 200]]);
 		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
@@ -100,7 +100,7 @@ describe("webhooks", () => {
 		expect(settings.body.secret).toMatch(/^whsec_/);
 		const hostedUrl = source(60);
 		tier.failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
-		const videoId = await submitAndProcessWith(apiKey, { hostedUrl, config: {} }, "errored");
+		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl, config: {} }, "errored");
 		expect(tier.webhooks).toHaveLength(1);
 		const payload = JSON.parse(tier.webhooks[0]!.body);
 		expect(payload).toMatchObject({ event: "video.failed", video: { id: videoId, status: "failed", errorMessage: "Downloading the source failed: The source answered HTTP 410." }, clipsCount: 0 });
@@ -119,18 +119,3 @@ describe("webhooks", () => {
 		expect(cleared.body.url).toBeNull();
 	});
 });
-
-/** Like submitAndProcess, with a full submission body. */
-async function submitAndProcessWith(key: string, body: Record<string, unknown>, expectStatus: "complete" | "errored" = "complete"): Promise<string> {
-	const { introspectWorkflow } = await import("cloudflare:test");
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
-	const submitted = await call("POST", "/api/videos/hosted", { key, body });
-	if (submitted.status !== 201) throw new Error(`submission answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
-	const [instance] = await introspector.get();
-	await instance!.waitForStatus(expectStatus);
-	return submitted.body.video.id as string;
-}
