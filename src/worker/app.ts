@@ -3,6 +3,7 @@ import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError, handleZodError } from "./errors";
 import { authenticate } from "./middleware/auth";
+import { rateLimit } from "./middleware/rate-limit";
 import { apiKeyRoutes } from "./routes/api-keys.routes";
 import { authRoutes } from "./routes/auth.routes";
 import { projectRoutes } from "./routes/projects.routes";
@@ -27,8 +28,8 @@ export function createApp() {
 
 	app.route("/api/auth", authRoutes);
 	for (const prefix of ["/api/videos", "/api/workspaces", "/api/api-keys", "/api/projects"]) {
-		app.use(prefix, authenticate);
-		app.use(`${prefix}/*`, authenticate);
+		// `/x/*` also matches `/x` itself: one registration, so each request is authenticated and counted once.
+		app.use(`${prefix}/*`, authenticate, rateLimit);
 	}
 	app.route("/api/videos", videoCollectionRoutes);
 	app.route("/api/videos", videoRoutes);

@@ -52,10 +52,13 @@ describe("signed clip URLs", () => {
 
 	it("a tampered token → 403 forbidden; an expired one → 403 url_expired", async () => {
 		const { clip } = await completedClip();
-		const tampered = clip.downloadUrl.replace(/.$/, (c: string) => (c === "A" ? "B" : "A"));
-		const bad = await call("GET", pathOf(tampered));
-		expect(bad.status).toBe(403);
-		expect(bad.body.error.code).toBe("forbidden");
+		const flip = (url: string, index: number) => url.slice(0, index) + (url[index] === "A" ? "B" : "A") + url.slice(index + 1);
+		// A character in the middle of the signature, and the last one (whose spare bits must not be ignored).
+		for (const tampered of [flip(clip.downloadUrl, clip.downloadUrl.length - 10), flip(clip.downloadUrl, clip.downloadUrl.length - 1)]) {
+			const bad = await call("GET", pathOf(tampered));
+			expect(bad.status).toBe(403);
+			expect(bad.body.error.code).toBe("forbidden");
+		}
 		// A thumbnail token does not open the video, and no token opens nothing.
 		const swapped = await call("GET", pathOf(clip.thumbnailUrl.replace("/thumbnail?", "/download?")));
 		expect(swapped.status).toBe(403);

@@ -28,7 +28,8 @@ async function sign(env: Pick<Env, "SIGNING_SECRET">, parts: string[]): Promise<
 async function check(env: Pick<Env, "SIGNING_SECRET">, parts: string[], exp: string | undefined, sig: string | undefined, now: number): Promise<SignatureCheck> {
 	if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return "invalid";
 	const given = base64UrlDecode(sig);
-	if (!given) return "invalid";
+	// Only the canonical spelling: base64 has spare bits, so other spellings decode to the same bytes.
+	if (!given || base64UrlEncode(given) !== sig) return "invalid";
 	const expected = await hmacSha256(secretOf(env), [...parts, exp].join("\n"));
 	if (!timingSafeEqual(given, expected)) return "invalid";
 	return Number(exp) * 1000 < now ? "expired" : "valid";

@@ -1,0 +1,23 @@
+/**
+ * Per-credential rate limits through the Workers rate-limiting bindings: writes (POST/PUT/DELETE)
+ * and reads are counted apart, per API key or per signed-in user. Over the limit → 429
+ * `rate_limited` with `Retry-After` (the binding's period: it does not say when the window ends).
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+const PERIOD_SECONDS = 60;
+
+export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
+	const principal = c.get("principal");
+	const key = principal.kind === "api_key" ? `key:${principal.apiKeyId}` : `user:${principal.userId}`;
+	const isRead = c.req.method === "GET" || c.req.method === "HEAD";
+	const limiter = isRead ? c.env.READ_LIMITER : c.env.WRITE_LIMITER;
+	const { success } = await limiter.limit({ key });
+	if (!success) {
+		c.header("Retry-After", String(PERIOD_SECONDS));
+		throw new ApiError("rate_limited", `Too many ${isRead ? "reads" : "writes"} with these credentials; retry after ${PERIOD_SECONDS} s.`, { retryAfter: PERIOD_SECONDS });
+	}
+	await next();
+});
