@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { DownloadResult } from "./contract.ts";
 import { ytDlpError } from "./probe.ts";
 import { runProcess } from "./run-process.ts";
-import { assertFetchableSource } from "./source-guard.ts";
+import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
 import { fileSize, videoDir } from "./workdir.ts";
@@ -34,7 +34,7 @@ export async function downloadSource(
 		onProgress(1, "already downloaded");
 		return { bytes: existing };
 	}
-	await assertFetchableSource(url);
+	const checkedUrl = await resolveSource(url);
 	const dir = await videoDir(videoId);
 	try {
 		await runProcess(
@@ -48,7 +48,7 @@ export async function downloadSource(
 				"--remux-video", "mp4",
 				"-o", join(dir, "download.%(ext)s"),
 				"--",
-				url,
+				checkedUrl,
 			],
 			{
 				timeoutMs: DOWNLOAD_TIMEOUT_MS,

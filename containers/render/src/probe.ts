@@ -1,7 +1,7 @@
 import { ffprobeArgs } from "./ffmpeg-args.ts";
 import { ProbeResult } from "./contract.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
-import { assertFetchableSource } from "./source-guard.ts";
+import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
 
@@ -30,8 +30,8 @@ interface FfprobeInfo {
  * What a source is: yt-dlp's metadata first (title, channel, thumbnail), ffprobe for what it leaves
  * null (direct files have no duration) and to confirm there is a decodable video stream at all.
  */
-export async function probeSource(url: string, signal?: AbortSignal): Promise<ProbeResult> {
-	await assertFetchableSource(url);
+export async function probeSource(rawUrl: string, signal?: AbortSignal): Promise<ProbeResult> {
+	const url = await resolveSource(rawUrl);
 	const info = await ytDlpInfo(url, signal);
 	if (info.is_live) throw new TierError("unsupported_source", "Live streams cannot be clipped; submit the recording.", false, 422);
 	if (info._type === "playlist") throw new TierError("unsupported_source", "The URL is a playlist; submit one video.", false, 422);
@@ -50,7 +50,7 @@ export async function probeSource(url: string, signal?: AbortSignal): Promise<Pr
 		title: info.title?.trim() || "Untitled video",
 		duration: Math.round(duration * 1000) / 1000,
 		thumbnail: info.thumbnail ?? "",
-		channelName: info.channel ?? info.uploader ?? info.webpage_url_domain ?? new URL(url).host,
+		channelName: info.channel ?? info.uploader ?? info.webpage_url_domain ?? new URL(rawUrl).host,
 		width: info.width ?? video?.width ?? null,
 		height: info.height ?? video?.height ?? null,
 		hasAudio: streams ? streams.streams?.some((s) => s.codec_type === "audio") ?? false : true,
