@@ -8,6 +8,7 @@ import { apiKeyRoutes } from "./routes/api-keys.routes";
 import { authRoutes } from "./routes/auth.routes";
 import { projectRoutes } from "./routes/projects.routes";
 import { clipFileRoutes } from "./routes/clip-files.routes";
+import { renderDocsPage } from "./routes/docs-page";
 import { internalObjectRoutes } from "./routes/internal-objects.routes";
 import { transcriptRoutes } from "./routes/videos/transcript.routes";
 import { videoCollectionRoutes } from "./routes/videos/video-collection.routes";
@@ -41,6 +42,8 @@ export function createApp() {
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
 	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: "cf_session", description: "Set by POST /api/auth/login." });
-	app.doc31("/api/openapi.json", { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0" } });
+	const info = { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0", description: "Turns a hosted video URL into short, scored, captioned clips." } };
+	app.doc31("/api/openapi.json", info);
+	app.get("/docs", (c) => c.html(renderDocsPage(app.getOpenAPI31Document(info))));
 	return app;
 }

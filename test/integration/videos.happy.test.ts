@@ -150,3 +150,13 @@ describe("GET /api/openapi.json", () => {
 		expect(body.components.schemas.VideoConfig.properties.aspectRatio.default).toBe("9:16");
 	});
 });
+
+describe("GET /docs", () => {
+	it("is a self-contained HTML reference of every documented route", async () => {
+		const { status, body, response } = await call("GET", "/docs");
+		expect(status).toBe(200);
+		expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+		expect(body).not.toMatch(/<script/i);
+		for (const path of DOCUMENTED_PATHS) expect(body).toContain(`<code>${path}</code>`);
+	});
+});
