@@ -4,6 +4,7 @@ import type { AppEnv } from "./env";
 import { errorResponse, handleError, handleZodError } from "./errors";
 import { authenticate } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
+import { requireJson } from "./middleware/require-json";
 import { apiKeyRoutes } from "./routes/api-keys.routes";
 import { authRoutes } from "./routes/auth.routes";
 import { projectRoutes } from "./routes/projects.routes";
@@ -27,10 +28,11 @@ export function createApp() {
 	app.route("/internal", internalObjectRoutes);
 	app.route("/api/clips", clipFileRoutes);
 
+	app.use("/api/auth/login", requireJson);
 	app.route("/api/auth", authRoutes);
 	for (const prefix of ["/api/videos", "/api/workspaces", "/api/api-keys", "/api/projects"]) {
 		// `/x/*` also matches `/x` itself: one registration, so each request is authenticated and counted once.
-		app.use(`${prefix}/*`, authenticate, rateLimit);
+		app.use(`${prefix}/*`, authenticate, rateLimit, requireJson);
 	}
 	app.route("/api/videos", videoCollectionRoutes);
 	app.route("/api/videos", videoRoutes);

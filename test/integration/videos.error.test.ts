@@ -202,3 +202,13 @@ describe("413 video_too_long and 422 unsupported_source", () => {
 		expect(await balanceOf(workspaceId)).toBe(30);
 	});
 });
+
+describe("content type", () => {
+	it("a write with a non-JSON Content-Type → 400 naming Content-Type, after authentication", async () => {
+		const { apiKey } = await createWorkspace();
+		const result = await call("POST", "/api/videos/hosted", { key: apiKey, rawBody: "{}", headers: { "content-type": "text/plain" } });
+		await expectError(result, 400, "invalid_request");
+		expect(result.body.error.details[0].path).toBe("Content-Type");
+		await expectError(await call("POST", "/api/videos/hosted", { rawBody: "{}", headers: { "content-type": "text/plain" } }), 401, "unauthorized");
+	});
+});

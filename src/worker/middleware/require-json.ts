@@ -1,0 +1,20 @@
+/**
+ * Writes that carry a body must say it is JSON. Without this, a JSON body sent as text/plain
+ * would skip validation (the validator only reads JSON content types) and reach a handler unchecked.
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+const WRITES = new Set(["POST", "PUT", "PATCH"]);
+
+/** Mounted after authentication, so an unauthenticated caller hears 401 first. */
+export const requireJson = createMiddleware<AppEnv>(async (c, next) => {
+	if (WRITES.has(c.req.method)) {
+		const type = c.req.header("content-type") ?? "";
+		if (!/^application\/json\s*(;|$)/i.test(type)) {
+			throw new ApiError("invalid_request", "Send the body as JSON with `Content-Type: application/json`.", [{ path: "Content-Type", message: `expected application/json, got ${JSON.stringify(type.slice(0, 100))}` }]);
+		}
+	}
+	await next();
+});
