@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/worker/services/crypto";
 import { createUser } from "../helpers/accounts";
 import { call, signIn } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -54,6 +56,10 @@ describe("API keys", () => {
 		expect(mine).toMatchObject({ name: "CI", workspaceId: user.workspaceIds[0], revokedAt: null });
 		expect(mine).not.toHaveProperty("key");
 		expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
+		const stored = await env.DB.prepare("SELECT key_hash AS h FROM api_keys WHERE id = ?").bind(created.body.id).first<string>("h");
+		expect(stored).toBe(await sha256Hex(created.body.key));
+		const everything = JSON.stringify((await env.DB.prepare("SELECT * FROM api_keys").all()).results);
+		expect(everything).not.toContain(created.body.key);
 		const withKey = await call("GET", "/api/workspaces", { key: created.body.key });
 		expect(withKey.body.map((w: { id: string }) => w.id)).toEqual([user.workspaceIds[0]]);
 	});

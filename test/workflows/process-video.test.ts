@@ -22,7 +22,7 @@ describe("ProcessVideoWorkflow", () => {
 		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"]);
 		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
 		expect(status.body.video.status).toBe("completed");
-		expect(status.body.job.progress).toBe(100);
+		expect(status.body.job).toMatchObject({ progress: 100, stage: "completed", startedAt: expect.any(String), updatedAt: expect.any(String) });
 		expect(status.body.video.errorMessage).toBeNull();
 
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
@@ -72,6 +72,15 @@ describe("ProcessVideoWorkflow", () => {
 		const renders = tier.calls.filter((c) => c.path === RENDER_PATHS.renderClip).length;
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(renders).toBe(clips.body.count + 1);
+	});
+
+	it("ClipPro falls back to ClipBasic and the video records it", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = tier.addSource(url("pro"), { duration: 60 });
+		const videoId = await submitAndProcess(apiKey, source, { clipModel: "ClipPro", clipDurationMin: 10, clipDurationMax: 20 });
+		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
+		expect(detail.body.status).toBe("completed");
+		expect(detail.body.rankedBy).toBe("ClipBasic (fallback: ClipPro unavailable)");
 	});
 
 	it("skipClipping transcribes only: no analyzing, no generating_clips, no clips", async () => {
