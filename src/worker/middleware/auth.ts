@@ -70,6 +70,12 @@ export function resolveWorkspace(principal: Principal, requested: string | undef
 	if (!requested) {
 		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "workspaceId", message: "required when signed in with a session (you may belong to several workspaces)" }]);
 	}
+	return workspaceScope(principal, requested)[0]!;
+}
+
+/** The workspaces a read covers: the one asked for (403 unless it is yours), or all of yours. */
+export function workspaceScope(principal: Principal, requested: string | undefined): string[] {
+	if (!requested) return principal.workspaceIds;
 	if (!principal.workspaceIds.includes(requested)) throw new ApiError("forbidden", "You are not a member of that workspace.");
-	return requested;
+	return [requested];
 }

@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import { apiKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError, handleZodError } from "../errors";
-import { API_KEY_PREFIX, requireSession, resolveWorkspace } from "../middleware/auth";
+import { API_KEY_PREFIX, requireSession, resolveWorkspace, workspaceScope } from "../middleware/auth";
 import { base64UrlEncode, newId, sha256Hex } from "../services/crypto";
 import { errorResponses, SESSION_ONLY } from "./openapi-errors";
 
@@ -62,11 +62,10 @@ apiKeyRoutes
 	.openapi(listKeysRoute, async (c) => {
 		const { workspaceId } = c.req.valid("query");
 		const principal = c.get("principal");
-		if (workspaceId && !principal.workspaceIds.includes(workspaceId)) throw new ApiError("forbidden", "You are not a member of that workspace.");
 		const rows = await getDb(c.env)
 			.select()
 			.from(apiKeys)
-			.where(inArray(apiKeys.workspaceId, workspaceId ? [workspaceId] : principal.workspaceIds))
+			.where(inArray(apiKeys.workspaceId, workspaceScope(principal, workspaceId)))
 			.orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
 			.all();
 		return c.json({ apiKeys: rows.map(view) }, 200);

@@ -3,8 +3,8 @@ import { desc, inArray } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { projects } from "../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError, handleZodError } from "../errors";
-import { resolveWorkspace } from "../middleware/auth";
+import { handleZodError } from "../errors";
+import { resolveWorkspace, workspaceScope } from "../middleware/auth";
 import { newId } from "../services/crypto";
 import { errorResponses, BEARER_OR_SESSION } from "./openapi-errors";
 
@@ -40,11 +40,10 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodErr
 	.openapi(listProjectsRoute, async (c) => {
 		const { workspaceId } = c.req.valid("query");
 		const principal = c.get("principal");
-		if (workspaceId && !principal.workspaceIds.includes(workspaceId)) throw new ApiError("forbidden", "You are not a member of that workspace.");
 		const rows = await getDb(c.env)
 			.select()
 			.from(projects)
-			.where(inArray(projects.workspaceId, workspaceId ? [workspaceId] : principal.workspaceIds))
+			.where(inArray(projects.workspaceId, workspaceScope(principal, workspaceId)))
 			.orderBy(desc(projects.createdAt), desc(projects.id))
 			.all();
 		return c.json({ projects: rows.map((r) => ({ id: r.id, name: r.name, workspaceId: r.workspaceId, createdAt: r.createdAt })) }, 200);

@@ -4,7 +4,8 @@ import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { clips, VIDEO_STATUSES, videoEvents, videos, webhookDeliveries } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { ApiError, handleZodError } from "../../errors";
+import { handleZodError } from "../../errors";
+import { workspaceScope } from "../../middleware/auth";
 import { decodeCursor, encodeCursor } from "../../services/cursor";
 import { refundVideo } from "../../services/minutes";
 import { r2Keys } from "../../services/r2-keys";
@@ -55,9 +56,8 @@ export const videoCollectionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: hand
 	.openapi(listRoute, async (c) => {
 		const query = c.req.valid("query");
 		const principal = c.get("principal");
-		if (query.workspaceId && !principal.workspaceIds.includes(query.workspaceId)) throw new ApiError("forbidden", "You are not a member of that workspace.");
 		const cursor = decodeCursor(query.cursor, isCursor);
-		const filters: SQL[] = [inArray(videos.workspaceId, query.workspaceId ? [query.workspaceId] : principal.workspaceIds)];
+		const filters: SQL[] = [inArray(videos.workspaceId, workspaceScope(principal, query.workspaceId))];
 		if (query.status) filters.push(eq(videos.status, query.status));
 		if (query.projectId) filters.push(eq(videos.projectId, query.projectId));
 		if (cursor) filters.push(or(lt(videos.createdAt, cursor.c), and(eq(videos.createdAt, cursor.c), lt(videos.id, cursor.i)))!);
