@@ -171,10 +171,10 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 					...clips.map((clip, n) =>
 						db
 							.prepare(
-								`INSERT INTO clips (id, video_id, workspace_id, position, title, start_time, end_time, duration, score, virality_reason, transcript, status, aspect_ratio)
-								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'queued', ?12)`,
+								`INSERT INTO clips (id, video_id, workspace_id, position, title, start_time, end_time, duration, score, virality_reason, score_breakdown, transcript, status, aspect_ratio)
+								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'queued', ?13)`,
 							)
-							.bind(ids[n], videoId, workspaceId, n, clip.title, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason, clip.transcript, config.aspectRatio),
+							.bind(ids[n], videoId, workspaceId, n, clip.title, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason, JSON.stringify(clip.scoreBreakdown), clip.transcript, config.aspectRatio),
 					),
 					db.prepare("UPDATE videos SET ranked_by = ?2 WHERE id = ?1").bind(videoId, rankedBy),
 				]);

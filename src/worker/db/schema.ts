@@ -173,6 +173,8 @@ export const clips = sqliteTable(
 		duration: real("duration").notNull(),
 		score: integer("score").notNull(),
 		viralityReason: text("virality_reason").notNull(),
+		/** Each ranking feature 0-100 (hook, emotion, salience, pace, completeness, energy, relevance). */
+		scoreBreakdown: text("score_breakdown", { mode: "json" }),
 		transcript: text("transcript").notNull(),
 		status: text("status", { enum: CLIP_STATUSES }).notNull(),
 		aspectRatio: text("aspect_ratio").notNull(),

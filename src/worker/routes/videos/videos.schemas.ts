@@ -79,6 +79,13 @@ export const Clip = z
 		duration: z.number(),
 		score: z.number().int().min(0).max(100),
 		viralityReason: z.string(),
+		scoreBreakdown: z
+			.object({
+				hook: z.number(), emotion: z.number(), salience: z.number(), pace: z.number(), completeness: z.number(),
+				energy: z.number().nullable(), relevance: z.number().nullable(),
+			})
+			.nullable()
+			.openapi({ description: "Each ranking feature 0-100; energy needs audio signals, relevance a customPrompt (null otherwise)." }),
 		transcript: z.string(),
 		downloadUrl: z.string(),
 		thumbnailUrl: z.string(),

@@ -1,0 +1,1 @@
+ALTER TABLE `clips` ADD `score_breakdown` text;
