@@ -10,7 +10,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { NonRetryableError } from "cloudflare:workflows";
 import type { z } from "zod";
 import {
-	DownloadResult, ExtractAudioResult, RenderClipResult, type TranscribeResult, UploadSourceResult,
+	type AudioSignals, DownloadResult, ExtractAudioResult, RenderClipResult, SignalsResult, type TranscribeResult, UploadSourceResult,
 } from "../../containers/render/src/contract";
 import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
 import { rankMoments } from "../worker/services/ranking/rank-moments";
@@ -159,10 +159,22 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 
 		let clipIds: string[] = [];
 		if (!config.skipClipping) {
+			const signals = await step.do("compute signals", RENDER_STEP, async () => {
+				await enterStage(db, videoId, "analyzing", progressAt("analyzing", 0));
+				const key = r2Keys.signals(videoId);
+				const [sourceUrl, putUrl] = await Promise.all([signInternalObjectUrl(this.env, source.key, "GET"), signInternalObjectUrl(this.env, key, "PUT")]);
+				const report = throttled((v) => raiseProgress(db, videoId, v));
+				const result = await this.renderJob("Measuring the audio", videoId, RENDER_PATHS.signals, { videoId, sourceUrl, duration: video.duration, putUrl }, SignalsResult, (f) =>
+					report(progressAt("analyzing", f * 0.6)),
+				);
+				return { key, intervals: result.intervals };
+			});
+
 			const ranked = await step.do("rank moments", DB_STEP, async () => {
 				await enterStage(db, videoId, "analyzing", progressAt("analyzing", 0));
 				const transcript = await this.readJson<Transcript>(transcriptInfo.key);
-				const { clips, rankedBy } = await rankMoments(transcript, config);
+				const audio = signals.intervals > 0 ? await this.readJson<AudioSignals>(signals.key) : null;
+				const { clips, rankedBy } = await rankMoments(transcript, config, audio);
 				const workspaceId = await db.prepare("SELECT workspace_id AS w FROM videos WHERE id = ?").bind(videoId).first<string>("w");
 				const ids = clips.map((_, n) => `${videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 				// Replace, not append: a repeated step leaves exactly this ranking.

@@ -11,7 +11,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
 	DownloadRequest, ExtractAudioRequest, type JobEvent, ProbeRequest, type ProbeResult, RENDER_PATHS, RenderClipRequest, type RenderError,
-	type Segment, TranscribeRequest, UploadSourceRequest,
+	type Segment, SignalsRequest, TranscribeRequest, UploadSourceRequest,
 } from "../../containers/render/src/contract";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
@@ -32,6 +32,8 @@ export class FakeRenderTier {
 	readonly calls: { path: string; body: unknown }[] = [];
 	/** Requests that reached the fake webhook receiver (any URL under WEBHOOK_BASE). */
 	readonly webhooks: { url: string; headers: Headers; body: string }[] = [];
+	/** Stretches [from, to) in seconds the signals job reports as loud. */
+	readonly loudAt: [number, number][] = [];
 	/** Statuses the receiver answers, in order; 200 once they run out. */
 	readonly webhookAnswers: number[] = [];
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
@@ -98,6 +100,13 @@ export class FakeRenderTier {
 				if (!audio.ok) return ndjson([{ type: "error", error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } }]);
 				const { start, duration } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number };
 				return ndjson([{ type: "result", result: { language: "en", segments: scriptSegments(start, start + duration) } }]);
+			}
+			case RENDER_PATHS.signals: {
+				const req = SignalsRequest.parse(body);
+				// Speech level through the talk, with the stretch listed in `loudAt` much louder.
+				const loudness = Array.from({ length: Math.ceil(req.duration * 2) }, (_, i) => (this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
+				const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
+				return ndjson([{ type: "result", result: { intervals: loudness.length, bytes } }]);
 			}
 			case RENDER_PATHS.renderClip: {
 				const req = RenderClipRequest.parse(body);

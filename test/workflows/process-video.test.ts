@@ -74,6 +74,19 @@ describe("ProcessVideoWorkflow", () => {
 		expect(renders).toBe(clips.body.count + 1);
 	});
 
+	it("measures the audio and ranks a loud stretch higher (energy in the breakdown)", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = tier.addSource(url("loud"), { duration: 240 });
+		tier.loudAt.push([150, 175]);
+		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, genre: "Gaming" });
+		const signals = await (await env.MEDIA.get(`signals/${videoId}.json`))!.json<{ loudness: number[] }>();
+		expect(signals.loudness).toHaveLength(480);
+		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips;
+		expect(clips[0].startTime).toBeLessThan(175);
+		expect(clips[0].endTime).toBeGreaterThan(150);
+		expect(clips[0].scoreBreakdown.energy).toBeGreaterThan(clips[clips.length - 1].scoreBreakdown.energy);
+	});
+
 	it("ClipPro falls back to ClipBasic and the video records it", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = tier.addSource(url("pro"), { duration: 60 });

@@ -124,6 +124,24 @@ export const TranscribeResult = z.object({
 });
 export type TranscribeResult = z.infer<typeof TranscribeResult>;
 
+/** Loudness per half second of the source, written as JSON to `putUrl` (ranking's energy feature). */
+export const SignalsRequest = z.object({
+	videoId: z.string().min(1),
+	sourceUrl: httpUrl,
+	/** Seconds the source lasts, for progress. */
+	duration: z.number().positive(),
+	putUrl: httpUrl,
+});
+export type SignalsRequest = z.infer<typeof SignalsRequest>;
+export const AudioSignals = z.object({
+	intervalSeconds: z.number().positive(),
+	/** Momentary loudness (EBU R128, LUFS) per interval; empty when the source has no audio. */
+	loudness: z.array(z.number()),
+});
+export type AudioSignals = z.infer<typeof AudioSignals>;
+export const SignalsResult = z.object({ intervals: z.number().int().nonnegative(), bytes: z.number().int() });
+export type SignalsResult = z.infer<typeof SignalsResult>;
+
 export const RenderClipRequest = z.object({
 	videoId: z.string().min(1),
 	clipId: z.string().min(1),
@@ -162,6 +180,7 @@ export const RENDER_PATHS = {
 	extractAudio: "/jobs/extract-audio",
 	transcribe: "/jobs/transcribe",
 	renderClip: "/jobs/render-clip",
+	signals: "/jobs/signals",
 	cleanup: "/jobs/cleanup",
 } as const;
 

@@ -132,3 +132,18 @@ export function ffprobeArgs(url: string): string[] {
 function seconds(value: number): string {
 	return value.toFixed(3);
 }
+
+/**
+ * Momentary loudness (EBU R128, 400 ms window, every 100 ms) printed to stdout as
+ * `frame:N pts:P pts_time:T` / `lavfi.r128.M=V` line pairs. No -progress: stdout carries the data.
+ */
+export function loudnessArgs(sourceUrl: string): string[] {
+	return [
+		"-hide_banner", "-nostdin", "-loglevel", "error",
+		...inputOptions(sourceUrl),
+		"-i", sourceUrl,
+		"-map", "0:a:0",
+		"-af", "ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.M:file=-",
+		"-f", "null", "-",
+	];
+}

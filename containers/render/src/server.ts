@@ -7,12 +7,13 @@ import { mkdir } from "node:fs/promises";
 import type { z } from "zod";
 import {
 	CleanupRequest, DownloadRequest, ExtractAudioRequest, type JobEvent, ProbeRequest, RENDER_PATHS, RenderClipRequest,
-	TranscribeRequest, UploadSourceRequest,
+	SignalsRequest, TranscribeRequest, UploadSourceRequest,
 } from "./contract.ts";
 import { downloadSource, type OnProgress } from "./download.ts";
 import { extractAudio, renderClip, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
+import { computeSignals } from "./signals.ts";
 import { TierError, toTierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
 import { removeVideoDir } from "./workdir.ts";
@@ -35,6 +36,7 @@ const routes: Record<string, Route> = {
 	[RENDER_PATHS.extractAudio]: route(ExtractAudioRequest, "job", extractAudio),
 	[RENDER_PATHS.transcribe]: route(TranscribeRequest, "job", (req, _p, signal) => transcribeLocally(req.audioUrl, req.language, signal)),
 	[RENDER_PATHS.renderClip]: route(RenderClipRequest, "job", renderClip),
+	[RENDER_PATHS.signals]: route(SignalsRequest, "job", computeSignals),
 	[RENDER_PATHS.cleanup]: route(CleanupRequest, "json", async (req) => {
 		await removeVideoDir(req.videoId);
 		return { ok: true };

@@ -28,6 +28,7 @@ beforeAll(async () => {
 	sinkDir = mkdtempSync(join(tmpdir(), "render-test-sink-"));
 	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "render-test-work-"));
 	makeTalkVideo({ out: join(media, "talk.mp4"), seconds: SECONDS, width: 320, height: 180 });
+	execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-t", "3", "-c:v", "libx264", "-preset", "ultrafast", join(media, "mute.mp4")]);
 	execFileSync("sh", ["-c", `echo "not a video" > ${join(media, "notes.txt")}`]);
 	files = await serveDirectory(media);
 	sink = await serveDirectory(sinkDir, { acceptPut: true });
@@ -182,4 +183,27 @@ describe("render-clip job", () => {
 			expect(head.indexOf("moov")).toBeLessThan(head.indexOf("mdat") === -1 ? Infinity : head.indexOf("mdat"));
 		});
 	}
+});
+
+describe("signals job", () => {
+	it("measures loudness per half second: speech is loud, the pauses between sentences quiet", async () => {
+		const videoId = `s${Date.now()}`;
+		const { result } = await job(RENDER_PATHS.signals, { videoId, sourceUrl: `${files.url}/talk.mp4`, duration: SECONDS, putUrl: `${sink.url}/${videoId}/signals.json` });
+		const signals = JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8"));
+		expect(signals.intervalSeconds).toBe(0.5);
+		expect(result.intervals).toBe(signals.loudness.length);
+		expect(signals.loudness.length).toBeGreaterThanOrEqual(SECONDS * 2 - 1);
+		const sorted = [...signals.loudness].sort((a: number, b: number) => a - b);
+		const loudest = sorted[sorted.length - 3];
+		const quietest = sorted[2];
+		expect(loudest).toBeGreaterThan(-35); // speech
+		expect(loudest - quietest).toBeGreaterThan(15); // pauses are much quieter
+	});
+
+	it("gives empty signals for a video without audio", async () => {
+		const videoId = `m${Date.now()}`;
+		const { result } = await job(RENDER_PATHS.signals, { videoId, sourceUrl: `${files.url}/mute.mp4`, duration: 3, putUrl: `${sink.url}/${videoId}/signals.json` });
+		expect(result).toMatchObject({ intervals: 0 });
+		expect(JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8")).loudness).toEqual([]);
+	});
 });

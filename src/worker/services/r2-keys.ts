@@ -4,8 +4,9 @@ export const r2Keys = {
 	audioChunk: (videoId: string, index: number) => `audio/${videoId}/chunk-${index}.mp3`,
 	transcriptChunk: (videoId: string, index: number) => `transcripts/${videoId}/chunk-${index}.json`,
 	transcript: (videoId: string) => `transcripts/${videoId}.json`,
+	signals: (videoId: string) => `signals/${videoId}.json`,
 	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
 	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,
 	/** Prefixes holding a video's objects (for cleanup). */
-	videoPrefixes: (videoId: string) => [`sources/${videoId}/`, `audio/${videoId}/`, `transcripts/${videoId}/`, `transcripts/${videoId}.json`, `clips/${videoId}/`],
+	videoPrefixes: (videoId: string) => [`sources/${videoId}/`, `audio/${videoId}/`, `transcripts/${videoId}/`, `transcripts/${videoId}.json`, `signals/${videoId}.json`, `clips/${videoId}/`],
 };

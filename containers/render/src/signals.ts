@@ -1,0 +1,47 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { AudioSignals, SignalsRequest, SignalsResult } from "./contract.ts";
+import type { OnProgress } from "./download.ts";
+import { loudnessArgs } from "./ffmpeg-args.ts";
+import { ProcessError, runProcess } from "./run-process.ts";
+import { tools } from "./tool-paths.ts";
+import { putFile } from "./transfer.ts";
+import { videoDir } from "./workdir.ts";
+
+export const SIGNAL_INTERVAL_SECONDS = 0.5;
+
+/** Loudness per half second (the loudest 100 ms reading in each), stored as JSON at the signed URL. */
+export async function computeSignals(req: SignalsRequest, onProgress: OnProgress, signal: AbortSignal): Promise<SignalsResult> {
+	const loudness: number[] = [];
+	let time = 0;
+	try {
+		await runProcess(tools.ffmpeg, loudnessArgs(req.sourceUrl), {
+			timeoutMs: Math.max(5 * 60_000, req.duration * 1000),
+			signal,
+			collectStdout: false,
+			onStdoutLine: (line) => {
+				const at = /pts_time:([\d.]+)/.exec(line);
+				if (at) {
+					time = Number(at[1]);
+					onProgress(Math.min(1, time / req.duration));
+					return;
+				}
+				const value = /^lavfi\.r128\.M=(-?[\d.]+|-inf)/.exec(line);
+				if (!value) return;
+				const slot = Math.floor(time / SIGNAL_INTERVAL_SECONDS);
+				const lufs = value[1] === "-inf" ? -120 : Math.max(-120, Number(value[1]));
+				while (loudness.length <= slot) loudness.push(-120);
+				loudness[slot] = Math.max(loudness[slot]!, lufs);
+			},
+		});
+	} catch (error) {
+		// A source without an audio stream has no loudness to measure: that is a result, not a failure.
+		if (!(error instanceof ProcessError && /matches no streams|does not contain any stream/i.test(error.stderrTail))) throw error;
+	}
+	const signals: AudioSignals = { intervalSeconds: SIGNAL_INTERVAL_SECONDS, loudness };
+	const path = join(await videoDir(req.videoId), "signals.json");
+	await writeFile(path, JSON.stringify(signals));
+	const bytes = await putFile(path, req.putUrl, "application/json", undefined, signal);
+	onProgress(1);
+	return { intervals: loudness.length, bytes };
+}
