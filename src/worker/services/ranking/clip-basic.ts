@@ -10,7 +10,7 @@
  */
 import { frameOf, type VideoConfig } from "../../routes/videos/config.schema";
 import { sentencesOf, type Sentence, type Transcript } from "../transcription/transcript";
-import { bm25, completeness, contentTerms, emotionalIntensity, energy, hookKinds, hookStrength, paceScore, tokens, type AudioSignals } from "./features";
+import { bm25, completeness, contentTerms, emotionalIntensity, energy, hookKinds, hookStrength, paceScore, tokens, topicalContinuity, type AudioSignals } from "./features";
 import { GENRE_WEIGHTS, inferGenre, type ConcreteGenre, type Weights } from "./genres";
 import { selectNonOverlapping } from "./select";
 
@@ -44,8 +44,12 @@ export interface RankResult {
 }
 
 const MAX_CLIPS = 10;
-/** Below this a window is not worth posting; at least one clip is still returned when there is speech. */
-const MIN_SCORE = 35;
+/**
+ * The bar for "worth posting", on the raw 0..1 scale. Selection maximises the total of each clip's
+ * raw score above it, so one complete moment beats its two halves: a plain sum of scores would
+ * chop every strong passage into pieces. At least one clip is still returned when there is speech.
+ */
+const POSTABLE_RAW = 0.5;
 /** Share of the score given to the custom prompt when there is one: the user asked for it. */
 const PROMPT_WEIGHT = 0.35;
 /** Lead-in before the first word and tail after the last, so no word is clipped at the cut. */
@@ -61,7 +65,7 @@ export function rankClipBasic(transcript: Transcript, config: RankConfig, signal
 
 	if (config.clipType === "split-clips") return { clips: splitClips(sentences, config, context), genre };
 
-	const candidates: RankedClip[] = [];
+	const candidates: ScoredWindow[] = [];
 	for (let i = 0; i < sentences.length; i++) {
 		for (let j = i; j < sentences.length; j++) {
 			const span = sentences[j]!.end - sentences[i]!.start;
@@ -72,11 +76,16 @@ export function rankClipBasic(transcript: Transcript, config: RankConfig, signal
 	if (candidates.length === 0) {
 		// The whole frame is shorter than the minimum: one clip of all its speech is still useful.
 		const whole = scoreWindow(sentences, 0, sentences.length - 1, context);
-		return { clips: whole.end - whole.start >= 3 ? [whole] : [], genre };
+		return { clips: whole.end - whole.start >= 3 ? [publicClip(whole)] : [], genre };
 	}
-	const worthy = candidates.filter((c) => c.score >= MIN_SCORE);
-	const pool = worthy.length > 0 ? worthy : [candidates.reduce((a, b) => (b.score > a.score ? b : a))];
-	return { clips: selectNonOverlapping(pool, maxClipsFor(frame.end - frame.start, config.clipDurationMin)), genre };
+	const worthy = candidates.filter((c) => c.raw > POSTABLE_RAW);
+	if (worthy.length === 0) return { clips: [publicClip(candidates.reduce((a, b) => (b.raw > a.raw ? b : a)))], genre };
+	const picked = selectNonOverlapping(
+		worthy.map((c) => ({ start: c.start, end: c.end, score: c.raw - POSTABLE_RAW, clip: c })),
+		maxClipsFor(frame.end - frame.start, config.clipDurationMin),
+	);
+	const clips = picked.map((p) => p.clip).sort((a, b) => b.raw - a.raw || a.start - b.start);
+	return { clips: clips.map(publicClip), genre };
 }
 
 function maxClipsFor(frameSeconds: number, minDuration: number): number {
@@ -103,7 +112,7 @@ function splitClips(sentences: Sentence[], config: RankConfig, context: Context)
 		else parts.push([first, sentences.length - 1]);
 	}
 	return parts.map(([i, j], n) => {
-		const clip = scoreWindow(sentences, i, j, context);
+		const clip = publicClip(scoreWindow(sentences, i, j, context));
 		return { ...clip, title: `Part ${n + 1}: ${clip.title}` };
 	});
 }
@@ -116,6 +125,7 @@ interface Context {
 	df: Map<string, number>;
 	sentenceSalience: number[];
 	maxSalience: number;
+	continuity: number[];
 	promptTerms: Set<string>;
 	avgWindowTerms: number;
 	signals: AudioSignals | null;
@@ -128,10 +138,8 @@ function buildContext(sentences: Sentence[], config: RankConfig, signals: AudioS
 	for (const sentence of sentences) for (const term of new Set(contentTerms(sentence.text))) df.set(term, (df.get(term) ?? 0) + 1);
 	const idf = new Map<string, number>();
 	for (const [term, count] of df) idf.set(term, Math.log((1 + sentences.length) / (1 + count)) + 1);
-	const sentenceSalience = sentences.map((s) => {
-		const terms = contentTerms(s.text);
-		return terms.length ? terms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / Math.sqrt(terms.length) : 0;
-	});
+	const sentenceTerms = sentences.map((s) => contentTerms(s.text));
+	const sentenceSalience = sentenceTerms.map((terms) => (terms.length ? terms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / Math.sqrt(terms.length) : 0));
 	const loud = (signals?.loudness ?? []).filter((v) => Number.isFinite(v) && v > -70).sort((a, b) => a - b);
 	const median = loud.length ? loud[Math.floor(loud.length / 2)]! : 0;
 	const spread = loud.length ? (loud[Math.floor(loud.length * 0.84)]! - loud[Math.floor(loud.length * 0.16)]!) / 2 : 1;
@@ -142,7 +150,8 @@ function buildContext(sentences: Sentence[], config: RankConfig, signals: AudioS
 		idf,
 		df,
 		sentenceSalience,
-		maxSalience: Math.max(1e-6, ...sentenceSalience),
+		maxSalience: sentenceSalience.reduce((m, v) => Math.max(m, v), 1e-6),
+		continuity: topicalContinuity(sentenceTerms, idf),
 		promptTerms: new Set(contentTerms(config.customPrompt ?? "")),
 		avgWindowTerms: termsPerSecond * ((config.clipDurationMin + config.clipDurationMax) / 2),
 		signals,
@@ -151,7 +160,16 @@ function buildContext(sentences: Sentence[], config: RankConfig, signals: AudioS
 	};
 }
 
-function scoreWindow(sentences: Sentence[], i: number, j: number, context: Context): RankedClip {
+/** A candidate with its raw 0..1 score, which selection compares (the 0-100 score saturates near the top). */
+interface ScoredWindow extends RankedClip {
+	raw: number;
+}
+
+function publicClip({ raw: _raw, ...clip }: ScoredWindow): RankedClip {
+	return clip;
+}
+
+function scoreWindow(sentences: Sentence[], i: number, j: number, context: Context): ScoredWindow {
 	const window = sentences.slice(i, j + 1);
 	const opening = window[0]!;
 	const text = window.map((s) => s.text).join(" ");
@@ -161,13 +179,14 @@ function scoreWindow(sentences: Sentence[], i: number, j: number, context: Conte
 	const seconds = Math.max(0.001, end - start);
 	const salience = window.reduce((sum, _, k) => sum + context.sentenceSalience[i + k]!, 0) / window.length / context.maxSalience;
 
+	const openingHook = hookStrength(opening.text);
 	const breakdown: ScoreBreakdown = {
 		// The first two sentences make the hook: a question answered at once still hooks.
-		hook: Math.max(hookStrength(opening.text), 0.6 * hookStrength(window[1]?.text ?? "")),
+		hook: Math.max(openingHook, 0.6 * hookStrength(window[1]?.text ?? "")),
 		emotion: emotionalIntensity(words),
 		salience: Math.min(1, salience),
 		pace: paceScore(window.reduce((n, s) => n + s.words.length, 0) / seconds),
-		completeness: completeness(window),
+		completeness: completeness(window, i, context.continuity, openingHook),
 		energy: energy(context.signals, start, end, context.loudnessMedian, context.loudnessSpread),
 		relevance: context.promptTerms.size ? bm25(contentTerms(text), context.promptTerms, context.df, sentences.length, context.avgWindowTerms) : null,
 	};
@@ -176,6 +195,7 @@ function scoreWindow(sentences: Sentence[], i: number, j: number, context: Conte
 		start: round2(start),
 		end: round2(end),
 		score: calibrate(raw),
+		raw,
 		title: titleFor(window, context, i),
 		viralityReason: reasonFor(breakdown, context.weights, opening.text, topTerms(text, context), matchedPromptTerms(words, context.promptTerms)),
 		transcript: text,
@@ -183,7 +203,11 @@ function scoreWindow(sentences: Sentence[], i: number, j: number, context: Conte
 	};
 }
 
-/** Weighted mean over the features that exist (energy needs signals, relevance a prompt). */
+/**
+ * Weighted mean over the features that exist (energy needs signals, relevance a prompt), then
+ * gated by completeness: a clip that cuts a story off is worse in every genre, however loud or
+ * emotional its half is, so completeness scales the whole score as well as counting in the mean.
+ */
 function weightedSum(features: ScoreBreakdown, weights: Weights): number {
 	let sum = 0;
 	let weight = 0;
@@ -194,7 +218,8 @@ function weightedSum(features: ScoreBreakdown, weights: Weights): number {
 		weight += weights[key];
 	}
 	const base = weight > 0 ? sum / weight : 0;
-	return features.relevance === null ? base : (1 - PROMPT_WEIGHT) * base + PROMPT_WEIGHT * features.relevance;
+	const mixed = features.relevance === null ? base : (1 - PROMPT_WEIGHT) * base + PROMPT_WEIGHT * features.relevance;
+	return mixed * (0.55 + 0.45 * features.completeness);
 }
 
 /**
@@ -202,7 +227,7 @@ function weightedSum(features: ScoreBreakdown, weights: Weights): number {
  * ordinary talk scores in the 30s-50s and only windows strong on several features reach the 80s.
  */
 export function calibrate(raw: number): number {
-	return Math.round(100 / (1 + Math.exp(-(raw - 0.42) * 9)));
+	return Math.round(100 / (1 + Math.exp(-(raw - 0.4) * 9)));
 }
 
 function toPercent(b: ScoreBreakdown): ScoreBreakdown {

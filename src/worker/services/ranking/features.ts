@@ -78,15 +78,56 @@ export function paceScore(wordsPerSecond: number): number {
 	return Math.max(0.4, 1 - (wordsPerSecond - 3.5) / 3);
 }
 
-/** A clip that starts without a dangling reference and ends on a finished sentence stands alone. */
-export function completeness(window: Sentence[]): number {
+/**
+ * A clip stands alone when it starts and ends where the talk changes subject: it does not open on
+ * a dangling reference or mid-story (unless the opening is itself a hook), and the speaker does
+ * not carry on with the same topic right after it ends. `continuity[k]` is the topical similarity
+ * between sentence k and k+1 (see topicalContinuity).
+ */
+export function completeness(window: Sentence[], firstIndex: number, continuity: number[], openingHook: number): number {
 	const first = window[0]!.text.trim();
 	const last = window[window.length - 1]!.text.trim();
+	const lastIndex = firstIndex + window.length - 1;
 	const cleanStart = DANGLING_START.test(first) ? 0 : 1;
 	const punctuated = window.some((s) => /[.!?]/.test(s.text));
 	// Transcripts without punctuation (the local engine) end sentences at pauses: count those as ends.
 	const cleanEnd = !punctuated || SENTENCE_END.test(last) ? 1 : 0.3;
-	return 0.5 * cleanStart + 0.5 * cleanEnd;
+	const startsAtBoundary = Math.max(boundaryStrength(continuity[firstIndex - 1] ?? 0), openingHook);
+	const endsAtBoundary = boundaryStrength(continuity[lastIndex] ?? 0);
+	return 0.2 * cleanStart + 0.2 * cleanEnd + 0.3 * startsAtBoundary + 0.3 * endsAtBoundary;
+}
+
+/** 1 where the topic clearly changes (continuity < 0.15), falling to 0 where it clearly carries on (≥ 0.5). */
+export function boundaryStrength(continuity: number): number {
+	return Math.max(0, Math.min(1, (0.5 - continuity) / 0.35));
+}
+
+/**
+ * How much the talk stays on one topic across each sentence boundary: TF-IDF cosine similarity
+ * between the three sentences before and the three after (a TextTiling-style block comparison),
+ * stretched so that sharing a couple of specific words already reads as "same topic".
+ */
+export function topicalContinuity(sentenceTerms: string[][], idf: Map<string, number>): number[] {
+	const vector = (from: number, to: number) => {
+		const v = new Map<string, number>();
+		for (let k = Math.max(0, from); k <= Math.min(sentenceTerms.length - 1, to); k++) {
+			for (const t of sentenceTerms[k]!) v.set(t, (v.get(t) ?? 0) + (idf.get(t) ?? 0));
+		}
+		return v;
+	};
+	const cosine = (a: Map<string, number>, b: Map<string, number>) => {
+		let dot = 0;
+		let na = 0;
+		let nb = 0;
+		for (const [t, x] of a) {
+			na += x * x;
+			const y = b.get(t);
+			if (y) dot += x * y;
+		}
+		for (const y of b.values()) nb += y * y;
+		return na && nb ? dot / Math.sqrt(na * nb) : 0;
+	};
+	return sentenceTerms.map((_, k) => (k === sentenceTerms.length - 1 ? 0 : Math.min(1, 2.5 * cosine(vector(k - 2, k), vector(k + 1, k + 3)))));
 }
 
 /**

@@ -18,10 +18,10 @@ export interface Weights {
 }
 
 export const GENRE_WEIGHTS: Record<ConcreteGenre, Weights> = {
-	Podcast: { hook: 0.28, emotion: 0.17, salience: 0.2, pace: 0.08, completeness: 0.15, energy: 0.12 },
-	Gaming: { hook: 0.15, emotion: 0.25, salience: 0.05, pace: 0.1, completeness: 0.1, energy: 0.35 },
-	Education: { hook: 0.2, emotion: 0.05, salience: 0.35, pace: 0.1, completeness: 0.25, energy: 0.05 },
-	Entertainment: { hook: 0.25, emotion: 0.25, salience: 0.07, pace: 0.1, completeness: 0.13, energy: 0.2 },
+	Podcast: { hook: 0.25, emotion: 0.15, salience: 0.17, pace: 0.06, completeness: 0.25, energy: 0.12 },
+	Gaming: { hook: 0.14, emotion: 0.22, salience: 0.05, pace: 0.07, completeness: 0.2, energy: 0.32 },
+	Education: { hook: 0.18, emotion: 0.05, salience: 0.3, pace: 0.07, completeness: 0.35, energy: 0.05 },
+	Entertainment: { hook: 0.23, emotion: 0.22, salience: 0.07, pace: 0.08, completeness: 0.22, energy: 0.18 },
 };
 
 const CUES: Record<ConcreteGenre, Set<string>> = {

@@ -5,6 +5,8 @@ import type { AudioSignals } from "./features";
 
 export interface RankOutcome {
 	clips: RankedClip[];
+	/** The genre whose weights were used (inferred when the config says Auto). */
+	genre: string;
 	/** What really ranked: ClipPro requests fall back to ClipBasic, and the video records that. */
 	rankedBy: string;
 }
@@ -14,7 +16,7 @@ export interface RankOutcome {
  * request is ranked by ClipBasic and says so in `rankedBy`, as the API contract's fallback rule asks.
  */
 export async function rankMoments(transcript: Transcript, config: VideoConfig, signals: AudioSignals | null = null): Promise<RankOutcome> {
-	const { clips } = rankClipBasic(transcript, config, signals);
+	const { clips, genre } = rankClipBasic(transcript, config, signals);
 	const rankedBy = config.clipModel === "ClipPro" ? "ClipBasic (fallback: ClipPro unavailable)" : "ClipBasic";
-	return { clips, rankedBy };
+	return { clips, rankedBy, genre };
 }
