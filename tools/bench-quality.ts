@@ -8,6 +8,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { VideoConfigInput } from "../src/worker/routes/videos/config.schema.ts";
 import { rankClipBasic } from "../src/worker/services/ranking/clip-basic.ts";
+import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
+import { llmFromEnvironment } from "./llm-from-env.ts";
 import { buildCorpus, type CorpusItem } from "./quality-corpus.ts";
 
 const IOU_MATCH = 0.5;
@@ -69,6 +71,18 @@ for (const item of corpus) {
 	allAuto.push(evaluate(item, rankClipBasic(item.transcript, { ...config, genre: "Auto" }, item.signals).clips));
 }
 const hours = corpus.reduce((h, item) => h + item.transcript.duration / 3600, 0);
+const llm = llmFromEnvironment();
+let clipPro: Record<string, unknown> = { skipped: "no LLM is reachable from this machine (Workers AI needs a Cloudflare login); set CLIPFORGE_LLM_URL (+ _KEY, _MODEL) to measure ClipPro" };
+if (llm) {
+	const scores: Score[] = [];
+	const fallbacks: string[] = [];
+	for (const item of corpus) {
+		const outcome = await rankMoments(item.transcript, { ...config, clipModel: "ClipPro", genre: item.genre }, item.signals, llm);
+		if (!outcome.rankedBy.startsWith("ClipPro")) fallbacks.push(`${item.id}: ${outcome.rankedBy}`);
+		scores.push(evaluate(item, outcome.clips));
+	}
+	clipPro = { model: llm.name, ...summarise(scores), fallbacks };
+}
 const result = {
 	measuredAt: new Date().toISOString(),
 	corpus: {
@@ -85,7 +99,7 @@ const result = {
 		perGenre: Object.fromEntries([...byGenre].map(([genre, scores]) => [genre, summarise(scores)])),
 		rankingMsPerHourOfVideo: round(rankMs / hours),
 	},
-	ClipPro: { skipped: "no LLM is reachable from this machine (Workers AI needs a Cloudflare login); run with CLIPFORGE_LLM_URL set to measure it" },
+	ClipPro: clipPro,
 };
 mkdirSync("bench-results", { recursive: true });
 writeFileSync("bench-results/quality.json", `${JSON.stringify(result, null, 2)}\n`);

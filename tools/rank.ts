@@ -3,12 +3,14 @@
  *
  * Ranks a transcript (the JSON of GET /api/videos/:id/transcript) with the same code the workflow
  * runs, and prints the chosen clips as JSON: how ranking is judged apart from speech recognition.
+ * ClipPro uses an OpenAI-compatible endpoint from CLIPFORGE_LLM_URL (+ _KEY, _MODEL) when set.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { AudioSignals, Segment } from "../containers/render/src/contract.ts";
 import { CLIP_MODELS, VideoConfigInput } from "../src/worker/routes/videos/config.schema.ts";
+import { llmFromEnvironment } from "./llm-from-env.ts";
 import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
 
 const USAGE = "usage: npm run rank -- <transcript.json> [--config config.json] [--signals signals.json] [--model ClipBasic|ClipPro]";
@@ -38,7 +40,7 @@ const config = VideoConfigInput.safeParse(configInput);
 if (!config.success) fail(`invalid config: ${config.error.message}`);
 const signals = values.signals ? AudioSignals.parse(readJson(values.signals)) : null;
 
-const outcome = await rankMoments(transcript, config.data, signals);
+const outcome = await rankMoments(transcript, config.data, signals, llmFromEnvironment());
 console.log(
 	JSON.stringify(
 		{

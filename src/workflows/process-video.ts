@@ -13,6 +13,7 @@ import {
 	type AudioSignals, DownloadResult, ExtractAudioResult, RenderClipResult, SignalsResult, type TranscribeResult, UploadSourceResult,
 } from "../../containers/render/src/contract";
 import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
+import { createLlm } from "../worker/services/ranking/llm";
 import { rankMoments } from "../worker/services/ranking/rank-moments";
 import { r2Keys } from "../worker/services/r2-keys";
 import { createRenderClient, RENDER_PATHS, RenderTierError } from "../worker/services/render-client";
@@ -174,7 +175,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				await enterStage(db, videoId, "analyzing", progressAt("analyzing", 0));
 				const transcript = await this.readJson<Transcript>(transcriptInfo.key);
 				const audio = signals.intervals > 0 ? await this.readJson<AudioSignals>(signals.key) : null;
-				const { clips, rankedBy } = await rankMoments(transcript, config, audio);
+				const { clips, rankedBy } = await rankMoments(transcript, config, audio, createLlm(this.env));
 				const workspaceId = await db.prepare("SELECT workspace_id AS w FROM videos WHERE id = ?").bind(videoId).first<string>("w");
 				const ids = clips.map((_, n) => `${videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 				// Replace, not append: a repeated step leaves exactly this ranking.
@@ -183,10 +184,10 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 					...clips.map((clip, n) =>
 						db
 							.prepare(
-								`INSERT INTO clips (id, video_id, workspace_id, position, title, start_time, end_time, duration, score, virality_reason, score_breakdown, transcript, status, aspect_ratio)
-								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'queued', ?13)`,
+								`INSERT INTO clips (id, video_id, workspace_id, position, title, hook_title, start_time, end_time, duration, score, virality_reason, score_breakdown, transcript, status, aspect_ratio)
+								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'queued', ?14)`,
 							)
-							.bind(ids[n], videoId, workspaceId, n, clip.title, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason, JSON.stringify(clip.scoreBreakdown), clip.transcript, config.aspectRatio),
+							.bind(ids[n], videoId, workspaceId, n, clip.title, clip.hookTitle, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason, JSON.stringify(clip.scoreBreakdown), clip.transcript, config.aspectRatio),
 					),
 					db.prepare("UPDATE videos SET ranked_by = ?2 WHERE id = ?1").bind(videoId, rankedBy),
 				]);

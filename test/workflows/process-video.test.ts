@@ -93,7 +93,7 @@ describe("ProcessVideoWorkflow", () => {
 		const videoId = await submitAndProcess(apiKey, source, { clipModel: "ClipPro", clipDurationMin: 10, clipDurationMax: 20 });
 		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(detail.body.status).toBe("completed");
-		expect(detail.body.rankedBy).toBe("ClipBasic (fallback: ClipPro unavailable)");
+		expect(detail.body.rankedBy).toBe("ClipBasic (fallback: no LLM is configured)");
 	});
 
 	it("skipClipping transcribes only: no analyzing, no generating_clips, no clips", async () => {

@@ -168,6 +168,8 @@ export const clips = sqliteTable(
 		/** Rank order from the ranker (0 = best), or part number for split-clips. */
 		position: integer("position").notNull(),
 		title: text("title").notNull(),
+		/** Short on-screen hook line (ClipPro's, or ClipBasic's title). */
+		hookTitle: text("hook_title"),
 		startTime: real("start_time").notNull(),
 		endTime: real("end_time").notNull(),
 		duration: real("duration").notNull(),

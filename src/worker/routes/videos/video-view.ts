@@ -68,6 +68,7 @@ export async function clipView(env: Pick<Env, "SIGNING_SECRET">, origin: string,
 	return {
 		id: row.id,
 		title: row.title,
+		hookTitle: row.hookTitle,
 		startTime: row.startTime,
 		endTime: row.endTime,
 		duration: row.duration,

@@ -74,6 +74,7 @@ export const Clip = z
 	.object({
 		id: z.string(),
 		title: z.string(),
+		hookTitle: z.string().nullable().openapi({ description: "A short hook line for the clip's first seconds." }),
 		startTime: z.number(),
 		endTime: z.number(),
 		duration: z.number(),

@@ -31,6 +31,8 @@ export interface RankedClip {
 	end: number;
 	score: number;
 	title: string;
+	/** A short hook line for the clip's first seconds (ClipPro writes one; ClipBasic uses the title). */
+	hookTitle: string;
 	viralityReason: string;
 	transcript: string;
 	scoreBreakdown: ScoreBreakdown;
@@ -160,6 +162,23 @@ function buildContext(sentences: Sentence[], config: RankConfig, signals: AudioS
 	};
 }
 
+/**
+ * ClipBasic's features for given time spans (each snapped outward to whole sentences): how ClipPro
+ * explains the windows an LLM chose with the same breakdown ClipBasic gives its own.
+ */
+export function scoreSpans(transcript: Transcript, config: RankConfig, signals: AudioSignals | null, spans: { start: number; end: number }[]): RankedClip[] {
+	const frame = frameOf(config, transcript.duration);
+	const sentences = sentencesOf(transcript).filter((s) => s.start >= frame.start - 0.01 && s.end <= frame.end + 0.01);
+	if (sentences.length === 0) return [];
+	const context = buildContext(sentences, config, signals, config.genre === "Auto" ? inferGenre(transcript.text) : config.genre, frame);
+	return spans.flatMap((span) => {
+		const i = sentences.findIndex((s) => s.end > span.start);
+		let j = sentences.length - 1;
+		while (j > 0 && sentences[j]!.start >= span.end) j--;
+		return i === -1 || j < i ? [] : [publicClip(scoreWindow(sentences, i, j, context))];
+	});
+}
+
 /** A candidate with its raw 0..1 score, which selection compares (the 0-100 score saturates near the top). */
 interface ScoredWindow extends RankedClip {
 	raw: number;
@@ -197,6 +216,7 @@ function scoreWindow(sentences: Sentence[], i: number, j: number, context: Conte
 		score: calibrate(raw),
 		raw,
 		title: titleFor(window, context, i),
+		hookTitle: titleFor(window, context, i),
 		viralityReason: reasonFor(breakdown, context.weights, opening.text, topTerms(text, context), matchedPromptTerms(words, context.promptTerms)),
 		transcript: text,
 		scoreBreakdown: toPercent(breakdown),

@@ -1,7 +1,9 @@
 import type { VideoConfig } from "../../routes/videos/config.schema";
 import type { Transcript } from "../transcription/transcript";
 import { rankClipBasic, type RankedClip } from "./clip-basic";
+import { rankClipPro } from "./clip-pro";
 import type { AudioSignals } from "./features";
+import type { LlmClient } from "./llm";
 
 export interface RankOutcome {
 	clips: RankedClip[];
@@ -12,11 +14,25 @@ export interface RankOutcome {
 }
 
 /**
- * Picks the moments of a video. ClipPro (LLM ranking through Workers AI) is not wired yet; a ClipPro
- * request is ranked by ClipBasic and says so in `rankedBy`, as the API contract's fallback rule asks.
+ * Picks the moments of a video with the model the config asks for. ClipPro needs an LLM (Workers AI
+ * or an OpenAI-compatible endpoint); without one, or when it fails, ClipBasic ranks instead and
+ * `rankedBy` says so and why.
  */
-export async function rankMoments(transcript: Transcript, config: VideoConfig, signals: AudioSignals | null = null): Promise<RankOutcome> {
-	const { clips, genre } = rankClipBasic(transcript, config, signals);
-	const rankedBy = config.clipModel === "ClipPro" ? "ClipBasic (fallback: ClipPro unavailable)" : "ClipBasic";
-	return { clips, rankedBy, genre };
+export async function rankMoments(transcript: Transcript, config: VideoConfig, signals: AudioSignals | null = null, llm: LlmClient | null = null): Promise<RankOutcome> {
+	const basic = () => rankClipBasic(transcript, config, signals);
+	if (config.clipModel !== "ClipPro") {
+		const { clips, genre } = basic();
+		return { clips, genre, rankedBy: "ClipBasic" };
+	}
+	if (!llm) {
+		const { clips, genre } = basic();
+		return { clips, genre, rankedBy: "ClipBasic (fallback: no LLM is configured)" };
+	}
+	try {
+		const clips = await rankClipPro(llm, transcript, config, signals);
+		return { clips, genre: basic().genre, rankedBy: `ClipPro (${llm.name})` };
+	} catch (error) {
+		const { clips, genre } = basic();
+		return { clips, genre, rankedBy: `ClipBasic (fallback: ClipPro failed: ${(error as Error).message.slice(0, 160)})` };
+	}
 }

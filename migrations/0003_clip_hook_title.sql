@@ -1,0 +1,1 @@
+ALTER TABLE `clips` ADD `hook_title` text;
