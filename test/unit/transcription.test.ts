@@ -30,17 +30,16 @@ describe("mergeChunkTranscripts", () => {
 });
 
 describe("sentencesOf", () => {
-	it("splits at punctuation and at long pauses", () => {
-		const words = [
-			{ word: "Hello", start: 0, end: 0.3 },
-			{ word: "there.", start: 0.35, end: 0.6 },
-			{ word: "no", start: 0.7, end: 0.9 },
-			{ word: "punctuation", start: 1.0, end: 1.5 },
-			{ word: "after", start: 2.4, end: 2.7 },
-			{ word: "pause", start: 2.8, end: 3.1 },
-		];
-		const sentences = sentencesOf({ segments: [{ start: 0, end: 3.1, text: "", words }] });
-		expect(sentences.map((s) => s.text)).toEqual(["Hello there.", "no punctuation", "after pause"]);
+	const w = (word: string, start: number) => ({ word, start, end: start + 0.3 });
+
+	it("without punctuation (the local engine), splits at pauses of 0.6 s or more", () => {
+		const words = [w("hello", 0), w("there", 0.35), w("no", 1.5), w("punctuation", 1.85), w("here", 2.2)];
+		expect(sentencesOf({ segments: [{ start: 0, end: 2.5, text: "", words }] }).map((s) => s.text)).toEqual(["hello there", "no punctuation here"]);
+	});
+
+	it("with punctuation (Whisper), splits at sentence ends, not at a breath after a comma; a long silence still ends one", () => {
+		const words = [w("Hello,", 0), w("well,", 1.4), w("there.", 1.8), w("Next", 2.2), w("one", 2.6), w("after", 5.5), w("silence.", 5.9)];
+		expect(sentencesOf({ segments: [{ start: 0, end: 6.2, text: "", words }] }).map((s) => s.text)).toEqual(["Hello, well, there.", "Next one", "after silence."]);
 	});
 });
 
@@ -75,5 +74,37 @@ describe("workers-ai transcriber (Whisper large-v3-turbo)", () => {
 	it("rejects output that does not have the documented shape", async () => {
 		const ai = { run: vi.fn().mockResolvedValue({ segments: [{ start: "zero" }] }) };
 		await expect(whisperTranscribe(ai, new Uint8Array([0]), null)).rejects.toThrow();
+	});
+});
+
+describe("workers-ai transcriber end to end (stub binding, real R2)", () => {
+	it("reads each chunk from R2, forces the language when set, and merges Whisper's punctuated words across the seam once", async () => {
+		const { env } = await import("cloudflare:workers");
+		const { createTranscriber } = await import("../../src/worker/services/transcription/transcriber");
+		await env.MEDIA.put("audio/wai/chunk-0.mp3", new Uint8Array([1, 2, 3]));
+		await env.MEDIA.put("audio/wai/chunk-1.mp3", new Uint8Array([4, 5, 6]));
+		// Chunk 0 covers 0..12 s, chunk 1 starts at 10 s: "world." sits in the 10-12 s overlap of both.
+		const outputs = [
+			{ transcription_info: { language: "en" }, segments: [{ start: 8, end: 11.5, text: " Hello, world.", words: [{ word: " Hello,", start: 8.5, end: 9.2 }, { word: " world.", start: 10.6, end: 11.2 }] }] },
+			{ transcription_info: { language: "en" }, segments: [{ start: 0.5, end: 3, text: " world. Next one.", words: [{ word: " world.", start: 0.6, end: 1.2 }, { word: " Next", start: 1.8, end: 2.1 }, { word: " one.", start: 2.2, end: 2.6 }] }] },
+		];
+		const ai = { run: vi.fn(async () => outputs.shift()) };
+		const transcriber = createTranscriber({ ...env, TRANSCRIBER: "workers-ai", AI: ai as unknown as Ai });
+		const parts = [];
+		for (const [index, start] of [[0, 0], [1, 10]] as const) {
+			parts.push({ plan: { index, start, duration: 12 }, result: await transcriber.transcribeChunk({ videoId: "wai", key: `audio/wai/chunk-${index}.mp3` }, "en") });
+		}
+		expect(ai.run).toHaveBeenCalledTimes(2);
+		expect((ai.run.mock.calls[0] as unknown[])[1]).toMatchObject({ audio: "AQID", language: "en" });
+		const merged = mergeChunkTranscripts(parts, 22);
+		expect(merged.words.map((w) => w.word)).toEqual(["Hello,", "world.", "Next", "one."]);
+		expect(sentencesOf(merged).map((s) => s.text)).toEqual(["Hello, world.", "Next one."]);
+	});
+
+	it("a chunk missing from R2 is an error naming it (the step retries, then fails with it)", async () => {
+		const { env } = await import("cloudflare:workers");
+		const { createTranscriber } = await import("../../src/worker/services/transcription/transcriber");
+		const transcriber = createTranscriber({ ...env, TRANSCRIBER: "workers-ai", AI: { run: vi.fn() } as unknown as Ai });
+		await expect(transcriber.transcribeChunk({ videoId: "x", key: "audio/x/chunk-9.mp3" }, null)).rejects.toThrow("Audio chunk audio/x/chunk-9.mp3 is missing.");
 	});
 });

@@ -87,6 +87,22 @@ describe("ProcessVideoWorkflow", () => {
 		expect(clips[0].scoreBreakdown.energy).toBeGreaterThan(clips[clips.length - 1].scoreBreakdown.energy);
 	});
 
+	it("split-clips renders every consecutive part of the frame, numbered", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = tier.addSource(url("split"), { duration: 150 });
+		const videoId = await submitAndProcess(apiKey, source, { clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 40, timeframeStart: 10, timeframeEnd: 130 });
+		const clips = (await call("GET", `/api/videos/${videoId}/clips?sort=time`, { key: apiKey })).body.clips;
+		expect(clips.length).toBeGreaterThanOrEqual(3);
+		clips.forEach((clip: { title: string; startTime: number; endTime: number }, i: number) => {
+			expect(clip.title).toMatch(new RegExp(`^Part ${i + 1}: `));
+			expect(clip.startTime).toBeGreaterThanOrEqual(10);
+			expect(clip.endTime).toBeLessThanOrEqual(130);
+			if (i > 0) expect(clip.startTime).toBeGreaterThanOrEqual(clips[i - 1].endTime - 0.61);
+		});
+		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.renderClip)).toHaveLength(clips.length);
+		expect(clips[clips.length - 1].endTime).toBeGreaterThan(120);
+	});
+
 	it("ClipPro falls back to ClipBasic and the video records it", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = tier.addSource(url("pro"), { duration: 60 });

@@ -72,12 +72,16 @@ export interface Sentence {
 }
 
 const SENTENCE_END = /[.!?…]["'”’)]*$/;
-/** A pause this long ends a sentence even without punctuation (the local engine has none). */
+/** Without punctuation (the local engine has none), a pause this long ends a sentence. */
 const PAUSE_SECONDS = 0.6;
+/** With punctuation (Whisper), punctuation decides; only a silence this long ends a sentence on its own. */
+const PUNCTUATED_PAUSE_SECONDS = 2;
 
 /** Splits the transcript into sentences: at punctuation, at segment ends and at long pauses. */
 export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[] {
 	const sentences: Sentence[] = [];
+	const punctuated = transcript.segments.some((s) => s.words.some((w) => SENTENCE_END.test(w.word.trim())));
+	const pause = punctuated ? PUNCTUATED_PAUSE_SECONDS : PAUSE_SECONDS;
 	for (const segment of transcript.segments) {
 		let current: Word[] = [];
 		const close = (closed: boolean) => {
@@ -95,7 +99,7 @@ export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[
 			current.push(word);
 			const next = segment.words[i + 1];
 			if (SENTENCE_END.test(word.word.trim())) close(true);
-			else if (next && next.start - word.end >= PAUSE_SECONDS) close(true);
+			else if (next && next.start - word.end >= pause) close(true);
 		});
 		close(true);
 	}
