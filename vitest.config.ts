@@ -16,6 +16,8 @@ export default defineConfig(async () => {
 						TEST_MIGRATIONS: migrations,
 						RENDER_URL: "http://render.test",
 						INTERNAL_BASE_URL: "http://clipforge.test",
+						// Hung render jobs are detected in 1 s here (60 s in the real config).
+						RENDER_IDLE_TIMEOUT_SECONDS: "1",
 					},
 				},
 			}),

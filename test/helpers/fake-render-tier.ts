@@ -16,6 +16,13 @@ import {
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
 export const RENDER_URL = "http://render.test";
+
+/**
+ * What a sick render tier does instead of answering: a contract error event, no connection at all,
+ * an HTTP 500 page from a proxy, a garbage line, a stream that stops mid-job (process killed), or a
+ * stream that never says anything again (wedged process).
+ */
+export type Fault = RenderError | "unreachable" | "http500" | "garbage" | "cut" | "hang";
 export const WEBHOOK_BASE = "https://hooks.example.com/";
 
 export interface FakeSource {
@@ -27,8 +34,8 @@ export interface FakeSource {
 
 export class FakeRenderTier {
 	readonly sources = new Map<string, FakeSource>();
-	/** Errors the next calls of a path answer with, in order (then it works again). */
-	readonly failures = new Map<string, RenderError[]>();
+	/** Faults the next calls of a path meet, in order (then it works again). */
+	readonly failures = new Map<string, Fault[]>();
 	readonly calls: { path: string; body: unknown }[] = [];
 	/** Requests that reached the fake webhook receiver (any URL under WEBHOOK_BASE). */
 	readonly webhooks: { url: string; headers: Headers; body: string }[] = [];
@@ -44,8 +51,13 @@ export class FakeRenderTier {
 		return url;
 	}
 
-	failNext(path: string, ...errors: RenderError[]): void {
-		this.failures.set(path, [...(this.failures.get(path) ?? []), ...errors]);
+	failNext(path: string, ...faults: Fault[]): void {
+		this.failures.set(path, [...(this.failures.get(path) ?? []), ...faults]);
+	}
+
+	/** Makes every call of a path meet `fault`. */
+	failAlways(path: string, fault: Fault): void {
+		this.failures.set(path, Array.from({ length: 100 }, () => fault));
 	}
 
 	install(): this {
@@ -74,6 +86,11 @@ export class FakeRenderTier {
 		const failure = this.failures.get(path)?.shift();
 		if (path === RENDER_PATHS.probe) return this.probe(ProbeRequest.parse(body).url);
 		if (path === RENDER_PATHS.cleanup) return Response.json({ ok: true });
+		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
+		if (failure === "http500") return new Response("<html><body>502 Bad Gateway</body></html>", { status: 500, headers: { "content-type": "text/html" } });
+		if (failure === "garbage") return new Response('{"type":"progress","fraction":0.2}\n<<binary garbage>>\n', { headers: { "content-type": "application/x-ndjson" } });
+		if (failure === "cut") return new Response('{"type":"progress","fraction":0.4}\n', { headers: { "content-type": "application/x-ndjson" } });
+		if (failure === "hang") return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')) }), { headers: { "content-type": "application/x-ndjson" } });
 		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
 		switch (path) {
 			case RENDER_PATHS.download: {

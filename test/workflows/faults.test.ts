@@ -1,0 +1,89 @@
+/**
+ * A sick render tier: the workflow retries with backoff and either completes, or ends failed with
+ * a precise errorMessage, every minute refunded, no clip rows and no stored objects left behind.
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RENDER_PATHS } from "../../containers/render/src/contract";
+import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
+import { call, submitAndProcess } from "../helpers/api";
+import { FakeRenderTier, type Fault } from "../helpers/fake-render-tier";
+import { r2Keys } from "../../src/worker/services/r2-keys";
+
+let tier: FakeRenderTier;
+beforeEach(() => {
+	tier = new FakeRenderTier().install();
+});
+afterEach(() => tier.uninstall());
+
+const url = () => `https://videos.example.com/f/${crypto.randomUUID()}.mp4`;
+const config = { clipDurationMin: 10, clipDurationMax: 20 };
+
+async function expectNothingLeft(videoId: string) {
+	const clipRows = await env.DB.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ?").bind(videoId).first<number>("n");
+	expect(clipRows).toBe(0);
+	for (const prefix of r2Keys.videoPrefixes(videoId)) expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
+}
+
+describe("transient render-tier faults are retried and the video completes", () => {
+	const transient: [string, string, Fault[]][] = [
+		["unreachable during download", RENDER_PATHS.download, ["unreachable", "unreachable"]],
+		["HTTP 500 pages during upload", RENDER_PATHS.uploadSource, ["http500"]],
+		["a garbage line during audio extraction", RENDER_PATHS.extractAudio, ["garbage"]],
+		["killed mid-render (stream cut without a result)", RENDER_PATHS.renderClip, ["cut"]],
+		["wedged mid-render (silent past the idle timeout)", RENDER_PATHS.renderClip, ["hang"]],
+		["a crash while transcribing", RENDER_PATHS.transcribe, [{ code: "process_failed", message: "pocketsphinx exited with code 139", retryable: true }]],
+	];
+	for (const [name, path, faults] of transient) {
+		it(name, async () => {
+			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+			const hostedUrl = tier.addSource(url(), { duration: 60 });
+			tier.failNext(path, ...faults);
+			const videoId = await submitAndProcess(apiKey, hostedUrl, config);
+			const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
+			expect(body.status).toBe("completed");
+			expect(body.count).toBeGreaterThan(0);
+			for (const clip of body.clips) expect(await env.MEDIA.head(r2Keys.clipVideo(videoId, clip.id))).not.toBeNull();
+			expect(await balanceOf(workspaceId)).toBe(9);
+		});
+	}
+});
+
+describe("persistent faults end in failed with a precise message, a full refund and nothing left", () => {
+	const persistent: [string, string, Fault, RegExp][] = [
+		["the tier stays unreachable", RENDER_PATHS.download, "unreachable", /^Downloading the source failed: The render tier could not be reached: .*ECONNREFUSED/],
+		["the tier answers 500 pages", RENDER_PATHS.uploadSource, "http500", /^Storing the source failed: The render tier answered 500: <html>/],
+		["renders keep hanging", RENDER_PATHS.renderClip, "hang", /^Rendering a clip failed: The render tier stopped answering \(\/jobs\/render-clip\)\.$/],
+		["renders keep being killed", RENDER_PATHS.renderClip, "cut", /^Rendering a clip failed: The render tier closed \/jobs\/render-clip without a result\.$/],
+		["the tier reports a permanent error", RENDER_PATHS.extractAudio, { code: "invalid_request", message: "The source has no audio track to extract.", retryable: false }, /^Extracting the audio failed: The source has no audio track to extract\.$/],
+	];
+	for (const [name, path, fault, message] of persistent) {
+		it(name, async () => {
+			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+			const hostedUrl = tier.addSource(url(), { duration: 60 });
+			tier.failAlways(path, fault);
+			const videoId = await submitAndProcess(apiKey, hostedUrl, config, "errored");
+			const { body } = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
+			expect(body.video.status).toBe("failed");
+			expect(body.video.errorMessage).toMatch(message);
+			expect(await balanceOf(workspaceId)).toBe(10);
+			expect(await ledgerSum(workspaceId)).toBe(10);
+			await expectNothingLeft(videoId);
+		});
+	}
+
+	it("a permanent error is not retried; a transient one is retried up to the step's limit", async () => {
+		const { apiKey } = await createWorkspace();
+		const permanent = tier.addSource(url(), { duration: 60 });
+		tier.failAlways(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		await submitAndProcess(apiKey, permanent, config, "errored");
+		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(1);
+
+		tier.calls.length = 0;
+		tier.failures.clear();
+		const flaky = tier.addSource(url(), { duration: 60 });
+		tier.failAlways(RENDER_PATHS.download, "http500");
+		await submitAndProcess(apiKey, flaky, config, "errored");
+		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(4); // 1 + 3 retries
+	});
+});
