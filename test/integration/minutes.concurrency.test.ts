@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
@@ -20,5 +21,22 @@ describe("minutes under concurrent submissions", () => {
 		for (const refused of results.filter((r) => r.status === 402)) expect(refused.body.error.code).toBe("insufficient_minutes");
 		expect(await balanceOf(workspaceId)).toBe(1);
 		expect(await ledgerSum(workspaceId)).toBe(1);
+	});
+
+	it("50 concurrent submissions against a balance that covers 10 → exactly 10 accepted, 40 refused with 402", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const results = await Promise.all(
+			Array.from({ length: 50 }, () => {
+				const hostedUrl = fake().addSource(`https://videos.example.com/c50/${crypto.randomUUID()}`, { duration: 60 });
+				return call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
+			}),
+		);
+		expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+		expect(results.filter((r) => r.status === 402)).toHaveLength(40);
+		expect(results.every((r) => r.status === 201 || r.body.error.details.required === 1)).toBe(true);
+		expect(await balanceOf(workspaceId)).toBe(0);
+		expect(await ledgerSum(workspaceId)).toBe(0);
+		const charged = await env.DB.prepare("SELECT COUNT(*) AS n FROM minutes_ledger WHERE workspace_id = ? AND kind = 'charge'").bind(workspaceId).first<number>("n");
+		expect(charged).toBe(10);
 	});
 });
