@@ -26,6 +26,8 @@ export interface TalkVideoOptions {
 	script?: string[];
 	/** ffmpeg lavfi source for the picture. */
 	visual?: string;
+	/** x264 preset (ultrafast for big test sources). */
+	preset?: string;
 }
 
 export function makeTalkVideo(options: TalkVideoOptions): void {
@@ -51,7 +53,7 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 			"-filter_complex", graph,
 			"-map", "0:v", "-map", "[speech]",
 			"-t", String(seconds),
-			"-c:v", "libx264", "-preset", "veryfast", "-crf", "28", "-pix_fmt", "yuv420p", "-g", "50",
+			"-c:v", "libx264", "-preset", options.preset ?? "veryfast", "-crf", "28", "-pix_fmt", "yuv420p", "-g", "50",
 			"-c:a", "aac", "-b:a", "96k", "-ac", "1",
 			"-movflags", "+faststart",
 			out,

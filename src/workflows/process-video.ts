@@ -151,6 +151,9 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				chunks.map(async (plan) => ({ plan, result: await this.readJson<TranscribeResult>(r2Keys.transcriptChunk(videoId, plan.index)) })),
 			);
 			const transcript = mergeChunkTranscripts(parts, video.duration);
+			if (transcript.words.length === 0) {
+				throw new NonRetryableError("No speech was found in the video (or in its time frame), so there is nothing to transcribe or clip. The minutes were refunded.");
+			}
 			const key = r2Keys.transcript(videoId);
 			await this.env.MEDIA.put(key, JSON.stringify(transcript), { httpMetadata: { contentType: "application/json" } });
 			await db.prepare("UPDATE videos SET transcript_key = ?2, language = ?3 WHERE id = ?1").bind(videoId, key, transcript.language).run();

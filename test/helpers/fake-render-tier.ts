@@ -28,6 +28,10 @@ export const WEBHOOK_BASE = "https://hooks.example.com/";
 export interface FakeSource {
 	duration: number;
 	title?: string;
+	/** Defaults to true. */
+	hasAudio?: boolean;
+	/** Transcription finds no words (a silent video). */
+	silent?: boolean;
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
 }
@@ -104,9 +108,10 @@ export class FakeRenderTier {
 			}
 			case RENDER_PATHS.extractAudio: {
 				const req = ExtractAudioRequest.parse(body);
+				const silent = [...this.sources.values()].some((s) => s.silent);
 				const chunks = [];
 				for (const chunk of req.chunks) {
-					const bytes = await put(chunk.putUrl, JSON.stringify({ start: chunk.start, duration: chunk.duration }), "audio/mpeg");
+					const bytes = await put(chunk.putUrl, JSON.stringify({ start: chunk.start, duration: chunk.duration, silent }), "audio/mpeg");
 					chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
 				}
 				return ndjson([{ type: "progress", fraction: 1 }, { type: "result", result: { chunks } }]);
@@ -115,8 +120,8 @@ export class FakeRenderTier {
 				const req = TranscribeRequest.parse(body);
 				const audio = await exports.default.fetch(req.audioUrl);
 				if (!audio.ok) return ndjson([{ type: "error", error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } }]);
-				const { start, duration } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number };
-				return ndjson([{ type: "result", result: { language: "en", segments: scriptSegments(start, start + duration) } }]);
+				const { start, duration, silent } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number; silent?: boolean };
+				return ndjson([{ type: "result", result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } }]);
 			}
 			case RENDER_PATHS.signals: {
 				const req = SignalsRequest.parse(body);
@@ -155,7 +160,7 @@ export class FakeRenderTier {
 			channelName: "test channel",
 			width: 640,
 			height: 360,
-			hasAudio: true,
+			hasAudio: source.hasAudio ?? true,
 		};
 		return Response.json(result);
 	}

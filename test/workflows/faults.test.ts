@@ -87,3 +87,25 @@ describe("persistent faults end in failed with a precise message, a full refund 
 		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(4); // 1 + 3 retries
 	});
 });
+
+describe("sources that cannot give clips", () => {
+	it("a video without an audio track is refused at submission (422), nothing charged", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const hostedUrl = tier.addSource(url(), { duration: 60, hasAudio: false });
+		const result = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config } });
+		expect(result.status).toBe(422);
+		expect(result.body.error.message).toMatch(/no audio track/);
+		expect(await balanceOf(workspaceId)).toBe(10);
+	});
+
+	it("a silent video ends failed with 'No speech was found', refunded, nothing left", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const hostedUrl = tier.addSource(url(), { duration: 60, silent: true });
+		const videoId = await submitAndProcess(apiKey, hostedUrl, config, "errored");
+		const { body } = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
+		expect(body.video.status).toBe("failed");
+		expect(body.video.errorMessage).toMatch(/^No speech was found in the video/);
+		expect(await balanceOf(workspaceId)).toBe(10);
+		await expectNothingLeft(videoId);
+	});
+});

@@ -31,6 +31,9 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	if (balance <= 0) throw insufficient(1, balance);
 
 	const info = await probe(render, url.toString());
+	if (!info.hasAudio) {
+		throw new ApiError("unsupported_source", "The video has no audio track: clipforge finds clips in what is said. Nothing was charged.");
+	}
 	if (info.duration > plan.maxVideoSeconds) {
 		throw new ApiError("video_too_long", `The video is ${formatDuration(info.duration)} long; your plan allows up to ${formatDuration(plan.maxVideoSeconds)}.`, {
 			duration: info.duration,

@@ -1,0 +1,113 @@
+/**
+ * Awkward sources on the real stack: each ends in a defined state with a clear message, refunded
+ * when nothing was delivered, with clips where clips are possible.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
+
+const url = inject("clipforgeUrl");
+const key = inject("clipforgeApiKey");
+let media: string;
+let files: FileServer;
+
+const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
+
+beforeAll(async () => {
+	media = mkdtempSync(join(tmpdir(), "clipforge-sources-"));
+	writeFileSync(join(media, "notes.txt"), "this is not a video\n");
+	writeFileSync(join(media, "random.mp4"), new Uint8Array(200_000).map((_, i) => (i * 7919) % 251));
+	makeTalkVideo({ out: join(media, "full.mp4"), seconds: 30, width: 320, height: 180 });
+	const full = readFileSync(join(media, "full.mp4"));
+	writeFileSync(join(media, "truncated.mp4"), full.subarray(0, Math.floor(full.length * 0.4)));
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", join(media, "mute.mp4"));
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", join(media, "silent.mp4"));
+	makeTalkVideo({ out: join(media, "short.mp4"), seconds: 8, width: 320, height: 180 });
+	makeTalkVideo({ out: join(media, "portrait.mp4"), seconds: 25, width: 720, height: 1280, preset: "ultrafast" });
+	makeTalkVideo({ out: join(media, "uhd.mp4"), seconds: 20, width: 3840, height: 2160, preset: "ultrafast" });
+	files = await serveDirectory(media);
+});
+afterAll(async () => {
+	await files?.close();
+	rmSync(media, { recursive: true, force: true });
+});
+
+async function api(method: string, path: string, body?: unknown) {
+	const response = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+	return { status: response.status, body: (await response.json()) as any };
+}
+
+const balance = async () => (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;
+
+async function processToEnd(name: string, config: object = {}) {
+	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/${name}`, config });
+	expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+	const id = submitted.body.video.id;
+	for (let i = 0; i < 480; i++) {
+		const { body } = await api("GET", `/api/videos/${id}/status`);
+		if (body.video.status === "completed" || body.video.status === "failed") return { id, status: body.video.status as string, errorMessage: body.video.errorMessage as string | null };
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Error(`${name} did not finish`);
+}
+
+describe("sources refused at submission (nothing charged)", () => {
+	for (const [name, fragment] of [["notes.txt", /not a playable video/], ["random.mp4", /not a playable video/], ["mute.mp4", /no audio track/], ["missing.mp4", /HTTP 404/]] as const) {
+		it(`${name} → 422 unsupported_source`, async () => {
+			const before = await balance();
+			const result = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/${name}`, config: {} });
+			expect(result.status).toBe(422);
+			expect(result.body.error.code).toBe("unsupported_source");
+			expect(result.body.error.message).toMatch(fragment);
+			expect(await balance()).toBe(before);
+		});
+	}
+});
+
+describe("sources processed to a defined end", () => {
+	it("a silent video ends failed with 'No speech was found', refunded", async () => {
+		const before = await balance();
+		const end = await processToEnd("silent.mp4");
+		expect(end.status).toBe("failed");
+		expect(end.errorMessage).toMatch(/^No speech was found/);
+		expect(await balance()).toBe(before);
+	});
+
+	it("a truncated file ends completed with playable clips, or failed with a message and refunded", async () => {
+		const before = await balance();
+		const end = await processToEnd("truncated.mp4", { clipDurationMin: 5, clipDurationMax: 15 });
+		if (end.status === "failed") {
+			expect(end.errorMessage!.length).toBeGreaterThan(10);
+			expect(await balance()).toBe(before);
+		} else {
+			const clips = (await api("GET", `/api/videos/${end.id}/clips`)).body;
+			for (const clip of clips.clips) expect((await fetch(clip.downloadUrl)).status).toBe(200);
+		}
+	});
+
+	it("a video shorter than the minimum clip length gives one clip of its speech", async () => {
+		const end = await processToEnd("short.mp4");
+		expect(end.status).toBe("completed");
+		const { body } = await api("GET", `/api/videos/${end.id}/clips`);
+		expect(body.count).toBe(1);
+		expect(body.clips[0].duration).toBeGreaterThan(3);
+		expect(body.clips[0].duration).toBeLessThanOrEqual(8);
+	});
+
+	for (const [name, aspectRatio, size] of [["portrait.mp4", "16:9", [1920, 1080]], ["uhd.mp4", "9:16", [1080, 1920]]] as const) {
+		it(`${name} → ${aspectRatio} clips at ${size.join("x")}`, async () => {
+			const end = await processToEnd(name, { clipDurationMin: 5, clipDurationMax: 15, aspectRatio });
+			expect(end.status, end.errorMessage ?? "").toBe("completed");
+			const { body } = await api("GET", `/api/videos/${end.id}/clips`);
+			expect(body.count).toBeGreaterThan(0);
+			const file = join(media, `${name}.clip.mp4`);
+			writeFileSync(file, new Uint8Array(await (await fetch(body.clips[0].downloadUrl)).arrayBuffer()));
+			const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "json", file]).toString());
+			expect([probe.streams[0].width, probe.streams[0].height]).toEqual(size);
+		});
+	}
+});
