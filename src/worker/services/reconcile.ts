@@ -1,0 +1,52 @@
+/**
+ * The safety net behind the workflow's own failure handling. A video still "processing" whose
+ * row has not moved for RECONCILE_STALE_MINUTES is checked against its Workflow instance: when the instance
+ * errored or was terminated without marking the video (or no longer exists), the video is failed,
+ * refunded and cleaned up, so no one waits forever for it and no minutes stay held. Instances that
+ * are still running are left alone (asking for their status also wakes an idle engine).
+ * Runs from the cron trigger (`scheduled`).
+ */
+import { deleteVideoArtifacts } from "./video-cleanup";
+import { markFailedAndRefund } from "./video-state";
+
+/** Default minutes without progress before a video's workflow is checked (var RECONCILE_STALE_MINUTES). */
+export const STALE_MINUTES = 10;
+const BATCH = 50;
+
+export interface ReconcileReport {
+	checked: number;
+	failed: string[];
+	running: string[];
+}
+
+export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES">, now = Date.now()): Promise<ReconcileReport> {
+	const staleMinutes = Number(env.RECONCILE_STALE_MINUTES) || STALE_MINUTES;
+	const cutoff = new Date(now - staleMinutes * 60_000).toISOString();
+	const { results } = await env.DB.prepare(
+		`SELECT id FROM videos WHERE status IN ('downloading', 'uploading', 'transcribing', 'analyzing', 'generating_clips') AND updated_at < ?1 ORDER BY updated_at LIMIT ${BATCH}`,
+	)
+		.bind(cutoff)
+		.all<{ id: string }>();
+	const report: ReconcileReport = { checked: results.length, failed: [], running: [] };
+	for (const { id } of results) {
+		let state: string;
+		let cause = "";
+		try {
+			const status = await (await env.PROCESS_VIDEO.get(id)).status();
+			state = status.status;
+			cause = typeof status.error === "object" && status.error ? String((status.error as { message?: string }).message ?? "") : "";
+		} catch {
+			state = "missing";
+		}
+		if (state === "errored" || state === "terminated" || state === "missing") {
+			const why = state === "missing" ? "its processing job no longer exists" : `its processing job ${state}${cause ? `: ${cause}` : ""}`;
+			await markFailedAndRefund(env.DB, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
+			await deleteVideoArtifacts(env, id);
+			report.failed.push(id);
+		} else {
+			report.running.push(id);
+		}
+	}
+	if (report.checked > 0) console.log(JSON.stringify({ event: "reconcile", ...report }));
+	return report;
+}
