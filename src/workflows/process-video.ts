@@ -136,7 +136,10 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				step.do(`transcribe chunk ${chunk.index + 1} of ${chunks.length}`, TRANSCRIBE_STEP, async () => {
 					const key = r2Keys.transcriptChunk(videoId, chunk.index);
 					if (!(await this.env.MEDIA.head(key))) {
-						const result = await this.transcribe(() => transcriber.transcribeChunk({ videoId, key: r2Keys.audioChunk(videoId, chunk.index) }, config.language));
+						// Chunks run in parallel: each reports its own share of the band (progress only rises).
+						const report = throttled((v) => raiseProgress(db, videoId, v));
+						const share = (f: number) => report(progressAt("transcribing", 0.15 + (0.8 * (chunk.index + f)) / chunks.length));
+						const result = await this.transcribe(() => transcriber.transcribeChunk({ videoId, key: r2Keys.audioChunk(videoId, chunk.index) }, config.language, share));
 						await this.env.MEDIA.put(key, JSON.stringify(result), { httpMetadata: { contentType: "application/json" } });
 					}
 					const done = (await this.env.MEDIA.list({ prefix: `transcripts/${videoId}/` })).objects.length;

@@ -34,7 +34,7 @@ const routes: Record<string, Route> = {
 	[RENDER_PATHS.download]: route(DownloadRequest, "job", (req, p, signal) => downloadSource(req.videoId, req.url, p, signal)),
 	[RENDER_PATHS.uploadSource]: route(UploadSourceRequest, "job", uploadSource),
 	[RENDER_PATHS.extractAudio]: route(ExtractAudioRequest, "job", extractAudio),
-	[RENDER_PATHS.transcribe]: route(TranscribeRequest, "job", (req, _p, signal) => transcribeLocally(req.audioUrl, req.language, signal)),
+	[RENDER_PATHS.transcribe]: route(TranscribeRequest, "job", (req, onProgress, signal) => transcribeLocally(req.audioUrl, req.language, onProgress, signal)),
 	[RENDER_PATHS.renderClip]: route(RenderClipRequest, "job", renderClip),
 	[RENDER_PATHS.signals]: route(SignalsRequest, "job", computeSignals),
 	[RENDER_PATHS.cleanup]: route(CleanupRequest, "json", async (req) => {

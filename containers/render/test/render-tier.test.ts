@@ -140,6 +140,9 @@ describe("extract-audio and transcribe jobs", () => {
 		}
 
 		const transcribed = await job(RENDER_PATHS.transcribe, { audioUrl: `${sink.url}/${videoId}/chunk-0.mp3`, language: null });
+		// Progress comes from the word timings pocketsphinx prints as it goes.
+		expect(transcribed.progress.length).toBeGreaterThan(0);
+		expect(transcribed.progress.every((f, i, all) => f > 0 && f <= 1 && (i === 0 || f >= all[i - 1]!))).toBe(true);
 		const words = transcribed.result.segments.flatMap((s: { words: { word: string; start: number; end: number }[] }) => s.words);
 		expect(transcribed.result.language).toBe("en");
 		expect(words.length).toBeGreaterThanOrEqual(8);

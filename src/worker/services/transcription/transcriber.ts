@@ -16,7 +16,8 @@ export interface AudioChunkRef {
 
 export interface Transcriber {
 	readonly name: "local" | "workers-ai";
-	transcribeChunk(chunk: AudioChunkRef, language: string | null): Promise<TranscribeResult>;
+	/** `onProgress` (0..1 through the chunk) is called when the engine can tell. */
+	transcribeChunk(chunk: AudioChunkRef, language: string | null, onProgress?: (fraction: number) => Promise<void>): Promise<TranscribeResult>;
 }
 
 export function createTranscriber(env: Env): Transcriber {
@@ -34,10 +35,10 @@ export function createTranscriber(env: Env): Transcriber {
 	}
 	return {
 		name: "local",
-		async transcribeChunk(chunk, language) {
+		async transcribeChunk(chunk, language, onProgress) {
 			const render = createRenderClient(env, chunk.videoId);
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
-			return render.job(RENDER_PATHS.transcribe, { audioUrl, language }, TranscribeResultSchema);
+			return render.job(RENDER_PATHS.transcribe, { audioUrl, language }, TranscribeResultSchema, onProgress);
 		},
 	};
 }
