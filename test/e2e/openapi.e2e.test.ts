@@ -1,11 +1,11 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { stackUrl } from "./client.ts";
 
-const url = inject("clipforgeUrl");
 
 describe("the OpenAPI document", () => {
 	it("is valid OpenAPI 3.1 and documents the whole contract", async () => {
-		const doc = await (await fetch(`${url}/api/openapi.json`)).json();
+		const doc = await (await fetch(`${stackUrl()}/api/openapi.json`)).json();
 		const validator = new Validator();
 		const result = await validator.validate(doc);
 		expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);

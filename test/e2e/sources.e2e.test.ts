@@ -6,12 +6,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
 
-const url = inject("clipforgeUrl");
-const key = inject("clipforgeApiKey");
 let media: string;
 let files: FileServer;
 
@@ -36,10 +35,6 @@ afterAll(async () => {
 	rmSync(media, { recursive: true, force: true });
 });
 
-async function api(method: string, path: string, body?: unknown) {
-	const response = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-	return { status: response.status, body: (await response.json()) as any };
-}
 
 const balance = async () => (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;
 

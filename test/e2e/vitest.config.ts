@@ -8,6 +8,8 @@ export default defineConfig({
 		include: ["**/*.e2e.test.ts"],
 		globalSetup: ["./global-setup.ts"],
 		testTimeout: 10 * 60_000,
+		// One file at a time: they share one stack, two cores and one key's read limit.
+		fileParallelism: false,
 		hookTimeout: 3 * 60_000,
 	},
 });

@@ -11,6 +11,16 @@ describe("planAudioChunks", () => {
 		]);
 		expect(planAudioChunks(0, 45.5, 600)).toEqual([{ index: 0, start: 0, duration: 45.5 }]);
 	});
+
+	it("adds no sliver chunk for a tail the previous chunk's overlap already covers", () => {
+		// A "10 minute" file probed at 600.064 s once gave a 0.064 s second chunk: an MP3 with no audio.
+		expect(planAudioChunks(0, 600.064, 600)).toEqual([{ index: 0, start: 0, duration: 600.064 }]);
+		expect(planAudioChunks(0, 1201.5, 600)).toEqual([
+			{ index: 0, start: 0, duration: 602 },
+			{ index: 1, start: 600, duration: 601.5 },
+		]);
+		expect(planAudioChunks(0, 1205, 600).map((c) => c.duration)).toEqual([602, 602, 5]);
+	});
 });
 
 describe("mergeChunkTranscripts", () => {

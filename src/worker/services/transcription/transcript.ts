@@ -29,7 +29,10 @@ export const CHUNK_OVERLAP_SECONDS = 2;
 export function planAudioChunks(from: number, to: number, chunkSeconds: number, overlap = CHUNK_OVERLAP_SECONDS): ChunkPlan[] {
 	const chunks: ChunkPlan[] = [];
 	for (let start = from, index = 0; start < to - 0.05; start += chunkSeconds, index++) {
-		chunks.push({ index, start: round3(start), duration: round3(Math.min(chunkSeconds + overlap, to - start)) });
+		const duration = Math.min(chunkSeconds + overlap, to - start);
+		chunks.push({ index, start: round3(start), duration: round3(duration) });
+		// This chunk (with its overlap) reaches the end: a further one would be a sliver with no audio.
+		if (start + duration >= to - 0.05) break;
 	}
 	return chunks;
 }
