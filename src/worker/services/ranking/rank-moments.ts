@@ -3,6 +3,7 @@ import type { Transcript } from "../transcription/transcript";
 import { rankClipBasic, type RankedClip } from "./clip-basic";
 import { rankClipPro } from "./clip-pro";
 import type { AudioSignals } from "./features";
+import { inferGenre } from "./genres";
 import type { LlmClient } from "./llm";
 
 export interface RankOutcome {
@@ -30,7 +31,8 @@ export async function rankMoments(transcript: Transcript, config: VideoConfig, s
 	}
 	try {
 		const clips = await rankClipPro(llm, transcript, config, signals);
-		return { clips, genre: basic().genre, rankedBy: `ClipPro (${llm.name})` };
+		const genre = config.genre === "Auto" ? inferGenre(transcript.text) : config.genre;
+		return { clips, genre, rankedBy: `ClipPro (${llm.name})` };
 	} catch (error) {
 		const { clips, genre } = basic();
 		return { clips, genre, rankedBy: `ClipBasic (fallback: ClipPro failed: ${(error as Error).message.slice(0, 160)})` };
