@@ -169,13 +169,16 @@ export class FakeRenderTier {
 /**
  * Installs a fresh fake tier before each test of the file and, after it, lets every workflow the
  * test started finish before the fake goes away (so no run outlives its test and logs noise).
+ * Files whose tests wait for workflows themselves (submitAndProcess) pass `introspect: false`:
+ * a workflow binding takes one introspection session at a time.
  * @example const tier = useFakeRenderTier(); it("…", () => tier().addSource(…));
  */
-export function useFakeRenderTier(): () => FakeRenderTier {
+export function useFakeRenderTier(options: { introspect?: boolean } = {}): () => FakeRenderTier {
 	let tier: FakeRenderTier;
-	let introspector: Awaited<ReturnType<typeof introspectWorkflow>>;
+	let introspector: Awaited<ReturnType<typeof introspectWorkflow>> | null = null;
 	beforeEach(async () => {
 		tier = new FakeRenderTier().install();
+		if (options.introspect === false) return;
 		introspector = await introspectWorkflow(env.PROCESS_VIDEO);
 		await introspector.modifyAll(async (m) => {
 			await m.disableSleeps();
@@ -183,10 +186,11 @@ export function useFakeRenderTier(): () => FakeRenderTier {
 		});
 	});
 	afterEach(async () => {
-		for (const instance of await introspector.get()) {
+		for (const instance of (await introspector?.get()) ?? []) {
 			await instance.waitForStatus("complete").catch(() => undefined); // "errored" ends it too
 		}
-		await introspector.dispose();
+		await introspector?.dispose();
+		introspector = null;
 		tier.uninstall();
 	});
 	return () => tier;

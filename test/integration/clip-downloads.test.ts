@@ -1,15 +1,11 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/accounts";
 import { BASE, call, submitAndProcess } from "../helpers/api";
-import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { signClipUrl, signInternalObjectUrl } from "../../src/worker/services/signing";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier({ introspect: false });
 
 const pathOf = (url: string) => {
 	const u = new URL(url);
@@ -18,7 +14,7 @@ const pathOf = (url: string) => {
 
 async function completedClip() {
 	const { apiKey } = await createWorkspace();
-	const hostedUrl = tier.addSource(`https://videos.example.com/d/${crypto.randomUUID()}`, { duration: 60 });
+	const hostedUrl = fake().addSource(`https://videos.example.com/d/${crypto.randomUUID()}`, { duration: 60 });
 	const videoId = await submitAndProcess(apiKey, hostedUrl, { clipDurationMin: 10, clipDurationMax: 25 });
 	const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 	return { apiKey, videoId, clip: clips.body.clips[0] };

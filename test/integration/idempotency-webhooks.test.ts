@@ -1,18 +1,14 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitBodyAndProcess } from "../helpers/api";
-import { FakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
+import { useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
 import { RENDER_PATHS } from "../../containers/render/src/contract";
 import { signWebhook } from "../../src/worker/services/webhooks";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier({ introspect: false });
 
-const source = (duration: number) => tier.addSource(`https://videos.example.com/i/${crypto.randomUUID()}`, { duration });
+const source = (duration: number) => fake().addSource(`https://videos.example.com/i/${crypto.randomUUID()}`, { duration });
 
 describe("Idempotency-Key", () => {
 	it("the same key and body return the first response and charge once", async () => {
@@ -27,7 +23,7 @@ describe("Idempotency-Key", () => {
 		expect(again.response.headers.get("idempotent-replayed")).toBe("true");
 		expect(await balanceOf(workspaceId)).toBe(18);
 		expect(await ledgerSum(workspaceId)).toBe(18);
-		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.probe)).toHaveLength(1);
+		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.probe)).toHaveLength(1);
 	});
 
 	it("the same key with another body → 409, nothing charged", async () => {
@@ -65,8 +61,8 @@ describe("webhooks", () => {
 		const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
 		expect(submitted.status).toBe(201); // a video without webhookUrl sends nothing
 		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: source(60), webhookUrl, config: { clipDurationMin: 10, clipDurationMax: 20 } });
-		expect(tier.webhooks).toHaveLength(1);
-		const hook = tier.webhooks[0]!;
+		expect(fake().webhooks).toHaveLength(1);
+		const hook = fake().webhooks[0]!;
 		expect(hook.url).toBe(webhookUrl);
 		const payload = JSON.parse(hook.body);
 		expect(payload.event).toBe("video.completed");
@@ -86,7 +82,7 @@ describe("webhooks", () => {
 
 	it("retries a failing receiver with backoff; the video stays completed", async () => {
 		const { apiKey } = await createWorkspace();
-		tier.webhookAnswers.push(500, 503);
+		fake().webhookAnswers.push(500, 503);
 		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: source(30), webhookUrl: `${WEBHOOK_BASE}flaky`, config: { skipClipping: true } });
 		const { body } = await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey });
 		expect(body.deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([[1, 500], [2, 503], [3, 200]]);
@@ -99,13 +95,13 @@ describe("webhooks", () => {
 		expect(settings.status).toBe(200);
 		expect(settings.body.secret).toMatch(/^whsec_/);
 		const hostedUrl = source(60);
-		tier.failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
+		fake().failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
 		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl, config: {} }, "errored");
-		expect(tier.webhooks).toHaveLength(1);
-		const payload = JSON.parse(tier.webhooks[0]!.body);
+		expect(fake().webhooks).toHaveLength(1);
+		const payload = JSON.parse(fake().webhooks[0]!.body);
 		expect(payload).toMatchObject({ event: "video.failed", video: { id: videoId, status: "failed", errorMessage: "Downloading the source failed: The source answered HTTP 410." }, clipsCount: 0 });
-		expect(await signWebhook(settings.body.secret, Number(/t=(\d+)/.exec(tier.webhooks[0]!.headers.get("x-clipforge-signature")!)![1]), tier.webhooks[0]!.body)).toBe(
-			tier.webhooks[0]!.headers.get("x-clipforge-signature"),
+		expect(await signWebhook(settings.body.secret, Number(/t=(\d+)/.exec(fake().webhooks[0]!.headers.get("x-clipforge-signature")!)![1]), fake().webhooks[0]!.body)).toBe(
+			fake().webhooks[0]!.headers.get("x-clipforge-signature"),
 		);
 	});
 

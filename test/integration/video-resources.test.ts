@@ -1,16 +1,12 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
-import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier({ introspect: false });
 
-const source = (duration: number) => tier.addSource(`https://videos.example.com/r/${crypto.randomUUID()}`, { duration });
+const source = (duration: number) => fake().addSource(`https://videos.example.com/r/${crypto.randomUUID()}`, { duration });
 
 describe("GET /api/videos", () => {
 	it("lists newest first, filters by status and project, and pages with a cursor", async () => {

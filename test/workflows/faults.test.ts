@@ -3,18 +3,14 @@
  * a precise errorMessage, every minute refunded, no clip rows and no stored objects left behind.
  */
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RENDER_PATHS } from "../../containers/render/src/contract";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
-import { FakeRenderTier, type Fault } from "../helpers/fake-render-tier";
+import { useFakeRenderTier, type Fault } from "../helpers/fake-render-tier";
 import { r2Keys } from "../../src/worker/services/r2-keys";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier({ introspect: false });
 
 const url = () => `https://videos.example.com/f/${crypto.randomUUID()}.mp4`;
 const config = { clipDurationMin: 10, clipDurationMax: 20 };
@@ -37,8 +33,8 @@ describe("transient render-tier faults are retried and the video completes", () 
 	for (const [name, path, faults] of transient) {
 		it(name, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-			const hostedUrl = tier.addSource(url(), { duration: 60 });
-			tier.failNext(path, ...faults);
+			const hostedUrl = fake().addSource(url(), { duration: 60 });
+			fake().failNext(path, ...faults);
 			const videoId = await submitAndProcess(apiKey, hostedUrl, config);
 			const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 			expect(body.status).toBe("completed");
@@ -60,8 +56,8 @@ describe("persistent faults end in failed with a precise message, a full refund 
 	for (const [name, path, fault, message] of persistent) {
 		it(name, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-			const hostedUrl = tier.addSource(url(), { duration: 60 });
-			tier.failAlways(path, fault);
+			const hostedUrl = fake().addSource(url(), { duration: 60 });
+			fake().failAlways(path, fault);
 			const videoId = await submitAndProcess(apiKey, hostedUrl, config, "errored");
 			const { body } = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
 			expect(body.video.status).toBe("failed");
@@ -74,24 +70,24 @@ describe("persistent faults end in failed with a precise message, a full refund 
 
 	it("a permanent error is not retried; a transient one is retried up to the step's limit", async () => {
 		const { apiKey } = await createWorkspace();
-		const permanent = tier.addSource(url(), { duration: 60 });
-		tier.failAlways(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		const permanent = fake().addSource(url(), { duration: 60 });
+		fake().failAlways(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
 		await submitAndProcess(apiKey, permanent, config, "errored");
-		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(1);
+		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(1);
 
-		tier.calls.length = 0;
-		tier.failures.clear();
-		const flaky = tier.addSource(url(), { duration: 60 });
-		tier.failAlways(RENDER_PATHS.download, "http500");
+		fake().calls.length = 0;
+		fake().failures.clear();
+		const flaky = fake().addSource(url(), { duration: 60 });
+		fake().failAlways(RENDER_PATHS.download, "http500");
 		await submitAndProcess(apiKey, flaky, config, "errored");
-		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(4); // 1 + 3 retries
+		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(4); // 1 + 3 retries
 	});
 });
 
 describe("sources that cannot give clips", () => {
 	it("a video without an audio track is refused at submission (422), nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		const hostedUrl = tier.addSource(url(), { duration: 60, hasAudio: false });
+		const hostedUrl = fake().addSource(url(), { duration: 60, hasAudio: false });
 		const result = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config } });
 		expect(result.status).toBe(422);
 		expect(result.body.error.message).toMatch(/no audio track/);
@@ -100,7 +96,7 @@ describe("sources that cannot give clips", () => {
 
 	it("a silent video ends failed with 'No speech was found', refunded, nothing left", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		const hostedUrl = tier.addSource(url(), { duration: 60, silent: true });
+		const hostedUrl = fake().addSource(url(), { duration: 60, silent: true });
 		const videoId = await submitAndProcess(apiKey, hostedUrl, config, "errored");
 		const { body } = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
 		expect(body.video.status).toBe("failed");

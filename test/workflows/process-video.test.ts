@@ -1,22 +1,18 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
-import { FakeRenderTier } from "../helpers/fake-render-tier";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { RENDER_PATHS } from "../../containers/render/src/contract";
 
-let tier: FakeRenderTier;
-beforeEach(() => {
-	tier = new FakeRenderTier().install();
-});
-afterEach(() => tier.uninstall());
+const fake = useFakeRenderTier({ introspect: false });
 
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
 
 describe("ProcessVideoWorkflow", () => {
 	it("passes the stages in the seed's order and ends completed with rendered clips", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
-		const source = tier.addSource(url("talk"), { duration: 120 });
+		const source = fake().addSource(url("talk"), { duration: 120 });
 		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30 });
 
 		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"]);
@@ -48,8 +44,8 @@ describe("ProcessVideoWorkflow", () => {
 
 	it("fails with the cause as errorMessage, refunds in full, and leaves no clips or objects", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		const source = tier.addSource(url("gone"), { duration: 200 });
-		tier.failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		const source = fake().addSource(url("gone"), { duration: 200 });
+		fake().failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
 		const videoId = await submitAndProcess(apiKey, source, {}, "errored");
 
 		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
@@ -65,19 +61,19 @@ describe("ProcessVideoWorkflow", () => {
 
 	it("retries a transient render-tier error and still completes", async () => {
 		const { apiKey } = await createWorkspace();
-		const source = tier.addSource(url("flaky"), { duration: 60 });
-		tier.failNext(RENDER_PATHS.renderClip, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
+		const source = fake().addSource(url("flaky"), { duration: 60 });
+		fake().failNext(RENDER_PATHS.renderClip, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
 		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 10, clipDurationMax: 20 });
 		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
-		const renders = tier.calls.filter((c) => c.path === RENDER_PATHS.renderClip).length;
+		const renders = fake().calls.filter((c) => c.path === RENDER_PATHS.renderClip).length;
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(renders).toBe(clips.body.count + 1);
 	});
 
 	it("measures the audio and ranks a loud stretch higher (energy in the breakdown)", async () => {
 		const { apiKey } = await createWorkspace();
-		const source = tier.addSource(url("loud"), { duration: 240 });
-		tier.loudAt.push([150, 175]);
+		const source = fake().addSource(url("loud"), { duration: 240 });
+		fake().loudAt.push([150, 175]);
 		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, genre: "Gaming" });
 		const signals = await (await env.MEDIA.get(`signals/${videoId}.json`))!.json<{ loudness: number[] }>();
 		expect(signals.loudness).toHaveLength(480);
@@ -89,7 +85,7 @@ describe("ProcessVideoWorkflow", () => {
 
 	it("split-clips renders every consecutive part of the frame, numbered", async () => {
 		const { apiKey } = await createWorkspace();
-		const source = tier.addSource(url("split"), { duration: 150 });
+		const source = fake().addSource(url("split"), { duration: 150 });
 		const videoId = await submitAndProcess(apiKey, source, { clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 40, timeframeStart: 10, timeframeEnd: 130 });
 		const clips = (await call("GET", `/api/videos/${videoId}/clips?sort=time`, { key: apiKey })).body.clips;
 		expect(clips.length).toBeGreaterThanOrEqual(3);
@@ -99,13 +95,13 @@ describe("ProcessVideoWorkflow", () => {
 			expect(clip.endTime).toBeLessThanOrEqual(130);
 			if (i > 0) expect(clip.startTime).toBeGreaterThanOrEqual(clips[i - 1].endTime - 0.61);
 		});
-		expect(tier.calls.filter((c) => c.path === RENDER_PATHS.renderClip)).toHaveLength(clips.length);
+		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.renderClip)).toHaveLength(clips.length);
 		expect(clips[clips.length - 1].endTime).toBeGreaterThan(120);
 	});
 
 	it("ClipPro falls back to ClipBasic and the video records it", async () => {
 		const { apiKey } = await createWorkspace();
-		const source = tier.addSource(url("pro"), { duration: 60 });
+		const source = fake().addSource(url("pro"), { duration: 60 });
 		const videoId = await submitAndProcess(apiKey, source, { clipModel: "ClipPro", clipDurationMin: 10, clipDurationMax: 20 });
 		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(detail.body.status).toBe("completed");
@@ -114,7 +110,7 @@ describe("ProcessVideoWorkflow", () => {
 
 	it("skipClipping transcribes only: no analyzing, no generating_clips, no clips", async () => {
 		const { apiKey } = await createWorkspace();
-		const source = tier.addSource(url("transcribe-only"), { duration: 90 });
+		const source = fake().addSource(url("transcribe-only"), { duration: 90 });
 		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true });
 		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "completed"]);
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
@@ -122,15 +118,15 @@ describe("ProcessVideoWorkflow", () => {
 		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: unknown[]; language: string }>();
 		expect(transcript.words.length).toBeGreaterThan(100);
 		expect(transcript.language).toBe("en");
-		expect(tier.calls.some((c) => c.path === RENDER_PATHS.renderClip)).toBe(false);
+		expect(fake().calls.some((c) => c.path === RENDER_PATHS.renderClip)).toBe(false);
 	});
 
 	it("transcribes only the time frame, in chunks, and merges the seams without losing or doubling words", async () => {
 		const { apiKey } = await createWorkspace();
-		const source = tier.addSource(url("long"), { duration: 1500 });
+		const source = fake().addSource(url("long"), { duration: 1500 });
 		// 600 s chunks over 100..1400 s: three chunks with 2 s overlaps.
 		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true, timeframeStart: 100, timeframeEnd: 1400 });
-		const extract = tier.calls.find((c) => c.path === RENDER_PATHS.extractAudio)!.body as { chunks: { start: number; duration: number }[] };
+		const extract = fake().calls.find((c) => c.path === RENDER_PATHS.extractAudio)!.body as { chunks: { start: number; duration: number }[] };
 		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual([[100, 602], [700, 602], [1300, 100]]);
 		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: { start: number }[] }>();
 		const starts = transcript.words.map((w) => w.start);
