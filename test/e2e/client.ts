@@ -1,4 +1,8 @@
-import { inject } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, inject } from "vitest";
+import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
 
 /** The e2e stack's address and bootstrap key (provided by global-setup.ts). */
 export const stackUrl = () => inject("clipforgeUrl");
@@ -11,4 +15,24 @@ export async function api(method: string, path: string, body?: unknown): Promise
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	return { status: response.status, body: (await response.json()) as any };
+}
+
+/**
+ * A temporary folder of media built once for the file and served over loopback with Range support
+ * (as video hosts do); removed afterwards.
+ * @example const media = useServedMedia("talk-", (dir) => makeTalkVideo({ out: join(dir, "t.mp4"), seconds: 20 }));
+ */
+export function useServedMedia(prefix: string, build: (dir: string) => void): { dir: () => string; url: () => string } {
+	let dir = "";
+	let server: FileServer | undefined;
+	beforeAll(async () => {
+		dir = mkdtempSync(join(tmpdir(), prefix));
+		build(dir);
+		server = await serveDirectory(dir);
+	});
+	afterAll(async () => {
+		await server?.close();
+		if (dir) rmSync(dir, { recursive: true, force: true });
+	});
+	return { dir: () => dir, url: () => server!.url };
 }

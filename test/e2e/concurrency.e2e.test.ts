@@ -1,30 +1,16 @@
 /** Ten videos processing at once on the local stack: all complete, each one's progress only rises. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "./client.ts";
+import { describe, expect, it } from "vitest";
+import { api, useServedMedia } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
-import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
 
-let media: string;
-let files: FileServer;
-
-beforeAll(async () => {
-	media = mkdtempSync(join(tmpdir(), "clipforge-concurrency-"));
-	makeTalkVideo({ out: join(media, "talk.mp4"), seconds: 20, width: 320, height: 180 });
-	files = await serveDirectory(media);
-});
-afterAll(async () => {
-	await files?.close();
-	rmSync(media, { recursive: true, force: true });
-});
+const media = useServedMedia("clipforge-concurrency-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }));
 
 describe("ten videos at once", () => {
 	it("all complete with clips, and every video's progress is monotonic", async () => {
 		const ids = await Promise.all(
 			Array.from({ length: 10 }, async (_, i) => {
-				const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/talk.mp4?copy=${i}`, config: { clipDurationMin: 5, clipDurationMax: 12 } });
+				const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4?copy=${i}`, config: { clipDurationMin: 5, clipDurationMax: 12 } });
 				expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
 				return submitted.body.video.id as string;
 			}),

@@ -3,32 +3,19 @@
  * status polling → clips → a signed download, then ffprobe checks the file.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "./client.ts";
+import { describe, expect, it } from "vitest";
+import { api, useServedMedia } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
-import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
 
-let media: string;
-let files: FileServer;
-
-beforeAll(async () => {
-	media = mkdtempSync(join(tmpdir(), "clipforge-e2e-media-"));
-	makeTalkVideo({ out: join(media, "talk.mp4"), seconds: 60 });
-	files = await serveDirectory(media);
-});
-afterAll(async () => {
-	await files?.close();
-	rmSync(media, { recursive: true, force: true });
-});
+const media = useServedMedia("clipforge-e2e-media-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }));
 
 
 describe("a hosted video, end to end", () => {
 	it("goes downloading → … → completed with monotonic progress, and its clips download and play", async () => {
 		const started = Date.now();
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/talk.mp4`, config: { clipDurationMin: 10, clipDurationMax: 30 } });
+		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4`, config: { clipDurationMin: 10, clipDurationMax: 30 } });
 		expect(submitted.status).toBe(201);
 		expect(submitted.body.video.status).toBe("downloading");
 		expect(submitted.body.videoInfo.duration).toBeCloseTo(60, 0);
@@ -60,7 +47,7 @@ describe("a hosted video, end to end", () => {
 
 		const file = await fetch(clip.downloadUrl);
 		expect(file.status).toBe(200);
-		const path = join(media, "clip.mp4");
+		const path = join(media.dir(), "clip.mp4");
 		writeFileSync(path, new Uint8Array(await file.arrayBuffer()));
 		const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_name,width,height", "-of", "json", path]).toString());
 		expect(probe.streams[0]).toMatchObject({ codec_name: "h264", width: 1080, height: 1920 });
@@ -76,9 +63,9 @@ describe("a hosted video, end to end", () => {
 
 	it("refunds and explains when the source disappears between probe and download", async () => {
 		const { body: before } = await api("GET", "/api/workspaces");
-		const gone = join(media, "short-lived.mp4");
+		const gone = join(media.dir(), "short-lived.mp4");
 		makeTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/short-lived.mp4`, config: {} });
+		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/short-lived.mp4`, config: {} });
 		expect(submitted.status).toBe(201);
 		rmSync(gone);
 		let status: any;

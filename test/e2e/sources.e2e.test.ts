@@ -3,43 +3,31 @@
  * when nothing was delivered, with clips where clips are possible.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "./client.ts";
+import { describe, expect, it } from "vitest";
+import { api, useServedMedia } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
-import { serveDirectory, type FileServer } from "../../scripts/serve-files.ts";
-
-let media: string;
-let files: FileServer;
 
 const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
 
-beforeAll(async () => {
-	media = mkdtempSync(join(tmpdir(), "clipforge-sources-"));
-	writeFileSync(join(media, "notes.txt"), "this is not a video\n");
-	writeFileSync(join(media, "random.mp4"), new Uint8Array(200_000).map((_, i) => (i * 7919) % 251));
-	makeTalkVideo({ out: join(media, "full.mp4"), seconds: 30, width: 320, height: 180 });
-	const full = readFileSync(join(media, "full.mp4"));
-	writeFileSync(join(media, "truncated.mp4"), full.subarray(0, Math.floor(full.length * 0.4)));
-	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", join(media, "mute.mp4"));
-	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", join(media, "silent.mp4"));
-	makeTalkVideo({ out: join(media, "short.mp4"), seconds: 8, width: 320, height: 180 });
-	makeTalkVideo({ out: join(media, "portrait.mp4"), seconds: 25, width: 720, height: 1280, preset: "ultrafast" });
-	makeTalkVideo({ out: join(media, "uhd.mp4"), seconds: 20, width: 3840, height: 2160, preset: "ultrafast" });
-	files = await serveDirectory(media);
+const media = useServedMedia("clipforge-sources-", (dir) => {
+	writeFileSync(join(dir, "notes.txt"), "this is not a video\n");
+	writeFileSync(join(dir, "random.mp4"), new Uint8Array(200_000).map((_, i) => (i * 7919) % 251));
+	makeTalkVideo({ out: join(dir, "full.mp4"), seconds: 30, width: 320, height: 180 });
+	const full = readFileSync(join(dir, "full.mp4"));
+	writeFileSync(join(dir, "truncated.mp4"), full.subarray(0, Math.floor(full.length * 0.4)));
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "mute.mp4"));
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", join(dir, "silent.mp4"));
+	makeTalkVideo({ out: join(dir, "short.mp4"), seconds: 8, width: 320, height: 180 });
+	makeTalkVideo({ out: join(dir, "portrait.mp4"), seconds: 25, width: 720, height: 1280, preset: "ultrafast" });
+	makeTalkVideo({ out: join(dir, "uhd.mp4"), seconds: 20, width: 3840, height: 2160, preset: "ultrafast" });
 });
-afterAll(async () => {
-	await files?.close();
-	rmSync(media, { recursive: true, force: true });
-});
-
 
 const balance = async () => (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;
 
 async function processToEnd(name: string, config: object = {}) {
-	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/${name}`, config });
+	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/${name}`, config });
 	expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
 	const id = submitted.body.video.id;
 	for (let i = 0; i < 480; i++) {
@@ -54,7 +42,7 @@ describe("sources refused at submission (nothing charged)", () => {
 	for (const [name, fragment] of [["notes.txt", /not a playable video/], ["random.mp4", /not a playable video/], ["mute.mp4", /no audio track/], ["missing.mp4", /HTTP 404/]] as const) {
 		it(`${name} → 422 unsupported_source`, async () => {
 			const before = await balance();
-			const result = await api("POST", "/api/videos/hosted", { hostedUrl: `${files.url}/${name}`, config: {} });
+			const result = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/${name}`, config: {} });
 			expect(result.status).toBe(422);
 			expect(result.body.error.code).toBe("unsupported_source");
 			expect(result.body.error.message).toMatch(fragment);
@@ -99,7 +87,7 @@ describe("sources processed to a defined end", () => {
 			expect(end.status, end.errorMessage ?? "").toBe("completed");
 			const { body } = await api("GET", `/api/videos/${end.id}/clips`);
 			expect(body.count).toBeGreaterThan(0);
-			const file = join(media, `${name}.clip.mp4`);
+			const file = join(media.dir(), `${name}.clip.mp4`);
 			writeFileSync(file, new Uint8Array(await (await fetch(body.clips[0].downloadUrl)).arrayBuffer()));
 			const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "json", file]).toString());
 			expect([probe.streams[0].width, probe.streams[0].height]).toEqual(size);
