@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { ApiError, handleZodError } from "../errors";
 import { API_KEY_PREFIX, requireSession, resolveWorkspace, workspaceScope } from "../middleware/auth";
 import { base64UrlEncode, newId, sha256Hex } from "../services/crypto";
-import { errorResponses, SESSION_ONLY } from "./openapi-errors";
+import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "./openapi";
 
 const ApiKey = z
 	.object({ id: z.string(), name: z.string(), workspaceId: z.string(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), revokedAt: z.string().nullable() })
@@ -20,8 +20,8 @@ const createKeyRoute = createRoute({
 	tags: ["api-keys"],
 	summary: "Create an API key for a workspace (signed-in users only); the key is shown once",
 	security: SESSION_ONLY,
-	request: { body: { content: { "application/json": { schema: CreateApiKeyBody } }, required: true } },
-	responses: { 201: { content: { "application/json": { schema: CreatedApiKey } }, description: "Created." }, ...errorResponses(400, 401, 403) },
+	request: { body: jsonBody(CreateApiKeyBody) },
+	responses: { 201: jsonOk(CreatedApiKey, "Created."), ...errorResponses(400, 401, 403) },
 });
 const listKeysRoute = createRoute({
 	method: "get",
@@ -30,7 +30,7 @@ const listKeysRoute = createRoute({
 	summary: "List the API keys of your workspaces (never the keys themselves)",
 	security: SESSION_ONLY,
 	request: { query: z.object({ workspaceId: z.string().optional() }) },
-	responses: { 200: { content: { "application/json": { schema: z.object({ apiKeys: z.array(ApiKey) }) } }, description: "Keys, newest first." }, ...errorResponses(401, 403) },
+	responses: { 200: jsonOk(z.object({ apiKeys: z.array(ApiKey) }), "Keys, newest first."), ...errorResponses(401, 403) },
 });
 const revokeKeyRoute = createRoute({
 	method: "delete",
@@ -39,7 +39,7 @@ const revokeKeyRoute = createRoute({
 	summary: "Revoke an API key: requests with it get 401 at once",
 	security: SESSION_ONLY,
 	request: { params: z.object({ id: z.string().min(1).max(64) }) },
-	responses: { 200: { content: { "application/json": { schema: ApiKey } }, description: "Revoked." }, ...errorResponses(401, 403, 404) },
+	responses: { 200: jsonOk(ApiKey, "Revoked."), ...errorResponses(401, 403, 404) },
 });
 
 type KeyRow = typeof apiKeys.$inferSelect;

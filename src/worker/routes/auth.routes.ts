@@ -8,7 +8,7 @@ import { ApiError, handleZodError } from "../errors";
 import { SESSION_COOKIE } from "../middleware/auth";
 import { base64UrlEncode, newId, sha256Hex } from "../services/crypto";
 import { verifyPassword } from "../services/passwords";
-import { errorResponses } from "./openapi-errors";
+import { errorResponses, jsonBody, jsonOk } from "./openapi";
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -20,8 +20,8 @@ const loginRoute = createRoute({
 	path: "/login",
 	tags: ["auth"],
 	summary: "Sign in with email and password; sets an HttpOnly session cookie",
-	request: { body: { content: { "application/json": { schema: LoginBody } }, required: true } },
-	responses: { 200: { content: { "application/json": { schema: LoginResponse } }, description: "Signed in; `Set-Cookie: cf_session=…`." }, ...errorResponses(400, 401) },
+	request: { body: jsonBody(LoginBody) },
+	responses: { 200: jsonOk(LoginResponse, "Signed in; `Set-Cookie: cf_session=…`."), ...errorResponses(400, 401) },
 });
 
 const logoutRoute = createRoute({

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { handleZodError } from "../errors";
 import { resolveWorkspace, workspaceScope } from "../middleware/auth";
 import { newId } from "../services/crypto";
-import { errorResponses, BEARER_OR_SESSION } from "./openapi-errors";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "./openapi";
 
 const Project = z.object({ id: z.string(), name: z.string(), workspaceId: z.string(), createdAt: z.string() }).openapi("Project");
 const CreateProjectBody = z.strictObject({ name: z.string().trim().min(1).max(200), workspaceId: z.string().min(1).max(64).optional() }).openapi("CreateProject");
@@ -17,8 +17,8 @@ const createProjectRoute = createRoute({
 	tags: ["projects"],
 	summary: "Create a project to organise videos under",
 	security: BEARER_OR_SESSION,
-	request: { body: { content: { "application/json": { schema: CreateProjectBody } }, required: true } },
-	responses: { 201: { content: { "application/json": { schema: Project } }, description: "Created." }, ...errorResponses(400, 401, 403) },
+	request: { body: jsonBody(CreateProjectBody) },
+	responses: { 201: jsonOk(Project, "Created."), ...errorResponses(400, 401, 403) },
 });
 const listProjectsRoute = createRoute({
 	method: "get",
@@ -27,7 +27,7 @@ const listProjectsRoute = createRoute({
 	summary: "List the projects of your workspace(s)",
 	security: BEARER_OR_SESSION,
 	request: { query: z.object({ workspaceId: z.string().optional() }) },
-	responses: { 200: { content: { "application/json": { schema: z.object({ projects: z.array(Project) }) } }, description: "Projects, newest first." }, ...errorResponses(401, 403) },
+	responses: { 200: jsonOk(z.object({ projects: z.array(Project) }), "Projects, newest first."), ...errorResponses(401, 403) },
 });
 
 export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError })

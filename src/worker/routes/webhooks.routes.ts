@@ -8,7 +8,7 @@ import { handleZodError } from "../errors";
 import { resolveWorkspace } from "../middleware/auth";
 import { parseSourceUrl } from "../services/source-url";
 import { newWebhookSecret } from "../services/webhooks";
-import { BEARER_OR_SESSION, errorResponses } from "./openapi-errors";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "./openapi";
 import { loadVideo } from "./videos/videos.routes";
 import { VideoId } from "./videos/videos.schemas";
 
@@ -27,9 +27,9 @@ const putRoute = createRoute({
 	security: BEARER_OR_SESSION,
 	request: {
 		params: z.object({ workspaceId: z.string().min(1).max(64) }),
-		body: { content: { "application/json": { schema: z.strictObject({ url: z.string().min(1).max(2048).nullable() }) } }, required: true },
+		body: jsonBody(z.strictObject({ url: z.string().min(1).max(2048).nullable() })),
 	},
-	responses: { 200: { content: { "application/json": { schema: WebhookSettings } }, description: "The settings." }, ...errorResponses(400, 401, 403) },
+	responses: { 200: jsonOk(WebhookSettings, "The settings."), ...errorResponses(400, 401, 403) },
 });
 
 const deliveriesRoute = createRoute({
@@ -39,7 +39,7 @@ const deliveriesRoute = createRoute({
 	summary: "Every webhook delivery attempt for a video, oldest first",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
-	responses: { 200: { content: { "application/json": { schema: z.object({ deliveries: z.array(Delivery) }) } }, description: "Attempts." }, ...errorResponses(401, 404) },
+	responses: { 200: jsonOk(z.object({ deliveries: z.array(Delivery) }), "Attempts."), ...errorResponses(401, 404) },
 });
 
 export const webhookRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError })

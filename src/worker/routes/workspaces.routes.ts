@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import { plans, workspaces } from "../db/schema";
 import type { AppEnv } from "../env";
 import { handleZodError } from "../errors";
-import { BEARER_OR_SESSION, errorResponses } from "./openapi-errors";
+import { BEARER_OR_SESSION, errorResponses, jsonOk } from "./openapi";
 
 export const Workspace = z
 	.object({
@@ -22,7 +22,7 @@ const listRoute = createRoute({
 	tags: ["workspaces"],
 	summary: "Workspaces these credentials can use (an API key: its own; a session: every membership)",
 	security: BEARER_OR_SESSION,
-	responses: { 200: { content: { "application/json": { schema: z.array(Workspace) } }, description: "Workspaces." }, ...errorResponses(401) },
+	responses: { 200: jsonOk(z.array(Workspace), "Workspaces."), ...errorResponses(401) },
 });
 
 export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError }).openapi(listRoute, async (c) => {

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { ApiError, handleZodError } from "../../errors";
 import type { Transcript } from "../../services/transcription/transcript";
 import { toSrt, toText, toVtt, TRANSCRIPT_FORMATS } from "../../services/transcription/transcript-formats";
-import { BEARER_OR_SESSION, errorResponses } from "../openapi-errors";
+import { BEARER_OR_SESSION, errorResponses } from "../openapi";
 import { loadVideo } from "./videos.routes";
 import { VideoId } from "./videos.schemas";
 

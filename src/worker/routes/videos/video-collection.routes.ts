@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from "../../services/cursor";
 import { refundVideo } from "../../services/minutes";
 import { r2Keys } from "../../services/r2-keys";
 import { deletePrefixes } from "../../services/video-cleanup";
-import { BEARER_OR_SESSION, errorResponses } from "../openapi-errors";
+import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../openapi";
 import { loadVideo } from "./videos.routes";
 import { videoDetailView } from "./video-view";
 import { VideoDetail, VideoId } from "./videos.schemas";
@@ -31,7 +31,7 @@ const listRoute = createRoute({
 	security: BEARER_OR_SESSION,
 	request: { query: ListQuery },
 	responses: {
-		200: { content: { "application/json": { schema: z.object({ videos: z.array(VideoDetail), nextCursor: z.string().nullable() }).openapi("VideoList") } }, description: "A page of videos." },
+		200: jsonOk(z.object({ videos: z.array(VideoDetail), nextCursor: z.string().nullable() }).openapi("VideoList"), "A page of videos."),
 		...errorResponses(400, 401, 403),
 	},
 });
@@ -44,7 +44,7 @@ const deleteRoute = createRoute({
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: {
-		200: { content: { "application/json": { schema: z.object({ id: z.string(), deleted: z.literal(true), minutesRefunded: z.number().int() }).openapi("DeletedVideo") } }, description: "Deleted." },
+		200: jsonOk(z.object({ id: z.string(), deleted: z.literal(true), minutesRefunded: z.number().int() }).openapi("DeletedVideo"), "Deleted."),
 		...errorResponses(401, 404),
 	},
 });

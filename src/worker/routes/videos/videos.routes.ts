@@ -5,7 +5,7 @@ import { clips, videos } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError, handleZodError } from "../../errors";
 import { resolveWorkspace } from "../../middleware/auth";
-import { BEARER_OR_SESSION, errorResponses } from "../openapi-errors";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../openapi";
 import { decodeCursor, encodeCursor } from "../../services/cursor";
 import { withIdempotency } from "../../services/idempotency";
 import { createRenderClient } from "../../services/render-client";
@@ -18,8 +18,6 @@ import {
 	ClipsResponse, SubmitHostedVideoBody, SubmitHostedVideoResponse, VideoDetail, VideoId, VideoStatusResponse,
 } from "./videos.schemas";
 
-const jsonBody = <S extends z.ZodType>(schema: S) => ({ content: { "application/json": { schema } }, required: true });
-const jsonOk = <S extends z.ZodType>(schema: S, description: string) => ({ content: { "application/json": { schema } }, description });
 
 const submitRoute = createRoute({
 	method: "post",

@@ -1,4 +1,11 @@
+import type { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../errors";
+
+/** A required JSON request body of `schema`. */
+export const jsonBody = <S extends z.ZodType>(schema: S) => ({ content: { "application/json": { schema } }, required: true as const });
+
+/** A JSON response of `schema`. */
+export const jsonOk = <S extends z.ZodType>(schema: S, description: string) => ({ content: { "application/json": { schema } }, description });
 
 const DESCRIPTIONS: Record<number, string> = {
 	400: "Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem.",
