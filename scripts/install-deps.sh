@@ -11,6 +11,9 @@ command -v yt-dlp >/dev/null || need+=(yt-dlp)
 command -v pocketsphinx_continuous >/dev/null || need+=(pocketsphinx)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need+=(fonts-dejavu-core)
+# Caption fallback fonts for non-Latin transcripts (Devanagari, Thai, … and Chinese/Japanese/Korean).
+[ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf ] || need+=(fonts-noto-core)
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
   echo "▸ Installing Debian packages: ${need[*]}"
   sudo=""

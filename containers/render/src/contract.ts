@@ -142,6 +142,31 @@ export type AudioSignals = z.infer<typeof AudioSignals>;
 export const SignalsResult = z.object({ intervals: z.number().int().nonnegative(), bytes: z.number().int() });
 export type SignalsResult = z.infer<typeof SignalsResult>;
 
+export const CAPTION_STYLES = ["karaoke", "word-by-word", "sentence"] as const;
+export const CaptionStyle = z.enum(CAPTION_STYLES);
+export type CaptionStyle = z.infer<typeof CaptionStyle>;
+
+/** Burned-in captions: the clip's words with times in seconds from the clip's start. */
+export const CaptionSpec = z.object({ style: CaptionStyle, words: z.array(Word).max(20_000) });
+export type CaptionSpec = z.infer<typeof CaptionSpec>;
+
+/** The workspace's mark: its text, or a PNG image the Worker stored in R2 (read through `imageUrl`). */
+export const WatermarkSpec = z.discriminatedUnion("kind", [
+	z.object({ kind: z.literal("text"), text: z.string().min(1).max(64) }),
+	z.object({ kind: z.literal("image"), imageUrl: httpUrl }),
+]);
+export type WatermarkSpec = z.infer<typeof WatermarkSpec>;
+
+export const SplitScreenSpec = z.object({
+	/** A short looping background video (built-in or a workspace upload) read through a signed URL. */
+	backgroundUrl: httpUrl,
+	/** Stable name of that background, so an instance fetches it once for all of a video's clips. */
+	backgroundKey: z.string().min(1).max(256),
+	/** Percent of the output height the main video takes (top); the background fills the rest. */
+	ratio: z.number().min(10).max(90),
+});
+export type SplitScreenSpec = z.infer<typeof SplitScreenSpec>;
+
 export const RenderClipRequest = z.object({
 	videoId: z.string().min(1),
 	clipId: z.string().min(1),
@@ -149,14 +174,24 @@ export const RenderClipRequest = z.object({
 	start: z.number().nonnegative(),
 	end: z.number().positive(),
 	aspectRatio: AspectRatio,
-	/** Text drawn in a corner when set; the Worker decides whether the workspace wants it. */
-	watermarkText: z.string().max(64).nullable(),
+	captions: CaptionSpec.nullable().default(null),
+	/** Hook line shown over the first seconds (escaped for libass by the tier). */
+	hookTitle: z.string().max(200).nullable().default(null),
+	/** Null: no mark (the config's `enableWatermark: false`). */
+	watermark: WatermarkSpec.nullable().default(null),
+	splitScreen: SplitScreenSpec.nullable().default(null),
+	/** Follow the main face instead of cropping the centre. */
+	smartCrop: z.boolean().default(false),
 	videoPutUrl: httpUrl,
 	thumbnailPutUrl: httpUrl,
 });
-export type RenderClipRequest = z.infer<typeof RenderClipRequest>;
+export type RenderClipRequest = z.input<typeof RenderClipRequest>;
+export type RenderClipSpec = z.output<typeof RenderClipRequest>;
 export const RenderClipResult = z.object({
 	bytes: z.number().int().positive(),
+	/** Faces found on sampled frames (smart crop only), and whether the crop followed one. */
+	faceFrames: z.number().int().nonnegative().default(0),
+	sampledFrames: z.number().int().nonnegative().default(0),
 	thumbnailBytes: z.number().int().positive(),
 	width: z.number().int(),
 	height: z.number().int(),
@@ -181,8 +216,45 @@ export const RENDER_PATHS = {
 	transcribe: "/jobs/transcribe",
 	renderClip: "/jobs/render-clip",
 	signals: "/jobs/signals",
+	makeBackground: "/jobs/make-background",
+	importMedia: "/jobs/import-media",
 	cleanup: "/jobs/cleanup",
 } as const;
 
 export const CleanupRequest = z.object({ videoId: z.string().min(1) });
 export type CleanupRequest = z.infer<typeof CleanupRequest>;
+
+// ---------------------------------------------------------------- split-screen backgrounds
+
+/**
+ * The built-in background library. The tier draws each one with ffmpeg's own sources (nothing is
+ * downloaded); the Worker asks for it once and keeps the result in R2.
+ */
+export const BUILTIN_BACKGROUNDS = [
+	{ id: "abstract-gradient", name: "Drifting gradient", categoryId: "abstract" },
+	{ id: "abstract-sierpinski", name: "Sierpinski carpet", categoryId: "abstract" },
+	{ id: "satisfying-life", name: "Game of life", categoryId: "satisfying" },
+	{ id: "satisfying-mandelbrot", name: "Mandelbrot zoom", categoryId: "satisfying" },
+	{ id: "retro-bars", name: "Test card", categoryId: "retro" },
+	{ id: "retro-automaton", name: "Cellular automaton", categoryId: "retro" },
+] as const;
+export const BACKGROUND_CATEGORIES = [
+	{ id: "abstract", name: "Abstract" },
+	{ id: "satisfying", name: "Satisfying" },
+	{ id: "retro", name: "Retro" },
+] as const;
+export const DEFAULT_BACKGROUND_CATEGORY = "satisfying";
+export type BuiltinBackgroundId = (typeof BUILTIN_BACKGROUNDS)[number]["id"];
+export const BuiltinBackgroundId = z.enum(BUILTIN_BACKGROUNDS.map((b) => b.id) as [BuiltinBackgroundId, ...BuiltinBackgroundId[]]);
+
+export const MakeBackgroundRequest = z.object({ backgroundId: BuiltinBackgroundId, putUrl: httpUrl });
+export type MakeBackgroundRequest = z.infer<typeof MakeBackgroundRequest>;
+
+/**
+ * Fetches a user's media (a background video or a watermark image) through the source guard,
+ * checks it, and uploads a normalised copy: an H.264 loop for `background`, a PNG for `watermark`.
+ */
+export const ImportMediaRequest = z.object({ kind: z.enum(["background", "watermark"]), url: httpUrl, putUrl: httpUrl });
+export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
+export const MediaFileResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int(), duration: z.number().nonnegative() });
+export type MediaFileResult = z.infer<typeof MediaFileResult>;

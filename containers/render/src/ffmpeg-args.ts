@@ -2,7 +2,7 @@
  * Pure builders of ffmpeg/ffprobe argument arrays. Nothing here runs a process, so every choice can
  * be unit-tested without media (test/ffmpeg-args.test.ts). Comments say why each flag is there.
  */
-import { OUTPUT_SIZE, type AspectRatio } from "./contract.ts";
+import type { Box, Layout } from "./layout.ts";
 
 export const DEFAULT_FONT_FILE = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 
@@ -25,25 +25,28 @@ export function escapeFilterValue(value: string): string {
 }
 
 /**
- * Centre crop to the target aspect ratio, then scale to the output size. The crop box is the
- * largest one of that ratio that fits the source, so nothing is letterboxed and nothing stretched.
+ * Crops the source to the aspect ratio of `box` (the largest such window that fits, so nothing is
+ * letterboxed or stretched) and scales it to the box. The window is centred, or slides along
+ * `track.axis` following `track.position` (an expression of t giving 0-1, from smart crop).
  */
-export function reframeFilter(aspectRatio: AspectRatio): string {
-	const { width, height } = OUTPUT_SIZE[aspectRatio];
+export function reframeFilter(box: Box, track: { axis: "x" | "y"; position: string } | null = null): string {
+	const { width, height } = box;
 	const cropW = `trunc(min(iw\\,ih*${width}/${height})/2)*2`;
 	const cropH = `trunc(min(ih\\,iw*${height}/${width})/2)*2`;
-	return [
-		`crop=w=${cropW}:h=${cropH}:x=(iw-ow)/2:y=(ih-oh)/2`,
-		`scale=${width}:${height}:flags=lanczos`,
-		"setsar=1",
-	].join(",");
+	const x = track?.axis === "x" ? `(iw-ow)*(${track.position})` : "(iw-ow)/2";
+	const y = track?.axis === "y" ? `(ih-oh)*(${track.position})` : "(ih-oh)/2";
+	return [`crop=w=${cropW}:h=${cropH}:x=${x}:y=${y}`, `scale=${width}:${height}:flags=lanczos`, "setsar=1"].join(",");
 }
 
-/** A small translucent mark in the bottom-right corner; text comes from a file, never inline. */
-export function watermarkFilter(textFile: string, fontFile = DEFAULT_FONT_FILE): string {
+/**
+ * A small translucent mark in the bottom-right corner. The text comes from a file and
+ * `expansion=none` keeps drawtext from reading `%{...}` in it: user text is never syntax.
+ */
+export function watermarkTextFilter(textFile: string, fontFile = DEFAULT_FONT_FILE): string {
 	return [
 		`drawtext=fontfile=${escapeFilterValue(fontFile)}`,
 		`textfile=${escapeFilterValue(textFile)}`,
+		"expansion=none",
 		"fontsize=h*0.028",
 		"fontcolor=white@0.75",
 		"shadowcolor=black@0.6:shadowx=2:shadowy=2",
@@ -51,32 +54,68 @@ export function watermarkFilter(textFile: string, fontFile = DEFAULT_FONT_FILE):
 	].join(":");
 }
 
+/** Frame rate both halves of a split-screen are brought to, so vstack pairs frames one to one. */
+const SPLIT_FPS = 30;
+
 export interface RenderClipArgs {
 	sourceUrl: string;
 	start: number;
 	end: number;
-	aspectRatio: AspectRatio;
-	watermarkTextFile: string | null;
+	layout: Layout;
+	/** Smart-crop path for the main video; null = centre crop. */
+	track: { axis: "x" | "y"; position: string } | null;
+	/** ASS document with captions and/or the hook title. */
+	assFile: string | null;
+	/** Local copy of the split-screen background (looped); null = no split-screen. */
+	backgroundFile: string | null;
+	watermark: { kind: "text"; textFile: string } | { kind: "image"; imageFile: string } | null;
 	outputPath: string;
 }
 
-/** One encode from the source (no stacked re-encodes): cut, reframe, optional mark, H.264/AAC. */
+/**
+ * One encode from the source (no stacked re-encodes): cut, reframe (centre or face-tracked),
+ * split-screen over a looped background, captions and hook title (libass), watermark, H.264/AAC.
+ */
 export function renderClipArgs(spec: RenderClipArgs): string[] {
 	const duration = spec.end - spec.start;
-	const filters = [reframeFilter(spec.aspectRatio), spec.watermarkTextFile ? watermarkFilter(spec.watermarkTextFile) : null]
-		.filter((f): f is string => f !== null)
-		.join(",");
+	const { layout } = spec;
+	const inputs: string[] = [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl];
+	const graph: string[] = [];
+	let next = 1;
+	if (spec.backgroundFile && layout.background) {
+		const bg = layout.background;
+		inputs.push("-stream_loop", "-1", "-i", spec.backgroundFile);
+		graph.push(`[0:v]${reframeFilter(layout.main, spec.track)},fps=${SPLIT_FPS}[main]`);
+		graph.push(`[${next++}:v]${reframeFilter(bg)},fps=${SPLIT_FPS}[bg]`);
+		graph.push("[main][bg]vstack=inputs=2:shortest=1[base]");
+	} else {
+		graph.push(`[0:v]${reframeFilter(layout.main, spec.track)}[base]`);
+	}
+	let last = "base";
+	const chain = (filter: string, label: string) => {
+		graph.push(`[${last}]${filter}[${label}]`);
+		last = label;
+	};
+	if (spec.assFile) chain(`ass=filename=${escapeFilterValue(spec.assFile)}`, "text");
+	if (spec.watermark?.kind === "text") chain(watermarkTextFilter(spec.watermark.textFile), "marked");
+	if (spec.watermark?.kind === "image") {
+		inputs.push("-i", spec.watermark.imageFile);
+		const markWidth = Math.round(layout.output.width * 0.2);
+		const margin = Math.round(layout.output.height * 0.03);
+		graph.push(`[${next++}:v]scale=${markWidth}:-2,format=rgba,colorchannelmixer=aa=0.8[mark]`);
+		graph.push(`[${last}][mark]overlay=x=W-w-${margin}:y=H-h-${margin}:format=auto[marked]`);
+		last = "marked";
+	}
+	graph.push(`[${last}]format=yuv420p[out]`);
 	return [
 		...COMMON,
-		...inputOptions(spec.sourceUrl),
 		// -ss before -i seeks the input (fast, reads little over HTTP) and is frame-accurate when transcoding.
-		"-ss", seconds(spec.start),
-		"-i", spec.sourceUrl,
-		"-t", seconds(duration),
-		"-map", "0:v:0",
+		...inputs,
+		"-filter_complex", graph.join(";"),
+		"-map", "[out]",
 		// `?`: a source without audio still renders (silently) instead of failing.
 		"-map", "0:a:0?",
-		"-vf", filters,
+		"-t", seconds(duration),
 		"-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p",
 		"-c:a", "aac", "-b:a", "128k", "-ar", "48000",
 		// moov atom first: the clip starts playing in a browser before it is fully downloaded.
@@ -85,20 +124,29 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 	];
 }
 
-/** A JPEG of the reframed clip a quarter of the way in (past a fade-in, inside the moment). */
-export function thumbnailArgs(spec: Omit<RenderClipArgs, "watermarkTextFile">): string[] {
-	const at = spec.start + Math.min(2, (spec.end - spec.start) * 0.25);
+/**
+ * A representative JPEG of the rendered clip: frames of its first seconds (past any fade-in) at
+ * 5 per second, dark ones dropped (mean luma ≤ 24 of 255), then ffmpeg's `thumbnail` filter keeps
+ * the frame closest to the batch's average colour histogram, which is never mid-transition.
+ */
+export function thumbnailArgs(clipPath: string, duration: number, outputPath: string, width: number): string[] {
+	const from = Math.min(0.5, duration / 4);
 	return [
 		...COMMON,
-		...inputOptions(spec.sourceUrl),
-		"-ss", seconds(at),
-		"-i", spec.sourceUrl,
+		"-ss", seconds(from),
+		"-t", seconds(Math.min(6, Math.max(0.1, duration - from))),
+		"-i", clipPath,
+		"-vf", `fps=5,signalstats,metadata=mode=select:key=lavfi.signalstats.YAVG:value=24:function=greater,thumbnail=n=30,scale=${width}:-2`,
 		"-frames:v", "1",
 		"-update", "1",
-		"-vf", reframeFilter(spec.aspectRatio),
 		"-q:v", "3",
-		spec.outputPath,
+		outputPath,
 	];
+}
+
+/** Fallback when every candidate frame is dark: the frame a quarter of the way in. */
+export function plainThumbnailArgs(clipPath: string, duration: number, outputPath: string, width: number): string[] {
+	return [...COMMON, "-ss", seconds(duration / 4), "-i", clipPath, "-vf", `scale=${width}:-2`, "-frames:v", "1", "-update", "1", "-q:v", "3", outputPath];
 }
 
 /** 16 kHz mono MP3 of one stretch of the source: small enough to send to Whisper, enough for ASR. */

@@ -3,13 +3,11 @@
  * result. HTTP plumbing lives in server.ts.
  */
 import { join } from "node:path";
-import { rm, writeFile } from "node:fs/promises";
 import type {
-	ExtractAudioRequest, ExtractAudioResult, RenderClipRequest, RenderClipResult, UploadSourceRequest, UploadSourceResult,
+	ExtractAudioRequest, ExtractAudioResult, UploadSourceRequest, UploadSourceResult,
 } from "./contract.ts";
-import { OUTPUT_SIZE } from "./contract.ts";
 import { downloadSource, sourcePath, type OnProgress } from "./download.ts";
-import { extractAudioChunkArgs, renderClipArgs, thumbnailArgs } from "./ffmpeg-args.ts";
+import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
@@ -40,41 +38,4 @@ export async function extractAudio(req: ExtractAudioRequest, onProgress: OnProgr
 		onProgress((position + 1) / req.chunks.length);
 	}
 	return { chunks };
-}
-
-export async function renderClip(req: RenderClipRequest, onProgress: OnProgress, signal: AbortSignal): Promise<RenderClipResult> {
-	const dir = await videoDir(req.videoId);
-	const videoPath = join(dir, `${req.clipId}.mp4`);
-	const thumbPath = join(dir, `${req.clipId}.jpg`);
-	let watermarkTextFile: string | null = null;
-	if (req.watermarkText) {
-		// Text goes to drawtext through a file: no user text is ever spliced into the filtergraph.
-		watermarkTextFile = join(dir, `${req.clipId}.watermark.txt`);
-		await writeFile(watermarkTextFile, req.watermarkText, "utf8");
-	}
-	const duration = req.end - req.start;
-	await runProcess(
-		tools.ffmpeg,
-		renderClipArgs({ sourceUrl: req.sourceUrl, start: req.start, end: req.end, aspectRatio: req.aspectRatio, watermarkTextFile, outputPath: videoPath }),
-		{ timeoutMs: Math.max(10 * 60_000, duration * 20_000), signal, collectStdout: false, onStdoutLine: ffmpegProgressReader(duration, (f) => onProgress(f * 0.85)) },
-	);
-	await runProcess(tools.ffmpeg, thumbnailArgs({ sourceUrl: req.sourceUrl, start: req.start, end: req.end, aspectRatio: req.aspectRatio, outputPath: thumbPath }), {
-		timeoutMs: 2 * 60_000,
-		signal,
-	});
-	const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", (f) => onProgress(0.85 + f * 0.13), signal);
-	const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
-	const renderedDuration = await mediaDuration(videoPath, signal);
-	// Uploaded: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
-	await Promise.all([videoPath, thumbPath, watermarkTextFile].filter((p): p is string => p !== null).map((p) => rm(p, { force: true })));
-	onProgress(1);
-	return { bytes, thumbnailBytes, ...OUTPUT_SIZE[req.aspectRatio], duration: renderedDuration };
-}
-
-async function mediaDuration(path: string, signal: AbortSignal): Promise<number> {
-	const { stdout } = await runProcess(tools.ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path], {
-		timeoutMs: 30_000,
-		signal,
-	});
-	return Number(stdout.trim());
 }

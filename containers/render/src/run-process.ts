@@ -27,6 +27,11 @@ export interface RunOptions {
 	onStderrLine?: (line: string) => void;
 	/** Keep stdout in the result (off for long streams that are consumed line by line). */
 	collectStdout?: boolean;
+	/**
+	 * Binary stdout (raw video frames), instead of lines. The process is paused while the returned
+	 * promise runs (backpressure), and a rejection kills it and becomes the run's error.
+	 */
+	onStdoutBytes?: (chunk: Buffer) => Promise<void> | void;
 }
 
 export interface RunResult {
@@ -63,10 +68,26 @@ export function runProcess(command: string, args: readonly string[], options: Ru
 		const onAbort = () => stop("aborted");
 		options.signal?.addEventListener("abort", onAbort, { once: true });
 
-		splitLines(child.stdout, (line) => {
-			if (options.collectStdout !== false) stdout += `${line}\n`;
-			options.onStdoutLine?.(line);
-		});
+		let consuming: Promise<void> = Promise.resolve();
+		let consumerError: Error | null = null;
+		const onBytes = options.onStdoutBytes;
+		if (onBytes) {
+			child.stdout.on("data", (chunk: Buffer) => {
+				child.stdout.pause();
+				consuming = consuming
+					.then(() => (consumerError ? undefined : onBytes(chunk)))
+					.catch((error: Error) => {
+						consumerError ??= error;
+						child.kill("SIGKILL");
+					})
+					.finally(() => child.stdout.resume());
+			});
+		} else {
+			splitLines(child.stdout, (line) => {
+				if (options.collectStdout !== false) stdout += `${line}\n`;
+				options.onStdoutLine?.(line);
+			});
+		}
 		splitLines(child.stderr, (line) => {
 			stderr = (stderr + line + "\n").slice(-STDERR_TAIL_CHARS);
 			options.onStderrLine?.(line);
@@ -79,8 +100,11 @@ export function runProcess(command: string, args: readonly string[], options: Ru
 			else resolve({ stdout, stderr });
 		};
 		child.on("error", (error) => finish(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, "")));
-		child.on("close", (code) => {
-			if (ended === "timeout") {
+		child.on("close", async (code) => {
+			await consuming;
+			if (consumerError) {
+				finish(new ProcessError(`${command}'s output could not be read: ${consumerError.message}`, "exit", code, stderr));
+			} else if (ended === "timeout") {
 				finish(new ProcessError(`${command} took longer than ${options.timeoutMs} ms`, "timeout", code, stderr));
 			} else if (ended === "aborted") {
 				finish(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));

@@ -6,11 +6,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { mkdir } from "node:fs/promises";
 import type { z } from "zod";
 import {
-	CleanupRequest, DownloadRequest, ExtractAudioRequest, type JobEvent, ProbeRequest, RENDER_PATHS, RenderClipRequest,
+	CleanupRequest, DownloadRequest, ExtractAudioRequest, ImportMediaRequest, MakeBackgroundRequest, type JobEvent, ProbeRequest, RENDER_PATHS, RenderClipRequest,
 	SignalsRequest, TranscribeRequest, UploadSourceRequest,
 } from "./contract.ts";
 import { downloadSource, type OnProgress } from "./download.ts";
-import { extractAudio, renderClip, uploadSource } from "./jobs.ts";
+import { importMedia, makeBackground } from "./backgrounds.ts";
+import { extractAudio, uploadSource } from "./jobs.ts";
+import { renderClip } from "./render-clip.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
 import { computeSignals } from "./signals.ts";
@@ -37,6 +39,8 @@ const routes: Record<string, Route> = {
 	[RENDER_PATHS.transcribe]: route(TranscribeRequest, "job", (req, onProgress, signal) => transcribeLocally(req.audioUrl, req.language, onProgress, signal)),
 	[RENDER_PATHS.renderClip]: route(RenderClipRequest, "job", renderClip),
 	[RENDER_PATHS.signals]: route(SignalsRequest, "job", computeSignals),
+	[RENDER_PATHS.makeBackground]: route(MakeBackgroundRequest, "job", makeBackground),
+	[RENDER_PATHS.importMedia]: route(ImportMediaRequest, "job", importMedia),
 	[RENDER_PATHS.cleanup]: route(CleanupRequest, "json", async (req) => {
 		await removeVideoDir(req.videoId);
 		return { ok: true };

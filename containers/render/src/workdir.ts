@@ -25,3 +25,10 @@ export async function removeVideoDir(videoId: string): Promise<void> {
 	if (!SAFE_ID.test(videoId)) return;
 	await rm(join(workRoot, videoId), { recursive: true, force: true });
 }
+
+/** Files shared by every video on this instance (split-screen backgrounds), kept until it stops. */
+export async function sharedDir(): Promise<string> {
+	const dir = join(workRoot, "_shared");
+	await mkdir(dir, { recursive: true });
+	return dir;
+}

@@ -1,11 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { escapeFilterValue, reframeFilter, renderClipArgs, thumbnailArgs } from "../src/ffmpeg-args.ts";
+import { layoutFor } from "../src/layout.ts";
 import { parseYtDlpProgress } from "../src/download.ts";
 import { ffmpegProgressReader } from "../src/ffmpeg-progress.ts";
 import { parsePocketsphinxOutput } from "../src/pocketsphinx.ts";
 
+const base = {
+	sourceUrl: "http://127.0.0.1:1/s.mp4",
+	start: 12.5,
+	end: 40,
+	layout: layoutFor("9:16", null),
+	track: null,
+	assFile: null,
+	backgroundFile: null,
+	watermark: null,
+	outputPath: "/tmp/o.mp4",
+};
+const graphOf = (args: string[]) => args[args.indexOf("-filter_complex") + 1]!;
+
 describe("renderClipArgs", () => {
-	const args = renderClipArgs({ sourceUrl: "http://127.0.0.1:1/s.mp4", start: 12.5, end: 40, aspectRatio: "9:16", watermarkTextFile: "/tmp/w.txt", outputPath: "/tmp/o.mp4" });
+	const args = renderClipArgs({ ...base, watermark: { kind: "text", textFile: "/tmp/w.txt" } });
 
 	it("seeks before the input and cuts the clip length", () => {
 		expect(args.indexOf("-ss")).toBeLessThan(args.indexOf("-i"));
@@ -19,31 +33,50 @@ describe("renderClipArgs", () => {
 	it("tolerates a source without audio", () => {
 		expect(args).toEqual(expect.arrayContaining(["-map", "0:a:0?"]));
 	});
-	it("draws the watermark from a file, never inline text", () => {
-		const vf = args[args.indexOf("-vf") + 1]!;
-		expect(vf).toContain("textfile=/tmp/w.txt");
-		expect(vf).not.toContain("text='");
+	it("draws the watermark from a file with expansion off, never inline text", () => {
+		expect(graphOf(args)).toContain("textfile=/tmp/w.txt:expansion=none");
+		expect(graphOf(args)).not.toContain("text='");
 	});
-	it("has no watermark when none is asked for", () => {
-		const plain = renderClipArgs({ sourceUrl: "/s.mp4", start: 0, end: 5, aspectRatio: "1:1", watermarkTextFile: null, outputPath: "/o.mp4" });
-		expect(plain[plain.indexOf("-vf") + 1]).not.toContain("drawtext");
+	it("has no watermark, captions or second input when none is asked for", () => {
+		const plain = renderClipArgs({ ...base, sourceUrl: "/s.mp4", layout: layoutFor("1:1", null) });
+		expect(graphOf(plain)).not.toMatch(/drawtext|ass=|overlay|vstack/);
+		expect(plain.filter((a) => a === "-i")).toHaveLength(1);
 		expect(plain).not.toContain("-reconnect");
+	});
+	it("stacks the main video over a looped background at the split ratio", () => {
+		const split = renderClipArgs({ ...base, layout: layoutFor("9:16", 30), backgroundFile: "/bg.mp4" });
+		expect(split.slice(split.indexOf("-stream_loop"), split.indexOf("-stream_loop") + 4)).toEqual(["-stream_loop", "-1", "-i", "/bg.mp4"]);
+		expect(graphOf(split)).toContain("scale=1080:576:flags=lanczos");
+		expect(graphOf(split)).toContain("scale=1080:1344:flags=lanczos");
+		expect(graphOf(split)).toContain("vstack=inputs=2:shortest=1");
+	});
+	it("burns captions, then overlays an image mark as a third input", () => {
+		const all = renderClipArgs({ ...base, layout: layoutFor("9:16", 50), backgroundFile: "/bg.mp4", assFile: "/c.ass", watermark: { kind: "image", imageFile: "/m.png" } });
+		const graph = graphOf(all);
+		expect(graph.indexOf("ass=filename=/c.ass")).toBeGreaterThan(graph.indexOf("vstack"));
+		expect(graph).toContain("[2:v]scale=216:-2");
+		expect(graph.indexOf("overlay")).toBeGreaterThan(graph.indexOf("ass="));
+	});
+	it("slides the crop along the tracked axis", () => {
+		const tracked = renderClipArgs({ ...base, track: { axis: "x", position: "0.25" } });
+		expect(graphOf(tracked)).toContain("x=(iw-ow)*(0.25):y=(ih-oh)/2");
 	});
 });
 
 describe("reframeFilter", () => {
 	it("crops the largest centred box of the ratio and scales to the output size", () => {
-		expect(reframeFilter("9:16")).toContain("scale=1080:1920");
-		expect(reframeFilter("16:9")).toContain("scale=1920:1080");
-		expect(reframeFilter("1:1")).toContain("scale=1080:1080");
-		expect(reframeFilter("9:16")).toMatch(/^crop=w=trunc\(min\(iw\\,ih\*1080\/1920\)/);
+		expect(reframeFilter(layoutFor("9:16", null).main)).toContain("scale=1080:1920");
+		expect(reframeFilter(layoutFor("16:9", null).main)).toContain("scale=1920:1080");
+		expect(reframeFilter(layoutFor("1:1", null).main)).toContain("scale=1080:1080");
+		expect(reframeFilter(layoutFor("9:16", null).main)).toMatch(/^crop=w=trunc\(min\(iw\\,ih\*1080\/1920\)/);
 	});
 });
 
 describe("thumbnailArgs", () => {
-	it("takes one frame a quarter into the clip (at most 2 s in)", () => {
-		const args = thumbnailArgs({ sourceUrl: "/s.mp4", start: 10, end: 14, aspectRatio: "9:16", outputPath: "/t.jpg" });
-		expect(args[args.indexOf("-ss") + 1]).toBe("11.000");
+	it("picks a representative, non-dark frame from the rendered clip's first seconds", () => {
+		const args = thumbnailArgs("/c.mp4", 30, "/t.jpg", 540);
+		expect(args[args.indexOf("-ss") + 1]).toBe("0.500");
+		expect(args[args.indexOf("-vf") + 1]).toMatch(/signalstats.*YAVG.*thumbnail=n=30,scale=540:-2/);
 		expect(args).toEqual(expect.arrayContaining(["-frames:v", "1"]));
 	});
 });

@@ -167,7 +167,7 @@ describe("render-clip job", () => {
 			const videoId = `r${Date.now()}`;
 			const clipId = `clip-${aspectRatio.replace(":", "x")}`;
 			const { result, progress } = await job(RENDER_PATHS.renderClip, {
-				videoId, clipId, sourceUrl: `${files.url}/talk.mp4`, start: 2.5, end: 6.5, aspectRatio, watermarkText: aspectRatio === "9:16" ? "clipforge: 100% \"real\"" : null,
+				videoId, clipId, sourceUrl: `${files.url}/talk.mp4`, start: 2.5, end: 6.5, aspectRatio, watermark: aspectRatio === "9:16" ? { kind: "text", text: "clipforge: 100% \"real\"" } : null,
 				videoPutUrl: `${sink.url}/${videoId}/${clipId}.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/${clipId}.jpg`,
 			});
 			expect(progress.at(-1)).toBe(1);
@@ -179,7 +179,7 @@ describe("render-clip job", () => {
 			expect(Number(clip.format.duration)).toBeLessThan(4.15);
 			expect(result).toMatchObject({ width, height });
 			const thumb = ffprobe(join(sinkDir, videoId, `${clipId}.jpg`));
-			expect(thumb.streams[0]).toMatchObject({ codec_name: "mjpeg", width, height });
+			expect(thumb.streams[0]).toMatchObject({ codec_name: "mjpeg", width: 540, height: Math.round((540 * height) / width / 2) * 2 });
 			// faststart: the moov atom comes before mdat.
 			const head = readFileSync(join(sinkDir, videoId, `${clipId}.mp4`)).subarray(0, 4096).toString("latin1");
 			expect(head.indexOf("moov")).toBeGreaterThan(-1);

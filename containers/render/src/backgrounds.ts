@@ -1,0 +1,96 @@
+/**
+ * Split-screen backgrounds and watermark images: the built-in library drawn by ffmpeg's own
+ * sources, and a workspace's own media imported from a URL (checked and normalised first).
+ */
+import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import type { BuiltinBackgroundId, ImportMediaRequest, MakeBackgroundRequest, MediaFileResult } from "./contract.ts";
+import type { OnProgress } from "./download.ts";
+import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
+import { mediaDuration } from "./render-clip.ts";
+import { runProcess } from "./run-process.ts";
+import { resolveSource } from "./source-guard.ts";
+import { TierError } from "./tier-error.ts";
+import { tools } from "./tool-paths.ts";
+import { putFile } from "./transfer.ts";
+import { sharedDir } from "./workdir.ts";
+
+/** Seconds of a background loop: long enough not to feel repetitive, small enough to fetch per instance. */
+export const BACKGROUND_SECONDS = 12;
+/** Portrait, half of 1080x1920: backgrounds are decoration, scaled up into whatever box they fill. */
+const SIZE = "540x960";
+
+/** lavfi source graphs of the built-in library (constants: no user input reaches them). */
+export const BACKGROUND_SOURCES: Record<BuiltinBackgroundId, string> = {
+	"abstract-gradient": `gradients=s=${SIZE}:speed=0.015:rate=30:c0=0x1d2671:c1=0xc33764:c2=0x0f9b8e:nb_colors=3`,
+	"abstract-sierpinski": `sierpinski=s=${SIZE}:rate=30`,
+	"satisfying-life": "life=s=135x240:mold=10:rate=15:ratio=0.1:death_color=#1e1e3c:life_color=#4be3ac,scale=540:960:flags=neighbor,fps=30",
+	"satisfying-mandelbrot": `mandelbrot=s=${SIZE}:rate=30`,
+	"retro-bars": `testsrc2=s=${SIZE}:rate=30`,
+	"retro-automaton": "cellauto=s=270x480:rule=110:rate=30:scroll=1:full=1,scale=540:960:flags=neighbor",
+};
+
+const ENCODE = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "24", "-pix_fmt", "yuv420p", "-movflags", "+faststart"];
+
+export async function makeBackground(req: MakeBackgroundRequest, onProgress: OnProgress, signal: AbortSignal): Promise<MediaFileResult> {
+	const path = join(await sharedDir(), `make-${req.backgroundId}-${Date.now()}.mp4`);
+	try {
+		await runProcess(
+			tools.ffmpeg,
+			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats",
+				"-f", "lavfi", "-i", BACKGROUND_SOURCES[req.backgroundId], "-t", String(BACKGROUND_SECONDS), "-an", ...ENCODE, path],
+			{ timeoutMs: 5 * 60_000, signal, collectStdout: false, onStdoutLine: ffmpegProgressReader(BACKGROUND_SECONDS, (f) => onProgress(f * 0.8)) },
+		);
+		const bytes = await putFile(path, req.putUrl, "video/mp4", undefined, signal);
+		onProgress(1);
+		return { bytes, width: 540, height: 960, duration: BACKGROUND_SECONDS };
+	} finally {
+		await rm(path, { force: true });
+	}
+}
+
+/** Longest stretch of a user's background video kept: it loops under every clip. */
+const IMPORTED_BACKGROUND_SECONDS = 60;
+
+/**
+ * Imports a user's background video (first 60 s, ≤ 1280 px high, no audio) or watermark image
+ * (first frame as PNG, ≤ 512 px wide, alpha kept). Anything ffmpeg cannot decode as a picture
+ * is refused as `unsupported_source`.
+ */
+export async function importMedia(req: ImportMediaRequest, onProgress: OnProgress, signal: AbortSignal): Promise<MediaFileResult> {
+	const url = await resolveSource(req.url);
+	const stream = await firstVideoStream(url, signal);
+	const isImage = req.kind === "watermark";
+	const path = join(await sharedDir(), `import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`);
+	const seconds = Math.min(IMPORTED_BACKGROUND_SECONDS, stream.duration || IMPORTED_BACKGROUND_SECONDS);
+	const args = isImage
+		? ["-i", url, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path]
+		: ["-i", url, "-t", String(seconds), "-an", "-map", "0:v:0", "-vf", "scale=-2:'min(1280,ih)'", ...ENCODE, path];
+	try {
+		await runProcess(
+			tools.ffmpeg,
+			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args],
+			{ timeoutMs: 10 * 60_000, signal, collectStdout: false, onStdoutLine: isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8)) },
+		).catch((error: Error) => {
+			throw new TierError("unsupported_source", `The ${isImage ? "image" : "video"} could not be decoded: ${error.message}`, false, 422);
+		});
+		const bytes = await putFile(path, req.putUrl, isImage ? "image/png" : "video/mp4", undefined, signal);
+		const size = await firstVideoStream(path, signal);
+		onProgress(1);
+		return { bytes, width: size.width, height: size.height, duration: isImage ? 0 : await mediaDuration(path, signal) };
+	} finally {
+		await rm(path, { force: true });
+	}
+}
+
+async function firstVideoStream(url: string, signal: AbortSignal): Promise<{ width: number; height: number; duration: number }> {
+	const { stdout } = await runProcess(
+		tools.ffprobe,
+		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:format=duration", "-of", "json", url],
+		{ timeoutMs: 30_000, signal },
+	).catch(() => ({ stdout: "{}" }));
+	const info = JSON.parse(stdout) as { streams?: { width?: number; height?: number }[]; format?: { duration?: string } };
+	const stream = info.streams?.[0];
+	if (!stream?.width || !stream.height) throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
+	return { width: stream.width, height: stream.height, duration: Number(info.format?.duration ?? 0) || 0 };
+}

@@ -1,0 +1,183 @@
+/**
+ * Face detection on sampled frames of a clip, for smart crop. The detector is BlazeFace through
+ * `@vladmandic/human` on TensorFlow.js's WebAssembly backend; its weights ship inside the npm
+ * package (models/blazeface.*), so nothing is downloaded at run time. Frames come from ffmpeg as
+ * raw RGB (no canvas, no image files).
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { runProcess } from "./run-process.ts";
+import type { FaceBox, FaceSample } from "./smart-crop.ts";
+import { tools } from "./tool-paths.ts";
+
+/** Width frames are decoded at for detection: a face of 1/10 the frame width is still ~50 px. */
+export const DETECT_WIDTH = 512;
+const MAX_SAMPLES = 240;
+const SAMPLES_PER_SECOND = 4;
+
+interface HumanFace {
+	boxRaw: [number, number, number, number];
+	score: number;
+}
+interface HumanLike {
+	load(): Promise<void>;
+	detect(input: unknown): Promise<{ face: HumanFace[] }>;
+	tf: { tensor4d(values: Int32Array, shape: [number, number, number, number], dtype: "int32"): { dispose(): void } };
+}
+
+let detector: Promise<HumanLike> | null = null;
+
+/** Loads BlazeFace once per process (≈ 50 ms); later calls share it. */
+function loadDetector(): Promise<HumanLike> {
+	detector ??= (async () => {
+		const require = createRequire(import.meta.url);
+		// The package's exports map lacks a valid entry for the wasm build: find it beside the main one.
+		const humanFile = join(dirname(require.resolve("@vladmandic/human")), "human.node-wasm.js");
+		const wasmDir = dirname(require.resolve("@tensorflow/tfjs-backend-wasm"));
+		installFileFetch();
+		const { Human } = require(humanFile) as { Human: new (config: object) => HumanLike };
+		const human = new Human({
+			backend: "wasm",
+			wasmPath: `${pathToFileURL(wasmDir).href}/`,
+			modelBasePath: `${pathToFileURL(join(dirname(humanFile), "..", "models")).href}/`,
+			debug: false,
+			cacheSensitivity: 0,
+			face: {
+				enabled: true,
+				detector: { rotation: false, maxDetected: 6, minConfidence: 0.5, return: false },
+				mesh: { enabled: false }, iris: { enabled: false }, description: { enabled: false },
+				emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false },
+			},
+			body: { enabled: false }, hand: { enabled: false }, object: { enabled: false },
+			gesture: { enabled: false }, segmentation: { enabled: false }, filter: { enabled: false },
+		});
+		await human.load();
+		return human;
+	})();
+	detector.catch(() => (detector = null));
+	return detector;
+}
+
+/**
+ * tfjs loads models and the wasm binary with `fetch`, which Node cannot do for file:// URLs;
+ * answer those from disk and leave every other URL to the real fetch.
+ */
+function installFileFetch(): void {
+	const realFetch = globalThis.fetch;
+	if ((realFetch as { fileAware?: boolean }).fileAware) return;
+	const fileAware = async (input: string | URL | Request, init?: RequestInit) => {
+		const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+		if (!url.startsWith("file://")) return realFetch(input, init);
+		const body = await readFile(new URL(url));
+		const type = url.endsWith(".json") ? "application/json" : url.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+		return new Response(body, { headers: { "content-type": type } });
+	};
+	globalThis.fetch = Object.assign(fileAware, { fileAware: true }) as typeof fetch;
+}
+
+/** Faces on one raw RGB24 frame, boxes in fractions of the frame. */
+export async function detectFaces(rgb: Uint8Array, width: number, height: number): Promise<FaceBox[]> {
+	const human = await loadDetector();
+	const tensor = human.tf.tensor4d(Int32Array.from(rgb), [1, height, width, 3], "int32");
+	try {
+		const result = await human.detect(tensor);
+		return result.face.map((f) => ({ x: f.boxRaw[0], y: f.boxRaw[1], width: f.boxRaw[2], height: f.boxRaw[3], score: f.score }));
+	} finally {
+		tensor.dispose();
+	}
+}
+
+export interface FaceScan {
+	samples: FaceSample[];
+	/** Times (s from the clip start) where the picture changes completely. */
+	cuts: number[];
+	/** Source width / height. */
+	sourceAspect: number;
+}
+
+/**
+ * Decodes `duration` seconds of the source from `start` at a few frames per second and detects
+ * faces on each. Face boxes are in fractions of the frame (0-1), times in seconds from `start`.
+ */
+export async function scanFaces(
+	sourceUrl: string,
+	start: number,
+	duration: number,
+	source: { width: number; height: number },
+	onProgress: (fraction: number) => void,
+	signal: AbortSignal,
+): Promise<FaceScan> {
+	await loadDetector();
+	const fps = Math.min(SAMPLES_PER_SECOND, MAX_SAMPLES / Math.max(duration, 1));
+	const width = DETECT_WIDTH;
+	const height = Math.max(2, Math.round((DETECT_WIDTH * source.height) / source.width / 2) * 2);
+	const frameBytes = width * height * 3;
+	const expected = Math.max(1, Math.floor(duration * fps));
+	const samples: FaceSample[] = [];
+	const thumbnails: Uint8Array[] = [];
+	let pending = Buffer.alloc(0);
+
+	const onFrame = async (frame: Buffer) => {
+		samples.push({ t: samples.length / fps, faces: await detectFaces(frame, width, height) });
+		thumbnails.push(lumaThumbnail(frame, width, height));
+		onProgress(Math.min(1, samples.length / expected));
+	};
+
+	await runProcess(
+		tools.ffmpeg,
+		[
+			"-hide_banner", "-nostdin", "-loglevel", "error",
+			"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
+			"-map", "0:v:0", "-vf", `fps=${fps.toFixed(4)},scale=${width}:${height}`,
+			"-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+		],
+		{
+			timeoutMs: Math.max(5 * 60_000, duration * 4_000),
+			signal,
+			onStdoutBytes: async (chunk) => {
+				pending = Buffer.concat([pending, chunk]);
+				while (pending.length >= frameBytes) {
+					const frame = pending.subarray(0, frameBytes);
+					pending = pending.subarray(frameBytes);
+					await onFrame(Buffer.from(frame));
+				}
+			},
+		},
+	);
+	return { samples, cuts: sceneCuts(thumbnails, fps), sourceAspect: source.width / source.height };
+}
+
+const THUMB = 32;
+
+/** A 32x18-ish grey thumbnail of a frame: enough to see a scene change, cheap to compare. */
+function lumaThumbnail(frame: Buffer, width: number, height: number): Uint8Array {
+	const rows = Math.max(1, Math.round((THUMB * height) / width));
+	const out = new Uint8Array(THUMB * rows);
+	for (let ty = 0; ty < rows; ty++) {
+		for (let tx = 0; tx < THUMB; tx++) {
+			const x = Math.floor(((tx + 0.5) * width) / THUMB);
+			const y = Math.floor(((ty + 0.5) * height) / rows);
+			const i = (y * width + x) * 3;
+			out[ty * THUMB + tx] = (frame[i]! * 299 + frame[i + 1]! * 587 + frame[i + 2]! * 114) / 1000;
+		}
+	}
+	return out;
+}
+
+/** Mean absolute difference of consecutive thumbnails (0-255) above which the shot changed. */
+export const CUT_THRESHOLD = 40;
+
+/** Sample times (s) at which a new shot starts. */
+export function sceneCuts(thumbnails: Uint8Array[], fps: number): number[] {
+	const cuts: number[] = [];
+	for (let i = 1; i < thumbnails.length; i++) {
+		const a = thumbnails[i - 1]!;
+		const b = thumbnails[i]!;
+		let sum = 0;
+		for (let p = 0; p < a.length; p++) sum += Math.abs(a[p]! - b[p]!);
+		if (sum / a.length >= CUT_THRESHOLD) cuts.push(i / fps);
+	}
+	return cuts;
+}
