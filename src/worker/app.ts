@@ -7,6 +7,7 @@ import { rateLimit } from "./middleware/rate-limit";
 import { requireJson } from "./middleware/require-json";
 import { apiKeyRoutes } from "./routes/api-keys.routes";
 import { authRoutes } from "./routes/auth.routes";
+import { backgroundRoutes } from "./routes/backgrounds.routes";
 import { projectRoutes } from "./routes/projects.routes";
 import { clipFileRoutes } from "./routes/clip-files.routes";
 import { renderDocsPage } from "./routes/docs-page";
@@ -14,6 +15,7 @@ import { internalObjectRoutes } from "./routes/internal-objects.routes";
 import { transcriptRoutes } from "./routes/videos/transcript.routes";
 import { videoCollectionRoutes } from "./routes/videos/video-collection.routes";
 import { videoRoutes } from "./routes/videos/videos.routes";
+import { watermarkRoutes } from "./routes/watermark.routes";
 import { webhookRoutes } from "./routes/webhooks.routes";
 import { workspaceRoutes } from "./routes/workspaces.routes";
 
@@ -30,7 +32,7 @@ export function createApp() {
 
 	app.use("/api/auth/login", requireJson);
 	app.route("/api/auth", authRoutes);
-	for (const prefix of ["/api/videos", "/api/workspaces", "/api/api-keys", "/api/projects"]) {
+	for (const prefix of ["/api/videos", "/api/workspaces", "/api/api-keys", "/api/projects", "/api/backgrounds"]) {
 		// `/x/*` also matches `/x` itself: one registration, so each request is authenticated and counted once.
 		app.use(`${prefix}/*`, authenticate, rateLimit, requireJson);
 	}
@@ -40,7 +42,9 @@ export function createApp() {
 	app.route("/api/workspaces", workspaceRoutes);
 	app.route("/api/api-keys", apiKeyRoutes);
 	app.route("/api/projects", projectRoutes);
+	app.route("/api/backgrounds", backgroundRoutes);
 	app.route("/api", webhookRoutes);
+	app.route("/api", watermarkRoutes);
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
 	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: "cf_session", description: "Set by POST /api/auth/login." });

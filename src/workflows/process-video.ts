@@ -10,9 +10,11 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { NonRetryableError } from "cloudflare:workflows";
 import type { z } from "zod";
 import {
-	type AudioSignals, DownloadResult, ExtractAudioResult, RenderClipResult, SignalsResult, type TranscribeResult, UploadSourceResult,
+	type AudioSignals, DownloadResult, ExtractAudioResult, MediaFileResult, type RenderClipRequest, RenderClipResult, SignalsResult, type TranscribeResult, UploadSourceResult,
 } from "../../containers/render/src/contract";
 import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
+import { getDb } from "../worker/db/client";
+import { resolveBackground } from "../worker/services/media-library";
 import { createLlm } from "../worker/services/ranking/llm";
 import { rankMoments } from "../worker/services/ranking/rank-moments";
 import { r2Keys } from "../worker/services/r2-keys";
@@ -50,7 +52,15 @@ interface LoadedVideo {
 	duration: number;
 	config: VideoConfig;
 	sourceUrl: string;
+	workspaceId: string;
 	watermarkText: string | null;
+	watermarkImageKey: string | null;
+}
+
+/** What every clip of a video is rendered with, decided once (small: keys, not bytes). */
+interface RenderLook {
+	watermark: { kind: "text"; text: string } | { kind: "image"; key: string } | null;
+	backgroundKey: string | null;
 }
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
@@ -203,12 +213,35 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			clipIds = ranked.clipIds;
 		}
 
-		const watermarkText = config.enableWatermark ? (video.watermarkText ?? DEFAULT_WATERMARK) : null;
+		const look: RenderLook = {
+			watermark: !config.enableWatermark
+				? null
+				: video.watermarkImageKey
+					? { kind: "image", key: video.watermarkImageKey }
+					: { kind: "text", text: video.watermarkText ?? DEFAULT_WATERMARK },
+			backgroundKey: null,
+		};
+		if (config.enableSplitScreen && clipIds.length > 0) {
+			look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, async () => {
+				const background = await resolveBackground(getDb(this.env), video.workspaceId, config, videoId).catch((error: unknown) => {
+					throw new NonRetryableError(`The split-screen background is not available: ${(error as Error).message}`);
+				});
+				if (!background) return null;
+				if (background.builtIn && !(await this.env.MEDIA.head(background.objectKey))) {
+					// The built-in library is drawn on first use and kept in R2 for every later video.
+					const putUrl = await signInternalObjectUrl(this.env, background.objectKey, "PUT");
+					await this.renderJob("Drawing the split-screen background", `background:${background.id}`, RENDER_PATHS.makeBackground, { backgroundId: background.id, putUrl }, MediaFileResult);
+				} else if (!(await this.env.MEDIA.head(background.objectKey))) {
+					throw new NonRetryableError(`The split-screen background ${background.id} was deleted.`);
+				}
+				return background.objectKey;
+			});
+		}
 		for (let first = 0; first < clipIds.length; first += RENDER_PARALLELISM) {
 			await Promise.all(
 				clipIds.slice(first, first + RENDER_PARALLELISM).map((clipId, offset) =>
 					step.do(`render clip ${first + offset + 1} of ${clipIds.length}`, RENDER_STEP, () =>
-						this.renderOneClip(videoId, clipId, source.key, config, watermarkText, clipIds.length, `${videoId}:render:${(first + offset) % RENDER_INSTANCES_PER_VIDEO}`),
+						this.renderOneClip(videoId, clipId, source.key, transcriptInfo.key, config, look, clipIds.length, `${videoId}:render:${(first + offset) % RENDER_INSTANCES_PER_VIDEO}`),
 					),
 				),
 			);
@@ -225,27 +258,42 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		return { status: "completed", clips: clipIds.length, notify: true };
 	}
 
-	private async renderOneClip(videoId: string, clipId: string, sourceKey: string, config: VideoConfig, watermarkText: string | null, total: number, affinity: string) {
+	private async renderOneClip(videoId: string, clipId: string, sourceKey: string, transcriptKey: string, config: VideoConfig, look: RenderLook, total: number, affinity: string) {
 		const db = this.env.DB;
 		await enterStage(db, videoId, "generating_clips", progressAt("generating_clips", 0));
-		const clip = await db.prepare("SELECT start_time AS start, end_time AS end, status FROM clips WHERE id = ?").bind(clipId).first<{ start: number; end: number; status: string }>();
+		const clip = await db
+			.prepare("SELECT start_time AS start, end_time AS end, status, hook_title AS hookTitle FROM clips WHERE id = ?")
+			.bind(clipId)
+			.first<{ start: number; end: number; status: string; hookTitle: string | null }>();
 		if (!clip) throw new NonRetryableError(`Clip ${clipId} disappeared before rendering.`);
 		const videoKey = r2Keys.clipVideo(videoId, clipId);
 		const thumbnailKey = r2Keys.clipThumbnail(videoId, clipId);
 		if (clip.status === "completed" && (await this.env.MEDIA.head(videoKey))) return { clipId, videoKey };
 
-		const [sourceUrl, videoPutUrl, thumbnailPutUrl] = await Promise.all([
+		const [sourceUrl, videoPutUrl, thumbnailPutUrl, watermark, splitScreen] = await Promise.all([
 			signInternalObjectUrl(this.env, sourceKey, "GET"),
 			signInternalObjectUrl(this.env, videoKey, "PUT"),
 			signInternalObjectUrl(this.env, thumbnailKey, "PUT"),
+			look.watermark?.kind === "image"
+				? signInternalObjectUrl(this.env, look.watermark.key, "GET").then((imageUrl) => ({ kind: "image" as const, imageUrl }))
+				: Promise.resolve(look.watermark),
+			look.backgroundKey
+				? signInternalObjectUrl(this.env, look.backgroundKey, "GET").then((backgroundUrl) => ({ backgroundUrl, backgroundKey: look.backgroundKey!, ratio: config.splitRatio }))
+				: Promise.resolve(null),
 		]);
+		const captions = config.enableCaptions
+			? { style: config.captionTemplateId, words: wordsWithin((await this.readJson<Transcript>(transcriptKey)).words, clip.start, clip.end) }
+			: null;
 		const doneBefore = await completedClips(db, videoId);
 		const report = throttled((v) => raiseProgress(db, videoId, v));
 		const result = await this.renderJob(
 			"Rendering a clip",
 			affinity,
 			RENDER_PATHS.renderClip,
-			{ videoId, clipId, sourceUrl, start: clip.start, end: clip.end, aspectRatio: config.aspectRatio, watermarkText, videoPutUrl, thumbnailPutUrl },
+			{
+				videoId, clipId, sourceUrl, start: clip.start, end: clip.end, aspectRatio: config.aspectRatio, videoPutUrl, thumbnailPutUrl,
+				captions, hookTitle: config.enableIntroTitle ? clip.hookTitle : null, watermark, splitScreen, smartCrop: config.enableSmartCrop,
+			} satisfies RenderClipRequest,
 			RenderClipResult,
 			(f) => report(progressAt("generating_clips", (doneBefore + f) / total)),
 		);
@@ -287,11 +335,19 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 	}
 }
 
+/** The clip's words, with times from the clip's start (what its captions show). */
+function wordsWithin(words: Transcript["words"], start: number, end: number) {
+	return words.filter((w) => w.end > start && w.start < end).map((w) => ({ word: w.word, start: Math.max(0, w.start - start), end: Math.min(end, w.end) - start }));
+}
+
 async function loadVideo(db: D1Database, videoId: string): Promise<LoadedVideo> {
 	const row = await db
-		.prepare("SELECT v.status, v.duration, v.config, v.source_url AS sourceUrl, w.watermark_text AS watermarkText FROM videos v JOIN workspaces w ON w.id = v.workspace_id WHERE v.id = ?")
+		.prepare(
+			`SELECT v.status, v.duration, v.config, v.source_url AS sourceUrl, v.workspace_id AS workspaceId, w.watermark_text AS watermarkText, w.watermark_image_key AS watermarkImageKey
+			 FROM videos v JOIN workspaces w ON w.id = v.workspace_id WHERE v.id = ?`,
+		)
 		.bind(videoId)
-		.first<{ status: string; duration: number; config: string | null; sourceUrl: string; watermarkText: string | null }>();
+		.first<Omit<LoadedVideo, "config"> & { config: string | null }>();
 	if (!row) throw new NonRetryableError(`Video ${videoId} does not exist.`);
 	if (!row.config) throw new NonRetryableError("The video has no config yet.");
 	return { ...row, config: VideoConfigInput.parse(JSON.parse(row.config)) };

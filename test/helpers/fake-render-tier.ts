@@ -10,7 +10,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
-	DownloadRequest, ExtractAudioRequest, type JobEvent, ProbeRequest, type ProbeResult, RENDER_PATHS, RenderClipRequest, type RenderError,
+	DownloadRequest, ExtractAudioRequest, ImportMediaRequest, type JobEvent, MakeBackgroundRequest, ProbeRequest, type ProbeResult, RENDER_PATHS, RenderClipRequest, type RenderError,
 	type Segment, SignalsRequest, TranscribeRequest, UploadSourceRequest,
 } from "../../containers/render/src/contract";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
@@ -41,6 +41,8 @@ export class FakeRenderTier {
 	/** Faults the next calls of a path meet, in order (then it works again). */
 	readonly failures = new Map<string, Fault[]>();
 	readonly calls: { path: string; body: unknown }[] = [];
+	/** URLs the import job can decode (pictures and background videos a user may point at). */
+	readonly media = new Set<string>();
 	/** Requests that reached the fake webhook receiver (any URL under WEBHOOK_BASE). */
 	readonly webhooks: { url: string; headers: Headers; body: string }[] = [];
 	/** Stretches [from, to) in seconds the signals job reports as loud. */
@@ -139,6 +141,19 @@ export class FakeRenderTier {
 					{ type: "progress", fraction: 0.5 },
 					{ type: "result", result: { bytes, thumbnailBytes, width: size[0], height: size[1], duration: req.end - req.start } },
 				]);
+			}
+			case RENDER_PATHS.makeBackground: {
+				const req = MakeBackgroundRequest.parse(body);
+				const bytes = await put(req.putUrl, JSON.stringify({ background: req.backgroundId }), "video/mp4");
+				return ndjson([{ type: "result", result: { bytes, width: 540, height: 960, duration: 12 } }]);
+			}
+			case RENDER_PATHS.importMedia: {
+				const req = ImportMediaRequest.parse(body);
+				if (!this.media.has(req.url)) {
+					return ndjson([{ type: "error", error: { code: "unsupported_source", message: "The URL is not a picture or a video.", retryable: false } }]);
+				}
+				const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind }), req.kind === "watermark" ? "image/png" : "video/mp4");
+				return ndjson([{ type: "result", result: { bytes, width: 512, height: 256, duration: req.kind === "watermark" ? 0 : 20 } }]);
 			}
 			default:
 				return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });

@@ -13,6 +13,8 @@ const DOCUMENTED_PATHS = [
 	"/api/api-keys/{id}",
 	"/api/auth/login",
 	"/api/auth/logout",
+	"/api/backgrounds",
+	"/api/backgrounds/{id}",
 	"/api/projects",
 	"/api/videos",
 	"/api/videos/hosted",
@@ -23,6 +25,7 @@ const DOCUMENTED_PATHS = [
 	"/api/videos/{id}/transcript",
 	"/api/videos/{id}/webhooks",
 	"/api/workspaces",
+	"/api/workspaces/{workspaceId}/watermark",
 	"/api/workspaces/{workspaceId}/webhook",
 ];
 

@@ -20,8 +20,10 @@ export const workspaces = sqliteTable("workspaces", {
 	name: text("name").notNull(),
 	/** Whole minutes; only ever changed together with a ledger row (services/minutes.ts). */
 	minutesBalance: integer("minutes_balance").notNull().default(0),
-	/** Text drawn on clips when `enableWatermark` is true; null → the default clipforge mark. */
+	/** Text drawn on clips when `enableWatermark` is true; null (and no image) → the default clipforge mark. */
 	watermarkText: text("watermark_text"),
+	/** R2 key of the workspace's watermark image (PNG, imported by the render tier); wins over the text. */
+	watermarkImageKey: text("watermark_image_key"),
 	/** Receives `completed`/`failed` events of every video of the workspace (a submission's own URL wins). */
 	webhookUrl: text("webhook_url"),
 	/** HMAC key of the workspace's webhook signatures (`whsec_…`), shown to its members. */
@@ -186,6 +188,25 @@ export const clips = sqliteTable(
 		createdAt: createdAt(),
 	},
 	(t) => [index("clips_video_position").on(t.videoId, t.position)],
+);
+
+/** A workspace's own split-screen backgrounds (the built-in library lives in the render contract). */
+export const backgrounds = sqliteTable(
+	"backgrounds",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		name: text("name").notNull(),
+		categoryId: text("category_id").notNull(),
+		sourceUrl: text("source_url").notNull(),
+		/** R2 key of the normalised loop (H.264, no audio, ≤ 60 s). */
+		objectKey: text("object_key").notNull(),
+		width: integer("width").notNull(),
+		height: integer("height").notNull(),
+		duration: real("duration").notNull(),
+		createdAt: createdAt(),
+	},
+	(t) => [index("backgrounds_workspace").on(t.workspaceId, t.createdAt)],
 );
 
 /**

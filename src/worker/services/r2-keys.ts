@@ -7,6 +7,10 @@ export const r2Keys = {
 	signals: (videoId: string) => `signals/${videoId}.json`,
 	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
 	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,
+	/** Drawn by the render tier on first use, then shared by every workspace. */
+	builtinBackground: (backgroundId: string) => `backgrounds/builtin/${backgroundId}.mp4`,
+	workspaceBackground: (workspaceId: string, backgroundId: string) => `backgrounds/${workspaceId}/${backgroundId}.mp4`,
+	watermarkImage: (workspaceId: string, markId: string) => `watermarks/${workspaceId}/${markId}.png`,
 	/** Prefixes holding a video's objects (for cleanup). */
 	videoPrefixes: (videoId: string) => [`sources/${videoId}/`, `audio/${videoId}/`, `transcripts/${videoId}/`, `transcripts/${videoId}.json`, `signals/${videoId}.json`, `clips/${videoId}/`],
 };

@@ -8,6 +8,7 @@ import { plans, projects, workspaces } from "../db/schema";
 import { ApiError } from "../errors";
 import { frameOf, type VideoConfig } from "../routes/videos/config.schema";
 import { newId } from "./crypto";
+import { resolveBackground } from "./media-library";
 import { chargeAndCreateVideo, minutesFor } from "./minutes";
 import { RenderTierError, type RenderClient } from "./render-client";
 import { parseSourceUrl } from "./source-url";
@@ -26,6 +27,8 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	const url = parseSourceUrl(input.hostedUrl, env);
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
 	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
+	// An unknown background is a 400 now, not a failed video (and a refund) later.
+	if (input.config) await resolveBackground(db, input.workspaceId, input.config, "");
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);

@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor } from "../../services/cursor";
 import { withIdempotency } from "../../services/idempotency";
 import { createRenderClient } from "../../services/render-client";
 import { startProcessing } from "../../services/start-processing";
+import { resolveBackground } from "../../services/media-library";
 import { assertTimeframeInside, submitHostedVideo } from "../../services/submit-video";
 import { markFailedAndRefund } from "../../services/video-state";
 import { VideoConfigInput } from "./config.schema";
@@ -115,6 +116,7 @@ export const videoRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError
 			throw new ApiError("conflict", `The video is ${row.status}; its config can only be set while it is pending_config.`);
 		}
 		assertTimeframeInside(config, row.duration);
+		await resolveBackground(db, row.workspaceId, config, id);
 		// Guarded on the status, so two concurrent PUTs cannot both start processing.
 		const updated = await c.env.DB.prepare(
 			`UPDATE videos SET config = ?2, status = 'downloading', started_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

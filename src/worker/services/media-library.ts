@@ -1,0 +1,163 @@
+/**
+ * Split-screen backgrounds (the built-in library plus a workspace's uploads) and workspace
+ * watermarks. Media a user points at is imported by the render tier (fetched through its source
+ * guard, checked, normalised) and kept in R2, so renders never depend on the user's URL again.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import {
+	BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY, MediaFileResult,
+} from "../../../containers/render/src/contract";
+import type { Db } from "../db/client";
+import { backgrounds, workspaces } from "../db/schema";
+import { ApiError } from "../errors";
+import type { VideoConfig } from "../routes/videos/config.schema";
+import { newId } from "./crypto";
+import { r2Keys } from "./r2-keys";
+import { RENDER_PATHS, RenderTierError, type RenderClient } from "./render-client";
+import { signInternalObjectUrl } from "./signing";
+import { parseSourceUrl } from "./source-url";
+
+/** Category of every workspace upload unless it names another one. */
+export const CUSTOM_CATEGORY = { id: "custom", name: "Your uploads" } as const;
+
+export interface BackgroundView {
+	id: string;
+	name: string;
+	categoryId: string;
+	builtIn: boolean;
+	createdAt: string | null;
+}
+
+export async function listBackgrounds(db: Db, workspaceId: string): Promise<{ categories: { id: string; name: string }[]; backgrounds: BackgroundView[] }> {
+	const own = await db.select().from(backgrounds).where(eq(backgrounds.workspaceId, workspaceId)).orderBy(desc(backgrounds.createdAt)).all();
+	return {
+		categories: [...BACKGROUND_CATEGORIES, CUSTOM_CATEGORY],
+		backgrounds: [
+			...BUILTIN_BACKGROUNDS.map((b) => ({ ...b, builtIn: true, createdAt: null })),
+			...own.map((b) => ({ id: b.id, name: b.name, categoryId: b.categoryId, builtIn: false, createdAt: b.createdAt })),
+		],
+	};
+}
+
+/** The background a split-screen video will use: a chosen one, or one of a category picked by the video id. */
+export interface ResolvedBackground {
+	id: string;
+	/** Built-in backgrounds are drawn on first use; uploads already exist in R2. */
+	builtIn: boolean;
+	objectKey: string;
+}
+
+/**
+ * Checks the split-screen choice of a config before anything is charged, and returns the
+ * background to use (null when split-screen is off). Unknown ids or categories are a 400.
+ */
+export async function resolveBackground(db: Db, workspaceId: string, config: Pick<VideoConfig, "enableSplitScreen" | "splitScreenBgVideoId" | "splitScreenBgCategoryId">, seed: string): Promise<ResolvedBackground | null> {
+	if (!config.enableSplitScreen) return null;
+	const { categories, backgrounds: all } = await listBackgrounds(db, workspaceId);
+	if (config.splitScreenBgVideoId) {
+		const chosen = all.find((b) => b.id === config.splitScreenBgVideoId);
+		if (!chosen) {
+			throw new ApiError("invalid_request", `Background ${config.splitScreenBgVideoId} does not exist; GET /api/backgrounds lists them.`, [
+				{ path: "config.splitScreenBgVideoId", message: "unknown background id" },
+			]);
+		}
+		return backgroundOf(db, chosen);
+	}
+	const categoryId = config.splitScreenBgCategoryId ?? DEFAULT_BACKGROUND_CATEGORY;
+	if (!categories.some((c) => c.id === categoryId)) {
+		throw new ApiError("invalid_request", `Background category ${categoryId} does not exist; GET /api/backgrounds lists them.`, [
+			{ path: "config.splitScreenBgCategoryId", message: `must be one of ${categories.map((c) => c.id).join(", ")}` },
+		]);
+	}
+	const inCategory = all.filter((b) => b.categoryId === categoryId);
+	if (inCategory.length === 0) {
+		throw new ApiError("invalid_request", `Background category ${categoryId} has no backgrounds yet; add one with POST /api/backgrounds.`, [
+			{ path: "config.splitScreenBgCategoryId", message: "empty category" },
+		]);
+	}
+	// Deterministic: a repeated workflow step, or a re-check, picks the same one.
+	return backgroundOf(db, inCategory[hashOf(seed) % inCategory.length]!);
+}
+
+async function backgroundOf(db: Db, view: BackgroundView): Promise<ResolvedBackground> {
+	if (view.builtIn) return { id: view.id, builtIn: true, objectKey: r2Keys.builtinBackground(view.id) };
+	const row = await db.select({ objectKey: backgrounds.objectKey }).from(backgrounds).where(eq(backgrounds.id, view.id)).get();
+	return { id: view.id, builtIn: false, objectKey: row!.objectKey };
+}
+
+function hashOf(text: string): number {
+	let hash = 2166136261;
+	for (const ch of text) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
+	return hash;
+}
+
+export interface ImportInput {
+	url: string;
+	name: string | null;
+	categoryId: string | null;
+}
+
+/** POST /api/backgrounds: imports the video (first 60 s) and records it for the workspace. */
+export async function importBackground(env: Env, db: Db, render: RenderClient, workspaceId: string, input: ImportInput): Promise<BackgroundView> {
+	const url = parseSourceUrl(input.url, env, "url");
+	const categoryId = input.categoryId ?? CUSTOM_CATEGORY.id;
+	if (![...BACKGROUND_CATEGORIES, CUSTOM_CATEGORY].some((c) => c.id === categoryId)) {
+		throw new ApiError("invalid_request", `Category ${categoryId} does not exist.`, [{ path: "categoryId", message: "unknown category" }]);
+	}
+	const id = newId("bg");
+	const objectKey = r2Keys.workspaceBackground(workspaceId, id);
+	const media = await importMedia(env, render, "background", url.toString(), objectKey);
+	const name = input.name?.trim() || url.pathname.split("/").pop() || "Background";
+	const [row] = await db
+		.insert(backgrounds)
+		.values({ id, workspaceId, name, categoryId, sourceUrl: url.toString(), objectKey, width: media.width, height: media.height, duration: media.duration })
+		.returning();
+	return { id, name, categoryId, builtIn: false, createdAt: row!.createdAt };
+}
+
+export type WatermarkInput = { type: "text"; text: string } | { type: "image"; imageUrl: string } | { type: "default" };
+export type WatermarkView = { type: "default" | "text" | "image"; text: string | null };
+
+/** PUT /api/workspaces/:id/watermark: the mark every clip of the workspace gets (when enabled). */
+export async function setWatermark(env: Env, db: Db, render: RenderClient, workspaceId: string, input: WatermarkInput): Promise<WatermarkView> {
+	const previous = await db.select({ key: workspaces.watermarkImageKey }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+	let text: string | null = null;
+	let imageKey: string | null = null;
+	if (input.type === "text") text = input.text.trim();
+	if (input.type === "image") {
+		// A new key per upload: clips rendering right now keep reading the mark they started with.
+		imageKey = r2Keys.watermarkImage(workspaceId, newId("wm"));
+		await importMedia(env, render, "watermark", parseSourceUrl(input.imageUrl, env, "imageUrl").toString(), imageKey);
+	}
+	await db.update(workspaces).set({ watermarkText: text, watermarkImageKey: imageKey }).where(eq(workspaces.id, workspaceId)).run();
+	if (previous?.key && previous.key !== imageKey) await env.MEDIA.delete(previous.key);
+	return watermarkView({ watermarkText: text, watermarkImageKey: imageKey });
+}
+
+export function watermarkView(row: { watermarkText: string | null; watermarkImageKey: string | null }): WatermarkView {
+	if (row.watermarkImageKey) return { type: "image", text: null };
+	if (row.watermarkText) return { type: "text", text: row.watermarkText };
+	return { type: "default", text: null };
+}
+
+async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string) {
+	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
+	try {
+		return await render.job(RENDER_PATHS.importMedia, { kind, url, putUrl }, MediaFileResult);
+	} catch (error) {
+		if (!(error instanceof RenderTierError)) throw error;
+		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
+		if (error.code === "unsupported_source" || error.code === "source_unreachable" || error.code === "invalid_request") {
+			throw new ApiError("unsupported_source", error.message);
+		}
+		throw new ApiError("service_unavailable", `The ${kind === "watermark" ? "image" : "video"} could not be imported right now. Try again shortly.`, { cause: error.message });
+	}
+}
+
+/** Workspace-owned background rows, for the API's delete route. */
+export async function deleteBackground(env: Env, db: Db, workspaceId: string, id: string): Promise<void> {
+	const row = await db.select().from(backgrounds).where(and(eq(backgrounds.id, id), eq(backgrounds.workspaceId, workspaceId))).get();
+	if (!row) throw new ApiError("not_found", `Background ${id} was not found in this workspace.`);
+	await db.delete(backgrounds).where(eq(backgrounds.id, id)).run();
+	await env.MEDIA.delete(row.objectKey);
+}
