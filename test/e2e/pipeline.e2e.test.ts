@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, useServedMedia } from "./client.ts";
+import { frameAt, isHighlight, isWhite, pixelsIn } from "../../containers/render/test/frames.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const media = useServedMedia("clipforge-e2e-media-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }));
@@ -78,5 +79,46 @@ describe("a hosted video, end to end", () => {
 		expect(status.video.errorMessage).toMatch(/Downloading the source failed: .*404/);
 		const { body: after } = await api("GET", "/api/workspaces");
 		expect(after[0].minutesBalance).toBe(before[0].minutesBalance);
+	});
+});
+
+describe("every rendering option at once, end to end", () => {
+	it("burns karaoke captions on the seam, the hook title and the mark over a built-in background, with smart crop on (no face in this source: centre)", async () => {
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/talk.mp4`,
+			config: {
+				clipDurationMin: 10, clipDurationMax: 20, enableCaptions: true, captionTemplateId: "karaoke", enableIntroTitle: true,
+				enableSplitScreen: true, splitScreenBgCategoryId: "retro", splitRatio: 50, enableSmartCrop: true,
+			},
+		});
+		expect(submitted.status).toBe(201);
+		const id = submitted.body.video.id;
+		let status: any;
+		for (let i = 0; i < 600; i++) {
+			status = (await api("GET", `/api/videos/${id}/status`)).body;
+			if (["completed", "failed"].includes(status.video.status)) break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		expect(status.video, JSON.stringify(status.video)).toMatchObject({ status: "completed" });
+
+		const { body: list } = await api("GET", `/api/videos/${id}/clips?sort=time`);
+		const clip = list.clips[0];
+		const path = join(media.dir(), "styled.mp4");
+		writeFileSync(path, new Uint8Array(await (await fetch(clip.downloadUrl)).arrayBuffer()));
+		const { body: transcript } = await api("GET", `/api/videos/${id}/transcript`);
+		const spoken = transcript.words.find((w: { start: number; end: number }) => w.start >= clip.startTime + 3.2 && w.end <= clip.endTime && w.end - w.start >= 0.25);
+		expect(spoken).toBeDefined();
+		const seam = 960;
+		const duringWord = frameAt(path, (spoken.start + spoken.end) / 2 - clip.startTime);
+		const captionPixels = pixelsIn(duringWord, { x0: 0, y0: seam - 120, x1: 1080, y1: seam + 120 }, (r, g, b) => isWhite(r, g, b) || isHighlight(r, g, b));
+		expect(captionPixels.count).toBeGreaterThan(300);
+		// The hook title's box is up at the start and gone after it.
+		const hookBand = { x0: 0, y0: 40, x1: 1080, y1: 400 };
+		const dark = (r: number, g: number, b: number) => r < 40 && g < 40 && b < 40;
+		expect(pixelsIn(frameAt(path, 1), hookBand, dark).count).toBeGreaterThan(pixelsIn(frameAt(path, 5), hookBand, dark).count + 5000);
+		// The default mark sits in the bottom-right corner, over the background.
+		expect(pixelsIn(frameAt(path, 2), { x0: 800, y0: 1820, x1: 1080, y1: 1920 }, (r, g, b) => r > 150 && g > 150 && b > 150).count).toBeGreaterThan(100);
+		const thumb = await fetch(clip.thumbnailUrl);
+		expect(thumb.status).toBe(200);
 	});
 });
