@@ -10,7 +10,7 @@ import { buildAssDocument } from "./captions.ts";
 import type { RenderClipResult, RenderClipSpec } from "./contract.ts";
 import type { OnProgress } from "./download.ts";
 import { scanFaces } from "./faces.ts";
-import { plainThumbnailArgs, renderClipArgs, thumbnailArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
+import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
@@ -58,7 +58,10 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 		scratch.push(videoPath, thumbPath);
 		await runProcess(
 			tools.ffmpeg,
-			renderClipArgs({ sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: crop?.track ?? null, assFile, backgroundFile, watermark, outputPath: videoPath }),
+			renderClipArgs({
+				sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: crop?.track ?? null, assFile, backgroundFile, watermark,
+				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
+			}),
 			{
 				timeoutMs: Math.max(10 * 60_000, duration * 20_000),
 				signal,
@@ -67,7 +70,10 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			},
 		);
 		const renderedDuration = await mediaDuration(videoPath, signal);
-		await representativeThumbnail(videoPath, renderedDuration, thumbPath, signal);
+		// Every candidate was dark (a night scene, a black intro): any frame is better than none.
+		if (!(await fileSize(thumbPath))) {
+			await runProcess(tools.ffmpeg, plainThumbnailArgs(videoPath, renderedDuration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
+		}
 		const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", (f) => onProgress(0.85 + f * 0.13), signal);
 		const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
 		onProgress(1);
@@ -109,14 +115,6 @@ async function localBackground(key: string, url: string, signal: AbortSignal): P
 	await fetchToFile(url, partial, signal);
 	await rename(partial, path);
 	return path;
-}
-
-async function representativeThumbnail(clipPath: string, duration: number, thumbPath: string, signal: AbortSignal) {
-	await runProcess(tools.ffmpeg, thumbnailArgs(clipPath, duration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
-	// Every candidate was dark (a night scene, a black intro): any frame is better than none.
-	if (!(await fileSize(thumbPath))) {
-		await runProcess(tools.ffmpeg, plainThumbnailArgs(clipPath, duration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
-	}
 }
 
 async function videoSize(url: string, signal: AbortSignal): Promise<{ width: number; height: number }> {

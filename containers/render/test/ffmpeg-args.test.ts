@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeFilterValue, reframeFilter, renderClipArgs, thumbnailArgs } from "../src/ffmpeg-args.ts";
+import { escapeFilterValue, reframeFilter, renderClipArgs } from "../src/ffmpeg-args.ts";
 import { layoutFor } from "../src/layout.ts";
 import { parseYtDlpProgress } from "../src/download.ts";
 import { ffmpegProgressReader } from "../src/ffmpeg-progress.ts";
@@ -72,12 +72,12 @@ describe("reframeFilter", () => {
 	});
 });
 
-describe("thumbnailArgs", () => {
-	it("picks a representative, non-dark frame from the rendered clip's first seconds", () => {
-		const args = thumbnailArgs("/c.mp4", 30, "/t.jpg", 540);
-		expect(args[args.indexOf("-ss") + 1]).toBe("0.500");
-		expect(args[args.indexOf("-vf") + 1]).toMatch(/signalstats.*YAVG.*thumbnail=n=30,scale=540:-2/);
-		expect(args).toEqual(expect.arrayContaining(["-frames:v", "1"]));
+describe("thumbnail from the same pass", () => {
+	it("branches the final picture into a chooser of non-dark, representative frames and writes one JPEG", () => {
+		const args = renderClipArgs({ ...base, thumbnail: { path: "/t.jpg", width: 540 } });
+		expect(graphOf(args)).toContain("split=2[out][candidates]");
+		expect(graphOf(args)).toMatch(/\[candidates\]trim=start=0\.500:end=6\.500,fps=5,scale=540:-2,signalstats.*YAVG.*thumbnail=n=30\[thumb\]/);
+		expect(args.slice(-9)).toEqual(["-map", "[thumb]", "-frames:v", "1", "-update", "1", "-q:v", "3", "/t.jpg"]);
 	});
 });
 
