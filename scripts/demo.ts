@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTalkVideo } from "./sample-video.ts";
+import { makeTalkVideo, SPEAKER_FACE } from "./sample-video.ts";
 import { serveDirectory } from "./serve-files.ts";
 import { DEFAULT_STATE_DIR, ROOT, runningStack, startStack, stopStack } from "./stack.ts";
 
@@ -20,13 +20,15 @@ const stack = already ?? (await startStack({ stateDir, port: Number(process.env.
 
 const samples = join(stateDir, "samples");
 mkdirSync(samples, { recursive: true });
-const sample = join(samples, "talk-60s.mp4");
+const sample = join(samples, "talk-60s-speaker.mp4");
 if (!existsSync(sample)) {
-	step("Making a 60 s sample talk video (ffmpeg lavfi picture + flite speech) …");
-	makeTalkVideo({ out: sample, seconds: 60 });
+	step("Making a 60 s sample talk video (a face drifting over an ffmpeg gradient + flite speech) …");
+	makeTalkVideo({ out: sample, seconds: 60, width: 1280, height: 720, visual: "gradients=s=1280x720:speed=0.01:rate=25:c0=0x1d2671:c1=0x0f9b8e", speaker: SPEAKER_FACE });
 }
 const files = await serveDirectory(samples);
-const hostedUrl = `${files.url}/talk-60s.mp4`;
+const hostedUrl = `${files.url}/talk-60s-speaker.mp4`;
+/** What a creator would ask for: vertical clips with karaoke captions, a hook title and smart crop on the speaker. */
+const DEMO_CONFIG = { clipDurationMin: 10, clipDurationMax: 30, aspectRatio: "9:16", enableCaptions: true, captionTemplateId: "karaoke", enableIntroTitle: true, enableSmartCrop: true };
 
 try {
 	const api = async (method: string, path: string, body?: unknown) => {
@@ -40,8 +42,8 @@ try {
 		return json;
 	};
 
-	step(`Submitting ${hostedUrl}`);
-	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl, config: { clipDurationMin: 10, clipDurationMax: 30, aspectRatio: "9:16" } });
+	step(`Submitting ${hostedUrl} with ${JSON.stringify(DEMO_CONFIG)}`);
+	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl, config: DEMO_CONFIG });
 	const id: string = submitted.video.id;
 	console.log(`  video ${id} · "${submitted.videoInfo.title}" · ${submitted.videoInfo.duration} s · status ${submitted.video.status}`);
 

@@ -28,7 +28,12 @@ export interface TalkVideoOptions {
 	visual?: string;
 	/** x264 preset (ultrafast for big test sources). */
 	preset?: string;
+	/** A face picture that drifts left and right across the frame (a presenter walking): what smart crop follows. */
+	speaker?: string;
 }
+
+/** The public-domain face used as a talking-head stand-in (see containers/render/test/fixtures/README.md). */
+export const SPEAKER_FACE = join(import.meta.dirname, "..", "containers", "render", "test", "fixtures", "face.png");
 
 export function makeTalkVideo(options: TalkVideoOptions): void {
 	const { out, seconds, width = 640, height = 360, script = TALK_SCRIPT } = options;
@@ -42,16 +47,22 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 			const file = join(dir, `s${i}.txt`);
 			writeFileSync(file, script[i % script.length]!);
 			inputs.push("-f", "lavfi", "-i", `flite=textfile=${escapeFilterValue(file)}:voice=slt`);
-			chains.push(`[${i + 1}:a]aresample=48000,apad=pad_dur=${PAUSE_SECONDS}[a${i}]`);
+			chains.push(`[${i + 2}:a]aresample=48000,apad=pad_dur=${PAUSE_SECONDS}[a${i}]`);
 		}
 		const visual = options.visual ?? `testsrc2=size=${width}x${height}:rate=25`;
-		const graph = `${chains.join(";")};${Array.from({ length: count }, (_, i) => `[a${i}]`).join("")}concat=n=${count}:v=0:a=1[speech]`;
+		const face = Math.round(height * 0.5 / 2) * 2;
+		const picture = options.speaker
+			? `[1:v]scale=${face}:${face}[face];[0:v][face]overlay=x='(W-w)*(0.5+0.4*sin(2*PI*t/20))':y=(H-h)*0.35:shortest=1[v]`
+			: "[0:v]null[v]";
+		const graph = `${picture};${chains.join(";")};${Array.from({ length: count }, (_, i) => `[a${i}]`).join("")}concat=n=${count}:v=0:a=1[speech]`;
 		const args = [
 			"-hide_banner", "-loglevel", "error", "-y",
 			"-f", "lavfi", "-i", visual,
+			// Input 1 is the speaker's face, or a 1-frame placeholder so speech inputs keep their numbers.
+			...(options.speaker ? ["-loop", "1", "-i", options.speaker] : ["-f", "lavfi", "-i", "color=s=2x2:d=0.04"]),
 			...inputs,
 			"-filter_complex", graph,
-			"-map", "0:v", "-map", "[speech]",
+			"-map", "[v]", "-map", "[speech]",
 			"-t", String(seconds),
 			"-c:v", "libx264", "-preset", options.preset ?? "veryfast", "-crf", "28", "-pix_fmt", "yuv420p", "-g", "50",
 			"-c:a", "aac", "-b:a", "96k", "-ac", "1",
