@@ -80,3 +80,29 @@ describe("golden screenshots", () => {
 		});
 	}
 });
+
+describe("scripts other than Latin", () => {
+	/** Caption pixels of one word, as a mask (a frame with the word on a flat background). */
+	function mask(word: string): Uint8Array {
+		const layout = layoutFor("9:16", null);
+		const ass = join(work, `w-${Buffer.from(word).toString("hex")}.ass`);
+		writeFileSync(ass, buildAssDocument({ layout, captions: { style: "sentence", words: [{ word, start: 0, end: 2 }] }, hookTitle: null, duration: 2 }));
+		const out = join(work, `w-${Buffer.from(word).toString("hex")}.png`);
+		execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=1080x1920:d=1", "-vf", `ass=filename=${ass}`, "-frames:v", "1", "-update", "1", out]);
+		const { rgb } = frameAt(out, 0);
+		return Uint8Array.from({ length: rgb.length / 3 }, (_, i) => (rgb[i * 3]! > 200 ? 1 : 0));
+	}
+
+	// Missing glyphs are drawn as identical boxes ("tofu"): two different words of the same length
+	// would then give the same mask. Real glyphs differ.
+	for (const [script, a, b] of [["Devanagari", "दिन", "रात"], ["Chinese", "中文", "日本"], ["Arabic", "مرحبا", "شكرا"], ["Thai", "สวัสดี", "ขอบคุณ"]] as const) {
+		it(`draws ${script} with real glyphs (the Noto fallback fonts are installed)`, () => {
+			const [x, y] = [mask(a), mask(b)];
+			const lit = x.reduce((n, v) => n + v, 0);
+			let differing = 0;
+			for (let i = 0; i < x.length; i++) differing += x[i] !== y[i] ? 1 : 0;
+			expect(lit).toBeGreaterThan(500);
+			expect(differing / lit).toBeGreaterThan(0.3);
+		});
+	}
+});
