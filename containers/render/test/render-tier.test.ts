@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobEvent, OUTPUT_SIZE, RENDER_PATHS, type AspectRatio } from "../src/contract.ts";
+import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, RENDER_PATHS, type AspectRatio } from "../src/contract.ts";
 import { createRenderServer } from "../src/server.ts";
 import { makeTalkVideo } from "../../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
@@ -208,5 +208,33 @@ describe("signals job", () => {
 		const { result } = await job(RENDER_PATHS.signals, { videoId, sourceUrl: `${files.url}/mute.mp4`, duration: 3, putUrl: `${sink.url}/${videoId}/signals.json` });
 		expect(result).toMatchObject({ intervals: 0 });
 		expect(JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8")).loudness).toEqual([]);
+	});
+});
+
+describe("background and media import jobs", () => {
+	it("draws every built-in background: a 12 s silent H.264 loop, 540x960", async () => {
+		for (const { id } of BUILTIN_BACKGROUNDS) {
+			const { result } = await job(RENDER_PATHS.makeBackground, { backgroundId: id, putUrl: `${sink.url}/bg/${id}.mp4` });
+			expect(result).toMatchObject({ width: 540, height: 960, duration: 12 });
+			const probe = ffprobe(join(sinkDir, "bg", `${id}.mp4`));
+			expect(probe.streams).toEqual([expect.objectContaining({ codec_type: "video", codec_name: "h264", width: 540, height: 960 })]);
+			expect(Number(probe.format.duration)).toBeCloseTo(12, 0);
+		}
+	});
+
+	it("imports a user's background video without its sound, and a watermark picture as PNG", async () => {
+		const { result: video } = await job(RENDER_PATHS.importMedia, { kind: "background", url: `${files.url}/talk.mp4`, putUrl: `${sink.url}/import/bg.mp4` });
+		expect(video).toMatchObject({ width: 320, height: 180 });
+		expect(ffprobe(join(sinkDir, "import", "bg.mp4")).streams.map((s) => s.codec_type)).toEqual(["video"]);
+
+		execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red@0.5:s=900x300,format=rgba", "-frames:v", "1", "-update", "1", join(media, "logo.png")]);
+		const { result: mark } = await job(RENDER_PATHS.importMedia, { kind: "watermark", url: `${files.url}/logo.png`, putUrl: `${sink.url}/import/mark.png` });
+		expect(mark).toMatchObject({ width: 512, duration: 0 });
+		expect(ffprobe(join(sinkDir, "import", "mark.png")).streams[0]).toMatchObject({ codec_name: "png", width: 512 });
+	});
+
+	it("refuses something that is not a picture or a video, without retrying", async () => {
+		const { last } = await job(RENDER_PATHS.importMedia, { kind: "watermark", url: `${files.url}/notes.txt`, putUrl: `${sink.url}/import/x.png` });
+		expect(last).toMatchObject({ type: "error", error: { code: "unsupported_source", retryable: false } });
 	});
 });
