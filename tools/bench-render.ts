@@ -2,7 +2,7 @@
  * `npm run bench:render`: the cost of the look. A 30 s clip at 1080x1920 with karaoke captions, a
  * hook title and the watermark, rendered by the tier's own job (one pass: cut, reframe, libass,
  * drawtext, x264, then the thumbnail and the uploads), against a bare single-pass ffmpeg encode of
- * the same cut at the same size and encoder settings. Median of BENCH_RUNS (3) runs each, on a
+ * the same cut at the same size and encoder settings. Median of BENCH_RUNS (5) runs each, on a
  * generated 1280x720 talk. Writes bench-results/render.json.
  */
 import { execFile } from "node:child_process";
@@ -19,7 +19,7 @@ import { makeTalkVideo } from "../scripts/sample-video.ts";
 import { serveDirectory } from "../scripts/serve-files.ts";
 
 const run = promisify(execFile);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const START = 5;
 const SECONDS = 30;
 const HOOK = "The one habit that changed how I work";

@@ -44,8 +44,9 @@ export function buildAssDocument(input: AssInput): string {
 		"",
 		"[V4+ Styles]",
 		"Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding",
-		// Bold sans, thick outline and a soft shadow: legible on any footage.
-		`Style: Caption,${CAPTION_FONT},${layout.fontSize},${COLOURS.text},${COLOURS.text},${COLOURS.outline},${COLOURS.shadow},-1,0,0,0,100,100,0,0,1,${Math.round(layout.fontSize * 0.09)},3,5,0,0,0,1`,
+		// Bold sans with a thick black outline: legible on any footage. No shadow layer: ffmpeg blends
+		// every libass bitmap over its whole box on every frame, and a shadow costs a third of that.
+		`Style: Caption,${CAPTION_FONT},${layout.fontSize},${COLOURS.text},${COLOURS.text},${COLOURS.outline},${COLOURS.shadow},-1,0,0,0,100,100,0,0,1,${Math.round(layout.fontSize * 0.1)},0,5,0,0,0,1`,
 		// BorderStyle 3: an opaque box (OutlineColour) behind the title, Outline = its padding.
 		`Style: Hook,${CAPTION_FONT},${layout.hookFontSize},${COLOURS.text},${COLOURS.text},${COLOURS.hookBox},${COLOURS.hookBox},-1,0,0,0,100,100,0,0,3,${Math.round(layout.hookFontSize * 0.35)},0,8,0,0,0,1`,
 		"",
