@@ -34,13 +34,23 @@ export interface FakeSource {
 	silent?: boolean;
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
+	/**
+	 * What the Workers AI stub (test/workers-ai/ai-stub.mjs) does on successive Whisper calls for
+	 * each audio chunk of this source, before answering properly; `repeat` keeps the last forever.
+	 */
+	whisperFaults?: { faults: WhisperFault[]; repeat?: boolean };
 }
+
+/** A 5xx-style binding error, a timeout error, or an answer in the wrong shape. */
+export type WhisperFault = "error" | "timeout" | "malformed";
 
 export class FakeRenderTier {
 	readonly sources = new Map<string, FakeSource>();
 	/** Faults the next calls of a path meet, in order (then it works again). */
 	readonly failures = new Map<string, Fault[]>();
 	readonly calls: { path: string; body: unknown }[] = [];
+	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
+	private readonly videoSources = new Map<string, string>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
 	readonly media = new Set<string>();
 	/** Requests that reached the fake webhook receiver (any URL under WEBHOOK_BASE). */
@@ -100,7 +110,8 @@ export class FakeRenderTier {
 		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
 		switch (path) {
 			case RENDER_PATHS.download: {
-				DownloadRequest.parse(body);
+				const req = DownloadRequest.parse(body);
+				this.videoSources.set(req.videoId, req.url);
 				return ndjson([{ type: "progress", fraction: 0.5 }, { type: "progress", fraction: 1 }, { type: "result", result: { bytes: 1234 } }]);
 			}
 			case RENDER_PATHS.uploadSource: {
@@ -110,10 +121,20 @@ export class FakeRenderTier {
 			}
 			case RENDER_PATHS.extractAudio: {
 				const req = ExtractAudioRequest.parse(body);
-				const silent = [...this.sources.values()].some((s) => s.silent);
+				const source = this.sources.get(this.videoSources.get(req.videoId) ?? "");
+				const silent = source?.silent ?? [...this.sources.values()].some((s) => s.silent);
 				const chunks = [];
 				for (const chunk of req.chunks) {
-					const bytes = await put(chunk.putUrl, JSON.stringify({ start: chunk.start, duration: chunk.duration, silent }), "audio/mpeg");
+					// The "audio" is a descriptor: what the local engine and the Whisper stub will hear in it.
+					const descriptor = {
+						videoId: req.videoId,
+						start: chunk.start,
+						duration: chunk.duration,
+						silent,
+						whisperFaults: source?.whisperFaults ?? null,
+						whisper: whisperOutput(silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration)),
+					};
+					const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
 					chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
 				}
 				return ndjson([{ type: "progress", fraction: 1 }, { type: "result", result: { chunks } }]);
@@ -244,3 +265,13 @@ export function scriptSegments(from: number, to: number): Segment[] {
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Segments in the shape Workers AI's Whisper answers with (documented output of @cf/openai/whisper-large-v3-turbo). */
+function whisperOutput(segments: Segment[]) {
+	return {
+		transcription_info: { language: "en", language_probability: 0.98, duration: segments.at(-1)?.end ?? 0 },
+		text: segments.map((s) => s.text).join(" "),
+		word_count: segments.reduce((n, s) => n + s.words.length, 0),
+		segments: segments.map((s) => ({ ...s, text: ` ${s.text}`, words: s.words.map((w) => ({ ...w, word: ` ${w.word}` })) })),
+	};
+}

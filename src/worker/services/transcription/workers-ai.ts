@@ -32,8 +32,18 @@ export interface AiRunner {
 export async function whisperTranscribe(ai: AiRunner | Ai, audio: Uint8Array, language: string | null): Promise<TranscribeResult> {
 	const input: Record<string, unknown> = { audio: base64Encode(audio), task: "transcribe", vad_filter: true };
 	if (language) input.language = language;
-	const raw = await (ai as AiRunner).run(WHISPER_MODEL, input);
-	const output = WhisperOutput.parse(raw);
+	let raw: unknown;
+	try {
+		raw = await (ai as AiRunner).run(WHISPER_MODEL, input);
+	} catch (error) {
+		throw new Error(`Workers AI (Whisper) failed: ${(error as Error).message}`);
+	}
+	const parsed = WhisperOutput.safeParse(raw);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new Error(`Workers AI (Whisper) answered in an unexpected shape (${issue?.path.join(".") || "root"}: ${issue?.message}).`);
+	}
+	const output = parsed.data;
 	const segments: Segment[] = output.segments.map((segment) => {
 		const words = (segment.words ?? [])
 			.map((w) => ({ word: w.word.trim(), start: w.start, end: w.end }))

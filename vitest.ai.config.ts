@@ -1,0 +1,36 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// The production transcriber (TRANSCRIBER=workers-ai) inside the Workers runtime: the same Worker,
+// D1, R2 and Workflows as vitest.config.ts, with the AI binding played by a stub worker
+// (test/workers-ai/ai-stub.mjs) reached over an RPC service binding with the binding's own
+// `run(model, input)` method. Workers AI needs a Cloudflare account, so this is the only way to run the
+// workflow against its failures here.
+export default defineConfig(async () => {
+	const migrations = await readD1Migrations("./migrations");
+	return {
+		plugins: [
+			cloudflareTest({
+				main: "./src/worker/index.ts",
+				wrangler: { configPath: "./wrangler.toml", environment: "local" },
+				miniflare: {
+					bindings: {
+						TEST_MIGRATIONS: migrations,
+						RENDER_URL: "http://render.test",
+						INTERNAL_BASE_URL: "http://clipforge.test",
+						RENDER_IDLE_TIMEOUT_SECONDS: "1",
+						TRANSCRIBER: "workers-ai",
+					},
+					// An RPC service binding: `env.AI.run(model, input)` reaches the stub's `run`, as on the real binding.
+					serviceBindings: { AI: { name: "workers-ai-stub" } },
+					workers: [{ name: "workers-ai-stub", modules: true, scriptPath: "./test/workers-ai/ai-stub.mjs", compatibilityDate: "2025-11-01" }],
+				},
+			}),
+		],
+		test: {
+			include: ["test/workers-ai/**/*.test.ts"],
+			setupFiles: ["./test/setup/apply-migrations.ts"],
+			testTimeout: 30_000,
+		},
+	};
+});
