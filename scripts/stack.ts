@@ -48,12 +48,7 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 
 	runWrangler(["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist]);
 
-	const render = spawn(process.execPath, [join(ROOT, "containers/render/src/server.ts")], {
-		cwd: ROOT,
-		detached: true,
-		stdio: ["ignore", openSync(join(stateDir, "render.log"), "a"), openSync(join(stateDir, "render.log"), "a")],
-		env: { ...process.env, PORT: String(renderPort), HOST: "127.0.0.1", ALLOW_PRIVATE_SOURCES: "true", WORK_DIR: join(stateDir, "render-work") },
-	});
+	const render = spawnRenderTier(stateDir, renderPort);
 	const worker = spawn(
 		process.execPath,
 		[
@@ -81,6 +76,35 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 }
 
 /** The stack recorded in `stateDir`, if its processes still answer. */
+/** The native render tier (the Container's code) on loopback, logging to the state folder. */
+function spawnRenderTier(stateDir: string, renderPort: number) {
+	return spawn(process.execPath, [join(ROOT, "containers/render/src/server.ts")], {
+		cwd: ROOT,
+		detached: true,
+		stdio: ["ignore", openSync(join(stateDir, "render.log"), "a"), openSync(join(stateDir, "render.log"), "a")],
+		env: { ...process.env, PORT: String(renderPort), HOST: "127.0.0.1", ALLOW_PRIVATE_SOURCES: "true", WORK_DIR: join(stateDir, "render-work") },
+	});
+}
+
+/**
+ * Kills the running stack's render tier at once (SIGKILL: no cleanup, streams cut mid-job), waits
+ * `downMs`, and starts it again on the same port. For fault tests against the real stack.
+ */
+export async function crashRenderTier(stateDir: string, downMs: number): Promise<void> {
+	const info = JSON.parse(readFileSync(join(stateDir, "stack.json"), "utf8")) as StackInfo;
+	const [renderPid, ...rest] = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
+	try {
+		process.kill(-renderPid!, "SIGKILL");
+	} catch {
+		// Already gone.
+	}
+	await new Promise((r) => setTimeout(r, downMs));
+	const render = spawnRenderTier(stateDir, Number(new URL(info.renderUrl).port));
+	render.unref();
+	writeFileSync(join(stateDir, "pids.json"), JSON.stringify([render.pid!, ...rest]));
+	await waitForHealth(`${info.renderUrl}/healthz`, 30_000, join(stateDir, "render.log"));
+}
+
 export async function runningStack(stateDir: string): Promise<StackInfo | null> {
 	const file = join(stateDir, "stack.json");
 	if (!existsSync(file)) return null;

@@ -8,6 +8,8 @@ declare module "vitest" {
 	export interface ProvidedContext {
 		clipforgeUrl: string;
 		clipforgeApiKey: string;
+		/** The stack's state folder (pids, logs), for tests that crash a part of it. */
+		clipforgeStateDir: string;
 	}
 }
 
@@ -16,6 +18,7 @@ export default async function setup(project: TestProject) {
 	const stack = await startStack({ stateDir, minutes: 600 });
 	project.provide("clipforgeUrl", stack.url);
 	project.provide("clipforgeApiKey", stack.apiKey);
+	project.provide("clipforgeStateDir", stateDir);
 	return () => {
 		stopStack(stateDir);
 		rmSync(stateDir, { recursive: true, force: true });
