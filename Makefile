@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install demo up down test lint typecheck types-check test-worker test-render test-tools test-e2e
+.PHONY: install demo up down test lint typecheck types-check test-worker test-render test-tools test-sdk test-e2e
 
 install:
 	@bash scripts/install-deps.sh
@@ -20,7 +20,7 @@ down:
 	@npm run -s stack -- down
 
 ## Generated binding types in sync, lint, strict type-check, then every test suite.
-test: install types-check lint typecheck test-worker test-render test-tools test-e2e
+test: install types-check lint typecheck test-worker test-render test-tools test-sdk test-e2e
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
@@ -39,6 +39,9 @@ test-render:
 
 test-tools:
 	@npm run -s test:tools
+
+test-sdk:
+	@npm run -s test:sdk
 
 test-e2e:
 	@npm run -s test:e2e

@@ -63,6 +63,7 @@ export const VideoStatusResponse = z
 		job: z.object({
 			progress: z.number().min(0).max(100),
 			stage: Status,
+			stageProgress: z.number().min(0).max(100).openapi({ description: "How far through the current stage (0-100): for a progress bar per stage." }),
 			startedAt: z.string().nullable(),
 			updatedAt: z.string(),
 		}),

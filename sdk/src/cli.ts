@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+/**
+ * `clipforge`: the API from a terminal. Reads CLIPFORGE_URL and CLIPFORGE_API_KEY (or --url,
+ * --api-key). Human output with a live bar per stage on a terminal; `--json` for scripts. Exit
+ * codes by error class: 0 ok, 2 bad request/usage, 3 credentials, 4 minutes/plan, 5 not found,
+ * 6 the video failed, 7 service unavailable/rate limited/network, 8 bad source, 1 anything else.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import cliProgress from "cli-progress";
+import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./client.ts";
+import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
+
+const STAGES = ["downloading", "uploading", "transcribing", "analyzing", "generating_clips"] as const;
+
+const program = new Command()
+	.name("clipforge")
+	.description("Turn long videos into short, captioned clips with the clipforge API.")
+	.option("--url <url>", "API base URL (env CLIPFORGE_URL)", process.env.CLIPFORGE_URL)
+	.option("--api-key <key>", "API key cf_live_… (env CLIPFORGE_API_KEY)", process.env.CLIPFORGE_API_KEY)
+	.option("--json", "machine-readable output on stdout")
+	.showHelpAfterError()
+	// Before the subcommands are added: they copy it. Usage errors then reach our exit codes.
+	.exitOverride();
+
+const number = (name: string) => (value: string) => {
+	const n = Number(value);
+	if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
+	return n;
+};
+
+program
+	.command("submit")
+	.description("Submit a video URL for clipping")
+	.argument("<url>", "the hosted video's URL")
+	.option("--config <file>", "a JSON file with the config (flags below override it)")
+	.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(["9:16", "16:9", "1:1"]))
+	.addOption(new Option("--captions <style>", "burn in captions").choices(["karaoke", "word-by-word", "sentence"]))
+	.option("--hook", "AI hook title over the first seconds")
+	.option("--smart-crop", "follow the speaker's face")
+	.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
+	.option("--split-ratio <percent>", "height share of the video in split-screen", number("--split-ratio"))
+	.option("--no-watermark", "no watermark")
+	.option("--min <seconds>", "shortest clip", number("--min"))
+	.option("--max <seconds>", "longest clip", number("--max"))
+	.addOption(new Option("--model <model>", "ranker").choices(["ClipBasic", "ClipPro"]))
+	.addOption(new Option("--genre <genre>", "genre").choices(["Auto", "Podcast", "Gaming", "Education", "Entertainment"]))
+	.option("--language <code>", "two-letter language code")
+	.option("--prompt <text>", "what to look for (custom prompt)")
+	.option("--from <seconds>", "time frame start", number("--from"))
+	.option("--to <seconds>", "time frame end", number("--to"))
+	.option("--transcribe-only", "only transcribe (no clips)")
+	.option("--project <id>", "project id")
+	.option("--idempotency-key <key>", "retry-safe submission key")
+	.option("--wait", "wait for processing to finish, showing progress")
+	.option("--out <dir>", "with --wait: download the clips here")
+	.option("--interval <seconds>", "poll interval with --wait", number("--interval"), 12)
+	.action(async (url: string, opts: SubmitFlags) => {
+		const cf = client();
+		const config = buildConfig(opts);
+		const submitted = await cf.submit(url, config, { projectId: opts.project, idempotencyKey: opts.idempotencyKey });
+		const id = submitted.video.id;
+		if (!opts.wait) {
+			output(submitted, () => `Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s): ${submitted.video.status}. Follow it with: clipforge status ${id}`);
+			return;
+		}
+		if (!json()) console.error(`Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`);
+		const status = await waitWithProgress(id, opts.interval * 1000);
+		const clips = await cf.allClips(id);
+		const files = opts.out ? await download(clips, opts.out) : [];
+		output({ video: status.video, clips, files }, () => clipsText(clips, files));
+	});
+
+program
+	.command("status")
+	.description("Show a video's status and progress")
+	.argument("<id>", "video id")
+	.action(async (id: string) => {
+		const status = await client().status(id);
+		output(status, () => {
+			const line = `${status.video.id}  ${status.video.status}  ${status.job.progress.toFixed(0)}%  "${status.video.title}"`;
+			return status.video.errorMessage ? `${line}\n${status.video.errorMessage}` : line;
+		});
+	});
+
+program
+	.command("clips")
+	.description("List a video's clips, best first (optionally download them)")
+	.argument("<id>", "video id")
+	.option("--download", "download every clip")
+	.option("--out <dir>", "where to download (default ./clips/<id>)")
+	.option("--min-score <score>", "only clips scoring at least this", number("--min-score"))
+	.action(async (id: string, opts: { download?: boolean; out?: string; minScore?: number }) => {
+		const clips = await client().allClips(id, { minScore: opts.minScore });
+		const files = opts.download ? await download(clips, opts.out ?? join("clips", id)) : [];
+		output({ videoId: id, clips, files }, () => clipsText(clips, files));
+	});
+
+program
+	.command("workspaces")
+	.description("List your workspaces and minutes")
+	.action(async () => {
+		const workspaces = await client().workspaces();
+		output(workspaces, () => workspaces.map((w) => `${w.id}  ${w.name}  ${w.minutesBalance} min  ${w.plan ? `${w.plan.name}${w.plan.active ? "" : " (inactive)"}` : "no plan"}`).join("\n"));
+	});
+
+interface SubmitFlags {
+	config?: string;
+	aspect?: VideoConfig["aspectRatio"];
+	captions?: VideoConfig["captionTemplateId"];
+	hook?: boolean;
+	smartCrop?: boolean;
+	split?: string;
+	splitRatio?: number;
+	watermark: boolean;
+	min?: number;
+	max?: number;
+	model?: VideoConfig["clipModel"];
+	genre?: VideoConfig["genre"];
+	language?: string;
+	prompt?: string;
+	from?: number;
+	to?: number;
+	transcribeOnly?: boolean;
+	project?: string;
+	idempotencyKey?: string;
+	wait?: boolean;
+	out?: string;
+	interval: number;
+}
+
+/** The config file first, then each flag given on top (unset flags leave the API's defaults). */
+function buildConfig(opts: SubmitFlags): VideoConfig {
+	let config: VideoConfig = {};
+	if (opts.config) {
+		try {
+			config = JSON.parse(readFileSync(opts.config, "utf8")) as VideoConfig;
+		} catch (error) {
+			throw new ClipforgeError("invalid_request", `Could not read ${opts.config}: ${(error as Error).message}`, { status: 0 });
+		}
+	}
+	const set = <K extends keyof VideoConfig>(key: K, value: VideoConfig[K] | undefined) => {
+		if (value !== undefined) config[key] = value;
+	};
+	set("aspectRatio", opts.aspect);
+	if (opts.captions) Object.assign(config, { enableCaptions: true, captionTemplateId: opts.captions });
+	if (opts.hook) set("enableIntroTitle", true);
+	if (opts.smartCrop) set("enableSmartCrop", true);
+	if (opts.split) {
+		const isCategory = ["abstract", "satisfying", "retro", "custom"].includes(opts.split);
+		Object.assign(config, { enableSplitScreen: true, [isCategory ? "splitScreenBgCategoryId" : "splitScreenBgVideoId"]: opts.split });
+	}
+	set("splitRatio", opts.splitRatio);
+	if (!opts.watermark) set("enableWatermark", false);
+	set("clipDurationMin", opts.min);
+	set("clipDurationMax", opts.max);
+	set("clipModel", opts.model);
+	set("genre", opts.genre);
+	set("language", opts.language);
+	set("customPrompt", opts.prompt);
+	set("timeframeStart", opts.from);
+	set("timeframeEnd", opts.to);
+	if (opts.transcribeOnly) set("skipClipping", true);
+	return config;
+}
+
+/** Polls with a bar per stage on a terminal (a line per change otherwise); throws when the video fails. */
+async function waitWithProgress(id: string, intervalMs: number): Promise<VideoStatus> {
+	const live = process.stderr.isTTY && !json();
+	const bars = live ? new cliProgress.MultiBar({ format: " {stage} |{bar}| {value}%", hideCursor: true, clearOnComplete: false, stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+	const stageBars = new Map(STAGES.map((stage) => [stage, bars?.create(100, 0, { stage: stage.padEnd(16) })]));
+	let lastLine = "";
+	const show = (status: VideoStatus) => {
+		const current = STAGES.indexOf(status.job.stage as (typeof STAGES)[number]);
+		STAGES.forEach((stage, i) => {
+			const value = status.video.status === "completed" || i < current ? 100 : i === current ? Math.round(status.job.stageProgress) : 0;
+			stageBars.get(stage)?.update(value);
+		});
+		if (!live && !json()) {
+			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%`;
+			if (line !== lastLine) console.error(line);
+			lastLine = line;
+		}
+	};
+	try {
+		return await client().waitForCompletion(id, { intervalMs, onProgress: show });
+	} finally {
+		bars?.stop();
+	}
+}
+
+async function download(clips: Clip[], dir: string): Promise<string[]> {
+	mkdirSync(dir, { recursive: true });
+	const cf = client();
+	const files: string[] = [];
+	for (const [n, clip] of clips.entries()) {
+		const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
+		const path = join(dir, `${String(n + 1).padStart(2, "0")}-${slug}.mp4`);
+		await cf.downloadClip(clip, path);
+		files.push(path);
+	}
+	return files;
+}
+
+function clipsText(clips: Clip[], files: string[]): string {
+	if (clips.length === 0) return "No clips.";
+	return clips
+		.map((c, i) => {
+			const lines = [`${String(c.score).padStart(3)}  ${fmt(c.startTime)}-${fmt(c.endTime)}  ${c.title}`, `     ${c.viralityReason}`];
+			if (files[i]) lines.push(`     ${files[i]}`);
+			return lines.join("\n");
+		})
+		.join("\n");
+}
+
+const fmt = (s: number) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, "0")}`;
+const json = () => Boolean(program.opts().json);
+
+function output(data: unknown, text: () => string) {
+	console.log(json() ? JSON.stringify(data, null, 2) : text());
+}
+
+let cached: ReturnType<typeof createClient> | null = null;
+function client() {
+	if (cached) return cached;
+	const { url, apiKey } = program.opts<{ url?: string; apiKey?: string }>();
+	if (!url || !apiKey) throw new ClipforgeError("unauthorized", "Set CLIPFORGE_URL and CLIPFORGE_API_KEY (or pass --url and --api-key). `make up` prints both.", { status: 0 });
+	cached = createClient({ baseUrl: url, apiKey });
+	return cached;
+}
+
+try {
+	await program.parseAsync(process.argv);
+} catch (error) {
+	const commanderCode = (error as { code?: string }).code;
+	if (commanderCode?.startsWith("commander.")) {
+		// --help and --version end here too, with exit code 0.
+		process.exit(commanderCode === "commander.helpDisplayed" || commanderCode === "commander.version" ? EXIT_CODES.ok : EXIT_CODES.usage);
+	}
+	const code = exitCodeFor(error);
+	if (json()) {
+		const e = error instanceof ClipforgeError ? { code: error.code, message: error.message, status: error.status, requestId: error.requestId, details: error.details } : { code: "unexpected", message: String(error) };
+		console.log(JSON.stringify({ error: e }, null, 2));
+	} else {
+		console.error(`clipforge: ${(error as Error).message}${error instanceof ClipforgeError && error.requestId ? ` (request ${error.requestId})` : ""}`);
+	}
+	process.exit(code);
+}
+

@@ -1,0 +1,199 @@
+/**
+ * The clipforge API as typed functions. Types come from the API's OpenAPI document (api-types.ts,
+ * generated); errors are ClipforgeError with the API's error code.
+ *
+ * @example
+ * const cf = createClient({ baseUrl: process.env.CLIPFORGE_URL!, apiKey: process.env.CLIPFORGE_API_KEY! });
+ * const { video } = await cf.submit("https://example.com/talk.mp4", { enableCaptions: true });
+ * await cf.waitForCompletion(video.id, { onProgress: (s) => console.log(s.job.progress) });
+ * for (const clip of (await cf.listClips(video.id)).clips) await cf.downloadClip(clip, `./${clip.id}.mp4`);
+ */
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { components } from "./api-types.ts";
+import { ClipforgeError, isRetryable, type ErrorCode } from "./errors.ts";
+
+type Schemas = components["schemas"];
+/** Every field optional: the API fills the seed's defaults. */
+export type VideoConfig = Partial<NonNullable<Schemas["VideoConfig"]>>;
+export type SubmitResponse = Schemas["SubmitHostedVideoResponse"];
+export type VideoStatus = Schemas["VideoStatus"];
+export type VideoDetail = Schemas["VideoDetail"];
+export type Clip = Schemas["Clip"];
+export type ClipsPage = Schemas["ClipList"];
+export type Workspace = Schemas["Workspace"];
+
+export interface ClientOptions {
+	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
+	baseUrl: string;
+	/** `cf_live_…` (CLIPFORGE_API_KEY). */
+	apiKey: string;
+	/** Tries per request on network errors, 429 and 5xx (with backoff); 1 = no retry. Default 4. */
+	maxAttempts?: number;
+	fetch?: typeof fetch;
+}
+
+export interface SubmitOptions {
+	projectId?: string;
+	webhookUrl?: string;
+	workspaceId?: string;
+	/** Sent as Idempotency-Key: a retried submission is charged once. */
+	idempotencyKey?: string;
+	signal?: AbortSignal;
+}
+
+export interface WaitOptions {
+	/** Poll interval; the API advises 10-15 s. Default 12 s. */
+	intervalMs?: number;
+	/** Give up after this long (ClipforgeError `timeout`). Default: no limit. */
+	timeoutMs?: number;
+	signal?: AbortSignal;
+	/** Called with every status seen (progress display). */
+	onProgress?: (status: VideoStatus) => void;
+}
+
+export interface ClipQuery {
+	minScore?: number;
+	sort?: "score" | "time";
+	limit?: number;
+	cursor?: string;
+}
+
+export const DEFAULT_POLL_MS = 12_000;
+
+export function createClient(options: ClientOptions) {
+	const base = options.baseUrl.replace(/\/+$/, "");
+	const doFetch = options.fetch ?? fetch;
+	const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
+
+	/** One API call with retries on what is worth retrying (network, 429 with Retry-After, 5xx). */
+	async function request<T>(method: string, path: string, body?: unknown, extra: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<T> {
+		for (let attempt = 1; ; attempt++) {
+			let response: Response;
+			try {
+				response = await doFetch(base + path, {
+					method,
+					signal: extra.signal,
+					headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...extra.headers },
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+			} catch (error) {
+				if (extra.signal?.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
+				const failure = new ClipforgeError("network_error", `Could not reach ${base}: ${(error as Error).message}`, { status: 0 });
+				if (attempt >= maxAttempts) throw failure;
+				await sleep(backoffMs(attempt), extra.signal);
+				continue;
+			}
+			if (response.ok) return (response.status === 204 ? undefined : await response.json()) as T;
+			const failure = await ClipforgeError.fromResponse(response);
+			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+			const retryAfter = Number(response.headers.get("retry-after"));
+			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), extra.signal);
+		}
+	}
+
+	const client = {
+		/** POST /api/videos/hosted. Without `config` the video waits in pending_config (see `configure`). */
+		submit(hostedUrl: string, config?: VideoConfig, opts: SubmitOptions = {}): Promise<SubmitResponse> {
+			const { idempotencyKey, signal, ...rest } = opts;
+			return request("POST", "/api/videos/hosted", { hostedUrl, ...(config ? { config } : {}), ...rest }, {
+				signal,
+				headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {},
+			});
+		},
+		/** PUT /api/videos/:id/config: starts a pending_config video. */
+		configure(videoId: string, config: VideoConfig): Promise<VideoDetail> {
+			return request("PUT", `/api/videos/${encodeURIComponent(videoId)}/config`, config);
+		},
+		status(videoId: string, signal?: AbortSignal): Promise<VideoStatus> {
+			return request("GET", `/api/videos/${encodeURIComponent(videoId)}/status`, undefined, { signal });
+		},
+		video(videoId: string): Promise<VideoDetail> {
+			return request("GET", `/api/videos/${encodeURIComponent(videoId)}`);
+		},
+		/**
+		 * Polls until the video is completed (resolves with its last status) or failed (throws
+		 * ClipforgeError `video_failed` carrying the errorMessage). Transient errors are retried.
+		 */
+		async waitForCompletion(videoId: string, opts: WaitOptions = {}): Promise<VideoStatus> {
+			const interval = opts.intervalMs ?? DEFAULT_POLL_MS;
+			const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+			for (;;) {
+				const status = await client.status(videoId, opts.signal);
+				opts.onProgress?.(status);
+				if (status.video.status === "completed") return status;
+				if (status.video.status === "failed") {
+					throw new ClipforgeError("video_failed", status.video.errorMessage ?? "Processing failed.", { status: 200, details: status });
+				}
+				if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${status.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
+				await sleep(interval, opts.signal);
+			}
+		},
+		listClips(videoId: string, query: ClipQuery = {}): Promise<ClipsPage> {
+			const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+			const qs = params.size ? `?${params}` : "";
+			return request("GET", `/api/videos/${encodeURIComponent(videoId)}/clips${qs}`);
+		},
+		/** Every clip of a completed video, following the cursor. */
+		async allClips(videoId: string, query: Omit<ClipQuery, "cursor"> = {}): Promise<Clip[]> {
+			const clips: Clip[] = [];
+			let cursor: string | undefined;
+			do {
+				const page = await client.listClips(videoId, { ...query, cursor });
+				clips.push(...page.clips);
+				cursor = page.nextCursor ?? undefined;
+			} while (cursor);
+			return clips;
+		},
+		/** Streams a clip's MP4 (its signed downloadUrl) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
+		async downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
+			if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
+			const response = await doFetch(clip.downloadUrl, { signal });
+			if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
+			const partial = `${path}.part`;
+			let bytes = 0;
+			try {
+				const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
+					bytes += chunk.length;
+				});
+				await pipeline(counted, createWriteStream(partial), { signal });
+				await rename(partial, path);
+			} catch (error) {
+				await rm(partial, { force: true });
+				throw error;
+			}
+			return bytes;
+		},
+		workspaces(): Promise<Workspace[]> {
+			return request("GET", "/api/workspaces");
+		},
+	};
+	return client;
+}
+
+export type ClipforgeClient = ReturnType<typeof createClient>;
+export type { ErrorCode };
+
+/** 1 s, 2 s, 4 s … capped at 30 s, with ±20% jitter so many clients do not retry in step. */
+export function backoffMs(attempt: number): number {
+	const base = Math.min(30_000, 1000 * 2 ** (attempt - 1));
+	return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted) return reject(new ClipforgeError("aborted", "Cancelled.", { status: 0 }));
+		const timer = setTimeout(() => {
+			signal?.removeEventListener("abort", onAbort);
+			resolve();
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(new ClipforgeError("aborted", "Cancelled.", { status: 0 }));
+		};
+		signal?.addEventListener("abort", onAbort, { once: true });
+	});
+}

@@ -1,0 +1,63 @@
+/**
+ * The SDK's types and the `clipforge` CLI against the real local stack: the OpenAPI document the
+ * SDK was generated from is the one the API serves, and the CLI submits, waits, downloads and
+ * reports errors with its documented exit codes.
+ */
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { stackUrl, useServedMedia } from "./client.ts";
+import { makeTalkVideo } from "../../scripts/sample-video.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const media = useServedMedia("clipforge-e2e-cli-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+
+/** Runs the CLI as a user would. Async: the media server lives in this process and must keep answering. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile(
+			process.execPath,
+			[join(ROOT, "sdk/src/cli.ts"), ...args],
+			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey"), ...env }, encoding: "utf8", timeout: 5 * 60_000 },
+			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+		);
+	});
+}
+
+describe("the SDK's OpenAPI document", () => {
+	it("is the one the API serves (run `npm run sdk:types` after changing a route)", async () => {
+		const served = await (await fetch(`${stackUrl()}/api/openapi.json`)).json();
+		const saved = JSON.parse(readFileSync(join(ROOT, "sdk/openapi.json"), "utf8"));
+		expect(served).toEqual(saved);
+	});
+});
+
+describe("clipforge CLI", () => {
+	it("submits with flags, waits, downloads the clips and prints JSON", async () => {
+		const out = join(media.dir(), "clips");
+		const run = await cli(["--json", "submit", `${media.url()}/talk.mp4`, "--aspect", "1:1", "--captions", "sentence", "--min", "8", "--max", "20", "--wait", "--interval", "1", "--out", out]);
+		expect(run.code, run.stderr + run.stdout).toBe(0);
+		const result = JSON.parse(run.stdout);
+		expect(result.video.status).toBe("completed");
+		expect(result.clips.length).toBeGreaterThan(0);
+		expect(result.files).toHaveLength(result.clips.length);
+		for (const file of result.files) expect(existsSync(file)).toBe(true);
+		const probe = spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", result.files[0]], { encoding: "utf8" });
+		expect(probe.stdout.trim().split("\n")[0]).toBe("1080,1080");
+
+		const status = await cli(["status", result.video.id]);
+		expect(status.code).toBe(0);
+		expect(status.stdout).toContain("completed");
+	});
+
+	it("exits with the documented code per error class", async () => {
+		expect((await cli(["status", "vid_doesnotexist"])).code).toBe(5);
+		expect((await cli(["workspaces"], { CLIPFORGE_API_KEY: "cf_live_wrong" })).code).toBe(3);
+		expect((await cli(["submit", "ftp://example.com/a.mp4"])).code).toBe(8);
+		expect((await cli(["submit", `${media.url()}/talk.mp4`, "--aspect", "4:3"])).code).toBe(2);
+		const json = await cli(["--json", "status", "vid_doesnotexist"]);
+		expect(JSON.parse(json.stdout).error).toMatchObject({ code: "not_found", status: 404, requestId: expect.any(String) });
+		expect((await cli(["workspaces"], { CLIPFORGE_URL: "http://127.0.0.1:9" })).code).toBe(7);
+	});
+});
