@@ -3,10 +3,13 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install demo up down test lint typecheck types-check test-worker test-render test-tools test-sdk test-e2e
+.PHONY: install install-test-deps demo up down test lint typecheck types-check test-worker test-render test-tools test-sdk test-e2e
 
 install:
 	@bash scripts/install-deps.sh
+
+install-test-deps:
+	@bash scripts/install-deps.sh --for-tests
 
 ## Starts the stack, processes a generated sample video, writes the clips to demo-output/.
 demo: install
@@ -20,7 +23,7 @@ down:
 	@npm run -s stack -- down
 
 ## Generated binding types in sync, lint, strict type-check, then every test suite.
-test: install types-check lint typecheck test-worker test-render test-tools test-sdk test-e2e
+test: install-test-deps types-check lint typecheck test-worker test-render test-tools test-sdk test-e2e
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check

@@ -82,7 +82,12 @@ try {
 	}
 	writeFileSync(join(outDir, "clips.json"), JSON.stringify({ videoId: id, clips }, null, 2));
 	step(`Done in ${Math.round((Date.now() - started) / 1000)} s. Clips, thumbnails and clips.json are in demo-output/${id}/`);
-	if (already) console.log(`The stack keeps running (make down stops it): CLIPFORGE_URL=${stack.url} CLIPFORGE_API_KEY=${stack.apiKey}`);
+	if (already) {
+		console.log(`The stack keeps running (make down stops it): CLIPFORGE_URL=${stack.url} CLIPFORGE_API_KEY=${stack.apiKey}`);
+		console.log(`Dashboard: ${stack.url}/app  (sign in as ${stack.email} / ${stack.password})`);
+	} else {
+		console.log("To look at the clips in the dashboard or use the CLI, keep the stack running with `make up` (it prints the URL, key and sign-in).");
+	}
 } finally {
 	await files.close();
 	if (!already) stopStack(stateDir);

@@ -14,6 +14,10 @@ command -v pocketsphinx_continuous >/dev/null || need+=(pocketsphinx)
 # Caption fallback fonts for non-Latin transcripts (Devanagari, Thai, … and Chinese/Japanese/Korean).
 [ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf ] || need+=(fonts-noto-core)
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need+=(fonts-noto-cjk)
+# The browser tests (make test) drive Debian's Chromium; the demo does not need it.
+if [ "${1:-}" = "--for-tests" ]; then
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "▸ Installing Debian packages: ${need[*]}"
   sudo=""

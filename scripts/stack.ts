@@ -6,6 +6,7 @@
  * CLI: `node scripts/stack.ts up|down|status`  (state in .stack/, ports from CLIPFORGE_PORT and RENDER_PORT)
  */
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -19,6 +20,9 @@ export interface StackInfo {
 	url: string;
 	renderUrl: string;
 	apiKey: string;
+	/** The bootstrap user's dashboard sign-in (/app). */
+	email: string;
+	password: string;
 	pids: number[];
 	stateDir: string;
 }
@@ -69,8 +73,8 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 		stopPids(pids);
 		throw error;
 	}
-	const apiKey = ensureAccount(stateDir, persist, options.minutes ?? 1000);
-	const info: StackInfo = { url, renderUrl, apiKey, pids, stateDir };
+	const account = ensureAccount(stateDir, persist, options.minutes ?? 1000);
+	const info: StackInfo = { url, renderUrl, ...account, pids, stateDir };
 	writeFileSync(join(stateDir, "stack.json"), JSON.stringify(info, null, 2));
 	return info;
 }
@@ -132,11 +136,20 @@ function stopPids(pids: number[]): void {
 	}
 }
 
-/** One bootstrap account per state folder: created once, its key kept in the (git-ignored) folder. */
-function ensureAccount(stateDir: string, persist: string, minutes: number): string {
+export const BOOTSTRAP_EMAIL = "demo@clipforge.local";
+
+/**
+ * One bootstrap account per state folder: created once with an API key and a random dashboard
+ * password, both kept in the (git-ignored) folder.
+ */
+function ensureAccount(stateDir: string, persist: string, minutes: number): { apiKey: string; email: string; password: string } {
 	const keyFile = join(stateDir, "api-key");
-	if (existsSync(keyFile)) return readFileSync(keyFile, "utf8").trim();
-	const result = spawnSync(process.execPath, [join(ROOT, "scripts/admin.ts"), "create-account", "--email", "demo@clipforge.local", "--minutes", String(minutes), "--persist-to", persist], {
+	const passwordFile = join(stateDir, "password");
+	if (existsSync(keyFile) && existsSync(passwordFile)) {
+		return { apiKey: readFileSync(keyFile, "utf8").trim(), email: BOOTSTRAP_EMAIL, password: readFileSync(passwordFile, "utf8").trim() };
+	}
+	const password = randomBytes(12).toString("base64url");
+	const result = spawnSync(process.execPath, [join(ROOT, "scripts/admin.ts"), "create-account", "--email", BOOTSTRAP_EMAIL, "--minutes", String(minutes), "--password", password, "--persist-to", persist], {
 		cwd: ROOT,
 		encoding: "utf8",
 		stdio: ["ignore", "pipe", "pipe"],
@@ -144,7 +157,8 @@ function ensureAccount(stateDir: string, persist: string, minutes: number): stri
 	const key = result.stdout.trim().split("\n").pop() ?? "";
 	if (result.status !== 0 || !key.startsWith("cf_live_")) throw new Error(`creating the bootstrap account failed:\n${result.stderr}`);
 	writeFileSync(keyFile, key, { mode: 0o600 });
-	return key;
+	writeFileSync(passwordFile, password, { mode: 0o600 });
+	return { apiKey: key, email: BOOTSTRAP_EMAIL, password };
 }
 
 async function waitForHealth(url: string, timeoutMs: number, logFile: string): Promise<void> {
@@ -187,6 +201,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		console.error(`clipforge is up (logs: ${stateDir}/wrangler.log, ${stateDir}/render.log; stop with make down)`);
 		console.log(`CLIPFORGE_URL=${info.url}`);
 		console.log(`CLIPFORGE_API_KEY=${info.apiKey}`);
+		console.log(`Dashboard: ${info.url}/app  (sign in as ${info.email} / ${info.password})`);
 	} else if (command === "down") {
 		console.log(stopStack(stateDir) ? "clipforge stopped" : "clipforge was not running");
 	} else if (command === "status") {

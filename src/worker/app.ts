@@ -10,6 +10,7 @@ import { authRoutes } from "./routes/auth.routes";
 import { backgroundRoutes } from "./routes/backgrounds.routes";
 import { projectRoutes } from "./routes/projects.routes";
 import { clipFileRoutes } from "./routes/clip-files.routes";
+import { dashboardRoutes } from "./routes/dashboard/dashboard.routes";
 import { renderDocsPage } from "./routes/docs-page";
 import { internalObjectRoutes } from "./routes/internal-objects.routes";
 import { transcriptRoutes } from "./routes/videos/transcript.routes";
@@ -27,6 +28,7 @@ export function createApp() {
 	app.notFound((c) => errorResponse(c, "not_found", `No route ${c.req.method} ${c.req.path}.`));
 
 	app.get("/healthz", (c) => c.json({ ok: true, service: "clipforge" }));
+	app.route("/", dashboardRoutes);
 	app.route("/internal", internalObjectRoutes);
 	app.route("/api/clips", clipFileRoutes);
 

@@ -8,6 +8,8 @@ declare module "vitest" {
 	export interface ProvidedContext {
 		clipforgeUrl: string;
 		clipforgeApiKey: string;
+		clipforgeEmail: string;
+		clipforgePassword: string;
 		/** The stack's state folder (pids, logs), for tests that crash a part of it. */
 		clipforgeStateDir: string;
 	}
@@ -19,6 +21,8 @@ export default async function setup(project: TestProject) {
 	project.provide("clipforgeUrl", stack.url);
 	project.provide("clipforgeApiKey", stack.apiKey);
 	project.provide("clipforgeStateDir", stateDir);
+	project.provide("clipforgeEmail", stack.email);
+	project.provide("clipforgePassword", stack.password);
 	return () => {
 		stopStack(stateDir);
 		rmSync(stateDir, { recursive: true, force: true });
