@@ -53,8 +53,6 @@ interface LoadedVideo {
 	config: VideoConfig;
 	sourceUrl: string;
 	workspaceId: string;
-	watermarkText: string | null;
-	watermarkImageKey: string | null;
 }
 
 /** What every clip of a video is rendered with, decided once (small: keys, not bytes). */
@@ -213,14 +211,10 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			clipIds = ranked.clipIds;
 		}
 
-		const look: RenderLook = {
-			watermark: !config.enableWatermark
-				? null
-				: video.watermarkImageKey
-					? { kind: "image", key: video.watermarkImageKey }
-					: { kind: "text", text: video.watermarkText ?? DEFAULT_WATERMARK },
-			backgroundKey: null,
-		};
+		const look: RenderLook = { watermark: null, backgroundKey: null };
+		if (config.enableWatermark && clipIds.length > 0) {
+			look.watermark = await step.do("prepare the watermark", DB_STEP, () => this.prepareWatermark(videoId, video.workspaceId));
+		}
 		if (config.enableSplitScreen && clipIds.length > 0) {
 			look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, async () => {
 				const background = await resolveBackground(getDb(this.env), video.workspaceId, config, videoId).catch((error: unknown) => {
@@ -306,6 +300,21 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 	}
 
 	/**
+	 * The workspace's mark as it is now. An image is copied next to the video's clips, so a mark
+	 * replaced (and deleted) while this video renders cannot break it; it goes with the video.
+	 */
+	private async prepareWatermark(videoId: string, workspaceId: string): Promise<RenderLook["watermark"]> {
+		const row = await this.env.DB.prepare("SELECT watermark_text AS text, watermark_image_key AS imageKey FROM workspaces WHERE id = ?")
+			.bind(workspaceId)
+			.first<{ text: string | null; imageKey: string | null }>();
+		const copy = row?.imageKey ? await this.env.MEDIA.get(row.imageKey) : null;
+		if (!copy) return { kind: "text", text: row?.text ?? DEFAULT_WATERMARK };
+		const key = r2Keys.clipWatermark(videoId);
+		await this.env.MEDIA.put(key, copy.body, { httpMetadata: { contentType: "image/png" } });
+		return { kind: "image", key };
+	}
+
+	/**
 	 * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
 	 * `affinity` picks the container instance (the video id for work that needs its local source).
 	 */
@@ -343,8 +352,7 @@ function wordsWithin(words: Transcript["words"], start: number, end: number) {
 async function loadVideo(db: D1Database, videoId: string): Promise<LoadedVideo> {
 	const row = await db
 		.prepare(
-			`SELECT v.status, v.duration, v.config, v.source_url AS sourceUrl, v.workspace_id AS workspaceId, w.watermark_text AS watermarkText, w.watermark_image_key AS watermarkImageKey
-			 FROM videos v JOIN workspaces w ON w.id = v.workspace_id WHERE v.id = ?`,
+			"SELECT status, duration, config, source_url AS sourceUrl, workspace_id AS workspaceId FROM videos WHERE id = ?",
 		)
 		.bind(videoId)
 		.first<Omit<LoadedVideo, "config"> & { config: string | null }>();

@@ -133,13 +133,15 @@ describe("what the workflow asks the render tier to draw", () => {
 			expect(req.captions!.words.find((w) => w.word === first.word && Math.abs(w.start - (first.start - clip.start)) < 1e-6)).toBeDefined();
 			expect(req.hookTitle).toBe(clip.hook);
 			expect(req.hookTitle).toBeTruthy();
-			expect(req.watermark).toMatchObject({ kind: "image", imageUrl: expect.stringContaining("/internal/objects/") });
+			// The video renders with its own copy of the mark, so replacing the workspace's mark cannot break it.
+			expect(req.watermark).toMatchObject({ kind: "image", imageUrl: expect.stringContaining(`/internal/objects/clips/${videoId}/watermark.png`) });
 			expect(req.splitScreen).toMatchObject({ backgroundKey: "backgrounds/builtin/satisfying-life.mp4", ratio: 40 });
 			expect(req.smartCrop).toBe(true);
 			// The signed URLs really serve the stored objects.
 			expect((await fetchInternal(req.splitScreen!.backgroundUrl)).status).toBe(200);
 			expect((await fetchInternal((req.watermark as { imageUrl: string }).imageUrl)).status).toBe(200);
 		}
+		expect(await env.MEDIA.head(`clips/${videoId}/watermark.png`)).not.toBeNull();
 		// The built-in background was drawn once and is kept for later videos.
 		const drawn = () => fake().calls.filter((c) => c.path === RENDER_PATHS.makeBackground).length;
 		expect(drawn()).toBe(1);

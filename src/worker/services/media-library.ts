@@ -125,7 +125,7 @@ export async function setWatermark(env: Env, db: Db, render: RenderClient, works
 	let imageKey: string | null = null;
 	if (input.type === "text") text = input.text.trim();
 	if (input.type === "image") {
-		// A new key per upload: clips rendering right now keep reading the mark they started with.
+		// A new key per upload; videos copy the mark they render with (workflow "prepare the watermark").
 		imageKey = r2Keys.watermarkImage(workspaceId, newId("wm"));
 		await importMedia(env, render, "watermark", parseSourceUrl(input.imageUrl, env, "imageUrl").toString(), imageKey);
 	}

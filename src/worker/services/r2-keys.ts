@@ -7,6 +7,8 @@ export const r2Keys = {
 	signals: (videoId: string) => `signals/${videoId}.json`,
 	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
 	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,
+	/** The workspace's mark image as it was when the video rendered (kept and deleted with its clips). */
+	clipWatermark: (videoId: string) => `clips/${videoId}/watermark.png`,
 	/** Drawn by the render tier on first use, then shared by every workspace. */
 	builtinBackground: (backgroundId: string) => `backgrounds/builtin/${backgroundId}.mp4`,
 	workspaceBackground: (workspaceId: string, backgroundId: string) => `backgrounds/${workspaceId}/${backgroundId}.mp4`,
