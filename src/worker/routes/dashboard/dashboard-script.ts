@@ -10,6 +10,8 @@ const workspaceSelect = document.getElementById("workspace");
 const balance = document.getElementById("balance");
 let workspaces = [];
 let pollTimer = null;
+/** Bumped on every view change, so a status answer arriving after the user left does not start polling again. */
+let viewGeneration = 0;
 
 function h(tag, attrs = {}, ...children) {
 	const el = document.createElement(tag);
@@ -57,6 +59,7 @@ async function api(method, path, body) {
 function show(...children) {
 	if (pollTimer) clearTimeout(pollTimer);
 	pollTimer = null;
+	viewGeneration++;
 	main.replaceChildren(...children);
 	main.focus();
 }
@@ -194,9 +197,11 @@ async function videoView(id) {
 	const error = h("p", { class: "error", role: "alert" });
 	const clipsSection = h("section", { "aria-labelledby": "clips-title" });
 	show(h("section", { class: "card" }, title, stage, bar, error), clipsSection);
+	const generation = viewGeneration;
 
 	const refresh = async () => {
 		const status = await api("GET", "/api/videos/" + encodeURIComponent(id) + "/status");
+		if (generation !== viewGeneration) return;
 		title.textContent = status.video.title;
 		stage.textContent = status.video.status.replace("_", " ") + " · " + Math.round(status.job.progress) + "%";
 		bar.value = status.job.progress;
