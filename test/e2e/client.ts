@@ -17,6 +17,27 @@ export async function api(method: string, path: string, body?: unknown): Promise
 	return { status: response.status, body: (await response.json()) as any };
 }
 
+const FINISHED = ["completed", "failed"];
+
+/**
+ * Polls a video's status until it reaches one of `until` (completed or failed by default) and
+ * returns that status body; throws after `timeoutMs`. `onStatus` sees every answer.
+ */
+export async function waitForStatus(
+	videoId: string,
+	options: { until?: string[]; intervalMs?: number; timeoutMs?: number; onStatus?: (body: any) => void } = {},
+): Promise<any> {
+	const { until = FINISHED, intervalMs = 500, timeoutMs = 5 * 60_000 } = options;
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const { body } = await api("GET", `/api/videos/${videoId}/status`);
+		options.onStatus?.(body);
+		if (until.includes(body.video.status) || FINISHED.includes(body.video.status)) return body;
+		if (Date.now() > deadline) throw new Error(`video ${videoId} was still ${body.video.status} after ${timeoutMs} ms`);
+		await new Promise((r) => setTimeout(r, intervalMs));
+	}
+}
+
 /**
  * A temporary folder of media built once for the file and served over loopback with Range support
  * (as video hosts do); removed afterwards.

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { api, useServedMedia } from "./client.ts";
+import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { frameAt, isHighlight, isWhite, pixelsIn } from "../../containers/render/test/frames.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
@@ -23,12 +23,7 @@ describe("a hosted video, end to end", () => {
 		const id = submitted.body.video.id;
 
 		const seen: { status: string; progress: number }[] = [];
-		for (let i = 0; i < 600; i++) {
-			const { body } = await api("GET", `/api/videos/${id}/status`);
-			seen.push({ status: body.video.status, progress: body.job.progress });
-			if (body.video.status === "completed" || body.video.status === "failed") break;
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		await waitForStatus(id, { onStatus: (body) => seen.push({ status: body.video.status, progress: body.job.progress }) });
 		const last = seen[seen.length - 1]!;
 		expect(last, JSON.stringify(seen.slice(-3))).toEqual({ status: "completed", progress: 100 });
 		const order = ["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"];
@@ -69,12 +64,7 @@ describe("a hosted video, end to end", () => {
 		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/short-lived.mp4`, config: {} });
 		expect(submitted.status).toBe(201);
 		rmSync(gone);
-		let status: any;
-		for (let i = 0; i < 240; i++) {
-			status = (await api("GET", `/api/videos/${submitted.body.video.id}/status`)).body;
-			if (["completed", "failed"].includes(status.video.status)) break;
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		const status = await waitForStatus(submitted.body.video.id, { timeoutMs: 2 * 60_000 });
 		expect(status.video.status).toBe("failed");
 		expect(status.video.errorMessage).toMatch(/Downloading the source failed: .*404/);
 		const { body: after } = await api("GET", "/api/workspaces");
@@ -93,12 +83,7 @@ describe("every rendering option at once, end to end", () => {
 		});
 		expect(submitted.status).toBe(201);
 		const id = submitted.body.video.id;
-		let status: any;
-		for (let i = 0; i < 600; i++) {
-			status = (await api("GET", `/api/videos/${id}/status`)).body;
-			if (["completed", "failed"].includes(status.video.status)) break;
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		const status = await waitForStatus(id);
 		expect(status.video, JSON.stringify(status.video)).toMatchObject({ status: "completed" });
 
 		const { body: list } = await api("GET", `/api/videos/${id}/clips?sort=time`);

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { api, useServedMedia } from "./client.ts";
+import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 import { crashRenderTier } from "../../scripts/stack.ts";
 
@@ -18,12 +18,7 @@ describe("the render tier dies mid-render", () => {
 		expect(submitted.status).toBe(201);
 		const id = submitted.body.video.id;
 
-		let status: any;
-		for (let i = 0; i < 600; i++) {
-			status = (await api("GET", `/api/videos/${id}/status`)).body;
-			if (status.video.status === "generating_clips" || status.video.status === "completed" || status.video.status === "failed") break;
-			await new Promise((r) => setTimeout(r, 200));
-		}
+		let status = await waitForStatus(id, { until: ["generating_clips"], intervalMs: 200 });
 		expect(status.video.status).toBe("generating_clips");
 		// Let a render get going, then pull the plug for a few seconds.
 		await new Promise((r) => setTimeout(r, 1500));
@@ -32,11 +27,7 @@ describe("the render tier dies mid-render", () => {
 		expect(justBefore.job.progress).toBeLessThan(100);
 		await crashRenderTier(inject("clipforgeStateDir"), 3000);
 
-		for (let i = 0; i < 900; i++) {
-			status = (await api("GET", `/api/videos/${id}/status`)).body;
-			if (status.video.status === "completed" || status.video.status === "failed") break;
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		status = await waitForStatus(id);
 		expect(status.video, JSON.stringify(status.video)).toMatchObject({ status: "completed", errorMessage: null });
 		const { body: clips } = await api("GET", `/api/videos/${id}/clips`);
 		expect(clips.count).toBeGreaterThan(0);

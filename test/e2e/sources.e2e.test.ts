@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { api, useServedMedia } from "./client.ts";
+import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
@@ -30,12 +30,8 @@ async function processToEnd(name: string, config: object = {}) {
 	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/${name}`, config });
 	expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
 	const id = submitted.body.video.id;
-	for (let i = 0; i < 480; i++) {
-		const { body } = await api("GET", `/api/videos/${id}/status`);
-		if (body.video.status === "completed" || body.video.status === "failed") return { id, status: body.video.status as string, errorMessage: body.video.errorMessage as string | null };
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	throw new Error(`${name} did not finish`);
+	const body = await waitForStatus(id, { timeoutMs: 4 * 60_000 });
+	return { id, status: body.video.status as string, errorMessage: body.video.errorMessage as string | null };
 }
 
 describe("sources refused at submission (nothing charged)", () => {
