@@ -3,9 +3,9 @@
  * did), makes a 60 s sample talk video, serves it on loopback, submits it with the bootstrap key,
  * shows live progress, lists the clips and downloads them to demo-output/<videoId>/.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTalkVideo, SPEAKER_FACE } from "./sample-video.ts";
+import { DEMO_SAMPLE, ensureDemoSample } from "./sample-video.ts";
 import { serveDirectory } from "./serve-files.ts";
 import { DEFAULT_STATE_DIR, ROOT, runningStack, startStack, stopStack } from "./stack.ts";
 
@@ -19,14 +19,9 @@ step(already ? `Using the running stack at ${already.url}` : "Starting the rende
 const stack = already ?? (await startStack({ stateDir, port: Number(process.env.CLIPFORGE_PORT ?? 8787), renderPort: Number(process.env.RENDER_PORT ?? 8788) }));
 
 const samples = join(stateDir, "samples");
-mkdirSync(samples, { recursive: true });
-const sample = join(samples, "talk-60s-speaker.mp4");
-if (!existsSync(sample)) {
-	step("Making a 60 s sample talk video (a face drifting over an ffmpeg gradient + flite speech) …");
-	makeTalkVideo({ out: sample, seconds: 60, width: 1280, height: 720, visual: "gradients=s=1280x720:speed=0.01:rate=25:c0=0x1d2671:c1=0x0f9b8e", speaker: SPEAKER_FACE });
-}
+ensureDemoSample(samples, () => step("Making a 60 s sample talk video (a face drifting over an ffmpeg gradient + flite speech) …"));
 const files = await serveDirectory(samples);
-const hostedUrl = `${files.url}/talk-60s-speaker.mp4`;
+const hostedUrl = `${files.url}/${DEMO_SAMPLE}`;
 /** What a creator would ask for: vertical clips with karaoke captions, a hook title and smart crop on the speaker. */
 const DEMO_CONFIG = { clipDurationMin: 10, clipDurationMax: 30, aspectRatio: "9:16", enableCaptions: true, captionTemplateId: "karaoke", enableIntroTitle: true, enableSmartCrop: true };
 
@@ -86,7 +81,8 @@ try {
 		console.log(`The stack keeps running (make down stops it): CLIPFORGE_URL=${stack.url} CLIPFORGE_API_KEY=${stack.apiKey}`);
 		console.log(`Dashboard: ${stack.url}/app  (sign in as ${stack.email} / ${stack.password})`);
 	} else {
-		console.log("To look at the clips in the dashboard or use the CLI, keep the stack running with `make up` (it prints the URL, key and sign-in).");
+		console.log("Next: `make up` keeps the stack running and prints the dashboard's address and sign-in (this video and its");
+		console.log("clips are listed there), the API key for the clipforge CLI, and a loopback URL serving this sample to submit again.");
 	}
 } finally {
 	await files.close();

@@ -6,7 +6,7 @@
  * CLI: `node scripts/sample-video.ts --out talk.mp4 [--seconds 60] [--size 640x360]`
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -74,6 +74,25 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+/** The file name of the sample that `make demo` submits and `make up` serves. */
+export const DEMO_SAMPLE = "talk-60s-speaker.mp4";
+
+/**
+ * The demo's 60 s talk (a face drifting over a slow gradient, flite speech) in `dir`, made once:
+ * later calls find the file and return at once.
+ */
+export function ensureDemoSample(dir: string, onMake?: () => void): string {
+	const file = join(dir, DEMO_SAMPLE);
+	if (existsSync(file)) return file;
+	onMake?.();
+	mkdirSync(dir, { recursive: true });
+	// Made beside its final name and renamed, so an interrupted run never leaves a half-written sample behind.
+	const partial = join(dir, `.${DEMO_SAMPLE}.part.mp4`);
+	makeTalkVideo({ out: partial, seconds: 60, width: 1280, height: 720, visual: "gradients=s=1280x720:speed=0.01:rate=25:c0=0x1d2671:c1=0x0f9b8e", speaker: SPEAKER_FACE });
+	renameSync(partial, file);
+	return file;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

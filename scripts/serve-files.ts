@@ -1,14 +1,17 @@
 /**
  * A small HTTP file server for loopback use: serves a folder with Range support (as real video
  * hosts do, and as ffmpeg's HTTP reader expects), and optionally accepts PUTs into it.
- * Used by `make demo` to serve the sample video and by the tests.
+ * Used by `make demo` and `make up` to serve the sample video, and by the tests.
+ *
+ * CLI: `node scripts/serve-files.ts <folder> [--port N]` (prints its URL; runs until stopped)
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, join, normalize } from "node:path";
+import { dirname, join, normalize, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { parseArgs } from "node:util";
 
 export interface FileServer {
 	url: string;
@@ -61,4 +64,14 @@ export function serveDirectory(root: string, options: { port?: number; acceptPut
 			resolve({ url: `http://127.0.0.1:${port}`, server, close: () => new Promise((r) => server.close(() => r())) });
 		});
 	});
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const { values, positionals } = parseArgs({ allowPositionals: true, options: { port: { type: "string", default: "0" } } });
+	if (positionals.length !== 1) {
+		console.error("usage: node scripts/serve-files.ts <folder> [--port N]");
+		process.exit(2);
+	}
+	const files = await serveDirectory(resolve(positionals[0]!), { port: Number(values.port) });
+	console.log(files.url);
 }

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEMO_SAMPLE, ensureDemoSample } from "./sample-video.ts";
 import { QUIET_WRANGLER_ENV, runWrangler, WRANGLER_BIN } from "./wrangler.ts";
 
 export const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
@@ -25,6 +26,8 @@ export interface StackInfo {
 	password: string;
 	pids: number[];
 	stateDir: string;
+	/** Where `make up` serves the sample talk video (`${samplesUrl}/talk-60s-speaker.mp4`), once started. */
+	samplesUrl?: string;
 }
 
 export interface StartOptions {
@@ -79,7 +82,6 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 	return info;
 }
 
-/** The stack recorded in `stateDir`, if its processes still answer. */
 /** The native render tier (the Container's code) on loopback, logging to the state folder. */
 function spawnRenderTier(stateDir: string, renderPort: number) {
 	return spawn(process.execPath, [join(ROOT, "containers/render/src/server.ts")], {
@@ -109,12 +111,38 @@ export async function crashRenderTier(stateDir: string, downMs: number): Promise
 	await waitForHealth(`${info.renderUrl}/healthz`, 30_000, join(stateDir, "render.log"));
 }
 
+/** The stack recorded in `stateDir`, if its processes still answer. */
 export async function runningStack(stateDir: string): Promise<StackInfo | null> {
 	const file = join(stateDir, "stack.json");
 	if (!existsSync(file)) return null;
 	const info = JSON.parse(readFileSync(file, "utf8")) as StackInfo;
 	const alive = await Promise.all([info.url, info.renderUrl].map((u) => fetch(`${u}/healthz`).then((r) => r.ok, () => false)));
 	return alive.every(Boolean) ? info : null;
+}
+
+/**
+ * For `make up`: the demo's sample talk video (made once) served on loopback by a third background
+ * process that `make down` stops with the others, so a newcomer has a URL to paste into the
+ * dashboard or give the CLI. Reused while it still answers.
+ */
+export async function ensureSampleServer(info: StackInfo, port: number): Promise<string> {
+	const alive = info.samplesUrl && (await fetch(`${info.samplesUrl}/${DEMO_SAMPLE}`, { method: "HEAD" }).then((r) => r.ok, () => false));
+	if (alive) return info.samplesUrl!;
+	const folder = join(info.stateDir, "samples");
+	ensureDemoSample(folder, () => console.error("Making the 60 s sample talk video (once) …"));
+	if (!(await isPortFree(port))) throw new Error(`Port ${port} is already in use on 127.0.0.1; stop that server or set SAMPLES_PORT.`);
+	const server = spawn(process.execPath, [join(ROOT, "scripts/serve-files.ts"), folder, "--port", String(port)], {
+		cwd: ROOT,
+		detached: true,
+		stdio: ["ignore", "ignore", openSync(join(info.stateDir, "samples.log"), "a")],
+	});
+	server.unref();
+	const samplesUrl = `http://127.0.0.1:${port}`;
+	const pidsFile = join(info.stateDir, "pids.json");
+	writeFileSync(pidsFile, JSON.stringify([...(JSON.parse(readFileSync(pidsFile, "utf8")) as number[]), server.pid!]));
+	await waitForHealth(`${samplesUrl}/${DEMO_SAMPLE}`, 10_000, join(info.stateDir, "samples.log"));
+	writeFileSync(join(info.stateDir, "stack.json"), JSON.stringify({ ...info, samplesUrl }, null, 2));
+	return samplesUrl;
 }
 
 export function stopStack(stateDir: string): boolean {
@@ -202,6 +230,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		console.log(`CLIPFORGE_URL=${info.url}`);
 		console.log(`CLIPFORGE_API_KEY=${info.apiKey}`);
 		console.log(`Dashboard: ${info.url}/app  (sign in as ${info.email} / ${info.password})`);
+		const samplesUrl = await ensureSampleServer(info, Number(process.env.SAMPLES_PORT ?? 8789));
+		console.log(`Sample video to submit: ${samplesUrl}/${DEMO_SAMPLE}`);
 	} else if (command === "down") {
 		console.log(stopStack(stateDir) ? "clipforge stopped" : "clipforge was not running");
 	} else if (command === "status") {

@@ -112,6 +112,11 @@ describe("dashboard in Chromium", () => {
 		const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 		expect(overflow).toBeLessThanOrEqual(1);
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-4-phone.png"), fullPage: true });
+
+		// Back on the videos page, the newest entry is this video, finished, with when it was submitted.
+		await page.getByRole("link", { name: "Videos", exact: true }).click();
+		const newest = page.getByRole("list", { name: "Your videos" }).getByRole("listitem").first();
+		await expect.poll(() => newest.textContent()).toMatch(/^talk completed · \S/);
 		expect(problems).toEqual([]);
 		await context.close();
 	});

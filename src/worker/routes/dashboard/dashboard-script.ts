@@ -187,7 +187,7 @@ async function videosView() {
 	const list = h("ul", { class: "plain", "aria-label": "Your videos" });
 	show(form, h("section", { class: "card", "aria-labelledby": "list-title" }, h("h2", { id: "list-title", text: "Recent videos" }), list));
 	const { videos } = await api("GET", "/api/videos?limit=20&workspaceId=" + encodeURIComponent(workspaceId()));
-	list.replaceChildren(...(videos.length ? videos.map((video) => h("li", {}, h("a", { href: "#/videos/" + video.id, text: video.title }), " ", h("span", { class: "muted", text: video.status.replace("_", " ") }))) : [h("li", { class: "muted", text: "No videos yet." })]));
+	list.replaceChildren(...(videos.length ? videos.map((video) => h("li", {}, h("a", { href: "#/videos/" + video.id, text: video.title }), " ", h("span", { class: "muted", text: video.status.replace("_", " ") + " · " + new Date(video.createdAt).toLocaleString() }))) : [h("li", { class: "muted", text: "No videos yet." })]));
 }
 
 async function videoView(id) {
