@@ -3,7 +3,8 @@
  * `clipforge`: the API from a terminal. Reads CLIPFORGE_URL and CLIPFORGE_API_KEY (or --url,
  * --api-key). Human output with a live bar per stage on a terminal; `--json` for scripts. Exit
  * codes by error class: 0 ok, 2 bad request/usage, 3 credentials, 4 minutes/plan, 5 not found,
- * 6 the video failed, 7 service unavailable/rate limited/network, 8 bad source, 1 anything else.
+ * 6 the video failed, 7 service unavailable/rate limited/network, 8 bad source, 130 interrupted,
+ * 1 anything else.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -183,10 +184,21 @@ async function waitWithProgress(id: string, intervalMs: number): Promise<VideoSt
 			lastLine = line;
 		}
 	};
+	// Ctrl-C stops waiting, not the video: the bars are taken down (the cursor comes back) and the
+	// user is told how to pick it up again; exit code 130 as for any interrupted command.
+	const interrupt = new AbortController();
+	const onSignal = () => interrupt.abort();
+	process.once("SIGINT", onSignal);
+	process.once("SIGTERM", onSignal);
 	try {
-		return await client().waitForCompletion(id, { intervalMs, onProgress: show });
+		return await client().waitForCompletion(id, { intervalMs, onProgress: show, signal: interrupt.signal });
+	} catch (error) {
+		if (interrupt.signal.aborted) throw new ClipforgeError("aborted", `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`, { status: 0 });
+		throw error;
 	} finally {
 		bars?.stop();
+		process.off("SIGINT", onSignal);
+		process.off("SIGTERM", onSignal);
 	}
 }
 

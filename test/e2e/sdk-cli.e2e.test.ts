@@ -3,11 +3,11 @@
  * SDK was generated from is the one the API serves, and the CLI submits, waits, downloads and
  * reports errors with its documented exit codes.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { stackUrl, useServedMedia } from "./client.ts";
+import { stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -49,6 +49,26 @@ describe("clipforge CLI", () => {
 		const status = await cli(["status", result.video.id]);
 		expect(status.code).toBe(0);
 		expect(status.stdout).toContain("completed");
+	});
+
+	it("stops waiting on Ctrl-C (exit 130) while the video goes on processing", async () => {
+		const child = spawn(process.execPath, [join(ROOT, "sdk/src/cli.ts"), "submit", `${media.url()}/talk.mp4`, "--wait", "--interval", "1"], {
+			env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") },
+		});
+		let stderr = "";
+		const submitted = new Promise<string>((resolve) => {
+			child.stderr.on("data", (chunk) => {
+				stderr += chunk;
+				const id = /Submitted (vid_\w+)/.exec(stderr)?.[1];
+				if (id) resolve(id);
+			});
+		});
+		const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+		const id = await submitted;
+		child.kill("SIGINT");
+		expect(await exited).toBe(130);
+		expect(stderr).toContain(`Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`);
+		expect((await waitForStatus(id)).video.status).toBe("completed");
 	});
 
 	it("exits with the documented code per error class", async () => {
