@@ -1686,6 +1686,7 @@ export interface components {
             workspaceId: string;
             prefix: string;
             createdAt: string;
+            /** @description When the key last authenticated a request, to within 5 minutes; null if never. */
             lastUsedAt: string | null;
             revokedAt: string | null;
         };

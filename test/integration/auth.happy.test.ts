@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { LAST_USED_RESOLUTION_MS } from "../../src/worker/middleware/auth";
 import { sha256Hex } from "../../src/worker/services/crypto";
 import { createUser } from "../helpers/accounts";
 import { call, signIn } from "../helpers/api";
@@ -62,6 +63,30 @@ describe("API keys", () => {
 		expect(everything).not.toContain(created.body.key);
 		const withKey = await call("GET", "/api/workspaces", { key: created.body.key });
 		expect(withKey.body.map((w: { id: string }) => w.id)).toEqual([user.workspaceIds[0]]);
+	});
+
+	it("record when they were last used, without a write on every request", async () => {
+		const user = await createUser();
+		const cookie = await signIn(user.email, user.password);
+		const created = await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "poller" } });
+		const lastUsed = async () => (await call("GET", "/api/api-keys", { headers: { cookie } })).body.apiKeys.find((k: { id: string }) => k.id === created.body.id).lastUsedAt;
+		expect(await lastUsed()).toBeNull();
+
+		const before = Date.now();
+		expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(200);
+		await expect.poll(lastUsed).not.toBeNull();
+		const first = await lastUsed();
+		expect(Date.parse(first)).toBeGreaterThanOrEqual(before - 1000);
+
+		// Within the resolution the stamp stands; once it is older, the next request moves it.
+		expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(200);
+		await new Promise((r) => setTimeout(r, 200));
+		expect(await lastUsed()).toBe(first);
+		const stale = new Date(Date.now() - LAST_USED_RESOLUTION_MS - 1000).toISOString();
+		await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(stale, created.body.id).run();
+		expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(200);
+		await expect.poll(lastUsed).not.toBe(stale);
+		expect(Date.parse(await lastUsed())).toBeGreaterThanOrEqual(Date.parse(first));
 	});
 
 	it("a revoked key gets 401 on its very next request", async () => {

@@ -20,7 +20,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
 	const cookie = getCookie(c, SESSION_COOKIE);
 	let principal: Principal;
-	if (header) principal = await fromApiKey(c.env, header);
+	if (header) principal = await fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work));
 	else if (cookie) principal = await fromSession(c.env, cookie);
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
 	c.set("principal", principal);
@@ -33,15 +33,28 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
 	await next();
 });
 
-async function fromApiKey(env: Env, header: string): Promise<Principal> {
+/**
+ * How stale an API key's `lastUsedAt` may get. Writing it on every request would put a D1 write
+ * on every status poll; once per interval per key is enough to tell a live key from a dead one.
+ */
+export const LAST_USED_RESOLUTION_MS = 5 * 60_000;
+
+async function fromApiKey(env: Env, header: string, inBackground: (work: Promise<unknown>) => void): Promise<Principal> {
 	const token = BEARER.exec(header)?.[1];
 	if (!token || !token.startsWith(API_KEY_PREFIX)) throw new ApiError("unauthorized", "The Authorization header must be `Bearer cf_live_…`.");
-	const key = await getDb(env)
-		.select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId })
+	const db = getDb(env);
+	const key = await db
+		.select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, lastUsedAt: apiKeys.lastUsedAt })
 		.from(apiKeys)
 		.where(and(eq(apiKeys.keyHash, await sha256Hex(token)), isNull(apiKeys.revokedAt)))
 		.get();
 	if (!key) throw new ApiError("unauthorized", "The API key is unknown or revoked.");
+	const now = Date.now();
+	if (!key.lastUsedAt || now - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
+		// After the response, so the caller never waits on it; a lost update only delays the stamp.
+		const stamp = db.update(apiKeys).set({ lastUsedAt: new Date(now).toISOString() }).where(eq(apiKeys.id, key.id)).run();
+		inBackground(stamp.catch((error: unknown) => console.error(JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }))));
+	}
 	return { kind: "api_key", apiKeyId: key.id, workspaceIds: [key.workspaceId] };
 }
 

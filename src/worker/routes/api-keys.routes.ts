@@ -9,7 +9,15 @@ import { base64UrlEncode, newId, sha256Hex } from "../services/crypto";
 import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "./openapi";
 
 const ApiKey = z
-	.object({ id: z.string(), name: z.string(), workspaceId: z.string(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), revokedAt: z.string().nullable() })
+	.object({
+		id: z.string(),
+		name: z.string(),
+		workspaceId: z.string(),
+		prefix: z.string(),
+		createdAt: z.string(),
+		lastUsedAt: z.string().nullable().openapi({ description: "When the key last authenticated a request, to within 5 minutes; null if never." }),
+		revokedAt: z.string().nullable(),
+	})
 	.openapi("ApiKey");
 const CreatedApiKey = ApiKey.extend({ key: z.string().openapi({ description: "The key itself. Shown once; only its SHA-256 is stored.", example: "cf_live_…" }) }).openapi("CreatedApiKey");
 const CreateApiKeyBody = z.strictObject({ workspaceId: z.string().min(1).max(64), name: z.string().trim().min(1).max(100) }).openapi("CreateApiKey");
