@@ -223,9 +223,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 	const command = process.argv[2];
 	const stateDir = process.env.CLIPFORGE_STATE_DIR ?? DEFAULT_STATE_DIR;
 	if (command === "up") {
-		const info =
-			(await runningStack(stateDir)) ??
-			(await startStack({ stateDir, port: Number(process.env.CLIPFORGE_PORT ?? 8787), renderPort: Number(process.env.RENDER_PORT ?? 8788) }));
+		let info = await runningStack(stateDir);
+		if (!info) {
+			console.error("Starting the render tier and wrangler dev …");
+			info = await startStack({ stateDir, port: Number(process.env.CLIPFORGE_PORT ?? 8787), renderPort: Number(process.env.RENDER_PORT ?? 8788) });
+		}
 		console.error(`clipforge is up (logs: ${stateDir}/wrangler.log, ${stateDir}/render.log; stop with make down)`);
 		console.log(`CLIPFORGE_URL=${info.url}`);
 		console.log(`CLIPFORGE_API_KEY=${info.apiKey}`);

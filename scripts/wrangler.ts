@@ -6,11 +6,16 @@ export const WRANGLER_BIN = fileURLToPath(new URL("../node_modules/wrangler/bin/
 
 export const QUIET_WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
 
-/** Runs a wrangler command to completion; its output goes to stderr so stdout stays clean. */
+/**
+ * Runs a wrangler command to completion. Its output (banners, tables, and the warning that
+ * `env.local` deliberately lacks the production-only containers and AI bindings) is shown only
+ * when it fails, on stderr, so `make up` and `make demo` print what a user needs and stdout stays clean.
+ */
 export function runWrangler(args: string[]): void {
-	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], { stdio: ["ignore", 2, 2], env: QUIET_WRANGLER_ENV });
+	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: QUIET_WRANGLER_ENV, encoding: "utf8" });
 	if (result.status !== 0) {
-		console.error(`wrangler ${args.join(" ")} failed (exit ${result.status})`);
+		process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+		console.error(`wrangler ${args.join(" ")} failed (exit ${result.status ?? result.signal})`);
 		process.exit(1);
 	}
 }
