@@ -66,10 +66,18 @@ program
 			output(submitted, () => `Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s): ${submitted.video.status}. Follow it with: clipforge status ${id}`);
 			return;
 		}
-		if (!json()) console.error(`Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`);
-		const status = await waitWithProgress(id, opts.interval * 1000);
-		const clips = await cf.allClips(id);
-		const files = opts.out ? await download(clips, opts.out) : [];
+		let downloading = false;
+		const { status, clips, files } = await untilInterrupted(
+			async (signal) => {
+				// Announced only once Ctrl-C is handled, so whoever reacts to this line can interrupt cleanly.
+				if (!json()) console.error(`Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`);
+				const status = await waitWithProgress(id, opts.interval * 1000, signal);
+				const clips = await cf.allClips(id);
+				downloading = true;
+				return { status, clips, files: opts.out ? await download(clips, opts.out, signal) : [] };
+			},
+			() => (downloading ? stoppedDownloading(id, opts.out!) : `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`),
+		);
 		output({ video: status.video, clips, files }, () => clipsText(clips, files));
 	});
 
@@ -94,7 +102,8 @@ program
 	.option("--min-score <score>", "only clips scoring at least this", number("--min-score"))
 	.action(async (id: string, opts: { download?: boolean; out?: string; minScore?: number }) => {
 		const clips = await client().allClips(id, { minScore: opts.minScore });
-		const files = opts.download ? await download(clips, opts.out ?? join("clips", id)) : [];
+		const dir = opts.out ?? join("clips", id);
+		const files = opts.download ? await untilInterrupted((signal) => download(clips, dir, signal), () => stoppedDownloading(id, dir)) : [];
 		output({ videoId: id, clips, files }, () => clipsText(clips, files));
 	});
 
@@ -166,8 +175,31 @@ function buildConfig(opts: SubmitFlags): VideoConfig {
 	return config;
 }
 
+/**
+ * Runs `work` so that Ctrl-C (or SIGTERM) stops the CLI's own waiting or downloading, never the
+ * video: the signal aborts `work` (progress bars come down, the cursor comes back, a half-written
+ * clip is removed) and the user is told how to pick up again; exit code 130 as for any interrupted command.
+ */
+async function untilInterrupted<T>(work: (signal: AbortSignal) => Promise<T>, interruptedMessage: () => string): Promise<T> {
+	const interrupt = new AbortController();
+	const onSignal = () => interrupt.abort();
+	process.once("SIGINT", onSignal);
+	process.once("SIGTERM", onSignal);
+	try {
+		return await work(interrupt.signal);
+	} catch (error) {
+		if (interrupt.signal.aborted) throw new ClipforgeError("aborted", interruptedMessage(), { status: 0 });
+		throw error;
+	} finally {
+		process.off("SIGINT", onSignal);
+		process.off("SIGTERM", onSignal);
+	}
+}
+
+const stoppedDownloading = (id: string, dir: string) => `Stopped downloading; the finished clips are in ${dir}. Download them all with: clipforge clips ${id} --download --out ${dir}`;
+
 /** Polls with a bar per stage on a terminal (a line per change otherwise); throws when the video fails. */
-async function waitWithProgress(id: string, intervalMs: number): Promise<VideoStatus> {
+async function waitWithProgress(id: string, intervalMs: number, signal: AbortSignal): Promise<VideoStatus> {
 	const live = process.stderr.isTTY && !json();
 	const bars = live ? new cliProgress.MultiBar({ format: " {stage} |{bar}| {value}%", hideCursor: true, clearOnComplete: false, stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
 	const stageBars = new Map(STAGES.map((stage) => [stage, bars?.create(100, 0, { stage: stage.padEnd(16) })]));
@@ -184,32 +216,21 @@ async function waitWithProgress(id: string, intervalMs: number): Promise<VideoSt
 			lastLine = line;
 		}
 	};
-	// Ctrl-C stops waiting, not the video: the bars are taken down (the cursor comes back) and the
-	// user is told how to pick it up again; exit code 130 as for any interrupted command.
-	const interrupt = new AbortController();
-	const onSignal = () => interrupt.abort();
-	process.once("SIGINT", onSignal);
-	process.once("SIGTERM", onSignal);
 	try {
-		return await client().waitForCompletion(id, { intervalMs, onProgress: show, signal: interrupt.signal });
-	} catch (error) {
-		if (interrupt.signal.aborted) throw new ClipforgeError("aborted", `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`, { status: 0 });
-		throw error;
+		return await client().waitForCompletion(id, { intervalMs, onProgress: show, signal });
 	} finally {
 		bars?.stop();
-		process.off("SIGINT", onSignal);
-		process.off("SIGTERM", onSignal);
 	}
 }
 
-async function download(clips: Clip[], dir: string): Promise<string[]> {
+async function download(clips: Clip[], dir: string, signal: AbortSignal): Promise<string[]> {
 	mkdirSync(dir, { recursive: true });
 	const cf = client();
 	const files: string[] = [];
 	for (const [n, clip] of clips.entries()) {
 		const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
 		const path = join(dir, `${String(n + 1).padStart(2, "0")}-${slug}.mp4`);
-		await cf.downloadClip(clip, path);
+		await cf.downloadClip(clip, path, signal);
 		files.push(path);
 	}
 	return files;
