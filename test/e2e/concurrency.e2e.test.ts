@@ -1,7 +1,7 @@
 /** Ten videos processing at once on the local stack: all complete, each one's progress only rises. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { api, useServedMedia } from "./client.ts";
+import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const media = useServedMedia("clipforge-concurrency-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }));
@@ -16,17 +16,11 @@ describe("ten videos at once", () => {
 			}),
 		);
 		const history = new Map<string, number[]>(ids.map((id) => [id, []]));
-		const done = new Map<string, string>();
-		const deadline = Date.now() + 6 * 60_000;
-		while (done.size < ids.length && Date.now() < deadline) {
-			await new Promise((r) => setTimeout(r, 2000));
-			for (const id of ids.filter((i) => !done.has(i))) {
-				const { body } = await api("GET", `/api/videos/${id}/status`);
-				history.get(id)!.push(body.job.progress);
-				if (body.video.status === "completed" || body.video.status === "failed") done.set(id, body.video.status);
-			}
-		}
-		expect([...done.values()]).toEqual(ids.map(() => "completed"));
+		const finished = await Promise.all(
+			ids.map((id) => waitForStatus(id, { intervalMs: 2000, timeoutMs: 6 * 60_000, onStatus: (body) => history.get(id)!.push(body.job.progress) })),
+		);
+		const done = finished.map((body) => body.video.status as string);
+		expect(done).toEqual(ids.map(() => "completed"));
 		for (const [id, progress] of history) {
 			expect(progress.every((p, i) => i === 0 || p >= progress[i - 1]!), `${id}: ${progress.join(",")}`).toBe(true);
 			expect(progress[progress.length - 1]).toBe(100);
