@@ -1,15 +1,16 @@
-/** The sample talk (no imports, so the Workers-runtime tests can use it): a few strong moments (questions, numbers, contrast) among ordinary sentences. */
+/** The sample talk (no imports, so the Workers-runtime tests can use it): housekeeping, then a story with a setup, a turn and a payoff, then advice. */
 export const TALK_SCRIPT = [
 	"Welcome back to the show.",
 	"Today we are talking about sleep and how it shapes your work.",
-	"Did you know that most people lose three hours of focus every single day?",
-	"The reason is simple, but almost nobody talks about it.",
-	"Your brain clears waste while you sleep, and that takes time.",
-	"We looked at the research from the last twenty years.",
-	"Here is the secret that changed everything for me.",
-	"Stop checking your phone in the first hour after you wake up.",
-	"It sounds small, but it is the biggest change you can make.",
-	"Now let me tell you about the second idea.",
+	"We have a few notes from last week first.",
+	"The newsletter goes out on Friday, like always.",
+	"Ten years ago I worked nights at a bakery in Chicago.",
+	"Every morning at five my boss, an old man named Walter, handed me a coffee and said go home and sleep.",
+	"I never did, I went to class instead, and I was tired for three years.",
+	"On my last day he gave me a card, and inside it said one thing.",
+	"You were the best baker I ever had, and the worst sleeper.",
+	"I still have that card on my desk, and I go to bed at ten now.",
+	"Anyway, the research on this is pretty clear.",
 	"Light in the morning sets your clock for the whole day.",
 	"Go outside for ten minutes before you start working.",
 	"Why does this work so well for so many people?",
@@ -18,7 +19,5 @@ export const TALK_SCRIPT = [
 	"That one habit can undo a whole week of good sleep.",
 	"So here is what I want you to try this week.",
 	"Wake up at the same time every day, even on Sunday.",
-	"Write down how you feel after seven days.",
 	"Thank you for listening, and see you next time.",
 ];
-

@@ -1,7 +1,11 @@
-import { openAiCompatibleLlm, type LlmClient } from "../src/worker/services/ranking/llm.ts";
+import { createLlm, type LlmClient } from "../src/worker/services/ranking/llm/client.ts";
 
-/** An OpenAI-compatible LLM from CLIPFORGE_LLM_URL / CLIPFORGE_LLM_KEY / CLIPFORGE_LLM_MODEL, or null. */
-export function llmFromEnvironment(): LlmClient | null {
+/**
+ * An OpenAI-compatible LLM from CLIPFORGE_LLM_URL / CLIPFORGE_LLM_KEY / CLIPFORGE_LLM_MODEL (ClipPro's)
+ * / CLIPFORGE_LLM_FAST_MODEL (ClipBasic's, defaults to the other), or null.
+ */
+export function llmFromEnvironment(strength: "fast" | "strong"): LlmClient | null {
 	const url = process.env.CLIPFORGE_LLM_URL;
-	return url ? openAiCompatibleLlm(url, process.env.CLIPFORGE_LLM_KEY, process.env.CLIPFORGE_LLM_MODEL ?? "gpt-4o-mini") : null;
+	if (!url) return null;
+	return createLlm({ LLM_BASE_URL: url, LLM_API_KEY: process.env.CLIPFORGE_LLM_KEY, LLM_MODEL: process.env.CLIPFORGE_LLM_MODEL ?? "gpt-4o-mini", LLM_FAST_MODEL: process.env.CLIPFORGE_LLM_FAST_MODEL }, strength);
 }

@@ -3,7 +3,9 @@
  *
  * Ranks a transcript (the JSON of GET /api/videos/:id/transcript) with the same code the workflow
  * runs, and prints the chosen clips as JSON: how ranking is judged apart from speech recognition.
- * ClipPro uses an OpenAI-compatible endpoint from CLIPFORGE_LLM_URL (+ _KEY, _MODEL) when set.
+ * With CLIPFORGE_LLM_URL (+ _KEY, _MODEL, _FAST_MODEL) pointing at an OpenAI-compatible server the
+ * LLM analysis runs (ClipBasic: fast model, one pass; ClipPro: strong model, two passes); without
+ * it, the offline ranker.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -40,13 +42,15 @@ const config = VideoConfigInput.safeParse(configInput);
 if (!config.success) fail(`invalid config: ${config.error.message}`);
 const signals = values.signals ? AudioSignals.parse(readJson(values.signals)) : null;
 
-const outcome = await rankMoments(transcript, config.data, signals, llmFromEnvironment());
+const outcome = await rankMoments(transcript, config.data, signals, llmFromEnvironment(config.data.clipModel === "ClipPro" ? "strong" : "fast"));
 console.log(
 	JSON.stringify(
 		{
 			rankedBy: outcome.rankedBy,
-			genre: outcome.genre,
-			clips: outcome.clips.map(({ start, end, score, title, viralityReason, scoreBreakdown }) => ({ start, end, score, title, viralityReason, scoreBreakdown })),
+			note: outcome.note,
+			clips: outcome.clips.map(({ start, end, score, title, hookTitle, viralityReason, hooks, emotions, description, scoreBreakdown, transcript }) => ({
+				start, end, duration: Math.round((end - start) * 100) / 100, score, title, hookTitle, viralityReason, hooks, emotions, description, scoreBreakdown, transcript,
+			})),
 		},
 		null,
 		2,

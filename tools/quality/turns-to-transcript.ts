@@ -13,7 +13,12 @@ export interface Turn {
 	text: string;
 }
 
-export type TranscriptStyle = "punctuated" | "plain";
+/**
+ * `punctuated`: as written (Whisper keeps punctuation and case). `whisper`: punctuated, without the
+ * "um"/"uh" Whisper leaves out. `plain`: lower case, no punctuation (the local engine).
+ */
+export type TranscriptStyle = "punctuated" | "whisper" | "plain";
+const DROPPED_BY_WHISPER = /^(um+|uh+|er+|erm|hmm+|mm+)[,.]?$/i;
 
 export interface TimedTurns {
 	transcript: Transcript;
@@ -53,7 +58,7 @@ export function turnsToTranscript(turns: Turn[], options: { seed: number; style?
 	const segments: Segment[] = [];
 	const turnTimes: { start: number; end: number }[] = [];
 	for (const turn of turns) {
-		const raw = turn.text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+		const raw = turn.text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w) && !(style === "whisper" && DROPPED_BY_WHISPER.test(w)));
 		if (raw.length === 0) {
 			turnTimes.push({ start: t, end: t });
 			continue;

@@ -135,6 +135,8 @@ export const videos = sqliteTable(
 		transcriptKey: text("transcript_key"),
 		/** Which ranker produced the clips (ClipPro may fall back to ClipBasic). */
 		rankedBy: text("ranked_by"),
+		/** Why the video has fewer clips than usual (e.g. nothing matched its custom prompt). */
+		rankingNote: text("ranking_note"),
 		/** This submission's webhook (overrides the workspace's). */
 		webhookUrl: text("webhook_url"),
 		stageStartedAt: text("stage_started_at"),
@@ -170,15 +172,20 @@ export const clips = sqliteTable(
 		/** Rank order from the ranker (0 = best), or part number for split-clips. */
 		position: integer("position").notNull(),
 		title: text("title").notNull(),
-		/** Short on-screen hook line (ClipPro's, or ClipBasic's title). */
+		/** A headline for the clip's first seconds, written for the clip. */
 		hookTitle: text("hook_title"),
 		startTime: real("start_time").notNull(),
 		endTime: real("end_time").notNull(),
 		duration: real("duration").notNull(),
 		score: integer("score").notNull(),
 		viralityReason: text("virality_reason").notNull(),
-		/** Each ranking feature 0-100 (hook, emotion, salience, pace, completeness, energy, relevance). */
+		/** Each ranking component 0-100 (hook, story, payoff, feeling, detail, flow, relevance, energy). */
 		scoreBreakdown: text("score_breakdown", { mode: "json" }),
+		/** The question and/or statement that hooks a viewer in the first seconds. */
+		hooks: text("hooks", { mode: "json" }),
+		emotions: text("emotions", { mode: "json" }),
+		/** A post description with hashtags. */
+		description: text("description"),
 		transcript: text("transcript").notNull(),
 		status: text("status", { enum: CLIP_STATUSES }).notNull(),
 		aspectRatio: text("aspect_ratio").notNull(),

@@ -44,7 +44,8 @@ export const VideoDetail = Video.extend({
 	minutesCharged: z.number().int(),
 	projectId: z.string().nullable(),
 	language: z.string().nullable(),
-	rankedBy: z.string().nullable(),
+	rankedBy: z.string().nullable().openapi({ description: "What chose the moments: `ClipBasic (workers-ai:…)`, `ClipPro (…)`, or the offline ranker (and why, when it stood in for an LLM)." }),
+	rankingNote: z.string().nullable().openapi({ description: "Why the video has fewer clips than usual, e.g. nothing in it matches the custom prompt; null otherwise." }),
 	progress: z.number(),
 	updatedAt: z.string(),
 	completedAt: z.string().nullable(),
@@ -75,7 +76,7 @@ export const Clip = z
 	.object({
 		id: z.string(),
 		title: z.string(),
-		hookTitle: z.string().nullable().openapi({ description: "A short hook line for the clip's first seconds." }),
+		hookTitle: z.string().nullable().openapi({ description: "A headline (≤ 60 characters) written for the clip's first seconds." }),
 		startTime: z.number(),
 		endTime: z.number(),
 		duration: z.number(),
@@ -83,11 +84,16 @@ export const Clip = z
 		viralityReason: z.string(),
 		scoreBreakdown: z
 			.object({
-				hook: z.number(), emotion: z.number(), salience: z.number(), pace: z.number(), completeness: z.number(),
-				energy: z.number().nullable(), relevance: z.number().nullable(),
+				hook: z.number(), story: z.number(), payoff: z.number(), feeling: z.number(), detail: z.number(), flow: z.number(),
+				relevance: z.number().nullable(), energy: z.number().nullable(),
 			})
 			.nullable()
-			.openapi({ description: "Each ranking feature 0-100; energy needs audio signals, relevance a customPrompt (null otherwise)." }),
+			.openapi({ description: "What the score is made of, each 0-100: hook (the opening), story (narration, a scene), payoff (it lands), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals)." }),
+		hooks: z
+			.object({ question: z.string().nullable(), statement: z.string().nullable() })
+			.openapi({ description: "The question and/or statement that pulls viewers in during the first seconds (null when the clip has none)." }),
+		emotions: z.array(z.string()).openapi({ description: "The feelings the clip carries, e.g. humor, surprise, tension." }),
+		description: z.string().openapi({ description: "A post caption with hashtags." }),
 		transcript: z.string(),
 		downloadUrl: z.string(),
 		thumbnailUrl: z.string(),

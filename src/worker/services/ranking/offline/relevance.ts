@@ -1,0 +1,110 @@
+/**
+ * How much each moment of the talk is about the prompt. Sentences are scored with BM25 over stems
+ * (plus a bonus where two prompt words stand together), then the scores are spread over time with a
+ * Gaussian (an answer in conversation spans many short turns, so the neighbourhood counts), and the
+ * passage each moment belongs to (TextTiling edges over 60 s blocks) adds its own BM25 score, so a
+ * passage about the prompt as a whole outranks one stray mention. Moods ("funny") add the density
+ * of their signals. Runs in a few milliseconds per hour of talk.
+ */
+import { continuityCurve, passageStarts } from "../text/cohesion";
+
+import type { Unit } from "../text/units";
+import type { Mood, ReadPrompt } from "./prompt";
+
+/** Spread of one sentence's relevance over time (s): answers in conversation run for minutes. */
+const SPREAD_SECONDS = 40;
+const PASSAGE_BLOCK_SECONDS = 60;
+/** How much the whole passage counts beside the local density. */
+const PASSAGE_WEIGHT = 2;
+const K1 = 1.2;
+const B = 0.75;
+
+export interface Relevance {
+	/** Combined relevance per second of the frame, 0..~3 (local density 0..1 + passage 0..2). */
+	perSecond: Float64Array;
+	/** Raw BM25 per unit (0 when nothing matches). */
+	perUnit: number[];
+	/** Prompt stems found anywhere in the transcript. */
+	found: Set<string>;
+	/** Sum of the prompt terms' weights × IDF: 1 is "every term matched". */
+	fullWeight: number;
+	idf: (stem: string) => number;
+	origin: number;
+}
+
+export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to: number): Relevance {
+	const n = units.length;
+	const df = new Map<string, number>();
+	for (const u of units) for (const t of new Set(u.keys)) df.set(t, (df.get(t) ?? 0) + 1);
+	const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+	const weight = new Map(prompt.terms.map((t) => [t.stem, t.weight] as const));
+	const local = new Map(prompt.terms.filter((t) => !t.context).map((t) => [t.stem, t.weight] as const));
+	for (const t of prompt.terms) if (t.context && !local.has(t.stem)) local.set(t.stem, t.weight);
+	const avg = units.reduce((s, u) => s + u.keys.length, 0) / Math.max(1, n);
+	const bm25 = (terms: string[], query: Map<string, number>, average: number) => {
+		const tf = new Map<string, number>();
+		for (const t of terms) if (query.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+		let score = 0;
+		for (const [t, f] of tf) score += (query.get(t)! * idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / Math.max(1e-6, average)));
+		return score;
+	};
+	const moodScore = moodScorer(prompt.moods);
+	const perUnit = units.map((u) => {
+		let score = bm25(u.keys, local, avg);
+		for (const [a, b] of prompt.phrases) {
+			for (let k = 0; k + 1 < u.keys.length; k++) if (u.keys[k] === a && u.keys[k + 1] === b) score += idf(a);
+		}
+		return score + moodScore(u);
+	});
+
+	const seconds = Math.max(1, Math.ceil(to - from) + 1);
+	const density = new Float64Array(seconds);
+	const reach = Math.ceil(3 * SPREAD_SECONDS);
+	units.forEach((u, k) => {
+		const value = perUnit[k]!;
+		if (!value) return;
+		const centre = (u.start + u.end) / 2 - from;
+		for (let t = Math.max(0, Math.floor(centre - reach)); t < Math.min(seconds, centre + reach); t++) density[t]! += value * Math.exp(-((t - centre) ** 2) / (2 * SPREAD_SECONDS ** 2));
+	});
+	const peak = density.reduce((m, v) => Math.max(m, v), 0);
+	if (peak > 0) for (let t = 0; t < seconds; t++) density[t]! /= peak;
+
+	if (weight.size > 0 && n > 2) {
+		const starts = passageStarts(units, continuityCurve(units, idfFromDf(df, n), PASSAGE_BLOCK_SECONDS));
+		const passages = starts.map((first, p) => units.slice(first, starts[p + 1] ?? n));
+		const averageLength = passages.reduce((s, p) => s + p.reduce((c, u) => c + u.keys.length, 0), 0) / passages.length;
+		const scores = passages.map((p) => bm25(p.flatMap((u) => u.keys), weight, averageLength));
+		const best = Math.max(...scores, 1e-9);
+		passages.forEach((p, k) => {
+			for (let t = Math.max(0, Math.floor(p[0]!.start - from)); t <= Math.min(seconds - 1, Math.ceil(p[p.length - 1]!.end - from)); t++) density[t]! += (PASSAGE_WEIGHT * scores[k]!) / best;
+		});
+	}
+	const found = new Set(units.flatMap((u) => u.keys.filter((t) => weight.has(t))));
+	const fullWeight = prompt.terms.reduce((s, t) => s + t.weight * idf(t.stem), 0);
+	return { perSecond: density, perUnit, found, fullWeight, idf, origin: from };
+}
+
+function idfFromDf(df: Map<string, number>, n: number): Map<string, number> {
+	const idf = new Map<string, number>();
+	for (const [t, c] of df) idf.set(t, Math.log((1 + n) / (1 + c)) + 1);
+	return idf;
+}
+
+/** Per-sentence evidence of a mood, in BM25-like units (one strong cue ≈ one matched rare word). */
+export function moodScorer(moods: Mood[]): (u: Unit) => number {
+	if (moods.length === 0) return () => 0;
+	return (u) => {
+		let score = 0;
+		const text = ` ${u.text.toLowerCase()} `;
+		for (const mood of moods) {
+			if (mood === "funny") score += (u.laughter ? 2 : 0) + (/\b(funny|hilarious|joke|kidding|ridiculous)\b/.test(text) ? 1.5 : 0) + (u.valence > 2 ? 0.5 : 0);
+			if (mood === "emotional") score += Math.min(2, Math.abs(u.valence) / 2);
+			if (mood === "heated") score += (u.valence < -1 ? 1 : 0) + (/\b(no|disagree|but|wrong|never|can't|won't)\b/.test(text) ? 0.7 : 0) + (u.question ? 0.3 : 0);
+			if (mood === "story") score += Math.min(2, u.pastVerbs * 0.4 + u.temporal * 0.5 + u.reported * 0.6);
+			if (mood === "advice") score += (u.secondPerson > 0 ? 0.7 : 0) + (/\b(should|need to|have to|try|make sure|don't|always|never)\b/.test(text) ? 0.8 : 0);
+			if (mood === "surprising") score += /\b(actually|turns out|surpris|realized|no way|wow|believe)\b/.test(text) ? 1.2 : 0;
+		}
+		return score;
+	};
+}
+

@@ -1,0 +1,57 @@
+/**
+ * Everything the rankers read from one transcript and config, computed once: the time frame, the
+ * prompt as read, the duration range, the annotated sentences, the moment model's reading, every
+ * candidate passage, and each sentence's lift from vocal energy and an asked-for mood. The LLM paths
+ * reuse it to check and fit the spans a model proposes.
+ */
+import { frameOf, type VideoConfig } from "../../../routes/videos/config.schema";
+import type { Transcript } from "../../transcription/transcript";
+import { unitsOf, type Unit } from "../text/units";
+import { readMoments, type MomentReading } from "./moments";
+import { candidateSpans, durationBounds, LEAD, searchWindow, TAIL, type Bounds, type Frame, type Span } from "./passages";
+import { readPrompt, type ReadPrompt } from "./prompt";
+import { moodScorer } from "./relevance";
+import { energyReader, type AudioSignals, type EnergyOf } from "./signals";
+
+export type RankConfig = Pick<VideoConfig, "clipType" | "clipDurationMin" | "clipDurationMax" | "timeframeStart" | "timeframeEnd" | "customPrompt"> & Partial<Pick<VideoConfig, "genre">>;
+
+/**
+ * Per second of talk: how much a full lift of vocal energy adds to p, by genre (a stream's best
+ * moments are its loudest reactions; a lecture's are not), and how much a sentence carrying the
+ * asked-for mood adds.
+ */
+const ENERGY_WEIGHT: Record<NonNullable<RankConfig["genre"]>, number> = { Auto: 0.5, Gaming: 1.2, Entertainment: 0.8, Podcast: 0.4, Education: 0.3 };
+const MOOD_WEIGHT = 0.4;
+
+/** Everything both rankers read from one transcript and config (the LLM paths reuse it to check and fit spans). */
+export interface TalkAnalysis {
+	frame: Frame;
+	prompt: ReadPrompt | null;
+	promptText: string | null;
+	bounds: Bounds;
+	units: Unit[];
+	reading: MomentReading;
+	energy: EnergyOf | null;
+	/** Added to each sentence's moment probability: vocal energy (weighted by genre) and, for a prompt that names only a mood, that mood. */
+	lift: number[];
+	/** Every passage that may be a clip. */
+	spans: Span[];
+}
+
+export function analyseTalk(transcript: Transcript, config: RankConfig, signals: AudioSignals | null): TalkAnalysis | null {
+	const frame = frameOf(config, transcript.duration);
+	const promptText = config.customPrompt?.trim() || null;
+	const prompt = promptText ? readPrompt(promptText) : null;
+	const bounds = durationBounds(config, prompt);
+	const units = unitsOf(transcript, frame.start, frame.end, bounds.max - LEAD - TAIL);
+	if (units.length === 0) return null;
+	const reading = readMoments(units);
+	const spans = candidateSpans(units, bounds, frame, searchWindow(units, prompt, frame));
+	const energy = energyReader(signals);
+	const energyWeight = ENERGY_WEIGHT[config.genre ?? "Auto"];
+	// No topic: a mood ("the most surprising moments") lifts the sentences that carry it.
+	const mood = prompt && prompt.terms.length === 0 && prompt.moods.length > 0 ? moodScorer(prompt.moods) : null;
+	const lift = units.map((u) => (energy ? energyWeight * (energy(u.start, u.end) - 0.5) : 0) + (mood ? MOOD_WEIGHT * Math.min(1, mood(u) / 2) : 0));
+	return { frame, prompt, promptText, bounds, units, reading, energy, lift, spans };
+}
+

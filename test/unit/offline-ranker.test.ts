@@ -1,0 +1,187 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/worker/routes/videos/config.schema";
+import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
+import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
+import { sentencesOf } from "../../src/worker/services/transcription/transcript";
+import { CONFESSION_TURNS, GARDEN_EPISODE, ORDINARY_ONLY, STORY_TURNS } from "../helpers/garden-episode";
+import { spanOfTurns, transcriptOf } from "../helpers/talk";
+
+const config = { ...defaultConfig(), clipDurationMin: 15, clipDurationMax: 90 };
+const iou = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+	Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start)) / (Math.max(a.end, b.end) - Math.min(a.start, b.start));
+
+describe("the offline ranker picks moments a person would", () => {
+	const episode = transcriptOf(GARDEN_EPISODE);
+
+	it("puts the complete story first, from its setup to its payoff, over hook-like lines that lead nowhere", () => {
+		const { clips } = rankOffline(episode, config);
+		const story = spanOfTurns(episode, ...STORY_TURNS);
+		expect(iou(clips[0]!, story)).toBeGreaterThan(0.8);
+		// The whole story: its setup and its payoff (the lines just before it, which also name a person and say "he said", may lead in).
+		expect(clips[0]!.transcript).toMatch(/So, my grandmother kept a fig tree/);
+		expect(clips[0]!.transcript).toMatch(/To this day she thinks it's from her tree in the bucket\.$/);
+		// The distractors ("Did you know…", "craziest thing…") are not what the best clips open on.
+		for (const clip of clips.slice(0, 2)) expect(clip.transcript).not.toMatch(/^(Did you know|This is the craziest)/);
+		expect(clips.some((c) => iou(c, spanOfTurns(episode, ...CONFESSION_TURNS)) > 0.4)).toBe(true);
+	});
+
+	it("says why, in words backed by the clip, with a headline that is not its first words", () => {
+		const [best] = rankOffline(episode, config).clips;
+		expect(best!.viralityReason).toMatch(/story/i);
+		expect(best!.viralityReason).toMatch(/To this day/);
+		expect(best!.hookTitle.length).toBeLessThanOrEqual(60);
+		expect(best!.transcript.toLowerCase().startsWith(best!.hookTitle.toLowerCase())).toBe(false);
+		expect(best!.description).toMatch(/#\w+/);
+		expect(best!.emotions.length).toBeGreaterThan(0);
+		expect(best!.scoreBreakdown.story).toBeGreaterThan(50);
+		expect(best!.scoreBreakdown.relevance).toBeNull();
+		expect(best!.scoreBreakdown.energy).toBeNull();
+	});
+
+	it("scores on an absolute scale: the best clip of dull talk stays low, a real story scores high", () => {
+		const dull = rankOffline(transcriptOf(ORDINARY_ONLY), config).clips;
+		const lively = rankOffline(episode, config).clips;
+		expect(Math.max(...dull.map((c) => c.score))).toBeLessThan(60);
+		expect(lively[0]!.score).toBeGreaterThanOrEqual(80);
+		// Spread, not bunched at the top.
+		expect(Math.max(...lively.map((c) => c.score)) - Math.min(...lively.map((c) => c.score))).toBeGreaterThan(20);
+	});
+
+	it("returns 4 to 9 clips when the source has room, non-overlapping, best first", () => {
+		const { clips } = rankOffline(episode, { ...config, clipDurationMax: 40 });
+		expect(clips.length).toBeGreaterThanOrEqual(4);
+		expect(clips.length).toBeLessThanOrEqual(9);
+		const byTime = [...clips].sort((a, b) => a.start - b.start);
+		byTime.forEach((c, i) => i > 0 && expect(c.start).toBeGreaterThanOrEqual(byTime[i - 1]!.end));
+	});
+
+	it("starts clips on a sentence (never a listener's 'Yeah.') and never ends on a question left hanging", () => {
+		const sentences = sentencesOf(episode);
+		for (const clip of rankOffline(episode, { ...config, clipDurationMax: 30 }).clips) {
+			const first = sentences.find((s) => s.start >= clip.start - 0.01)!;
+			expect(first.start - clip.start).toBeLessThanOrEqual(0.21);
+			expect(first.text).not.toMatch(/^(Yeah|Mm-hmm|Right|Okay)\.$/);
+			const last = [...sentences].reverse().find((s) => s.end <= clip.end + 0.01)!;
+			expect(last.text.endsWith("?")).toBe(false);
+		}
+	});
+
+	it("reads unpunctuated transcripts (the local engine's) the same way", () => {
+		const plain = transcriptOf(GARDEN_EPISODE, { plain: true });
+		const { clips } = rankOffline(plain, config);
+		expect(iou(clips[0]!, spanOfTurns(plain, ...STORY_TURNS))).toBeGreaterThan(0.6);
+	});
+
+	it("is deterministic", () => {
+		expect(rankOffline(episode, config)).toEqual(rankOffline(episode, config));
+	});
+});
+
+describe("clip lengths", () => {
+	it("never returns a clip outside [min, max], even on one long unpunctuated run-on", () => {
+		const runOn = transcriptOf([["A", `${"so we went down to the river and then we walked along it for a while and ".repeat(12)}that was the day`]], { plain: true });
+		for (const max of [20, 40]) {
+			const { clips } = rankOffline(runOn, { ...config, clipDurationMin: 10, clipDurationMax: max });
+			expect(clips.length).toBeGreaterThan(0);
+			for (const c of clips) {
+				expect(c.end - c.start).toBeLessThanOrEqual(max + 1e-6);
+				expect(c.end - c.start).toBeGreaterThanOrEqual(10 - 1e-6);
+			}
+		}
+	});
+
+	it("holds for any range and time frame (property)", () => {
+		const episode = transcriptOf(GARDEN_EPISODE);
+		fc.assert(
+			fc.property(fc.integer({ min: 5, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 200 }), (min, extra, from) => {
+				const max = min + extra;
+				const { clips } = rankOffline(episode, { ...config, clipDurationMin: min, clipDurationMax: max, timeframeStart: from, timeframeEnd: null });
+				for (const c of clips) {
+					expect(c.end - c.start).toBeLessThanOrEqual(max + 1e-6);
+					expect(c.start).toBeGreaterThanOrEqual(from - 1e-6);
+					if (episode.duration - from > min + 5) expect(c.end - c.start).toBeGreaterThanOrEqual(min - 1e-6);
+				}
+			}),
+			{ numRuns: 25 },
+		);
+	});
+
+	it("gives one clip of all the speech when there is less speech than the minimum, none without speech", () => {
+		const short = transcriptOf([["A", "Welcome back. Today is a short one."]]);
+		const { clips } = rankOffline(short, config);
+		expect(clips).toHaveLength(1);
+		expect(clips[0]!.end - clips[0]!.start).toBeLessThan(15);
+		expect(rankOffline({ language: "en", duration: 60, text: "", segments: [], words: [] }, config).clips).toEqual([]);
+	});
+
+	it("split-clips covers the frame with consecutive numbered parts inside the range", () => {
+		const episode = transcriptOf(GARDEN_EPISODE);
+		const { clips: parts } = rankOffline(episode, { ...config, clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 45 });
+		expect(parts.length).toBeGreaterThanOrEqual(6);
+		parts.forEach((part, i) => {
+			expect(part.title.startsWith(`Part ${i + 1}: `)).toBe(true);
+			if (i > 0) expect(part.start).toBeGreaterThanOrEqual(parts[i - 1]!.end - 1e-6);
+			expect(part.end - part.start).toBeLessThanOrEqual(45 + 1e-6);
+		});
+		const spoken = episode.words.length;
+		expect(parts.reduce((n, p) => n + p.transcript.split(" ").length, 0)).toBe(spoken);
+	});
+});
+
+describe("custom prompts lead", () => {
+	const episode = transcriptOf(GARDEN_EPISODE);
+
+	it("puts the passage about the prompt first and says what in it matches", () => {
+		const { clips } = rankOffline(episode, { ...config, customPrompt: "the pumpkin contest" });
+		expect(iou(clips[0]!, spanOfTurns(episode, ...CONFESSION_TURNS))).toBeGreaterThan(0.4);
+		expect(clips[0]!.transcript).toMatch(/pumpkin contest/);
+		expect(clips[0]!.viralityReason).toMatch(/Matches your prompt: it talks about pumpkin/);
+		expect(clips[0]!.scoreBreakdown.relevance).toBeGreaterThan(60);
+	});
+
+	it("answers a question with the passage that holds the answer, ending after it", () => {
+		const [first] = rankOffline(episode, { ...config, customPrompt: "When is the soil being delivered?" }).clips;
+		expect(first!.transcript).toMatch(/need new soil/);
+		expect(first!.transcript).toMatch(/The fourteenth/);
+	});
+
+	it("returns no clips, with the reason, when nothing in the video matches", () => {
+		const outcome = rankOffline(episode, { ...config, customPrompt: "the quarterly earnings call" });
+		expect(outcome.clips).toEqual([]);
+		expect(outcome.note).toMatch(/Nothing in the video matches the prompt: none of "quarterly", "earnings", "call" is said/);
+	});
+
+	it("applies instructions: a length limit and skipping the intro", () => {
+		const short = rankOffline(episode, { ...config, customPrompt: "the fig tree, under 25 seconds" }).clips;
+		expect(short.length).toBeGreaterThan(0);
+		for (const c of short) expect(c.end - c.start).toBeLessThanOrEqual(25 + 1e-6);
+		const noIntro = rankOffline(episode, { ...config, customPrompt: "skip the intro, the watering schedule" }).clips;
+		for (const c of noIntro) expect(c.start).toBeGreaterThan(20);
+	});
+
+	it("tells instructions from topics", () => {
+		expect(readPrompt("only the funny moments about the dog")).toMatchObject({ moods: ["funny"], terms: [{ word: "dog" }] });
+		expect(readPrompt("clips about the budget under 30 seconds")).toMatchObject({ maxSeconds: 30, terms: [{ word: "budget" }] });
+		expect(readPrompt("skip the intro, just the decisions about hiring")).toMatchObject({ skipIntro: true });
+		expect(readPrompt("the part where they argue about pricing")).toMatchObject({ moods: ["heated"], terms: [{ word: "pricing" }] });
+		// Who spoke is not what was said: the question's subject weighs little, a "when discussing" clause only locates.
+		const read = readPrompt("What did the designer think of the colour when discussing the prototype?");
+		expect(read.terms.find((t) => t.word === "designer")!.weight).toBeLessThan(0.5);
+		expect(read.terms.find((t) => t.word === "colour")!.weight).toBe(1);
+		expect(read.terms.find((t) => t.word === "prototype")).toMatchObject({ context: true });
+	});
+});
+
+describe("audio signals", () => {
+	it("lift the stretch with more vocal energy and report it", () => {
+		const episode = transcriptOf(ORDINARY_ONLY);
+		const quiet = rankOffline(episode, config).clips;
+		const loudness = Array.from({ length: Math.ceil(episode.duration * 2) }, (_, i) => (i >= 240 && i < 300 ? -12 : -30 + (i % 3)));
+		const loud = rankOffline(episode, config, { intervalSeconds: 0.5, loudness }).clips;
+		const top = loud.find((c) => c.start < 150 && c.end > 120);
+		expect(top).toBeDefined();
+		expect(top!.scoreBreakdown.energy).toBeGreaterThan(60);
+		expect(loud.indexOf(top!)).toBeLessThan(quiet.findIndex((c) => c.start < 150 && c.end > 120) === -1 ? 99 : quiet.findIndex((c) => c.start < 150 && c.end > 120) + 1);
+	});
+});
