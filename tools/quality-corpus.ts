@@ -8,7 +8,7 @@
  * A highlight is what editors pick: a hooky opening, a specific, emotionally charged middle on one
  * topic, a clean conclusion, and (in the signals) a louder delivery.
  */
-import type { Segment, Word } from "../containers/render/src/contract.ts";
+import type { Segment, Word } from "@clipforge/contract";
 import type { AudioSignals } from "../src/worker/services/ranking/features.ts";
 import type { Transcript } from "../src/worker/services/transcription/transcript.ts";
 

@@ -6,19 +6,17 @@
  * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
  * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
  */
+import type { AudioSignals, JobName, JobRequest, JobResult, RenderClipRequest, TranscribeResult } from "@clipforge/contract";
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import type { z } from "zod";
-import {
-	type AudioSignals, DownloadResult, ExtractAudioResult, MediaFileResult, type RenderClipRequest, RenderClipResult, SignalsResult, type TranscribeResult, UploadSourceResult,
-} from "../../containers/render/src/contract";
 import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
 import { getDb } from "../worker/db/client";
+import { settingsOf } from "../worker/settings";
 import { resolveBackground } from "../worker/services/media-library";
 import { createLlm } from "../worker/services/ranking/llm";
 import { rankMoments } from "../worker/services/ranking/rank-moments";
 import { r2Keys } from "../worker/services/r2-keys";
-import { createRenderClient, RENDER_PATHS, RenderTierError } from "../worker/services/render-client";
+import { createRenderClient, RenderTierError } from "../worker/services/render-client";
 import { signInternalObjectUrl } from "../worker/services/signing";
 import { createTranscriber } from "../worker/services/transcription/transcriber";
 import { mergeChunkTranscripts, planAudioChunks, type Transcript } from "../worker/services/transcription/transcript";
@@ -104,7 +102,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		await step.do("download source", DOWNLOAD_STEP, async () => {
 			await enterStage(db, videoId, "downloading", 0);
 			const report = throttled((v) => raiseProgress(db, videoId, v));
-			return this.renderJob("Downloading the source", videoId, RENDER_PATHS.download, { videoId, url: video.sourceUrl }, DownloadResult, (f) =>
+			return this.renderJob("Downloading the source", videoId, "download", { videoId, url: video.sourceUrl }, (f) =>
 				report(progressAt("downloading", f)),
 			);
 		});
@@ -116,7 +114,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			if (bytes === undefined) {
 				const putUrl = await signInternalObjectUrl(this.env, key, "PUT");
 				const report = throttled((v) => raiseProgress(db, videoId, v));
-				const result = await this.renderJob("Storing the source", videoId, RENDER_PATHS.uploadSource, { videoId, url: video.sourceUrl, putUrl }, UploadSourceResult, (f) =>
+				const result = await this.renderJob("Storing the source", videoId, "uploadSource", { videoId, url: video.sourceUrl, putUrl }, (f) =>
 					report(progressAt("uploading", f)),
 				);
 				bytes = result.bytes;
@@ -128,11 +126,11 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		const frame = frameOf(config, video.duration);
 		const chunks = await step.do("extract audio", RENDER_STEP, async () => {
 			await enterStage(db, videoId, "transcribing", progressAt("transcribing", 0));
-			const plan = planAudioChunks(frame.start, frame.end, Number(this.env.AUDIO_CHUNK_SECONDS) || 600);
+			const plan = planAudioChunks(frame.start, frame.end, settingsOf(this.env).audioChunkSeconds);
 			const sourceUrl = await signInternalObjectUrl(this.env, source.key, "GET");
 			const specs = await Promise.all(plan.map(async (c) => ({ ...c, putUrl: await signInternalObjectUrl(this.env, r2Keys.audioChunk(videoId, c.index), "PUT") })));
 			const report = throttled((v) => raiseProgress(db, videoId, v));
-			await this.renderJob("Extracting the audio", videoId, RENDER_PATHS.extractAudio, { videoId, sourceUrl, chunks: specs }, ExtractAudioResult, (f) =>
+			await this.renderJob("Extracting the audio", videoId, "extractAudio", { videoId, sourceUrl, chunks: specs }, (f) =>
 				report(progressAt("transcribing", f * 0.15)),
 			);
 			return plan;
@@ -179,7 +177,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				const key = r2Keys.signals(videoId);
 				const [sourceUrl, putUrl] = await Promise.all([signInternalObjectUrl(this.env, source.key, "GET"), signInternalObjectUrl(this.env, key, "PUT")]);
 				const report = throttled((v) => raiseProgress(db, videoId, v));
-				const result = await this.renderJob("Measuring the audio", videoId, RENDER_PATHS.signals, { videoId, sourceUrl, duration: video.duration, putUrl }, SignalsResult, (f) =>
+				const result = await this.renderJob("Measuring the audio", videoId, "signals", { videoId, sourceUrl, duration: video.duration, putUrl }, (f) =>
 					report(progressAt("analyzing", f * 0.6)),
 				);
 				return { key, intervals: result.intervals };
@@ -224,7 +222,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 				if (background.builtIn && !(await this.env.MEDIA.head(background.objectKey))) {
 					// The built-in library is drawn on first use and kept in R2 for every later video.
 					const putUrl = await signInternalObjectUrl(this.env, background.objectKey, "PUT");
-					await this.renderJob("Drawing the split-screen background", `background:${background.id}`, RENDER_PATHS.makeBackground, { backgroundId: background.id, putUrl }, MediaFileResult);
+					await this.renderJob("Drawing the split-screen background", `background:${background.id}`, "makeBackground", { backgroundId: background.id as JobRequest<"makeBackground">["backgroundId"], putUrl });
 				} else if (!(await this.env.MEDIA.head(background.objectKey))) {
 					throw new NonRetryableError(`The split-screen background ${background.id} was deleted.`);
 				}
@@ -246,7 +244,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 			// Intermediate audio and per-chunk transcripts are not needed once merged.
 			await deletePrefixes(this.env.MEDIA, [`audio/${videoId}/`, `transcripts/${videoId}/`]);
 			// Best effort: the tier's scratch files also expire with the instance.
-			await createRenderClient(this.env, videoId).cleanup(videoId).catch(() => undefined);
+			await createRenderClient(this.env, videoId).run("cleanup", { videoId }).catch(() => undefined);
 			return { clips: clipIds.length };
 		});
 		return { status: "completed", clips: clipIds.length, notify: true };
@@ -283,12 +281,11 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		const result = await this.renderJob(
 			"Rendering a clip",
 			affinity,
-			RENDER_PATHS.renderClip,
+			"renderClip",
 			{
 				videoId, clipId, sourceUrl, start: clip.start, end: clip.end, aspectRatio: config.aspectRatio, videoPutUrl, thumbnailPutUrl,
 				captions, hookTitle: config.enableIntroTitle ? clip.hookTitle : null, watermark, splitScreen, smartCrop: config.enableSmartCrop,
 			} satisfies RenderClipRequest,
-			RenderClipResult,
 			(f) => report(progressAt("generating_clips", (doneBefore + f) / total)),
 		);
 		await db
@@ -318,9 +315,9 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 	 * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
 	 * `affinity` picks the container instance (the video id for work that needs its local source).
 	 */
-	private async renderJob<S extends z.ZodType>(what: string, affinity: string, path: string, body: unknown, schema: S, onProgress?: (f: number) => Promise<void>): Promise<z.infer<S>> {
+	private async renderJob<N extends JobName>(what: string, affinity: string, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
 		try {
-			return await createRenderClient(this.env, affinity).job(path, body, schema, onProgress);
+			return await createRenderClient(this.env, affinity).run(name, request, { onProgress });
 		} catch (error) {
 			if (!(error instanceof RenderTierError)) throw error;
 			const message = `${what} failed: ${error.message}`;

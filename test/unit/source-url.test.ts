@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress } from "../../containers/render/src/address-policy";
+import { isPrivateAddress } from "@clipforge/contract";
 import { ApiError } from "../../src/worker/errors";
 import { minutesFor } from "../../src/worker/services/minutes";
 import { parseSourceUrl } from "../../src/worker/services/source-url";

@@ -4,16 +4,14 @@
  * guard, checked, normalised) and kept in R2, so renders never depend on the user's URL again.
  */
 import { and, desc, eq } from "drizzle-orm";
-import {
-	BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY, MediaFileResult,
-} from "../../../containers/render/src/contract";
+import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract";
 import type { Db } from "../db/client";
 import { backgrounds, workspaces } from "../db/schema";
 import { ApiError } from "../errors";
 import type { VideoConfig } from "../routes/videos/config.schema";
 import { newId } from "./crypto";
 import { r2Keys } from "./r2-keys";
-import { RENDER_PATHS, RenderTierError, type RenderClient } from "./render-client";
+import { RenderTierError, type RenderClient } from "./render-client";
 import { signInternalObjectUrl } from "./signing";
 import { parseSourceUrl } from "./source-url";
 
@@ -143,7 +141,7 @@ export function watermarkView(row: { watermarkText: string | null; watermarkImag
 async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string) {
 	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
 	try {
-		return await render.job(RENDER_PATHS.importMedia, { kind, url, putUrl }, MediaFileResult);
+		return await render.run("importMedia", { kind, url, putUrl });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);

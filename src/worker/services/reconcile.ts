@@ -6,11 +6,10 @@
  * are still running are left alone (asking for their status also wakes an idle engine).
  * Runs from the cron trigger (`scheduled`).
  */
+import { settingsOf } from "../settings";
 import { deleteVideoArtifacts } from "./video-cleanup";
 import { markFailedAndRefund } from "./video-state";
 
-/** Default minutes without progress before a video's workflow is checked (var RECONCILE_STALE_MINUTES). */
-export const STALE_MINUTES = 10;
 const BATCH = 50;
 
 export interface ReconcileReport {
@@ -20,7 +19,7 @@ export interface ReconcileReport {
 }
 
 export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES">, now = Date.now()): Promise<ReconcileReport> {
-	const staleMinutes = Number(env.RECONCILE_STALE_MINUTES) || STALE_MINUTES;
+	const staleMinutes = settingsOf(env).reconcileStaleMinutes;
 	const cutoff = new Date(now - staleMinutes * 60_000).toISOString();
 	const { results } = await env.DB.prepare(
 		`SELECT id FROM videos WHERE status IN ('downloading', 'uploading', 'transcribing', 'analyzing', 'generating_clips') AND updated_at < ?1 ORDER BY updated_at LIMIT ${BATCH}`,

@@ -23,6 +23,9 @@ export interface SubmitInput {
 	webhookUrl: string | null;
 }
 
+/** The probe answers synchronously; past this the submission is refused with 503, nothing charged. */
+const PROBE_TIMEOUT_MS = 30_000;
+
 export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, input: SubmitInput) {
 	const url = parseSourceUrl(input.hostedUrl, env);
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
@@ -89,7 +92,7 @@ export function assertTimeframeInside(config: VideoConfig, duration: number): vo
 
 async function probe(render: RenderClient, url: string) {
 	try {
-		return await render.probe(url);
+		return await render.run("probe", { url }, { timeoutMs: PROBE_TIMEOUT_MS });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);

@@ -3,7 +3,7 @@
  * fields and wrong-case enum values are refused (400), so a typo never silently becomes a default.
  */
 import { z } from "@hono/zod-openapi";
-import { ASPECT_RATIOS } from "../../../../containers/render/src/contract";
+import { ASPECT_RATIOS } from "@clipforge/contract";
 
 export const CLIP_TYPES = ["viral-clips", "split-clips"] as const;
 export const CLIP_MODELS = ["ClipBasic", "ClipPro"] as const;

@@ -1,50 +1,17 @@
 /**
- * The one contract between the Worker and the render tier (Container in production, a native Node
- * process in dev/tests). Both sides import this file: the tier validates every request with it and
- * the Worker validates every answer with it.
+ * The render tier's jobs as one table: `name → { path, request, progress?, result }`. The tier's
+ * server registers one route per row and validates each request with it; the Worker's client
+ * checks each answer with it; the test fake answers from it. Adding a job is one row here.
  *
- * Long operations answer with NDJSON: zero or more `progress` events, then exactly one `result` or
- * `error` event. That lets a workflow step report progress while it waits, and lets a failure that
- * happens after the 200 status line still arrive as a typed error.
+ * A row with `progress` streams NDJSON (progress events, then a result or an error: see
+ * job-protocol.ts), so a workflow step reports progress while it waits; a row without it answers
+ * one JSON body.
  */
 import { z } from "zod";
-
-export const ASPECT_RATIOS = ["9:16", "16:9", "1:1"] as const;
-export const AspectRatio = z.enum(ASPECT_RATIOS);
-export type AspectRatio = z.infer<typeof AspectRatio>;
-
-/** Output frame size per aspect ratio (even numbers, as libx264 with yuv420p needs). */
-export const OUTPUT_SIZE: Record<AspectRatio, { width: number; height: number }> = {
-	"9:16": { width: 1080, height: 1920 },
-	"16:9": { width: 1920, height: 1080 },
-	"1:1": { width: 1080, height: 1080 },
-};
+import { JobProgress } from "./job-protocol.ts";
+import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionStyle, Segment, Word } from "./vocabulary.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
-
-/** Error codes the tier can answer with. `retryable` tells the workflow whether to try again. */
-export const RenderErrorCode = z.enum([
-	"invalid_request",
-	"invalid_url",
-	"unsupported_source",
-	"source_unreachable",
-	"source_missing",
-	"process_failed",
-	"timeout",
-	"upload_failed",
-	"internal_error",
-]);
-export type RenderErrorCode = z.infer<typeof RenderErrorCode>;
-
-export const RenderError = z.object({
-	code: RenderErrorCode,
-	message: z.string(),
-	retryable: z.boolean(),
-});
-export type RenderError = z.infer<typeof RenderError>;
-
-/** Body of a non-streaming error answer (4xx/5xx before any NDJSON was written). */
-export const RenderErrorBody = z.object({ error: RenderError });
 
 // ---------------------------------------------------------------- probe (synchronous JSON)
 
@@ -65,7 +32,7 @@ export const ProbeResult = z.object({
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;
 
-// ---------------------------------------------------------------- jobs (NDJSON)
+// ---------------------------------------------------------------- source, audio, transcription
 
 export const DownloadRequest = z.object({ videoId: z.string().min(1), url: httpUrl });
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
@@ -100,18 +67,6 @@ export const ExtractAudioResult = z.object({
 });
 export type ExtractAudioResult = z.infer<typeof ExtractAudioResult>;
 
-export const Word = z.object({ word: z.string(), start: z.number(), end: z.number() });
-export type Word = z.infer<typeof Word>;
-
-/** One recognised utterance: the local engine splits on pauses, Whisper on its own segments. */
-export const Segment = z.object({
-	start: z.number(),
-	end: z.number(),
-	text: z.string(),
-	words: z.array(Word),
-});
-export type Segment = z.infer<typeof Segment>;
-
 /** Offline transcription of one audio chunk with pocketsphinx (English only). */
 export const TranscribeRequest = z.object({
 	audioUrl: httpUrl,
@@ -124,7 +79,7 @@ export const TranscribeResult = z.object({
 });
 export type TranscribeResult = z.infer<typeof TranscribeResult>;
 
-/** Loudness per half second of the source, written as JSON to `putUrl` (ranking's energy feature). */
+/** Loudness per half second of the source, written as JSON (AudioSignals) to `putUrl`. */
 export const SignalsRequest = z.object({
 	videoId: z.string().min(1),
 	sourceUrl: httpUrl,
@@ -133,18 +88,11 @@ export const SignalsRequest = z.object({
 	putUrl: httpUrl,
 });
 export type SignalsRequest = z.infer<typeof SignalsRequest>;
-export const AudioSignals = z.object({
-	intervalSeconds: z.number().positive(),
-	/** Momentary loudness (EBU R128, LUFS) per interval; empty when the source has no audio. */
-	loudness: z.array(z.number()),
-});
-export type AudioSignals = z.infer<typeof AudioSignals>;
 export const SignalsResult = z.object({ intervals: z.number().int().nonnegative(), bytes: z.number().int() });
 export type SignalsResult = z.infer<typeof SignalsResult>;
+export { AudioSignals };
 
-export const CAPTION_STYLES = ["karaoke", "word-by-word", "sentence"] as const;
-export const CaptionStyle = z.enum(CAPTION_STYLES);
-export type CaptionStyle = z.infer<typeof CaptionStyle>;
+// ---------------------------------------------------------------- render a clip
 
 /** Burned-in captions: the clip's words with times in seconds from the clip's start. */
 export const CaptionSpec = z.object({ style: CaptionStyle, words: z.array(Word).max(20_000) });
@@ -199,53 +147,7 @@ export const RenderClipResult = z.object({
 });
 export type RenderClipResult = z.infer<typeof RenderClipResult>;
 
-export const JobEvent = z.discriminatedUnion("type", [
-	z.object({ type: z.literal("progress"), fraction: z.number().min(0).max(1), message: z.string().optional() }),
-	z.object({ type: z.literal("result"), result: z.unknown() }),
-	z.object({ type: z.literal("error"), error: RenderError }),
-]);
-export type JobEvent = z.infer<typeof JobEvent>;
-
-/** Paths of the tier's endpoints, so neither side spells them twice. */
-export const RENDER_PATHS = {
-	health: "/healthz",
-	probe: "/probe",
-	download: "/jobs/download",
-	uploadSource: "/jobs/upload-source",
-	extractAudio: "/jobs/extract-audio",
-	transcribe: "/jobs/transcribe",
-	renderClip: "/jobs/render-clip",
-	signals: "/jobs/signals",
-	makeBackground: "/jobs/make-background",
-	importMedia: "/jobs/import-media",
-	cleanup: "/jobs/cleanup",
-} as const;
-
-export const CleanupRequest = z.object({ videoId: z.string().min(1) });
-export type CleanupRequest = z.infer<typeof CleanupRequest>;
-
-// ---------------------------------------------------------------- split-screen backgrounds
-
-/**
- * The built-in background library. The tier draws each one with ffmpeg's own sources (nothing is
- * downloaded); the Worker asks for it once and keeps the result in R2.
- */
-export const BUILTIN_BACKGROUNDS = [
-	{ id: "abstract-gradient", name: "Drifting gradient", categoryId: "abstract" },
-	{ id: "abstract-sierpinski", name: "Sierpinski carpet", categoryId: "abstract" },
-	{ id: "satisfying-life", name: "Game of life", categoryId: "satisfying" },
-	{ id: "satisfying-mandelbrot", name: "Mandelbrot zoom", categoryId: "satisfying" },
-	{ id: "retro-bars", name: "Test card", categoryId: "retro" },
-	{ id: "retro-automaton", name: "Cellular automaton", categoryId: "retro" },
-] as const;
-export const BACKGROUND_CATEGORIES = [
-	{ id: "abstract", name: "Abstract" },
-	{ id: "satisfying", name: "Satisfying" },
-	{ id: "retro", name: "Retro" },
-] as const;
-export const DEFAULT_BACKGROUND_CATEGORY = "satisfying";
-export type BuiltinBackgroundId = (typeof BUILTIN_BACKGROUNDS)[number]["id"];
-export const BuiltinBackgroundId = z.enum(BUILTIN_BACKGROUNDS.map((b) => b.id) as [BuiltinBackgroundId, ...BuiltinBackgroundId[]]);
+// ---------------------------------------------------------------- backgrounds and imported media
 
 export const MakeBackgroundRequest = z.object({ backgroundId: BuiltinBackgroundId, putUrl: httpUrl });
 export type MakeBackgroundRequest = z.infer<typeof MakeBackgroundRequest>;
@@ -258,3 +160,47 @@ export const ImportMediaRequest = z.object({ kind: z.enum(["background", "waterm
 export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
 export const MediaFileResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int(), duration: z.number().nonnegative() });
 export type MediaFileResult = z.infer<typeof MediaFileResult>;
+
+export const CleanupRequest = z.object({ videoId: z.string().min(1) });
+export type CleanupRequest = z.infer<typeof CleanupRequest>;
+export const CleanupResult = z.object({ ok: z.literal(true) });
+
+// ---------------------------------------------------------------- the table
+
+export interface JobSpec {
+	path: string;
+	request: z.ZodType;
+	/** Present when the job streams progress (NDJSON); absent when it answers one JSON body. */
+	progress?: typeof JobProgress;
+	result: z.ZodType;
+}
+
+export const renderJobs = {
+	probe: { path: "/probe", request: ProbeRequest, result: ProbeResult },
+	download: { path: "/jobs/download", request: DownloadRequest, progress: JobProgress, result: DownloadResult },
+	uploadSource: { path: "/jobs/upload-source", request: UploadSourceRequest, progress: JobProgress, result: UploadSourceResult },
+	extractAudio: { path: "/jobs/extract-audio", request: ExtractAudioRequest, progress: JobProgress, result: ExtractAudioResult },
+	transcribe: { path: "/jobs/transcribe", request: TranscribeRequest, progress: JobProgress, result: TranscribeResult },
+	renderClip: { path: "/jobs/render-clip", request: RenderClipRequest, progress: JobProgress, result: RenderClipResult },
+	signals: { path: "/jobs/signals", request: SignalsRequest, progress: JobProgress, result: SignalsResult },
+	makeBackground: { path: "/jobs/make-background", request: MakeBackgroundRequest, progress: JobProgress, result: MediaFileResult },
+	importMedia: { path: "/jobs/import-media", request: ImportMediaRequest, progress: JobProgress, result: MediaFileResult },
+	cleanup: { path: "/jobs/cleanup", request: CleanupRequest, result: CleanupResult },
+} as const satisfies Record<string, JobSpec>;
+
+export type RenderJobs = typeof renderJobs;
+export type JobName = keyof RenderJobs;
+export const JOB_NAMES = Object.keys(renderJobs) as JobName[];
+/** What a caller sends (defaults not yet filled). */
+export type JobRequest<N extends JobName> = z.input<RenderJobs[N]["request"]>;
+/** What the tier's handler receives (validated, defaults filled). */
+export type JobInput<N extends JobName> = z.output<RenderJobs[N]["request"]>;
+/** What the tier's handler returns (before the result schema fills defaults). */
+export type JobOutput<N extends JobName> = z.input<RenderJobs[N]["result"]>;
+/** What the caller gets back (validated). */
+export type JobResult<N extends JobName> = z.output<RenderJobs[N]["result"]>;
+/** True for the jobs that stream progress. */
+export const streamsProgress = (name: JobName): boolean => "progress" in renderJobs[name];
+
+/** The tier's liveness path (not a job: no request, no result). */
+export const HEALTH_PATH = "/healthz";
