@@ -6,7 +6,7 @@
  * temporal IoU ≥ 0.5. Boundary error: for matched highlights, the mean of |Δstart| and |Δend| (s).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { VideoConfigInput } from "../src/worker/routes/videos/config.schema.ts";
+import { VideoConfigInput } from "../src/worker/domain/video-config.ts";
 import { rankClipBasic } from "../src/worker/services/ranking/clip-basic.ts";
 import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
 import { llmFromEnvironment } from "./llm-from-env.ts";

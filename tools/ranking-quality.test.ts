@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { VideoConfigInput } from "../src/worker/routes/videos/config.schema.ts";
+import { VideoConfigInput } from "../src/worker/domain/video-config.ts";
 import { rankClipBasic } from "../src/worker/services/ranking/clip-basic.ts";
 import { buildCorpus } from "./quality-corpus.ts";
 

@@ -9,7 +9,7 @@
 import type { AudioSignals, JobName, JobRequest, JobResult, RenderClipRequest, TranscribeResult } from "@clipforge/contract";
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/routes/videos/config.schema";
+import { frameOf, VideoConfigInput, type VideoConfig } from "../worker/domain/video-config";
 import { getDb } from "../worker/db/client";
 import { settingsOf } from "../worker/settings";
 import { resolveBackground } from "../worker/services/media-library";
@@ -23,7 +23,8 @@ import { mergeChunkTranscripts, planAudioChunks, type Transcript } from "../work
 import { enterStage, markCompleted, markFailedAndRefund, raiseProgress } from "../worker/services/video-state";
 import { deleteVideoArtifacts, deletePrefixes } from "../worker/services/video-cleanup";
 import { deliverWebhook, webhookTarget, type WebhookEvent } from "../worker/services/webhooks";
-import { progressAt, throttled } from "./progress";
+import { progressAt } from "../worker/domain/progress";
+import { throttled } from "./progress";
 
 export interface ProcessVideoParams {
 	videoId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/worker/routes/videos/config.schema";
+import { defaultConfig } from "../../src/worker/domain/video-config";
 import { hookStrength, rankClipBasic as rankFull, type RankConfig } from "../../src/worker/services/ranking/clip-basic";
 import type { AudioSignals } from "../../src/worker/services/ranking/features";
 import type { Transcript } from "../../src/worker/services/transcription/transcript";

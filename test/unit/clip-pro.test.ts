@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { defaultConfig } from "../../src/worker/routes/videos/config.schema";
+import { defaultConfig } from "../../src/worker/domain/video-config";
 import { parseAnswer } from "../../src/worker/services/ranking/clip-pro";
 import { openAiCompatibleLlm, workersAiLlm, type LlmClient } from "../../src/worker/services/ranking/llm";
 import { rankMoments } from "../../src/worker/services/ranking/rank-moments";

@@ -5,18 +5,17 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract";
+import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "../domain/config-options";
 import type { Db } from "../db/client";
 import { backgrounds, workspaces } from "../db/schema";
 import { ApiError } from "../errors";
-import type { VideoConfig } from "../routes/videos/config.schema";
+import type { VideoConfig } from "../domain/video-config";
 import { newId } from "./crypto";
 import { r2Keys } from "./r2-keys";
 import { RenderTierError, type RenderClient } from "./render-client";
 import { signInternalObjectUrl } from "./signing";
 import { parseSourceUrl } from "./source-url";
 
-/** Category of every workspace upload unless it names another one. */
-export const CUSTOM_CATEGORY = { id: "custom", name: "Your uploads" } as const;
 
 export interface BackgroundView {
 	id: string;

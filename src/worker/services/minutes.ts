@@ -2,13 +2,7 @@
  * Minutes: charged at submission in one D1 batch (a transaction) that cannot overdraw, refunded in
  * full once when processing fails. Every movement is a ledger row; the balance equals their sum.
  */
-import { frameOf, type VideoConfig } from "../routes/videos/config.schema";
-
-/** `ceil(seconds in the time frame / 60)`, at least 1. */
-export function minutesFor(duration: number, config: VideoConfig | null): number {
-	const frame = frameOf(config, duration);
-	return Math.max(1, Math.ceil((frame.end - frame.start) / 60));
-}
+import type { VideoConfig } from "../domain/video-config";
 
 export interface NewVideo {
 	id: string;

@@ -3,7 +3,7 @@
  * step is a no-op: a stage is only entered from an earlier one, progress only ever rises, and a
  * finished video (completed/failed) is never touched again.
  */
-import { VIDEO_STATUSES, type VideoStatus } from "../db/schema";
+import { VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { refundVideo } from "./minutes";
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";

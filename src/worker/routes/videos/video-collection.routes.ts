@@ -2,7 +2,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { clips, VIDEO_STATUSES, videoEvents, videos, webhookDeliveries } from "../../db/schema";
+import { clips, videoEvents, videos, webhookDeliveries } from "../../db/schema";
+import { VIDEO_STATUSES } from "../../domain/video-status";
 import type { AppEnv } from "../../env";
 import { handleZodError } from "../../errors";
 import { workspaceScope } from "../../middleware/auth";

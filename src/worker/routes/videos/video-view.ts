@@ -1,9 +1,9 @@
 /** Database rows → the API's shapes. One place, so every route shows a video the same way. */
 import type { z } from "@hono/zod-openapi";
-import type { clips, videos, VideoStatus } from "../../db/schema";
+import type { clips, videos } from "../../db/schema";
 import { signClipUrl } from "../../services/signing";
-import { PROGRESS_BANDS } from "../../../workflows/progress";
-import type { VideoConfig } from "./config.schema";
+import { stageProgress } from "../../domain/progress";
+import type { VideoConfig } from "../../domain/video-config";
 import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./videos.schemas";
 
 type VideoRow = typeof videos.$inferSelect;
@@ -59,15 +59,6 @@ export function videoStatusView(row: VideoRow): z.infer<typeof VideoStatusRespon
 			updatedAt: row.updatedAt,
 		},
 	};
-}
-
-/** How far through its own stage a video is (0-100), from the stage's band of the overall progress. */
-function stageProgress(status: VideoStatus, progress: number): number {
-	if (status === "completed") return 100;
-	const band = PROGRESS_BANDS[status];
-	if (!band) return 0;
-	const [from, to] = band;
-	return Math.round(Math.max(0, Math.min(1, (progress - from) / (to - from))) * 1000) / 10;
 }
 
 /** A clip with freshly signed URLs (each call issues new ones, valid for one hour). */

@@ -13,7 +13,7 @@ import { startProcessing } from "../../services/start-processing";
 import { resolveBackground } from "../../services/media-library";
 import { assertTimeframeInside, submitHostedVideo } from "../../services/submit-video";
 import { markFailedAndRefund } from "../../services/video-state";
-import { VideoConfigInput } from "./config.schema";
+import { VideoConfigInput } from "../../domain/video-config";
 import { clipView, videoDetailView, videoInfoView, videoStatusView, videoView } from "./video-view";
 import {
 	ClipsResponse, SubmitHostedVideoBody, SubmitHostedVideoResponse, VideoDetail, VideoId, VideoStatusResponse,

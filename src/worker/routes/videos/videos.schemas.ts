@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { VIDEO_STATUSES } from "../../db/schema";
-import { VideoConfigInput } from "./config.schema";
+import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "../../domain/ranking-features";
+import { VideoConfigInput } from "../../domain/video-config";
+import { VIDEO_STATUSES } from "../../domain/video-status";
 
 export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
 
@@ -83,8 +84,8 @@ export const Clip = z
 		viralityReason: z.string(),
 		scoreBreakdown: z
 			.object({
-				hook: z.number(), emotion: z.number(), salience: z.number(), pace: z.number(), completeness: z.number(),
-				energy: z.number().nullable(), relevance: z.number().nullable(),
+				...(Object.fromEntries(SCORE_FEATURES.map((f) => [f, z.number()])) as Record<(typeof SCORE_FEATURES)[number], z.ZodNumber>),
+				...(Object.fromEntries(OPTIONAL_SCORE_FEATURES.map((f) => [f, z.number().nullable()])) as Record<(typeof OPTIONAL_SCORE_FEATURES)[number], z.ZodNullable<z.ZodNumber>>),
 			})
 			.nullable()
 			.openapi({ description: "Each ranking feature 0-100; energy needs audio signals, relevance a customPrompt (null otherwise)." }),

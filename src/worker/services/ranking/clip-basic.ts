@@ -8,7 +8,7 @@
  * calibrated to 0-100. The non-overlapping set with the highest total score is kept. Every clip
  * says why: `viralityReason` names the features that drove it and `scoreBreakdown` gives each one.
  */
-import { frameOf, type VideoConfig } from "../../routes/videos/config.schema";
+import { frameOf, type VideoConfig } from "../../domain/video-config";
 import { sentencesOf, type Sentence, type Transcript } from "../transcription/transcript";
 import { bm25, completeness, contentTerms, emotionalIntensity, energy, hookKinds, hookStrength, paceScore, tokens, topicalContinuity, type AudioSignals } from "./features";
 import { GENRE_WEIGHTS, inferGenre, type ConcreteGenre, type Weights } from "./genres";

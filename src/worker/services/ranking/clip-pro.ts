@@ -6,7 +6,7 @@
  * de-overlapped. Any failure is thrown, so rankMoments can fall back to ClipBasic and record why.
  */
 import { z } from "zod";
-import { frameOf, type VideoConfig } from "../../routes/videos/config.schema";
+import { frameOf, type VideoConfig } from "../../domain/video-config";
 import { sentencesOf, type Sentence, type Transcript } from "../transcription/transcript";
 import { scoreSpans, type RankedClip } from "./clip-basic";
 import type { AudioSignals } from "./features";

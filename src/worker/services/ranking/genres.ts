@@ -2,7 +2,7 @@
  * How much each feature counts per genre, and a guess of the genre for `Auto` from the words used.
  * A gaming stream lives on energy and reactions; a lecture on dense, complete explanations.
  */
-import type { GENRES } from "../../routes/videos/config.schema";
+import type { GENRES } from "../../domain/video-config";
 import { tokens } from "./features";
 
 export type Genre = (typeof GENRES)[number];

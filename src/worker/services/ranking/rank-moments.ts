@@ -1,4 +1,4 @@
-import type { VideoConfig } from "../../routes/videos/config.schema";
+import type { VideoConfig } from "../../domain/video-config";
 import type { Transcript } from "../transcription/transcript";
 import { rankClipBasic, type RankedClip } from "./clip-basic";
 import { rankClipPro } from "./clip-pro";
