@@ -1,12 +1,12 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { apiKeys } from "../db/schema";
-import type { AppEnv } from "../env";
-import { ApiError, handleZodError } from "../errors";
-import { API_KEY_PREFIX, requireSession, resolveWorkspace, workspaceScope } from "../middleware/auth";
-import { base64UrlEncode, newId, sha256Hex } from "../services/crypto";
-import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "./openapi";
+/** /api/api-keys and /api/api-keys/{id}: key management, for signed-in users only. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { createKey, keysOf, revokeKey, type ApiKeyRow } from "../../db/access";
+import { getDb } from "../../db/client";
+import type { Api } from "../../env";
+import { ApiError } from "../../errors";
+import { API_KEY_PREFIX, requireSession, resolveWorkspace, workspaceScope } from "../../middleware/auth";
+import { base64UrlEncode, newId, sha256Hex } from "../../services/crypto";
+import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "../openapi";
 
 const ApiKey = z
 	.object({
@@ -24,7 +24,7 @@ const CreateApiKeyBody = z.strictObject({ workspaceId: z.string().min(1).max(64)
 
 const createKeyRoute = createRoute({
 	method: "post",
-	path: "/",
+	path: "/api-keys",
 	tags: ["api-keys"],
 	summary: "Create an API key for a workspace (signed-in users only); the key is shown once",
 	security: SESSION_ONLY,
@@ -33,7 +33,7 @@ const createKeyRoute = createRoute({
 });
 const listKeysRoute = createRoute({
 	method: "get",
-	path: "/",
+	path: "/api-keys",
 	tags: ["api-keys"],
 	summary: "List the API keys of your workspaces (never the keys themselves)",
 	security: SESSION_ONLY,
@@ -42,7 +42,7 @@ const listKeysRoute = createRoute({
 });
 const revokeKeyRoute = createRoute({
 	method: "delete",
-	path: "/{id}",
+	path: "/api-keys/{id}",
 	tags: ["api-keys"],
 	summary: "Revoke an API key: requests with it get 401 at once",
 	security: SESSION_ONLY,
@@ -50,40 +50,27 @@ const revokeKeyRoute = createRoute({
 	responses: { 200: jsonOk(ApiKey, "Revoked."), ...errorResponses(401, 403, 404) },
 });
 
-type KeyRow = typeof apiKeys.$inferSelect;
-const view = (row: KeyRow) => ({ id: row.id, name: row.name, workspaceId: row.workspaceId, prefix: row.prefix, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt });
+const view = (row: ApiKeyRow) => ({ id: row.id, name: row.name, workspaceId: row.workspaceId, prefix: row.prefix, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt });
 
-export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
-apiKeyRoutes.use("*", requireSession);
-apiKeyRoutes
-	.openapi(createKeyRoute, async (c) => {
+export function registerApiKeys(api: Api) {
+	// `/x/*` also matches `/x` itself.
+	api.use("/api-keys/*", requireSession);
+	api.openapi(createKeyRoute, async (c) => {
 		const body = c.req.valid("json");
 		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 		const key = `${API_KEY_PREFIX}${base64UrlEncode(crypto.getRandomValues(new Uint8Array(24)))}`;
-		const row = await getDb(c.env)
-			.insert(apiKeys)
-			.values({ id: newId("key"), workspaceId, name: body.name, keyHash: await sha256Hex(key), prefix: key.slice(0, 12) })
-			.returning()
-			.get();
+		const row = await createKey(getDb(c.env), { id: newId("key"), workspaceId, name: body.name, keyHash: await sha256Hex(key), prefix: key.slice(0, 12) });
 		return c.json({ ...view(row), key }, 201);
-	})
-	.openapi(listKeysRoute, async (c) => {
+	});
+	api.openapi(listKeysRoute, async (c) => {
 		const { workspaceId } = c.req.valid("query");
-		const principal = c.get("principal");
-		const rows = await getDb(c.env)
-			.select()
-			.from(apiKeys)
-			.where(inArray(apiKeys.workspaceId, workspaceScope(principal, workspaceId)))
-			.orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-			.all();
+		const rows = await keysOf(getDb(c.env), workspaceScope(c.get("principal"), workspaceId));
 		return c.json({ apiKeys: rows.map(view) }, 200);
-	})
-	.openapi(revokeKeyRoute, async (c) => {
+	});
+	api.openapi(revokeKeyRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const db = getDb(c.env);
-		const scope = and(eq(apiKeys.id, id), inArray(apiKeys.workspaceId, c.get("principal").workspaceIds));
-		await db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(and(scope, isNull(apiKeys.revokedAt)));
-		const row = await db.select().from(apiKeys).where(scope).get();
+		const row = await revokeKey(getDb(c.env), id, c.get("principal").workspaceIds);
 		if (!row) throw new ApiError("not_found", `API key ${id} was not found.`);
 		return c.json(view(row), 200);
 	});
+}

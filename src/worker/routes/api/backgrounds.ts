@@ -1,12 +1,11 @@
-/** The split-screen background library: built-ins by category, plus a workspace's own uploads. */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { getDb } from "../db/client";
-import type { AppEnv } from "../env";
-import { handleZodError } from "../errors";
-import { resolveWorkspace } from "../middleware/auth";
-import { deleteBackground, importBackground, listBackgrounds } from "../services/media-library";
-import { createRenderClient } from "../services/render-client";
-import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "./openapi";
+/** /api/backgrounds and /api/backgrounds/{id}: the split-screen library, built-ins by category plus a workspace's own uploads. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../db/client";
+import type { Api } from "../../env";
+import { resolveWorkspace } from "../../middleware/auth";
+import { deleteBackground, importBackground, listBackgrounds } from "../../services/media-library";
+import { createRenderClient } from "../../services/render-client";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../openapi";
 
 const Background = z
 	.object({
@@ -22,7 +21,7 @@ const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optiona
 
 const listRoute = createRoute({
 	method: "get",
-	path: "/",
+	path: "/backgrounds",
 	tags: ["backgrounds"],
 	summary: "Built-in backgrounds by category, then the workspace's own uploads (newest first)",
 	security: BEARER_OR_SESSION,
@@ -32,7 +31,7 @@ const listRoute = createRoute({
 
 const createRouteDef = createRoute({
 	method: "post",
-	path: "/",
+	path: "/backgrounds",
 	tags: ["backgrounds"],
 	summary: "Add a background video by URL (its first 60 s are imported, without sound)",
 	security: BEARER_OR_SESSION,
@@ -53,7 +52,7 @@ const createRouteDef = createRoute({
 
 const deleteRouteDef = createRoute({
 	method: "delete",
-	path: "/{id}",
+	path: "/backgrounds/{id}",
 	tags: ["backgrounds"],
 	summary: "Delete one of the workspace's own backgrounds",
 	security: BEARER_OR_SESSION,
@@ -61,12 +60,12 @@ const deleteRouteDef = createRoute({
 	responses: { 204: { description: "Deleted." }, ...errorResponses(401, 403, 404) },
 });
 
-export const backgroundRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError })
-	.openapi(listRoute, async (c) => {
+export function registerBackgrounds(api: Api) {
+	api.openapi(listRoute, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
 		return c.json(await listBackgrounds(getDb(c.env), workspaceId), 200);
-	})
-	.openapi(createRouteDef, async (c) => {
+	});
+	api.openapi(createRouteDef, async (c) => {
 		const body = c.req.valid("json");
 		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 		const created = await importBackground(c.env, getDb(c.env), createRenderClient(c.env, "import"), workspaceId, {
@@ -75,9 +74,10 @@ export const backgroundRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZod
 			categoryId: body.categoryId ?? null,
 		});
 		return c.json(created, 201);
-	})
-	.openapi(deleteRouteDef, async (c) => {
+	});
+	api.openapi(deleteRouteDef, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
 		await deleteBackground(c.env, getDb(c.env), workspaceId, c.req.valid("param").id);
 		return c.body(null, 204);
 	});
+}

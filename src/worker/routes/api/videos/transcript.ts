@@ -1,15 +1,16 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { getDb } from "../../db/client";
-import type { AppEnv } from "../../env";
-import { ApiError, handleZodError } from "../../errors";
-import type { Transcript } from "../../services/transcription/transcript";
-import { toSrt, toText, toVtt, TRANSCRIPT_FORMATS } from "../../services/transcription/transcript-formats";
-import { BEARER_OR_SESSION, errorResponses } from "../openapi";
-import { loadVideo } from "./videos.routes";
-import { VideoId } from "./videos.schemas";
+/** GET /api/videos/{id}/transcript: JSON with word timings, or SRT, WebVTT or plain text. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../../db/client";
+import type { Api } from "../../../env";
+import { ApiError } from "../../../errors";
+import type { Transcript } from "../../../services/transcription/transcript";
+import { toSrt, toText, toVtt, TRANSCRIPT_FORMATS } from "../../../services/transcription/transcript-formats";
+import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
+import { VideoId } from "./schemas";
+import { loadVideo } from "./views";
 
 const Word = z.object({ word: z.string(), start: z.number(), end: z.number() });
-export const TranscriptSchema = z
+const TranscriptSchema = z
 	.object({
 		language: z.string(),
 		duration: z.number(),
@@ -21,7 +22,7 @@ export const TranscriptSchema = z
 
 const transcriptRoute = createRoute({
 	method: "get",
-	path: "/{id}/transcript",
+	path: "/videos/{id}/transcript",
 	tags: ["videos"],
 	summary: "The transcript with word timings (JSON), or as SRT, WebVTT or plain text",
 	security: BEARER_OR_SESSION,
@@ -40,7 +41,7 @@ const transcriptRoute = createRoute({
 	},
 });
 
-export const transcriptRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError }).openapi(transcriptRoute, async (c) => {
+export const registerTranscript = (api: Api) => api.openapi(transcriptRoute, async (c) => {
 	const { id } = c.req.valid("param");
 	const { format } = c.req.valid("query");
 	const video = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);

@@ -1,10 +1,9 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { eq, inArray } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { plans, workspaces } from "../db/schema";
-import type { AppEnv } from "../env";
-import { handleZodError } from "../errors";
-import { BEARER_OR_SESSION, errorResponses, jsonOk } from "./openapi";
+/** GET /api/workspaces: the workspaces these credentials can use, with minutes and plan. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../../db/client";
+import { workspacesWithPlans } from "../../../db/workspaces";
+import type { Api } from "../../../env";
+import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 
 export const Workspace = z
 	.object({
@@ -18,21 +17,15 @@ export const Workspace = z
 
 const listRoute = createRoute({
 	method: "get",
-	path: "/",
+	path: "/workspaces",
 	tags: ["workspaces"],
 	summary: "Workspaces these credentials can use (an API key: its own; a session: every membership)",
 	security: BEARER_OR_SESSION,
 	responses: { 200: jsonOk(z.array(Workspace), "Workspaces."), ...errorResponses(401) },
 });
 
-export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError }).openapi(listRoute, async (c) => {
-	const rows = await getDb(c.env)
-		.select({ workspace: workspaces, plan: plans })
-		.from(workspaces)
-		.leftJoin(plans, eq(plans.workspaceId, workspaces.id))
-		.where(inArray(workspaces.id, c.get("principal").workspaceIds))
-		.orderBy(workspaces.createdAt, workspaces.id)
-		.all();
+export const registerWorkspaceList = (api: Api) => api.openapi(listRoute, async (c) => {
+	const rows = await workspacesWithPlans(getDb(c.env), c.get("principal").workspaceIds);
 	return c.json(
 		rows.map(({ workspace, plan }) => ({
 			id: workspace.id,

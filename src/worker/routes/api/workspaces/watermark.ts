@@ -1,14 +1,12 @@
-/** A workspace's watermark: its text, an image, or the default clipforge mark. */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { workspaces } from "../db/schema";
-import type { AppEnv } from "../env";
-import { handleZodError } from "../errors";
-import { resolveWorkspace } from "../middleware/auth";
-import { setWatermark, watermarkView } from "../services/media-library";
-import { createRenderClient } from "../services/render-client";
-import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "./openapi";
+/** GET/PUT /api/workspaces/{workspaceId}/watermark: its text, an image, or the default clipforge mark. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../../db/client";
+import { watermarkOf } from "../../../db/workspaces";
+import type { Api } from "../../../env";
+import { resolveWorkspace } from "../../../middleware/auth";
+import { setWatermark, watermarkView } from "../../../services/media-library";
+import { createRenderClient } from "../../../services/render-client";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 
 const Watermark = z
 	.object({ workspaceId: z.string(), type: z.enum(["default", "text", "image"]), text: z.string().nullable() })
@@ -41,14 +39,15 @@ const putRoute = createRoute({
 	responses: { 200: jsonOk(Watermark, "The new watermark."), ...errorResponses(400, 401, 403, 422, 503) },
 });
 
-export const watermarkRoutes = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError })
-	.openapi(getRoute, async (c) => {
+export function registerWatermark(api: Api) {
+	api.openapi(getRoute, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
-		const row = await getDb(c.env).select({ watermarkText: workspaces.watermarkText, watermarkImageKey: workspaces.watermarkImageKey }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+		const row = await watermarkOf(getDb(c.env), workspaceId);
 		return c.json({ workspaceId, ...watermarkView(row!) }, 200);
-	})
-	.openapi(putRoute, async (c) => {
+	});
+	api.openapi(putRoute, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
 		const view = await setWatermark(c.env, getDb(c.env), createRenderClient(c.env, "import"), workspaceId, c.req.valid("json"));
 		return c.json({ workspaceId, ...view }, 200);
 	});
+}

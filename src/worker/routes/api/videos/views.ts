@@ -1,13 +1,19 @@
 /** Database rows → the API's shapes. One place, so every route shows a video the same way. */
 import type { z } from "@hono/zod-openapi";
-import type { clips, videos } from "../../db/schema";
-import { signClipUrl } from "../../services/signing";
-import { stageProgress } from "../../domain/progress";
-import type { VideoConfig } from "../../domain/video-config";
-import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./videos.schemas";
+import type { Db } from "../../../db/client";
+import { findVideo, type ClipRow, type VideoRow } from "../../../db/videos";
+import { ApiError } from "../../../errors";
+import { signClipUrl } from "../../../services/signing";
+import { stageProgress } from "../../../domain/progress";
+import type { VideoConfig } from "../../../domain/video-config";
+import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./schemas";
 
-type VideoRow = typeof videos.$inferSelect;
-type ClipRow = typeof clips.$inferSelect;
+/** A video of one of these workspaces, or 404 (also for other workspaces' videos: never reveal they exist). */
+export async function loadVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow> {
+	const row = await findVideo(db, id, workspaceIds);
+	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
+	return row;
+}
 
 export function videoView(row: VideoRow): z.infer<typeof Video> {
 	return {
