@@ -3,9 +3,9 @@ import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError, handleZodError } from "./errors";
 import { createApi } from "./routes/api";
-import { dashboardRoutes } from "./routes/dashboard/dashboard.routes";
-import { renderDocsPage } from "./routes/docs-page";
-import { internalObjectRoutes } from "./routes/internal-objects.routes";
+import { dashboardRoutes } from "./routes/app";
+import { renderDocsPage } from "./routes/docs";
+import { internalObjectRoutes } from "./routes/internal/objects";
 
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });

@@ -19,7 +19,7 @@ export const users = sqliteTable("users", {
 export const workspaces = sqliteTable("workspaces", {
 	id: text("id").primaryKey(),
 	name: text("name").notNull(),
-	/** Whole minutes; only ever changed together with a ledger row (services/minutes.ts). */
+	/** Whole minutes; only ever changed together with a ledger row (db/ledger.ts). */
 	minutesBalance: integer("minutes_balance").notNull().default(0),
 	/** Text drawn on clips when `enableWatermark` is true; null (and no image) → the default clipforge mark. */
 	watermarkText: text("watermark_text"),

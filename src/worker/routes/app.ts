@@ -1,12 +1,11 @@
 /**
- * The web dashboard: one HTML page and one script, served by the Worker itself (no build step).
- * The page talks to the same JSON API with the session cookie (POST /api/auth/login), so
- * everything it shows is what the API answers. Strict CSP: scripts only from this origin.
+ * `/app`: the web dashboard's page. Its script and stylesheet (/app/app.js, /app/app.css) are
+ * static assets built from src/dashboard (scripts/build-dashboard.ts); the page talks to the same
+ * JSON API with the session cookie (POST /api/auth/login), so everything it shows is what the API
+ * answers. Strict CSP: scripts only from this origin.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../../env";
-import { DASHBOARD_SCRIPT } from "./dashboard-script";
-import { DASHBOARD_STYLES } from "./dashboard-styles";
+import type { AppEnv } from "../env";
 
 const CSP = [
 	"default-src 'self'",
@@ -54,6 +53,4 @@ export const dashboardRoutes = new Hono<AppEnv>()
 		c.header("X-Content-Type-Options", "nosniff");
 		c.header("Cache-Control", "no-store");
 		return c.html(PAGE);
-	})
-	.get("/app/app.js", (c) => c.body(DASHBOARD_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }))
-	.get("/app/app.css", (c) => c.body(DASHBOARD_STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" }));
+	});

@@ -3,10 +3,10 @@
  * carries an HMAC signature bound to the method, the key and an expiry (services/signing.ts).
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
-import { serveR2Object } from "../services/serve-object";
-import { checkInternalObjectSignature } from "../services/signing";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../errors";
+import { serveR2Object } from "../../services/serve-object";
+import { checkInternalObjectSignature } from "../../services/signing";
 
 export const internalObjectRoutes = new Hono<AppEnv>();
 
