@@ -4,6 +4,7 @@
  * job's request schema; jobs with progress answer NDJSON through the contract's job protocol.
  */
 import { mkdir } from "node:fs/promises";
+import type { Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import {
 	HEALTH_PATH, JOB_NAMES, jobEventStream, NDJSON_HEADERS, renderJobs, type JobInput, type JobName, type JobOutput, type OnProgress, type RenderError,
@@ -89,9 +90,18 @@ export function createRenderApp(): Hono {
 	return app;
 }
 
+/**
+ * Idle keep-alive connections are kept this long. Longer than a client's own idle timeout (it reads
+ * the `Keep-Alive: timeout` hint and lets go a little earlier), so the server never closes a
+ * connection just as the client sends the next job on it (an ECONNRESET). Node's default is 5 s.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 /** A Node HTTP server around the app, not yet listening. */
 export function createRenderServer() {
-	return createAdaptorServer({ fetch: createRenderApp().fetch });
+	const server = createAdaptorServer({ fetch: createRenderApp().fetch }) as Server;
+	server.keepAliveTimeout = KEEP_ALIVE_MS;
+	return server;
 }
 
 function asRenderError(error: unknown): RenderError & { status: ContentfulStatusCode } {
