@@ -68,44 +68,12 @@ export const DEFAULT_POLL_MS = 12_000;
 
 export function createClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
-	const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-
-	/**
-	 * How openapi-fetch's requests are sent: with retries on what is worth retrying (network, 429
-	 * with Retry-After, 5xx), and anything else that is not a 2xx thrown as ClipforgeError.
-	 */
-	async function send(request: Request): Promise<Response> {
-		const body = request.body ? await request.text() : undefined;
-		const headers: Record<string, string> = {};
-		request.headers.forEach((value, name) => {
-			headers[name] = value;
-		});
-		const init = { method: request.method, headers, body, signal: request.signal };
-		for (let attempt = 1; ; attempt++) {
-			let response: Response;
-			try {
-				response = await doFetch(request.url, init);
-			} catch (error) {
-				if (request.signal.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
-				const failure = new ClipforgeError("network_error", `Could not reach ${options.baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`, { status: 0 });
-				if (attempt >= maxAttempts) throw failure;
-				await sleep(backoffMs(attempt), request.signal);
-				continue;
-			}
-			if (response.ok) return response;
-			const failure = await ClipforgeError.fromResponse(response);
-			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
-			const retryAfter = Number(response.headers.get("retry-after"));
-			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
-		}
-	}
-
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
-		fetch: send,
+		fetch: retrying(doFetch, Math.max(1, options.maxAttempts ?? 4), options.baseUrl),
 		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
 	});
-	/** The body of a call that `send` let through (it throws on anything but a 2xx). */
+	/** The body of a call `retrying` let through (it throws on anything but a 2xx). */
 	const body = async <T>(call: Promise<{ data?: T }>): Promise<T> => (await call).data as T;
 	const id = (videoId: string) => ({ path: { id: videoId } });
 
@@ -133,19 +101,8 @@ export function createClient(options: ClientOptions) {
 		 * Polls until the video is completed (resolves with its last status) or failed (throws
 		 * ClipforgeError `video_failed` carrying the errorMessage). Transient errors are retried.
 		 */
-		async waitForCompletion(videoId: string, opts: WaitOptions = {}): Promise<VideoStatus> {
-			const interval = opts.intervalMs ?? DEFAULT_POLL_MS;
-			const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
-			for (;;) {
-				const status = await client.status(videoId, opts.signal);
-				opts.onProgress?.(status);
-				if (status.video.status === "completed") return status;
-				if (status.video.status === "failed") {
-					throw new ClipforgeError("video_failed", status.video.errorMessage ?? "Processing failed.", { status: 200, details: status });
-				}
-				if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${status.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
-				await sleep(interval, opts.signal);
-			}
+		waitForCompletion(videoId: string, opts: WaitOptions = {}): Promise<VideoStatus> {
+			return pollUntilDone((signal) => client.status(videoId, signal), videoId, opts);
 		},
 		listClips(videoId: string, query: ClipQuery = {}): Promise<ClipsPage> {
 			return body(api.GET("/api/videos/{id}/clips", { params: { ...id(videoId), query } }));
@@ -162,23 +119,8 @@ export function createClient(options: ClientOptions) {
 			return clips;
 		},
 		/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
-		async downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
-			if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
-			const response = await doFetch(clip.downloadUrl, { signal });
-			if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
-			const partial = `${path}.part`;
-			let bytes = 0;
-			try {
-				const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
-					bytes += chunk.length;
-				});
-				await pipeline(counted, createWriteStream(partial), { signal });
-				await rename(partial, path);
-			} catch (error) {
-				await rm(partial, { force: true });
-				throw error;
-			}
-			return bytes;
+		downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
+			return downloadTo(doFetch, clip, path, signal);
 		},
 		workspaces(): Promise<Workspace[]> {
 			return body(api.GET("/api/workspaces"));
@@ -189,6 +131,77 @@ export function createClient(options: ClientOptions) {
 
 export type ClipforgeClient = ReturnType<typeof createClient>;
 export type { ErrorCode };
+
+/**
+ * How openapi-fetch's requests are sent: with retries on what is worth retrying (network, 429
+ * with Retry-After, 5xx), and anything else that is not a 2xx thrown as ClipforgeError.
+ */
+function retrying(doFetch: typeof fetch, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
+	return async (request) => {
+		const body = request.body ? await request.text() : undefined;
+		const headers: Record<string, string> = {};
+		request.headers.forEach((value, name) => {
+			headers[name] = value;
+		});
+		const init = { method: request.method, headers, body, signal: request.signal };
+		for (let attempt = 1; ; attempt++) {
+			let response: Response;
+			try {
+				response = await doFetch(request.url, init);
+			} catch (error) {
+				if (request.signal.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
+				const failure = new ClipforgeError("network_error", `Could not reach ${baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`, { status: 0 });
+				if (attempt >= maxAttempts) throw failure;
+				await sleep(backoffMs(attempt), request.signal);
+				continue;
+			}
+			if (response.ok) return response;
+			const failure = await ClipforgeError.fromResponse(response);
+			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+			const retryAfter = Number(response.headers.get("retry-after"));
+			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
+		}
+	};
+}
+
+/**
+ * Polls until the video is completed (resolves with its last status) or failed (throws
+ * ClipforgeError `video_failed` carrying the errorMessage). Transient errors are retried.
+ */
+async function pollUntilDone(status: (signal?: AbortSignal) => Promise<VideoStatus>, videoId: string, opts: WaitOptions): Promise<VideoStatus> {
+	const interval = opts.intervalMs ?? DEFAULT_POLL_MS;
+	const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+	for (;;) {
+		const current = await status(opts.signal);
+		opts.onProgress?.(current);
+		if (current.video.status === "completed") return current;
+		if (current.video.status === "failed") {
+			throw new ClipforgeError("video_failed", current.video.errorMessage ?? "Processing failed.", { status: 200, details: current });
+		}
+		if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${current.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
+		await sleep(interval, opts.signal);
+	}
+}
+
+/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path` through a .part file, so a failure leaves nothing half-written. */
+async function downloadTo(doFetch: typeof fetch, clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
+	if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
+	const response = await doFetch(clip.downloadUrl, { signal });
+	if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
+	const partial = `${path}.part`;
+	let bytes = 0;
+	try {
+		const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
+			bytes += chunk.length;
+		});
+		await pipeline(counted, createWriteStream(partial), { signal });
+		await rename(partial, path);
+	} catch (error) {
+		await rm(partial, { force: true });
+		throw error;
+	}
+	return bytes;
+}
 
 /** 1 s, 2 s, 4 s … capped at 30 s, with ±20% jitter so many clients do not retry in step. */
 export function backoffMs(attempt: number): number {
