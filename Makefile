@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test lint typecheck types-check test-worker test-render test-tools test-sdk test-e2e
+.PHONY: install install-test-deps demo up down test lint typecheck types-check test-contract test-worker test-render test-tools test-sdk test-e2e
 
 install:
 	@bash scripts/install-deps.sh
@@ -23,7 +23,7 @@ down:
 	@npm run -s stack -- down
 
 ## Generated binding types in sync, lint, strict type-check, then every test suite.
-test: install-test-deps types-check lint typecheck test-worker test-render test-tools test-sdk test-e2e
+test: install-test-deps types-check lint typecheck test-contract test-worker test-render test-tools test-sdk test-e2e
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
@@ -33,6 +33,9 @@ lint:
 
 typecheck:
 	@npm run -s typecheck
+
+test-contract:
+	@npm run -s test:contract
 
 test-worker:
 	@npm run -s test:worker

@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-	{ ignores: ["node_modules/", ".wrangler/", ".stack/", "demo-output/", "worker-configuration.d.ts", "migrations/", "bench-results/"] },
+	{ ignores: ["node_modules/", ".wrangler/", ".stack/", "demo-output/", "worker-configuration.d.ts", "migrations/", "bench-results/", "dist/"] },
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{

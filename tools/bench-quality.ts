@@ -18,7 +18,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { defaultConfig } from "../src/worker/routes/videos/config.schema.ts";
+import { defaultConfig } from "../src/worker/domain/video-config.ts";
 import { rankOffline } from "../src/worker/services/ranking/offline/rank-offline.ts";
 import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
 import { unitsOf } from "../src/worker/services/ranking/text/units.ts";

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Word } from "../containers/render/src/contract.ts";
+import type { Word } from "@clipforge/contract";
 import { buildAssDocument } from "../containers/render/src/captions.ts";
 import { renderClipArgs } from "../containers/render/src/ffmpeg-args.ts";
 import { layoutFor } from "../containers/render/src/layout.ts";

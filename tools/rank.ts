@@ -10,8 +10,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { AudioSignals, Segment } from "../containers/render/src/contract.ts";
-import { CLIP_MODELS, VideoConfigInput } from "../src/worker/routes/videos/config.schema.ts";
+import { AudioSignals, Segment } from "@clipforge/contract";
+import { CLIP_MODELS, VideoConfigInput } from "../src/worker/domain/video-config.ts";
 import { llmFromEnvironment } from "./llm-from-env.ts";
 import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
 

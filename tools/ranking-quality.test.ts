@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../src/worker/routes/videos/config.schema.ts";
+import { defaultConfig } from "../src/worker/domain/video-config.ts";
 import { END_MODEL, MOMENT_MODEL, START_MODEL } from "../src/worker/services/ranking/offline/moment-model.ts";
 import { rankOffline } from "../src/worker/services/ranking/offline/rank-offline.ts";
 import { MOMENT_INPUTS, SIDE_FEATURES } from "../src/worker/services/ranking/offline/unit-features.ts";

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./client.ts";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES } from "../../src/worker/domain/config-options.ts";
+import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
-
-const STAGES = ["downloading", "uploading", "transcribing", "analyzing", "generating_clips"] as const;
 
 const program = new Command()
 	.name("clipforge")
@@ -36,8 +36,8 @@ program
 	.description("Submit a video URL for clipping")
 	.argument("<url>", "the hosted video's URL")
 	.option("--config <file>", "a JSON file with the config (flags below override it)")
-	.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(["9:16", "16:9", "1:1"]))
-	.addOption(new Option("--captions <style>", "burn in captions").choices(["karaoke", "word-by-word", "sentence"]))
+	.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(ASPECT_RATIOS))
+	.addOption(new Option("--captions <style>", "burn in captions").choices(CAPTION_TEMPLATES))
 	.option("--hook", "AI hook title over the first seconds")
 	.option("--smart-crop", "follow the speaker's face")
 	.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
@@ -45,8 +45,8 @@ program
 	.option("--no-watermark", "no watermark")
 	.option("--min <seconds>", "shortest clip", number("--min"))
 	.option("--max <seconds>", "longest clip", number("--max"))
-	.addOption(new Option("--model <model>", "ranker").choices(["ClipBasic", "ClipPro"]))
-	.addOption(new Option("--genre <genre>", "genre").choices(["Auto", "Podcast", "Gaming", "Education", "Entertainment"]))
+	.addOption(new Option("--model <model>", "ranker").choices(CLIP_MODELS))
+	.addOption(new Option("--genre <genre>", "genre").choices(GENRES))
 	.option("--language <code>", "two-letter language code")
 	.option("--prompt <text>", "what to look for (custom prompt)")
 	.option("--from <seconds>", "time frame start", number("--from"))
@@ -158,7 +158,7 @@ function buildConfig(opts: SubmitFlags): VideoConfig {
 	if (opts.hook) set("enableIntroTitle", true);
 	if (opts.smartCrop) set("enableSmartCrop", true);
 	if (opts.split) {
-		const isCategory = ["abstract", "satisfying", "retro", "custom"].includes(opts.split);
+		const isCategory = BACKGROUND_CATEGORY_IDS.includes(opts.split);
 		Object.assign(config, { enableSplitScreen: true, [isCategory ? "splitScreenBgCategoryId" : "splitScreenBgVideoId"]: opts.split });
 	}
 	set("splitRatio", opts.splitRatio);

@@ -1,6 +1,7 @@
 /**
- * The clipforge API as typed functions. Types come from the API's OpenAPI document (api-types.ts,
- * generated); errors are ClipforgeError with the API's error code.
+ * The clipforge API as typed functions, on openapi-fetch over the `paths` generated from the API's
+ * OpenAPI document (api-types.ts), so every call is checked against the document. Errors are
+ * ClipforgeError with the API's error code.
  *
  * @example
  * const cf = createClient({ baseUrl: process.env.CLIPFORGE_URL!, apiKey: process.env.CLIPFORGE_API_KEY! });
@@ -13,7 +14,8 @@ import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import type { components } from "./api-types.ts";
+import createFetchClient from "openapi-fetch";
+import type { components, paths } from "./api-types.ts";
 import { ClipforgeError, isRetryable, type ErrorCode } from "./errors.ts";
 
 type Schemas = components["schemas"];
@@ -65,77 +67,45 @@ export interface ClipQuery {
 export const DEFAULT_POLL_MS = 12_000;
 
 export function createClient(options: ClientOptions) {
-	const base = options.baseUrl.replace(/\/+$/, "");
 	const doFetch = options.fetch ?? fetch;
-	const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-
-	/** One API call with retries on what is worth retrying (network, 429 with Retry-After, 5xx). */
-	async function request<T>(method: string, path: string, body?: unknown, extra: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<T> {
-		for (let attempt = 1; ; attempt++) {
-			let response: Response;
-			try {
-				response = await doFetch(base + path, {
-					method,
-					signal: extra.signal,
-					headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...extra.headers },
-					body: body === undefined ? undefined : JSON.stringify(body),
-				});
-			} catch (error) {
-				if (extra.signal?.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
-				const failure = new ClipforgeError("network_error", `Could not reach ${base}: ${(error as Error).message}`, { status: 0 });
-				if (attempt >= maxAttempts) throw failure;
-				await sleep(backoffMs(attempt), extra.signal);
-				continue;
-			}
-			if (response.ok) return (response.status === 204 ? undefined : await response.json()) as T;
-			const failure = await ClipforgeError.fromResponse(response);
-			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
-			const retryAfter = Number(response.headers.get("retry-after"));
-			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), extra.signal);
-		}
-	}
+	const api = createFetchClient<paths>({
+		baseUrl: options.baseUrl.replace(/\/+$/, ""),
+		fetch: retrying(doFetch, Math.max(1, options.maxAttempts ?? 4), options.baseUrl),
+		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
+	});
+	/** The body of a call `retrying` let through (it throws on anything but a 2xx). */
+	const body = async <T>(call: Promise<{ data?: T }>): Promise<T> => (await call).data as T;
+	const id = (videoId: string) => ({ path: { id: videoId } });
 
 	const client = {
 		/** POST /api/videos/hosted. Without `config` the video waits in pending_config (see `configure`). */
 		submit(hostedUrl: string, config?: VideoConfig, opts: SubmitOptions = {}): Promise<SubmitResponse> {
 			const { idempotencyKey, signal, ...rest } = opts;
-			return request("POST", "/api/videos/hosted", { hostedUrl, ...(config ? { config } : {}), ...rest }, {
+			return body(api.POST("/api/videos/hosted", {
+				body: { hostedUrl, ...(config ? { config: config as Schemas["VideoConfig"] } : {}), ...rest },
+				params: { header: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} },
 				signal,
-				headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {},
-			});
+			}));
 		},
 		/** PUT /api/videos/:id/config: starts a pending_config video. */
 		configure(videoId: string, config: VideoConfig): Promise<VideoDetail> {
-			return request("PUT", `/api/videos/${encodeURIComponent(videoId)}/config`, config);
+			return body(api.PUT("/api/videos/{id}/config", { params: id(videoId), body: config as Schemas["VideoConfig"] }));
 		},
 		status(videoId: string, signal?: AbortSignal): Promise<VideoStatus> {
-			return request("GET", `/api/videos/${encodeURIComponent(videoId)}/status`, undefined, { signal });
+			return body(api.GET("/api/videos/{id}/status", { params: id(videoId), signal }));
 		},
 		video(videoId: string): Promise<VideoDetail> {
-			return request("GET", `/api/videos/${encodeURIComponent(videoId)}`);
+			return body(api.GET("/api/videos/{id}", { params: id(videoId) }));
 		},
 		/**
 		 * Polls until the video is completed (resolves with its last status) or failed (throws
 		 * ClipforgeError `video_failed` carrying the errorMessage). Transient errors are retried.
 		 */
-		async waitForCompletion(videoId: string, opts: WaitOptions = {}): Promise<VideoStatus> {
-			const interval = opts.intervalMs ?? DEFAULT_POLL_MS;
-			const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
-			for (;;) {
-				const status = await client.status(videoId, opts.signal);
-				opts.onProgress?.(status);
-				if (status.video.status === "completed") return status;
-				if (status.video.status === "failed") {
-					throw new ClipforgeError("video_failed", status.video.errorMessage ?? "Processing failed.", { status: 200, details: status });
-				}
-				if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${status.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
-				await sleep(interval, opts.signal);
-			}
+		waitForCompletion(videoId: string, opts: WaitOptions = {}): Promise<VideoStatus> {
+			return pollUntilDone((signal) => client.status(videoId, signal), videoId, opts);
 		},
 		listClips(videoId: string, query: ClipQuery = {}): Promise<ClipsPage> {
-			const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-			const qs = params.size ? `?${params}` : "";
-			return request("GET", `/api/videos/${encodeURIComponent(videoId)}/clips${qs}`);
+			return body(api.GET("/api/videos/{id}/clips", { params: { ...id(videoId), query } }));
 		},
 		/** Every clip of a completed video, following the cursor. */
 		async allClips(videoId: string, query: Omit<ClipQuery, "cursor"> = {}): Promise<Clip[]> {
@@ -148,27 +118,12 @@ export function createClient(options: ClientOptions) {
 			} while (cursor);
 			return clips;
 		},
-		/** Streams a clip's MP4 (its signed downloadUrl) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
-		async downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
-			if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
-			const response = await doFetch(clip.downloadUrl, { signal });
-			if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
-			const partial = `${path}.part`;
-			let bytes = 0;
-			try {
-				const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
-					bytes += chunk.length;
-				});
-				await pipeline(counted, createWriteStream(partial), { signal });
-				await rename(partial, path);
-			} catch (error) {
-				await rm(partial, { force: true });
-				throw error;
-			}
-			return bytes;
+		/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
+		downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
+			return downloadTo(doFetch, clip, path, signal);
 		},
 		workspaces(): Promise<Workspace[]> {
-			return request("GET", "/api/workspaces");
+			return body(api.GET("/api/workspaces"));
 		},
 	};
 	return client;
@@ -176,6 +131,77 @@ export function createClient(options: ClientOptions) {
 
 export type ClipforgeClient = ReturnType<typeof createClient>;
 export type { ErrorCode };
+
+/**
+ * How openapi-fetch's requests are sent: with retries on what is worth retrying (network, 429
+ * with Retry-After, 5xx), and anything else that is not a 2xx thrown as ClipforgeError.
+ */
+function retrying(doFetch: typeof fetch, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
+	return async (request) => {
+		const body = request.body ? await request.text() : undefined;
+		const headers: Record<string, string> = {};
+		request.headers.forEach((value, name) => {
+			headers[name] = value;
+		});
+		const init = { method: request.method, headers, body, signal: request.signal };
+		for (let attempt = 1; ; attempt++) {
+			let response: Response;
+			try {
+				response = await doFetch(request.url, init);
+			} catch (error) {
+				if (request.signal.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
+				const failure = new ClipforgeError("network_error", `Could not reach ${baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`, { status: 0 });
+				if (attempt >= maxAttempts) throw failure;
+				await sleep(backoffMs(attempt), request.signal);
+				continue;
+			}
+			if (response.ok) return response;
+			const failure = await ClipforgeError.fromResponse(response);
+			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+			const retryAfter = Number(response.headers.get("retry-after"));
+			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
+		}
+	};
+}
+
+/**
+ * Polls until the video is completed (resolves with its last status) or failed (throws
+ * ClipforgeError `video_failed` carrying the errorMessage). Transient errors are retried.
+ */
+async function pollUntilDone(status: (signal?: AbortSignal) => Promise<VideoStatus>, videoId: string, opts: WaitOptions): Promise<VideoStatus> {
+	const interval = opts.intervalMs ?? DEFAULT_POLL_MS;
+	const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+	for (;;) {
+		const current = await status(opts.signal);
+		opts.onProgress?.(current);
+		if (current.video.status === "completed") return current;
+		if (current.video.status === "failed") {
+			throw new ClipforgeError("video_failed", current.video.errorMessage ?? "Processing failed.", { status: 200, details: current });
+		}
+		if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${current.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
+		await sleep(interval, opts.signal);
+	}
+}
+
+/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path` through a .part file, so a failure leaves nothing half-written. */
+async function downloadTo(doFetch: typeof fetch, clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
+	if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
+	const response = await doFetch(clip.downloadUrl, { signal });
+	if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
+	const partial = `${path}.part`;
+	let bytes = 0;
+	try {
+		const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
+			bytes += chunk.length;
+		});
+		await pipeline(counted, createWriteStream(partial), { signal });
+		await rename(partial, path);
+	} catch (error) {
+		await rm(partial, { force: true });
+		throw error;
+	}
+	return bytes;
+}
 
 /** 1 s, 2 s, 4 s … capped at 30 s, with ±20% jitter so many clients do not retry in step. */
 export function backoffMs(attempt: number): number {

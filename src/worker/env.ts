@@ -14,3 +14,5 @@ export interface AppEnv {
 }
 
 export type App = OpenAPIHono<AppEnv>;
+/** The `/api` router every API route file registers on. */
+export type Api = OpenAPIHono<AppEnv>;

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the render tier inside the Workers runtime, where no container can start. It
- * answers the same paths with the same contract (containers/render/src/contract.ts): every request
- * is validated with the contract's schemas, jobs answer NDJSON, and outputs are written through the
+ * answers from the same job table (@clipforge/contract): every request is validated with its job's
+ * request schema, every answer with its result schema, jobs with progress answer NDJSON through the
+ * contract's encoder, and outputs are written through the
  * Worker's own signed `/internal/objects` URLs, so signing and storage are exercised for real.
  * Instead of media it stores small JSON descriptors; "transcribing" a chunk returns the words of a
  * known script that fall inside the chunk, with chunk-relative times (as a real engine would).
@@ -10,9 +11,8 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
-	DownloadRequest, ExtractAudioRequest, ImportMediaRequest, type JobEvent, MakeBackgroundRequest, ProbeRequest, type ProbeResult, RENDER_PATHS, RenderClipRequest, type RenderError,
-	type Segment, SignalsRequest, TranscribeRequest, UploadSourceRequest,
-} from "../../containers/render/src/contract";
+	encodeJobEvent, JOB_NAMES, renderJobs, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
+} from "@clipforge/contract";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
 export const RENDER_URL = "http://render.test";
@@ -99,87 +99,77 @@ export class FakeRenderTier {
 	}
 
 	private async handle(path: string, body: unknown): Promise<Response> {
+		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
+		if (!name) return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
 		const failure = this.failures.get(path)?.shift();
-		if (path === RENDER_PATHS.probe) return this.probe(ProbeRequest.parse(body).url);
-		if (path === RENDER_PATHS.cleanup) return Response.json({ ok: true });
+		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body).url);
+		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
 		if (failure === "http500") return new Response("<html><body>502 Bad Gateway</body></html>", { status: 500, headers: { "content-type": "text/html" } });
 		if (failure === "garbage") return new Response('{"type":"progress","fraction":0.2}\n<<binary garbage>>\n', { headers: { "content-type": "application/x-ndjson" } });
 		if (failure === "cut") return new Response('{"type":"progress","fraction":0.4}\n', { headers: { "content-type": "application/x-ndjson" } });
 		if (failure === "hang") return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')) }), { headers: { "content-type": "application/x-ndjson" } });
 		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
-		switch (path) {
-			case RENDER_PATHS.download: {
-				const req = DownloadRequest.parse(body);
-				this.videoSources.set(req.videoId, req.url);
-				return ndjson([{ type: "progress", fraction: 0.5 }, { type: "progress", fraction: 1 }, { type: "result", result: { bytes: 1234 } }]);
-			}
-			case RENDER_PATHS.uploadSource: {
-				const req = UploadSourceRequest.parse(body);
-				const bytes = await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4");
-				return ndjson([{ type: "progress", fraction: 1 }, { type: "result", result: { bytes } }]);
-			}
-			case RENDER_PATHS.extractAudio: {
-				const req = ExtractAudioRequest.parse(body);
-				const source = this.sources.get(this.videoSources.get(req.videoId) ?? "");
-				const silent = source?.silent ?? [...this.sources.values()].some((s) => s.silent);
-				const chunks = [];
-				for (const chunk of req.chunks) {
-					// The "audio" is a descriptor: what the local engine and the Whisper stub will hear in it.
-					const descriptor = {
-						videoId: req.videoId,
-						start: chunk.start,
-						duration: chunk.duration,
-						silent,
-						whisperFaults: source?.whisperFaults ?? null,
-						whisper: whisperOutput(silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration)),
-					};
-					const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
-					chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
-				}
-				return ndjson([{ type: "progress", fraction: 1 }, { type: "result", result: { chunks } }]);
-			}
-			case RENDER_PATHS.transcribe: {
-				const req = TranscribeRequest.parse(body);
-				const audio = await exports.default.fetch(req.audioUrl);
-				if (!audio.ok) return ndjson([{ type: "error", error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } }]);
-				const { start, duration, silent } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number; silent?: boolean };
-				return ndjson([{ type: "result", result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } }]);
-			}
-			case RENDER_PATHS.signals: {
-				const req = SignalsRequest.parse(body);
-				// Speech level through the talk, with the stretch listed in `loudAt` much louder.
-				const loudness = Array.from({ length: Math.ceil(req.duration * 2) }, (_, i) => (this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
-				const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
-				return ndjson([{ type: "result", result: { intervals: loudness.length, bytes } }]);
-			}
-			case RENDER_PATHS.renderClip: {
-				const req = RenderClipRequest.parse(body);
-				const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
-				const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
-				const size = { "9:16": [1080, 1920], "16:9": [1920, 1080], "1:1": [1080, 1080] }[req.aspectRatio];
-				return ndjson([
-					{ type: "progress", fraction: 0.5 },
-					{ type: "result", result: { bytes, thumbnailBytes, width: size[0], height: size[1], duration: req.end - req.start } },
-				]);
-			}
-			case RENDER_PATHS.makeBackground: {
-				const req = MakeBackgroundRequest.parse(body);
-				const bytes = await put(req.putUrl, JSON.stringify({ background: req.backgroundId }), "video/mp4");
-				return ndjson([{ type: "result", result: { bytes, width: 540, height: 960, duration: 12 } }]);
-			}
-			case RENDER_PATHS.importMedia: {
-				const req = ImportMediaRequest.parse(body);
-				if (!this.media.has(req.url)) {
-					return ndjson([{ type: "error", error: { code: "unsupported_source", message: "The URL is not a picture or a video.", retryable: false } }]);
-				}
-				const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind }), req.kind === "watermark" ? "image/png" : "video/mp4");
-				return ndjson([{ type: "result", result: { bytes, width: 512, height: 256, duration: req.kind === "watermark" ? 0 : 20 } }]);
-			}
-			default:
-				return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
-		}
+		const job = (this.jobs as Record<string, (input: unknown) => Promise<FakeAnswer<JobName>>>)[name]!;
+		const answer = await job(renderJobs[name].request.parse(body));
+		if ("error" in answer) return ndjson([{ type: "error", error: answer.error }]);
+		return ndjson([...(answer.progress ?? []).map((fraction) => ({ type: "progress" as const, fraction })), { type: "result", result: renderJobs[name].result.parse(answer.result) }]);
 	}
+
+	/** What each streamed job of the contract does here (probe and cleanup answer in handle()). */
+	private readonly jobs: { [N in Exclude<JobName, "probe" | "cleanup">]: (input: JobInput<N>) => Promise<FakeAnswer<N>> } = {
+		download: async (req) => {
+			this.videoSources.set(req.videoId, req.url);
+			return { progress: [0.5, 1], result: { bytes: 1234 } };
+		},
+		uploadSource: async (req) => ({ progress: [1], result: { bytes: await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4") } }),
+		extractAudio: async (req) => {
+			const source = this.sources.get(this.videoSources.get(req.videoId) ?? "");
+			const silent = source?.silent ?? [...this.sources.values()].some((s) => s.silent);
+			const chunks = [];
+			for (const chunk of req.chunks) {
+				// The "audio" is a descriptor: what the local engine and the Whisper stub will hear in it.
+				const descriptor = {
+					videoId: req.videoId,
+					start: chunk.start,
+					duration: chunk.duration,
+					silent,
+					whisperFaults: source?.whisperFaults ?? null,
+					whisper: whisperOutput(silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration)),
+				};
+				const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
+				chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
+			}
+			return { progress: [1], result: { chunks } };
+		},
+		transcribe: async (req) => {
+			const audio = await exports.default.fetch(req.audioUrl);
+			if (!audio.ok) return { error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } };
+			const { start, duration, silent } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number; silent?: boolean };
+			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
+		},
+		signals: async (req) => {
+			// Speech level through the talk, with the stretch listed in `loudAt` much louder.
+			const loudness = Array.from({ length: Math.ceil(req.duration * 2) }, (_, i) => (this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
+			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
+			return { result: { intervals: loudness.length, bytes } };
+		},
+		renderClip: async (req) => {
+			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
+			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
+			const { width, height } = OUTPUT_SIZE[req.aspectRatio];
+			return { progress: [0.5], result: { bytes, thumbnailBytes, width, height, duration: req.end - req.start } };
+		},
+		makeBackground: async (req) => {
+			const bytes = await put(req.putUrl, JSON.stringify({ background: req.backgroundId }), "video/mp4");
+			return { result: { bytes, width: 540, height: 960, duration: 12 } };
+		},
+		importMedia: async (req) => {
+			if (!this.media.has(req.url)) return { error: { code: "unsupported_source", message: "The URL is not a picture or a video.", retryable: false } };
+			const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind }), req.kind === "watermark" ? "image/png" : "video/mp4");
+			return { result: { bytes, width: 512, height: 256, duration: req.kind === "watermark" ? 0 : 20 } };
+		},
+	};
 
 	private probe(url: string): Response {
 		const source = this.sources.get(url);
@@ -239,8 +229,11 @@ async function put(url: string, text: string, contentType: string): Promise<numb
 	return bytes.length;
 }
 
+/** A fake job's answer: progress fractions then its result, or an error event. */
+type FakeAnswer<N extends JobName> = { progress?: number[]; result: JobOutput<N> } | { error: RenderError };
+
 function ndjson(events: JobEvent[]): Response {
-	return new Response(events.map((e) => JSON.stringify(e)).join("\n") + "\n", { headers: { "content-type": "application/x-ndjson" } });
+	return new Response(events.map(encodeJobEvent).join(""), { headers: { "content-type": "application/x-ndjson" } });
 }
 
 const WORD_SECONDS = 0.33;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitBodyAndProcess } from "../helpers/api";
 import { useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
-import { RENDER_PATHS } from "../../containers/render/src/contract";
+import { renderJobs } from "@clipforge/contract";
 import { signWebhook } from "../../src/worker/services/webhooks";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -23,7 +23,7 @@ describe("Idempotency-Key", () => {
 		expect(again.response.headers.get("idempotent-replayed")).toBe("true");
 		expect(await balanceOf(workspaceId)).toBe(18);
 		expect(await ledgerSum(workspaceId)).toBe(18);
-		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.probe)).toHaveLength(1);
+		expect(fake().calls.filter((c) => c.path === renderJobs.probe.path)).toHaveLength(1);
 	});
 
 	it("the same key with another body → 409, nothing charged", async () => {
@@ -95,7 +95,7 @@ describe("webhooks", () => {
 		expect(settings.status).toBe(200);
 		expect(settings.body.secret).toMatch(/^whsec_/);
 		const hostedUrl = source(60);
-		fake().failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
+		fake().failNext(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
 		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl, config: {} }, "errored");
 		expect(fake().webhooks).toHaveLength(1);
 		const payload = JSON.parse(fake().webhooks[0]!.body);

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_BACKGROUNDS, RENDER_PATHS, RenderClipRequest, type RenderClipSpec } from "../../containers/render/src/contract";
+import { BUILTIN_BACKGROUNDS, renderJobs, RenderClipRequest, type RenderClipSpec } from "@clipforge/contract";
 import { balanceOf, createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -16,7 +16,7 @@ const url = (name: string) => `https://media.example.com/${name}-${crypto.random
 
 function renderRequests(videoId: string): RenderClipSpec[] {
 	return fake()
-		.calls.filter((c) => c.path === RENDER_PATHS.renderClip && (c.body as { videoId: string }).videoId === videoId)
+		.calls.filter((c) => c.path === renderJobs.renderClip.path && (c.body as { videoId: string }).videoId === videoId)
 		.map((c) => RenderClipRequest.parse(c.body));
 }
 
@@ -143,7 +143,7 @@ describe("what the workflow asks the render tier to draw", () => {
 		}
 		expect(await env.MEDIA.head(`clips/${videoId}/watermark.png`)).not.toBeNull();
 		// The built-in background was drawn once and is kept for later videos.
-		const drawn = () => fake().calls.filter((c) => c.path === RENDER_PATHS.makeBackground).length;
+		const drawn = () => fake().calls.filter((c) => c.path === renderJobs.makeBackground.path).length;
 		expect(drawn()).toBe(1);
 		const again = await submitAndProcess(apiKey, fake().addSource(url("talk2.mp4"), { duration: 60 }), { enableSplitScreen: true, splitScreenBgVideoId: "satisfying-life" });
 		expect(renderRequests(again).length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { defaultConfig } from "../../src/worker/routes/videos/config.schema";
+import { defaultConfig } from "../../src/worker/domain/video-config";
 import { parseItems, LlmMoment } from "../../src/worker/services/ranking/llm/answer";
 import { createLlm, DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, openAiCompatibleLlm, workersAiLlm } from "../../src/worker/services/ranking/llm/client";
 import { rankMoments } from "../../src/worker/services/ranking/rank-moments";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/worker/routes/videos/config.schema";
+import { defaultConfig } from "../../src/worker/domain/video-config";
 import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
 import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
 import { sentencesOf } from "../../src/worker/services/transcription/transcript";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress } from "../../containers/render/src/address-policy";
+import { isPrivateAddress } from "@clipforge/contract";
 import { ApiError } from "../../src/worker/errors";
-import { minutesFor } from "../../src/worker/services/minutes";
+import { minutesFor } from "../../src/worker/domain/minutes";
 import { parseSourceUrl } from "../../src/worker/services/source-url";
-import { defaultConfig } from "../../src/worker/routes/videos/config.schema";
+import { defaultConfig } from "../../src/worker/domain/video-config";
 
 describe("parseSourceUrl in production (ALLOW_PRIVATE_SOURCES=false)", () => {
 	const prod = { ALLOW_PRIVATE_SOURCES: "false" };

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RENDER_PATHS } from "../../containers/render/src/contract";
+import { renderJobs } from "@clipforge/contract";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier, type Fault } from "../helpers/fake-render-tier";
@@ -23,12 +23,12 @@ async function expectNothingLeft(videoId: string) {
 
 describe("transient render-tier faults are retried and the video completes", () => {
 	const transient: [string, string, Fault[]][] = [
-		["unreachable during download", RENDER_PATHS.download, ["unreachable", "unreachable"]],
-		["HTTP 500 pages during upload", RENDER_PATHS.uploadSource, ["http500"]],
-		["a garbage line during audio extraction", RENDER_PATHS.extractAudio, ["garbage"]],
-		["killed mid-render (stream cut without a result)", RENDER_PATHS.renderClip, ["cut"]],
-		["wedged mid-render (silent past the idle timeout)", RENDER_PATHS.renderClip, ["hang"]],
-		["a crash while transcribing", RENDER_PATHS.transcribe, [{ code: "process_failed", message: "pocketsphinx exited with code 139", retryable: true }]],
+		["unreachable during download", renderJobs.download.path, ["unreachable", "unreachable"]],
+		["HTTP 500 pages during upload", renderJobs.uploadSource.path, ["http500"]],
+		["a garbage line during audio extraction", renderJobs.extractAudio.path, ["garbage"]],
+		["killed mid-render (stream cut without a result)", renderJobs.renderClip.path, ["cut"]],
+		["wedged mid-render (silent past the idle timeout)", renderJobs.renderClip.path, ["hang"]],
+		["a crash while transcribing", renderJobs.transcribe.path, [{ code: "process_failed", message: "pocketsphinx exited with code 139", retryable: true }]],
 	];
 	for (const [name, path, faults] of transient) {
 		it(name, async () => {
@@ -47,11 +47,11 @@ describe("transient render-tier faults are retried and the video completes", () 
 
 describe("persistent faults end in failed with a precise message, a full refund and nothing left", () => {
 	const persistent: [string, string, Fault, RegExp][] = [
-		["the tier stays unreachable", RENDER_PATHS.download, "unreachable", /^Downloading the source failed: The render tier could not be reached: .*ECONNREFUSED/],
-		["the tier answers 500 pages", RENDER_PATHS.uploadSource, "http500", /^Storing the source failed: The render tier answered 500: <html>/],
-		["renders keep hanging", RENDER_PATHS.renderClip, "hang", /^Rendering a clip failed: The render tier stopped answering \(\/jobs\/render-clip\)\.$/],
-		["renders keep being killed", RENDER_PATHS.renderClip, "cut", /^Rendering a clip failed: The render tier closed \/jobs\/render-clip without a result\.$/],
-		["the tier reports a permanent error", RENDER_PATHS.extractAudio, { code: "invalid_request", message: "The source has no audio track to extract.", retryable: false }, /^Extracting the audio failed: The source has no audio track to extract\.$/],
+		["the tier stays unreachable", renderJobs.download.path, "unreachable", /^Downloading the source failed: The render tier could not be reached: .*ECONNREFUSED/],
+		["the tier answers 500 pages", renderJobs.uploadSource.path, "http500", /^Storing the source failed: The render tier answered 500: <html>/],
+		["renders keep hanging", renderJobs.renderClip.path, "hang", /^Rendering a clip failed: The render tier stopped answering \(\/jobs\/render-clip\)\.$/],
+		["renders keep being killed", renderJobs.renderClip.path, "cut", /^Rendering a clip failed: The render tier closed \/jobs\/render-clip without a result\.$/],
+		["the tier reports a permanent error", renderJobs.extractAudio.path, { code: "invalid_request", message: "The source has no audio track to extract.", retryable: false }, /^Extracting the audio failed: The source has no audio track to extract\.$/],
 	];
 	for (const [name, path, fault, message] of persistent) {
 		it(name, async () => {
@@ -71,16 +71,16 @@ describe("persistent faults end in failed with a precise message, a full refund 
 	it("a permanent error is not retried; a transient one is retried up to the step's limit", async () => {
 		const { apiKey } = await createWorkspace();
 		const permanent = fake().addSource(url(), { duration: 60 });
-		fake().failAlways(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		fake().failAlways(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
 		await submitAndProcess(apiKey, permanent, config, "errored");
-		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(1);
+		expect(fake().calls.filter((c) => c.path === renderJobs.download.path)).toHaveLength(1);
 
 		fake().calls.length = 0;
 		fake().failures.clear();
 		const flaky = fake().addSource(url(), { duration: 60 });
-		fake().failAlways(RENDER_PATHS.download, "http500");
+		fake().failAlways(renderJobs.download.path, "http500");
 		await submitAndProcess(apiKey, flaky, config, "errored");
-		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.download)).toHaveLength(4); // 1 + 3 retries
+		expect(fake().calls.filter((c) => c.path === renderJobs.download.path)).toHaveLength(4); // 1 + 3 retries
 	});
 });
 

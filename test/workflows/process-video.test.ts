@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
-import { RENDER_PATHS } from "../../containers/render/src/contract";
+import { renderJobs } from "@clipforge/contract";
 
 const fake = useFakeRenderTier({ introspect: false });
 
@@ -45,7 +45,7 @@ describe("ProcessVideoWorkflow", () => {
 	it("fails with the cause as errorMessage, refunds in full, and leaves no clips or objects", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const source = fake().addSource(url("gone"), { duration: 200 });
-		fake().failNext(RENDER_PATHS.download, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		fake().failNext(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
 		const videoId = await submitAndProcess(apiKey, source, {}, "errored");
 
 		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
@@ -62,10 +62,10 @@ describe("ProcessVideoWorkflow", () => {
 	it("retries a transient render-tier error and still completes", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("flaky"), { duration: 60 });
-		fake().failNext(RENDER_PATHS.renderClip, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
+		fake().failNext(renderJobs.renderClip.path, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
 		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 10, clipDurationMax: 20 });
 		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
-		const renders = fake().calls.filter((c) => c.path === RENDER_PATHS.renderClip).length;
+		const renders = fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length;
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(renders).toBe(clips.body.count + 1);
 	});
@@ -97,7 +97,7 @@ describe("ProcessVideoWorkflow", () => {
 			expect(clip.endTime).toBeLessThanOrEqual(130);
 			if (i > 0) expect(clip.startTime).toBeGreaterThanOrEqual(clips[i - 1].endTime - 0.61);
 		});
-		expect(fake().calls.filter((c) => c.path === RENDER_PATHS.renderClip)).toHaveLength(clips.length);
+		expect(fake().calls.filter((c) => c.path === renderJobs.renderClip.path)).toHaveLength(clips.length);
 		expect(clips[clips.length - 1].endTime).toBeGreaterThan(120);
 	});
 
@@ -120,7 +120,7 @@ describe("ProcessVideoWorkflow", () => {
 		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: unknown[]; language: string }>();
 		expect(transcript.words.length).toBeGreaterThan(100);
 		expect(transcript.language).toBe("en");
-		expect(fake().calls.some((c) => c.path === RENDER_PATHS.renderClip)).toBe(false);
+		expect(fake().calls.some((c) => c.path === renderJobs.renderClip.path)).toBe(false);
 	});
 
 	it("transcribes only the time frame, in chunks, and merges the seams without losing or doubling words", async () => {
@@ -128,7 +128,7 @@ describe("ProcessVideoWorkflow", () => {
 		const source = fake().addSource(url("long"), { duration: 1500 });
 		// 600 s chunks over 100..1400 s: three chunks with 2 s overlaps.
 		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true, timeframeStart: 100, timeframeEnd: 1400 });
-		const extract = fake().calls.find((c) => c.path === RENDER_PATHS.extractAudio)!.body as { chunks: { start: number; duration: number }[] };
+		const extract = fake().calls.find((c) => c.path === renderJobs.extractAudio.path)!.body as { chunks: { start: number; duration: number }[] };
 		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual([[100, 602], [700, 602], [1300, 100]]);
 		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: { start: number }[] }>();
 		const starts = transcript.words.map((w) => w.start);

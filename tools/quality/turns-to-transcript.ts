@@ -5,7 +5,7 @@
  * longer, pauses after commas, sentence ends and between turns. No speaker labels reach the
  * transcript (the pipeline has none); the turn ranges are returned beside it for scoring.
  */
-import type { Segment, Word } from "../../containers/render/src/contract.ts";
+import type { Segment, Word } from "@clipforge/contract";
 import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
 
 export interface Turn {

@@ -4,8 +4,7 @@
  */
 import { join } from "node:path";
 import { rm } from "node:fs/promises";
-import type { BuiltinBackgroundId, ImportMediaRequest, MakeBackgroundRequest, MediaFileResult } from "./contract.ts";
-import type { OnProgress } from "./download.ts";
+import type { BuiltinBackgroundId, ImportMediaRequest, MakeBackgroundRequest, MediaFileResult, OnProgress } from "@clipforge/contract";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { mediaDuration } from "./render-clip.ts";
 import { runProcess } from "./run-process.ts";

@@ -11,7 +11,7 @@
  * the pause between them is short), rounded to ASS's centiseconds: within 10 ms of the timings.
  * Nothing is shown across pauses of PAUSE_BREAK_SECONDS or more.
  */
-import type { CaptionSpec, Word } from "./contract.ts";
+import type { CaptionSpec, Word } from "@clipforge/contract";
 import type { Layout } from "./layout.ts";
 
 export const CAPTION_FONT = "DejaVu Sans";

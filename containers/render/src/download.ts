@@ -1,6 +1,6 @@
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
-import type { DownloadResult } from "./contract.ts";
+import type { DownloadResult, OnProgress } from "@clipforge/contract";
 import { ytDlpError } from "./probe.ts";
 import { runProcess } from "./run-process.ts";
 import { resolveSource } from "./source-guard.ts";
@@ -10,8 +10,6 @@ import { fileSize, videoDir } from "./workdir.ts";
 
 const DOWNLOAD_TIMEOUT_MS = 60 * 60_000;
 const PROGRESS_PREFIX = "cfprogress ";
-
-export type OnProgress = (fraction: number, message?: string) => void;
 
 /** Path of a video's downloaded source inside the tier. */
 export async function sourcePath(videoId: string): Promise<string> {

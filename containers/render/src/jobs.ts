@@ -4,9 +4,9 @@
  */
 import { join } from "node:path";
 import type {
-	ExtractAudioRequest, ExtractAudioResult, UploadSourceRequest, UploadSourceResult,
-} from "./contract.ts";
-import { downloadSource, sourcePath, type OnProgress } from "./download.ts";
+	ExtractAudioRequest, ExtractAudioResult, OnProgress, UploadSourceRequest, UploadSourceResult,
+} from "@clipforge/contract";
+import { downloadSource, sourcePath } from "./download.ts";
 import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { runProcess } from "./run-process.ts";

@@ -2,7 +2,7 @@
  * Where things go on the output frame, per aspect ratio and split-screen ratio. One place decides
  * the geometry so the filtergraph, the captions and the tests agree on it.
  */
-import { OUTPUT_SIZE, type AspectRatio } from "./contract.ts";
+import { OUTPUT_SIZE, type AspectRatio } from "@clipforge/contract";
 
 export interface Box {
 	width: number;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { mkdtemp, rm, stat } from "node:fs/promises";
-import type { Segment, TranscribeResult, Word } from "./contract.ts";
+import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
 import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
 import { runProcess } from "./run-process.ts";
 import { TierError } from "./tier-error.ts";

@@ -1,5 +1,5 @@
 import { ffprobeArgs } from "./ffmpeg-args.ts";
-import { ProbeResult } from "./contract.ts";
+import { ProbeResult } from "@clipforge/contract";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";

@@ -1,7 +1,8 @@
 /**
- * The only code in the render tier that starts a process. Arguments are always an array (never a
- * shell string), so user text cannot become shell syntax; every run has a timeout and can be
- * cancelled through an AbortSignal (the HTTP request closing, say).
+ * The only code in the render tier that starts a process: node:child_process `spawn` with its own
+ * `signal` and `timeout`. Arguments are always an array (never a shell string), so user text cannot
+ * become shell syntax; every run has a timeout and can be cancelled through an AbortSignal (the
+ * HTTP request closing, say).
  */
 import { spawn } from "node:child_process";
 
@@ -48,25 +49,18 @@ const STDERR_TAIL_CHARS = 8_000;
  */
 export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
-		if (options.signal?.aborted) {
-			reject(new ProcessError(`${command} was cancelled before it started`, "aborted", null, ""));
-			return;
-		}
+		const started = Date.now();
+		// Node kills the process itself when the signal aborts or the timeout passes.
 		const child = spawn(command, [...args], {
 			cwd: options.cwd,
 			stdio: ["ignore", "pipe", "pipe"],
 			env: { ...process.env, LC_ALL: "C.UTF-8" },
+			signal: options.signal,
+			timeout: options.timeoutMs,
+			killSignal: "SIGKILL",
 		});
 		let stdout = "";
 		let stderr = "";
-		let ended: ProcessError["reason"] | null = null;
-		const stop = (reason: "timeout" | "aborted") => {
-			ended ??= reason;
-			child.kill("SIGKILL");
-		};
-		const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
-		const onAbort = () => stop("aborted");
-		options.signal?.addEventListener("abort", onAbort, { once: true });
 
 		let consuming: Promise<void> = Promise.resolve();
 		let consumerError: Error | null = null;
@@ -93,25 +87,22 @@ export function runProcess(command: string, args: readonly string[], options: Ru
 			options.onStderrLine?.(line);
 		});
 
-		const finish = (error: ProcessError | null) => {
-			clearTimeout(timer);
-			options.signal?.removeEventListener("abort", onAbort);
-			if (error) reject(error);
-			else resolve({ stdout, stderr });
-		};
-		child.on("error", (error) => finish(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, "")));
-		child.on("close", async (code) => {
+		// Cancellation is also reported here (AbortError); "close" follows and says so.
+		child.on("error", (error) => {
+			if (error.name !== "AbortError") reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
+		});
+		child.on("close", async (code, signal) => {
 			await consuming;
 			if (consumerError) {
-				finish(new ProcessError(`${command}'s output could not be read: ${consumerError.message}`, "exit", code, stderr));
-			} else if (ended === "timeout") {
-				finish(new ProcessError(`${command} took longer than ${options.timeoutMs} ms`, "timeout", code, stderr));
-			} else if (ended === "aborted") {
-				finish(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));
+				reject(new ProcessError(`${command}'s output could not be read: ${consumerError.message}`, "exit", code, stderr));
+			} else if (options.signal?.aborted) {
+				reject(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));
+			} else if (signal === "SIGKILL" && Date.now() - started >= options.timeoutMs) {
+				reject(new ProcessError(`${command} took longer than ${options.timeoutMs} ms`, "timeout", code, stderr));
 			} else if (code !== 0) {
-				finish(new ProcessError(`${command} exited with code ${code}: ${lastLines(stderr, 3)}`, "exit", code, stderr));
+				reject(new ProcessError(`${command} exited with code ${code}: ${lastLines(stderr, 3)}`, "exit", code, stderr));
 			} else {
-				finish(null);
+				resolve({ stdout, stderr });
 			}
 		});
 	});

@@ -1,151 +1,112 @@
 /**
- * The render tier's HTTP server. Same file in the Container image and natively in dev
- * (`npm run render`). Every body is validated with the shared contract; long jobs answer NDJSON.
+ * The render tier's HTTP server: one Hono route per row of the contract's job table. Same file in
+ * the Container image and natively in dev (`npm run render`). Every body is validated with the
+ * job's request schema; jobs with progress answer NDJSON through the contract's job protocol.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdir } from "node:fs/promises";
-import type { z } from "zod";
+import type { Server } from "node:http";
+import { createAdaptorServer } from "@hono/node-server";
 import {
-	CleanupRequest, DownloadRequest, ExtractAudioRequest, ImportMediaRequest, MakeBackgroundRequest, type JobEvent, ProbeRequest, RENDER_PATHS, RenderClipRequest,
-	SignalsRequest, TranscribeRequest, UploadSourceRequest,
-} from "./contract.ts";
-import { downloadSource, type OnProgress } from "./download.ts";
+	HEALTH_PATH, JOB_NAMES, jobEventStream, NDJSON_HEADERS, renderJobs, type JobInput, type JobName, type JobOutput, type OnProgress, type RenderError,
+} from "@clipforge/contract";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { importMedia, makeBackground } from "./backgrounds.ts";
+import { downloadSource } from "./download.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
-import { renderClip } from "./render-clip.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
+import { renderClip } from "./render-clip.ts";
 import { computeSignals } from "./signals.ts";
-import { TierError, toTierError } from "./tier-error.ts";
+import { toTierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
 import { removeVideoDir } from "./workdir.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
 
-type Handler<S extends z.ZodType> = (input: z.infer<S>, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
-interface Route<S extends z.ZodType = z.ZodType> {
-	schema: S;
-	handler: Handler<S>;
-	/** `json`: one answer; `job`: NDJSON progress then result. */
-	kind: "json" | "job";
-}
-const route = <S extends z.ZodType>(schema: S, kind: Route["kind"], handler: Handler<S>): Route => ({ schema, kind, handler } as unknown as Route);
+type JobHandlers = { [N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>> };
 
-const routes: Record<string, Route> = {
-	[RENDER_PATHS.probe]: route(ProbeRequest, "json", (req, _p, signal) => probeSource(req.url, signal)),
-	[RENDER_PATHS.download]: route(DownloadRequest, "job", (req, p, signal) => downloadSource(req.videoId, req.url, p, signal)),
-	[RENDER_PATHS.uploadSource]: route(UploadSourceRequest, "job", uploadSource),
-	[RENDER_PATHS.extractAudio]: route(ExtractAudioRequest, "job", extractAudio),
-	[RENDER_PATHS.transcribe]: route(TranscribeRequest, "job", (req, onProgress, signal) => transcribeLocally(req.audioUrl, req.language, onProgress, signal)),
-	[RENDER_PATHS.renderClip]: route(RenderClipRequest, "job", renderClip),
-	[RENDER_PATHS.signals]: route(SignalsRequest, "job", computeSignals),
-	[RENDER_PATHS.makeBackground]: route(MakeBackgroundRequest, "job", makeBackground),
-	[RENDER_PATHS.importMedia]: route(ImportMediaRequest, "job", importMedia),
-	[RENDER_PATHS.cleanup]: route(CleanupRequest, "json", async (req) => {
+/** What each job of the contract does here. */
+const handlers: JobHandlers = {
+	probe: (req, _p, signal) => probeSource(req.url, signal),
+	download: (req, p, signal) => downloadSource(req.videoId, req.url, p, signal),
+	uploadSource,
+	extractAudio,
+	transcribe: (req, p, signal) => transcribeLocally(req.audioUrl, req.language, p, signal),
+	renderClip,
+	signals: computeSignals,
+	makeBackground,
+	importMedia,
+	cleanup: async (req) => {
 		await removeVideoDir(req.videoId);
 		return { ok: true };
-	}),
+	},
 };
 
-export function createRenderServer() {
-	return createServer((req, res) => {
-		handle(req, res).catch((error: unknown) => {
-			const tierError = toTierError(error);
-			log("unhandled", { error: tierError.message });
-			if (!res.headersSent) sendJson(res, 500, { error: { code: "internal_error", message: "internal error", retryable: true } });
-			else res.end();
-		});
-	});
-}
+const refuse = (c: Context, status: ContentfulStatusCode, message: string) =>
+	c.json({ error: { code: "invalid_request", message, retryable: false } satisfies RenderError }, status);
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-	const path = new URL(req.url ?? "/", "http://render").pathname;
-	if (req.method === "GET" && path === RENDER_PATHS.health) return sendJson(res, 200, { ok: true });
-	const target = routes[path];
-	if (!target) return sendJson(res, 404, { error: { code: "invalid_request", message: `No route ${req.method} ${path}`, retryable: false } });
-	if (req.method !== "POST") return sendJson(res, 405, { error: { code: "invalid_request", message: "Use POST.", retryable: false } });
-
-	let body: unknown;
-	try {
-		body = JSON.parse(await readBody(req));
-	} catch {
-		return sendJson(res, 400, { error: { code: "invalid_request", message: "The body is not JSON.", retryable: false } });
-	}
-	const parsed = target.schema.safeParse(body);
-	if (!parsed.success) {
-		return sendJson(res, 400, { error: { code: "invalid_request", message: parsed.error.message, retryable: false } });
-	}
-
-	// The Worker closing the request (step timeout, cancellation) stops the job's processes.
-	const abort = new AbortController();
-	res.on("close", () => {
-		if (!res.writableFinished) abort.abort();
-	});
-	const started = Date.now();
-	if (target.kind === "json") {
-		try {
-			const result = await target.handler(parsed.data, () => {}, abort.signal);
-			sendJson(res, 200, result);
-		} catch (error) {
-			const tierError = toTierError(error);
-			sendJson(res, tierError.status, { error: { code: tierError.code, message: tierError.message, retryable: tierError.retryable } });
-		}
-		log(path, { ms: Date.now() - started });
-		return;
-	}
-	await runJob(res, target, parsed.data, abort.signal);
-	log(path, { ms: Date.now() - started });
-}
-
-async function runJob(res: ServerResponse, target: Route, input: unknown, signal: AbortSignal): Promise<void> {
-	res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
-	const write = (event: JobEvent) => res.write(`${JSON.stringify(event)}\n`);
-	let lastSent = -1;
-	let lastAt = 0;
-	const onProgress: OnProgress = (fraction, message) => {
-		const now = Date.now();
-		// Throttle: at most ~4 events a second, always forward completion.
-		if (fraction < 1 && (fraction - lastSent < 0.01 || now - lastAt < 250)) return;
-		lastSent = fraction;
-		lastAt = now;
-		write({ type: "progress", fraction: Math.max(0, Math.min(1, fraction)), message });
-	};
-	// Keeps idle connections alive through proxies while a long step has nothing new to say.
-	const heartbeat = setInterval(() => write({ type: "progress", fraction: Math.max(0, lastSent), message: "working" }), 15_000);
-	try {
-		const result = await target.handler(input, onProgress, signal);
-		write({ type: "result", result });
-	} catch (error) {
-		const tierError = toTierError(error);
-		log("job failed", { code: tierError.code, message: tierError.message });
-		write({ type: "error", error: { code: tierError.code, message: tierError.message, retryable: tierError.retryable } });
-	} finally {
-		clearInterval(heartbeat);
-		res.end();
-	}
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		let size = 0;
-		const chunks: Buffer[] = [];
-		req.on("data", (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > MAX_BODY_BYTES) {
-				reject(new TierError("invalid_request", "Body too large.", false, 413));
-				req.destroy();
-				return;
+/** The tier as a Hono app (tests and the Node server both serve it). */
+export function createRenderApp(): Hono {
+	const app = new Hono();
+	app.get(HEALTH_PATH, (c) => c.json({ ok: true }));
+	for (const name of JOB_NAMES) {
+		const job = renderJobs[name];
+		const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
+		app.post(job.path, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") }), async (c) => {
+			const body: unknown = await c.req.json().catch(() => undefined);
+			if (body === undefined) return refuse(c, 400, "The body is not JSON.");
+			const parsed = job.request.safeParse(body);
+			if (!parsed.success) return refuse(c, 400, parsed.error.message);
+			// The Worker closing the request (step timeout, cancellation) aborts this signal and stops the job's processes.
+			const signal = c.req.raw.signal;
+			const started = Date.now();
+			const done = () => log(job.path, { ms: Date.now() - started });
+			if (!("progress" in job)) {
+				try {
+					return c.json(await handler(parsed.data, () => {}, signal));
+				} catch (error) {
+					const { status, ...tierError } = asRenderError(error);
+					return c.json({ error: tierError }, status);
+				} finally {
+					done();
+				}
 			}
-			chunks.push(chunk);
+			const run = (onProgress: OnProgress) => handler(parsed.data, onProgress, signal).finally(done);
+			return new Response(jobEventStream(run, (error) => {
+				const { status: _status, ...tierError } = asRenderError(error);
+				log("job failed", { code: tierError.code, message: tierError.message });
+				return tierError;
+			}), { headers: NDJSON_HEADERS });
 		});
-		req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-		req.on("error", reject);
+		app.all(job.path, (c) => refuse(c, 405, "Use POST."));
+	}
+	app.notFound((c) => refuse(c, 404, `No route ${c.req.method} ${c.req.path}`));
+	app.onError((error, c) => {
+		log("unhandled", { error: toTierError(error).message });
+		return c.json({ error: { code: "internal_error", message: "internal error", retryable: true } satisfies RenderError }, 500);
 	});
+	return app;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-	res.writeHead(status, { "content-type": "application/json" });
-	res.end(JSON.stringify(body));
+/**
+ * Idle keep-alive connections are kept this long. Longer than a client's own idle timeout (it reads
+ * the `Keep-Alive: timeout` hint and lets go a little earlier), so the server never closes a
+ * connection just as the client sends the next job on it (an ECONNRESET). Node's default is 5 s.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
+/** A Node HTTP server around the app, not yet listening. */
+export function createRenderServer() {
+	const server = createAdaptorServer({ fetch: createRenderApp().fetch }) as Server;
+	server.keepAliveTimeout = KEEP_ALIVE_MS;
+	return server;
+}
+
+function asRenderError(error: unknown): RenderError & { status: ContentfulStatusCode } {
+	const tierError = toTierError(error);
+	return { code: tierError.code, message: tierError.message, retryable: tierError.retryable, status: tierError.status as ContentfulStatusCode };
 }
 
 function log(event: string, fields: Record<string, unknown>): void {

@@ -1,7 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AudioSignals, SignalsRequest, SignalsResult } from "./contract.ts";
-import type { OnProgress } from "./download.ts";
+import type { AudioSignals, OnProgress, SignalsRequest, SignalsResult } from "@clipforge/contract";
 import { loudnessArgs } from "./ffmpeg-args.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";

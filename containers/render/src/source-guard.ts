@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import { isLocalHostname, isPrivateAddress } from "./address-policy.ts";
+import { isLocalHostname, isPrivateAddress } from "@clipforge/contract";
 import { allowPrivateSources } from "./tool-paths.ts";
 import { TierError } from "./tier-error.ts";
 

@@ -1,4 +1,4 @@
-import type { RenderErrorCode } from "./contract.ts";
+import type { RenderErrorCode } from "@clipforge/contract";
 import { ProcessError } from "./run-process.ts";
 
 /** A failure the tier reports in the contract's error shape. */

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { TierError } from "./tier-error.ts";
 import { fileSize } from "./workdir.ts";
-import type { OnProgress } from "./download.ts";
+import type { OnProgress } from "@clipforge/contract";
 
 /**
  * Streams a local file to a signed PUT URL served by the Worker (which writes it to R2), so the

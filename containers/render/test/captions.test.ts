@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assTime, breakLines, buildAssDocument, escapeAssText, HOOK_SECONDS, pagesOf, textWidth } from "../src/captions.ts";
-import type { CaptionStyle, Word } from "../src/contract.ts";
+import type { CaptionStyle, Word } from "@clipforge/contract";
 import { layoutFor } from "../src/layout.ts";
 
 const layout = layoutFor("9:16", null);

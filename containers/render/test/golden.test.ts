@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildAssDocument } from "../src/captions.ts";
-import type { CaptionStyle, Word } from "../src/contract.ts";
+import type { CaptionStyle, Word } from "@clipforge/contract";
 import { layoutFor } from "../src/layout.ts";
 import { frameAt } from "./frames.ts";
 

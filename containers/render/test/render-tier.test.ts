@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, RENDER_PATHS, type AspectRatio } from "../src/contract.ts";
+import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, renderJobs, type AspectRatio } from "@clipforge/contract";
 import { createRenderServer } from "../src/server.ts";
 import { makeTalkVideo } from "../../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
@@ -67,7 +67,7 @@ const sha = (path: string) => createHash("sha256").update(readFileSync(path)).di
 
 describe("POST /probe", () => {
 	it("reads title, duration, size and audio of a direct file (ffprobe fills what yt-dlp leaves null)", async () => {
-		const response = await post(RENDER_PATHS.probe, { url: `${files.url}/talk.mp4` });
+		const response = await post(renderJobs.probe.path, { url: `${files.url}/talk.mp4` });
 		expect(response.status).toBe(200);
 		const info = await response.json();
 		expect(info).toMatchObject({ id: "talk", title: "talk", width: 320, height: 180, hasAudio: true });
@@ -77,7 +77,7 @@ describe("POST /probe", () => {
 
 	it("answers 422 unsupported_source for a 404 and for a file that is not a video", async () => {
 		for (const [name, fragment] of [["missing.mp4", "404"], ["notes.txt", "not a playable video"]] as const) {
-			const response = await post(RENDER_PATHS.probe, { url: `${files.url}/${name}` });
+			const response = await post(renderJobs.probe.path, { url: `${files.url}/${name}` });
 			expect(response.status).toBe(422);
 			const { error } = await response.json();
 			expect(error.code).toBe("unsupported_source");
@@ -89,7 +89,7 @@ describe("POST /probe", () => {
 	it("refuses loopback sources unless ALLOW_PRIVATE_SOURCES=true", async () => {
 		process.env.ALLOW_PRIVATE_SOURCES = "false";
 		try {
-			const response = await post(RENDER_PATHS.probe, { url: `${files.url}/talk.mp4` });
+			const response = await post(renderJobs.probe.path, { url: `${files.url}/talk.mp4` });
 			expect(response.status).toBe(400);
 			expect((await response.json()).error.code).toBe("invalid_url");
 		} finally {
@@ -98,7 +98,7 @@ describe("POST /probe", () => {
 	});
 
 	it("answers 400 for a body that breaks the contract", async () => {
-		const response = await post(RENDER_PATHS.probe, { url: "ftp://example.com/x" });
+		const response = await post(renderJobs.probe.path, { url: "ftp://example.com/x" });
 		expect(response.status).toBe(400);
 		expect((await response.json()).error.code).toBe("invalid_request");
 	});
@@ -107,19 +107,19 @@ describe("POST /probe", () => {
 describe("download and upload-source jobs", () => {
 	it("downloads with progress, reuses the finished file, and uploads it byte for byte", async () => {
 		const videoId = `v${Date.now()}`;
-		const first = await job(RENDER_PATHS.download, { videoId, url: `${files.url}/talk.mp4` });
+		const first = await job(renderJobs.download.path, { videoId, url: `${files.url}/talk.mp4` });
 		expect(first.result.bytes).toBe(statSync(join(media, "talk.mp4")).size);
 		expect(first.progress.at(-1)).toBe(1);
-		const again = await job(RENDER_PATHS.download, { videoId, url: `${files.url}/talk.mp4` });
+		const again = await job(renderJobs.download.path, { videoId, url: `${files.url}/talk.mp4` });
 		expect(again.result.bytes).toBe(first.result.bytes);
 
-		const upload = await job(RENDER_PATHS.uploadSource, { videoId, url: `${files.url}/talk.mp4`, putUrl: `${sink.url}/${videoId}/source.mp4` });
+		const upload = await job(renderJobs.uploadSource.path, { videoId, url: `${files.url}/talk.mp4`, putUrl: `${sink.url}/${videoId}/source.mp4` });
 		expect(upload.result.bytes).toBe(first.result.bytes);
 		expect(sha(join(sinkDir, videoId, "source.mp4"))).toBe(sha(join(media, "talk.mp4")));
 	});
 
 	it("reports a download of a missing source as a non-retryable error event", async () => {
-		const { last } = await job(RENDER_PATHS.download, { videoId: `gone${Date.now()}`, url: `${files.url}/missing.mp4` });
+		const { last } = await job(renderJobs.download.path, { videoId: `gone${Date.now()}`, url: `${files.url}/missing.mp4` });
 		expect(last).toMatchObject({ type: "error", error: { code: "unsupported_source", retryable: false } });
 	});
 });
@@ -131,7 +131,7 @@ describe("extract-audio and transcribe jobs", () => {
 			{ index: 0, start: 0, duration: 8, putUrl: `${sink.url}/${videoId}/chunk-0.mp3` },
 			{ index: 1, start: 6, duration: 8, putUrl: `${sink.url}/${videoId}/chunk-1.mp3` },
 		];
-		const extracted = await job(RENDER_PATHS.extractAudio, { videoId, sourceUrl: `${files.url}/talk.mp4`, chunks });
+		const extracted = await job(renderJobs.extractAudio.path, { videoId, sourceUrl: `${files.url}/talk.mp4`, chunks });
 		expect(extracted.result.chunks.map((c: { index: number }) => c.index)).toEqual([0, 1]);
 		for (const chunk of chunks) {
 			const probe = ffprobe(join(sinkDir, videoId, `chunk-${chunk.index}.mp3`));
@@ -139,7 +139,7 @@ describe("extract-audio and transcribe jobs", () => {
 			expect(probe.streams[0]).toMatchObject({ codec_type: "audio", codec_name: "mp3" });
 		}
 
-		const transcribed = await job(RENDER_PATHS.transcribe, { audioUrl: `${sink.url}/${videoId}/chunk-0.mp3`, language: null });
+		const transcribed = await job(renderJobs.transcribe.path, { audioUrl: `${sink.url}/${videoId}/chunk-0.mp3`, language: null });
 		// Progress comes from the word timings pocketsphinx prints as it goes.
 		expect(transcribed.progress.length).toBeGreaterThan(0);
 		expect(transcribed.progress.every((f, i, all) => f > 0 && f <= 1 && (i === 0 || f >= all[i - 1]!))).toBe(true);
@@ -156,7 +156,7 @@ describe("extract-audio and transcribe jobs", () => {
 	});
 
 	it("refuses a language the local engine does not have", async () => {
-		const { last } = await job(RENDER_PATHS.transcribe, { audioUrl: `${files.url}/talk.mp4`, language: "hi" });
+		const { last } = await job(renderJobs.transcribe.path, { audioUrl: `${files.url}/talk.mp4`, language: "hi" });
 		expect(last).toMatchObject({ type: "error", error: { code: "invalid_request", retryable: false } });
 	});
 });
@@ -166,7 +166,7 @@ describe("render-clip job", () => {
 		it(`renders ${aspectRatio} at ${OUTPUT_SIZE[aspectRatio].width}x${OUTPUT_SIZE[aspectRatio].height}, H.264/AAC, the clip's length, with a thumbnail`, async () => {
 			const videoId = `r${Date.now()}`;
 			const clipId = `clip-${aspectRatio.replace(":", "x")}`;
-			const { result, progress } = await job(RENDER_PATHS.renderClip, {
+			const { result, progress } = await job(renderJobs.renderClip.path, {
 				videoId, clipId, sourceUrl: `${files.url}/talk.mp4`, start: 2.5, end: 6.5, aspectRatio, watermark: aspectRatio === "9:16" ? { kind: "text", text: "clipforge: 100% \"real\"" } : null,
 				videoPutUrl: `${sink.url}/${videoId}/${clipId}.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/${clipId}.jpg`,
 			});
@@ -191,7 +191,7 @@ describe("render-clip job", () => {
 describe("signals job", () => {
 	it("measures loudness per half second: speech is loud, the pauses between sentences quiet", async () => {
 		const videoId = `s${Date.now()}`;
-		const { result } = await job(RENDER_PATHS.signals, { videoId, sourceUrl: `${files.url}/talk.mp4`, duration: SECONDS, putUrl: `${sink.url}/${videoId}/signals.json` });
+		const { result } = await job(renderJobs.signals.path, { videoId, sourceUrl: `${files.url}/talk.mp4`, duration: SECONDS, putUrl: `${sink.url}/${videoId}/signals.json` });
 		const signals = JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8"));
 		expect(signals.intervalSeconds).toBe(0.5);
 		expect(result.intervals).toBe(signals.loudness.length);
@@ -205,7 +205,7 @@ describe("signals job", () => {
 
 	it("gives empty signals for a video without audio", async () => {
 		const videoId = `m${Date.now()}`;
-		const { result } = await job(RENDER_PATHS.signals, { videoId, sourceUrl: `${files.url}/mute.mp4`, duration: 3, putUrl: `${sink.url}/${videoId}/signals.json` });
+		const { result } = await job(renderJobs.signals.path, { videoId, sourceUrl: `${files.url}/mute.mp4`, duration: 3, putUrl: `${sink.url}/${videoId}/signals.json` });
 		expect(result).toMatchObject({ intervals: 0 });
 		expect(JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8")).loudness).toEqual([]);
 	});
@@ -214,7 +214,7 @@ describe("signals job", () => {
 describe("background and media import jobs", () => {
 	it("draws every built-in background: a 12 s silent H.264 loop, 540x960", async () => {
 		for (const { id } of BUILTIN_BACKGROUNDS) {
-			const { result } = await job(RENDER_PATHS.makeBackground, { backgroundId: id, putUrl: `${sink.url}/bg/${id}.mp4` });
+			const { result } = await job(renderJobs.makeBackground.path, { backgroundId: id, putUrl: `${sink.url}/bg/${id}.mp4` });
 			expect(result).toMatchObject({ width: 540, height: 960, duration: 12 });
 			const probe = ffprobe(join(sinkDir, "bg", `${id}.mp4`));
 			expect(probe.streams).toEqual([expect.objectContaining({ codec_type: "video", codec_name: "h264", width: 540, height: 960 })]);
@@ -223,18 +223,18 @@ describe("background and media import jobs", () => {
 	});
 
 	it("imports a user's background video without its sound, and a watermark picture as PNG", async () => {
-		const { result: video } = await job(RENDER_PATHS.importMedia, { kind: "background", url: `${files.url}/talk.mp4`, putUrl: `${sink.url}/import/bg.mp4` });
+		const { result: video } = await job(renderJobs.importMedia.path, { kind: "background", url: `${files.url}/talk.mp4`, putUrl: `${sink.url}/import/bg.mp4` });
 		expect(video).toMatchObject({ width: 320, height: 180 });
 		expect(ffprobe(join(sinkDir, "import", "bg.mp4")).streams.map((s) => s.codec_type)).toEqual(["video"]);
 
 		execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red@0.5:s=900x300,format=rgba", "-frames:v", "1", "-update", "1", join(media, "logo.png")]);
-		const { result: mark } = await job(RENDER_PATHS.importMedia, { kind: "watermark", url: `${files.url}/logo.png`, putUrl: `${sink.url}/import/mark.png` });
+		const { result: mark } = await job(renderJobs.importMedia.path, { kind: "watermark", url: `${files.url}/logo.png`, putUrl: `${sink.url}/import/mark.png` });
 		expect(mark).toMatchObject({ width: 512, duration: 0 });
 		expect(ffprobe(join(sinkDir, "import", "mark.png")).streams[0]).toMatchObject({ codec_name: "png", width: 512 });
 	});
 
 	it("refuses something that is not a picture or a video, without retrying", async () => {
-		const { last } = await job(RENDER_PATHS.importMedia, { kind: "watermark", url: `${files.url}/notes.txt`, putUrl: `${sink.url}/import/x.png` });
+		const { last } = await job(renderJobs.importMedia.path, { kind: "watermark", url: `${files.url}/notes.txt`, putUrl: `${sink.url}/import/x.png` });
 		expect(last).toMatchObject({ type: "error", error: { code: "unsupported_source", retryable: false } });
 	});
 });

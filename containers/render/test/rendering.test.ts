@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobEvent, RENDER_PATHS, type RenderClipRequest, type Word } from "../src/contract.ts";
+import { JobEvent, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
 import { detectFaces } from "../src/faces.ts";
 import { layoutFor } from "../src/layout.ts";
 import { createRenderServer } from "../src/server.ts";
@@ -85,7 +85,7 @@ async function render(options: Partial<RenderClipRequest> & { source: string }) 
 		videoId, clipId: "clip", sourceUrl: `${files.url}/${source}`, start: 0, end: SECONDS, aspectRatio: "9:16",
 		videoPutUrl: `${sink.url}/${videoId}/clip.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`, ...rest,
 	};
-	const response = await fetch(`${tier}${RENDER_PATHS.renderClip}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+	const response = await fetch(`${tier}${renderJobs.renderClip.path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 	const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
 	const last = events.at(-1)!;
 	if (last.type !== "result") throw new Error(`render failed: ${JSON.stringify(last)}`);

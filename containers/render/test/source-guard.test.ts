@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPrivateAddress } from "../src/address-policy.ts";
+import { isPrivateAddress } from "@clipforge/contract";
 import { assertFetchableSource, resolveSource } from "../src/source-guard.ts";
 import { TierError } from "../src/tier-error.ts";
 

@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { VIDEO_STATUSES } from "../domain/video-status";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
@@ -18,7 +19,7 @@ export const users = sqliteTable("users", {
 export const workspaces = sqliteTable("workspaces", {
 	id: text("id").primaryKey(),
 	name: text("name").notNull(),
-	/** Whole minutes; only ever changed together with a ledger row (services/minutes.ts). */
+	/** Whole minutes; only ever changed together with a ledger row (db/ledger.ts). */
 	minutesBalance: integer("minutes_balance").notNull().default(0),
 	/** Text drawn on clips when `enableWatermark` is true; null (and no image) → the default clipforge mark. */
 	watermarkText: text("watermark_text"),
@@ -95,17 +96,6 @@ export const projects = sqliteTable(
 	(t) => [index("projects_workspace").on(t.workspaceId)],
 );
 
-export const VIDEO_STATUSES = [
-	"pending_config",
-	"downloading",
-	"uploading",
-	"transcribing",
-	"analyzing",
-	"generating_clips",
-	"completed",
-	"failed",
-] as const;
-export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 
 export const videos = sqliteTable(
 	"videos",
@@ -117,7 +107,7 @@ export const videos = sqliteTable(
 		sourceUrl: text("source_url").notNull(),
 		title: text("title").notNull(),
 		status: text("status", { enum: VIDEO_STATUSES }).notNull(),
-		/** 0-100, only ever raised (see workflows/progress.ts). */
+		/** 0-100, only ever raised (see domain/progress.ts). */
 		progress: real("progress").notNull().default(0),
 		errorMessage: text("error_message"),
 		/** JSON of the full config (defaults filled); null while pending_config. */

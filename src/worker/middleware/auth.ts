@@ -3,11 +3,10 @@
  * `cf_session` cookie of a signed-in user (every workspace they are a member of). A Bearer header
  * wins when both are sent. Anything missing, malformed, unknown, revoked or expired is a 401.
  */
-import { and, eq, gt, isNull } from "drizzle-orm";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
+import { findActiveKey, findLiveSession, stampKeyUsed, workspaceIdsOfUser } from "../db/access";
 import { getDb } from "../db/client";
-import { apiKeys, memberships, sessions } from "../db/schema";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
@@ -43,16 +42,12 @@ async function fromApiKey(env: Env, header: string, inBackground: (work: Promise
 	const token = BEARER.exec(header)?.[1];
 	if (!token || !token.startsWith(API_KEY_PREFIX)) throw new ApiError("unauthorized", "The Authorization header must be `Bearer cf_live_…`.");
 	const db = getDb(env);
-	const key = await db
-		.select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, lastUsedAt: apiKeys.lastUsedAt })
-		.from(apiKeys)
-		.where(and(eq(apiKeys.keyHash, await sha256Hex(token)), isNull(apiKeys.revokedAt)))
-		.get();
+	const key = await findActiveKey(db, await sha256Hex(token));
 	if (!key) throw new ApiError("unauthorized", "The API key is unknown or revoked.");
 	const now = Date.now();
 	if (!key.lastUsedAt || now - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
 		// After the response, so the caller never waits on it; a lost update only delays the stamp.
-		const stamp = db.update(apiKeys).set({ lastUsedAt: new Date(now).toISOString() }).where(eq(apiKeys.id, key.id)).run();
+		const stamp = stampKeyUsed(db, key.id, new Date(now).toISOString());
 		inBackground(stamp.catch((error: unknown) => console.error(JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }))));
 	}
 	return { kind: "api_key", apiKeyId: key.id, workspaceIds: [key.workspaceId] };
@@ -60,14 +55,9 @@ async function fromApiKey(env: Env, header: string, inBackground: (work: Promise
 
 async function fromSession(env: Env, token: string): Promise<Principal> {
 	const db = getDb(env);
-	const session = await db
-		.select({ id: sessions.id, userId: sessions.userId })
-		.from(sessions)
-		.where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, new Date().toISOString())))
-		.get();
+	const session = await findLiveSession(db, await sha256Hex(token));
 	if (!session) throw new ApiError("unauthorized", "The session has expired or was signed out; sign in again.");
-	const rows = await db.select({ workspaceId: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, session.userId)).all();
-	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: rows.map((r) => r.workspaceId) };
+	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: await workspaceIdsOfUser(db, session.userId) };
 }
 
 /**

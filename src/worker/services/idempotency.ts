@@ -5,6 +5,8 @@
  * is still running, is a 409. A first request that fails frees the key: nothing was charged, and
  * the client may retry with it.
  */
+import type { Db } from "../db/client";
+import { freeKey, reserveKey, storedResponse, storeResponse } from "../db/idempotency";
 import { ApiError } from "../errors";
 import { sha256Hex } from "./crypto";
 
@@ -18,7 +20,7 @@ export interface StoredResponse {
 }
 
 export async function withIdempotency(
-	db: D1Database,
+	db: Db,
 	workspaceId: string,
 	key: string | undefined,
 	request: unknown,
@@ -30,29 +32,18 @@ export async function withIdempotency(
 	}
 	const requestHash = await sha256Hex(JSON.stringify(request));
 	const cutoff = new Date(Date.now() - IDEMPOTENCY_TTL_SECONDS * 1000).toISOString();
-	await db.prepare("DELETE FROM idempotency_keys WHERE workspace_id = ?1 AND key = ?2 AND created_at < ?3").bind(workspaceId, key, cutoff).run();
-	const reserved = await db
-		.prepare("INSERT OR IGNORE INTO idempotency_keys (workspace_id, key, request_hash) VALUES (?1, ?2, ?3)")
-		.bind(workspaceId, key, requestHash)
-		.run();
-	if (reserved.meta.changes !== 1) {
-		const first = await db
-			.prepare("SELECT request_hash AS hash, response_status AS status, response_body AS body FROM idempotency_keys WHERE workspace_id = ?1 AND key = ?2")
-			.bind(workspaceId, key)
-			.first<{ hash: string; status: number | null; body: string | null }>();
+	if (!(await reserveKey(db, workspaceId, key, requestHash, cutoff))) {
+		const first = await storedResponse(db, workspaceId, key);
 		if (!first || first.hash !== requestHash) throw new ApiError("conflict", "This Idempotency-Key was already used with a different request body.");
 		if (first.status === null || first.body === null) throw new ApiError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.");
 		return { status: first.status, body: JSON.parse(first.body), replayed: true };
 	}
 	try {
 		const response = await run();
-		await db
-			.prepare("UPDATE idempotency_keys SET response_status = ?3, response_body = ?4 WHERE workspace_id = ?1 AND key = ?2")
-			.bind(workspaceId, key, response.status, JSON.stringify(response.body))
-			.run();
+		await storeResponse(db, workspaceId, key, response.status, JSON.stringify(response.body));
 		return { ...response, replayed: false };
 	} catch (error) {
-		await db.prepare("DELETE FROM idempotency_keys WHERE workspace_id = ?1 AND key = ?2").bind(workspaceId, key).run();
+		await freeKey(db, workspaceId, key);
 		throw error;
 	}
 }

@@ -3,22 +3,19 @@
  * watermarks. Media a user points at is imported by the render tier (fetched through its source
  * guard, checked, normalised) and kept in R2, so renders never depend on the user's URL again.
  */
-import { and, desc, eq } from "drizzle-orm";
-import {
-	BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY, MediaFileResult,
-} from "../../../containers/render/src/contract";
+import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract";
+import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "../domain/config-options";
 import type { Db } from "../db/client";
-import { backgrounds, workspaces } from "../db/schema";
+import { backgroundsOf, createBackground, deleteBackgroundRow, findBackground } from "../db/library";
+import { setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";
 import { ApiError } from "../errors";
-import type { VideoConfig } from "../routes/videos/config.schema";
+import type { VideoConfig } from "../domain/video-config";
 import { newId } from "./crypto";
 import { r2Keys } from "./r2-keys";
-import { RENDER_PATHS, RenderTierError, type RenderClient } from "./render-client";
+import { RenderTierError, type RenderClient } from "./render-client";
 import { signInternalObjectUrl } from "./signing";
 import { parseSourceUrl } from "./source-url";
 
-/** Category of every workspace upload unless it names another one. */
-export const CUSTOM_CATEGORY = { id: "custom", name: "Your uploads" } as const;
 
 export interface BackgroundView {
 	id: string;
@@ -29,7 +26,7 @@ export interface BackgroundView {
 }
 
 export async function listBackgrounds(db: Db, workspaceId: string): Promise<{ categories: { id: string; name: string }[]; backgrounds: BackgroundView[] }> {
-	const own = await db.select().from(backgrounds).where(eq(backgrounds.workspaceId, workspaceId)).orderBy(desc(backgrounds.createdAt)).all();
+	const own = await backgroundsOf(db, workspaceId);
 	return {
 		categories: [...BACKGROUND_CATEGORIES, CUSTOM_CATEGORY],
 		backgrounds: [
@@ -81,7 +78,7 @@ export async function resolveBackground(db: Db, workspaceId: string, config: Pic
 
 async function backgroundOf(db: Db, view: BackgroundView): Promise<ResolvedBackground> {
 	if (view.builtIn) return { id: view.id, builtIn: true, objectKey: r2Keys.builtinBackground(view.id) };
-	const row = await db.select({ objectKey: backgrounds.objectKey }).from(backgrounds).where(eq(backgrounds.id, view.id)).get();
+	const row = await findBackground(db, view.id);
 	return { id: view.id, builtIn: false, objectKey: row!.objectKey };
 }
 
@@ -108,11 +105,8 @@ export async function importBackground(env: Env, db: Db, render: RenderClient, w
 	const objectKey = r2Keys.workspaceBackground(workspaceId, id);
 	const media = await importMedia(env, render, "background", url.toString(), objectKey);
 	const name = input.name?.trim() || url.pathname.split("/").pop() || "Background";
-	const [row] = await db
-		.insert(backgrounds)
-		.values({ id, workspaceId, name, categoryId, sourceUrl: url.toString(), objectKey, width: media.width, height: media.height, duration: media.duration })
-		.returning();
-	return { id, name, categoryId, builtIn: false, createdAt: row!.createdAt };
+	const row = await createBackground(db, { id, workspaceId, name, categoryId, sourceUrl: url.toString(), objectKey, width: media.width, height: media.height, duration: media.duration });
+	return { id, name, categoryId, builtIn: false, createdAt: row.createdAt };
 }
 
 export type WatermarkInput = { type: "text"; text: string } | { type: "image"; imageUrl: string } | { type: "default" };
@@ -120,7 +114,7 @@ export type WatermarkView = { type: "default" | "text" | "image"; text: string |
 
 /** PUT /api/workspaces/:id/watermark: the mark every clip of the workspace gets (when enabled). */
 export async function setWatermark(env: Env, db: Db, render: RenderClient, workspaceId: string, input: WatermarkInput): Promise<WatermarkView> {
-	const previous = await db.select({ key: workspaces.watermarkImageKey }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+	const previous = await watermarkOf(db, workspaceId);
 	let text: string | null = null;
 	let imageKey: string | null = null;
 	if (input.type === "text") text = input.text.trim();
@@ -129,8 +123,8 @@ export async function setWatermark(env: Env, db: Db, render: RenderClient, works
 		imageKey = r2Keys.watermarkImage(workspaceId, newId("wm"));
 		await importMedia(env, render, "watermark", parseSourceUrl(input.imageUrl, env, "imageUrl").toString(), imageKey);
 	}
-	await db.update(workspaces).set({ watermarkText: text, watermarkImageKey: imageKey }).where(eq(workspaces.id, workspaceId)).run();
-	if (previous?.key && previous.key !== imageKey) await env.MEDIA.delete(previous.key);
+	await storeWatermark(db, workspaceId, { watermarkText: text, watermarkImageKey: imageKey });
+	if (previous?.watermarkImageKey && previous.watermarkImageKey !== imageKey) await env.MEDIA.delete(previous.watermarkImageKey);
 	return watermarkView({ watermarkText: text, watermarkImageKey: imageKey });
 }
 
@@ -143,7 +137,7 @@ export function watermarkView(row: { watermarkText: string | null; watermarkImag
 async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string) {
 	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
 	try {
-		return await render.job(RENDER_PATHS.importMedia, { kind, url, putUrl }, MediaFileResult);
+		return await render.run("importMedia", { kind, url, putUrl });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
@@ -156,8 +150,8 @@ async function importMedia(env: Env, render: RenderClient, kind: "background" | 
 
 /** Workspace-owned background rows, for the API's delete route. */
 export async function deleteBackground(env: Env, db: Db, workspaceId: string, id: string): Promise<void> {
-	const row = await db.select().from(backgrounds).where(and(eq(backgrounds.id, id), eq(backgrounds.workspaceId, workspaceId))).get();
+	const row = await findBackground(db, id, workspaceId);
 	if (!row) throw new ApiError("not_found", `Background ${id} was not found in this workspace.`);
-	await db.delete(backgrounds).where(eq(backgrounds.id, id)).run();
+	await deleteBackgroundRow(db, id);
 	await env.MEDIA.delete(row.objectKey);
 }

@@ -6,11 +6,12 @@
  * are still running are left alone (asking for their status also wakes an idle engine).
  * Runs from the cron trigger (`scheduled`).
  */
+import { getDb } from "../db/client";
+import { staleProcessingVideoIds } from "../db/videos";
+import { settingsOf } from "../settings";
 import { deleteVideoArtifacts } from "./video-cleanup";
 import { markFailedAndRefund } from "./video-state";
 
-/** Default minutes without progress before a video's workflow is checked (var RECONCILE_STALE_MINUTES). */
-export const STALE_MINUTES = 10;
 const BATCH = 50;
 
 export interface ReconcileReport {
@@ -20,15 +21,12 @@ export interface ReconcileReport {
 }
 
 export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES">, now = Date.now()): Promise<ReconcileReport> {
-	const staleMinutes = Number(env.RECONCILE_STALE_MINUTES) || STALE_MINUTES;
+	const staleMinutes = settingsOf(env).reconcileStaleMinutes;
 	const cutoff = new Date(now - staleMinutes * 60_000).toISOString();
-	const { results } = await env.DB.prepare(
-		`SELECT id FROM videos WHERE status IN ('downloading', 'uploading', 'transcribing', 'analyzing', 'generating_clips') AND updated_at < ?1 ORDER BY updated_at LIMIT ${BATCH}`,
-	)
-		.bind(cutoff)
-		.all<{ id: string }>();
-	const report: ReconcileReport = { checked: results.length, failed: [], running: [] };
-	for (const { id } of results) {
+	const db = getDb(env);
+	const ids = await staleProcessingVideoIds(db, cutoff, BATCH);
+	const report: ReconcileReport = { checked: ids.length, failed: [], running: [] };
+	for (const id of ids) {
 		let state: string;
 		let cause = "";
 		try {
@@ -40,7 +38,7 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 		}
 		if (state === "errored" || state === "terminated" || state === "missing") {
 			const why = state === "missing" ? "its processing job no longer exists" : `its processing job ${state}${cause ? `: ${cause}` : ""}`;
-			await markFailedAndRefund(env.DB, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
+			await markFailedAndRefund(db, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
 			await deleteVideoArtifacts(env, id);
 			report.failed.push(id);
 		} else {

@@ -1,11 +1,14 @@
 /**
  * The Worker's side of the render tier. In dev and tests the tier is a native Node process at
  * RENDER_URL; in production it is the RenderContainer (a Cloudflare Container) bound as
- * RENDER_CONTAINER. Requests and answers are checked against containers/render/src/contract.ts.
+ * RENDER_CONTAINER. Which path, request and result belong to a job comes from the contract's job
+ * table, so a call is type-checked end to end and every answer is validated.
  */
+import {
+	JobStreamError, readJobEvents, RenderErrorBody, renderJobs, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
+} from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
-import type { z } from "zod";
-import { JobEvent, ProbeResult, RENDER_PATHS, RenderErrorBody, type RenderErrorCode } from "../../../containers/render/src/contract";
+import { settingsOf } from "../settings";
 
 export class RenderTierError extends Error {
 	readonly code: RenderErrorCode | "unreachable";
@@ -20,12 +23,16 @@ export class RenderTierError extends Error {
 
 export type OnProgress = (fraction: number) => void | Promise<void>;
 
+export interface RunOptions {
+	/** Called with each progress event of a streamed job. */
+	onProgress?: OnProgress;
+	/** For one-answer jobs: give up (503-worthy `timeout`) after this long. */
+	timeoutMs?: number;
+}
+
 export interface RenderClient {
-	probe(url: string): Promise<ProbeResult>;
-	/** Runs an NDJSON job and returns its result, parsed with `resultSchema`. */
-	job<S extends z.ZodType>(path: string, body: unknown, resultSchema: S, onProgress?: OnProgress): Promise<z.infer<S>>;
-	/** Deletes the tier's scratch files of a video. */
-	cleanup(videoId: string): Promise<void>;
+	/** Runs job `name` of the contract and returns its validated result. */
+	run<N extends JobName>(name: N, request: JobRequest<N>, options?: RunOptions): Promise<JobResult<N>>;
 }
 
 type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
@@ -35,17 +42,8 @@ type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
  * disk holds the downloaded source between the download and upload steps).
  */
 export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS">, affinity = "default"): RenderClient {
-	return renderClientOver(renderFetch(env, affinity), (Number(env.RENDER_IDLE_TIMEOUT_SECONDS) || DEFAULT_IDLE_TIMEOUT_SECONDS) * 1000);
+	return renderClientOver(renderFetch(env, affinity), settingsOf(env).renderIdleTimeoutSeconds * 1000);
 }
-
-/**
- * A job that says nothing for this long is taken as hung. The tier sends a heartbeat every 15 s
- * while it works, so silence means a dead or wedged process: better to retry now than to wait for
- * the step's own timeout (30 minutes).
- */
-export const DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
-/** The probe answers synchronously; past this the submission is refused with 503, nothing charged. */
-const PROBE_TIMEOUT_MS = 30_000;
 
 function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity: string): RenderFetch {
 	if (env.RENDER_URL) {
@@ -59,7 +57,12 @@ function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity
 	return (path, init) => getContainer(namespace, affinity).fetch(new Request(`http://render${path}`, init));
 }
 
-export function renderClientOver(send: RenderFetch, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_SECONDS * 1000): RenderClient {
+/**
+ * A job that says nothing for `idleTimeoutMs` is taken as hung. The tier sends a heartbeat every
+ * 15 s while it works, so silence means a dead or wedged process: better to retry now than to
+ * wait for the step's own timeout (30 minutes).
+ */
+export function renderClientOver(send: RenderFetch, idleTimeoutMs: number): RenderClient {
 	const post = async (path: string, body: unknown, signal?: AbortSignal): Promise<Response> => {
 		try {
 			return await send(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
@@ -70,36 +73,35 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs = DEFAULT_IDLE
 		}
 	};
 	return {
-		async probe(url) {
-			const response = await post(RENDER_PATHS.probe, { url }, AbortSignal.timeout(PROBE_TIMEOUT_MS));
-			if (!response.ok) throw await errorFrom(response);
-			return ProbeResult.parse(await response.json());
-		},
-		async job(path, body, resultSchema, onProgress) {
+		async run(name, request, options = {}) {
+			const job = renderJobs[name];
+			const result = job.result as unknown as { parse(value: unknown): JobResult<typeof name> };
+			if (!("progress" in job)) {
+				const response = await post(job.path, request, options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined);
+				if (!response.ok) throw await errorFrom(response);
+				return result.parse(await response.json());
+			}
 			// Aborted when the tier is silent longer than idleTimeoutMs (each event rearms it).
 			const idle = new AbortController();
 			let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
-			const rearm = () => {
-				clearTimeout(timer);
-				timer = setTimeout(() => idle.abort(), idleTimeoutMs);
-			};
 			try {
-				const response = await post(path, body, idle.signal);
+				const response = await post(job.path, request, idle.signal);
 				if (!response.ok || !response.body) throw await errorFrom(response);
-				for await (const event of ndjsonEvents(response.body, idle.signal, path)) {
-					rearm();
-					if (event.type === "progress") await onProgress?.(event.fraction);
+				for await (const event of readJobEvents(response.body, idle.signal)) {
+					clearTimeout(timer);
+					timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+					if (event.type === "progress") await options.onProgress?.(event.fraction);
 					else if (event.type === "error") throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
-					else return resultSchema.parse(event.result);
+					else return result.parse(event.result);
 				}
-				throw new RenderTierError("internal_error", `The render tier closed ${path} without a result.`, true);
+				throw new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true);
+			} catch (error) {
+				if (!(error instanceof JobStreamError)) throw error;
+				if (error.reason === "stalled") throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
+				throw new RenderTierError("internal_error", `The render tier sent a malformed event on ${job.path}.`, true);
 			} finally {
 				clearTimeout(timer);
 			}
-		},
-		async cleanup(videoId) {
-			const response = await post(RENDER_PATHS.cleanup, { videoId });
-			if (!response.ok) throw await errorFrom(response);
 		},
 	};
 }
@@ -113,43 +115,3 @@ async function errorFrom(response: Response): Promise<RenderTierError> {
 		return new RenderTierError("internal_error", `The render tier answered ${response.status}: ${text.slice(0, 200)}`, response.status >= 500);
 	}
 }
-
-/** The job's events; a silent stream (idle abort) or a line off the contract is a retryable tier error. */
-async function* ndjsonEvents(body: ReadableStream<Uint8Array>, idle: AbortSignal, path: string): AsyncGenerator<JobEvent> {
-	const reader = body.getReader();
-	const aborted = new Promise<never>((_, reject) => {
-		const fail = () => reject(new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true));
-		if (idle.aborted) fail();
-		else idle.addEventListener("abort", fail, { once: true });
-	});
-	aborted.catch(() => undefined); // observed below through Promise.race
-	const decoder = new TextDecoder();
-	let buffered = "";
-	try {
-		for (;;) {
-			const { done, value } = await Promise.race([reader.read(), aborted]);
-			if (done) break;
-			buffered += decoder.decode(value, { stream: true });
-			let newline = buffered.indexOf("\n");
-			while (newline !== -1) {
-				const line = buffered.slice(0, newline).trim();
-				buffered = buffered.slice(newline + 1);
-				if (line) yield parseEvent(line, path);
-				newline = buffered.indexOf("\n");
-			}
-		}
-		if (buffered.trim()) yield parseEvent(buffered.trim(), path);
-	} finally {
-		reader.cancel().catch(() => undefined);
-	}
-}
-
-function parseEvent(line: string, path: string): JobEvent {
-	try {
-		return JobEvent.parse(JSON.parse(line));
-	} catch {
-		throw new RenderTierError("internal_error", `The render tier sent a malformed event on ${path}.`, true);
-	}
-}
-
-export { RENDER_PATHS };

@@ -1,4 +1,5 @@
-import { isLocalHostname, isPrivateAddress } from "../../../containers/render/src/address-policy";
+import { isLocalHostname, isPrivateAddress } from "@clipforge/contract";
+import { settingsOf } from "../settings";
 import { ApiError } from "../errors";
 
 /**
@@ -17,7 +18,7 @@ export function parseSourceUrl(raw: string, env: Pick<Env, "ALLOW_PRIVATE_SOURCE
 	}
 	if (url.username || url.password) throw new ApiError("invalid_url", `${field} must not contain credentials.`);
 	const host = url.hostname.replace(/^\[|\]$/g, "");
-	if (env.ALLOW_PRIVATE_SOURCES !== "true" && (isLocalHostname(host) || isPrivateAddress(host))) {
+	if (!settingsOf(env).allowPrivateSources && (isLocalHostname(host) || isPrivateAddress(host))) {
 		throw new ApiError("invalid_url", `The service does not fetch from ${url.hostname}: it is not a public address.`);
 	}
 	return url;

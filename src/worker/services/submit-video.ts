@@ -2,18 +2,17 @@
  * POST /api/videos/hosted as a sequence of checks, cheapest first, so a refused submission never
  * costs a probe, and nothing is charged unless the video row exists.
  */
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { plans, projects, workspaces } from "../db/schema";
+import { balanceOf, chargeAndCreateVideo } from "../db/ledger";
+import { projectExists } from "../db/library";
+import { planOf } from "../db/workspaces";
 import { ApiError } from "../errors";
-import { frameOf, type VideoConfig } from "../routes/videos/config.schema";
+import { minutesFor } from "../domain/minutes";
+import type { VideoConfig } from "../domain/video-config";
+import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "./configure-video";
 import { newId } from "./crypto";
-import { resolveBackground } from "./media-library";
-import { chargeAndCreateVideo, minutesFor } from "./minutes";
 import { RenderTierError, type RenderClient } from "./render-client";
 import { parseSourceUrl } from "./source-url";
-import { startProcessing } from "./start-processing";
-import { markFailedAndRefund } from "./video-state";
 
 export interface SubmitInput {
 	workspaceId: string;
@@ -23,12 +22,14 @@ export interface SubmitInput {
 	webhookUrl: string | null;
 }
 
+/** The probe answers synchronously; past this the submission is refused with 503, nothing charged. */
+const PROBE_TIMEOUT_MS = 30_000;
+
 export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, input: SubmitInput) {
 	const url = parseSourceUrl(input.hostedUrl, env);
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
 	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
-	// An unknown background is a 400 now, not a failed video (and a refund) later.
-	if (input.config) await resolveBackground(db, input.workspaceId, input.config, "");
+	if (input.config) await assertBackgroundChoice(db, input.workspaceId, input.config, "");
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);
@@ -47,7 +48,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 
 	const cost = minutesFor(info.duration, input.config);
 	const videoId = newId("vid");
-	const created = await chargeAndCreateVideo(env.DB, {
+	const created = await chargeAndCreateVideo(db, {
 		id: videoId,
 		workspaceId: input.workspaceId,
 		projectId: input.projectId,
@@ -64,32 +65,13 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	});
 	if (!created) throw insufficient(cost, await balanceOf(db, input.workspaceId));
 
-	if (input.config) {
-		try {
-			await startProcessing(env, videoId);
-		} catch (error) {
-			await markFailedAndRefund(env.DB, videoId, "Processing could not be started; the minutes were refunded.");
-			throw error;
-		}
-	}
+	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };
-}
-
-export function assertTimeframeInside(config: VideoConfig, duration: number): void {
-	if (config.timeframeStart >= duration) {
-		throw new ApiError("invalid_request", "The request is invalid.", [
-			{ path: "config.timeframeStart", message: `must be less than the video's duration (${duration} s)` },
-		]);
-	}
-	const frame = frameOf(config, duration);
-	if (frame.end - frame.start < 1) {
-		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "config.timeframeEnd", message: "the time frame is shorter than one second" }]);
-	}
 }
 
 async function probe(render: RenderClient, url: string) {
 	try {
-		return await render.probe(url);
+		return await render.run("probe", { url }, { timeoutMs: PROBE_TIMEOUT_MS });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
@@ -99,22 +81,16 @@ async function probe(render: RenderClient, url: string) {
 }
 
 async function assertProjectInWorkspace(db: Db, projectId: string, workspaceId: string): Promise<void> {
-	const project = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, projectId), eq(projects.workspaceId, workspaceId))).get();
-	if (!project) throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
+	if (!(await projectExists(db, projectId, workspaceId))) throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
 }
 
 async function assertActivePlan(db: Db, workspaceId: string) {
-	const plan = await db.select().from(plans).where(eq(plans.workspaceId, workspaceId)).get();
+	const plan = await planOf(db, workspaceId);
 	const expired = plan?.expiresAt ? Date.parse(plan.expiresAt) <= Date.now() : false;
 	if (!plan || !plan.active || expired) {
 		throw new ApiError("no_active_plan", plan && expired ? "The workspace's plan has expired." : "The workspace has no active plan.");
 	}
 	return plan;
-}
-
-export async function balanceOf(db: Db, workspaceId: string): Promise<number> {
-	const row = await db.select({ balance: workspaces.minutesBalance }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
-	return row?.balance ?? 0;
 }
 
 function insufficient(required: number, balance: number): ApiError {

@@ -1,3 +1,5 @@
+import { getDb } from "../db/client";
+import { deleteClips } from "../db/videos";
 import { r2Keys } from "./r2-keys";
 
 /** Deletes every R2 object under the given prefixes (R2 lists at most 1000 keys a page). */
@@ -20,5 +22,5 @@ export async function deletePrefixes(bucket: R2Bucket, prefixes: string[]): Prom
 /** After a failure: no clip rows pointing at missing files, no orphan objects. */
 export async function deleteVideoArtifacts(env: Pick<Env, "DB" | "MEDIA">, videoId: string): Promise<void> {
 	await deletePrefixes(env.MEDIA, r2Keys.videoPrefixes(videoId));
-	await env.DB.prepare("DELETE FROM clips WHERE video_id = ?").bind(videoId).run();
+	await deleteClips(getDb(env), videoId);
 }

@@ -3,6 +3,7 @@
  * (ClipBasic: the fast model in one pass; ClipPro: the strong model in two passes); without an
  * LLM, or when it fails, the offline ranker runs, and `rankedBy` says which ran and why.
  */
+import type { VideoConfig } from "../../domain/video-config";
 import type { Transcript } from "../transcription/transcript";
 import { rankWithFastLlm } from "./llm/basic";
 import type { LlmClient } from "./llm/client";
@@ -11,7 +12,6 @@ import { rankOffline } from "./offline/rank-offline";
 import { analyseTalk, type RankConfig } from "./offline/talk-analysis";
 import type { AudioSignals } from "./offline/signals";
 import type { RankedClip } from "./ranked-clip";
-import type { VideoConfig } from "../../routes/videos/config.schema";
 
 export interface RankOutcome {
 	clips: RankedClip[];

@@ -1,24 +1,12 @@
 /**
  * What every ranker (the offline one, and the LLM analyses) hands the workflow for each clip.
+ * The score breakdown's components: hook (how the opening pulls a viewer in), story (narration, a
+ * scene), payoff (the end lands), feeling, detail (names, numbers, specific words), flow (reads well
+ * as a clip), relevance to the custom prompt, and vocal energy (domain/ranking-features.ts).
  */
-export interface ScoreBreakdown {
-	/** How well the opening pulls a viewer in. */
-	hook: number;
-	/** Told as a story: narration, a scene, things happening in order. */
-	story: number;
-	/** It lands: the end completes the thought (a payoff, a punchline, a conclusion). */
-	payoff: number;
-	/** Emotional charge and movement. */
-	feeling: number;
-	/** Concrete: names, numbers, specific words. */
-	detail: number;
-	/** Reads well as a clip: whole sentences, few backchannels and fillers, one topic. */
-	flow: number;
-	/** How well it matches the custom prompt (null without one). */
-	relevance: number | null;
-	/** Vocal energy against the video's own level (null without audio signals). */
-	energy: number | null;
-}
+import type { ScoreBreakdown } from "../../domain/ranking-features";
+
+export type { ScoreBreakdown };
 
 export interface ClipHooks {
 	/** A question the clip raises in its first seconds, when it has one. */

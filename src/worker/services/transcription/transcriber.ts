@@ -2,9 +2,9 @@
  * How speech becomes words. `local`: pocketsphinx in the render tier (offline, English, rough);
  * `workers-ai`: Whisper large-v3-turbo through the AI binding (production). Chosen by TRANSCRIBER.
  */
-import type { TranscribeResult } from "../../../../containers/render/src/contract";
-import { TranscribeResult as TranscribeResultSchema } from "../../../../containers/render/src/contract";
-import { createRenderClient, RENDER_PATHS } from "../render-client";
+import type { TranscribeResult } from "@clipforge/contract";
+import { settingsOf } from "../../settings";
+import { createRenderClient } from "../render-client";
 import { signInternalObjectUrl } from "../signing";
 import { whisperTranscribe } from "./workers-ai";
 
@@ -21,7 +21,7 @@ export interface Transcriber {
 }
 
 export function createTranscriber(env: Env): Transcriber {
-	if (env.TRANSCRIBER === "workers-ai") {
+	if (settingsOf(env).transcriber === "workers-ai") {
 		const ai = env.AI;
 		if (!ai) throw new Error("TRANSCRIBER is workers-ai but no AI binding is configured.");
 		return {
@@ -38,7 +38,7 @@ export function createTranscriber(env: Env): Transcriber {
 		async transcribeChunk(chunk, language, onProgress) {
 			const render = createRenderClient(env, chunk.videoId);
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
-			return render.job(RENDER_PATHS.transcribe, { audioUrl, language }, TranscribeResultSchema, onProgress);
+			return render.run("transcribe", { audioUrl, language }, { onProgress });
 		},
 	};
 }

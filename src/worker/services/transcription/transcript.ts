@@ -2,7 +2,7 @@
  * The stored transcript (`transcripts/{videoId}.json`, the same JSON `GET …/transcript` will serve):
  * language, segments with words, and all words with absolute times in seconds.
  */
-import type { Segment, TranscribeResult, Word } from "../../../../containers/render/src/contract";
+import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
 
 export interface Transcript {
 	language: string;

@@ -3,7 +3,7 @@
  * output `{ transcription_info: { language, … }, text, segments: [{ start, end, text, words: [{ word, start, end }] }] }`
  * (Cloudflare's documented shape; see shared notes WORKERS-AI.md).
  */
-import type { Segment, TranscribeResult } from "../../../../containers/render/src/contract";
+import type { Segment, TranscribeResult } from "@clipforge/contract";
 import { z } from "zod";
 import { base64Encode } from "../crypto";
 

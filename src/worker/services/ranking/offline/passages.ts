@@ -3,7 +3,7 @@
  * "Yeah.", never mid-word), where it may end (never on a question left hanging), the lead-in and
  * tail that keep first and last words whole, and the duration range every clip stays inside.
  */
-import type { VideoConfig } from "../../../routes/videos/config.schema";
+import type { VideoConfig } from "../../../domain/video-config";
 import { continuityCurve, idfOf, passageStarts } from "../text/cohesion";
 import type { Unit } from "../text/units";
 import type { ReadPrompt } from "./prompt";

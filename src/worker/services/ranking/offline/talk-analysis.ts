@@ -4,7 +4,7 @@
  * candidate passage, and each sentence's lift from vocal energy and an asked-for mood. The LLM paths
  * reuse it to check and fit the spans a model proposes.
  */
-import { frameOf, type VideoConfig } from "../../../routes/videos/config.schema";
+import { frameOf, type VideoConfig } from "../../../domain/video-config";
 import type { Transcript } from "../../transcription/transcript";
 import { unitsOf, type Unit } from "../text/units";
 import { readMoments, type MomentReading } from "./moments";

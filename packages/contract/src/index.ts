@@ -1,0 +1,5 @@
+/** @clipforge/contract: everything the Worker and the render tier must agree on, in one package. */
+export * from "./address-policy.ts";
+export * from "./job-protocol.ts";
+export * from "./jobs.ts";
+export * from "./vocabulary.ts";

@@ -1,0 +1,206 @@
+/**
+ * The render tier's jobs as one table: `name → { path, request, progress?, result }`. The tier's
+ * server registers one route per row and validates each request with it; the Worker's client
+ * checks each answer with it; the test fake answers from it. Adding a job is one row here.
+ *
+ * A row with `progress` streams NDJSON (progress events, then a result or an error: see
+ * job-protocol.ts), so a workflow step reports progress while it waits; a row without it answers
+ * one JSON body.
+ */
+import { z } from "zod";
+import { JobProgress } from "./job-protocol.ts";
+import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionStyle, Segment, Word } from "./vocabulary.ts";
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+// ---------------------------------------------------------------- probe (synchronous JSON)
+
+export const ProbeRequest = z.object({ url: httpUrl });
+export type ProbeRequest = z.infer<typeof ProbeRequest>;
+
+export const ProbeResult = z.object({
+	/** Identifier on the source platform (yt-dlp `id`). */
+	id: z.string(),
+	title: z.string(),
+	/** Seconds; yt-dlp leaves it null for direct files, then ffprobe fills it. */
+	duration: z.number().positive(),
+	thumbnail: z.string(),
+	channelName: z.string(),
+	width: z.number().int().nullable(),
+	height: z.number().int().nullable(),
+	hasAudio: z.boolean(),
+});
+export type ProbeResult = z.infer<typeof ProbeResult>;
+
+// ---------------------------------------------------------------- source, audio, transcription
+
+export const DownloadRequest = z.object({ videoId: z.string().min(1), url: httpUrl });
+export type DownloadRequest = z.infer<typeof DownloadRequest>;
+export const DownloadResult = z.object({ bytes: z.number().int().nonnegative() });
+export type DownloadResult = z.infer<typeof DownloadResult>;
+
+/** Streams the downloaded source to a signed PUT URL; downloads again first if the file is gone. */
+export const UploadSourceRequest = DownloadRequest.extend({ putUrl: httpUrl });
+export type UploadSourceRequest = z.infer<typeof UploadSourceRequest>;
+export const UploadSourceResult = z.object({ bytes: z.number().int().nonnegative() });
+export type UploadSourceResult = z.infer<typeof UploadSourceResult>;
+
+export const AudioChunkSpec = z.object({
+	index: z.number().int().nonnegative(),
+	/** Seconds into the source. */
+	start: z.number().nonnegative(),
+	duration: z.number().positive(),
+	putUrl: httpUrl,
+});
+export type AudioChunkSpec = z.infer<typeof AudioChunkSpec>;
+
+export const ExtractAudioRequest = z.object({
+	videoId: z.string().min(1),
+	sourceUrl: httpUrl,
+	chunks: z.array(AudioChunkSpec).min(1),
+});
+export type ExtractAudioRequest = z.infer<typeof ExtractAudioRequest>;
+export const ExtractAudioResult = z.object({
+	chunks: z.array(
+		z.object({ index: z.number().int(), start: z.number(), duration: z.number(), bytes: z.number().int() }),
+	),
+});
+export type ExtractAudioResult = z.infer<typeof ExtractAudioResult>;
+
+/** Offline transcription of one audio chunk with pocketsphinx (English only). */
+export const TranscribeRequest = z.object({
+	audioUrl: httpUrl,
+	language: z.string().nullable(),
+});
+export type TranscribeRequest = z.infer<typeof TranscribeRequest>;
+export const TranscribeResult = z.object({
+	language: z.string(),
+	segments: z.array(Segment),
+});
+export type TranscribeResult = z.infer<typeof TranscribeResult>;
+
+/** Loudness per half second of the source, written as JSON (AudioSignals) to `putUrl`. */
+export const SignalsRequest = z.object({
+	videoId: z.string().min(1),
+	sourceUrl: httpUrl,
+	/** Seconds the source lasts, for progress. */
+	duration: z.number().positive(),
+	putUrl: httpUrl,
+});
+export type SignalsRequest = z.infer<typeof SignalsRequest>;
+export const SignalsResult = z.object({ intervals: z.number().int().nonnegative(), bytes: z.number().int() });
+export type SignalsResult = z.infer<typeof SignalsResult>;
+export { AudioSignals };
+
+// ---------------------------------------------------------------- render a clip
+
+/** Burned-in captions: the clip's words with times in seconds from the clip's start. */
+export const CaptionSpec = z.object({ style: CaptionStyle, words: z.array(Word).max(20_000) });
+export type CaptionSpec = z.infer<typeof CaptionSpec>;
+
+/** The workspace's mark: its text, or a PNG image the Worker stored in R2 (read through `imageUrl`). */
+export const WatermarkSpec = z.discriminatedUnion("kind", [
+	z.object({ kind: z.literal("text"), text: z.string().min(1).max(64) }),
+	z.object({ kind: z.literal("image"), imageUrl: httpUrl }),
+]);
+export type WatermarkSpec = z.infer<typeof WatermarkSpec>;
+
+export const SplitScreenSpec = z.object({
+	/** A short looping background video (built-in or a workspace upload) read through a signed URL. */
+	backgroundUrl: httpUrl,
+	/** Stable name of that background, so an instance fetches it once for all of a video's clips. */
+	backgroundKey: z.string().min(1).max(256),
+	/** Percent of the output height the main video takes (top); the background fills the rest. */
+	ratio: z.number().min(10).max(90),
+});
+export type SplitScreenSpec = z.infer<typeof SplitScreenSpec>;
+
+export const RenderClipRequest = z.object({
+	videoId: z.string().min(1),
+	clipId: z.string().min(1),
+	sourceUrl: httpUrl,
+	start: z.number().nonnegative(),
+	end: z.number().positive(),
+	aspectRatio: AspectRatio,
+	captions: CaptionSpec.nullable().default(null),
+	/** Hook line shown over the first seconds (escaped for libass by the tier). */
+	hookTitle: z.string().max(200).nullable().default(null),
+	/** Null: no mark (the config's `enableWatermark: false`). */
+	watermark: WatermarkSpec.nullable().default(null),
+	splitScreen: SplitScreenSpec.nullable().default(null),
+	/** Follow the main face instead of cropping the centre. */
+	smartCrop: z.boolean().default(false),
+	videoPutUrl: httpUrl,
+	thumbnailPutUrl: httpUrl,
+});
+export type RenderClipRequest = z.input<typeof RenderClipRequest>;
+export type RenderClipSpec = z.output<typeof RenderClipRequest>;
+export const RenderClipResult = z.object({
+	bytes: z.number().int().positive(),
+	/** Faces found on sampled frames (smart crop only), and whether the crop followed one. */
+	faceFrames: z.number().int().nonnegative().default(0),
+	sampledFrames: z.number().int().nonnegative().default(0),
+	thumbnailBytes: z.number().int().positive(),
+	width: z.number().int(),
+	height: z.number().int(),
+	duration: z.number().positive(),
+});
+export type RenderClipResult = z.infer<typeof RenderClipResult>;
+
+// ---------------------------------------------------------------- backgrounds and imported media
+
+export const MakeBackgroundRequest = z.object({ backgroundId: BuiltinBackgroundId, putUrl: httpUrl });
+export type MakeBackgroundRequest = z.infer<typeof MakeBackgroundRequest>;
+
+/**
+ * Fetches a user's media (a background video or a watermark image) through the source guard,
+ * checks it, and uploads a normalised copy: an H.264 loop for `background`, a PNG for `watermark`.
+ */
+export const ImportMediaRequest = z.object({ kind: z.enum(["background", "watermark"]), url: httpUrl, putUrl: httpUrl });
+export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
+export const MediaFileResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int(), duration: z.number().nonnegative() });
+export type MediaFileResult = z.infer<typeof MediaFileResult>;
+
+export const CleanupRequest = z.object({ videoId: z.string().min(1) });
+export type CleanupRequest = z.infer<typeof CleanupRequest>;
+export const CleanupResult = z.object({ ok: z.literal(true) });
+
+// ---------------------------------------------------------------- the table
+
+export interface JobSpec {
+	path: string;
+	request: z.ZodType;
+	/** Present when the job streams progress (NDJSON); absent when it answers one JSON body. */
+	progress?: typeof JobProgress;
+	result: z.ZodType;
+}
+
+export const renderJobs = {
+	probe: { path: "/probe", request: ProbeRequest, result: ProbeResult },
+	download: { path: "/jobs/download", request: DownloadRequest, progress: JobProgress, result: DownloadResult },
+	uploadSource: { path: "/jobs/upload-source", request: UploadSourceRequest, progress: JobProgress, result: UploadSourceResult },
+	extractAudio: { path: "/jobs/extract-audio", request: ExtractAudioRequest, progress: JobProgress, result: ExtractAudioResult },
+	transcribe: { path: "/jobs/transcribe", request: TranscribeRequest, progress: JobProgress, result: TranscribeResult },
+	renderClip: { path: "/jobs/render-clip", request: RenderClipRequest, progress: JobProgress, result: RenderClipResult },
+	signals: { path: "/jobs/signals", request: SignalsRequest, progress: JobProgress, result: SignalsResult },
+	makeBackground: { path: "/jobs/make-background", request: MakeBackgroundRequest, progress: JobProgress, result: MediaFileResult },
+	importMedia: { path: "/jobs/import-media", request: ImportMediaRequest, progress: JobProgress, result: MediaFileResult },
+	cleanup: { path: "/jobs/cleanup", request: CleanupRequest, result: CleanupResult },
+} as const satisfies Record<string, JobSpec>;
+
+export type RenderJobs = typeof renderJobs;
+export type JobName = keyof RenderJobs;
+export const JOB_NAMES = Object.keys(renderJobs) as JobName[];
+/** What a caller sends (defaults not yet filled). */
+export type JobRequest<N extends JobName> = z.input<RenderJobs[N]["request"]>;
+/** What the tier's handler receives (validated, defaults filled). */
+export type JobInput<N extends JobName> = z.output<RenderJobs[N]["request"]>;
+/** What the tier's handler returns (before the result schema fills defaults). */
+export type JobOutput<N extends JobName> = z.input<RenderJobs[N]["result"]>;
+/** What the caller gets back (validated). */
+export type JobResult<N extends JobName> = z.output<RenderJobs[N]["result"]>;
+/** True for the jobs that stream progress. */
+export const streamsProgress = (name: JobName): boolean => "progress" in renderJobs[name];
+
+/** The tier's liveness path (not a job: no request, no result). */
+export const HEALTH_PATH = "/healthz";

@@ -1,0 +1,63 @@
+/**
+ * The credentials aggregate: users, their memberships, browser sessions and API keys. Only SHA-256
+ * hashes of keys and session tokens are stored.
+ */
+import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { Db } from "./client";
+import { apiKeys, memberships, sessions, users } from "./schema";
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function findUserByEmail(db: Db, email: string) {
+	return db.select().from(users).where(eq(users.email, email)).get();
+}
+
+export async function workspaceIdsOfUser(db: Db, userId: string): Promise<string[]> {
+	const rows = await db.select({ workspaceId: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, userId)).all();
+	return rows.map((r) => r.workspaceId);
+}
+
+export async function createSession(db: Db, session: { id: string; tokenHash: string; userId: string; expiresAt: string }): Promise<void> {
+	await db.insert(sessions).values(session);
+}
+
+/** A session that has not expired, by the hash of its token. */
+export function findLiveSession(db: Db, tokenHash: string) {
+	return db
+		.select({ id: sessions.id, userId: sessions.userId })
+		.from(sessions)
+		.where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date().toISOString())))
+		.get();
+}
+
+export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
+	await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** A key that was not revoked, by the hash of the key. */
+export function findActiveKey(db: Db, keyHash: string) {
+	return db
+		.select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, lastUsedAt: apiKeys.lastUsedAt })
+		.from(apiKeys)
+		.where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+		.get();
+}
+
+export async function stampKeyUsed(db: Db, keyId: string, at: string): Promise<void> {
+	await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId)).run();
+}
+
+export function createKey(db: Db, key: { id: string; workspaceId: string; name: string; keyHash: string; prefix: string }): Promise<ApiKeyRow> {
+	return db.insert(apiKeys).values(key).returning().get();
+}
+
+export function keysOf(db: Db, workspaceIds: string[]): Promise<ApiKeyRow[]> {
+	return db.select().from(apiKeys).where(inArray(apiKeys.workspaceId, workspaceIds)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+}
+
+/** Revokes the key (once) if it belongs to one of these workspaces; the key as it is now, or undefined. */
+export async function revokeKey(db: Db, id: string, workspaceIds: string[]): Promise<ApiKeyRow | undefined> {
+	const scope = and(eq(apiKeys.id, id), inArray(apiKeys.workspaceId, workspaceIds));
+	await db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(and(scope, isNull(apiKeys.revokedAt)));
+	return db.select().from(apiKeys).where(scope).get();
+}

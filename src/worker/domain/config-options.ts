@@ -1,0 +1,50 @@
+/**
+ * The choices and defaults of a video's config (seed 2.3) as plain constants: the zod schema in
+ * video-config.ts, the dashboard and the CLI all read them here, so each list is spelled once.
+ * No zod in this file: it is bundled into the dashboard's browser script.
+ */
+import { ASPECT_RATIOS, BACKGROUND_CATEGORIES, CAPTION_STYLES, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract/words";
+
+export { ASPECT_RATIOS };
+export const CLIP_TYPES = ["viral-clips", "split-clips"] as const;
+export const CLIP_MODELS = ["ClipBasic", "ClipPro"] as const;
+export const GENRES = ["Auto", "Podcast", "Gaming", "Education", "Entertainment"] as const;
+/** The caption looks the render tier can draw. */
+export const CAPTION_TEMPLATES = CAPTION_STYLES;
+
+/** Category of every workspace upload unless it names another one. */
+export const CUSTOM_BACKGROUND_CATEGORY = { id: "custom", name: "Your uploads" } as const;
+/** Every category a split-screen may name: the built-in library's and the uploads'. */
+export const BACKGROUND_CATEGORY_IDS: readonly string[] = [...BACKGROUND_CATEGORIES.map((c) => c.id), CUSTOM_BACKGROUND_CATEGORY.id];
+
+/** The seed's defaults, exactly. */
+export const CONFIG_DEFAULTS = {
+	clipType: "viral-clips",
+	clipModel: "ClipBasic",
+	genre: "Auto",
+	clipDurationMin: 15,
+	clipDurationMax: 90,
+	aspectRatio: "9:16",
+	enableCaptions: false,
+	enableIntroTitle: false,
+	captionTemplateId: "karaoke",
+	language: null,
+	timeframeStart: 0,
+	timeframeEnd: null,
+	enableSplitScreen: false,
+	splitScreenBgVideoId: null,
+	splitScreenBgCategoryId: null,
+	splitRatio: 50,
+	enableSmartCrop: false,
+	enableWatermark: true,
+	skipClipping: false,
+	customPrompt: null,
+} as const;
+
+/** The category a split-screen uses when the config names none. */
+export { DEFAULT_BACKGROUND_CATEGORY };
+
+/** Bounds the schema enforces (and the dashboard's inputs show). */
+export const CLIP_SECONDS = { min: 5, max: 600 } as const;
+export const SPLIT_RATIO = { min: 10, max: 90 } as const;
+export const CUSTOM_PROMPT_MAX = 2000;

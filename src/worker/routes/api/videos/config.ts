@@ -1,0 +1,27 @@
+/** PUT /api/videos/{id}/config: the config of a pending_config video, which then starts processing. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../../db/client";
+import { VideoConfigInput } from "../../../domain/video-config";
+import type { Api } from "../../../env";
+import { configureVideo } from "../../../services/configure-video";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
+import { VideoDetail, VideoId } from "./schemas";
+import { loadVideo, videoDetailView } from "./views";
+
+const configRoute = createRoute({
+	method: "put",
+	path: "/videos/{id}/config",
+	tags: ["videos"],
+	summary: "Supply the config of a pending_config video and start processing",
+	security: BEARER_OR_SESSION,
+	request: { params: z.object({ id: VideoId }), body: jsonBody(VideoConfigInput) },
+	responses: { 200: jsonOk(VideoDetail, "Processing started."), ...errorResponses(400, 401, 404, 409) },
+});
+
+export const registerConfigure = (api: Api) => api.openapi(configRoute, async (c) => {
+	const { id } = c.req.valid("param");
+	const db = getDb(c.env);
+	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
+	await configureVideo(c.env, db, row, c.req.valid("json"));
+	return c.json(videoDetailView(await loadVideo(db, id, [row.workspaceId])), 200);
+});

@@ -1,0 +1,108 @@
+import { z } from "@hono/zod-openapi";
+import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "../../../domain/ranking-features";
+import { VideoConfigInput } from "../../../domain/video-config";
+import { VIDEO_STATUSES } from "../../../domain/video-status";
+
+export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
+
+export const SubmitHostedVideoBody = z
+	.strictObject({
+		hostedUrl: z.string().min(1).max(2048).openapi({ example: "https://videos.example.com/watch?v=abc123" }),
+		workspaceId: z.string().min(1).max(64).optional(),
+		config: VideoConfigInput.optional(),
+		projectId: z.string().min(1).max(64).optional(),
+		webhookUrl: z.string().min(1).max(2048).optional().openapi({ description: "POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook)." }),
+	})
+	.openapi("SubmitHostedVideo");
+export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;
+
+const Status = z.enum(VIDEO_STATUSES);
+
+/** Seed 2.1. */
+export const Video = z
+	.object({
+		id: z.string(),
+		title: z.string(),
+		status: Status,
+		sourceType: z.literal("hosted"),
+		sourceUrl: z.string(),
+		workspaceId: z.string(),
+		createdAt: z.string(),
+	})
+	.openapi("Video");
+
+/** Seed 2.2. */
+export const VideoInfo = z
+	.object({ id: z.string(), title: z.string(), duration: z.number(), thumbnail: z.string(), channelName: z.string() })
+	.openapi("VideoInfo");
+
+export const SubmitHostedVideoResponse = z.object({ message: z.string(), video: Video, videoInfo: VideoInfo }).openapi("SubmitHostedVideoResponse");
+
+export const VideoDetail = Video.extend({
+	videoInfo: VideoInfo,
+	config: VideoConfigInput.nullable(),
+	errorMessage: z.string().nullable(),
+	minutesCharged: z.number().int(),
+	projectId: z.string().nullable(),
+	language: z.string().nullable(),
+	rankedBy: z.string().nullable().openapi({ description: "What chose the moments: `ClipBasic (workers-ai:…)`, `ClipPro (…)`, or the offline ranker (and why, when it stood in for an LLM)." }),
+	rankingNote: z.string().nullable().openapi({ description: "Why the video has fewer clips than usual, e.g. nothing in it matches the custom prompt; null otherwise." }),
+	progress: z.number(),
+	updatedAt: z.string(),
+	completedAt: z.string().nullable(),
+}).openapi("VideoDetail");
+
+export const VideoStatusResponse = z
+	.object({
+		video: z.object({
+			id: z.string(),
+			title: z.string(),
+			status: Status,
+			errorMessage: z.string().nullable(),
+			createdAt: z.string(),
+			updatedAt: z.string(),
+		}),
+		job: z.object({
+			progress: z.number().min(0).max(100),
+			stage: Status,
+			stageProgress: z.number().min(0).max(100).openapi({ description: "How far through the current stage (0-100): for a progress bar per stage." }),
+			startedAt: z.string().nullable(),
+			updatedAt: z.string(),
+		}),
+	})
+	.openapi("VideoStatus");
+
+/** Seed 2.4. */
+export const Clip = z
+	.object({
+		id: z.string(),
+		title: z.string(),
+		hookTitle: z.string().nullable().openapi({ description: "A headline (≤ 60 characters) written for the clip's first seconds." }),
+		startTime: z.number(),
+		endTime: z.number(),
+		duration: z.number(),
+		score: z.number().int().min(0).max(100),
+		viralityReason: z.string(),
+		scoreBreakdown: z
+			.object({
+				...(Object.fromEntries(SCORE_FEATURES.map((f) => [f, z.number()])) as Record<(typeof SCORE_FEATURES)[number], z.ZodNumber>),
+				...(Object.fromEntries(OPTIONAL_SCORE_FEATURES.map((f) => [f, z.number().nullable()])) as Record<(typeof OPTIONAL_SCORE_FEATURES)[number], z.ZodNullable<z.ZodNumber>>),
+			})
+			.nullable()
+			.openapi({ description: "What the score is made of, each 0-100: hook (the opening), story (narration, a scene), payoff (it lands), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals)." }),
+		hooks: z
+			.object({ question: z.string().nullable(), statement: z.string().nullable() })
+			.openapi({ description: "The question and/or statement that pulls viewers in during the first seconds (null when the clip has none)." }),
+		emotions: z.array(z.string()).openapi({ description: "The feelings the clip carries, e.g. humor, surprise, tension." }),
+		description: z.string().openapi({ description: "A post caption with hashtags." }),
+		transcript: z.string(),
+		downloadUrl: z.string(),
+		thumbnailUrl: z.string(),
+		status: z.literal("completed"),
+		aspectRatio: z.string(),
+	})
+	.openapi("Clip");
+
+export const ClipsResponse = z
+	.object({ videoId: z.string(), status: Status, clips: z.array(Clip), count: z.number().int(), nextCursor: z.string().nullable() })
+	.openapi("ClipList");

@@ -1,0 +1,23 @@
+/** GET /api/videos/{id}/status: stage and progress (poll every 10-15 s). */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../../db/client";
+import type { Api } from "../../../env";
+import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
+import { VideoId, VideoStatusResponse } from "./schemas";
+import { loadVideo, videoStatusView } from "./views";
+
+const statusRoute = createRoute({
+	method: "get",
+	path: "/videos/{id}/status",
+	tags: ["videos"],
+	summary: "Processing status and progress (poll every 10-15 s)",
+	security: BEARER_OR_SESSION,
+	request: { params: z.object({ id: VideoId }) },
+	responses: { 200: jsonOk(VideoStatusResponse, "Current status."), ...errorResponses(401, 404) },
+});
+
+export const registerStatus = (api: Api) => api.openapi(statusRoute, async (c) => {
+	const { id } = c.req.valid("param");
+	const row = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);
+	return c.json(videoStatusView(row), 200);
+});

@@ -1,0 +1,33 @@
+/**
+ * `/internal/objects/<key>`: how the render tier reads sources and writes outputs. Every request
+ * carries an HMAC signature bound to the method, the key and an expiry (services/signing.ts).
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../errors";
+import { serveR2Object } from "../../services/serve-object";
+import { checkInternalObjectSignature } from "../../services/signing";
+
+export const internalObjectRoutes = new Hono<AppEnv>();
+
+internalObjectRoutes.on(["GET", "HEAD", "PUT"], "/objects/*", async (c) => {
+	const key = decodeURIComponent(c.req.path.replace(/^\/internal\/objects\//, ""));
+	const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+	if (c.req.query("method") !== method) throw new ApiError("forbidden", "This URL is not signed for this method.");
+	const verdict = await checkInternalObjectSignature(c.env, key, method, c.req.query("exp"), c.req.query("sig"));
+	if (verdict === "expired") throw new ApiError("url_expired", "The signed URL has expired.");
+	if (verdict !== "valid") throw new ApiError("forbidden", "The signature is not valid.");
+
+	if (method === "PUT") {
+		if (!c.req.raw.body) throw new ApiError("invalid_request", "PUT needs a body.");
+		const length = Number(c.req.header("content-length"));
+		if (!Number.isFinite(length) || length <= 0) throw new ApiError("invalid_request", "PUT needs a Content-Length.");
+		const object = await c.env.MEDIA.put(key, c.req.raw.body, {
+			httpMetadata: { contentType: c.req.header("content-type") ?? "application/octet-stream" },
+		});
+		return c.json({ key, size: object?.size ?? length }, 201);
+	}
+	const response = await serveR2Object(c.env.MEDIA, key, c.req.raw);
+	if (!response) throw new ApiError("not_found", `No object at ${key}.`);
+	return response;
+});

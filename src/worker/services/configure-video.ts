@@ -1,0 +1,55 @@
+/**
+ * A video's config, wherever it arrives (with the submission, or later by PUT …/config): checked
+ * against the video and the workspace before anything is charged or started, then processing
+ * starts. One path, so both ways refuse and start a video alike.
+ */
+import type { Db } from "../db/client";
+import { startWithConfig, type VideoRow } from "../db/videos";
+import { frameOf, type VideoConfig } from "../domain/video-config";
+import { ApiError } from "../errors";
+import { resolveBackground } from "./media-library";
+import { markFailedAndRefund } from "./video-state";
+
+/** An unknown split-screen background or category is a 400 now, not a failed video (and a refund) later. */
+export async function assertBackgroundChoice(db: Db, workspaceId: string, config: VideoConfig, seed: string): Promise<void> {
+	await resolveBackground(db, workspaceId, config, seed);
+}
+
+/** The time frame must start inside the video and cover at least a second of it. */
+export function assertTimeframeInside(config: VideoConfig, duration: number): void {
+	if (config.timeframeStart >= duration) {
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{ path: "config.timeframeStart", message: `must be less than the video's duration (${duration} s)` },
+		]);
+	}
+	const frame = frameOf(config, duration);
+	if (frame.end - frame.start < 1) {
+		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "config.timeframeEnd", message: "the time frame is shorter than one second" }]);
+	}
+}
+
+/**
+ * Starts the durable ProcessVideoWorkflow (instance id = video id, so never twice). When it cannot
+ * be started, the video fails at once and every minute is refunded.
+ */
+export async function startProcessing(env: Pick<Env, "PROCESS_VIDEO">, db: Db, videoId: string): Promise<void> {
+	try {
+		await env.PROCESS_VIDEO.create({ id: videoId, params: { videoId } });
+	} catch (error) {
+		// A retried request may find the instance already created: that is the outcome we wanted.
+		if (/already exists|instance.*exists/i.test((error as Error).message)) return;
+		await markFailedAndRefund(db, videoId, "Processing could not be started; the minutes were refunded.");
+		throw error;
+	}
+}
+
+/** PUT /api/videos/:id/config: the config of a pending_config video, which then starts processing. */
+export async function configureVideo(env: Pick<Env, "PROCESS_VIDEO">, db: Db, video: VideoRow, config: VideoConfig): Promise<void> {
+	if (video.status !== "pending_config") {
+		throw new ApiError("conflict", `The video is ${video.status}; its config can only be set while it is pending_config.`);
+	}
+	assertTimeframeInside(config, video.duration);
+	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
+	if (!(await startWithConfig(db, video.id, config))) throw new ApiError("conflict", "The video's config was set by another request.");
+	await startProcessing(env, db, video.id);
+}

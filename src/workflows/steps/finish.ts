@@ -1,0 +1,35 @@
+/** Steps "finish", "mark video failed and refund minutes" and "deliver video.… webhook". */
+import { markCompleted } from "../../worker/db/videos";
+import { createRenderClient } from "../../worker/services/render-client";
+import { deletePrefixes, deleteVideoArtifacts } from "../../worker/services/video-cleanup";
+import { markFailedAndRefund } from "../../worker/services/video-state";
+import { deliverWebhook, webhookTarget, type WebhookEvent } from "../../worker/services/webhooks";
+import type { VideoRun } from "./run";
+
+export async function finish(run: VideoRun, clips: number): Promise<{ clips: number }> {
+	await markCompleted(run.db, run.videoId);
+	// Intermediate audio and per-chunk transcripts are not needed once merged.
+	await deletePrefixes(run.env.MEDIA, [`audio/${run.videoId}/`, `transcripts/${run.videoId}/`]);
+	// Best effort: the tier's scratch files also expire with the instance.
+	await createRenderClient(run.env, run.videoId).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	return { clips };
+}
+
+export async function failAndRefund(run: VideoRun, message: string): Promise<{ failed: true }> {
+	await markFailedAndRefund(run.db, run.videoId, message);
+	// Nothing half-made stays behind: no clip rows without files, no orphan objects.
+	await deleteVideoArtifacts(run.env, run.videoId);
+	return { failed: true };
+}
+
+export async function deliverEvent(run: VideoRun, event: WebhookEvent): Promise<{ sent: boolean }> {
+	const target = await webhookTarget(run.db, run.videoId, event);
+	if (target) await deliverWebhook(run.db, run.videoId, target);
+	return { sent: target !== null };
+}
+
+/** The sentence stored as errorMessage: the cause, without runtime prefixes. */
+export function failureMessage(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.replace(/^(NonRetryableError|Error):\s*/, "") || "Processing failed.";
+}

@@ -1,0 +1,46 @@
+/**
+ * Steps "prepare the watermark" and "prepare the split-screen background": what every clip of the
+ * video is drawn with, decided once (small: keys, not bytes).
+ */
+import { NonRetryableError } from "cloudflare:workflows";
+import type { BuiltinBackgroundId } from "@clipforge/contract";
+import { watermarkOf } from "../../worker/db/workspaces";
+import { resolveBackground } from "../../worker/services/media-library";
+import { r2Keys } from "../../worker/services/r2-keys";
+import { signInternalObjectUrl } from "../../worker/services/signing";
+import { renderJob, type LoadedVideo, type VideoRun } from "./run";
+
+export interface RenderLook {
+	watermark: { kind: "text"; text: string } | { kind: "image"; key: string } | null;
+	backgroundKey: string | null;
+}
+
+const DEFAULT_WATERMARK = "clipforge";
+
+/**
+ * The workspace's mark as it is now. An image is copied next to the video's clips, so a mark
+ * replaced (and deleted) while this video renders cannot break it; it goes with the video.
+ */
+export async function prepareWatermark(run: VideoRun, video: LoadedVideo): Promise<RenderLook["watermark"]> {
+	const row = await watermarkOf(run.db, video.workspaceId);
+	const copy = row?.watermarkImageKey ? await run.env.MEDIA.get(row.watermarkImageKey) : null;
+	if (!copy) return { kind: "text", text: row?.watermarkText ?? DEFAULT_WATERMARK };
+	const key = r2Keys.clipWatermark(run.videoId);
+	await run.env.MEDIA.put(key, copy.body, { httpMetadata: { contentType: "image/png" } });
+	return { kind: "image", key };
+}
+
+/** The background's R2 key; the built-in library is drawn on first use and kept for every later video. */
+export async function prepareBackground(run: VideoRun, video: LoadedVideo): Promise<string | null> {
+	const background = await resolveBackground(run.db, video.workspaceId, video.config, run.videoId).catch((error: unknown) => {
+		throw new NonRetryableError(`The split-screen background is not available: ${(error as Error).message}`);
+	});
+	if (!background) return null;
+	if (background.builtIn && !(await run.env.MEDIA.head(background.objectKey))) {
+		const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
+		await renderJob(run, "Drawing the split-screen background", `background:${background.id}`, "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
+	} else if (!(await run.env.MEDIA.head(background.objectKey))) {
+		throw new NonRetryableError(`The split-screen background ${background.id} was deleted.`);
+	}
+	return background.objectKey;
+}

@@ -1,0 +1,35 @@
+/** Steps "compute signals" (loudness from the tier) and "rank moments" (the clips, stored queued). */
+import type { AudioSignals } from "@clipforge/contract";
+import { enterStage, raiseProgress, replaceClips } from "../../worker/db/videos";
+import { progressAt } from "../../worker/domain/progress";
+import { r2Keys } from "../../worker/services/r2-keys";
+import { createLlm } from "../../worker/services/ranking/llm/client";
+import { rankMoments as rank } from "../../worker/services/ranking/rank-moments";
+import { signInternalObjectUrl } from "../../worker/services/signing";
+import type { Transcript } from "../../worker/services/transcription/transcript";
+import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
+
+/** Share of the analyzing band measuring the audio takes. */
+const SIGNALS_SHARE = 0.6;
+
+export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<{ key: string; intervals: number }> {
+	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
+	const key = r2Keys.signals(run.videoId);
+	const [sourceUrl, putUrl] = await Promise.all([signInternalObjectUrl(run.env, sourceKey, "GET"), signInternalObjectUrl(run.env, key, "PUT")]);
+	const request = { videoId: run.videoId, sourceUrl, duration: video.duration, putUrl };
+	const result = await renderJob(run, "Measuring the audio", run.videoId, "signals", request, reporter(run, "analyzing", 0, SIGNALS_SHARE));
+	return { key, intervals: result.intervals };
+}
+
+/** Replaces, not appends: a repeated step leaves exactly this ranking. */
+export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<{ clipIds: string[] }> {
+	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
+	const transcript = await readJson<Transcript>(run, transcriptKey);
+	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
+	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
+	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm);
+	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
+	await replaceClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, clips.map((clip, n) => ({ ...clip, id: ids[n]! })), { rankedBy, note });
+	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
+	return { clipIds: ids };
+}

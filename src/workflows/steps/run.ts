@@ -1,0 +1,83 @@
+/**
+ * What every step body works with: the video being processed and its bindings, plus the helpers
+ * they share (progress inside a stage, render-tier jobs as readable failures, stored JSON).
+ */
+import type { JobName, JobRequest, JobResult } from "@clipforge/contract";
+import { NonRetryableError } from "cloudflare:workflows";
+import { getDb, type Db } from "../../worker/db/client";
+import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { progressAt } from "../../worker/domain/progress";
+import { VideoConfigInput, type VideoConfig } from "../../worker/domain/video-config";
+import type { ProcessingStage } from "../../worker/domain/video-status";
+import { createRenderClient, RenderTierError } from "../../worker/services/render-client";
+
+/** One workflow run: the video it processes, with the Worker's bindings. */
+export interface VideoRun {
+	env: Env;
+	db: Db;
+	videoId: string;
+}
+
+export const videoRun = (env: Env, videoId: string): VideoRun => ({ env, db: getDb(env), videoId });
+
+/** The video as the workflow reads it once, at its first step. */
+export interface LoadedVideo {
+	status: string;
+	duration: number;
+	config: VideoConfig;
+	sourceUrl: string;
+	workspaceId: string;
+}
+
+export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
+	const row = await findVideoById(run.db, run.videoId);
+	if (!row) throw new NonRetryableError(`Video ${run.videoId} does not exist.`);
+	if (!row.config) throw new NonRetryableError("The video has no config yet.");
+	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, workspaceId: row.workspaceId };
+}
+
+/**
+ * A job's 0..1 progress as the video's progress inside `stage`, from `from` over `share` of the
+ * stage's band. D1 sees at most one write a second (plus the last value): a job can report many
+ * times a second.
+ */
+export function reporter(run: VideoRun, stage: ProcessingStage, from = 0, share = 1): (fraction: number) => Promise<void> {
+	const report = throttled((value) => raiseProgress(run.db, run.videoId, value));
+	return (fraction) => report(progressAt(stage, from + fraction * share));
+}
+
+export function throttled(write: (value: number) => Promise<void>, intervalMs = 1000): (value: number) => Promise<void> {
+	let lastAt = 0;
+	let lastValue = -1;
+	return async (value) => {
+		const now = Date.now();
+		if (value <= lastValue || (now - lastAt < intervalMs && value < 100)) return;
+		lastAt = now;
+		lastValue = value;
+		await write(value);
+	};
+}
+
+/**
+ * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
+ * `affinity` picks the container instance (the video id for work that needs its local source).
+ */
+export async function renderJob<N extends JobName>(run: VideoRun, what: string, affinity: string, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
+	try {
+		return await createRenderClient(run.env, affinity).run(name, request, { onProgress });
+	} catch (error) {
+		if (!(error instanceof RenderTierError)) throw error;
+		const message = `${what} failed: ${error.message}`;
+		throw error.retryable ? new Error(message) : new NonRetryableError(message);
+	}
+}
+
+export async function readJson<T>(run: VideoRun, key: string): Promise<T> {
+	const object = await run.env.MEDIA.get(key);
+	if (!object) throw new NonRetryableError(`Stored object ${key} is missing.`);
+	return (await object.json()) as T;
+}
+
+export async function putJson(run: VideoRun, key: string, value: unknown): Promise<void> {
+	await run.env.MEDIA.put(key, JSON.stringify(value), { httpMetadata: { contentType: "application/json" } });
+}

@@ -1,0 +1,66 @@
+/**
+ * Steps "extract audio", "transcribe chunk N of M" (in parallel) and "merge transcript". Only the
+ * config's time frame is transcribed, in chunks with overlaps whose seam words are kept once.
+ */
+import { NonRetryableError } from "cloudflare:workflows";
+import type { TranscribeResult } from "@clipforge/contract";
+import { enterStage, raiseProgress, recordTranscript } from "../../worker/db/videos";
+import { progressAt } from "../../worker/domain/progress";
+import { frameOf } from "../../worker/domain/video-config";
+import { r2Keys } from "../../worker/services/r2-keys";
+import { RenderTierError } from "../../worker/services/render-client";
+import { signInternalObjectUrl } from "../../worker/services/signing";
+import { createTranscriber } from "../../worker/services/transcription/transcriber";
+import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../worker/services/transcription/transcript";
+import { settingsOf } from "../../worker/settings";
+import { putJson, readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
+
+/** Share of the transcribing band the audio extraction takes; the chunks share the next 80%. */
+const EXTRACT_SHARE = 0.15;
+const CHUNKS_SHARE = 0.8;
+
+export async function extractAudio(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<ChunkPlan[]> {
+	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", 0));
+	const frame = frameOf(video.config, video.duration);
+	const plan = planAudioChunks(frame.start, frame.end, settingsOf(run.env).audioChunkSeconds);
+	const sourceUrl = await signInternalObjectUrl(run.env, sourceKey, "GET");
+	const specs = await Promise.all(plan.map(async (c) => ({ ...c, putUrl: await signInternalObjectUrl(run.env, r2Keys.audioChunk(run.videoId, c.index), "PUT") })));
+	await renderJob(run, "Extracting the audio", run.videoId, "extractAudio", { videoId: run.videoId, sourceUrl, chunks: specs }, reporter(run, "transcribing", 0, EXTRACT_SHARE));
+	return plan;
+}
+
+/** Chunks run in parallel: each reports its own share of the band (progress only rises). */
+export async function transcribeChunk(run: VideoRun, video: LoadedVideo, chunk: ChunkPlan, chunks: number): Promise<{ key: string }> {
+	const key = r2Keys.transcriptChunk(run.videoId, chunk.index);
+	if (!(await run.env.MEDIA.head(key))) {
+		const share = reporter(run, "transcribing", EXTRACT_SHARE + (CHUNKS_SHARE * chunk.index) / chunks, CHUNKS_SHARE / chunks);
+		const transcriber = createTranscriber(run.env);
+		const result = await asTranscriptionFailure(() => transcriber.transcribeChunk({ videoId: run.videoId, key: r2Keys.audioChunk(run.videoId, chunk.index) }, video.config.language, share));
+		await putJson(run, key, result);
+	}
+	const done = (await run.env.MEDIA.list({ prefix: `transcripts/${run.videoId}/` })).objects.length;
+	await raiseProgress(run.db, run.videoId, progressAt("transcribing", EXTRACT_SHARE + CHUNKS_SHARE * (done / chunks)));
+	return { key };
+}
+
+export async function mergeTranscript(run: VideoRun, video: LoadedVideo, chunks: ChunkPlan[]): Promise<{ key: string; words: number; language: string }> {
+	const parts = await Promise.all(chunks.map(async (plan) => ({ plan, result: await readJson<TranscribeResult>(run, r2Keys.transcriptChunk(run.videoId, plan.index)) })));
+	const transcript = mergeChunkTranscripts(parts, video.duration);
+	if (transcript.words.length === 0) {
+		throw new NonRetryableError("No speech was found in the video (or in its time frame), so there is nothing to transcribe or clip. The minutes were refunded.");
+	}
+	const key = r2Keys.transcript(run.videoId);
+	await putJson(run, key, transcript);
+	await recordTranscript(run.db, run.videoId, key, transcript.language);
+	await raiseProgress(run.db, run.videoId, progressAt("transcribing", 1));
+	return { key, words: transcript.words.length, language: transcript.language };
+}
+
+async function asTranscriptionFailure<T>(transcribe: () => Promise<T>): Promise<T> {
+	try {
+		return await transcribe();
+	} catch (error) {
+		if (error instanceof RenderTierError && !error.retryable) throw new NonRetryableError(`Transcription failed: ${error.message}`);
+		throw new Error(`Transcription failed: ${(error as Error).message}`);
+	}
+}
