@@ -28,6 +28,8 @@ const DOWNLOAD_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "15 seco
 /** Receivers get about a day of retries: 30 s, 1 min, 2 min … (exponential), ten attempts. */
 const WEBHOOK_STEP: WorkflowStepConfig = { retries: { limit: 9, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
 const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
+/** The LLM analysis makes up to ~20 model calls (ClipPro's two passes); it falls back offline by itself, so few retries. */
+const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds", backoff: "exponential" }, timeout: "15 minutes" };
 
 /** Clips rendered at once. The local tier has two cores; production spreads them over instances. */
 const RENDER_PARALLELISM = 2;
@@ -71,7 +73,7 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	let clipIds: string[] = [];
 	if (!config.skipClipping) {
 		const signals = await step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, source.key));
-		clipIds = (await step.do("rank moments", DB_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds;
+		clipIds = (await step.do("rank moments", RANK_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds;
 	}
 
 	const look: RenderLook = { watermark: null, backgroundKey: null };
