@@ -466,7 +466,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Processing status and progress (poll every 10-15 s) */
+        /** Processing status and progress (poll every 10-15 s; send the last ETag as If-None-Match to get 304 while nothing changed) */
         get: {
             parameters: {
                 query?: never;
@@ -478,7 +478,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Current status. */
+                /** @description Current status, with an ETag. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -486,6 +486,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["VideoStatus"];
                     };
+                };
+                /** @description Not modified since the ETag sent in If-None-Match. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
                 401: {
@@ -828,7 +835,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key: requests with it get 401 at once */
+        /** Revoke an API key: requests with it get 401 (at once where revoked, within 60 s everywhere) */
         delete: {
             parameters: {
                 query?: never;

@@ -17,6 +17,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import createFetchClient from "openapi-fetch";
 import type { components, paths } from "./api-types.ts";
 import { ClipforgeError, isRetryable, type ErrorCode } from "./errors.ts";
+import { withBookmarks, withConditionalGets } from "./transport.ts";
 
 type Schemas = components["schemas"];
 /** Every field optional: the API fills the seed's defaults. */
@@ -70,7 +71,7 @@ export function createClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
-		fetch: retrying(doFetch, Math.max(1, options.maxAttempts ?? 4), options.baseUrl),
+		fetch: retrying(withConditionalGets(withBookmarks((input, init) => doFetch(input, init))), Math.max(1, options.maxAttempts ?? 4), options.baseUrl),
 		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
 	});
 	/** The body of a call `retrying` let through (it throws on anything but a 2xx). */
@@ -136,7 +137,7 @@ export type { ErrorCode };
  * How openapi-fetch's requests are sent: with retries on what is worth retrying (network, 429
  * with Retry-After, 5xx), and anything else that is not a 2xx thrown as ClipforgeError.
  */
-function retrying(doFetch: typeof fetch, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
+function retrying(doFetch: (input: string, init: RequestInit) => Promise<Response>, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
 	return async (request) => {
 		const body = request.body ? await request.text() : undefined;
 		const headers: Record<string, string> = {};

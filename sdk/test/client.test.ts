@@ -96,3 +96,33 @@ describe("waitForCompletion", () => {
 		expect(DEFAULT_POLL_MS).toBeLessThanOrEqual(15_000);
 	});
 });
+
+describe("on the wire", () => {
+	it("sends back the last answer's D1 bookmark, so the next read is at least as fresh", async () => {
+		const { fetch, seen } = scripted([
+			{ ...status("downloading", 3), headers: { "x-clipforge-bookmark": "bm-1" } },
+			{ ...status("downloading", 4), headers: { "x-clipforge-bookmark": "bm-2" } },
+			status("downloading", 5),
+		]);
+		const cf = createClient({ baseUrl: "http://api.test", apiKey: "cf_live_x", fetch });
+		await cf.status("vid_1");
+		await cf.status("vid_1");
+		await cf.status("vid_1");
+		const sent = seen.map((s) => new Headers(s.init.headers).get("x-clipforge-bookmark"));
+		expect(sent).toEqual([null, "bm-1", "bm-2"]);
+	});
+
+	it("polls status with If-None-Match and reads a 304 as the unchanged status", async () => {
+		const { fetch, seen } = scripted([
+			{ ...status("transcribing", 40), headers: { etag: 'W/"aaaa"' } },
+			{ status: 304, headers: { etag: 'W/"aaaa"' } },
+			{ ...status("completed", 100), headers: { etag: 'W/"bbbb"' } },
+		]);
+		const cf = createClient({ baseUrl: "http://api.test", apiKey: "cf_live_x", fetch });
+		const seenStatuses: number[] = [];
+		const done = await cf.waitForCompletion("vid_1", { intervalMs: 1, onProgress: (s) => seenStatuses.push(s.job.progress) });
+		expect(done.video.status).toBe("completed");
+		expect(seenStatuses).toEqual([40, 40, 100]);
+		expect(seen.map((s) => new Headers(s.init.headers).get("if-none-match"))).toEqual([null, 'W/"aaaa"', 'W/"aaaa"']);
+	});
+});

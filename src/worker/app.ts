@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError, handleZodError } from "./errors";
+import { d1Session } from "./middleware/d1-session";
 import { createApi } from "./routes/api";
 import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
@@ -17,6 +18,7 @@ export function createApp() {
 	app.get("/healthz", (c) => c.json({ ok: true, service: "clipforge" }));
 	app.route("/", dashboardRoutes);
 	app.route("/internal", internalObjectRoutes);
+	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });

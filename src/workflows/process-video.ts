@@ -31,8 +31,13 @@ const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 se
 /** The LLM analysis makes up to ~20 model calls (ClipPro's two passes); it falls back offline by itself, so few retries. */
 const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds", backoff: "exponential" }, timeout: "15 minutes" };
 
-/** Clips rendered at once. The local tier has two cores; production spreads them over instances. */
-const RENDER_PARALLELISM = 2;
+/**
+ * Clip renders in flight at once, as a pool (a new one starts as soon as any finishes). One more
+ * than the local tier's two cores: the tier encodes one clip per core and uploads outside its
+ * encode slots, so the third starts encoding while another uploads. Production spreads them over
+ * instances.
+ */
+const RENDER_PARALLELISM = 3;
 /**
  * Container instances one video's renders are spread over. Renders read the source from R2, so
  * any instance can take one; download and upload stay on the video's own instance (its disk).
@@ -79,18 +84,25 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const look: RenderLook = { watermark: null, backgroundKey: null };
 	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
 	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
-	for (let first = 0; first < clipIds.length; first += RENDER_PARALLELISM) {
-		await Promise.all(
-			clipIds.slice(first, first + RENDER_PARALLELISM).map((clipId, offset) => {
-				const n = first + offset;
-				const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, affinity: `${run.videoId}:render:${n % RENDER_INSTANCES_PER_VIDEO}` };
-				return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
-			}),
-		);
-	}
+	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
+		const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, affinity: `${run.videoId}:render:${n % RENDER_INSTANCES_PER_VIDEO}` };
+		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
+	});
 
 	await step.do("finish", DB_STEP, () => finish(run, clipIds.length));
 	return { status: "completed", clips: clipIds.length, notify: true };
+}
+
+/** Runs `work` over `items` with at most `size` in flight, starting the next as soon as one ends (not in lock-step batches). */
+async function inPool<T>(items: T[], size: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
+	let next = 0;
+	const lane = async () => {
+		while (next < items.length) {
+			const index = next++;
+			await work(items[index]!, index);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */

@@ -59,6 +59,10 @@ export class FakeRenderTier {
 	readonly loudAt: [number, number][] = [];
 	/** Statuses the receiver answers, in order; 200 once they run out. */
 	readonly webhookAnswers: number[] = [];
+	/** How long each render call takes (ms), in call order; then instant. */
+	readonly renderDelays: number[] = [];
+	/** When each render ran (ms since the epoch), in call order. */
+	readonly renderLog: { clipId: string; start: number; end: number }[] = [];
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
 
 	/** Registers a source URL the fake will "find". */
@@ -155,6 +159,10 @@ export class FakeRenderTier {
 			return { result: { intervals: loudness.length, bytes } };
 		},
 		renderClip: async (req) => {
+			const entry = { clipId: req.clipId, start: Date.now(), end: 0 };
+			this.renderLog.push(entry);
+			await new Promise((resolve) => setTimeout(resolve, this.renderDelays.shift() ?? 0));
+			entry.end = Date.now();
 			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
 			const { width, height } = OUTPUT_SIZE[req.aspectRatio];

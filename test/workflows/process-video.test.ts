@@ -85,6 +85,21 @@ describe("ProcessVideoWorkflow", () => {
 		for (const other of clips) if (other !== loud) expect(loud.scoreBreakdown.energy).toBeGreaterThan(other.scoreBreakdown.energy);
 	});
 
+	it("renders clips as a pool: a new render starts as soon as any finishes, not in lock-step batches", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = fake().addSource(url("pool"), { duration: 150 });
+		// The first render is slow; the others are quick.
+		fake().renderDelays.push(1500, 50, 50, 50, 50, 50, 50, 50);
+		const videoId = await submitAndProcess(apiKey, source, { clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 30 });
+		const log = fake().renderLog.filter((r) => r.clipId.startsWith(videoId.replace(/^vid_/, "clp_")));
+		expect(log.length).toBeGreaterThanOrEqual(5);
+		const slow = log[0]!;
+		// While the slow first clip renders, the other lanes keep going: clips 3, 4 and 5 all start before it ends.
+		for (const later of log.slice(2, 5)) expect(later.start).toBeLessThan(slow.end);
+		// Never more than three in flight.
+		for (const r of log) expect(log.filter((o) => o.start <= r.start && o.end > r.start).length).toBeLessThanOrEqual(3);
+	});
+
 	it("split-clips renders every consecutive part of the frame, numbered", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("split"), { duration: 150 });

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
+import { encodeSlots } from "./encode-slots.ts";
 import type { OnProgress, RenderClipResult, RenderClipSpec } from "@clipforge/contract";
 import { scanFaces } from "./faces.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
@@ -27,6 +28,8 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 	const scratch: string[] = [];
 	const duration = req.end - req.start;
 	const layout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
+	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
+	const release = await encodeSlots.acquire(signal);
 	try {
 		const faceShare = req.smartCrop ? 0.3 : 0;
 		const crop = req.smartCrop ? await faceTrack(req, layout, (f) => onProgress(f * faceShare), signal) : null;
@@ -73,6 +76,7 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 		if (!(await fileSize(thumbPath))) {
 			await runProcess(tools.ffmpeg, plainThumbnailArgs(videoPath, renderedDuration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
 		}
+		release();
 		const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", (f) => onProgress(0.85 + f * 0.13), signal);
 		const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
 		onProgress(1);
@@ -85,6 +89,7 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			sampledFrames: crop?.sampledFrames ?? 0,
 		};
 	} finally {
+		release();
 		// Uploaded or failed: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
 		await Promise.all(scratch.map((p) => rm(p, { force: true })));
 	}

@@ -10,6 +10,7 @@ import { getDb } from "../db/client";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
+import { noteKeyUsed, verifiedKey } from "../services/key-cache";
 
 export const API_KEY_PREFIX = "cf_live_";
 export const SESSION_COOKIE = "cf_session";
@@ -42,12 +43,16 @@ async function fromApiKey(env: Env, header: string, inBackground: (work: Promise
 	const token = BEARER.exec(header)?.[1];
 	if (!token || !token.startsWith(API_KEY_PREFIX)) throw new ApiError("unauthorized", "The Authorization header must be `Bearer cf_live_…`.");
 	const db = getDb(env);
-	const key = await findActiveKey(db, await sha256Hex(token));
+	const keyHash = await sha256Hex(token);
+	// A cached verification needs no D1 read: a status poll then reads D1 once, for the video.
+	const key = await verifiedKey(keyHash, () => findActiveKey(db, keyHash), inBackground);
 	if (!key) throw new ApiError("unauthorized", "The API key is unknown or revoked.");
 	const now = Date.now();
 	if (!key.lastUsedAt || now - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
 		// After the response, so the caller never waits on it; a lost update only delays the stamp.
-		const stamp = stampKeyUsed(db, key.id, new Date(now).toISOString());
+		const at = new Date(now).toISOString();
+		noteKeyUsed(keyHash, at);
+		const stamp = stampKeyUsed(db, key.id, at);
 		inBackground(stamp.catch((error: unknown) => console.error(JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }))));
 	}
 	return { kind: "api_key", apiKeyId: key.id, workspaceIds: [key.workspaceId] };

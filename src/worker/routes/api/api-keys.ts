@@ -6,6 +6,7 @@ import type { Api } from "../../env";
 import { ApiError } from "../../errors";
 import { API_KEY_PREFIX, requireSession, resolveWorkspace, workspaceScope } from "../../middleware/auth";
 import { base64UrlEncode, newId, sha256Hex } from "../../services/crypto";
+import { forgetKey } from "../../services/key-cache";
 import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "../openapi";
 
 const ApiKey = z
@@ -44,7 +45,7 @@ const revokeKeyRoute = createRoute({
 	method: "delete",
 	path: "/api-keys/{id}",
 	tags: ["api-keys"],
-	summary: "Revoke an API key: requests with it get 401 at once",
+	summary: "Revoke an API key: requests with it get 401 (at once where revoked, within 60 s everywhere)",
 	security: SESSION_ONLY,
 	request: { params: z.object({ id: z.string().min(1).max(64) }) },
 	responses: { 200: jsonOk(ApiKey, "Revoked."), ...errorResponses(401, 403, 404) },
@@ -71,6 +72,8 @@ export function registerApiKeys(api: Api) {
 		const { id } = c.req.valid("param");
 		const row = await revokeKey(getDb(c.env), id, c.get("principal").workspaceIds);
 		if (!row) throw new ApiError("not_found", `API key ${id} was not found.`);
+		// Refused at once here; other colos' cached verifications expire within KEY_CACHE_SECONDS.
+		await forgetKey(row.keyHash);
 		return c.json(view(row), 200);
 	});
 }

@@ -37,5 +37,7 @@ export const registerClips = (api: Api) => api.openapi(clipsRoute, async (c) => 
 	const origin = new URL(c.req.url).origin;
 	const list = await Promise.all(page.map((clip) => clipView(c.env, origin, clip)));
 	const nextCursor = rows.length > query.limit ? encodeCursor({ o: offset + query.limit }) : null;
+	// The URLs are signed per call: no cache may keep this answer.
+	c.header("Cache-Control", "no-store");
 	return c.json({ videoId: id, status: row.status, clips: list, count: list.length, nextCursor }, 200);
 });

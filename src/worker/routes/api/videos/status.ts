@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
+import { etagOf, holds, notModified, setRevalidate } from "../../conditional";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoId, VideoStatusResponse } from "./schemas";
 import { loadVideo, videoStatusView } from "./views";
@@ -10,14 +11,18 @@ const statusRoute = createRoute({
 	method: "get",
 	path: "/videos/{id}/status",
 	tags: ["videos"],
-	summary: "Processing status and progress (poll every 10-15 s)",
+	summary: "Processing status and progress (poll every 10-15 s; send the last ETag as If-None-Match to get 304 while nothing changed)",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
-	responses: { 200: jsonOk(VideoStatusResponse, "Current status."), ...errorResponses(401, 404) },
+	responses: { 200: jsonOk(VideoStatusResponse, "Current status, with an ETag."), ...notModified, ...errorResponses(401, 404) },
 });
 
 export const registerStatus = (api: Api) => api.openapi(statusRoute, async (c) => {
 	const { id } = c.req.valid("param");
 	const row = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);
-	return c.json(videoStatusView(row), 200);
+	const body = videoStatusView(row);
+	const etag = etagOf(body);
+	setRevalidate(c, etag);
+	if (holds(c, etag)) return c.body(null, 304);
+	return c.json(body, 200);
 });
