@@ -55,6 +55,16 @@ describe("400 invalid_request", () => {
 		await expectError(await call("POST", "/api/videos/hosted", { key: apiKey, rawBody: '{"hostedUrl": ' }), 400, "invalid_request");
 	});
 
+	it("split-clips that would need more than 60 parts → 400 naming clipDurationMax, nothing charged", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 300 });
+		const result = await submit(apiKey, { hostedUrl: source(2 * 3600), config: { clipType: "split-clips", clipDurationMin: 5, clipDurationMax: 10 } });
+		await expectError(result, 400, "invalid_request");
+		expect(result.body.error.details[0]).toMatchObject({ path: "config.clipDurationMax", message: expect.stringMatching(/at least 720 parts; at most 60/) });
+		expect(await balanceOf(workspaceId)).toBe(300);
+		const fits = await submit(apiKey, { hostedUrl: source(2 * 3600), config: { clipType: "split-clips", clipDurationMin: 60, clipDurationMax: 120, timeframeStart: 0, timeframeEnd: 3600 } });
+		expect(fits.status).toBe(201);
+	});
+
 	it("timeframeStart past the video's end → 400, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
 		const result = await submit(apiKey, { hostedUrl: source(120), config: { timeframeStart: 500 } });

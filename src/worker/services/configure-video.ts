@@ -15,7 +15,13 @@ export async function assertBackgroundChoice(db: Db, workspaceId: string, config
 	await resolveBackground(db, workspaceId, config, seed);
 }
 
-/** The time frame must start inside the video and cover at least a second of it. */
+/** Parts a split-clips video may be cut into: every part is rendered, so this bounds the work one submission buys. */
+export const MAX_SPLIT_PARTS = 60;
+
+/**
+ * The time frame must start inside the video and cover at least a second of it; split-clips must
+ * not need more than MAX_SPLIT_PARTS parts of at most clipDurationMax seconds.
+ */
 export function assertTimeframeInside(config: VideoConfig, duration: number): void {
 	if (config.timeframeStart >= duration) {
 		throw new ApiError("invalid_request", "The request is invalid.", [
@@ -25,6 +31,12 @@ export function assertTimeframeInside(config: VideoConfig, duration: number): vo
 	const frame = frameOf(config, duration);
 	if (frame.end - frame.start < 1) {
 		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "config.timeframeEnd", message: "the time frame is shorter than one second" }]);
+	}
+	const parts = Math.ceil((frame.end - frame.start) / config.clipDurationMax);
+	if (config.clipType === "split-clips" && parts > MAX_SPLIT_PARTS) {
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{ path: "config.clipDurationMax", message: `split-clips would cut this time frame into at least ${parts} parts; at most ${MAX_SPLIT_PARTS} are rendered: raise clipDurationMax or narrow the time frame` },
+		]);
 	}
 }
 
