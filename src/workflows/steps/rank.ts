@@ -4,7 +4,6 @@ import { enterStage, raiseProgress, replaceClips } from "../../worker/db/videos"
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
-import { rankMoments as rank } from "../../worker/services/ranking/rank-moments";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
@@ -27,6 +26,9 @@ export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptK
 	const transcript = await readJson<Transcript>(run, transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
+	// Loaded here, not at start-up: the ranker's English model is megabytes of JavaScript that no
+	// other request needs (imported lazily, it costs nothing on a cold start for an API call).
+	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
 	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 	await replaceClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, clips.map((clip, n) => ({ ...clip, id: ids[n]! })), { rankedBy, note });
