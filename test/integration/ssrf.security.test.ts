@@ -2,13 +2,13 @@
  * SSRF through the Worker under the production source policy (ALLOW_PRIVATE_SOURCES=false, as
  * deployed; the rest of the suite runs the local policy): every spelling of a private address the
  * issue found fetched is refused at submission, as a webhook URL and as media to import, before
- * anything is probed or charged.
+ * anything is probed or charged; and webhook deliveries resolve the receiver's name at delivery time.
  */
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
-import { call } from "../helpers/api";
+import { call, submitBodyAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -86,4 +86,45 @@ describe("webhook URLs and media imports refuse them too", () => {
 			expect(await balanceOf(workspaceId)).toBe(30);
 		});
 	}
+});
+
+describe("webhook deliveries resolve the receiver's host at delivery time", () => {
+	const deliveriesOf = async (apiKey: string, videoId: string) => (await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey })).body.deliveries as { attempt: number; statusCode: number | null; error: string | null }[];
+
+	for (const [name, answer] of [["rebound.example.com", "127.0.0.1"], ["mapped.example.com", "::ffff:7f00:1"], ["metadata.example.com", "::ffff:a9fe:a9fe"]] as const) {
+		it(`a saved name that now resolves to ${answer}: every attempt recorded as refused, the receiver gets nothing`, async () => {
+			const { apiKey } = await createWorkspace();
+			fake().dns.set(name, [answer]);
+			const webhookUrl = `https://${name}/hook`;
+			const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl, config: { skipClipping: true } });
+			const deliveries = await deliveriesOf(apiKey, videoId);
+			expect(deliveries.length).toBe(10); // the step's retries, each checked again
+			for (const delivery of deliveries) {
+				expect(delivery.statusCode).toBeNull();
+				expect(delivery.error).toBe(`not sent: ${name} resolves to ${answer}, which is not a public address`);
+			}
+			expect(fake().webhooks).toHaveLength(0);
+			expect(fake().dnsQueries).toContain(`${name} A`);
+			expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		});
+	}
+
+	it("a name with one private address among public ones is refused; a name that does not resolve is not sent to", async () => {
+		const { apiKey } = await createWorkspace();
+		fake().dns.set("mixed.example.com", ["93.184.216.34", "10.0.0.7"]);
+		const mixed = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl: "https://mixed.example.com/hook", config: { skipClipping: true } });
+		expect((await deliveriesOf(apiKey, mixed))[0]!.error).toBe("not sent: mixed.example.com resolves to 10.0.0.7, which is not a public address");
+		const missing = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl: "https://nowhere.example.com/hook", config: { skipClipping: true } });
+		expect((await deliveriesOf(apiKey, missing))[0]!.error).toBe("not sent: nowhere.example.com did not resolve to any address");
+		expect(fake().webhooks).toHaveLength(0);
+	});
+
+	it("a receiver whose name resolves to public addresses gets the event", async () => {
+		const { apiKey } = await createWorkspace();
+		fake().dns.set("hooks.example.com", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]);
+		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl: "https://hooks.example.com/ok", config: { skipClipping: true } });
+		expect(fake().webhooks.map((w) => w.url)).toEqual(["https://hooks.example.com/ok"]);
+		expect(await deliveriesOf(apiKey, videoId)).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null })]);
+		expect(fake().dnsQueries).toEqual(["hooks.example.com A", "hooks.example.com AAAA"]);
+	});
 });
