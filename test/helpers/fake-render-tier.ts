@@ -193,7 +193,8 @@ export class FakeRenderTier {
 
 	private probe(url: string): Response {
 		const source = this.sources.get(url);
-		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false } }, { status: 422 });
+		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).
+		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } }, { status: 422 });
 		if (source.probeError) {
 			const { status, ...error } = source.probeError;
 			return Response.json({ error }, { status });
