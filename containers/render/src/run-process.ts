@@ -3,11 +3,14 @@
  * `signal` and `timeout`. Arguments are always an array (never a shell string), so user text cannot
  * become shell syntax; every run has a timeout and can be cancelled through an AbortSignal (the
  * HTTP request closing, say). Every process reaches the network only through the tier's egress
- * proxy (egress-args.ts: its environment, and ffmpeg's and ffprobe's input flags).
+ * proxy (egress-args.ts: its environment, and ffmpeg's and ffprobe's input flags), and what it
+ * prints is kept with every URL's query string and credentials removed (redact.ts), so a signed
+ * URL never ends up in an error message.
  */
 import { spawn } from "node:child_process";
 import { egressArgs, egressEnvironment } from "./egress-args.ts";
 import { egressProxy } from "./egress-proxy.ts";
+import { redactUrls } from "./redact.ts";
 import { tools } from "./tool-paths.ts";
 
 export class ProcessError extends Error {
@@ -89,7 +92,7 @@ export async function runProcess(command: string, args: readonly string[], optio
 			});
 		}
 		splitLines(child.stderr, (line) => {
-			stderr = (stderr + line + "\n").slice(-STDERR_TAIL_CHARS);
+			stderr = (stderr + redactUrls(line) + "\n").slice(-STDERR_TAIL_CHARS);
 			options.onStderrLine?.(line);
 		});
 

@@ -1,7 +1,9 @@
 /**
- * What the tier's error text gives away. No port-scan oracle: a refused or reset connection, an
- * address the egress policy refused, an unknown name and an HTTP error status all answer the same
- * code and message (whether a retry may help stays in `retryable`).
+ * What the tier's error text gives away. (1) No port-scan oracle: a refused, reset or silent
+ * connection, an address the egress policy refused, an unknown name and an HTTP error status all
+ * answer the same code and message (whether a retry may help stays in `retryable`). (2) No signed
+ * URL leaves the tier: tools print their input URLs, query string and credentials included, and the
+ * job errors must not carry them.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,10 +12,11 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderJobs } from "@clipforge/contract";
+import { JobEvent, renderJobs } from "@clipforge/contract";
 import { importMedia } from "../src/backgrounds.ts";
 import { useEgressResolver } from "../src/egress-policy.ts";
 import { probeSource } from "../src/probe.ts";
+import { redactUrls } from "../src/redact.ts";
 import { createRenderServer } from "../src/server.ts";
 import { TierError } from "../src/tier-error.ts";
 
@@ -126,3 +129,47 @@ function useProductionPolicy(): () => void {
 		process.env.ALLOW_PRIVATE_SOURCES = saved;
 	};
 }
+
+describe("no signed URL leaves the tier", () => {
+	const SIGNED = "exp=1893456000&sig=c2VjcmV0LXNpZ25hdHVyZQ";
+
+	it("redactUrls keeps scheme, host and path; drops credentials, query and fragment", () => {
+		expect(redactUrls(`https://clipforge.example.dev/internal/objects/sources/v1/source.mp4?${SIGNED}: Server returned 403 Forbidden`)).toBe(
+			"https://clipforge.example.dev/internal/objects/sources/v1/source.mp4: Server returned 403 Forbidden",
+		);
+		expect(redactUrls("Opening 'http://user:pa55@[::1]:8080/a.m3u8?token=x#frag' for reading")).toBe("Opening 'http://[::1]:8080/a.m3u8' for reading");
+		expect(redactUrls("ERROR: [generic] source.mp4?sig=abc.def: Unable to download")).toBe("ERROR: [generic] source.mp4: Unable to download");
+		expect(redactUrls("two: http://a.test/x?k=1 and https://b.test/?k=2.")).toBe("two: http://a.test/x and https://b.test/.");
+	});
+
+	async function streamedError(path: string, body: unknown): Promise<string> {
+		const response = await fetch(tier + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+		const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
+		const last = events.at(-1)!;
+		expect(last.type).toBe("error");
+		return JSON.stringify(last);
+	}
+
+	it("ffmpeg failing on a signed source URL (signals, extract-audio, render-clip): the error has no query string or credentials", async () => {
+		const signed = `http://worker:pa55@${site.slice("http://".length)}/internal/objects/sources/v9/source.mp4?${SIGNED}`;
+		const put = `${site}/internal/objects/out?${SIGNED}`;
+		const errors = [
+			await streamedError(renderJobs.signals.path, { videoId: "v9", sourceUrl: signed, duration: 10, putUrl: put }),
+			await streamedError(renderJobs.extractAudio.path, { videoId: "v9", sourceUrl: signed, chunks: [{ index: 0, start: 0, duration: 5, putUrl: put }] }),
+			await streamedError(renderJobs.renderClip.path, { videoId: "v9", clipId: "c1", sourceUrl: signed, start: 0, end: 1, aspectRatio: "9:16", videoPutUrl: put, thumbnailPutUrl: put }),
+		];
+		for (const error of errors) {
+			expect(error).not.toContain("c2VjcmV0");
+			expect(error).not.toContain("exp=");
+			expect(error).not.toContain("pa55");
+		}
+		expect(errors[0]).toContain("/internal/objects/sources/v9/source.mp4"); // still says which file
+	});
+
+	it("yt-dlp's own words about a page (Unsupported URL: …) lose their query string too", async () => {
+		const failure = await failureOf(probeSource(`${site}/page.html?${SIGNED}`));
+		expect(failure?.code).toBe("unsupported_source");
+		expect(failure?.message).not.toContain("c2VjcmV0");
+		expect(failure?.message).not.toContain("exp=");
+	});
+});
