@@ -11,6 +11,8 @@ const numberOr = (fallback: number) =>
 		.catch(fallback)
 		.transform((n) => n || fallback);
 
+export const DEFAULT_DNS_RESOLVER = "https://cloudflare-dns.com/dns-query";
+
 export const Settings = z.object({
 	/** `workers-ai` (production: Whisper through the AI binding) or `local` (pocketsphinx in the render tier). */
 	TRANSCRIBER: z.string().optional().transform((v): "workers-ai" | "local" => (v === "workers-ai" ? "workers-ai" : "local")),
@@ -22,6 +24,8 @@ export const Settings = z.object({
 	RENDER_IDLE_TIMEOUT_SECONDS: numberOr(60),
 	/** Minutes without progress before the cron reconciler checks a video's workflow. */
 	RECONCILE_STALE_MINUTES: numberOr(10),
+	/** DNS-over-HTTPS resolver (JSON API) that webhook receivers' hosts are resolved with before each delivery. */
+	DNS_RESOLVER_URL: z.url({ protocol: /^https?$/ }).catch(DEFAULT_DNS_RESOLVER),
 });
 
 export interface OperatorSettings {
@@ -30,9 +34,10 @@ export interface OperatorSettings {
 	audioChunkSeconds: number;
 	renderIdleTimeoutSeconds: number;
 	reconcileStaleMinutes: number;
+	dnsResolverUrl: string;
 }
 
-type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES">>;
+type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL">>;
 
 const parsed = new WeakMap<object, OperatorSettings>();
 
@@ -49,6 +54,7 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
 			audioChunkSeconds: vars.AUDIO_CHUNK_SECONDS,
 			renderIdleTimeoutSeconds: vars.RENDER_IDLE_TIMEOUT_SECONDS,
 			reconcileStaleMinutes: vars.RECONCILE_STALE_MINUTES,
+			dnsResolverUrl: vars.DNS_RESOLVER_URL,
 		};
 		parsed.set(env, settings);
 	}

@@ -24,6 +24,8 @@ export const RENDER_URL = "http://render.test";
  */
 export type Fault = RenderError | "unreachable" | "http500" | "garbage" | "cut" | "hang";
 export const WEBHOOK_BASE = "https://hooks.example.com/";
+/** The resolver the Worker asks about webhook receivers (wrangler.toml's DNS_RESOLVER_URL). */
+export const DOH_URL = "https://cloudflare-dns.com/dns-query";
 
 export interface FakeSource {
 	duration: number;
@@ -63,6 +65,13 @@ export class FakeRenderTier {
 	readonly renderDelays: number[] = [];
 	/** When each render ran (ms since the epoch), in call order. */
 	readonly renderLog: { clipId: string; start: number; end: number }[] = [];
+	/**
+	 * What the DNS-over-HTTPS resolver (DNS_RESOLVER_URL, JSON API) answers: A and AAAA records per
+	 * name; a name not listed is NXDOMAIN. Only asked where the source policy is the production one.
+	 */
+	readonly dns = new Map<string, string[]>();
+	/** Every DoH question, as `name type`. */
+	readonly dnsQueries: string[] = [];
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
 
 	/** Registers a source URL the fake will "find". */
@@ -84,6 +93,7 @@ export class FakeRenderTier {
 		const realFetch = globalThis.fetch;
 		this.spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
 			const request = new Request(input, init);
+			if (request.url.startsWith(DOH_URL)) return this.answerDns(new URL(request.url));
 			if (request.url.startsWith(WEBHOOK_BASE)) {
 				this.webhooks.push({ url: request.url, headers: request.headers, body: await request.text() });
 				return new Response("ok", { status: this.webhookAnswers.shift() ?? 200 });
@@ -179,9 +189,20 @@ export class FakeRenderTier {
 		},
 	};
 
+	private answerDns(query: URL): Response {
+		const name = query.searchParams.get("name") ?? "";
+		const type = query.searchParams.get("type") === "AAAA" ? 28 : 1;
+		this.dnsQueries.push(`${name} ${type === 28 ? "AAAA" : "A"}`);
+		const addresses = this.dns.get(name);
+		if (!addresses) return Response.json({ Status: 3, Answer: [] }, { headers: { "content-type": "application/dns-json" } });
+		const answer = addresses.filter((a) => (type === 28) === a.includes(":")).map((data) => ({ name, type, TTL: 60, data }));
+		return Response.json({ Status: 0, Answer: answer }, { headers: { "content-type": "application/dns-json" } });
+	}
+
 	private probe(url: string): Response {
 		const source = this.sources.get(url);
-		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false } }, { status: 422 });
+		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).
+		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } }, { status: 422 });
 		if (source.probeError) {
 			const { status, ...error } = source.probeError;
 			return Response.json({ error }, { status });

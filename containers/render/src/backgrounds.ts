@@ -7,7 +7,8 @@ import { rm } from "node:fs/promises";
 import type { BuiltinBackgroundId, ImportMediaRequest, MakeBackgroundRequest, MediaFileResult, OnProgress } from "@clipforge/contract";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { mediaDuration } from "./render-clip.ts";
-import { runProcess } from "./run-process.ts";
+import { ProcessError, runProcess } from "./run-process.ts";
+import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
@@ -71,7 +72,9 @@ export async function importMedia(req: ImportMediaRequest, onProgress: OnProgres
 			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args],
 			{ timeoutMs: 10 * 60_000, signal, collectStdout: false, onStdoutLine: isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8)) },
 		).catch((error: Error) => {
-			throw new TierError("unsupported_source", `The ${isImage ? "image" : "video"} could not be decoded: ${error.message}`, false, 422);
+			// ffmpeg's own words would tell a refused connection from an HTTP error: neither is passed on.
+			const fetchFailure = error instanceof ProcessError ? fetchFailureIn(error.stderrTail) : null;
+			throw fetchFailure ?? new TierError("unsupported_source", `The ${isImage ? "image" : "video"} could not be decoded.`, false, 422);
 		});
 		const bytes = await putFile(path, req.putUrl, isImage ? "image/png" : "video/mp4", undefined, signal);
 		const size = await firstVideoStream(path, signal);
@@ -87,7 +90,11 @@ async function firstVideoStream(url: string, signal: AbortSignal): Promise<{ wid
 		tools.ffprobe,
 		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:format=duration", "-of", "json", url],
 		{ timeoutMs: 30_000, signal },
-	).catch(() => ({ stdout: "{}" }));
+	).catch((error: Error) => {
+		const fetchFailure = error instanceof ProcessError ? fetchFailureIn(error.stderrTail) : null;
+		if (fetchFailure) throw fetchFailure;
+		return { stdout: "{}" };
+	});
 	const info = JSON.parse(stdout) as { streams?: { width?: number; height?: number }[]; format?: { duration?: string } };
 	const stream = info.streams?.[0];
 	if (!stream?.width || !stream.height) throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);

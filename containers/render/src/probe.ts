@@ -1,6 +1,7 @@
 import { ffprobeArgs } from "./ffmpeg-args.ts";
 import { ProbeResult } from "@clipforge/contract";
 import { ProcessError, runProcess } from "./run-process.ts";
+import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
@@ -77,24 +78,25 @@ async function ffprobeInfo(url: string, signal?: AbortSignal): Promise<FfprobeIn
 		return JSON.parse(stdout) as FfprobeInfo;
 	} catch (error) {
 		if (error instanceof ProcessError && error.reason === "exit") {
-			throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
+			throw fetchFailureIn(error.stderrTail) ?? new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
 		}
 		throw error;
 	}
 }
 
-/** Turns yt-dlp's stderr into a message a user can act on. */
+/**
+ * Turns yt-dlp's stderr into a message a user can act on. Every way of not getting the bytes reads
+ * the same (source-errors.ts); what the source's content was (private, removed, not a video) is
+ * told as yt-dlp says it, with its URLs' query strings removed.
+ */
 export function ytDlpError(error: unknown): Error {
 	if (!(error instanceof ProcessError) || error.reason !== "exit") return error as Error;
 	const text = error.stderrTail;
-	const http = text.match(/HTTP Error (\d{3})/);
-	if (http) return new TierError("unsupported_source", `The source answered HTTP ${http[1]}.`, false, 422);
-	if (/Connection refused|Name or service not known|timed out|getaddrinfo/i.test(text)) {
-		return new TierError("unsupported_source", "The source could not be reached.", false, 422);
-	}
 	if (/confirm you.?re not a bot|Sign in to confirm/i.test(text)) {
 		return new TierError("unsupported_source", "The platform asked for a sign-in (bot check); this video cannot be fetched now.", false, 422);
 	}
+	const fetchFailure = fetchFailureIn(text);
+	if (fetchFailure) return fetchFailure;
 	if (/Private video|removed|unavailable|DRM|Unsupported URL/i.test(text)) {
 		const line = text.split("\n").find((l) => l.startsWith("ERROR:")) ?? "no playable video";
 		return new TierError("unsupported_source", line.replace(/^ERROR:\s*/, "").slice(0, 200), false, 422);

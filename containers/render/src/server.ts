@@ -14,6 +14,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { importMedia, makeBackground } from "./backgrounds.ts";
 import { downloadSource } from "./download.ts";
+import { egressProxy } from "./egress-proxy.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
@@ -117,7 +118,9 @@ function log(event: string, fields: Record<string, unknown>): void {
 // Started directly (`node src/server.ts`): listen. Imported by tests: they call createRenderServer().
 if (import.meta.url === `file://${process.argv[1]}`) {
 	await mkdir(workRoot, { recursive: true });
+	// Every tool reaches the network through this proxy (run-process.ts); it is up before any job.
+	const egress = await egressProxy();
 	const port = Number(process.env.PORT ?? 8788);
 	const host = process.env.HOST ?? (process.env.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1");
-	createRenderServer().listen(port, host, () => log("listening", { url: `http://${host}:${port}`, workRoot }));
+	createRenderServer().listen(port, host, () => log("listening", { url: `http://${host}:${port}`, workRoot, egressProxy: egress.url }));
 }

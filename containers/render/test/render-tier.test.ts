@@ -75,8 +75,8 @@ describe("POST /probe", () => {
 		expect(info.channelName).toBe(new URL(files.url).host);
 	});
 
-	it("answers 422 unsupported_source for a 404 and for a file that is not a video", async () => {
-		for (const [name, fragment] of [["missing.mp4", "404"], ["notes.txt", "not a playable video"]] as const) {
+	it("answers 422 unsupported_source for a 404 (in the words of every fetch failure) and for a file that is not a video", async () => {
+		for (const [name, fragment] of [["missing.mp4", "The source could not be fetched."], ["notes.txt", "not a playable video"]] as const) {
 			const response = await post(renderJobs.probe.path, { url: `${files.url}/${name}` });
 			expect(response.status).toBe(422);
 			const { error } = await response.json();

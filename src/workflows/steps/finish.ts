@@ -24,7 +24,7 @@ export async function failAndRefund(run: VideoRun, message: string): Promise<{ f
 
 export async function deliverEvent(run: VideoRun, event: WebhookEvent): Promise<{ sent: boolean }> {
 	const target = await webhookTarget(run.db, run.videoId, event);
-	if (target) await deliverWebhook(run.db, run.videoId, target);
+	if (target) await deliverWebhook(run.db, run.videoId, target, run.env);
 	return { sent: target !== null };
 }
 
