@@ -14,6 +14,7 @@ import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, renderJobs, type AspectRati
 import { createRenderServer } from "../src/server.ts";
 import { makeTalkVideo } from "../../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
+import { signedPost } from "./signed-post.ts";
 
 const SECONDS = 14;
 let media: string;
@@ -46,7 +47,7 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown) {
-	return fetch(tier + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+	return signedPost(tier, path, body);
 }
 
 /** Runs an NDJSON job; returns its progress fractions and its final event. */
