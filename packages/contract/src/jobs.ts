@@ -13,6 +13,15 @@ import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionStyle, Segment, 
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+/**
+ * What an id the tier turns into a file or folder name may be: letters, digits, `_` and `-`,
+ * starting with a letter or digit, at most 128 characters. So never `.`/`..`, a `/` or `\`, an
+ * absolute path, a percent-encoding, a NUL, or the tier's own `_shared` folder. (The Worker's ids,
+ * `vid_…` and `clp_…_N`, are of this shape.)
+ */
+export const PATH_SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const PathSafeId = z.string().regex(PATH_SAFE_ID, "must be 1-128 letters, digits, _ or -, starting with a letter or digit");
+
 // ---------------------------------------------------------------- probe (synchronous JSON)
 
 export const ProbeRequest = z.object({ url: httpUrl });
@@ -34,7 +43,7 @@ export type ProbeResult = z.infer<typeof ProbeResult>;
 
 // ---------------------------------------------------------------- source, audio, transcription
 
-export const DownloadRequest = z.object({ videoId: z.string().min(1), url: httpUrl });
+export const DownloadRequest = z.object({ videoId: PathSafeId, url: httpUrl });
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
 export const DownloadResult = z.object({ bytes: z.number().int().nonnegative() });
 export type DownloadResult = z.infer<typeof DownloadResult>;
@@ -46,7 +55,7 @@ export const UploadSourceResult = z.object({ bytes: z.number().int().nonnegative
 export type UploadSourceResult = z.infer<typeof UploadSourceResult>;
 
 export const AudioChunkSpec = z.object({
-	index: z.number().int().nonnegative(),
+	index: z.number().int().nonnegative().max(100_000),
 	/** Seconds into the source. */
 	start: z.number().nonnegative(),
 	duration: z.number().positive(),
@@ -55,7 +64,7 @@ export const AudioChunkSpec = z.object({
 export type AudioChunkSpec = z.infer<typeof AudioChunkSpec>;
 
 export const ExtractAudioRequest = z.object({
-	videoId: z.string().min(1),
+	videoId: PathSafeId,
 	sourceUrl: httpUrl,
 	chunks: z.array(AudioChunkSpec).min(1),
 });
@@ -81,7 +90,7 @@ export type TranscribeResult = z.infer<typeof TranscribeResult>;
 
 /** Loudness per half second of the source, written as JSON (AudioSignals) to `putUrl`. */
 export const SignalsRequest = z.object({
-	videoId: z.string().min(1),
+	videoId: PathSafeId,
 	sourceUrl: httpUrl,
 	/** Seconds the source lasts, for progress. */
 	duration: z.number().positive(),
@@ -116,8 +125,8 @@ export const SplitScreenSpec = z.object({
 export type SplitScreenSpec = z.infer<typeof SplitScreenSpec>;
 
 export const RenderClipRequest = z.object({
-	videoId: z.string().min(1),
-	clipId: z.string().min(1),
+	videoId: PathSafeId,
+	clipId: PathSafeId,
 	sourceUrl: httpUrl,
 	start: z.number().nonnegative(),
 	end: z.number().positive(),
@@ -161,7 +170,7 @@ export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
 export const MediaFileResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int(), duration: z.number().nonnegative() });
 export type MediaFileResult = z.infer<typeof MediaFileResult>;
 
-export const CleanupRequest = z.object({ videoId: z.string().min(1) });
+export const CleanupRequest = z.object({ videoId: PathSafeId });
 export type CleanupRequest = z.infer<typeof CleanupRequest>;
 export const CleanupResult = z.object({ ok: z.literal(true) });
 
