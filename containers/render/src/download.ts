@@ -7,6 +7,7 @@ import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
 import { fileSize, videoDir } from "./workdir.ts";
+import { ytDlpDownloadArgs } from "./yt-dlp-args.ts";
 
 const DOWNLOAD_TIMEOUT_MS = 60 * 60_000;
 const PROGRESS_PREFIX = "cfprogress ";
@@ -37,17 +38,11 @@ export async function downloadSource(
 	try {
 		await runProcess(
 			tools.ytDlp,
-			[
-				"--no-warnings", "--no-playlist", "--quiet", "--progress", "--newline",
-				"--socket-timeout", "20", "--retries", "3",
-				"--progress-template", `download:${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
-				"-f", "bv*[height<=1080]+ba/b[height<=1080]/b",
-				"--merge-output-format", "mp4",
-				"--remux-video", "mp4",
-				"-o", join(dir, "download.%(ext)s"),
-				"--",
-				checkedUrl,
-			],
+			ytDlpDownloadArgs({
+				url: checkedUrl,
+				outputTemplate: join(dir, "download.%(ext)s"),
+				progressTemplate: `${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
+			}),
 			{
 				timeoutMs: DOWNLOAD_TIMEOUT_MS,
 				signal,

@@ -4,6 +4,7 @@ import { ProcessError, runProcess } from "./run-process.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
+import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;
 
@@ -59,12 +60,8 @@ export async function probeSource(rawUrl: string, signal?: AbortSignal): Promise
 
 async function ytDlpInfo(url: string, signal?: AbortSignal): Promise<YtDlpInfo> {
 	try {
-		// Options are fixed here; the URL comes after `--` so it can never be read as an option.
-		const { stdout } = await runProcess(
-			tools.ytDlp,
-			["-J", "--no-warnings", "--no-playlist", "--socket-timeout", "10", "--", url],
-			{ timeoutMs: PROBE_TIMEOUT_MS, signal },
-		);
+		// Options are fixed (yt-dlp-args.ts); the URL comes after `--` so it can never be read as an option.
+		const { stdout } = await runProcess(tools.ytDlp, ytDlpProbeArgs(url), { timeoutMs: PROBE_TIMEOUT_MS, signal });
 		return JSON.parse(stdout) as YtDlpInfo;
 	} catch (error) {
 		throw ytDlpError(error);
