@@ -159,8 +159,8 @@ export class FakeRenderTier {
 			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
 		},
 		signals: async (req) => {
-			// Speech level through the talk, with the stretch listed in `loudAt` much louder.
-			const loudness = Array.from({ length: Math.ceil(req.duration * 2) }, (_, i) => (this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
+			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
+			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) => (i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
 			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
 			return { result: { intervals: loudness.length, bytes } };
 		},

@@ -30,8 +30,8 @@ type JobHandlers = { [N in JobName]: (input: JobInput<N>, onProgress: OnProgress
 
 /** What each job of the contract does here. */
 const handlers: JobHandlers = {
-	probe: (req, _p, signal) => probeSource(req.url, signal),
-	download: (req, p, signal) => downloadSource(req.videoId, req.url, p, signal),
+	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal),
+	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
 	extractAudio,
 	transcribe: (req, p, signal) => transcribeLocally(req.audioUrl, req.language, p, signal),
