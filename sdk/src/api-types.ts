@@ -337,7 +337,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -441,7 +441,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -652,7 +652,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1110,6 +1110,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No playable video at the URL (`unsupported_source`). */
                 422: {
                     headers: {
@@ -1471,7 +1480,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "video_too_long" | "unsupported_source" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_too_long" | "unsupported_source" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;

@@ -70,6 +70,7 @@ export function exitCodeFor(error: unknown): number {
 		case "insufficient_minutes":
 		case "no_active_plan":
 		case "video_too_long":
+		case "quota_exceeded":
 			return EXIT_CODES.minutes;
 		case "not_found":
 			return EXIT_CODES.notFound;

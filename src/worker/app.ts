@@ -6,12 +6,14 @@ import { d1Session } from "./middleware/d1-session";
 import { createApi } from "./routes/api";
 import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
+import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
 
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
 
 	app.use("*", requestId({ headerName: "X-Request-Id" }));
+	app.use("*", refuseDevelopmentSecrets());
 	app.onError(handleError);
 	app.notFound((c) => errorResponse(c, "not_found", `No route ${c.req.method} ${c.req.path}.`));
 

@@ -8,5 +8,9 @@ export class RenderContainer extends Container<Env> {
 	defaultPort = 8080;
 	// Keep a warm instance between the steps of one video (its disk holds the downloaded source).
 	sleepAfter = "15m";
-	envVars: Record<string, string> = { ALLOW_PRIVATE_SOURCES: "false", NODE_ENV: "production" };
+	/**
+	 * The tier runs only jobs signed with RENDER_SECRET: the Worker's secret, handed over at start
+	 * (without it the tier refuses to start, so a misconfigured deployment fails closed).
+	 */
+	envVars: Record<string, string> = { ALLOW_PRIVATE_SOURCES: "false", NODE_ENV: "production", RENDER_SECRET: this.env.RENDER_SECRET ?? "" };
 }

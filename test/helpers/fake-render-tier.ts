@@ -11,7 +11,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
-	encodeJobEvent, JOB_NAMES, renderJobs, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
+	encodeJobEvent, JOB_NAMES, renderJobs, verifyRenderRequest, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
 } from "@clipforge/contract";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
@@ -51,6 +51,8 @@ export class FakeRenderTier {
 	/** Faults the next calls of a path meet, in order (then it works again). */
 	readonly failures = new Map<string, Fault[]>();
 	readonly calls: { path: string; body: unknown }[] = [];
+	/** Paths of requests refused for a missing or wrong signature (none, when the Worker signs). */
+	readonly refused: string[] = [];
 	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
 	private readonly videoSources = new Map<string, string>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
@@ -99,8 +101,16 @@ export class FakeRenderTier {
 				return new Response("ok", { status: this.webhookAnswers.shift() ?? 200 });
 			}
 			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
-			const path = new URL(request.url).pathname;
-			const body: unknown = await request.json();
+			const url = new URL(request.url);
+			const path = url.pathname;
+			const text = await request.text();
+			// As the real tier: only JSON signed with the Worker's RENDER_SECRET.
+			const verdict = await verifyRenderRequest(env.RENDER_SECRET, request.headers.get("authorization"), { method: request.method, path: path + url.search, body: text });
+			if (!verdict.ok || request.headers.get("content-type") !== "application/json") {
+				this.refused.push(path);
+				return Response.json({ error: { code: "unauthorized", message: "not signed by the Worker", retryable: false } }, { status: 401 });
+			}
+			const body: unknown = JSON.parse(text);
 			this.calls.push({ path, body });
 			return this.handle(path, body);
 		});
@@ -163,8 +173,8 @@ export class FakeRenderTier {
 			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
 		},
 		signals: async (req) => {
-			// Speech level through the talk, with the stretch listed in `loudAt` much louder.
-			const loudness = Array.from({ length: Math.ceil(req.duration * 2) }, (_, i) => (this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
+			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
+			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) => (i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
 			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
 			return { result: { intervals: loudness.length, bytes } };
 		},

@@ -16,6 +16,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_SOURCE_LIMITS } from "@clipforge/contract";
 import { importMedia } from "../src/backgrounds.ts";
 import { downloadSource } from "../src/download.ts";
 import { egressFetch } from "../src/egress-fetch.ts";
@@ -154,7 +155,7 @@ describe("the source works through the proxy", () => {
 		const byName = `http://public.test:${port}/video.mp4`;
 		const info = await probeSource(byName);
 		expect(info.duration).toBeCloseTo(2, 0);
-		const { bytes } = await downloadSource(`egress-ok-${Date.now()}`, byName, () => undefined);
+		const { bytes } = await downloadSource({ videoId: `egress-ok-${Date.now()}`, url: byName, limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined);
 		expect(bytes).toBe(video.length);
 		// public.test exists only in the test's resolver: only the proxy could have reached it.
 		expect(stats.forwarded).toBeGreaterThan(before);
@@ -176,7 +177,7 @@ describe("the source works through the proxy", () => {
 describe("redirects the guard never saw", () => {
 	it("guard 200, tools 302 → a forbidden address: probe and download fail, the forbidden server gets nothing", async () => {
 		await expect(probeSource(src("/to-forbidden.mp4"))).rejects.toMatchObject(NOT_FETCHED);
-		await expect(downloadSource(`egress-302-${Date.now()}`, src("/to-forbidden.mp4"), () => undefined)).rejects.toMatchObject(NOT_FETCHED);
+		await expect(downloadSource({ videoId: `egress-302-${Date.now()}`, url: src("/to-forbidden.mp4"), limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined)).rejects.toMatchObject(NOT_FETCHED);
 		expect(publicRequests).toContain("guard /to-forbidden.mp4");
 		expect(publicRequests).toContain("tool /to-forbidden.mp4");
 		expect(hits()).toBe(0);
@@ -199,7 +200,7 @@ describe("redirects the guard never saw", () => {
 	});
 
 	it("a background or watermark import redirected the same way", async () => {
-		const request = { kind: "background" as const, url: src("/to-forbidden.mp4"), putUrl: `http://public.test:${port}/upload` };
+		const request = { kind: "background" as const, url: src("/to-forbidden.mp4"), putUrl: `http://public.test:${port}/upload`, limits: null };
 		await expect(importMedia(request, () => undefined, AbortSignal.timeout(60_000))).rejects.toMatchObject(NOT_FETCHED);
 		await expect(importMedia({ ...request, kind: "watermark" }, () => undefined, AbortSignal.timeout(60_000))).rejects.toMatchObject(NOT_FETCHED);
 		expect(hits()).toBe(0);
@@ -209,14 +210,14 @@ describe("redirects the guard never saw", () => {
 describe("URLs inside what the source serves", () => {
 	it("an HLS playlist whose segments are on the forbidden address: probe and download fail, nothing reaches it", async () => {
 		await expect(probeSource(src("/segments.m3u8"))).rejects.toMatchObject({ code: "unsupported_source" });
-		await expect(downloadSource(`egress-hls-${Date.now()}`, src("/segments.m3u8"), () => undefined)).rejects.toMatchObject({ code: "unsupported_source" });
+		await expect(downloadSource({ videoId: `egress-hls-${Date.now()}`, url: src("/segments.m3u8"), limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined)).rejects.toMatchObject({ code: "unsupported_source" });
 		expect(publicRequests).toContain("tool /segments.m3u8");
 		expect(hits()).toBe(0);
 	});
 
 	it("an HLS playlist whose AES key URL is on the forbidden address", async () => {
 		await expect(probeSource(src("/key.m3u8"))).rejects.toMatchObject({ code: "unsupported_source" });
-		await expect(downloadSource(`egress-key-${Date.now()}`, src("/key.m3u8"), () => undefined)).rejects.toMatchObject({ code: "unsupported_source" });
+		await expect(downloadSource({ videoId: `egress-key-${Date.now()}`, url: src("/key.m3u8"), limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined)).rejects.toMatchObject({ code: "unsupported_source" });
 		expect(publicRequests).toContain("tool /key.m3u8");
 		expect(hits()).toBe(0);
 	});

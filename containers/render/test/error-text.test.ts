@@ -18,6 +18,7 @@ import { useEgressResolver } from "../src/egress-policy.ts";
 import { probeSource } from "../src/probe.ts";
 import { redactUrls } from "../src/redact.ts";
 import { createRenderServer } from "../src/server.ts";
+import { signedPost } from "./signed-post.ts";
 import { TierError } from "../src/tier-error.ts";
 
 let dir: string;
@@ -81,7 +82,7 @@ describe("no port-scan oracle", () => {
 		try {
 			const answers = new Map<string, unknown>();
 			for (const [what, url] of Object.entries(unreachable())) {
-				const response = await fetch(tier + renderJobs.probe.path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url }) });
+				const response = await signedPost(tier, renderJobs.probe.path, { url });
 				const { error } = (await response.json()) as { error: { code: string; message: string; retryable: boolean } };
 				answers.set(what, { status: response.status, code: error.code, message: error.message });
 			}
@@ -112,8 +113,8 @@ describe("no port-scan oracle", () => {
 
 	it("media imports: a refused connection and an HTTP error read the same", async () => {
 		const put = `${site}/upload`;
-		const refused = await failureOf(importMedia({ kind: "watermark", url: `http://127.0.0.1:${closedPort}/logo.png`, putUrl: put }, () => undefined, AbortSignal.timeout(60_000)));
-		const missing = await failureOf(importMedia({ kind: "watermark", url: `${site}/logo.png`, putUrl: put }, () => undefined, AbortSignal.timeout(60_000)));
+		const refused = await failureOf(importMedia({ kind: "watermark", url: `http://127.0.0.1:${closedPort}/logo.png`, putUrl: put, limits: null }, () => undefined, AbortSignal.timeout(60_000)));
+		const missing = await failureOf(importMedia({ kind: "watermark", url: `${site}/logo.png`, putUrl: put, limits: null }, () => undefined, AbortSignal.timeout(60_000)));
 		expect([refused?.code, refused?.message]).toEqual(["unsupported_source", "The source could not be fetched."]);
 		expect([missing?.code, missing?.message]).toEqual(["unsupported_source", "The source could not be fetched."]);
 	});
@@ -143,7 +144,7 @@ describe("no signed URL leaves the tier", () => {
 	});
 
 	async function streamedError(path: string, body: unknown): Promise<string> {
-		const response = await fetch(tier + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+		const response = await signedPost(tier, path, body);
 		const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
 		const last = events.at(-1)!;
 		expect(last.type).toBe("error");
@@ -154,7 +155,7 @@ describe("no signed URL leaves the tier", () => {
 		const signed = `http://worker:pa55@${site.slice("http://".length)}/internal/objects/sources/v9/source.mp4?${SIGNED}`;
 		const put = `${site}/internal/objects/out?${SIGNED}`;
 		const errors = [
-			await streamedError(renderJobs.signals.path, { videoId: "v9", sourceUrl: signed, duration: 10, putUrl: put }),
+			await streamedError(renderJobs.signals.path, { videoId: "v9", sourceUrl: signed, duration: 10, start: 0, end: 10, putUrl: put }),
 			await streamedError(renderJobs.extractAudio.path, { videoId: "v9", sourceUrl: signed, chunks: [{ index: 0, start: 0, duration: 5, putUrl: put }] }),
 			await streamedError(renderJobs.renderClip.path, { videoId: "v9", clipId: "c1", sourceUrl: signed, start: 0, end: 1, aspectRatio: "9:16", videoPutUrl: put, thumbnailPutUrl: put }),
 		];

@@ -56,13 +56,19 @@ export const memberships = sqliteTable(
 	(t) => [uniqueIndex("memberships_user_workspace").on(t.userId, t.workspaceId)],
 );
 
-/** A workspace's plan: whether it may submit at all and how long a source may be. */
+/** A workspace's plan: whether it may submit at all, how long and large a source may be, how many backgrounds it keeps. */
 export const plans = sqliteTable("plans", {
 	id: text("id").primaryKey(),
 	workspaceId: text("workspace_id").notNull().unique().references(() => workspaces.id),
 	name: text("name").notNull(),
 	active: integer("active", { mode: "boolean" }).notNull().default(true),
 	maxVideoSeconds: integer("max_video_seconds").notNull().default(3 * 60 * 60),
+	/** Split-screen backgrounds the workspace may keep (POST /api/backgrounds beyond it → 409 quota_exceeded). */
+	maxBackgrounds: integer("max_backgrounds").notNull().default(20),
+	/** Width × height of a source the render tier fetches; null = the operator's MAX_SOURCE_PIXELS. */
+	maxSourcePixels: integer("max_source_pixels"),
+	/** Bytes of a downloaded source; null = the operator's MAX_SOURCE_BYTES. */
+	maxSourceBytes: integer("max_source_bytes"),
 	/** Null = no expiry. */
 	expiresAt: text("expires_at"),
 	createdAt: createdAt(),

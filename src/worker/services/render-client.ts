@@ -5,7 +5,7 @@
  * table, so a call is type-checked end to end and every answer is validated.
  */
 import {
-	JobStreamError, readJobEvents, RenderErrorBody, renderJobs, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
+	isUsableRenderSecret, JobStreamError, readJobEvents, RenderErrorBody, renderJobs, signRenderRequest, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
 } from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
@@ -41,8 +41,8 @@ type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
  * @param affinity Requests with the same affinity reach the same container instance (its local
  * disk holds the downloaded source between the download and upload steps).
  */
-export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS">, affinity = "default"): RenderClient {
-	return renderClientOver(renderFetch(env, affinity), settingsOf(env).renderIdleTimeoutSeconds * 1000);
+export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET">, affinity = "default"): RenderClient {
+	return renderClientOver(renderFetch(env, affinity), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET);
 }
 
 function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity: string): RenderFetch {
@@ -62,10 +62,16 @@ function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity
  * 15 s while it works, so silence means a dead or wedged process: better to retry now than to
  * wait for the step's own timeout (30 minutes).
  */
-export function renderClientOver(send: RenderFetch, idleTimeoutMs: number): RenderClient {
+export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secret: string | undefined): RenderClient {
 	const post = async (path: string, body: unknown, signal?: AbortSignal): Promise<Response> => {
+		// The tier runs only jobs signed with the shared secret (packages/contract request-auth.ts).
+		if (!isUsableRenderSecret(secret)) {
+			throw new RenderTierError("unreachable", "The render tier is not configured: RENDER_SECRET is missing or too short (wrangler secret put RENDER_SECRET).", false);
+		}
+		const text = JSON.stringify(body);
 		try {
-			return await send(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+			const authorization = await signRenderRequest(secret, { method: "POST", path, body: text });
+			return await send(path, { method: "POST", headers: { "content-type": "application/json", authorization }, body: text, signal });
 		} catch (error) {
 			if (error instanceof RenderTierError) throw error;
 			if (signal?.aborted) throw new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);

@@ -13,6 +13,8 @@ import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "
 import { newId } from "./crypto";
 import { RenderTierError, type RenderClient } from "./render-client";
 import { parseSourceUrl } from "./source-url";
+import { sourceLimitsFor } from "../settings";
+import type { SourceLimits } from "@clipforge/contract";
 
 export interface SubmitInput {
 	workspaceId: string;
@@ -34,7 +36,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);
 
-	const info = await probe(render, url.toString());
+	const info = await probe(render, url.toString(), sourceLimitsFor(env, plan));
 	if (!info.hasAudio) {
 		throw new ApiError("unsupported_source", "The video has no audio track: clipforge finds clips in what is said. Nothing was charged.");
 	}
@@ -69,9 +71,10 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	return { videoId };
 }
 
-async function probe(render: RenderClient, url: string) {
+/** The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused here, before any charge. */
+async function probe(render: RenderClient, url: string, limits: SourceLimits) {
 	try {
-		return await render.run("probe", { url }, { timeoutMs: PROBE_TIMEOUT_MS });
+		return await render.run("probe", { url, limits }, { timeoutMs: PROBE_TIMEOUT_MS });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);

@@ -2,10 +2,12 @@
  * What every step body works with: the video being processed and its bindings, plus the helpers
  * they share (progress inside a stage, render-tier jobs as readable failures, stored JSON).
  */
-import type { JobName, JobRequest, JobResult } from "@clipforge/contract";
+import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { planOf } from "../../worker/db/workspaces";
+import { sourceLimitsFor } from "../../worker/settings";
 import { progressAt } from "../../worker/domain/progress";
 import { VideoConfigInput, type VideoConfig } from "../../worker/domain/video-config";
 import type { ProcessingStage } from "../../worker/domain/video-status";
@@ -27,13 +29,16 @@ export interface LoadedVideo {
 	config: VideoConfig;
 	sourceUrl: string;
 	workspaceId: string;
+	/** What the tier may download for it (the plan's limits, else the operator's); absent in runs loaded before it existed. */
+	sourceLimits?: SourceLimits;
 }
 
 export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
 	const row = await findVideoById(run.db, run.videoId);
 	if (!row) throw new NonRetryableError(`Video ${run.videoId} does not exist.`);
 	if (!row.config) throw new NonRetryableError("The video has no config yet.");
-	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, workspaceId: row.workspaceId };
+	const plan = await planOf(run.db, row.workspaceId);
+	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, workspaceId: row.workspaceId, sourceLimits: sourceLimitsFor(run.env, plan) };
 }
 
 /**

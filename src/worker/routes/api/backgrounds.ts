@@ -47,7 +47,7 @@ const createRouteDef = createRoute({
 				.openapi("CreateBackground"),
 		),
 	},
-	responses: { 201: jsonOk(Background, "Imported."), ...errorResponses(400, 401, 403, 422, 503) },
+	responses: { 201: jsonOk(Background, "Imported."), ...errorResponses(400, 401, 403, 409, 422, 503) },
 });
 
 const deleteRouteDef = createRoute({
