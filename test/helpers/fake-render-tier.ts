@@ -59,6 +59,8 @@ export class FakeRenderTier {
 	readonly loudAt: [number, number][] = [];
 	/** Statuses the receiver answers, in order; 200 once they run out. */
 	readonly webhookAnswers: number[] = [];
+	/** Run once, before the next call of a path is answered (a user acting while a job runs). */
+	readonly before = new Map<string, () => Promise<void>>();
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
 
 	/** Registers a source URL the fake will "find". */
@@ -101,6 +103,11 @@ export class FakeRenderTier {
 	private async handle(path: string, body: unknown): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		if (!name) return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
+		const hook = this.before.get(path);
+		if (hook) {
+			this.before.delete(path);
+			await hook();
+		}
 		const failure = this.failures.get(path)?.shift();
 		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body).url);
 		if (name === "cleanup") return Response.json({ ok: true });

@@ -79,21 +79,16 @@ export async function raiseProgress(db: Db, videoId: string, progress: number): 
 	await db.update(videos).set({ progress: value, updatedAt: NOW }).where(and(eq(videos.id, videoId), lt(videos.progress, value), notFinished));
 }
 
-export async function markCompleted(db: Db, videoId: string): Promise<void> {
-	await runBatch(db, [
-		sql`INSERT INTO video_events (video_id, status) SELECT id, 'completed' FROM videos WHERE id = ${videoId} AND ${notFinished}`,
+/** Ends the video as completed unless it already finished. @returns true when this call completed it. */
+export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
+	const results = await runBatch(db, [
 		db.update(videos).set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
+		sql`INSERT INTO video_events (video_id, status) SELECT id, 'completed' FROM videos WHERE id = ${videoId} AND (SELECT changes()) = 1`,
 	]);
+	return results[0]?.meta.changes === 1;
 }
 
-/** Ends the video as failed with a message a user can read (refunding is the ledger's part). */
-export async function markFailed(db: Db, videoId: string, errorMessage: string): Promise<void> {
-	const message = errorMessage.slice(0, 1000);
-	await runBatch(db, [
-		sql`INSERT INTO video_events (video_id, status, message) SELECT id, 'failed', ${message} FROM videos WHERE id = ${videoId} AND ${notFinished}`,
-		db.update(videos).set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
-	]);
-}
+// Failing a video (and refunding it) is one guarded batch in ledger.ts: failVideo.
 
 /**
  * Stores the config of a pending_config video and moves it to `downloading`. Guarded on the
@@ -185,16 +180,6 @@ export function listRenderedClips(db: Db, videoId: string, query: ClipListQuery)
 
 export async function deleteClips(db: Db, videoId: string): Promise<void> {
 	await db.delete(clips).where(eq(clips.videoId, videoId));
-}
-
-/** The video and everything recorded about it (its stored files are R2's part). */
-export async function deleteVideoRows(db: Db, videoId: string): Promise<void> {
-	await runBatch(db, [
-		db.delete(clips).where(eq(clips.videoId, videoId)),
-		db.delete(videoEvents).where(eq(videoEvents.videoId, videoId)),
-		db.delete(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)),
-		db.delete(videos).where(eq(videos.id, videoId)),
-	]);
 }
 
 // ---------------------------------------------------------------- webhooks of a video

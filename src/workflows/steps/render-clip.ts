@@ -7,7 +7,7 @@ import type { VideoConfig } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
-import type { RenderLook } from "./look";
+import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
@@ -83,7 +83,12 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null },
 	);
 	const doneBefore = await completedClipCount(run.db, run.videoId);
-	const result = await renderJob(run, "Rendering a clip", job.affinity, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total));
+	// The workspace's own background may be deleted while the video renders: that is its doing.
+	const backgroundGone = async () => Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
+	if (await backgroundGone()) throw await backgroundDeleted(run, "The split-screen background");
+	const result = await renderJob(run, "Rendering a clip", job.affinity, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total)).catch(async (error: unknown) => {
+		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
+	});
 	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes });
 	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId)) / total));
 	return { clipId, videoKey };
