@@ -20,6 +20,7 @@ export const ERROR_CODES = [
 	"method_not_allowed",
 	"conflict",
 	"video_too_long",
+	"payload_too_large",
 	"unsupported_source",
 	"rate_limited",
 	"internal_error",
@@ -39,11 +40,15 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	method_not_allowed: 405,
 	conflict: 409,
 	video_too_long: 413,
+	payload_too_large: 413,
 	unsupported_source: 422,
 	rate_limited: 429,
 	internal_error: 500,
 	service_unavailable: 503,
 };
+
+/** The code of an HTTPException that is not ours, by status (where several codes share one). */
+const GENERIC_CODE: Partial<Record<number, ErrorCode>> = { 403: "forbidden", 413: "payload_too_large" };
 
 export const ErrorBody = z
 	.object({
@@ -87,7 +92,7 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
 	if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.details);
 	if (err instanceof z.ZodError) return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(err));
 	if (err instanceof HTTPException) {
-		const code = ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ?? "internal_error";
+		const code = GENERIC_CODE[err.status] ?? ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ?? "internal_error";
 		return errorResponse(c, code, err.message || "The request failed.");
 	}
 	console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message, stack: err.stack }));

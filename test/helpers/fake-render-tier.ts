@@ -28,6 +28,8 @@ export const WEBHOOK_BASE = "https://hooks.example.com/";
 export interface FakeSource {
 	duration: number;
 	title?: string;
+	channelName?: string;
+	thumbnail?: string;
 	/** Defaults to true. */
 	hasAudio?: boolean;
 	/** Transcription finds no words (a silent video). */
@@ -189,8 +191,8 @@ export class FakeRenderTier {
 			id: url.split("/").pop() ?? "video",
 			title: source.title ?? "A test talk",
 			duration: source.duration,
-			thumbnail: "",
-			channelName: "test channel",
+			thumbnail: source.thumbnail ?? "",
+			channelName: source.channelName ?? "test channel",
 			width: 640,
 			height: 360,
 			hasAudio: source.hasAudio ?? true,

@@ -13,6 +13,7 @@ const DOCUMENTED_PATHS = [
 	"/api/api-keys/{id}",
 	"/api/auth/login",
 	"/api/auth/logout",
+	"/api/auth/password",
 	"/api/backgrounds",
 	"/api/backgrounds/{id}",
 	"/api/projects",

@@ -2,7 +2,7 @@
  * The credentials aggregate: users, their memberships, browser sessions and API keys. Only SHA-256
  * hashes of keys and session tokens are stored.
  */
-import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lte } from "drizzle-orm";
 import type { Db } from "./client";
 import { apiKeys, memberships, sessions, users } from "./schema";
 
@@ -32,6 +32,27 @@ export function findLiveSession(db: Db, tokenHash: string) {
 
 export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
 	await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export function findUserById(db: Db, userId: string) {
+	return db.select().from(users).where(eq(users.id, userId)).get();
+}
+
+/**
+ * Sets a user's password hash and ends every session of theirs in the same batch (a stolen
+ * session must not outlive the password it was opened with); `keep` is opened in its place.
+ */
+export async function changePassword(db: Db, userId: string, passwordHash: string, keep: { id: string; tokenHash: string; expiresAt: string }): Promise<void> {
+	await db.batch([
+		db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+		db.delete(sessions).where(eq(sessions.userId, userId)),
+		db.insert(sessions).values({ ...keep, userId }),
+	]);
+}
+
+/** Sessions past their expiry (the cron). */
+export async function purgeExpiredSessions(db: Db, now: string): Promise<number> {
+	return (await db.delete(sessions).where(lte(sessions.expiresAt, now)).run()).meta.changes;
 }
 
 /** A key that was not revoked, by the hash of the key. */

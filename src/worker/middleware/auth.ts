@@ -1,7 +1,12 @@
 /**
  * Resolves the caller: `Authorization: Bearer cf_live_…` (an API key: one workspace) or the
- * `cf_session` cookie of a signed-in user (every workspace they are a member of). A Bearer header
- * wins when both are sent. Anything missing, malformed, unknown, revoked or expired is a 401.
+ * `__Host-cf_session` cookie of a signed-in user (every workspace they are a member of). A Bearer
+ * header wins when both are sent. Anything missing, malformed, unknown, revoked or expired is a 401.
+ *
+ * The cookie's `__Host-` prefix makes browsers accept it only when set Secure, for this exact host,
+ * with Path=/: a sibling subdomain or a plain-http response cannot plant or overwrite it (session
+ * fixation). The old `cf_session` name is not accepted: honouring it, even for a transition, would
+ * keep exactly that hole open, and the cost of refusing it is one more sign-in.
  */
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
@@ -12,12 +17,16 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
 
 export const API_KEY_PREFIX = "cf_live_";
+/** The cookie's name without its prefix (hono's cookie helpers add `__Host-` with `prefix: "host"`). */
 export const SESSION_COOKIE = "cf_session";
+export const SESSION_COOKIE_PREFIX = "host" as const;
+/** As the browser sends it. */
+export const SESSION_COOKIE_NAME = `__Host-${SESSION_COOKIE}`;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
-	const cookie = getCookie(c, SESSION_COOKIE);
+	const cookie = getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX);
 	let principal: Principal;
 	if (header) principal = await fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work));
 	else if (cookie) principal = await fromSession(c.env, cookie);

@@ -8,6 +8,7 @@ import { projectExists } from "../db/library";
 import { planOf } from "../db/workspaces";
 import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
+import { boundedProbe } from "../domain/video-info";
 import type { VideoConfig } from "../domain/video-config";
 import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "./configure-video";
 import { newId } from "./crypto";
@@ -71,7 +72,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 
 async function probe(render: RenderClient, url: string) {
 	try {
-		return await render.run("probe", { url }, { timeoutMs: PROBE_TIMEOUT_MS });
+		return boundedProbe(await render.run("probe", { url }, { timeoutMs: PROBE_TIMEOUT_MS }));
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
