@@ -28,6 +28,7 @@ const DOCUMENTED_PATHS = [
 	"/api/workspaces",
 	"/api/workspaces/{workspaceId}/watermark",
 	"/api/workspaces/{workspaceId}/webhook",
+	"/api/workspaces/{workspaceId}/webhook/secret",
 ];
 
 const SEED_DEFAULTS = {

@@ -10,8 +10,9 @@
  */
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { findActiveKey, findLiveSession, stampKeyUsed, workspaceIdsOfUser } from "../db/access";
+import { findActiveKey, findLiveSession, rolesOfUser, stampKeyUsed } from "../db/access";
 import { getDb } from "../db/client";
+import type { MembershipRole } from "../db/schema";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
@@ -66,7 +67,8 @@ async function fromSession(env: Env, token: string): Promise<Principal> {
 	const db = getDb(env);
 	const session = await findLiveSession(db, await sha256Hex(token));
 	if (!session) throw new ApiError("unauthorized", "The session has expired or was signed out; sign in again.");
-	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: await workspaceIdsOfUser(db, session.userId) };
+	const roles = await rolesOfUser(db, session.userId);
+	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: Object.keys(roles), roles };
 }
 
 /**
@@ -90,4 +92,24 @@ export function workspaceScope(principal: Principal, requested: string | undefin
 	if (!requested) return principal.workspaceIds;
 	if (!principal.workspaceIds.includes(requested)) throw new ApiError("forbidden", "You are not a member of that workspace.");
 	return [requested];
+}
+
+/** Roles that manage a workspace: mint and revoke its API keys, set its webhook, rotate the webhook's secret. */
+export const MANAGER_ROLES: readonly MembershipRole[] = ["owner", "admin"];
+
+/**
+ * The workspace a managing write acts on (as resolveWorkspace), refused with 403 `forbidden` for a
+ * signed-in member who is not its owner or an admin. An API key was minted by an owner or admin
+ * and acts with the workspace's authority.
+ */
+export function resolveManagedWorkspace(principal: Principal, requested: string | undefined): string {
+	const workspaceId = resolveWorkspace(principal, requested);
+	assertManager(principal, workspaceId);
+	return workspaceId;
+}
+
+export function assertManager(principal: Principal, workspaceId: string): void {
+	if (principal.kind === "session" && !MANAGER_ROLES.includes(principal.roles[workspaceId]!)) {
+		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", { role: principal.roles[workspaceId] ?? null });
+	}
 }
