@@ -21,6 +21,8 @@ export interface NewAccount {
 	minutes: number;
 	planId: string;
 	maxSeconds: number;
+	/** Videos processing at once; null = the operator's MAX_CONCURRENT_VIDEOS. */
+	maxConcurrent: number | null;
 	keyId: string;
 	keyHash: string;
 	keyPrefix: string;
@@ -34,7 +36,7 @@ INSERT INTO users (id, email) VALUES (${q(a.userId)}, ${q(a.email)})
 ${a.passwordHash ? setPasswordSql(a.email, a.passwordHash) : ""}
 INSERT INTO workspaces (id, name, minutes_balance) VALUES (${q(a.workspaceId)}, ${q(a.workspaceName)}, ${a.minutes});
 INSERT INTO memberships (user_id, workspace_id, role) SELECT id, ${q(a.workspaceId)}, 'owner' FROM users WHERE email = ${q(a.email)};
-INSERT INTO plans (id, workspace_id, name, active, max_video_seconds) VALUES (${q(a.planId)}, ${q(a.workspaceId)}, 'starter', 1, ${a.maxSeconds});
+INSERT INTO plans (id, workspace_id, name, active, max_video_seconds, max_concurrent_videos) VALUES (${q(a.planId)}, ${q(a.workspaceId)}, 'starter', 1, ${a.maxSeconds}, ${a.maxConcurrent ?? "NULL"});
 INSERT INTO minutes_ledger (workspace_id, kind, minutes, note) VALUES (${q(a.workspaceId)}, 'grant', ${a.minutes}, 'bootstrap grant');
 INSERT INTO api_keys (id, workspace_id, name, key_hash, prefix) VALUES (${q(a.keyId)}, ${q(a.workspaceId)}, 'bootstrap key', ${q(a.keyHash)}, ${q(a.keyPrefix)});
 `;

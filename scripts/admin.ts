@@ -16,7 +16,8 @@ import { createAccountSql, setPasswordSql } from "./admin-sql.ts";
 import { runWrangler } from "./wrangler.ts";
 
 const USAGE =
-	"usage: npm run admin -- create-account --email you@example.com --minutes 600 [--password P] [--name Workspace] [--max-hours 3] [--remote] [--persist-to DIR]\n" +
+	"usage: npm run admin -- create-account --email you@example.com --minutes 600 [--password P] [--name Workspace] [--max-hours 3] [--concurrent N] [--remote] [--persist-to DIR]\n" +
+	"       (--concurrent: videos the workspace processes at once; default the MAX_CONCURRENT_VIDEOS var)\n" +
 	"       (the same email again adds another workspace to that user; --password sets the sign-in password)\n" +
 	"       npm run admin -- reset-password --email you@example.com --password P [--remote] [--persist-to DIR]\n" +
 	"       (a new password ends every session of the user)";
@@ -29,6 +30,7 @@ const { positionals, values } = parseArgs({
 		minutes: { type: "string" },
 		name: { type: "string" },
 		"max-hours": { type: "string", default: "3" },
+		concurrent: { type: "string" },
 		remote: { type: "boolean", default: false },
 		"persist-to": { type: "string" },
 	},
@@ -60,6 +62,8 @@ if (command === "reset-password") {
 	if (!Number.isInteger(minutes) || minutes < 0) fail("--minutes must be a whole number ≥ 0");
 	const maxSeconds = Math.round(Number(values["max-hours"]) * 3600);
 	if (!Number.isFinite(maxSeconds) || maxSeconds <= 0) fail("--max-hours must be a positive number");
+	const maxConcurrent = values.concurrent === undefined ? null : Number(values.concurrent);
+	if (maxConcurrent !== null && (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)) fail("--concurrent must be a whole number ≥ 1");
 	const workspaceId = id("wsp");
 	const workspaceName = values.name ?? `${email.split("@")[0]}'s workspace`;
 	apiKey = `cf_live_${randomBytes(24).toString("base64url")}`;
@@ -73,6 +77,7 @@ if (command === "reset-password") {
 		minutes,
 		planId: id("pln"),
 		maxSeconds,
+		maxConcurrent,
 		keyId: id("key"),
 		keyHash: createHash("sha256").update(apiKey).digest("hex"),
 		keyPrefix: apiKey.slice(0, 12),

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
 	"payload_too_large",
 	"unsupported_source",
 	"rate_limited",
+	"queue_full",
 	"internal_error",
 	"service_unavailable",
 ] as const;
@@ -43,12 +44,13 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	payload_too_large: 413,
 	unsupported_source: 422,
 	rate_limited: 429,
+	queue_full: 429,
 	internal_error: 500,
 	service_unavailable: 503,
 };
 
 /** The code of an HTTPException that is not ours, by status (where several codes share one). */
-const GENERIC_CODE: Partial<Record<number, ErrorCode>> = { 403: "forbidden", 413: "payload_too_large" };
+const GENERIC_CODE: Partial<Record<number, ErrorCode>> = { 403: "forbidden", 413: "payload_too_large", 429: "rate_limited" };
 
 export const ErrorBody = z
 	.object({
@@ -76,6 +78,9 @@ export class ApiError extends HTTPException {
 export function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, details?: unknown): Response {
 	const body: ErrorBody = { error: { code, message, requestId: c.get("requestId") ?? "unknown" } };
 	if (details !== undefined) body.error.details = details;
+	// Every 429 says when to come back.
+	const retryAfter = (details as { retryAfter?: unknown } | undefined)?.retryAfter;
+	if (STATUS[code] === 429 && typeof retryAfter === "number" && !c.res.headers.get("retry-after")) c.header("Retry-After", String(retryAfter));
 	return c.json(body, STATUS[code]);
 }
 

@@ -22,6 +22,10 @@ export const Settings = z.object({
 	RENDER_IDLE_TIMEOUT_SECONDS: numberOr(60),
 	/** Minutes without progress before the cron reconciler checks a video's workflow. */
 	RECONCILE_STALE_MINUTES: numberOr(10),
+	/** Videos a workspace may have processing at once, unless its plan says otherwise; more wait their turn. */
+	MAX_CONCURRENT_VIDEOS: numberOr(2),
+	/** Videos a workspace may have waiting for a slot; a submission beyond that is refused (429 `queue_full`). */
+	MAX_QUEUED_VIDEOS: numberOr(50),
 });
 
 export interface OperatorSettings {
@@ -30,9 +34,13 @@ export interface OperatorSettings {
 	audioChunkSeconds: number;
 	renderIdleTimeoutSeconds: number;
 	reconcileStaleMinutes: number;
+	maxConcurrentVideos: number;
+	maxQueuedVideos: number;
 }
 
-type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES">>;
+type SettingsEnv = Partial<
+	Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">
+>;
 
 const parsed = new WeakMap<object, OperatorSettings>();
 
@@ -49,6 +57,8 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
 			audioChunkSeconds: vars.AUDIO_CHUNK_SECONDS,
 			renderIdleTimeoutSeconds: vars.RENDER_IDLE_TIMEOUT_SECONDS,
 			reconcileStaleMinutes: vars.RECONCILE_STALE_MINUTES,
+			maxConcurrentVideos: Math.max(1, Math.floor(vars.MAX_CONCURRENT_VIDEOS)),
+			maxQueuedVideos: Math.max(0, Math.floor(vars.MAX_QUEUED_VIDEOS)),
 		};
 		parsed.set(env, settings);
 	}

@@ -50,7 +50,8 @@ export class FakeRenderTier {
 	readonly sources = new Map<string, FakeSource>();
 	/** Faults the next calls of a path meet, in order (then it works again). */
 	readonly failures = new Map<string, Fault[]>();
-	readonly calls: { path: string; body: unknown }[] = [];
+	/** Every job asked for, with the container instance it was sent to (X-Clipforge-Instance). */
+	readonly calls: { path: string; body: unknown; instance: string | null }[] = [];
 	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
 	private readonly videoSources = new Map<string, string>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
@@ -91,7 +92,7 @@ export class FakeRenderTier {
 			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
 			const path = new URL(request.url).pathname;
 			const body: unknown = await request.json();
-			this.calls.push({ path, body });
+			this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
 			return this.handle(path, body);
 		});
 		return this;

@@ -10,6 +10,7 @@ import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { TERMINAL_STATUSES } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
 import { workspaces } from "./schema";
+import { claimSlotStatement, waitingCount } from "./slots";
 
 export interface NewVideo {
 	id: string;
@@ -33,14 +34,17 @@ const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`
 /**
  * Takes `video.minutesCharged` from the workspace and creates the video, its ledger row and its
  * first event, all or nothing. The UPDATE's `minutes_balance >= cost` guard runs inside the
- * transaction, so concurrent submissions can never take the balance below zero.
- * @returns true when charged and created; false when the balance was too low.
+ * transaction, so concurrent submissions can never take the balance below zero. A video that
+ * starts processing (`slots` given) is also refused when `slots.maxWaiting` videos of the
+ * workspace already wait for a slot, and claims a slot in the same batch when one is free.
+ * @returns "created"; "insufficient" when the balance was too low; "queue_full".
  */
-export async function chargeAndCreateVideo(db: Db, video: NewVideo): Promise<boolean> {
+export async function chargeAndCreateVideo(db: Db, video: NewVideo, slots: { limit: number; maxWaiting: number } | null): Promise<"created" | "insufficient" | "queue_full"> {
 	const cost = video.minutesCharged;
 	const config = video.config ? JSON.stringify(video.config) : null;
+	const roomInQueue = slots ? sql` AND ${waitingCount(video.workspaceId)} < ${slots.maxWaiting}` : sql``;
 	const results = await runBatch(db, [
-		sql`UPDATE workspaces SET minutes_balance = minutes_balance - ${cost} WHERE id = ${video.workspaceId} AND minutes_balance >= ${cost}`,
+		sql`UPDATE workspaces SET minutes_balance = minutes_balance - ${cost} WHERE id = ${video.workspaceId} AND minutes_balance >= ${cost}${roomInQueue}`,
 		sql`INSERT INTO videos (id, workspace_id, project_id, source_type, source_url, title, status, progress, config,
 				source_video_id, duration, thumbnail, channel_name, minutes_charged, webhook_url, started_at)
 			SELECT ${video.id}, ${video.workspaceId}, ${video.projectId}, 'hosted', ${video.sourceUrl}, ${video.title}, ${video.status}, 0, ${config},
@@ -50,8 +54,10 @@ export async function chargeAndCreateVideo(db: Db, video: NewVideo): Promise<boo
 		sql`INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes, note)
 			SELECT ${video.workspaceId}, ${video.id}, 'charge', ${-cost}, 'video submitted' WHERE EXISTS (SELECT 1 FROM videos WHERE id = ${video.id})`,
 		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, ${video.status} WHERE EXISTS (SELECT 1 FROM videos WHERE id = ${video.id})`,
+		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
 	]);
-	return results[1]?.meta.changes === 1;
+	if (results[1]?.meta.changes === 1) return "created";
+	return (await balanceOf(db, video.workspaceId)) >= cost && slots ? "queue_full" : "insufficient";
 }
 
 /**

@@ -7,7 +7,8 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
-import { clips, videoEvents, videos, webhookDeliveries, workspaces } from "./schema";
+import { claimSlotStatement, waitingCount } from "./slots";
+import { clips, videos, webhookDeliveries, workspaces } from "./schema";
 
 export type VideoRow = typeof videos.$inferSelect;
 export type ClipRow = typeof clips.$inferSelect;
@@ -91,19 +92,23 @@ export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
 // Failing a video (and refunding it) is one guarded batch in ledger.ts: failVideo.
 
 /**
- * Stores the config of a pending_config video and moves it to `downloading`. Guarded on the
- * status, so two concurrent PUTs cannot both start processing.
- * @returns false when another request got there first.
+ * Stores the config of a pending_config video and moves it to `downloading`, unless
+ * `slots.maxWaiting` videos of the workspace already wait for a slot; claims a slot when one is
+ * free, all in one batch. Guarded on the status, so two concurrent PUTs cannot both start it.
+ * @returns "started"; "queue_full"; "conflict" when it is no longer pending_config.
  */
-export async function startWithConfig(db: Db, videoId: string, config: unknown): Promise<boolean> {
-	const updated = await db
-		.update(videos)
-		.set({ config, status: "downloading", startedAt: NOW, updatedAt: NOW })
-		.where(and(eq(videos.id, videoId), eq(videos.status, "pending_config")))
-		.run();
-	if (updated.meta.changes !== 1) return false;
-	await db.insert(videoEvents).values({ videoId, status: "downloading" });
-	return true;
+export async function startWithConfig(db: Db, video: { id: string; workspaceId: string }, config: unknown, slots: { limit: number; maxWaiting: number }): Promise<"started" | "queue_full" | "conflict"> {
+	const results = await runBatch(db, [
+		db
+			.update(videos)
+			.set({ config, status: "downloading", startedAt: NOW, updatedAt: NOW })
+			.where(and(eq(videos.id, video.id), eq(videos.status, "pending_config"), sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`)),
+		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, 'downloading' WHERE (SELECT changes()) = 1`,
+		claimSlotStatement(video.id, video.workspaceId, slots.limit),
+	]);
+	if (results[0]?.meta.changes === 1) return "started";
+	const now = await db.select({ status: videos.status }).from(videos).where(eq(videos.id, video.id)).get();
+	return now?.status === "pending_config" ? "queue_full" : "conflict";
 }
 
 export async function recordSource(db: Db, videoId: string, sourceKey: string): Promise<void> {

@@ -16,7 +16,7 @@ const DESCRIPTIONS: Record<number, string> = {
 	409: "Wrong state for the operation (`conflict`).",
 	413: "The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`).",
 	422: "No playable video at the URL (`unsupported_source`).",
-	429: "Too many requests (`rate_limited`); wait the `Retry-After` header's seconds.",
+	429: "Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds.",
 	503: "A dependency is temporarily unavailable (`service_unavailable`); nothing was charged.",
 };
 

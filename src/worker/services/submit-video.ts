@@ -5,6 +5,7 @@
 import type { Db } from "../db/client";
 import { balanceOf, chargeAndCreateVideo } from "../db/ledger";
 import { projectExists } from "../db/library";
+import { waitingVideos } from "../db/slots";
 import { planOf } from "../db/workspaces";
 import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
@@ -13,6 +14,7 @@ import type { VideoConfig } from "../domain/video-config";
 import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "./configure-video";
 import { newId } from "./crypto";
 import { RenderTierError, type RenderClient } from "./render-client";
+import { queueFull, slotRulesOf } from "./processing-slots";
 import { parseSourceUrl } from "./source-url";
 
 export interface SubmitInput {
@@ -34,6 +36,9 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);
+	// Cheap first look (the charge's batch checks again, atomically): a full queue costs no probe.
+	const slots = input.config ? await slotRulesOf(env, db, input.workspaceId) : null;
+	if (slots && (await waitingVideos(db, input.workspaceId)) >= slots.maxWaiting) throw queueFull(slots);
 
 	const info = await probe(render, url.toString());
 	if (!info.hasAudio) {
@@ -63,8 +68,9 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 		channelName: info.channelName,
 		minutesCharged: cost,
 		webhookUrl,
-	});
-	if (!created) throw insufficient(cost, await balanceOf(db, input.workspaceId));
+	}, slots);
+	if (created === "queue_full") throw queueFull(slots!);
+	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
 
 	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };

@@ -8,6 +8,7 @@ import { watermarkOf } from "../../worker/db/workspaces";
 import { USER_CAUSED_FAILURES } from "../../worker/domain/minutes";
 import { resolveBackground } from "../../worker/services/media-library";
 import { r2Keys } from "../../worker/services/r2-keys";
+import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import { markFailedByUser } from "../../worker/services/video-state";
 import { renderJob, type LoadedVideo, type VideoRun } from "./run";
@@ -45,7 +46,7 @@ export async function prepareBackground(run: VideoRun, video: LoadedVideo): Prom
 	if (!background) return null;
 	if (background.builtIn && !(await run.env.MEDIA.head(background.objectKey))) {
 		const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
-		await renderJob(run, "Drawing the split-screen background", `background:${background.id}`, "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
+		await renderJob(run, "Drawing the split-screen background", renderInstance.import(background.id), "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
 	} else if (!(await run.env.MEDIA.head(background.objectKey))) {
 		throw await backgroundDeleted(run, `The split-screen background ${background.id}`);
 	}

@@ -74,6 +74,11 @@ export const VideoStatusResponse = z
 			stageProgress: z.number().min(0).max(100).openapi({ description: "How far through the current stage (0-100): for a progress bar per stage." }),
 			startedAt: z.string().nullable(),
 			updatedAt: z.string(),
+			queuePosition: z.number().int().min(1).nullable().openapi({
+				description:
+					"Set while the video waits for one of its workspace's processing slots (status stays `downloading`, progress 0): 1 = next to start. " +
+					"A workspace processes at most its plan's number of videos at once (default 2); null once it has a slot.",
+			}),
 		}),
 	})
 	.openapi("VideoStatus");

@@ -7,6 +7,7 @@ import { getDb } from "../../../db/client";
 import { deleteVideoSettled } from "../../../db/ledger";
 import { ApiError } from "../../../errors";
 import type { Api } from "../../../env";
+import { wakeWaiting } from "../../../services/processing-slots";
 import { r2Keys } from "../../../services/r2-keys";
 import { deletePrefixes } from "../../../services/video-cleanup";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
@@ -60,6 +61,8 @@ export function registerDeleteVideo(api: Api) {
 		const settled = await deleteVideoSettled(db, id, video.minutesCharged);
 		if (!settled) throw new ApiError("not_found", `Video ${id} was not found.`);
 		await deletePrefixes(c.env.MEDIA, r2Keys.videoPrefixes(id));
+		// A processing slot of the workspace may have come free.
+		c.executionCtx.waitUntil(wakeWaiting(c.env, db, video.workspaceId));
 		return c.json({ id, deleted: true as const, minutesRefunded: settled.minutesRefunded }, 200);
 	});
 }

@@ -57,7 +57,7 @@ export function videoDetailView(row: VideoRow): z.infer<typeof VideoDetail> {
 	};
 }
 
-export function videoStatusView(row: VideoRow): z.infer<typeof VideoStatusResponse> {
+export function videoStatusView(row: VideoRow, queuePosition: number | null = null): z.infer<typeof VideoStatusResponse> {
 	return {
 		video: {
 			id: row.id,
@@ -73,6 +73,7 @@ export function videoStatusView(row: VideoRow): z.infer<typeof VideoStatusRespon
 			stageProgress: stageProgress(row.status, row.progress),
 			startedAt: row.startedAt,
 			updatedAt: row.updatedAt,
+			queuePosition,
 		},
 	};
 }
