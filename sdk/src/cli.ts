@@ -53,7 +53,7 @@ program
 	.option("--to <seconds>", "time frame end", number("--to"))
 	.option("--transcribe-only", "only transcribe (no clips)")
 	.option("--project <id>", "project id")
-	.option("--idempotency-key <key>", "retry-safe submission key")
+	.option("--idempotency-key <key>", "retry-safe submission key (default: a fresh one per run, reused by the SDK's own retries)")
 	.option("--wait", "wait for processing to finish, showing progress")
 	.option("--out <dir>", "with --wait: download the clips here")
 	.option("--interval <seconds>", "poll interval with --wait", number("--interval"), 12)
