@@ -208,10 +208,12 @@ async function waitWithProgress(id: string, intervalMs: number, signal: AbortSig
 		const current = STAGES.indexOf(status.job.stage as (typeof STAGES)[number]);
 		STAGES.forEach((stage, i) => {
 			const value = status.video.status === "completed" || i < current ? 100 : i === current ? Math.round(status.job.stageProgress) : 0;
-			stageBars.get(stage)?.update(value);
+			const waiting = stage === "downloading" && status.job.queuePosition ? `waiting #${status.job.queuePosition}` : stage;
+			stageBars.get(stage)?.update(value, { stage: waiting.padEnd(16) });
 		});
 		if (!live && !json()) {
-			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%`;
+			const queued = status.job.queuePosition ? ` (waiting for a processing slot, number ${status.job.queuePosition} in line)` : "";
+			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%${queued}`;
 			if (line !== lastLine) console.error(line);
 			lastLine = line;
 		}
