@@ -9,7 +9,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password; sets an HttpOnly session cookie */
+        /**
+         * Sign in with email and password; sets an HttpOnly session cookie
+         * @description Sets `__Host-cf_session` (HttpOnly, Secure, SameSite=Lax, Path=/, 7 days). Attempts back off per client IP and per email: after 5 attempts for one email (30 from one network) each further one must wait twice as long as the last (1 s, 2 s, 4 s … 15 min); an attempt made too early is refused with 429 `rate_limited` and `Retry-After` (seconds). A quiet hour starts a key over; signing in clears its email.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -23,7 +26,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Signed in; `Set-Cookie: cf_session=…`. */
+                /** @description Signed in; `Set-Cookie: __Host-cf_session=…`. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -43,6 +46,24 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -83,6 +104,103 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password; every other session of yours ends at once
+         * @description Needs the current password. Every session of the user ends (a stolen session does not outlive the password it was opened with); this browser gets a fresh one in `__Host-cf_session`. API keys are workspace credentials and keep working (revoke them with DELETE /api/api-keys/{id}). Attempts back off per client IP and per email: after 5 attempts for one email (30 from one network) each further one must wait twice as long as the last (1 s, 2 s, 4 s … 15 min); an attempt made too early is refused with 429 `rate_limited` and `Retry-After` (seconds). A quiet hour starts a key over; signing in clears its email.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangePassword"];
+                };
+            };
+            responses: {
+                /** @description Changed; a fresh session cookie. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
             };
         };
@@ -211,7 +329,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a video: stops its processing, refunds it unless it finished, deletes its files */
+        /**
+         * Delete a video: stops its processing, refunds it only if nothing was delivered yet, deletes its files
+         * @description Refunds the whole charge while the video is `pending_config`, `downloading`, `uploading` or `transcribing` (nothing delivered yet). Past `transcribing` (`analyzing`, `generating_clips`, `completed`) the charge stays: the work was done. A `failed` video was refunded when it failed, unless the failure was caused by the workspace (e.g. deleting the split-screen background it used), which keeps the charge. The status change and the refund are one guarded write, so a video that completes meanwhile is never refunded; of concurrent DELETEs one answers 200, the others 404.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -266,7 +387,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a hosted video URL for processing */
+        /**
+         * Submit a hosted video URL for processing
+         * @description Charges the minutes at once. A workspace processes at most its plan's number of videos at once (default 2); a video over that is still accepted (201, charged) and waits its turn in `downloading` with `job.queuePosition` in its status. At most 50 may wait: past that the submission is refused with 429 `queue_full` (nothing charged).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -346,7 +470,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The source is longer than the plan allows (`video_too_long`). */
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -357,6 +481,15 @@ export interface paths {
                 };
                 /** @description No playable video at the URL (`unsupported_source`). */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -389,7 +522,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Supply the config of a pending_config video and start processing */
+        /**
+         * Supply the config of a pending_config video and start processing
+         * @description Like a submission with a config, the video may wait for one of its workspace's processing slots (`job.queuePosition`), or be refused with 429 `queue_full` when too many already wait.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -405,7 +541,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Processing started. */
+                /** @description Processing started (or waiting for a slot). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -443,6 +579,15 @@ export interface paths {
                 };
                 /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -599,7 +744,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The transcript with word timings (JSON), or as SRT, WebVTT or plain text */
+        /**
+         * The transcript with word timings (JSON), or as SRT, WebVTT or plain text
+         * @description Served once the video is `completed` (with `skipClipping: true` it completes right after transcription); before that, or for a failed video, 409 `conflict` with `details.status`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -767,7 +915,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key for a workspace (signed-in users only); the key is shown once */
+        /** Create an API key for a workspace (its owner or an admin, signed in); the key is shown once */
         post: {
             parameters: {
                 query?: never;
@@ -835,7 +983,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key: requests with it get 401 (at once where revoked, within 60 s everywhere) */
+        /** Revoke an API key (its workspace's owner or an admin): requests with it get 401 (at once where revoked, within 60 s everywhere) */
         delete: {
             parameters: {
                 query?: never;
@@ -1218,7 +1366,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set (or clear with null) the workspace's webhook URL; answers the signing secret */
+        /**
+         * Set (or clear with null) the workspace's webhook URL; answers the signing secret
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1275,6 +1426,65 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{workspaceId}/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret: the old one stops at once
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys. Answers the new secret. The old one signs nothing from this moment (no grace period: a leaked secret is what rotation is for). Deliveries the receiver refuses while it still checks the old secret are retried with backoff for about a day, each attempt signed with the then current secret.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings with the new secret. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookSettings"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1480,7 +1690,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_too_long" | "unsupported_source" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;
@@ -1490,6 +1700,10 @@ export interface components {
             /** Format: email */
             email: string;
             password: string;
+        };
+        ChangePassword: {
+            currentPassword: string;
+            newPassword: string;
         };
         VideoList: {
             videos: components["schemas"]["VideoDetail"][];
@@ -1511,10 +1725,14 @@ export interface components {
             completedAt: string | null;
         };
         VideoInfo: {
+            /** @description The platform's id, at most 200 characters. */
             id: string;
+            /** @description At most 300 characters (longer titles end in …). */
             title: string;
             duration: number;
+            /** @description An http(s) URL of at most 2048 characters, or empty. */
             thumbnail: string;
+            /** @description At most 200 characters. */
             channelName: string;
         };
         VideoConfig: {
@@ -1576,6 +1794,7 @@ export interface components {
         } | null;
         Video: {
             id: string;
+            /** @description The source's title as its platform gives it, at most 300 characters. */
             title: string;
             /** @enum {string} */
             status: "pending_config" | "downloading" | "uploading" | "transcribing" | "analyzing" | "generating_clips" | "completed" | "failed";
@@ -1623,6 +1842,8 @@ export interface components {
                 stageProgress: number;
                 startedAt: string | null;
                 updatedAt: string;
+                /** @description Set while the video waits for one of its workspace's processing slots (status stays `downloading`, progress 0): 1 = next to start. A workspace processes at most its plan's number of videos at once (default 2); null once it has a slot. */
+                queuePosition: number | null;
             };
         };
         ClipList: {

@@ -53,7 +53,7 @@ program
 	.option("--to <seconds>", "time frame end", number("--to"))
 	.option("--transcribe-only", "only transcribe (no clips)")
 	.option("--project <id>", "project id")
-	.option("--idempotency-key <key>", "retry-safe submission key")
+	.option("--idempotency-key <key>", "retry-safe submission key (default: a fresh one per run, reused by the SDK's own retries)")
 	.option("--wait", "wait for processing to finish, showing progress")
 	.option("--out <dir>", "with --wait: download the clips here")
 	.option("--interval <seconds>", "poll interval with --wait", number("--interval"), 12)
@@ -208,10 +208,12 @@ async function waitWithProgress(id: string, intervalMs: number, signal: AbortSig
 		const current = STAGES.indexOf(status.job.stage as (typeof STAGES)[number]);
 		STAGES.forEach((stage, i) => {
 			const value = status.video.status === "completed" || i < current ? 100 : i === current ? Math.round(status.job.stageProgress) : 0;
-			stageBars.get(stage)?.update(value);
+			const waiting = stage === "downloading" && status.job.queuePosition ? `waiting #${status.job.queuePosition}` : stage;
+			stageBars.get(stage)?.update(value, { stage: waiting.padEnd(16) });
 		});
 		if (!live && !json()) {
-			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%`;
+			const queued = status.job.queuePosition ? ` (waiting for a processing slot, number ${status.job.queuePosition} in line)` : "";
+			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%${queued}`;
 			if (line !== lastLine) console.error(line);
 			lastLine = line;
 		}

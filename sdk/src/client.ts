@@ -34,7 +34,11 @@ export interface ClientOptions {
 	baseUrl: string;
 	/** `cf_live_…` (CLIPFORGE_API_KEY). */
 	apiKey: string;
-	/** Tries per request on network errors, 429 and 5xx (with backoff); 1 = no retry. Default 4. */
+	/**
+	 * Tries per request (with backoff); 1 = no retry. Default 4. Reads and submissions (which always
+	 * carry an Idempotency-Key) are retried on network errors, 429 and 5xx; other writes only on
+	 * 429, which the API answers before doing anything.
+	 */
 	maxAttempts?: number;
 	fetch?: typeof fetch;
 }
@@ -43,7 +47,11 @@ export interface SubmitOptions {
 	projectId?: string;
 	webhookUrl?: string;
 	workspaceId?: string;
-	/** Sent as Idempotency-Key: a retried submission is charged once. */
+	/**
+	 * Sent as Idempotency-Key: the same key within 24 h is charged once. Without one the SDK makes
+	 * one per `submit` call (and reuses it for that call's retries), so a retry after a lost
+	 * response never charges twice. Pass your own to make your own retries of `submit` safe too.
+	 */
 	idempotencyKey?: string;
 	signal?: AbortSignal;
 }
@@ -81,10 +89,10 @@ export function createClient(options: ClientOptions) {
 	const client = {
 		/** POST /api/videos/hosted. Without `config` the video waits in pending_config (see `configure`). */
 		submit(hostedUrl: string, config?: VideoConfig, opts: SubmitOptions = {}): Promise<SubmitResponse> {
-			const { idempotencyKey, signal, ...rest } = opts;
+			const { idempotencyKey = newIdempotencyKey(), signal, ...rest } = opts;
 			return body(api.POST("/api/videos/hosted", {
 				body: { hostedUrl, ...(config ? { config: config as Schemas["VideoConfig"] } : {}), ...rest },
-				params: { header: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} },
+				params: { header: { "idempotency-key": idempotencyKey } },
 				signal,
 			}));
 		},
@@ -133,9 +141,25 @@ export function createClient(options: ClientOptions) {
 export type ClipforgeClient = ReturnType<typeof createClient>;
 export type { ErrorCode };
 
+/** A fresh Idempotency-Key for one `submit` call (visible ASCII, as the API wants). */
+export function newIdempotencyKey(): string {
+	return `sdk-${crypto.randomUUID()}`;
+}
+
 /**
- * How openapi-fetch's requests are sent: with retries on what is worth retrying (network, 429
- * with Retry-After, 5xx), and anything else that is not a 2xx thrown as ClipforgeError.
+ * Whether a request may be sent again when its answer was lost: reads, and writes the API
+ * deduplicates (an Idempotency-Key). Anything else may have been done once already.
+ */
+export function isSafeToRepeat(method: string, headers: Record<string, string>): boolean {
+	return ["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase()) || Boolean(headers["idempotency-key"]);
+}
+
+/**
+ * How openapi-fetch's requests are sent: with retries on what is worth retrying, and anything
+ * else that is not a 2xx thrown as ClipforgeError. A request that is safe to repeat is retried
+ * on network errors, 429 (after its Retry-After) and 5xx; any other only on 429 `rate_limited`,
+ * which the API answers before it acts. The same headers, Idempotency-Key included, go with
+ * every try.
  */
 function retrying(doFetch: (input: string, init: RequestInit) => Promise<Response>, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
 	return async (request) => {
@@ -145,6 +169,7 @@ function retrying(doFetch: (input: string, init: RequestInit) => Promise<Respons
 			headers[name] = value;
 		});
 		const init = { method: request.method, headers, body, signal: request.signal };
+		const repeatable = isSafeToRepeat(request.method, headers);
 		for (let attempt = 1; ; attempt++) {
 			let response: Response;
 			try {
@@ -152,13 +177,14 @@ function retrying(doFetch: (input: string, init: RequestInit) => Promise<Respons
 			} catch (error) {
 				if (request.signal.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
 				const failure = new ClipforgeError("network_error", `Could not reach ${baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`, { status: 0 });
-				if (attempt >= maxAttempts) throw failure;
+				if (!repeatable || attempt >= maxAttempts) throw failure;
 				await sleep(backoffMs(attempt), request.signal);
 				continue;
 			}
 			if (response.ok) return response;
 			const failure = await ClipforgeError.fromResponse(response);
-			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+			const retry = repeatable ? isRetryable(failure) : failure.code === "rate_limited";
+			if (!retry || attempt >= maxAttempts) throw failure;
 			const retryAfter = Number(response.headers.get("retry-after"));
 			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
 		}

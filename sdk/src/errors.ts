@@ -38,7 +38,10 @@ export class ClipforgeError extends Error {
 	}
 }
 
-/** Worth another try: the network, rate limits, and server-side trouble. */
+/**
+ * Worth another try: the network, rate limits, and server-side trouble. Not `queue_full`: the
+ * workspace has too many videos waiting, which takes minutes to clear; the caller decides.
+ */
 export function isRetryable(error: ClipforgeError): boolean {
 	return error.code === "network_error" || error.code === "rate_limited" || error.code === "service_unavailable" || error.code === "internal_error" || (error.status >= 500 && error.status !== 501);
 }
@@ -62,6 +65,7 @@ export function exitCodeFor(error: unknown): number {
 		case "invalid_request":
 		case "conflict":
 		case "method_not_allowed":
+		case "payload_too_large":
 			return EXIT_CODES.usage;
 		case "unauthorized":
 		case "forbidden":
@@ -80,6 +84,7 @@ export function exitCodeFor(error: unknown): number {
 		case "unsupported_source":
 			return EXIT_CODES.source;
 		case "rate_limited":
+		case "queue_full":
 		case "service_unavailable":
 		case "network_error":
 		case "timeout":

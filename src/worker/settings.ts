@@ -37,6 +37,10 @@ export const Settings = z.object({
 	MAX_IMAGE_BYTES: numberOr(DEFAULT_IMAGE_LIMITS.maxBytes),
 	/** Bytes of an imported background video (its first 60 s are kept). */
 	MAX_BACKGROUND_BYTES: numberOr(DEFAULT_BACKGROUND_LIMITS.maxBytes),
+	/** Videos a workspace may have processing at once, unless its plan says otherwise; more wait their turn. */
+	MAX_CONCURRENT_VIDEOS: numberOr(2),
+	/** Videos a workspace may have waiting for a slot; a submission beyond that is refused (429 `queue_full`). */
+	MAX_QUEUED_VIDEOS: numberOr(50),
 });
 
 export interface OperatorSettings {
@@ -46,13 +50,15 @@ export interface OperatorSettings {
 	renderIdleTimeoutSeconds: number;
 	reconcileStaleMinutes: number;
 	dnsResolverUrl: string;
+	maxConcurrentVideos: number;
+	maxQueuedVideos: number;
 	/** Defaults for every plan; a plan's own columns win (limitsFor). */
 	sourceLimits: SourceLimits;
 	imageLimits: ImportLimits;
 	backgroundLimits: ImportLimits;
 }
 
-type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL">> & {
+type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">> & {
 	MAX_SOURCE_PIXELS?: string;
 	MAX_SOURCE_BYTES?: string;
 	MAX_IMAGE_PIXELS?: string;
@@ -80,6 +86,8 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
 			imageLimits: { maxPixels: vars.MAX_IMAGE_PIXELS, maxBytes: vars.MAX_IMAGE_BYTES },
 			// Backgrounds are video: the same picture bound as sources.
 			backgroundLimits: { maxPixels: vars.MAX_SOURCE_PIXELS, maxBytes: vars.MAX_BACKGROUND_BYTES },
+			maxConcurrentVideos: Math.max(1, Math.floor(vars.MAX_CONCURRENT_VIDEOS)),
+			maxQueuedVideos: Math.max(0, Math.floor(vars.MAX_QUEUED_VIDEOS)),
 		};
 		parsed.set(env, settings);
 	}

@@ -2,21 +2,26 @@
  * ProcessVideoWorkflow: one durable instance per video (instance id = video id), and its step list.
  *
  * downloading → uploading → transcribing → analyzing → generating_clips → completed, or failed with
- * an errorMessage and the minutes refunded. Every step has a fixed name, is safe to repeat (status
+ * an errorMessage and the minutes refunded (unless the workspace caused it). Before anything is
+ * fetched the video claims one of its workspace's processing slots, waiting in `downloading` for
+ * its turn when they are all taken (services/processing-slots.ts). Every step has a fixed name, is safe to repeat (status
  * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
  * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
  * Each step's body is in steps/.
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
+import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareWatermark, type RenderLook } from "./steps/look";
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
+import { claimSlotStep } from "./steps/slot";
 import { loadVideo, videoRun, type VideoRun } from "./steps/run";
 import { downloadSource, uploadSource } from "./steps/source";
 import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { renderInstance } from "../worker/services/render-instances";
 
 export interface ProcessVideoParams {
 	videoId: string;
@@ -31,6 +36,10 @@ const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 se
 /** The LLM analysis makes up to ~20 model calls (ClipPro's two passes); it falls back offline by itself, so few retries. */
 const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds", backoff: "exponential" }, timeout: "15 minutes" };
 
+/** A waiting video checks for a slot this often even when no event wakes it; and gives up after a day. */
+const SLOT_CHECK_EVERY = "2 minutes";
+const MAX_SLOT_CHECKS = 720;
+
 /**
  * Clip renders in flight at once, as a pool (a new one starts as soon as any finishes). One more
  * than the local tier's two cores: the tier encodes one clip per core and uploads outside its
@@ -38,11 +47,6 @@ const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds"
  * instances.
  */
 const RENDER_PARALLELISM = 3;
-/**
- * Container instances one video's renders are spread over. Renders read the source from R2, so
- * any instance can take one; download and upload stay on the video's own instance (its disk).
- */
-const RENDER_INSTANCES_PER_VIDEO = 4;
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
@@ -65,6 +69,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const video = await step.do("load video", DB_STEP, () => loadVideo(run));
 	if (video.status === "completed" || video.status === "failed") return { status: video.status, clips: 0, notify: false };
+	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
 
 	await step.do("download source", DOWNLOAD_STEP, () => downloadSource(run, video));
@@ -85,12 +90,31 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
 	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
-		const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, affinity: `${run.videoId}:render:${n % RENDER_INSTANCES_PER_VIDEO}` };
+		const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
 		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
 	});
 
-	await step.do("finish", DB_STEP, () => finish(run, clipIds.length));
+	await step.do("finish", DB_STEP, () => finish(run, video, clipIds.length));
 	return { status: "completed", clips: clipIds.length, notify: true };
+}
+
+/**
+ * Claims a processing slot, or waits for one: woken by a `processing-slot` event when a video of
+ * the workspace ends, else checking again every SLOT_CHECK_EVERY. "finished" when the video ended
+ * (deleted, failed) while it waited.
+ */
+async function waitForSlot(run: VideoRun, step: WorkflowStep, video: { workspaceId: string } & Parameters<typeof claimSlotStep>[1]): Promise<"claimed" | "finished"> {
+	for (let check = 1; check <= MAX_SLOT_CHECKS; check++) {
+		const name = check === 1 ? "claim a processing slot" : `claim a processing slot (${check})`;
+		const { state } = await step.do(name, DB_STEP, () => claimSlotStep(run, video));
+		if (state !== "waiting") return state;
+		try {
+			await step.waitForEvent(`wait for a processing slot (${check})`, { type: SLOT_EVENT, timeout: SLOT_CHECK_EVERY });
+		} catch {
+			// No event within SLOT_CHECK_EVERY: check again.
+		}
+	}
+	throw new NonRetryableError("The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.");
 }
 
 /** Runs `work` over `items` with at most `size` in flight, starting the next as soon as one ends (not in lock-step batches). */

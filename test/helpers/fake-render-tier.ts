@@ -30,6 +30,8 @@ export const DOH_URL = "https://cloudflare-dns.com/dns-query";
 export interface FakeSource {
 	duration: number;
 	title?: string;
+	channelName?: string;
+	thumbnail?: string;
 	/** Defaults to true. */
 	hasAudio?: boolean;
 	/** Transcription finds no words (a silent video). */
@@ -50,7 +52,8 @@ export class FakeRenderTier {
 	readonly sources = new Map<string, FakeSource>();
 	/** Faults the next calls of a path meet, in order (then it works again). */
 	readonly failures = new Map<string, Fault[]>();
-	readonly calls: { path: string; body: unknown }[] = [];
+	/** Every job asked for, with the container instance it was sent to (X-Clipforge-Instance). */
+	readonly calls: { path: string; body: unknown; instance: string | null }[] = [];
 	/** Paths of requests refused for a missing or wrong signature (none, when the Worker signs). */
 	readonly refused: string[] = [];
 	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
@@ -74,6 +77,10 @@ export class FakeRenderTier {
 	readonly dns = new Map<string, string[]>();
 	/** Every DoH question, as `name type`. */
 	readonly dnsQueries: string[] = [];
+	/** Background keys a render has already fetched (the real tier keeps them on its disk). */
+	private readonly backgroundsFetched = new Set<string>();
+	/** Run once, before the next call of a path is answered (a user acting while a job runs). */
+	readonly before = new Map<string, () => Promise<void>>();
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
 
 	/** Registers a source URL the fake will "find". */
@@ -111,7 +118,7 @@ export class FakeRenderTier {
 				return Response.json({ error: { code: "unauthorized", message: "not signed by the Worker", retryable: false } }, { status: 401 });
 			}
 			const body: unknown = JSON.parse(text);
-			this.calls.push({ path, body });
+			this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
 			return this.handle(path, body);
 		});
 		return this;
@@ -125,6 +132,11 @@ export class FakeRenderTier {
 	private async handle(path: string, body: unknown): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		if (!name) return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
+		const hook = this.before.get(path);
+		if (hook) {
+			this.before.delete(path);
+			await hook();
+		}
 		const failure = this.failures.get(path)?.shift();
 		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body).url);
 		if (name === "cleanup") return Response.json({ ok: true });
@@ -183,6 +195,13 @@ export class FakeRenderTier {
 			this.renderLog.push(entry);
 			await new Promise((resolve) => setTimeout(resolve, this.renderDelays.shift() ?? 0));
 			entry.end = Date.now();
+			// As the real tier: the background is fetched (once per key) before drawing; a deleted one fails the render.
+			if (req.splitScreen && !this.backgroundsFetched.has(req.splitScreen.backgroundKey)) {
+				const response = await exports.default.fetch(req.splitScreen.backgroundUrl);
+				await response.body?.cancel();
+				if (!response.ok) return { error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } };
+				this.backgroundsFetched.add(req.splitScreen.backgroundKey);
+			}
 			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
 			const { width, height } = OUTPUT_SIZE[req.aspectRatio];
@@ -221,8 +240,8 @@ export class FakeRenderTier {
 			id: url.split("/").pop() ?? "video",
 			title: source.title ?? "A test talk",
 			duration: source.duration,
-			thumbnail: "",
-			channelName: "test channel",
+			thumbnail: source.thumbnail ?? "",
+			channelName: source.channelName ?? "test channel",
 			width: 640,
 			height: 360,
 			hasAudio: source.hasAudio ?? true,

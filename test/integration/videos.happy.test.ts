@@ -13,6 +13,7 @@ const DOCUMENTED_PATHS = [
 	"/api/api-keys/{id}",
 	"/api/auth/login",
 	"/api/auth/logout",
+	"/api/auth/password",
 	"/api/backgrounds",
 	"/api/backgrounds/{id}",
 	"/api/projects",
@@ -27,6 +28,7 @@ const DOCUMENTED_PATHS = [
 	"/api/workspaces",
 	"/api/workspaces/{workspaceId}/watermark",
 	"/api/workspaces/{workspaceId}/webhook",
+	"/api/workspaces/{workspaceId}/webhook/secret",
 ];
 
 const SEED_DEFAULTS = {

@@ -4,20 +4,21 @@ import { settingsOf, sourceLimitsFor } from "../../src/worker/settings";
 describe("operator settings", () => {
 	it("fall back to their defaults when missing, empty, zero or unreadable", () => {
 		expect(settingsOf({})).toEqual({
-			transcriber: "local", allowPrivateSources: false, audioChunkSeconds: 600, renderIdleTimeoutSeconds: 60, reconcileStaleMinutes: 10, dnsResolverUrl: "https://cloudflare-dns.com/dns-query",
+			transcriber: "local", allowPrivateSources: false, audioChunkSeconds: 600, renderIdleTimeoutSeconds: 60, reconcileStaleMinutes: 10, dnsResolverUrl: "https://cloudflare-dns.com/dns-query", maxConcurrentVideos: 2, maxQueuedVideos: 50,
 			sourceLimits: { maxPixels: 4096 * 2160, maxBytes: 4 * 1024 ** 3 },
 			imageLimits: { maxPixels: 4096 * 4096, maxBytes: 20 * 1024 ** 2 },
 			backgroundLimits: { maxPixels: 4096 * 2160, maxBytes: 512 * 1024 ** 2 },
 		});
+		expect(settingsOf({ MAX_CONCURRENT_VIDEOS: "-3", MAX_QUEUED_VIDEOS: "lots" })).toMatchObject({ maxConcurrentVideos: 1, maxQueuedVideos: 50 });
 		expect(settingsOf({ AUDIO_CHUNK_SECONDS: "", RENDER_IDLE_TIMEOUT_SECONDS: "0", RECONCILE_STALE_MINUTES: "soon", DNS_RESOLVER_URL: "file:///etc/hosts" })).toMatchObject({
 			audioChunkSeconds: 600, renderIdleTimeoutSeconds: 60, reconcileStaleMinutes: 10, dnsResolverUrl: "https://cloudflare-dns.com/dns-query",
 		});
 	});
 
 	it("read what the operator set", () => {
-		const env = { TRANSCRIBER: "workers-ai", ALLOW_PRIVATE_SOURCES: "true", AUDIO_CHUNK_SECONDS: "300", RENDER_IDLE_TIMEOUT_SECONDS: "1", RECONCILE_STALE_MINUTES: "5", DNS_RESOLVER_URL: "https://dns.google/resolve" };
+		const env = { TRANSCRIBER: "workers-ai", ALLOW_PRIVATE_SOURCES: "true", AUDIO_CHUNK_SECONDS: "300", RENDER_IDLE_TIMEOUT_SECONDS: "1", RECONCILE_STALE_MINUTES: "5", DNS_RESOLVER_URL: "https://dns.google/resolve", MAX_CONCURRENT_VIDEOS: "4", MAX_QUEUED_VIDEOS: "10" };
 		expect(settingsOf(env)).toMatchObject({
-			transcriber: "workers-ai", allowPrivateSources: true, audioChunkSeconds: 300, renderIdleTimeoutSeconds: 1, reconcileStaleMinutes: 5, dnsResolverUrl: "https://dns.google/resolve",
+			transcriber: "workers-ai", allowPrivateSources: true, audioChunkSeconds: 300, renderIdleTimeoutSeconds: 1, reconcileStaleMinutes: 5, dnsResolverUrl: "https://dns.google/resolve", maxConcurrentVideos: 4, maxQueuedVideos: 10,
 		});
 		expect(settingsOf(env)).toBe(settingsOf(env)); // parsed once per env
 	});

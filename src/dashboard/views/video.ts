@@ -5,7 +5,7 @@ import { currentView, pollLater, show } from "../shell";
 
 interface Status {
 	video: { title: string; status: string; errorMessage: string | null };
-	job: { progress: number };
+	job: { progress: number; queuePosition: number | null };
 }
 
 interface Clip {
@@ -31,7 +31,8 @@ export async function videoView(id: string): Promise<void> {
 		const status = await api<Status>("GET", `/api/videos/${encodeURIComponent(id)}/status`);
 		if (generation !== currentView()) return;
 		title.textContent = status.video.title;
-		stage.textContent = `${status.video.status.replace("_", " ")} · ${Math.round(status.job.progress)}%`;
+		const waiting = status.job.queuePosition ? ` · waiting for a processing slot (${ordinal(status.job.queuePosition)} in line)` : "";
+		stage.textContent = `${status.video.status.replace("_", " ")} · ${Math.round(status.job.progress)}%${waiting}`;
 		bar.value = status.job.progress;
 		bar.setAttribute("aria-valuetext", stage.textContent);
 		if (status.video.status === "failed") error.textContent = status.video.errorMessage ?? "Processing failed.";
@@ -40,6 +41,8 @@ export async function videoView(id: string): Promise<void> {
 	};
 	await refresh();
 }
+
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
 
 async function renderClips(id: string, section: HTMLElement): Promise<void> {
 	const { clips, count } = await api<{ clips: Clip[]; count: number }>("GET", `/api/videos/${encodeURIComponent(id)}/clips?limit=100`);

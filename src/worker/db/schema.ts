@@ -42,15 +42,19 @@ export const sessions = sqliteTable(
 		expiresAt: text("expires_at").notNull(),
 		createdAt: createdAt(),
 	},
-	(t) => [index("sessions_user").on(t.userId)],
+	(t) => [index("sessions_user").on(t.userId), index("sessions_expires").on(t.expiresAt)],
 );
+
+export const MEMBERSHIP_ROLES = ["owner", "admin", "member"] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 export const memberships = sqliteTable(
 	"memberships",
 	{
 		userId: text("user_id").notNull().references(() => users.id),
 		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
-		role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+		/** owner and admin manage the workspace (API keys, webhook); a member uses it. */
+		role: text("role", { enum: MEMBERSHIP_ROLES }).notNull().default("owner"),
 		createdAt: createdAt(),
 	},
 	(t) => [uniqueIndex("memberships_user_workspace").on(t.userId, t.workspaceId)],
@@ -69,6 +73,8 @@ export const plans = sqliteTable("plans", {
 	maxSourcePixels: integer("max_source_pixels"),
 	/** Bytes of a downloaded source; null = the operator's MAX_SOURCE_BYTES. */
 	maxSourceBytes: integer("max_source_bytes"),
+	/** Videos the workspace may have processing at once (more wait their turn); null = the operator's MAX_CONCURRENT_VIDEOS. */
+	maxConcurrentVideos: integer("max_concurrent_videos"),
 	/** Null = no expiry. */
 	expiresAt: text("expires_at"),
 	createdAt: createdAt(),
@@ -136,12 +142,15 @@ export const videos = sqliteTable(
 		/** This submission's webhook (overrides the workspace's). */
 		webhookUrl: text("webhook_url"),
 		stageStartedAt: text("stage_started_at"),
+		/** When processing was asked for (the config arrived): a waiting video's place in its workspace's queue. */
 		startedAt: text("started_at"),
+		/** When the video got one of its workspace's processing slots; null while it waits its turn. */
+		slotClaimedAt: text("slot_claimed_at"),
 		completedAt: text("completed_at"),
 		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 		createdAt: createdAt(),
 	},
-	(t) => [index("videos_workspace_created").on(t.workspaceId, t.createdAt)],
+	(t) => [index("videos_workspace_created").on(t.workspaceId, t.createdAt), index("videos_workspace_status").on(t.workspaceId, t.status)],
 );
 
 /** Every status a video entered, in order: the audit trail of the workflow (and what tests check). */
@@ -227,7 +236,7 @@ export const idempotencyKeys = sqliteTable(
 		responseBody: text("response_body"),
 		createdAt: createdAt(),
 	},
-	(t) => [uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key)],
+	(t) => [uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key), index("idempotency_keys_created").on(t.createdAt)],
 );
 
 /** Every webhook delivery attempt, visible at GET /api/videos/:id/webhooks. */
@@ -269,3 +278,16 @@ export const minutesLedger = sqliteTable(
 		uniqueIndex("minutes_ledger_video_kind").on(t.videoId, t.kind),
 	],
 );
+
+/**
+ * Sign-in attempts per client IP and per email (hashed), for backoff: `attempts` within the current
+ * run (reset after a quiet hour), `nextAllowedAt` the earliest next try (unix ms). `nonce` tells an
+ * attempt whether its own upsert was the one accepted (services/login-throttle.ts).
+ */
+export const loginThrottle = sqliteTable("login_throttle", {
+	key: text("key").primaryKey(),
+	attempts: integer("attempts").notNull(),
+	lastAttemptAt: integer("last_attempt_at").notNull(),
+	nextAllowedAt: integer("next_allowed_at").notNull(),
+	nonce: text("nonce").notNull(),
+}, (t) => [index("login_throttle_last_attempt").on(t.lastAttemptAt)]);

@@ -7,7 +7,8 @@
  * Runs from the cron trigger (`scheduled`).
  */
 import { getDb } from "../db/client";
-import { staleProcessingVideoIds } from "../db/videos";
+import { findVideoById, staleProcessingVideoIds } from "../db/videos";
+import { wakeWaiting } from "./processing-slots";
 import { settingsOf } from "../settings";
 import { deleteVideoArtifacts } from "./video-cleanup";
 import { markFailedAndRefund } from "./video-state";
@@ -20,7 +21,7 @@ export interface ReconcileReport {
 	running: string[];
 }
 
-export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES">, now = Date.now()): Promise<ReconcileReport> {
+export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, now = Date.now()): Promise<ReconcileReport> {
 	const staleMinutes = settingsOf(env).reconcileStaleMinutes;
 	const cutoff = new Date(now - staleMinutes * 60_000).toISOString();
 	const db = getDb(env);
@@ -38,8 +39,10 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 		}
 		if (state === "errored" || state === "terminated" || state === "missing") {
 			const why = state === "missing" ? "its processing job no longer exists" : `its processing job ${state}${cause ? `: ${cause}` : ""}`;
+			const video = await findVideoById(db, id);
 			await markFailedAndRefund(db, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
 			await deleteVideoArtifacts(env, id);
+			if (video) await wakeWaiting(env, db, video.workspaceId);
 			report.failed.push(id);
 		} else {
 			report.running.push(id);

@@ -9,6 +9,7 @@ import {
 } from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
+import type { RenderInstance } from "./render-instances";
 
 export class RenderTierError extends Error {
 	readonly code: RenderErrorCode | "unreachable";
@@ -38,23 +39,28 @@ export interface RenderClient {
 type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
 
 /**
- * @param affinity Requests with the same affinity reach the same container instance (its local
- * disk holds the downloaded source between the download and upload steps).
+ * @param instance The container instance (render-instances.ts: a bounded set of names). Requests
+ * with the same instance reach the same container (its disk holds a video's downloaded source
+ * between the download and upload steps). Sent as `X-Clipforge-Instance` too, so a natively run
+ * tier (and the tests' fake) sees which instance it stands for.
  */
-export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET">, affinity = "default"): RenderClient {
-	return renderClientOver(renderFetch(env, affinity), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET);
+export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET">, instance: RenderInstance): RenderClient {
+	return renderClientOver(renderFetch(env, instance), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET);
 }
 
-function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity: string): RenderFetch {
+export const INSTANCE_HEADER = "x-clipforge-instance";
+
+function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance: RenderInstance): RenderFetch {
+	const tagged = (init: RequestInit): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), [INSTANCE_HEADER]: instance } });
 	if (env.RENDER_URL) {
 		const base = env.RENDER_URL;
-		return (path, init) => fetch(new URL(path, base), init);
+		return (path, init) => fetch(new URL(path, base), tagged(init));
 	}
 	const namespace = env.RENDER_CONTAINER;
 	if (!namespace) {
 		return () => Promise.reject(new RenderTierError("unreachable", "No render tier is configured (set RENDER_URL or bind RENDER_CONTAINER).", false));
 	}
-	return (path, init) => getContainer(namespace, affinity).fetch(new Request(`http://render${path}`, init));
+	return (path, init) => getContainer(namespace, instance).fetch(new Request(`http://render${path}`, tagged(init)));
 }
 
 /**

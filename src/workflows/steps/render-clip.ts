@@ -5,9 +5,10 @@ import { completedClipCount, enterStage, findClip, markClipRendered, raiseProgre
 import { progressAt } from "../../worker/domain/progress";
 import type { VideoConfig } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
+import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
-import type { RenderLook } from "./look";
+import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
@@ -58,7 +59,7 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 }
 
 /** Skipped when the clip is already rendered and stored (a repeated step). */
-export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; affinity: string }) {
+export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
 	const { clipId, total } = job;
 	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
 	const clip = await findClip(run.db, clipId);
@@ -83,7 +84,12 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null },
 	);
 	const doneBefore = await completedClipCount(run.db, run.videoId);
-	const result = await renderJob(run, "Rendering a clip", job.affinity, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total));
+	// The workspace's own background may be deleted while the video renders: that is its doing.
+	const backgroundGone = async () => Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
+	if (await backgroundGone()) throw await backgroundDeleted(run, "The split-screen background");
+	const result = await renderJob(run, "Rendering a clip", job.instance as RenderInstance, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total)).catch(async (error: unknown) => {
+		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
+	});
 	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes });
 	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId)) / total));
 	return { clipId, videoKey };

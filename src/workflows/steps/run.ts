@@ -12,6 +12,7 @@ import { progressAt } from "../../worker/domain/progress";
 import { VideoConfigInput, type VideoConfig } from "../../worker/domain/video-config";
 import type { ProcessingStage } from "../../worker/domain/video-status";
 import { createRenderClient, RenderTierError } from "../../worker/services/render-client";
+import type { RenderInstance } from "../../worker/services/render-instances";
 
 /** One workflow run: the video it processes, with the Worker's bindings. */
 export interface VideoRun {
@@ -65,11 +66,11 @@ export function throttled(write: (value: number) => Promise<void>, intervalMs = 
 
 /**
  * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
- * `affinity` picks the container instance (the video id for work that needs its local source).
+ * `instance` picks the container instance (the video's own for work that needs its local source).
  */
-export async function renderJob<N extends JobName>(run: VideoRun, what: string, affinity: string, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
+export async function renderJob<N extends JobName>(run: VideoRun, what: string, instance: RenderInstance, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
 	try {
-		return await createRenderClient(run.env, affinity).run(name, request, { onProgress });
+		return await createRenderClient(run.env, instance).run(name, request, { onProgress });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		const message = `${what} failed: ${error.message}`;
