@@ -61,6 +61,7 @@ export function exitCodeFor(error: unknown): number {
 	switch (error.code) {
 		case "invalid_request":
 		case "conflict":
+		case "video_processing":
 		case "method_not_allowed":
 			return EXIT_CODES.usage;
 		case "unauthorized":
@@ -72,6 +73,7 @@ export function exitCodeFor(error: unknown): number {
 		case "video_too_long":
 			return EXIT_CODES.minutes;
 		case "not_found":
+		case "source_deleted":
 			return EXIT_CODES.notFound;
 		case "video_failed":
 			return EXIT_CODES.videoFailed;

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
 	"not_found",
 	"method_not_allowed",
 	"conflict",
+	"video_processing",
+	"source_deleted",
 	"video_too_long",
 	"unsupported_source",
 	"rate_limited",
@@ -38,6 +40,10 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	not_found: 404,
 	method_not_allowed: 405,
 	conflict: 409,
+	/** Reprocessing a video that is still being processed. */
+	video_processing: 409,
+	/** Reprocessing a video whose stored source or transcript is gone. */
+	source_deleted: 410,
 	video_too_long: 413,
 	unsupported_source: 422,
 	rate_limited: 429,

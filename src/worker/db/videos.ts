@@ -7,7 +7,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
-import { clips, videoEvents, videos, webhookDeliveries, workspaces } from "./schema";
+import { clips, videoEvents, videoReprocesses, videos, webhookDeliveries, workspaces } from "./schema";
 
 export type VideoRow = typeof videos.$inferSelect;
 export type ClipRow = typeof clips.$inferSelect;
@@ -163,8 +163,9 @@ export async function markClipRendered(db: Db, clipId: string, files: { videoKey
 	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
 }
 
-export async function completedClipCount(db: Db, videoId: string): Promise<number> {
-	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"))).get();
+/** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
+export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
+	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
 	return row?.n ?? 0;
 }
 
@@ -191,6 +192,7 @@ export async function deleteClips(db: Db, videoId: string): Promise<void> {
 export async function deleteVideoRows(db: Db, videoId: string): Promise<void> {
 	await runBatch(db, [
 		db.delete(clips).where(eq(clips.videoId, videoId)),
+		db.delete(videoReprocesses).where(eq(videoReprocesses.videoId, videoId)),
 		db.delete(videoEvents).where(eq(videoEvents.videoId, videoId)),
 		db.delete(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)),
 		db.delete(videos).where(eq(videos.id, videoId)),

@@ -82,9 +82,9 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		{ videoId: run.videoId, clipId, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
 		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null },
 	);
-	const doneBefore = await completedClipCount(run.db, run.videoId);
+	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	const result = await renderJob(run, "Rendering a clip", job.affinity, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total));
 	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes });
-	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId)) / total));
+	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total));
 	return { clipId, videoKey };
 }

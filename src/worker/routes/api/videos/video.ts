@@ -5,6 +5,7 @@ import { refundVideo } from "../../../db/ledger";
 import { deleteVideoRows } from "../../../db/videos";
 import type { Api } from "../../../env";
 import { r2Keys } from "../../../services/r2-keys";
+import { refundReprocessOnDelete } from "../../../services/reprocess-state";
 import { deletePrefixes } from "../../../services/video-cleanup";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoDetail, VideoId } from "./schemas";
@@ -45,11 +46,13 @@ export function registerDeleteVideo(api: Api) {
 		const { id } = c.req.valid("param");
 		const db = getDb(c.env);
 		const video = await loadVideo(db, id, c.get("principal").workspaceIds);
-		if (video.status !== "pending_config" && video.status !== "completed" && video.status !== "failed") {
+		// A reprocessed video's own charge was delivered: only a reprocess still running is refunded (and stopped).
+		const reprocessRefund = await refundReprocessOnDelete(c.env, db, id);
+		if (reprocessRefund === null && video.status !== "pending_config" && video.status !== "completed" && video.status !== "failed") {
 			await terminateWorkflow(c.env, id);
 		}
 		// Everything not delivered is given back; a failed video was refunded already (refunds happen once).
-		const minutesRefunded = video.status === "completed" ? 0 : await refundVideo(db, id, "video deleted before it finished");
+		const minutesRefunded = reprocessRefund ?? (video.status === "completed" ? 0 : await refundVideo(db, id, "video deleted before it finished"));
 		await deletePrefixes(c.env.MEDIA, r2Keys.videoPrefixes(id));
 		await deleteVideoRows(db, id);
 		return c.json({ id, deleted: true as const, minutesRefunded }, 200);
