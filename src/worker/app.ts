@@ -6,6 +6,7 @@ import { createApi } from "./routes/api";
 import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
 import { internalObjectRoutes } from "./routes/internal/objects";
+import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
@@ -18,6 +19,8 @@ export function createApp() {
 	app.route("/", dashboardRoutes);
 	app.route("/internal", internalObjectRoutes);
 	app.route("/api", createApi());
+	// The MCP server's tools call the API through this same app, in-process.
+	app.route("/mcp", mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)));
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
 	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: "cf_session", description: "Set by POST /api/auth/login." });
