@@ -461,7 +461,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -577,7 +577,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -691,7 +691,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Clips (empty until the video is completed). */
+                /** @description Clips (empty until the video is completed; after a failed reprocess, the previous clips). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -800,8 +800,175 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate a finished video's clips with new settings (no new download or transcription)
+         * @description Runs analyzing and generating_clips again with the video's config changed by `config` (any field; the others stay), from the stored source and transcript. The video goes back to `analyzing` (progress from 55%), then `generating_clips` and `completed`, as a new video would; its previous clips are listed until the new ones are all rendered, then replaced. If it fails, the video ends `failed` with its previous clips and config, and the reprocess is refunded. The first reprocess of a video is free (1 per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count. The language and the transcribed time frame cannot change (a new transcription would be needed).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Same key and body within 24 h → the first response again, charged once; same key, other body → 409. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReprocessVideo"];
+                };
+            };
+            responses: {
+                /** @description Reprocessing started; minutes charged if it is not a free one. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReprocessResponse"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not enough minutes (`insufficient_minutes`); `details: {required, balance}`. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/reprocesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The video's reprocesses, what each cost, and what the next would cost */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Oldest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReprocessList"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1258,7 +1425,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`), or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1690,7 +1857,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;
@@ -1910,6 +2077,68 @@ export interface components {
                 start: number;
                 end: number;
             }[];
+        };
+        ReprocessResponse: {
+            message: string;
+            video: components["schemas"]["VideoDetail"];
+            reprocess: components["schemas"]["Reprocess"];
+        };
+        Reprocess: {
+            /** @example vid_3kTq9bX2mZpQ-r1 */
+            id: string;
+            videoId: string;
+            /** @description 1 for the video's first reprocess. */
+            number: number;
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed";
+            config: components["schemas"]["VideoConfig"];
+            /** @description 0 for a free reprocess; refunded when it failed. */
+            minutesCharged: number;
+            errorMessage: string | null;
+            clipsCount: number | null;
+            createdAt: string;
+            completedAt: string | null;
+        };
+        ReprocessVideo: {
+            config?: components["schemas"]["ReprocessConfig"];
+        };
+        /** @description Any config field (see VideoConfig); the fields left out keep the video's current values. */
+        ReprocessConfig: {
+            /** @enum {string} */
+            clipType?: "viral-clips" | "split-clips";
+            /** @enum {string} */
+            clipModel?: "ClipBasic" | "ClipPro";
+            /** @enum {string} */
+            genre?: "Auto" | "Podcast" | "Gaming" | "Education" | "Entertainment";
+            clipDurationMin?: number;
+            clipDurationMax?: number;
+            /** @enum {string} */
+            aspectRatio?: "9:16" | "16:9" | "1:1";
+            enableCaptions?: boolean;
+            enableIntroTitle?: boolean;
+            /** @enum {string} */
+            captionTemplateId?: "karaoke" | "word-by-word" | "sentence";
+            language?: string | null;
+            timeframeStart?: number;
+            timeframeEnd?: number | null;
+            enableSplitScreen?: boolean;
+            splitScreenBgVideoId?: string | null;
+            splitScreenBgCategoryId?: string | null;
+            splitRatio?: number;
+            enableSmartCrop?: boolean;
+            enableWatermark?: boolean;
+            skipClipping?: boolean;
+            customPrompt?: string | null;
+        };
+        ReprocessList: {
+            videoId: string;
+            reprocesses: components["schemas"]["Reprocess"][];
+            /** @description What a reprocess with the video's current time frame would cost now. */
+            next: {
+                minutes: number;
+                freeReprocessesLeft: number;
+                rule: string;
+            };
         };
         Workspace: {
             id: string;

@@ -64,6 +64,7 @@ export function exitCodeFor(error: unknown): number {
 	switch (error.code) {
 		case "invalid_request":
 		case "conflict":
+		case "video_processing":
 		case "method_not_allowed":
 		case "payload_too_large":
 			return EXIT_CODES.usage;
@@ -77,6 +78,7 @@ export function exitCodeFor(error: unknown): number {
 		case "quota_exceeded":
 			return EXIT_CODES.minutes;
 		case "not_found":
+		case "source_deleted":
 			return EXIT_CODES.notFound;
 		case "video_failed":
 			return EXIT_CODES.videoFailed;

@@ -10,6 +10,7 @@ import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
+import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
@@ -25,6 +26,8 @@ export function createApp() {
 	app.route("/internal", internalObjectRoutes);
 	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
+	// The MCP server's tools call the API through this same app, in-process.
+	app.route("/mcp", mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)));
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
 	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME, description: "Set by POST /api/auth/login." });

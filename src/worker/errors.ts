@@ -20,6 +20,8 @@ export const ERROR_CODES = [
 	"method_not_allowed",
 	"conflict",
 	"quota_exceeded",
+	"video_processing",
+	"source_deleted",
 	"video_too_long",
 	"payload_too_large",
 	"unsupported_source",
@@ -42,6 +44,10 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	method_not_allowed: 405,
 	conflict: 409,
 	quota_exceeded: 409,
+	/** Reprocessing a video that is still being processed. */
+	video_processing: 409,
+	/** Reprocessing a video whose stored source or transcript is gone. */
+	source_deleted: 410,
 	video_too_long: 413,
 	payload_too_large: 413,
 	unsupported_source: 422,

@@ -7,7 +7,8 @@
  * its turn when they are all taken (services/processing-slots.ts). Every step has a fixed name, is safe to repeat (status
  * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
  * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
- * Each step's body is in steps/.
+ * Each step's body is in steps/. A reprocess of a finished video is an instance of its own (id
+ * `<videoId>-r<n>`) that runs analyzing and generating_clips again (see `reprocess` below).
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -18,13 +19,16 @@ import { prepareBackground, prepareWatermark, type RenderLook } from "./steps/lo
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
-import { loadVideo, videoRun, type VideoRun } from "./steps/run";
+import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
+import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSource, uploadSource } from "./steps/source";
 import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
 import { renderInstance } from "../worker/services/render-instances";
 
 export interface ProcessVideoParams {
 	videoId: string;
+	/** Set for a reprocess (POST /api/videos/:id/reprocess): its id, which is also this instance's. */
+	reprocessId?: string;
 }
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
@@ -51,6 +55,7 @@ const RENDER_PARALLELISM = 3;
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
 		const run = videoRun(this.env, event.payload.videoId);
+		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
 		let outcome: Awaited<ReturnType<typeof processVideo>>;
 		try {
 			outcome = await processVideo(run, step);
@@ -86,16 +91,52 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 		clipIds = (await step.do("rank moments", RANK_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds;
 	}
 
+	await renderClips(run, step, video, clipIds, { sourceKey: source.key, transcriptKey: transcript.key });
+
+	await step.do("finish", DB_STEP, () => finish(run, video, clipIds.length));
+	return { status: "completed", clips: clipIds.length, notify: true };
+}
+
+/** The look every clip shares, then each clip, a few at a time. */
+async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipIds: string[], stored: { sourceKey: string; transcriptKey: string }) {
+	const { config } = video;
 	const look: RenderLook = { watermark: null, backgroundKey: null };
 	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
 	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
-		const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
+		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
 		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
 	});
+}
 
-	await step.do("finish", DB_STEP, () => finish(run, video, clipIds.length));
-	return { status: "completed", clips: clipIds.length, notify: true };
+/**
+ * A reprocess: analyzing and generating_clips again with the video's new config, from the stored
+ * source and transcript (no download, no transcription). Its clips replace the previous ones once
+ * all are rendered; if it fails, the video ends failed with its previous clips and config, and the
+ * reprocess's minutes are refunded (the video's own charge stays: that work was delivered).
+ */
+async function reprocess(run: VideoRun, step: WorkflowStep, reprocessId: string) {
+	let outcome: Awaited<ReturnType<typeof reprocessSteps>>;
+	try {
+		outcome = await reprocessSteps(run, step, reprocessId);
+	} catch (error) {
+		const cause = failureMessage(error);
+		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () => failReprocessStep(run, reprocessId, cause));
+		await notify(run, step, "video.failed");
+		throw new NonRetryableError(`Reprocessing failed: ${cause} (${failed.minutesRefunded} minute(s) refunded)`);
+	}
+	if (outcome.notify) await notify(run, step, "video.completed");
+	return { status: outcome.status, clips: outcome.clips };
+}
+
+async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: string) {
+	const { video, reprocess } = await step.do("load reprocess", DB_STEP, () => loadReprocess(run, reprocessId));
+	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
+	const signals = await step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey));
+	const ranked = await step.do("rank moments", RANK_STEP, () => rankReprocess(run, video, reprocess, signals));
+	await renderClips(run, step, video, ranked.clipIds, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey });
+	await step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked));
+	return { status: "completed", clips: ranked.clipIds.length, notify: true };
 }
 
 /**

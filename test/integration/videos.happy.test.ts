@@ -22,6 +22,8 @@ const DOCUMENTED_PATHS = [
 	"/api/videos/{id}",
 	"/api/videos/{id}/clips",
 	"/api/videos/{id}/config",
+	"/api/videos/{id}/reprocess",
+	"/api/videos/{id}/reprocesses",
 	"/api/videos/{id}/status",
 	"/api/videos/{id}/transcript",
 	"/api/videos/{id}/webhooks",

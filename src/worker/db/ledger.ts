@@ -112,9 +112,10 @@ export async function deleteVideoSettled(db: Db, videoId: string, minutesCharged
 		sql`DELETE FROM clips WHERE video_id = ${videoId}`,
 		sql`DELETE FROM video_events WHERE video_id = ${videoId}`,
 		sql`DELETE FROM webhook_deliveries WHERE video_id = ${videoId}`,
+		sql`DELETE FROM video_reprocesses WHERE video_id = ${videoId}`,
 		sql`DELETE FROM videos WHERE id = ${videoId}`,
 	]);
-	if (results[6]?.meta.changes !== 1) return null;
+	if (results[7]?.meta.changes !== 1) return null;
 	return { minutesRefunded: results[2]?.meta.changes === 1 ? minutesCharged : 0 };
 }
 

@@ -197,6 +197,8 @@ export const clips = sqliteTable(
 		videoKey: text("video_key"),
 		thumbnailKey: text("thumbnail_key"),
 		bytes: integer("bytes"),
+		/** 0 for the clips of the first run, N for those of the video's Nth reprocess (see videoReprocesses). */
+		generation: integer("generation").notNull().default(0),
 		createdAt: createdAt(),
 	},
 	(t) => [index("clips_video_position").on(t.videoId, t.position)],
@@ -291,3 +293,36 @@ export const loginThrottle = sqliteTable("login_throttle", {
 	nextAllowedAt: integer("next_allowed_at").notNull(),
 	nonce: text("nonce").notNull(),
 }, (t) => [index("login_throttle_last_attempt").on(t.lastAttemptAt)]);
+
+export const REPROCESS_STATUSES = ["processing", "completed", "failed"] as const;
+
+/**
+ * POST /api/videos/:id/reprocess: a new run of analyzing and generating_clips from the stored source
+ * and transcript. Its id (`<videoId>-r<number>`) is also its workflow instance's id and the
+ * `video_id` of its own ledger rows (so the ledger's one-charge-one-refund index holds per reprocess).
+ */
+export const videoReprocesses = sqliteTable(
+	"video_reprocesses",
+	{
+		id: text("id").primaryKey(),
+		videoId: text("video_id").notNull().references(() => videos.id),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		/** 1 for the video's first reprocess; also the generation of the clips it makes. */
+		number: integer("number").notNull(),
+		status: text("status", { enum: REPROCESS_STATUSES }).notNull(),
+		/** The config it runs with (defaults filled) and the one before it (restored if it fails). */
+		config: text("config", { mode: "json" }).notNull(),
+		previousConfig: text("previous_config", { mode: "json" }).notNull(),
+		/** 0 when it was one of the free reprocesses (domain/reprocess.ts). */
+		minutesCharged: integer("minutes_charged").notNull(),
+		errorMessage: text("error_message"),
+		clipsCount: integer("clips_count"),
+		createdAt: createdAt(),
+		completedAt: text("completed_at"),
+	},
+	(t) => [
+		uniqueIndex("video_reprocesses_video_number").on(t.videoId, t.number),
+		// At most one reprocess of a video runs at a time (the status guard says so too).
+		uniqueIndex("video_reprocesses_one_running").on(t.videoId).where(sql`status = 'processing'`),
+	],
+);

@@ -163,8 +163,9 @@ export async function markClipRendered(db: Db, clipId: string, files: { videoKey
 	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
 }
 
-export async function completedClipCount(db: Db, videoId: string): Promise<number> {
-	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"))).get();
+/** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
+export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
+	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
 	return row?.n ?? 0;
 }
 

@@ -94,7 +94,7 @@ async function assertProjectInWorkspace(db: Db, projectId: string, workspaceId: 
 	if (!(await projectExists(db, projectId, workspaceId))) throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
 }
 
-async function assertActivePlan(db: Db, workspaceId: string) {
+export async function assertActivePlan(db: Db, workspaceId: string) {
 	const plan = await planOf(db, workspaceId);
 	const expired = plan?.expiresAt ? Date.parse(plan.expiresAt) <= Date.now() : false;
 	if (!plan || !plan.active || expired) {

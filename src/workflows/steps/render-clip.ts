@@ -83,7 +83,7 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		{ videoId: run.videoId, clipId, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
 		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null },
 	);
-	const doneBefore = await completedClipCount(run.db, run.videoId);
+	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	// The workspace's own background may be deleted while the video renders: that is its doing.
 	const backgroundGone = async () => Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
 	if (await backgroundGone()) throw await backgroundDeleted(run, "The split-screen background");
@@ -91,6 +91,6 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
 	});
 	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes });
-	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId)) / total));
+	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total));
 	return { clipId, videoKey };
 }

@@ -9,6 +9,7 @@ import { ApiError } from "../../../errors";
 import type { Api } from "../../../env";
 import { wakeWaiting } from "../../../services/processing-slots";
 import { r2Keys } from "../../../services/r2-keys";
+import { refundReprocessOnDelete } from "../../../services/reprocess-state";
 import { deletePrefixes } from "../../../services/video-cleanup";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoDetail, VideoId } from "./schemas";
@@ -54,7 +55,9 @@ export function registerDeleteVideo(api: Api) {
 		const { id } = c.req.valid("param");
 		const db = getDb(c.env);
 		const video = await loadVideo(db, id, c.get("principal").workspaceIds);
-		if (video.status !== "pending_config" && video.status !== "completed" && video.status !== "failed") {
+		// A reprocessed video's own charge was delivered: only a reprocess still running is refunded (and stopped).
+		const reprocessRefund = await refundReprocessOnDelete(c.env, db, id);
+		if (reprocessRefund === null && video.status !== "pending_config" && video.status !== "completed" && video.status !== "failed") {
 			await terminateWorkflow(c.env, id);
 		}
 		// Status, refund and rows in one guarded batch: only a video still before `analyzing` is refunded.
@@ -63,7 +66,7 @@ export function registerDeleteVideo(api: Api) {
 		await deletePrefixes(c.env.MEDIA, r2Keys.videoPrefixes(id));
 		// A processing slot of the workspace may have come free.
 		c.executionCtx.waitUntil(wakeWaiting(c.env, db, video.workspaceId));
-		return c.json({ id, deleted: true as const, minutesRefunded: settled.minutesRefunded }, 200);
+		return c.json({ id, deleted: true as const, minutesRefunded: (reprocessRefund ?? 0) + settled.minutesRefunded }, 200);
 	});
 }
 

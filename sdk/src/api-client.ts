@@ -1,19 +1,15 @@
 /**
  * The clipforge API as typed functions, on openapi-fetch over the `paths` generated from the API's
  * OpenAPI document (api-types.ts), so every call is checked against the document. Errors are
- * ClipforgeError with the API's error code.
+ * ClipforgeError with the API's error code. Web-standard only (fetch, AbortSignal, timers), so it
+ * also runs inside the Worker (the MCP server's tools); `createClient` in node-client.ts adds the
+ * Node-side clip downloads.
  *
  * @example
- * const cf = createClient({ baseUrl: process.env.CLIPFORGE_URL!, apiKey: process.env.CLIPFORGE_API_KEY! });
+ * const cf = createApiClient({ baseUrl: process.env.CLIPFORGE_URL!, apiKey: process.env.CLIPFORGE_API_KEY! });
  * const { video } = await cf.submit("https://example.com/talk.mp4", { enableCaptions: true });
  * await cf.waitForCompletion(video.id, { onProgress: (s) => console.log(s.job.progress) });
- * for (const clip of (await cf.listClips(video.id)).clips) await cf.downloadClip(clip, `./${clip.id}.mp4`);
  */
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import createFetchClient from "openapi-fetch";
 import type { components, paths } from "./api-types.ts";
 import { ClipforgeError, isRetryable, type ErrorCode } from "./errors.ts";
@@ -28,6 +24,12 @@ export type VideoDetail = Schemas["VideoDetail"];
 export type Clip = Schemas["Clip"];
 export type ClipsPage = Schemas["ClipList"];
 export type Workspace = Schemas["Workspace"];
+export type VideoList = Schemas["VideoList"];
+/** Only the fields to change: the others keep the video's current values. */
+export type ReprocessConfig = Schemas["ReprocessConfig"];
+export type ReprocessResponse = Schemas["ReprocessResponse"];
+export type ReprocessList = Schemas["ReprocessList"];
+export type DeletedVideo = Schemas["DeletedVideo"];
 
 export interface ClientOptions {
 	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
@@ -56,6 +58,19 @@ export interface SubmitOptions {
 	signal?: AbortSignal;
 }
 
+export interface ReprocessOptions {
+	/** Sent as Idempotency-Key (one is generated when left out, and kept across the client's retries): a retried reprocess is charged once. */
+	idempotencyKey?: string;
+	signal?: AbortSignal;
+}
+
+export interface VideoQuery {
+	status?: VideoDetail["status"];
+	projectId?: string;
+	limit?: number;
+	cursor?: string;
+}
+
 export interface WaitOptions {
 	/** Poll interval; the API advises 10-15 s. Default 12 s. */
 	intervalMs?: number;
@@ -75,7 +90,7 @@ export interface ClipQuery {
 
 export const DEFAULT_POLL_MS = 12_000;
 
-export function createClient(options: ClientOptions) {
+export function createApiClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -127,18 +142,35 @@ export function createClient(options: ClientOptions) {
 			} while (cursor);
 			return clips;
 		},
-		/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
-		downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
-			return downloadTo(doFetch, clip, path, signal);
-		},
 		workspaces(): Promise<Workspace[]> {
 			return body(api.GET("/api/workspaces"));
+		},
+		/** GET /api/videos: newest first. */
+		listVideos(query: VideoQuery = {}): Promise<VideoList> {
+			return body(api.GET("/api/videos", { params: { query } }));
+		},
+		/**
+		 * POST /api/videos/:id/reprocess: new settings for a finished video's clips (analyzing and
+		 * generating_clips again, no download or transcription). Wait for it with waitForCompletion.
+		 */
+		reprocess(videoId: string, config: ReprocessConfig = {}, opts: ReprocessOptions = {}): Promise<ReprocessResponse> {
+			const idempotencyKey = opts.idempotencyKey ?? `sdk-reprocess-${crypto.randomUUID()}`;
+			return body(api.POST("/api/videos/{id}/reprocess", { params: { ...id(videoId), header: { "idempotency-key": idempotencyKey } }, body: { config }, signal: opts.signal }));
+		},
+		/** GET /api/videos/:id/reprocesses: each reprocess, and what the next would cost. */
+		reprocesses(videoId: string): Promise<ReprocessList> {
+			return body(api.GET("/api/videos/{id}/reprocesses", { params: id(videoId) }));
+		},
+		/** DELETE /api/videos/:id: stops processing, refunds what was not delivered, deletes its files. */
+		deleteVideo(videoId: string): Promise<DeletedVideo> {
+			return body(api.DELETE("/api/videos/{id}", { params: id(videoId) }));
 		},
 	};
 	return client;
 }
 
-export type ClipforgeClient = ReturnType<typeof createClient>;
+/** The API's calls, without file downloads (see ClipforgeClient in node-client.ts). */
+export type ApiClient = ReturnType<typeof createApiClient>;
 export type { ErrorCode };
 
 /** A fresh Idempotency-Key for one `submit` call (visible ASCII, as the API wants). */
@@ -208,26 +240,6 @@ async function pollUntilDone(status: (signal?: AbortSignal) => Promise<VideoStat
 		if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${current.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
 		await sleep(interval, opts.signal);
 	}
-}
-
-/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path` through a .part file, so a failure leaves nothing half-written. */
-async function downloadTo(doFetch: typeof fetch, clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
-	if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
-	const response = await doFetch(clip.downloadUrl, { signal });
-	if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
-	const partial = `${path}.part`;
-	let bytes = 0;
-	try {
-		const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
-			bytes += chunk.length;
-		});
-		await pipeline(counted, createWriteStream(partial), { signal });
-		await rename(partial, path);
-	} catch (error) {
-		await rm(partial, { force: true });
-		throw error;
-	}
-	return bytes;
 }
 
 /** 1 s, 2 s, 4 s … capped at 30 s, with ±20% jitter so many clients do not retry in step. */
