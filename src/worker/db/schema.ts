@@ -166,7 +166,8 @@ export const videoEvents = sqliteTable(
 	(t) => [index("video_events_video").on(t.videoId, t.id)],
 );
 
-export const CLIP_STATUSES = ["queued", "completed", "failed"] as const;
+/** `generating` is a finished clip being rendered again after an edit (PATCH /api/clips/:id); its previous file stays served meanwhile. */
+export const CLIP_STATUSES = ["queued", "generating", "completed", "failed"] as const;
 
 export const clips = sqliteTable(
 	"clips",
@@ -199,6 +200,19 @@ export const clips = sqliteTable(
 		bytes: integer("bytes"),
 		/** 0 for the clips of the first run, N for those of the video's Nth reprocess (see videoReprocesses). */
 		generation: integer("generation").notNull().default(0),
+		/** Set by the user (PATCH /api/clips/:id). */
+		favorited: integer("favorited", { mode: "boolean" }).notNull().default(false),
+		/** The clip's own caption look (overrides the video's captionTemplateId, and turns captions on); null = the video's. */
+		captionStyle: text("caption_style"),
+		/** Corrected caption words: `[{start, word}]`, keyed by the transcript word's start (seconds in the source), timings kept. */
+		captionFixes: text("caption_fixes", { mode: "json" }),
+		/** Re-renders started by edits (the edit's workflow instance is `<clipId>-e<edits>`). */
+		edits: integer("edits").notNull().default(0),
+		/** What the clip was before the edit being rendered (restored if that render fails). */
+		previousEdit: text("previous_edit", { mode: "json" }),
+		/** Why the last edit's render failed (the clip kept its previous version); null otherwise. */
+		editError: text("edit_error"),
+		updatedAt: text("updated_at"),
 		createdAt: createdAt(),
 	},
 	(t) => [index("clips_video_position").on(t.videoId, t.position)],

@@ -4,7 +4,7 @@
  * no-op: a stage is only entered from an earlier one, progress only ever rises, and a finished
  * video (completed/failed) is never touched again.
  */
-import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
 import { claimSlotStatement, waitingCount } from "./slots";
@@ -167,21 +167,6 @@ export async function markClipRendered(db: Db, clipId: string, files: { videoKey
 export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
 	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
 	return row?.n ?? 0;
-}
-
-export interface ClipListQuery {
-	minScore?: number;
-	sort: "score" | "time";
-	limit: number;
-	offset: number;
-}
-
-/** Rendered clips, best score (or earliest) first. */
-export function listRenderedClips(db: Db, videoId: string, query: ClipListQuery): Promise<ClipRow[]> {
-	const filters = [eq(clips.videoId, videoId), eq(clips.status, "completed")];
-	if (query.minScore !== undefined) filters.push(gte(clips.score, query.minScore));
-	const order = query.sort === "time" ? [asc(clips.startTime), asc(clips.position)] : [desc(clips.score), asc(clips.position)];
-	return db.select().from(clips).where(and(...filters)).orderBy(...order).limit(query.limit).offset(query.offset).all();
 }
 
 export async function deleteClips(db: Db, videoId: string): Promise<void> {

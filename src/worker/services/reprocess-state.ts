@@ -4,6 +4,7 @@
  */
 import type { Db } from "../db/client";
 import { clipIdsOf, failReprocess, findReprocess, refundReprocess, reprocessesOf, runningReprocessOf } from "../db/reprocesses";
+import { clipFileKeysOf } from "../db/clips";
 import { r2Keys } from "./r2-keys";
 
 /**
@@ -45,6 +46,8 @@ export async function refundReprocessOnDelete(env: Pick<Env, "PROCESS_VIDEO">, d
  */
 export async function deleteUnlistedClipFiles(env: Pick<Env, "MEDIA">, db: Db, videoId: string): Promise<number> {
 	const keep = new Set((await clipIdsOf(db, videoId)).flatMap((id) => [r2Keys.clipVideo(videoId, id), r2Keys.clipThumbnail(videoId, id)]));
+	// An edited clip's files have keys of their own (r2Keys.clipEditVideo).
+	for (const key of await clipFileKeysOf(db, videoId)) keep.add(key);
 	keep.add(r2Keys.clipWatermark(videoId));
 	let deleted = 0;
 	let cursor: string | undefined;

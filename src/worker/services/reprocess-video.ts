@@ -3,6 +3,7 @@
  * anything; then the charge (if any), the new config and the status move in one guarded batch, and
  * a workflow instance of its own (id `<videoId>-r<n>`) runs analyzing and generating_clips again.
  */
+import { generatingClipCount } from "../db/clips";
 import type { Db } from "../db/client";
 import { balanceOf } from "../db/ledger";
 import { countsTowardAllowance, failReprocess, findReprocess, reprocessesOf, reprocessIdOf, startReprocess, type ReprocessRow } from "../db/reprocesses";
@@ -22,6 +23,9 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, 
 	}
 	if (!isReprocessable(video.status)) {
 		throw new ApiError("video_processing", `The video is still processing (${video.status}); reprocess it once it has completed.`, { status: video.status });
+	}
+	if ((await generatingClipCount(db, video.id)) > 0) {
+		throw new ApiError("video_processing", "A clip of this video is being rendered again after an edit; reprocess it once that has finished.", { status: video.status });
 	}
 	const history = await reprocessesOf(db, video.id);
 	await assertStoredFiles(env, video, history);

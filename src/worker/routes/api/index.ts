@@ -15,10 +15,12 @@ import { requireJson } from "../../middleware/require-json";
 import { registerApiKeys } from "./api-keys";
 import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
-import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips";
+import { registerClip } from "./clips/clip";
+import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips/files";
 import { registerProjects } from "./projects";
 import { registerClips } from "./videos/clips";
 import { registerConfigure } from "./videos/config";
+import { registerExport } from "./videos/export";
 import { registerReprocess } from "./videos/reprocess";
 import { registerSubmitHosted } from "./videos/hosted";
 import { registerVideoList } from "./videos/list";
@@ -52,7 +54,7 @@ const authenticateByDefault = createMiddleware<AppEnv>(async (c, next) => {
 const REGISTER: ((api: Api) => unknown)[] = [
 	registerAuth,
 	registerVideoList, registerDeleteVideo, registerSubmitHosted, registerConfigure, registerStatus, registerClips, registerVideo, registerTranscript,
-	registerReprocess,
+	registerReprocess, registerClip, registerExport,
 	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
 	registerClipFiles,
 ];
