@@ -102,6 +102,6 @@ async function zipResponse(bucket: R2Bucket, video: VideoRow, rows: ClipRow[], n
 	void zipStream(entries).pipeTo(fixed.writable).catch(() => undefined);
 	return new Response(fixed.readable, {
 		status: 200,
-		headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
+		headers: { "content-type": "application/zip", "content-length": String(length), "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
 	});
 }
