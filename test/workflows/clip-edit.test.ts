@@ -13,6 +13,7 @@ import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { MAX_EDITS_PER_CLIP } from "../../src/worker/domain/clip-edit";
+import { reconcileStaleVideos } from "../../src/worker/services/reconcile";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
@@ -126,6 +127,19 @@ describe("editing a clip re-renders it alone", () => {
 		fake().failures.clear();
 		expect((await editAndWait(apiKey, clip.id, { startTime: clip.startTime + 2 })).status).toBe(202);
 		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 2, editError: null });
+	});
+});
+
+describe("the reconciler", () => {
+	it("puts a clip whose edit's job vanished back to its previous version", async () => {
+		const { apiKey, clip } = await processed();
+		// As if an edit had started an hour ago and its instance were lost.
+		await env.DB.prepare("UPDATE clips SET status = 'generating', edits = 1, start_time = start_time + 3, previous_edit = ?, updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+			.bind(JSON.stringify({ startTime: clip.startTime, endTime: clip.endTime, hookTitle: clip.hookTitle, captionStyle: null, captionFixes: null, transcript: clip.transcript }), clip.id)
+			.run();
+		const report = await reconcileStaleVideos(env);
+		expect(report.failed).toContain(clip.id);
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", startTime: clip.startTime, editError: expect.stringMatching(/stopped unexpectedly/) });
 	});
 });
 
