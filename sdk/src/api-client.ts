@@ -30,6 +30,12 @@ export type ReprocessConfig = Schemas["ReprocessConfig"];
 export type ReprocessResponse = Schemas["ReprocessResponse"];
 export type ReprocessList = Schemas["ReprocessList"];
 export type DeletedVideo = Schemas["DeletedVideo"];
+/** GET /api/clips/:id: the list's view plus its caption words. */
+export type ClipDetail = Schemas["ClipDetail"];
+/** PATCH /api/clips/:id: only the fields to change. */
+export type ClipChanges = Schemas["UpdateClip"];
+export type CaptionFormat = "srt" | "vtt";
+export type ExportFormat = "fcpxml" | "premiere" | "zip";
 
 export interface ClientOptions {
 	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
@@ -81,12 +87,24 @@ export interface WaitOptions {
 	onProgress?: (status: VideoStatus) => void;
 }
 
-export interface ClipQuery {
+export interface ClipFilters {
 	minScore?: number;
+	maxScore?: number;
+	status?: Clip["status"];
+	favorited?: boolean;
+	sortBy?: "score" | "duration" | "startTime" | "createdAt";
+	sortOrder?: "asc" | "desc";
+	/** The seed's order (`sortBy`/`sortOrder` win when given). */
 	sort?: "score" | "time";
+}
+
+export interface ClipQuery extends ClipFilters {
 	limit?: number;
 	cursor?: string;
 }
+
+/** The query string form of the filters (`favorited` as "true"/"false"). */
+const filterQuery = <Q extends ClipFilters>(query: Q) => ({ ...query, favorited: query.favorited === undefined ? undefined : (String(query.favorited) as "true" | "false") });
 
 export const DEFAULT_POLL_MS = 12_000;
 
@@ -129,7 +147,41 @@ export function createApiClient(options: ClientOptions) {
 			return pollUntilDone((signal) => client.status(videoId, signal), videoId, opts);
 		},
 		listClips(videoId: string, query: ClipQuery = {}): Promise<ClipsPage> {
-			return body(api.GET("/api/videos/{id}/clips", { params: { ...id(videoId), query } }));
+			return body(api.GET("/api/videos/{id}/clips", { params: { ...id(videoId), query: filterQuery(query) } }));
+		},
+		/** GET /api/clips/:id: one clip with fresh signed URLs and its caption words. */
+		clip(clipId: string, signal?: AbortSignal): Promise<ClipDetail> {
+			return body(api.GET("/api/clips/{id}", { params: id(clipId), signal }));
+		},
+		/**
+		 * PATCH /api/clips/:id. `favorited` and `title` are saved at once; a trim (`startTime`/`endTime`,
+		 * snapped to word edges), `captionStyle`, `captionWords` or a drawn `hookTitle` re-render the
+		 * clip (`status: "generating"`; wait with waitForClip). Edits are free up to a cap per clip.
+		 */
+		updateClip(clipId: string, changes: ClipChanges): Promise<ClipDetail> {
+			return body(api.PATCH("/api/clips/{id}", { params: id(clipId), body: changes }));
+		},
+		/** Polls until the clip is no longer `generating`; check `editError` for a render that failed (the clip then kept its previous version). */
+		async waitForClip(clipId: string, opts: Omit<WaitOptions, "onProgress"> = {}): Promise<ClipDetail> {
+			const interval = opts.intervalMs ?? 3000;
+			const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+			for (;;) {
+				const clip = await client.clip(clipId, opts.signal);
+				if (clip.status !== "generating") return clip;
+				if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Clip ${clipId} was still generating after ${opts.timeoutMs} ms.`, { status: 0 });
+				await sleep(interval, opts.signal);
+			}
+		},
+		/** GET /api/clips/:id/captions: the clip's captions as SRT or WebVTT text. */
+		clipCaptions(clipId: string, format: CaptionFormat = "srt"): Promise<string> {
+			return body(api.GET("/api/clips/{id}/captions", { params: { ...id(clipId), query: { format } }, parseAs: "text" })) as Promise<string>;
+		},
+		/**
+		 * GET /api/videos/:id/export: the clips as an FCPXML or Premiere XML timeline on the source
+		 * (`mediaUrl`: where your copy of the source is), or a ZIP of the MP4s, as a stream.
+		 */
+		exportClips(videoId: string, format: ExportFormat, query: ClipFilters & { mediaUrl?: string } = {}, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+			return body(api.GET("/api/videos/{id}/export", { params: { ...id(videoId), query: { ...filterQuery(query), format } }, parseAs: "stream", signal })) as Promise<ReadableStream<Uint8Array>>;
 		},
 		/** Every clip of a completed video, following the cursor. */
 		async allClips(videoId: string, query: Omit<ClipQuery, "cursor"> = {}): Promise<Clip[]> {

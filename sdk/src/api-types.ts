@@ -286,7 +286,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The full video record */
+        /** The full video record: config, duration, language, error, charge, clip counts */
         get: {
             parameters: {
                 query?: never;
@@ -461,7 +461,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -577,7 +577,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -679,6 +679,15 @@ export interface paths {
             parameters: {
                 query?: {
                     minScore?: number | null;
+                    maxScore?: number | null;
+                    /** @description Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again). */
+                    status?: "detected" | "generating" | "completed" | "failed";
+                    favorited?: "true" | "false";
+                    /** @description `score` by default. */
+                    sortBy?: "score" | "duration" | "startTime" | "createdAt";
+                    /** @description `desc` by default. */
+                    sortOrder?: "asc" | "desc";
+                    /** @description The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given. */
                     sort?: "score" | "time";
                     limit?: number;
                     cursor?: string;
@@ -800,7 +809,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -904,7 +913,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -969,6 +978,315 @@ export interface paths {
                 };
                 /** @description Unknown resource, or one of another workspace (`not_found`). */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clips/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One clip, with freshly signed URLs and its caption words */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The clip. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipDetail"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it
+         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the source or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateClip"];
+                };
+            };
+            responses: {
+                /** @description Saved; nothing to render again. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipDetail"];
+                    };
+                };
+                /** @description Saved; the clip is being rendered again (`status: generating`). */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipDetail"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/clips/{id}/captions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clip's captions as SRT or WebVTT (times from the clip's start, corrections applied) */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "srt" | "vtt";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The captions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-subrip": string;
+                        "text/vtt": string;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s
+         * @description `fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from). `zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.
+         */
+        get: {
+            parameters: {
+                query: {
+                    minScore?: number | null;
+                    maxScore?: number | null;
+                    /** @description Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again). */
+                    status?: "detected" | "generating" | "completed" | "failed";
+                    favorited?: "true" | "false";
+                    /** @description `score` by default. */
+                    sortBy?: "score" | "duration" | "startTime" | "createdAt";
+                    /** @description `desc` by default. */
+                    sortOrder?: "asc" | "desc";
+                    /** @description The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given. */
+                    sort?: "score" | "time";
+                    format: "fcpxml" | "premiere" | "zip";
+                    /** @description Where the editor finds the source (timelines only). */
+                    mediaUrl?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The timeline or the archive (as a download). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "application/zip": string;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1425,7 +1743,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1857,7 +2175,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "clip_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;
@@ -1890,6 +2208,13 @@ export interface components {
             progress: number;
             updatedAt: string;
             completedAt: string | null;
+            /** @description The source's duration in seconds (as videoInfo.duration). */
+            duration: number;
+            /** @description The transcript's language (forced by the config or detected); null before transcription. Same as `language`. */
+            transcriptLanguage: string | null;
+            /** @description Clips GET /api/videos/{id}/clips lists now (0 until completed). */
+            clipsCount: number;
+            favoritedClipsCount: number;
         };
         VideoInfo: {
             /** @description The platform's id, at most 200 characters. */
@@ -2020,6 +2345,18 @@ export interface components {
             clips: components["schemas"]["Clip"][];
             count: number;
             nextCursor: string | null;
+            /** @description The filters and order this answer applied (defaults filled). */
+            filters: {
+                minScore: number | null;
+                maxScore: number | null;
+                /** @enum {string|null} */
+                status: "detected" | "generating" | "completed" | "failed" | null;
+                favorited: boolean | null;
+                /** @enum {string} */
+                sortBy: "score" | "duration" | "startTime" | "createdAt";
+                /** @enum {string} */
+                sortOrder: "asc" | "desc";
+            };
         };
         Clip: {
             id: string;
@@ -2054,9 +2391,23 @@ export interface components {
             transcript: string;
             downloadUrl: string;
             thumbnailUrl: string;
-            /** @enum {string} */
-            status: "completed";
+            /**
+             * @description `completed` (rendered); `generating` while an edit renders it again (the previous file stays served until then); `detected`/`failed` for clips not rendered (only with the `status` filter).
+             * @enum {string}
+             */
+            status: "detected" | "generating" | "completed" | "failed";
             aspectRatio: string;
+            videoId: string;
+            createdAt: string;
+            /** @description When the clip was last edited; null if never. */
+            updatedAt: string | null;
+            favorited: boolean;
+            /** @description The clip's own caption look (set by an edit; it turns captions on for the clip); null = the video's captionTemplateId. */
+            captionStyle: string | null;
+            /** @description Re-renders its edits started (free up to the limit in the README). */
+            edits: number;
+            /** @description Why the last edit's render failed (the clip kept its previous version); null otherwise. */
+            editError: string | null;
         };
         Transcript: {
             language: string;
@@ -2139,6 +2490,36 @@ export interface components {
                 freeReprocessesLeft: number;
                 rule: string;
             };
+        };
+        ClipDetail: components["schemas"]["Clip"] & {
+            /** @description The words of the clip's captions (corrections applied), times in seconds from the clip's start; `index` is what PATCH `captionWords` refers to. */
+            words: components["schemas"]["CaptionWord"][];
+        };
+        CaptionWord: {
+            index: number;
+            word: string;
+            start: number;
+            end: number;
+        };
+        UpdateClip: {
+            favorited?: boolean;
+            title?: string;
+            /** @description Re-renders the clip when the video draws hook titles (`enableIntroTitle`). */
+            hookTitle?: string | null;
+            /** @description Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip. */
+            startTime?: number;
+            /** @description Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last 5-600 s. Re-renders the clip. */
+            endTime?: number;
+            /**
+             * @description The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.
+             * @enum {string|null}
+             */
+            captionStyle?: "karaoke" | "word-by-word" | "sentence" | null;
+            /** @description Corrected caption words: `index` as GET /api/clips/{id} lists `words` (after this request's trim); the timing stays. Re-renders the clip when its captions are shown. */
+            captionWords?: {
+                index: number;
+                word: string;
+            }[];
         };
         Workspace: {
             id: string;

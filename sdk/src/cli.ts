@@ -6,11 +6,11 @@
  * 6 the video failed, 7 service unavailable/rate limited/network, 8 bad source, 130 interrupted,
  * 1 anything else.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
-import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./node-client.ts";
+import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
 import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES } from "../../src/worker/domain/config-options.ts";
 import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
@@ -140,19 +140,133 @@ program
 		});
 	});
 
+const SORT_FIELDS = ["score", "duration", "startTime", "createdAt"] as const;
+const CLIP_STATUSES = ["detected", "generating", "completed", "failed"] as const;
+
+/** The list's filters, shared by clips and export. */
+function withClipFilters(command: Command): Command {
+	return command
+		.option("--min-score <score>", "only clips scoring at least this", number("--min-score"))
+		.option("--max-score <score>", "only clips scoring at most this", number("--max-score"))
+		.option("--favorites", "only favorite clips")
+		.option("--no-favorites", "only clips that are not favorites")
+		.addOption(new Option("--status <status>", "only clips in this status").choices(CLIP_STATUSES))
+		.addOption(new Option("--sort-by <field>", "order by (best score first by default)").choices(SORT_FIELDS))
+		.addOption(new Option("--sort-order <order>", "order direction (desc by default)").choices(["asc", "desc"]));
+}
+
+interface FilterFlags {
+	minScore?: number;
+	maxScore?: number;
+	favorites?: boolean;
+	status?: (typeof CLIP_STATUSES)[number];
+	sortBy?: (typeof SORT_FIELDS)[number];
+	sortOrder?: "asc" | "desc";
+}
+
+const filtersOf = (opts: FilterFlags): ClipFilters => ({ minScore: opts.minScore, maxScore: opts.maxScore, favorited: opts.favorites, status: opts.status, sortBy: opts.sortBy, sortOrder: opts.sortOrder });
+
+withClipFilters(
+	program
+		.command("clips")
+		.description("List a video's clips, best first (optionally download them)")
+		.argument("<id>", "video id")
+		.option("--download", "download every clip")
+		.option("--out <dir>", "where to download (default ./clips/<id>)"),
+).action(async (id: string, opts: FilterFlags & { download?: boolean; out?: string }) => {
+	const clips = await client().allClips(id, filtersOf(opts));
+	const dir = opts.out ?? join("clips", id);
+	const files = opts.download ? await untilInterrupted((signal) => download(clips, dir, signal), () => stoppedDownloading(id, dir)) : [];
+	output({ videoId: id, clips, files }, () => clipsText(clips, files));
+});
+
 program
-	.command("clips")
-	.description("List a video's clips, best first (optionally download them)")
-	.argument("<id>", "video id")
-	.option("--download", "download every clip")
-	.option("--out <dir>", "where to download (default ./clips/<id>)")
-	.option("--min-score <score>", "only clips scoring at least this", number("--min-score"))
-	.action(async (id: string, opts: { download?: boolean; out?: string; minScore?: number }) => {
-		const clips = await client().allClips(id, { minScore: opts.minScore });
-		const dir = opts.out ?? join("clips", id);
-		const files = opts.download ? await untilInterrupted((signal) => download(clips, dir, signal), () => stoppedDownloading(id, dir)) : [];
-		output({ videoId: id, clips, files }, () => clipsText(clips, files));
+	.command("clip")
+	.description("Show one clip: times, score, status, captions' words, a fresh download link")
+	.argument("<id>", "clip id")
+	.option("--words", "also list its caption words with their indexes (for edit --word)")
+	.action(async (id: string, opts: { words?: boolean }) => {
+		const clip = await client().clip(id);
+		output(clip, () => clipText(clip, opts.words));
 	});
+
+/** Seconds, or m:ss(.s), or h:mm:ss(.s). */
+const time = (name: string) => (value: string) => {
+	const parts = value.split(":").map(Number);
+	if (parts.length > 3 || parts.some((p) => !Number.isFinite(p) || p < 0)) throw new InvalidArgumentError(`${name} must be seconds or m:ss.`);
+	return parts.reduce((total, p) => total * 60 + p, 0);
+};
+
+const wordFix = (value: string, previous: { index: number; word: string }[] = []) => {
+	const match = /^(\d+)=(.+)$/.exec(value);
+	if (!match) throw new InvalidArgumentError("--word takes INDEX=WORD (see clipforge clip <id> --words).");
+	return [...previous, { index: Number(match[1]), word: match[2]! }];
+};
+
+program
+	.command("edit")
+	.description("Edit a clip: trim it (snapped to word edges), retitle it, change its caption look or words; changes to the picture re-render it (free, up to a limit per clip)")
+	.argument("<id>", "clip id")
+	.option("--start <time>", "new start in the source (seconds or m:ss)", time("--start"))
+	.option("--end <time>", "new end in the source (seconds or m:ss)", time("--end"))
+	.option("--title <text>", "new title")
+	.option("--hook-title <text>", "new hook title (drawn when the video has hook titles)")
+	.addOption(new Option("--caption-style <style>", "the clip's own caption look (turns its captions on)").choices(CAPTION_TEMPLATES))
+	.option("--word <index=word>", "correct caption word INDEX (repeatable)", wordFix)
+	.option("--favorite", "mark as favorite")
+	.option("--no-favorite", "unmark favorite")
+	.option("--wait", "wait for the re-render to finish")
+	.action(async (id: string, opts: { start?: number; end?: number; title?: string; hookTitle?: string; captionStyle?: ClipChanges["captionStyle"]; word?: { index: number; word: string }[]; favorite?: boolean; wait?: boolean }) => {
+		const changes: ClipChanges = {};
+		if (opts.start !== undefined) changes.startTime = opts.start;
+		if (opts.end !== undefined) changes.endTime = opts.end;
+		if (opts.title !== undefined) changes.title = opts.title;
+		if (opts.hookTitle !== undefined) changes.hookTitle = opts.hookTitle;
+		if (opts.captionStyle !== undefined) changes.captionStyle = opts.captionStyle;
+		if (opts.word) changes.captionWords = opts.word;
+		if (opts.favorite !== undefined) changes.favorited = opts.favorite;
+		if (Object.keys(changes).length === 0) throw new ClipforgeError("invalid_request", "Nothing to change: give --start, --end, --title, --hook-title, --caption-style, --word or --favorite.", { status: 0 });
+		let clip = await client().updateClip(id, changes);
+		if (clip.status === "generating" && opts.wait) {
+			if (!json()) console.error(`Rendering ${id} again…`);
+			clip = await untilInterrupted((signal) => client().waitForClip(id, { signal }), () => `Stopped waiting; ${id} keeps rendering. Check it with: clipforge clip ${id}`);
+			if (clip.editError) throw new ClipforgeError("video_failed", clip.editError, { status: 200, details: clip });
+		}
+		output(clip, () => `${clip.status === "generating" ? "Re-rendering (check with: clipforge clip " + id + ")" : "Saved"}\n${clipText(clip)}`);
+	});
+
+const EXPORTS = ["srt", "vtt", "fcpxml", "premiere", "zip"] as const;
+const EXTENSION: Record<(typeof EXPORTS)[number], string> = { srt: "srt", vtt: "vtt", fcpxml: "fcpxml", premiere: "xml", zip: "zip" };
+
+withClipFilters(
+	program
+		.command("export")
+		.description("Export a video's clips: captions (srt, vtt: one file per clip), an editor timeline on the source (fcpxml for Final Cut / DaVinci Resolve, premiere), or a zip of the MP4s")
+		.argument("<id>", "video id")
+		.addOption(new Option("--format <format>", "what to export").choices(EXPORTS).makeOptionMandatory())
+		.option("--out <path>", "the file to write (a folder for srt/vtt); default ./<id>-clips.<ext> (./clips/<id>/ for srt/vtt)")
+		.option("--media-url <url>", "timelines: where the editor finds your copy of the source (default: the URL it was submitted from)"),
+).action(async (id: string, opts: FilterFlags & { format: (typeof EXPORTS)[number]; out?: string; mediaUrl?: string }) => {
+	const cf = client();
+	const filters = filtersOf(opts);
+	if (opts.format === "srt" || opts.format === "vtt") {
+		const format = opts.format;
+		const dir = opts.out ?? join("clips", id);
+		mkdirSync(dir, { recursive: true });
+		const clips = await cf.allClips(id, filters);
+		const files: string[] = [];
+		for (const [n, clip] of clips.entries()) {
+			const path = join(dir, `${fileStem(clip, n)}.${format}`);
+			writeFileSync(path, await cf.clipCaptions(clip.id, format));
+			files.push(path);
+		}
+		output({ videoId: id, format, files }, () => (files.length > 0 ? files.join("\n") : "No clips."));
+		return;
+	}
+	const path = opts.out ?? `${id}-clips.${EXTENSION[opts.format]}`;
+	const bytes = await untilInterrupted((signal) => cf.exportToFile(id, opts.format as ExportFormat, path, { ...filters, mediaUrl: opts.mediaUrl }, signal), () => `Stopped; nothing was written to ${path}.`);
+	output({ videoId: id, format: opts.format, file: path, bytes }, () => `${path} (${bytes} bytes)`);
+});
 
 program
 	.command("workspaces")
@@ -291,12 +405,29 @@ async function download(clips: Clip[], dir: string, signal: AbortSignal): Promis
 	const cf = client();
 	const files: string[] = [];
 	for (const [n, clip] of clips.entries()) {
-		const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
-		const path = join(dir, `${String(n + 1).padStart(2, "0")}-${slug}.mp4`);
+		const path = join(dir, `${fileStem(clip, n)}.mp4`);
 		await cf.downloadClip(clip, path, signal);
 		files.push(path);
 	}
 	return files;
+}
+
+/** `01-the-title`: a clip's file name without extension. */
+function fileStem(clip: Pick<Clip, "title">, n: number): string {
+	const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
+	return `${String(n + 1).padStart(2, "0")}-${slug}`;
+}
+
+function clipText(clip: ClipDetail, words = false): string {
+	const lines = [
+		`${clip.id}  ${clip.status}${clip.favorited ? "  ★" : ""}  score ${clip.score}  ${fmt(clip.startTime)}-${fmt(clip.endTime)} (${clip.duration.toFixed(1)} s)  "${clip.title}"`,
+		`     ${clip.viralityReason}`,
+		`     video ${clip.videoId}, ${clip.edits} edit(s)${clip.captionStyle ? `, captions: ${clip.captionStyle}` : ""}`,
+	];
+	if (clip.editError) lines.push(`     last edit failed: ${clip.editError}`);
+	lines.push(`     ${clip.downloadUrl}`);
+	if (words) lines.push(clip.words.map((w) => `${String(w.index).padStart(4)}  ${w.start.toFixed(2).padStart(7)}  ${w.word.trim()}`).join("\n"));
+	return lines.join("\n");
 }
 
 function clipsText(clips: Clip[], files: string[]): string {

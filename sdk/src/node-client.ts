@@ -13,15 +13,20 @@ import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { createApiClient, type ClientOptions, type Clip } from "./api-client.ts";
+import { createApiClient, type ClientOptions, type Clip, type ClipFilters, type ExportFormat } from "./api-client.ts";
 import { ClipforgeError } from "./errors.ts";
 
 export * from "./api-client.ts";
 
 export function createClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
+	const api = createApiClient(options);
 	return {
-		...createApiClient(options),
+		...api,
+		/** Writes an export (timeline or ZIP) to `path` through a .part file. Returns the bytes written. */
+		async exportToFile(videoId: string, format: ExportFormat, path: string, query: ClipFilters & { mediaUrl?: string } = {}, signal?: AbortSignal): Promise<number> {
+			return writeStream(await api.exportClips(videoId, format, query, signal), path, signal);
+		},
 		/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
 		downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
 			return downloadTo(doFetch, clip, path, signal);
@@ -36,10 +41,15 @@ async function downloadTo(doFetch: typeof fetch, clip: Pick<Clip, "id" | "downlo
 	if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
 	const response = await doFetch(clip.downloadUrl, { signal });
 	if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
+	return writeStream(response.body, path, signal);
+}
+
+/** A web stream to `path` through a .part file, renamed once complete. */
+async function writeStream(body: ReadableStream<Uint8Array>, path: string, signal?: AbortSignal): Promise<number> {
 	const partial = `${path}.part`;
 	let bytes = 0;
 	try {
-		const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
+		const counted = Readable.fromWeb(body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
 			bytes += chunk.length;
 		});
 		await pipeline(counted, createWriteStream(partial), { signal });
