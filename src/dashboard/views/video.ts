@@ -67,7 +67,7 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 	const favorites = h("input", { id: "filter-favorites", type: "checkbox", checked: filters.favorited });
 	const minScore = h("input", { id: "filter-min-score", type: "number", min: 0, max: 100, value: filters.minScore });
 	const sortBy = h("select", { id: "filter-sort-by" }, SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })));
-	const sortOrder = h("select", { id: "filter-sort-order" }, h("option", { value: "desc", selected: filters.sortOrder === "desc", text: "High to low / latest first" }), h("option", { value: "asc", selected: filters.sortOrder === "asc", text: "Low to high / earliest first" }));
+	const sortOrder = h("select", { id: "filter-sort-order" }, h("option", { value: "desc", selected: filters.sortOrder === "desc", text: "Descending" }), h("option", { value: "asc", selected: filters.sortOrder === "asc", text: "Ascending" }));
 	favorites.addEventListener("change", () => reload({ favorited: favorites.checked }));
 	minScore.addEventListener("change", () => reload({ minScore: minScore.value }));
 	sortBy.addEventListener("change", () => reload({ sortBy: sortBy.value }));
