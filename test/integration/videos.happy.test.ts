@@ -16,12 +16,15 @@ const DOCUMENTED_PATHS = [
 	"/api/auth/password",
 	"/api/backgrounds",
 	"/api/backgrounds/{id}",
+	"/api/clips/{id}",
+	"/api/clips/{id}/captions",
 	"/api/projects",
 	"/api/videos",
 	"/api/videos/hosted",
 	"/api/videos/{id}",
 	"/api/videos/{id}/clips",
 	"/api/videos/{id}/config",
+	"/api/videos/{id}/export",
 	"/api/videos/{id}/reprocess",
 	"/api/videos/{id}/reprocesses",
 	"/api/videos/{id}/status",
@@ -127,7 +130,14 @@ describe("GET /api/videos/:id/clips before completion", () => {
 		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
 		const clips = await call("GET", `/api/videos/${created.body.video.id}/clips`, { key: apiKey });
 		expect(clips.status).toBe(200);
-		expect(clips.body).toEqual({ videoId: created.body.video.id, status: "pending_config", clips: [], count: 0, nextCursor: null });
+		expect(clips.body).toEqual({
+			videoId: created.body.video.id,
+			status: "pending_config",
+			clips: [],
+			count: 0,
+			nextCursor: null,
+			filters: { minScore: null, maxScore: null, status: null, favorited: null, sortBy: "score", sortOrder: "desc" },
+		});
 	});
 });
 
