@@ -470,7 +470,9 @@ try {
 		const e = error instanceof ClipforgeError ? { code: error.code, message: error.message, status: error.status, requestId: error.requestId, details: error.details } : { code: "unexpected", message: String(error) };
 		console.log(JSON.stringify({ error: e }, null, 2));
 	} else {
-		console.error(`clipforge: ${(error as Error).message}${error instanceof ClipforgeError && error.requestId ? ` (request ${error.requestId})` : ""}`);
+		// The API's per-field problems say what to fix (e.g. the snapped times of a trim).
+		const details = error instanceof ClipforgeError && Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]).map((d) => `\n  ${d.path}: ${d.message}`).join("") : "";
+		console.error(`clipforge: ${(error as Error).message}${error instanceof ClipforgeError && error.requestId ? ` (request ${error.requestId})` : ""}${details}`);
 	}
 	process.exit(code);
 }
