@@ -130,6 +130,32 @@ describe("editing a clip re-renders it alone", () => {
 	});
 });
 
+describe("deleting the video while a clip renders again", () => {
+	it("leaves no clip files behind and refunds nothing for the edit", async () => {
+		const { apiKey, workspaceId, videoId, clip } = await processed();
+		const balance = await balanceOf(workspaceId);
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		let deleted: Promise<unknown> | null = null;
+		// The user deletes the video while the tier draws the edit.
+		fake().before.set(renderJobs.renderClip.path, async () => {
+			deleted = call("DELETE", `/api/videos/${videoId}`, { key: apiKey });
+			await deleted;
+		});
+		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } })).status).toBe(202);
+		for (const instance of await introspector.get()) await instance.waitForStatus("complete").catch(() => instance.waitForStatus("errored"));
+		expect(deleted).not.toBeNull();
+		expect(((await deleted!) as { status: number }).status).toBe(200);
+		expect((await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects).toEqual([]);
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).status).toBe(404);
+		expect(await balanceOf(workspaceId)).toBe(balance);
+		expect(await ledgerSum(workspaceId)).toBe(balance);
+	});
+});
+
 describe("the reconciler", () => {
 	it("puts a clip whose edit's job vanished back to its previous version", async () => {
 		const { apiKey, clip } = await processed();
