@@ -1192,8 +1192,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
-                409: {
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };

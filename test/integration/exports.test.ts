@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
@@ -79,6 +79,11 @@ describe("a clip's captions", () => {
 		const srt = await call("GET", `/api/clips/${clips[1]!.id}/captions`, { key: apiKey });
 		expect(srt.response.headers.get("content-type")).toContain("application/x-subrip");
 		expect((await call("GET", `/api/clips/${clips[1]!.id}/captions?format=ass`, { key: apiKey })).status).toBe(400);
+		// Without the stored transcript there are no captions to make.
+		await env.MEDIA.delete(`transcripts/${clips[1]!.videoId}.json`);
+		const gone = await call("GET", `/api/clips/${clips[1]!.id}/captions`, { key: apiKey });
+		expect(gone.status).toBe(410);
+		expect(gone.body.error.code).toBe("source_deleted");
 	});
 });
 

@@ -195,6 +195,27 @@ describe("refusals", () => {
 		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", favorited: true, edits: 1 });
 	});
 
+	it("of two edits sent at once, one starts and the other is refused: one re-render, never two", async () => {
+		const { apiKey, clip } = await processed();
+		const before = renders().length;
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		const answers = await Promise.all([
+			call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } }),
+			call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { endTime: clip.endTime - 2 } }),
+		]);
+		expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
+		expect(answers.find((a) => a.status === 409)!.body.error.code).toBe("clip_processing");
+		const instances = await introspector.get();
+		expect(instances).toHaveLength(1);
+		await instances[0]!.waitForStatus("complete");
+		expect(renders().length - before).toBe(1);
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 1 });
+	});
+
 	it("409 video_processing while the video is being reprocessed", async () => {
 		const { apiKey, videoId, clip } = await processed();
 		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);

@@ -76,7 +76,7 @@ const captionsRoute = createRoute({
 	request: { params: z.object({ id: ClipId }), query: z.object({ format: z.enum(CAPTION_FORMATS).default("srt") }) },
 	responses: {
 		200: { content: { "application/x-subrip": { schema: z.string() }, "text/vtt": { schema: z.string() } }, description: "The captions." },
-		...errorResponses(400, 401, 404, 409),
+		...errorResponses(400, 401, 404, 410),
 	},
 });
 
@@ -88,17 +88,17 @@ async function loadClip(db: Db, id: string, workspaceIds: string[]): Promise<{ c
 	return { clip, video };
 }
 
-/** The clip's caption words (corrected), source time; empty when the transcript is no longer stored. */
-export async function wordsOfClip(env: Pick<Env, "MEDIA">, video: VideoRow, clip: ClipRow): Promise<Word[]> {
+/** The clip's caption words (corrected), source time; null when the transcript is not (or no longer) stored. */
+export async function wordsOfClip(env: Pick<Env, "MEDIA">, video: VideoRow, clip: ClipRow): Promise<Word[] | null> {
 	const object = video.transcriptKey ? await env.MEDIA.get(video.transcriptKey) : null;
-	if (!object) return [];
+	if (!object) return null;
 	const transcript = (await object.json()) as Transcript;
 	return clipWords(transcript.words, clip.startTime, clip.endTime, clip.captionFixes as CaptionFix[] | null);
 }
 
 async function detailOf(env: Env, origin: string, video: VideoRow, clip: ClipRow): Promise<z.infer<typeof ClipDetail>> {
 	const [view, words] = await Promise.all([clipView(env, origin, clip), wordsOfClip(env, video, clip)]);
-	return { ...view, words: relativeWords(words, clip.startTime, clip.endTime).map((w, index) => ({ index, ...w })) };
+	return { ...view, words: relativeWords(words ?? [], clip.startTime, clip.endTime).map((w, index) => ({ index, ...w })) };
 }
 
 export function registerClip(api: Api) {
@@ -126,8 +126,9 @@ export function registerClip(api: Api) {
 		const { id } = c.req.valid("param");
 		const { format } = c.req.valid("query");
 		const { clip, video } = await loadClip(db, id, c.get("principal").workspaceIds);
-		if (!video.transcriptKey) throw new ApiError("conflict", "The video has no stored transcript.", { status: video.status });
-		const words = relativeWords(await wordsOfClip(c.env, video, clip), clip.startTime, clip.endTime);
+		const stored = await wordsOfClip(c.env, video, clip);
+		if (!stored) throw new ApiError("source_deleted", "The video's stored transcript is no longer there, so its captions cannot be made.");
+		const words = relativeWords(stored, clip.startTime, clip.endTime);
 		const name = `${clip.id}.${format}`;
 		return c.body(captionsOf(words, format), 200, { "content-type": CAPTION_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${name}"` });
 	});
