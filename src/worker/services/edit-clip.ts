@@ -38,9 +38,11 @@ export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db
 	const data: Partial<Pick<ClipRow, "favorited" | "title">> = {};
 	if (changes.favorited !== undefined) data.favorited = changes.favorited;
 	if (changes.title !== undefined) data.title = changes.title.trim();
-	const touchesCut = PICTURE_FIELDS.some((field) => changes[field] !== undefined);
+	// A hook title the video does not draw is data too.
+	const undrawnHook = changes.hookTitle !== undefined && !(video.config as VideoConfig | null)?.enableIntroTitle;
+	const touchesCut = PICTURE_FIELDS.some((field) => changes[field] !== undefined && !(field === "hookTitle" && undrawnHook));
 	if (!touchesCut) {
-		await updateClipData(db, clip.id, data);
+		await updateClipData(db, clip.id, { ...data, ...(changes.hookTitle !== undefined ? { hookTitle: changes.hookTitle?.trim() || null } : {}) });
 		return { rendering: false };
 	}
 
