@@ -29,8 +29,8 @@ interface ClipDetail extends Clip {
 
 const clipPath = (id: string) => `/api/clips/${encodeURIComponent(id)}`;
 
-/** One clip's card; `onChanged` reloads the list (after a re-render or a favourite in a filtered list). */
-export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>): HTMLElement {
+/** One clip's card; `onChanged` reloads the list (after a re-render, or a favourite when the list shows favourites only). */
+export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, options: { favoritesOnly?: boolean } = {}): HTMLElement {
 	const video = h("video", { controls: true, preload: "metadata", playsinline: true, src: clip.downloadUrl, poster: clip.thumbnailUrl, "aria-label": `Clip: ${clip.title}` });
 	const favorite = h("button", { type: "button", class: "secondary favorite", "aria-pressed": String(clip.favorited), text: clip.favorited ? "★ Favorite" : "☆ Favorite" });
 	favorite.addEventListener("click", async () => {
@@ -40,6 +40,7 @@ export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>):
 			await api("PATCH", clipPath(clip.id), { favorited: next });
 			favorite.setAttribute("aria-pressed", String(next));
 			favorite.textContent = next ? "★ Favorite" : "☆ Favorite";
+			if (options.favoritesOnly && !next) await onChanged();
 		} catch (error) {
 			toast(errorText(error));
 		} finally {

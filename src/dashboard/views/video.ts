@@ -99,7 +99,7 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 		h("h2", { id: "clips-title", text: heading }),
 		toolbar,
 		...(count > 0 ? [exports] : []),
-		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload()))),
+		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
 	);
 }
 
