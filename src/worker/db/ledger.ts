@@ -58,9 +58,10 @@ export async function chargeAndCreateVideo(db: Db, video: NewVideo, slots: { lim
 				CASE WHEN ${video.status} = 'pending_config' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END
 			WHERE (SELECT changes()) = 1`,
 		sql`INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes, note)
-			SELECT ${video.workspaceId}, ${video.id}, 'charge', ${-cost}, 'video submitted' WHERE EXISTS (SELECT 1 FROM videos WHERE id = ${video.id})`,
-		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, ${video.status} WHERE EXISTS (SELECT 1 FROM videos WHERE id = ${video.id})`,
-		...(video.uploadId ? [uploadClaim.claim(video.uploadId, video.id)] : []),
+			SELECT ${video.workspaceId}, ${video.id}, 'charge', ${-cost}, 'video submitted' WHERE (SELECT changes()) = 1`,
+		// Each only after the one before it wrote its row: an upload's video id is fixed, so the row may exist from a concurrent submission.
+		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, ${video.status} WHERE (SELECT changes()) = 1`,
+		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
 		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
 	]);
 	if (results[1]?.meta.changes === 1) return "created";

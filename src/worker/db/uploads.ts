@@ -91,8 +91,8 @@ export function expiredUploads(db: Db, nowIso: string, limit: number): Promise<U
  */
 export const uploadClaim = {
 	stillCompleted: (uploadId: string) => sql` AND EXISTS (SELECT 1 FROM uploads WHERE id = ${uploadId} AND status = 'completed')`,
-	claim: (uploadId: string, videoId: string) =>
-		sql`UPDATE uploads SET status = 'used' WHERE id = ${uploadId} AND status = 'completed' AND video_id = ${videoId} AND EXISTS (SELECT 1 FROM videos WHERE id = ${videoId})`,
+	/** Right after the video's first event: only when this batch created the video. */
+	claim: (uploadId: string) => sql`UPDATE uploads SET status = 'used' WHERE id = ${uploadId} AND status = 'completed' AND (SELECT changes()) = 1`,
 };
 
 export async function uploadStillCompleted(db: Db, uploadId: string): Promise<boolean> {
