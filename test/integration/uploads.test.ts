@@ -88,7 +88,9 @@ describe("a resumable upload", () => {
 		expect(state.missingParts).toEqual([2]);
 		for (const n of state.missingParts) expect((await putPart(partUrl(state, n), partBytes(file, state, n))).status).toBe(200);
 		expect((await putPart(partUrl(state, 1), partBytes(file, state, 1))).status).toBe(200);
-		const done = await call("POST", `/api/uploads/${upload.id}/complete`, { key });
+		// As HTTP clients send a bodiless POST: `Content-Length: 0` and no type (no JSON to validate, so no JSON type needed).
+		const bodiless = await exports.default.fetch(`http://clipforge.test/api/uploads/${upload.id}/complete`, { method: "POST", body: new Uint8Array(0), headers: { authorization: `Bearer ${key}` } });
+		const done = { status: bodiless.status, body: (await bodiless.json()) as any };
 		expect(done.body).toMatchObject({ status: "completed", missingParts: [], partUrlTemplate: null });
 		expect((await call("POST", `/api/uploads/${upload.id}/complete`, { key })).status).toBe(200);
 		expect(done.body.videoId).toBeNull();
@@ -136,6 +138,16 @@ describe("a resumable upload", () => {
 		expect((await putPart(crossed, file.subarray(PART))).body.error.code).toBe("forbidden");
 		expect((await putPart(partUrl(upload, 2), file.subarray(PART))).status).toBe(200);
 		expect((await call("GET", `/api/uploads/${upload.id}`, { key })).body.missingParts).toEqual([1]);
+	});
+
+	it("refuses a part body over 50 MiB with 413 before reading it (the one route past the 64 KiB limit)", async () => {
+		const { apiKey: key } = await createWorkspace();
+		const upload = await startUpload(key, new Uint8Array(60 * MiB), { partSize: 50 * MiB });
+		const over = await putPart(partUrl(upload, 1), new Uint8Array(50 * MiB + 1));
+		expect(over.status).toBe(413);
+		expect(over.body.error).toMatchObject({ code: "payload_too_large", details: { maxBytes: 50 * MiB } });
+		// A small JSON body elsewhere still meets the 64 KiB limit.
+		expect((await call("POST", `/api/uploads/${upload.id}/complete`, { key, rawBody: JSON.stringify({ pad: "x".repeat(70_000) }) })).status).toBe(413);
 	});
 
 	it("bounds size (the plan's source bytes), type and uploads in flight", async () => {
