@@ -12,7 +12,7 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient } from "../../sdk/src/index.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
-import { api, stackUrl, waitForStatus } from "./client.ts";
+import { api, stackUrl } from "./client.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const ARTIFACTS = join(ROOT, "test-artifacts");
