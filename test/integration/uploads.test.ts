@@ -250,6 +250,37 @@ describe("POST /api/videos/upload refusals charge nothing", () => {
 	});
 });
 
+describe("a video made of an upload", () => {
+	it("whose file vanished before processing fails and is refunded; deleting a video deletes its uploaded file", async () => {
+		const { apiKey: key, workspaceId } = await createWorkspace();
+		const upload = await uploadAll(key, fakeVideoFile({ duration: 90 }, 3000));
+		const pending = await call("POST", "/api/videos/upload", { key, body: { uploadId: upload.id } });
+		expect(pending.body.video.status).toBe("pending_config");
+		const videoId = pending.body.video.id as string;
+		expect(await balanceOf(workspaceId)).toBe(598);
+		await env.MEDIA.delete(`sources/${videoId}/source.mp4`);
+
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		expect((await call("PUT", `/api/videos/${videoId}/config`, { key, body: {} })).status).toBe(200);
+		await (await introspector.get())[0]!.waitForStatus("errored");
+		const failed = (await call("GET", `/api/videos/${videoId}`, { key })).body;
+		expect(failed).toMatchObject({ status: "failed", errorMessage: expect.stringMatching(/uploaded file is no longer stored/) });
+		expect(await balanceOf(workspaceId)).toBe(600);
+		expect(fake().calls.map((c) => c.path)).not.toContain("/jobs/download");
+
+		const other = await uploadAll(key, fakeVideoFile({ duration: 30 }, 3000));
+		const made = await call("POST", "/api/videos/upload", { key, body: { uploadId: other.id } });
+		const otherId = made.body.video.id as string;
+		expect(await env.MEDIA.head(`sources/${otherId}/source.mp4`)).not.toBeNull();
+		expect((await call("DELETE", `/api/videos/${otherId}`, { key })).status).toBe(200);
+		expect(await env.MEDIA.head(`sources/${otherId}/source.mp4`)).toBeNull();
+	});
+});
+
 describe("abandoned uploads", () => {
 	it("the cron aborts an upload past its expiry, and deletes a completed one no video used", async () => {
 		const { apiKey: key } = await createWorkspace();
