@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call } from "../helpers/api";
-import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
+import { fakeVideoFile, useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
 
@@ -96,7 +96,7 @@ describe("a resumable upload", () => {
 		expect(done.body.videoId).toBeNull();
 		const before = await balanceOf(workspaceId);
 
-		const submitted = await submitAndProcess(key, { uploadId: upload.id, config: { clipDurationMin: 15, clipDurationMax: 45 } });
+		const submitted = await submitAndProcess(key, { uploadId: upload.id, config: { clipDurationMin: 15, clipDurationMax: 45 }, webhookUrl: `${WEBHOOK_BASE}uploads` });
 		expect(submitted.video).toMatchObject({ sourceType: "upload", sourceUrl: `upload://${upload.id}`, title: "My talk" });
 		expect(submitted.videoInfo).toMatchObject({ duration: 150, channelName: "Upload" });
 		const videoId = submitted.video.id as string;
@@ -111,6 +111,8 @@ describe("a resumable upload", () => {
 		expect(paths).not.toContain("/jobs/download");
 		expect(paths).not.toContain("/jobs/upload-source");
 		expect(paths).toContain("/jobs/extract-audio");
+		const hook = JSON.parse(fake().webhooks.at(-1)!.body);
+		expect(hook).toMatchObject({ event: "video.completed", video: { id: videoId, sourceType: "upload", sourceUrl: `upload://${upload.id}` } });
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key });
 		expect(clips.body.count).toBeGreaterThan(0);
 		expect((await call("GET", `/api/uploads/${upload.id}`, { key })).body).toMatchObject({ status: "used", videoId });
