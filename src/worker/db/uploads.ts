@@ -49,12 +49,18 @@ export function partsOf(db: Db, uploadId: string): Promise<UploadPartRow[]> {
 	return db.select().from(uploadParts).where(eq(uploadParts.uploadId, uploadId)).orderBy(asc(uploadParts.partNumber));
 }
 
-/** A part R2 stored; a part sent again replaces the one before (as R2 does). */
-export async function recordPart(db: Db, part: { uploadId: string; partNumber: number; etag: string; size: number }): Promise<void> {
-	await db
-		.insert(uploadParts)
-		.values(part)
-		.onConflictDoUpdate({ target: [uploadParts.uploadId, uploadParts.partNumber], set: { etag: part.etag, size: part.size, createdAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))` } });
+/**
+ * A part R2 stored; a part sent again replaces the one before (as R2 does). Only while the upload
+ * is still uploading: false when it was aborted, expired or completed meanwhile.
+ */
+export async function recordPart(db: Db, part: { uploadId: string; partNumber: number; etag: string; size: number }): Promise<boolean> {
+	const [result] = await runBatch(db, [
+		sql`INSERT INTO upload_parts (upload_id, part_number, etag, size)
+			SELECT ${part.uploadId}, ${part.partNumber}, ${part.etag}, ${part.size}
+			WHERE EXISTS (SELECT 1 FROM uploads WHERE id = ${part.uploadId} AND status = 'uploading')
+			ON CONFLICT (upload_id, part_number) DO UPDATE SET etag = excluded.etag, size = excluded.size, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+	]);
+	return result?.meta.changes === 1;
 }
 
 /** `uploading` → `completed`; false when it was not uploading any more. */

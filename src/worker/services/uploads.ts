@@ -103,7 +103,7 @@ export async function putPart(env: Env, db: Db, uploadId: string, partNumber: nu
 		await piping;
 	}
 	const part = { uploadId, partNumber, etag: stored.etag, size: expected };
-	await recordPart(db, part);
+	if (!(await recordPart(db, part))) throw new ApiError("conflict", `Upload ${uploadId} was completed, aborted or expired while part ${partNumber} arrived.`);
 	return { ...part, createdAt: new Date().toISOString() };
 }
 
