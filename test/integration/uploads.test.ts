@@ -116,6 +116,20 @@ describe("a resumable upload", () => {
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key });
 		expect(clips.body.count).toBeGreaterThan(0);
 		expect((await call("GET", `/api/uploads/${upload.id}`, { key })).body).toMatchObject({ status: "used", videoId });
+		// Reprocessing reads the stored upload too: new clips, still nothing fetched.
+		{
+			await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+			await introspector.modifyAll(async (m) => {
+				await m.disableSleeps();
+				await m.disableRetryDelays();
+			});
+			expect((await call("POST", `/api/videos/${videoId}/reprocess`, { key, body: { config: { aspectRatio: "1:1" } } })).status).toBe(202);
+			for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+		}
+		const square = (await call("GET", `/api/videos/${videoId}/clips`, { key })).body;
+		expect(square.count).toBeGreaterThan(0);
+		expect(square.clips.every((c: { aspectRatio: string }) => c.aspectRatio === "1:1")).toBe(true);
+		expect(fake().calls.map((c) => c.path)).not.toContain("/jobs/download");
 		// Used once: a second submission is refused, nothing charged.
 		const again = await call("POST", "/api/videos/upload", { key, body: { uploadId: upload.id, config: {} } });
 		expect(again.status).toBe(409);
