@@ -176,6 +176,9 @@ describe("a resumable upload", () => {
 		const text = await call("POST", "/api/uploads", { key, body: { fileName: "notes.txt", size: 100, contentType: "text/plain" } });
 		expect(text.status).toBe(422);
 		expect(text.body.error.code).toBe("unsupported_source");
+		const broke = await createWorkspace({ minutes: 0 });
+		const noMinutes = await call("POST", "/api/uploads", { key: broke.apiKey, body: { fileName: "a.mp4", size: 100, contentType: "video/mp4" } });
+		expect(noMinutes.body.error).toMatchObject({ code: "insufficient_minutes", details: { required: 1, balance: 0 } });
 		const badPart = await call("POST", "/api/uploads", { key, body: { fileName: "a.mp4", size: 100, contentType: "video/mp4", partSize: 1024 } });
 		expect(badPart.status).toBe(400);
 

@@ -10,6 +10,7 @@
  * and sends only the others, in any order. Completing checks every part is there.
  */
 import { getDb, type Db } from "../db/client";
+import { balanceOf } from "../db/ledger";
 import {
 	createUploadWithin, deleteOpenUpload, expiredUploads, findUploadById, markUploadCompleted, openUploadCount, partsOf, recordPart,
 	type UploadPartRow, type UploadRow,
@@ -35,6 +36,9 @@ export async function createUpload(env: Env, db: Db, input: NewUploadInput): Pro
 		throw new ApiError("unsupported_source", `A ${input.contentType} file is not a video; upload a video file (MP4, MOV, MKV, WebM …).`);
 	}
 	const plan = await assertActivePlan(db, input.workspaceId);
+	// No one should send gigabytes to hear 402 at submission: an empty balance is refused now (the submission checks the real cost).
+	const balance = await balanceOf(db, input.workspaceId);
+	if (balance <= 0) throw new ApiError("insufficient_minutes", `The workspace has ${balance} minutes; a video needs at least 1.`, { required: 1, balance });
 	const { maxBytes } = sourceLimitsFor(env, plan);
 	if (input.size > maxBytes) {
 		throw new ApiError("payload_too_large", `The file is ${formatBytes(input.size)}; the largest video this workspace may upload is ${formatBytes(maxBytes)}.`, { maxBytes, size: input.size });

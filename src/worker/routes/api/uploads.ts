@@ -68,7 +68,7 @@ const createRouteDef = createRoute({
 		"Then PUT each part to `partUrlTemplate` (any order, in parallel, again after a failure), POST /api/uploads/{id}/complete, and submit it with POST /api/videos/upload. " +
 		`At most ${UPLOAD_LIMITS.maxOpenPerWorkspace} uploads of a workspace may be open (not yet made into videos): 409 \`quota_exceeded\` beyond. An upload expires ${UPLOAD_LIMITS.ttlSeconds / 3600} h after it starts.`,
 	request: { body: jsonBody(CreateUploadBody) },
-	responses: { 201: jsonOk(Upload, "Upload started: send its parts."), ...errorResponses(400, 401, 403, 409, 413, 422) },
+	responses: { 201: jsonOk(Upload, "Upload started: send its parts."), ...errorResponses(400, 401, 402, 403, 409, 413, 422) },
 });
 
 const getRouteDef = createRoute({
