@@ -9,7 +9,8 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
-import { useFakeRenderTier } from "../helpers/fake-render-tier";
+import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
+import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -153,6 +154,38 @@ describe("the clip set as an editor timeline", () => {
 		const none = await call("GET", `/api/videos/${videoId}/export?format=fcpxml&status=failed`, { key: apiKey });
 		expect(none.status).toBe(409);
 		expect((await call("GET", `/api/videos/${videoId}/export?format=edl`, { key: apiKey })).status).toBe(400);
+	});
+});
+
+describe("an uploaded video's clips", () => {
+	it("point the timeline at a file named after the upload, and can be edited from the stored file", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 100 });
+		const file = fakeVideoFile({ duration: 180 }, 4096);
+		const created = await call("POST", "/api/uploads", { key: apiKey, body: { fileName: "My talk.mp4", size: file.length, contentType: "video/mp4" } });
+		expect(created.status, JSON.stringify(created.body)).toBe(201);
+		const part = await exports.default.fetch(created.body.partUrlTemplate.replace("{partNumber}", "1"), { method: "PUT", body: file, headers: { "content-type": "application/octet-stream" } });
+		expect(part.status).toBe(200);
+		expect((await call("POST", `/api/uploads/${created.body.id}/complete`, { key: apiKey })).status).toBe(200);
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		const submitted = await call("POST", "/api/videos/upload", { key: apiKey, body: { uploadId: created.body.id, config: { clipDurationMin: 15, clipDurationMax: 30 } } });
+		expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+		const videoId = submitted.body.video.id as string;
+		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<Record<string, any>>;
+		expect(clips.length).toBeGreaterThan(0);
+
+		const xml = (await call("GET", `/api/videos/${videoId}/export?format=fcpxml`, { key: apiKey })).body as string;
+		const asset = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).fcpxml.resources.asset;
+		expect(asset["media-rep"].src).toBe("file:///My%20talk.mp4");
+
+		const edit = await call("PATCH", `/api/clips/${clips[0]!.id}`, { key: apiKey, body: { endTime: clips[0]!.endTime - 2 } });
+		expect(edit.status, JSON.stringify(edit.body)).toBe(202);
+		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+		expect((await call("GET", `/api/clips/${clips[0]!.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 1, editError: null });
 	});
 });
 

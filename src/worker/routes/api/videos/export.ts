@@ -25,7 +25,7 @@ const exportRoute = createRoute({
 	summary: "The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s",
 	description:
 		"`fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: " +
-		"the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from). " +
+		"the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). " +
 		"`zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.",
 	security: BEARER_OR_SESSION,
 	request: {
@@ -65,13 +65,20 @@ export const registerExport = (api: Api) => api.openapi(exportRoute, async (c) =
 	const timeline: Timeline = {
 		name: video.title || video.id,
 		videoId: video.id,
-		mediaUrl: query.mediaUrl ?? video.sourceUrl,
+		mediaUrl: query.mediaUrl ?? defaultMediaUrl(video),
 		sourceDuration: video.duration,
 		clips: rows.map((r) => ({ id: r.id, title: r.title, start: r.startTime, end: r.endTime, score: r.score })),
 	};
 	const [body, name] = query.format === "fcpxml" ? [toFcpxml(timeline), `${base}.fcpxml`] : [toXmeml(timeline), `${base}.xml`];
 	return c.body(body, 200, { "content-type": "application/xml; charset=utf-8", "content-disposition": `attachment; filename="${name}"` });
 });
+
+/** The submitted URL; for an uploaded file (`upload://…`, nothing an editor opens) a file URL of its name, to relink. */
+function defaultMediaUrl(video: VideoRow): string {
+	if (!video.sourceUrl.startsWith("upload://")) return video.sourceUrl;
+	const name = (video.title || video.id).replace(/[/\\]/g, "_");
+	return `file:///${encodeURIComponent(/\.\w{2,4}$/.test(name) ? name : `${name}.mp4`)}`;
+}
 
 async function zipResponse(bucket: R2Bucket, video: VideoRow, rows: ClipRow[], name: string): Promise<Response> {
 	const heads = await Promise.all(rows.map((r) => (r.videoKey ? bucket.head(r.videoKey) : Promise.resolve(null))));
