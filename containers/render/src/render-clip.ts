@@ -113,7 +113,8 @@ interface FramingPlan {
  * Samples the clip's frames and finds faces (when smart crop or a speaker layout asks for it), then
  * chooses the framing: with two people steadily in view a speaker layout (follow-speaker or
  * stacked, auto choosing by whether who speaks can be told), otherwise smart crop's path on the
- * main face exactly as without speaker layouts, or the centre.
+ * main face (auto: only when smart crop is on, so one-face and faceless clips are drawn exactly as
+ * before speaker layouts), or the centre.
  */
 async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnProgress, signal: AbortSignal): Promise<FramingPlan> {
 	const centre: FramingPlan = { framing: "centre", layout, track: null, stacked: null, faceFrames: 0, sampledFrames: 0 };
@@ -143,6 +144,9 @@ async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnPr
 		const plan = speakerCropPlan(analysis.turns, scan.sourceAspect, target);
 		if (plan) return { framing: "follow-speaker", layout, track: { axis: plan.axis, position: positionExpression(plan.keyframes) }, stacked: null, ...counts };
 	}
+	// One face or none: auto draws exactly what it drew before speaker layouts (smart crop when asked,
+	// else the centre); an explicit speaker layout follows the one face there is.
+	if (req.layout === "auto" && !req.smartCrop) return { ...centre, ...counts };
 	const plan = planCrop(scan.samples, scan.cuts, scan.sourceAspect, target);
 	const followed = plan && plan.faceSamples > 0;
 	return { ...centre, framing: followed ? "smart-crop" : "centre", track: followed ? { axis: plan.axis, position: positionExpression(plan.keyframes) } : null, ...counts };

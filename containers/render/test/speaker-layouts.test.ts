@@ -63,6 +63,7 @@ beforeAll(async () => {
 		"-filter_complex", `[1:v]scale=220:220[f];[0:v][f]overlay=x=300:y=200,${mouth(300, "1")}[v];[2:a]aresample=48000,pan=stereo|c0=c0|c1=c0[a]`,
 		"-map", "[v]", "-map", "[a]", ...encode.slice(0, -1), "4", join(media, "one.mp4"),
 	);
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=2", ...voice("c.txt"), "-map", "0:v", "-map", "1:a", ...encode.slice(0, -1), "2", join(media, "plain.mp4"));
 	files = await serveDirectory(media);
 	sink = await serveDirectory(sinkDir, { acceptPut: true });
 	const server = createRenderServer().listen(0, "127.0.0.1");
@@ -165,14 +166,29 @@ describe("stacked", () => {
 	});
 });
 
-describe("one face", () => {
-	it("auto draws a one-person source exactly as smart crop does", async () => {
+describe("one face or none: auto is what the clip was before speaker layouts", () => {
+	const md5 = (video: string) => execFileSync("ffmpeg", ["-v", "error", "-i", video, "-map", "0:v", "-f", "md5", "-"]).toString();
+
+	it("with smart crop on, a one-person source is smart-cropped exactly as before", async () => {
 		const single = await render({ source: "one.mp4", end: 4, smartCrop: true, layout: "single" });
 		const auto = await render({ source: "one.mp4", end: 4, smartCrop: true, layout: "auto" });
 		expect(single.result.framing).toBe("smart-crop");
 		expect(auto.result.framing).toBe("smart-crop");
-		const md5 = (video: string) => execFileSync("ffmpeg", ["-v", "error", "-i", video, "-map", "0:v", "-f", "md5", "-"]).toString();
 		expect(md5(auto.video)).toBe(md5(single.video));
-		console.info(`one face: smart crop ${single.seconds.toFixed(1)} s, auto ${auto.seconds.toFixed(1)} s`);
+		console.info(`one face: smart crop ${single.seconds.toFixed(1)} s, auto ${auto.seconds.toFixed(1)} s (4 s clip)`);
+	});
+
+	it("with smart crop off, one face stays centred and a faceless source too", async () => {
+		for (const source of ["one.mp4", "plain.mp4"]) {
+			const single = await render({ source, end: 2, layout: "single" });
+			const auto = await render({ source, end: 2, layout: "auto" });
+			expect(auto.result.framing).toBe("centre");
+			expect(md5(auto.video), source).toBe(md5(single.video));
+		}
+	});
+
+	it("an explicit follow-speaker follows the one face there is", async () => {
+		const { result } = await render({ source: "one.mp4", end: 2, layout: "follow-speaker" });
+		expect(result.framing).toBe("smart-crop");
 	});
 });

@@ -185,7 +185,8 @@ export const RenderClipRequest = z.object({
 	smartCrop: z.boolean().default(false),
 	/**
 	 * Framing of two people (layouts.ts). `single` (the default, as before speaker layouts) leaves
-	 * it to `smartCrop`; every other value looks for faces and follows one face when there is one.
+	 * it to `smartCrop`; the others look for faces in a cropped output. With fewer than two people,
+	 * `auto` falls back to `smartCrop`'s choice, `follow-speaker` and `stacked` follow the one face.
 	 */
 	layout: z.enum(SPEAKER_LAYOUTS).default("single"),
 	videoPutUrl: httpUrl,

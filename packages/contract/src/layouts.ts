@@ -3,7 +3,7 @@
  * browser and the CLI (`@clipforge/contract/layouts`); jobs.ts builds the request's schema on them.
  *
  * - `auto`: two people steadily in the picture → follow-speaker when who speaks can be told,
- *   stacked when it cannot; one face → smart crop; no face → centre.
+ *   stacked when it cannot; otherwise what smart crop on/off draws (one face followed or centre).
  * - `follow-speaker`: the crop cuts to whoever is speaking (held ≥ 1.5 s per turn).
  * - `stacked`: both faces, each cropped around its face, one above the other.
  * - `single`: one picture as before speaker layouts (smart crop on the main face, or the centre).
