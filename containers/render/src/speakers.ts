@@ -160,16 +160,18 @@ export interface PixelRect {
  */
 export function stackedCrops(pair: [FaceBox, FaceBox], source: Box, half: Box): [PixelRect, PixelRect] {
 	const aspect = half.width / half.height;
-	const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
+	const even = (n: number) => Math.max(0, Math.floor(n / 2) * 2);
 	const rect = (face: FaceBox): PixelRect => {
 		let height = Math.max(face.height * source.height * 3, source.height * 0.45);
 		height = Math.min(height, source.height, source.width / aspect);
-		const width = height * aspect;
+		const width = even(height * aspect);
+		height = even(height);
 		const cx = centreX(face) * source.width;
 		const cy = (face.y + face.height * 0.5) * source.height;
-		const x = Math.min(Math.max(cx - width / 2, 0), source.width - width);
-		const y = Math.min(Math.max(cy - height * 0.42, 0), source.height - height);
-		return { x: even(x), y: even(y), width: even(width), height: even(height) };
+		// Sizes first, then the position clamped with them: rounding never pushes a crop off the frame.
+		const x = Math.min(Math.max(even(cx - width / 2), 0), source.width - width);
+		const y = Math.min(Math.max(even(cy - height * 0.42), 0), source.height - height);
+		return { x, y, width, height };
 	};
 	return [rect(pair[0]), rect(pair[1])];
 }
