@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FaceBox, FaceSample } from "../src/smart-crop.ts";
 import { positionAt } from "../src/smart-crop.ts";
-import { analyseSpeakers, MIN_HOLD_SECONDS, speakerCropPlan, stackedCrops, type SpeakerTurn } from "../src/speakers.ts";
+import { analyseSpeakers, MIN_HOLD_SECONDS, speakerCropPlan, stackedCrops } from "../src/speakers.ts";
 import type { ChannelEnergy } from "../src/speech-energy.ts";
 
 const FPS = 4;
@@ -22,7 +22,6 @@ function podcast(seconds: number, talking: (t: number) => "left" | "right" | "bo
 	}
 	return { samples, energy, cuts: [] as number[], duration: seconds };
 }
-const personAt = (turns: SpeakerTurn[], t: number) => turns.find((turn) => t >= turn.from && t < turn.to)?.person;
 
 describe("analyseSpeakers", () => {
 	it("follows turns by mouth motion on a mono mix, cutting where the new speaker starts", () => {
