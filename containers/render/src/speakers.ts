@@ -154,15 +154,18 @@ export interface PixelRect {
 }
 
 /**
- * The stacked layout's two crops: each person's face with room for hair and shoulders (the face
- * about a third of the crop's height, its eyes at ~40% from the top), in the aspect of its half of
- * the frame, kept inside the source. Never tighter than 45% of the source height (upscaling blurs).
+ * The stacked layout's two crops: each person's face with room for hair and shoulders (the bigger
+ * face about a third of the crop's height, both crops the same size, faces a little above the
+ * middle), in the aspect of its half of the frame, kept inside the source. Never tighter than 45%
+ * of the source height (upscaling blurs).
  */
 export function stackedCrops(pair: [FaceBox, FaceBox], source: Box, half: Box): [PixelRect, PixelRect] {
 	const aspect = half.width / half.height;
 	const even = (n: number) => Math.max(0, Math.floor(n / 2) * 2);
+	// One size for both crops (from the bigger face): the two people appear at the same scale.
+	const faceHeight = Math.max(pair[0].height, pair[1].height) * source.height;
 	const rect = (face: FaceBox): PixelRect => {
-		let height = Math.max(face.height * source.height * 3, source.height * 0.45);
+		let height = Math.max(faceHeight * 3, source.height * 0.45);
 		height = Math.min(height, source.height, source.width / aspect);
 		const width = even(height * aspect);
 		height = even(height);

@@ -11,10 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobEvent, renderJobs, type RenderClipRequest, type RenderClipResult } from "@clipforge/contract";
+import { detectFaces } from "../src/faces.ts";
 import { createRenderServer } from "../src/server.ts";
 import { MIN_HOLD_SECONDS } from "../src/speakers.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
-import { frameAt, isGreen, isRed, pixelsIn } from "./frames.ts";
+import { frameAt, isGreen, isRed, isWhite, pixelsIn } from "./frames.ts";
 import { signedPost } from "./signed-post.ts";
 
 const FACE = join(import.meta.dirname, "fixtures", "face.png");
@@ -63,6 +64,8 @@ beforeAll(async () => {
 		"-filter_complex", `[1:v]scale=220:220[f];[0:v][f]overlay=x=300:y=200,${mouth(300, "1")}[v];[2:a]aresample=48000,pan=stereo|c0=c0|c1=c0[a]`,
 		"-map", "[v]", "-map", "[a]", ...encode.slice(0, -1), "4", join(media, "one.mp4"),
 	);
+	// The same dialogue mixed to mono (most podcasts): only mouth motion can tell who speaks.
+	ffmpeg("-i", join(media, "two.mp4"), "-c:v", "copy", "-ac", "1", "-c:a", "aac", join(media, "two-mono.mp4"));
 	ffmpeg("-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=2", ...voice("c.txt"), "-map", "0:v", "-map", "1:a", ...encode.slice(0, -1), "2", join(media, "plain.mp4"));
 	files = await serveDirectory(media);
 	sink = await serveDirectory(sinkDir, { acceptPut: true });
@@ -127,25 +130,27 @@ function timeline(video: string): { t: number; who: "left" | "right" | null }[] 
 }
 
 describe("follow-speaker", () => {
-	it("shows whoever is speaking, cuts between them, and never ping-pongs", async () => {
-		const { video, result, seconds } = await render({ source: "two.mp4", layout: "follow-speaker" });
-		expect(result.framing).toBe("follow-speaker");
-		const seen = timeline(video);
-		const correct = seen.filter((s) => s.who === speakerAt(s.t)).length / seen.length;
-		// Cuts land where the new speaker starts, within the hold and confirm times' reach.
-		const far = seen.filter((s) => TURNS.every((turn) => Math.abs(s.t - turn.from) > 0.6 || turn.from === 0));
-		expect(far.every((s) => s.who === speakerAt(s.t)), JSON.stringify(seen)).toBe(true);
-		expect(correct).toBeGreaterThan(0.85);
-		// Exactly the two real turn changes, each a cut (no frame in between shows nobody: no pan).
-		const runs: { who: string | null; from: number; to: number }[] = [];
-		for (const s of seen) {
-			if (runs.at(-1)?.who === s.who) runs.at(-1)!.to = s.t;
-			else runs.push({ who: s.who, from: s.t, to: s.t });
-		}
-		expect(runs.map((r) => r.who)).toEqual(["left", "right", "left"]);
-		for (const run of runs) expect(run.to - run.from + 0.25).toBeGreaterThanOrEqual(MIN_HOLD_SECONDS);
-		console.info(`follow-speaker: ${(correct * 100).toFixed(0)}% of sampled frames show the speaker; cuts at ${runs.slice(1).map((r) => r.from.toFixed(2)).join(", ")} s (true 3, 6.5); render ${seconds.toFixed(1)} s`);
-	});
+	for (const source of ["two.mp4", "two-mono.mp4"]) {
+		it(`shows whoever is speaking, cuts between them, and never ping-pongs (${source})`, async () => {
+			const { video, result, seconds } = await render({ source, layout: "follow-speaker" });
+			expect(result.framing).toBe("follow-speaker");
+			const seen = timeline(video);
+			const correct = seen.filter((s) => s.who === speakerAt(s.t)).length / seen.length;
+			// Away from the true turn changes (by more than the confirm time and smoothing), always the speaker.
+			const far = seen.filter((s) => TURNS.every((turn) => Math.abs(s.t - turn.from) > 0.6 || turn.from === 0));
+			expect(far.every((s) => s.who === speakerAt(s.t)), JSON.stringify(seen)).toBe(true);
+			expect(correct).toBeGreaterThan(0.85);
+			// Exactly the two real turn changes, each a cut (no frame in between shows nobody: no pan).
+			const runs: { who: string | null; from: number; to: number }[] = [];
+			for (const s of seen) {
+				if (runs.at(-1)?.who === s.who) runs.at(-1)!.to = s.t;
+				else runs.push({ who: s.who, from: s.t, to: s.t });
+			}
+			expect(runs.map((r) => r.who)).toEqual(["left", "right", "left"]);
+			for (const run of runs) expect(run.to - run.from + 0.25).toBeGreaterThanOrEqual(MIN_HOLD_SECONDS);
+			console.info(`follow-speaker (${source}): ${(correct * 100).toFixed(0)}% of sampled frames show the speaker; cuts at ${runs.slice(1).map((r) => r.from.toFixed(2)).join(", ")} s (true 3, 6.5); render ${seconds.toFixed(1)} s`);
+		});
+	}
 
 	it("auto picks follow-speaker for two people whose turns can be told apart", async () => {
 		const { result } = await render({ source: "two.mp4", layout: "auto", end: 5 });
@@ -155,13 +160,26 @@ describe("follow-speaker", () => {
 
 describe("stacked", () => {
 	it("shows both people, the left one on top, each cropped around the face", async () => {
-		const { video, result, seconds } = await render({ source: "two.mp4", layout: "stacked", end: 4 });
+		const words = [{ word: "Welcome", start: 0.2, end: 0.8 }, { word: "back", start: 0.8, end: 1.2 }, { word: "everyone.", start: 1.2, end: 2.5 }];
+		const { video, result, seconds } = await render({ source: "two.mp4", layout: "stacked", end: 4, captions: { style: "sentence", words } });
 		expect(result.framing).toBe("stacked");
 		for (const t of [0.5, 2, 3.5]) {
 			const top = inView(video, t, { y0: 0, y1: 96 });
 			const bottom = inView(video, t, { y0: 96, y1: 192 });
 			expect([top.who, bottom.who], `t=${t}`).toEqual(["left", "right"]);
 		}
+		// The captions sit on the seam and cover neither face.
+		const frame = frameAt(video, 1.5, 540);
+		const seam = frame.height / 2;
+		const band = { x0: 0, x1: frame.width, y0: seam - 70, y1: seam + 70 };
+		expect(pixelsIn(frame, band, isWhite).count).toBeGreaterThan(300);
+		// Each half on its own (the detector squeezes a tall frame to a square and loses small faces).
+		const half = frame.width * seam * 3;
+		const [top] = await detectFaces(frame.rgb.subarray(0, half), frame.width, seam);
+		const [bottom] = await detectFaces(frame.rgb.subarray(half, 2 * half), frame.width, seam);
+		expect(top && bottom).toBeTruthy();
+		expect((top!.y + top!.height) * seam).toBeLessThan(band.y0);
+		expect(seam + bottom!.y * seam).toBeGreaterThan(band.y1);
 		console.info(`stacked: render ${seconds.toFixed(1)} s for 4 s`);
 	});
 });
