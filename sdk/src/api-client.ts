@@ -30,6 +30,9 @@ export type ReprocessConfig = Schemas["ReprocessConfig"];
 export type ReprocessResponse = Schemas["ReprocessResponse"];
 export type ReprocessList = Schemas["ReprocessList"];
 export type DeletedVideo = Schemas["DeletedVideo"];
+export type Upload = Schemas["Upload"];
+export type UploadPart = Schemas["UploadPart"];
+export type NewUpload = Schemas["CreateUpload"];
 
 export interface ClientOptions {
 	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
@@ -92,9 +95,10 @@ export const DEFAULT_POLL_MS = 12_000;
 
 export function createApiClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
+	const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
-		fetch: retrying(withConditionalGets(withBookmarks((input, init) => doFetch(input, init))), Math.max(1, options.maxAttempts ?? 4), options.baseUrl),
+		fetch: retrying(withConditionalGets(withBookmarks((input, init) => doFetch(input, init))), maxAttempts, options.baseUrl),
 		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
 	});
 	/** The body of a call `retrying` let through (it throws on anything but a 2xx). */
@@ -110,6 +114,43 @@ export function createApiClient(options: ClientOptions) {
 				params: { header: { "idempotency-key": idempotencyKey } },
 				signal,
 			}));
+		},
+		/**
+		 * POST /api/videos/upload: a completed upload (see `createUpload`, or `uploadFile` in the Node
+		 * client, which does all of it) with the same config, options and charging as `submit`.
+		 */
+		submitUpload(uploadId: string, config?: VideoConfig, opts: SubmitOptions = {}): Promise<SubmitResponse> {
+			const { idempotencyKey = newIdempotencyKey(), signal, ...rest } = opts;
+			return body(api.POST("/api/videos/upload", {
+				body: { uploadId, ...(config ? { config: config as Schemas["VideoConfig"] } : {}), ...rest },
+				params: { header: { "idempotency-key": idempotencyKey } },
+				signal,
+			}));
+		},
+		/** POST /api/uploads: starts a resumable upload; send its parts with `putPart`, then `completeUpload`. */
+		createUpload(upload: NewUpload, signal?: AbortSignal): Promise<Upload> {
+			return body(api.POST("/api/uploads", { body: upload, signal }));
+		},
+		/** GET /api/uploads/:id: its stored parts and `missingParts` (where to resume), and a fresh part URL. */
+		upload(uploadId: string, signal?: AbortSignal): Promise<Upload> {
+			return body(api.GET("/api/uploads/{id}", { params: id(uploadId), signal }));
+		},
+		/** POST /api/uploads/:id/complete (409 `conflict` with `details.missingParts` while parts are missing). */
+		completeUpload(uploadId: string, signal?: AbortSignal): Promise<Upload> {
+			return body(api.POST("/api/uploads/{id}/complete", { params: id(uploadId), signal }));
+		},
+		/** DELETE /api/uploads/:id: aborts it (or deletes a completed one no video uses). */
+		abortUpload(uploadId: string): Promise<{ id: string; deleted: true }> {
+			return body(api.DELETE("/api/uploads/{id}", { params: id(uploadId) }));
+		},
+		/**
+		 * PUTs one part's bytes (exactly `partSize`, the last part the rest) to the upload's signed part
+		 * URL, retried on network errors, 429 and 5xx (sending a part again is harmless: it replaces itself).
+		 */
+		async putPart(upload: Pick<Upload, "id" | "partUrlTemplate">, partNumber: number, bytes: Uint8Array | Blob, signal?: AbortSignal): Promise<UploadPart> {
+			if (!upload.partUrlTemplate) throw new ClipforgeError("conflict", `Upload ${upload.id} takes no more parts.`, { status: 409 });
+			const url = upload.partUrlTemplate.replace("{partNumber}", String(partNumber));
+			return sendWithRetries(() => doFetch(url, { method: "PUT", body: bytes as BodyInit, headers: { "content-type": "application/octet-stream" }, signal }), maxAttempts, signal);
 		},
 		/** PUT /api/videos/:id/config: starts a pending_config video. */
 		configure(videoId: string, config: VideoConfig): Promise<VideoDetail> {
@@ -221,6 +262,25 @@ function retrying(doFetch: (input: string, init: RequestInit) => Promise<Respons
 			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
 		}
 	};
+}
+
+/** A request that is safe to repeat, sent until it answers 2xx (parsed as JSON) or fails for good. */
+async function sendWithRetries<T>(send: () => Promise<Response>, maxAttempts: number, signal?: AbortSignal): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		let failure: ClipforgeError;
+		let retryAfterMs = 0;
+		try {
+			const response = await send();
+			if (response.ok) return (await response.json()) as T;
+			failure = await ClipforgeError.fromResponse(response);
+			retryAfterMs = Number(response.headers.get("retry-after")) * 1000 || 0;
+		} catch (error) {
+			if (signal?.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
+			failure = new ClipforgeError("network_error", `The upload failed: ${(error as Error).message}`, { status: 0 });
+		}
+		if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+		await sleep(retryAfterMs || backoffMs(attempt), signal);
+	}
 }
 
 /**

@@ -6,8 +6,10 @@
  * 6 the video failed, 7 service unavailable/rate limited/network, 8 bad source, 130 interrupted,
  * 1 anything else.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./node-client.ts";
@@ -68,14 +70,21 @@ function withWaitOptions(command: Command): Command {
 }
 
 withWaitOptions(
-	withConfigOptions(program.command("submit").description("Submit a video URL for clipping").argument("<url>", "the hosted video's URL"))
+	withConfigOptions(
+		program
+			.command("submit")
+			.description("Submit a video for clipping: a hosted video's URL, or a local file (uploaded in parts, resumed when run again after an interruption)")
+			.argument("<url-or-file>", "the hosted video's URL, or the path of a video file"),
+	)
 		.option("--transcribe-only", "only transcribe (no clips)")
 		.option("--project <id>", "project id")
+		.option("--upload-id <id>", "a file: resume this upload (the CLI remembers interrupted uploads by itself)")
 		.option("--idempotency-key <key>", "retry-safe submission key (default: a fresh one per run, reused by the SDK's own retries)"),
-).action(async (url: string, opts: SubmitFlags) => {
+).action(async (source: string, opts: SubmitFlags) => {
 	const cf = client();
 	const config = buildConfig(opts);
-	const submitted = await cf.submit(url, config, { projectId: opts.project, idempotencyKey: opts.idempotencyKey });
+	const options = { projectId: opts.project, idempotencyKey: opts.idempotencyKey };
+	const submitted = isLocalFile(source) ? await submitFile(source, config, options, opts.uploadId) : await cf.submit(source, config, options);
 	const id = submitted.video.id;
 	const about = `${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`;
 	if (!opts.wait) {
@@ -84,6 +93,83 @@ withWaitOptions(
 	}
 	await waitAndCollect(id, opts, `Submitted ${about}`);
 });
+
+/** A path that exists and is a file (a URL never is: `https://…` is not a file name here). */
+function isLocalFile(source: string): boolean {
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return false;
+	try {
+		return statSync(source).isFile();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Uploads the file with a progress bar (resuming the upload an earlier, interrupted run of the same
+ * file started: remembered in CLIPFORGE_STATE_DIR, default ~/.clipforge), then submits it.
+ */
+async function submitFile(path: string, config: VideoConfig, options: { projectId?: string; idempotencyKey?: string }, uploadId?: string) {
+	const cf = client();
+	const memo = uploadMemo(path);
+	let resume = uploadId ?? memo.read();
+	const live = process.stderr.isTTY && !json();
+	const bar = live ? new cliProgress.SingleBar({ format: " uploading        |{bar}| {percentage}% {value}/{total} MiB", hideCursor: true, stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+	let started = false;
+	let lastShown = -1;
+	let current = resume ?? "";
+	const upload = await untilInterrupted(
+		async (signal) => {
+			const onProgress = (p: { uploadedBytes: number; totalBytes: number; uploadId: string }) => {
+				current = p.uploadId;
+				memo.write(p.uploadId);
+				const mib = (n: number) => Math.round(n / 1024 ** 2);
+				if (bar && !started) bar.start(mib(p.totalBytes), 0);
+				started = true;
+				bar?.update(mib(p.uploadedBytes));
+				const percent = Math.floor((p.uploadedBytes / p.totalBytes) * 10) * 10;
+				if (!live && !json() && percent !== lastShown) console.error(`uploading ${percent}%`);
+				lastShown = percent;
+			};
+			try {
+				return await cf.uploadFile(path, { uploadId: resume, onProgress, signal });
+			} catch (error) {
+				// An upload that expired (or was made into a video) cannot be resumed: start afresh once.
+				if (!resume || !(error instanceof ClipforgeError) || !["not_found", "conflict"].includes(error.code) || uploadId) throw error;
+				resume = undefined;
+				memo.clear();
+				return await cf.uploadFile(path, { onProgress, signal });
+			} finally {
+				bar?.stop();
+			}
+		},
+		() => `Stopped uploading ${path}${current ? ` (upload ${current})` : ""}; run the same command again to resume where it stopped.`,
+	);
+	const submitted = await cf.submitUpload(upload.id, config, options);
+	memo.clear();
+	return submitted;
+}
+
+/** Which upload a file of this size and time, sent to this API, was last given (so a second run resumes it). */
+function uploadMemo(path: string) {
+	const { size, mtimeMs } = statSync(path);
+	const dir = process.env.CLIPFORGE_STATE_DIR ?? join(homedir(), ".clipforge");
+	const key = createHash("sha256").update(JSON.stringify([program.opts().url, resolve(path), size, mtimeMs])).digest("hex").slice(0, 32);
+	const file = join(dir, "uploads", `${key}.json`);
+	return {
+		read: (): string | undefined => {
+			try {
+				return (JSON.parse(readFileSync(file, "utf8")) as { uploadId?: string }).uploadId;
+			} catch {
+				return undefined;
+			}
+		},
+		write: (uploadId: string) => {
+			mkdirSync(join(dir, "uploads"), { recursive: true, mode: 0o700 });
+			writeFileSync(file, JSON.stringify({ uploadId, path: resolve(path) }), { mode: 0o600 });
+		},
+		clear: () => rmSync(file, { force: true }),
+	};
+}
 
 withWaitOptions(
 	withConfigOptions(
@@ -194,6 +280,7 @@ interface WaitFlags {
 
 interface SubmitFlags extends ConfigFlags, WaitFlags {
 	project?: string;
+	uploadId?: string;
 	idempotencyKey?: string;
 }
 

@@ -3,7 +3,7 @@
  * Times are ISO 8601 UTC strings (what the API returns); money-like values (minutes) are integers.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { VIDEO_STATUSES } from "../domain/video-status";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
@@ -325,4 +325,51 @@ export const videoReprocesses = sqliteTable(
 		// At most one reprocess of a video runs at a time (the status guard says so too).
 		uniqueIndex("video_reprocesses_one_running").on(t.videoId).where(sql`status = 'processing'`),
 	],
+);
+
+export const UPLOAD_STATUSES = ["uploading", "completed", "used"] as const;
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/**
+ * A file uploaded instead of a URL (POST /api/uploads): an R2 multipart upload through the Worker,
+ * resumable from its recorded parts. It reserves the id of the video it may become, and writes
+ * straight to that video's source key, so a video made from it needs no copy.
+ * `uploading` → `completed` (every part stored, the object exists) → `used` (a video was made of it).
+ */
+export const uploads = sqliteTable(
+	"uploads",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		/** The video's id once made of it (reserved now: the object is written under its source key). */
+		videoId: text("video_id").notNull().unique(),
+		objectKey: text("object_key").notNull(),
+		/** R2's id of the multipart upload (resumeMultipartUpload). */
+		r2UploadId: text("r2_upload_id").notNull(),
+		fileName: text("file_name").notNull(),
+		contentType: text("content_type").notNull(),
+		size: integer("size").notNull(),
+		/** Bytes of every part but the last (R2 wants them equal). */
+		partSize: integer("part_size").notNull(),
+		partCount: integer("part_count").notNull(),
+		status: text("status", { enum: UPLOAD_STATUSES }).notNull(),
+		/** Past it, an upload not made into a video is aborted and deleted by the cron. */
+		expiresAt: text("expires_at").notNull(),
+		completedAt: text("completed_at"),
+		createdAt: createdAt(),
+	},
+	(t) => [index("uploads_workspace_status").on(t.workspaceId, t.status), index("uploads_expires").on(t.expiresAt)],
+);
+
+/** The parts R2 has stored for an upload (its ETags, for completing it): the resume point. */
+export const uploadParts = sqliteTable(
+	"upload_parts",
+	{
+		uploadId: text("upload_id").notNull().references(() => uploads.id),
+		partNumber: integer("part_number").notNull(),
+		etag: text("etag").notNull(),
+		size: integer("size").notNull(),
+		createdAt: createdAt(),
+	},
+	(t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
 );

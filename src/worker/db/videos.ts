@@ -192,7 +192,7 @@ export async function deleteClips(db: Db, videoId: string): Promise<void> {
 
 export interface WebhookTargetRow {
 	video: {
-		id: string; title: string; status: string; errorMessage: string | null; sourceUrl: string; workspaceId: string; createdAt: string; completedAt: string | null;
+		id: string; title: string; status: string; errorMessage: string | null; sourceType: string; sourceUrl: string; workspaceId: string; createdAt: string; completedAt: string | null;
 	};
 	/** The submission's own URL, else the workspace's. */
 	url: string | null;
@@ -203,8 +203,8 @@ export interface WebhookTargetRow {
 export async function webhookTargetOf(db: Db, videoId: string): Promise<WebhookTargetRow | null> {
 	const row = await db
 		.select({
-			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, sourceUrl: videos.sourceUrl, workspaceId: videos.workspaceId,
-			createdAt: videos.createdAt, completedAt: videos.completedAt, url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
+			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, sourceType: videos.sourceType, sourceUrl: videos.sourceUrl,
+			workspaceId: videos.workspaceId, createdAt: videos.createdAt, completedAt: videos.completedAt, url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
 			secret: workspaces.webhookSecret, clipsCount: sql<number>`(SELECT COUNT(*) FROM clips c WHERE c.video_id = ${videos.id} AND c.status = 'completed')`,
 		})
 		.from(videos)

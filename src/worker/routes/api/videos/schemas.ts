@@ -16,6 +16,16 @@ export const SubmitHostedVideoBody = z
 	.openapi("SubmitHostedVideo");
 export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;
 
+export const SubmitUploadedVideoBody = z
+	.strictObject({
+		uploadId: z.string().min(1).max(64).openapi({ example: "upl_3kTq9bX2mZpQ", description: "A completed upload (POST /api/uploads, its parts, then …/complete)." }),
+		workspaceId: SubmitHostedVideoBody.shape.workspaceId,
+		config: SubmitHostedVideoBody.shape.config,
+		projectId: SubmitHostedVideoBody.shape.projectId,
+		webhookUrl: SubmitHostedVideoBody.shape.webhookUrl,
+	})
+	.openapi("SubmitUploadedVideo");
+
 const Status = z.enum(VIDEO_STATUSES);
 
 /** Seed 2.1. */
@@ -24,8 +34,8 @@ export const Video = z
 		id: z.string(),
 		title: z.string().openapi({ description: "The source's title as its platform gives it, at most 300 characters." }),
 		status: Status,
-		sourceType: z.literal("hosted"),
-		sourceUrl: z.string(),
+		sourceType: z.enum(["hosted", "upload"]),
+		sourceUrl: z.string().openapi({ description: "The hosted URL; `upload://<uploadId>` for an uploaded file." }),
 		workspaceId: z.string(),
 		createdAt: z.string(),
 	})

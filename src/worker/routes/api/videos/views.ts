@@ -23,7 +23,7 @@ export function videoView(row: VideoRow): z.infer<typeof Video> {
 		id: row.id,
 		title: titleOf(row),
 		status: row.status,
-		sourceType: "hosted",
+		sourceType: row.sourceType === "upload" ? "upload" : "hosted",
 		sourceUrl: row.sourceUrl,
 		workspaceId: row.workspaceId,
 		createdAt: row.createdAt,
