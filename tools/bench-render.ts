@@ -67,7 +67,7 @@ try {
 			{
 				videoId: "bench", clipId: `clip${n++}`, sourceUrl: `${files.url}/talk.mp4`, start: START, end: START + SECONDS, aspectRatio: "9:16",
 				captions: { style: "karaoke", words }, hookTitle: HOOK, watermark: { kind: "text", text: "clipforge" },
-				splitScreen: null, smartCrop: false, videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
+				splitScreen: null, smartCrop: false, layout: "single", videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
 			},
 			() => undefined,
 			new AbortController().signal,

@@ -2819,6 +2819,12 @@ export interface components {
             splitRatio: number;
             /** @default false */
             enableSmartCrop: boolean;
+            /**
+             * @description How a vertical or square clip frames two people. auto: a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise as enableSmartCrop says; follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.
+             * @default auto
+             * @enum {string}
+             */
+            layout: "auto" | "follow-speaker" | "stacked" | "single";
             /** @default true */
             enableWatermark: boolean;
             /** @default false */
@@ -3032,6 +3038,8 @@ export interface components {
             splitScreenBgCategoryId?: string | null;
             splitRatio?: number;
             enableSmartCrop?: boolean;
+            /** @enum {string} */
+            layout?: "auto" | "follow-speaker" | "stacked" | "single";
             enableWatermark?: boolean;
             skipClipping?: boolean;
             customPrompt?: string | null;

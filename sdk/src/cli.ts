@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES } from "../../src/worker/domain/config-options.ts";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS } from "../../src/worker/domain/config-options.ts";
 import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
 import { serveStdio } from "./mcp/stdio.ts";
@@ -45,6 +45,7 @@ function withConfigOptions(command: Command): Command {
 		.option("--no-hook", "no hook title")
 		.option("--smart-crop", "follow the speaker's face")
 		.option("--no-smart-crop", "crop at the centre")
+		.addOption(new Option("--layout <layout>", "two-person framing: auto, follow the active speaker, stack both faces, or never").choices(LAYOUTS))
 		.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
 		.option("--no-split", "no split-screen")
 		.option("--split-ratio <percent>", "height share of the video in split-screen", number("--split-ratio"))
@@ -369,6 +370,7 @@ interface ConfigFlags {
 	captions?: VideoConfig["captionTemplateId"] | false;
 	hook?: boolean;
 	smartCrop?: boolean;
+	layout?: (typeof LAYOUTS)[number];
 	/** A background id or category, or false for --no-split. */
 	split?: string | false;
 	splitRatio?: number;
@@ -418,6 +420,7 @@ function buildConfig(opts: ConfigFlags): VideoConfig {
 	if (opts.captions === false) set("enableCaptions", false);
 	set("enableIntroTitle", opts.hook);
 	set("enableSmartCrop", opts.smartCrop);
+	set("layout", opts.layout);
 	if (opts.split) {
 		const isCategory = BACKGROUND_CATEGORY_IDS.includes(opts.split);
 		Object.assign(config, { enableSplitScreen: true, [isCategory ? "splitScreenBgCategoryId" : "splitScreenBgVideoId"]: opts.split });

@@ -2,13 +2,13 @@
  * The config fields of a video (every option of the API's config), shared by the new-video form and
  * the video page's "Regenerate clips with these settings" form, and reading them back as a config.
  */
-import { ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, SPLIT_RATIO } from "../worker/domain/config-options";
+import { ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SPLIT_RATIO } from "../worker/domain/config-options";
 import { check, field, h, select } from "./dom";
 
 /** A config as the API answers it (the fields this form shows). */
 export interface FormConfig {
 	clipType: string; clipModel: string; genre: string; clipDurationMin: number; clipDurationMax: number; aspectRatio: string; language: string | null;
-	enableCaptions: boolean; captionTemplateId: string; enableIntroTitle: boolean; enableSmartCrop: boolean; enableWatermark: boolean;
+	enableCaptions: boolean; captionTemplateId: string; enableIntroTitle: boolean; enableSmartCrop: boolean; layout: string; enableWatermark: boolean;
 	enableSplitScreen: boolean; splitScreenBgCategoryId: string | null; splitRatio: number; customPrompt: string | null; skipClipping: boolean;
 }
 
@@ -37,6 +37,7 @@ export function configFields(initial: FormConfig, categories: string[], options:
 			field("captionTemplateId", "Caption style", select("captionTemplateId", CAPTION_TEMPLATES, initial.captionTemplateId)),
 			check("enableIntroTitle", "Hook title", initial.enableIntroTitle),
 			check("enableSmartCrop", "Smart crop (follow faces)", initial.enableSmartCrop),
+			field("layout", "Two-person layout", select("layout", LAYOUTS, initial.layout ?? D.layout)),
 			check("enableWatermark", "Watermark", initial.enableWatermark),
 			check("enableSplitScreen", "Split-screen", initial.enableSplitScreen),
 			field("splitScreenBgCategoryId", "Background category", select("splitScreenBgCategoryId", categories, initial.splitScreenBgCategoryId ?? DEFAULT_BACKGROUND_CATEGORY)),
@@ -57,7 +58,7 @@ export function readConfig(form: HTMLFormElement): Record<string, unknown> {
 		aspectRatio: value("aspectRatio"), clipDurationMin: Number(value("clipDurationMin")), clipDurationMax: Number(value("clipDurationMax")),
 		clipModel: value("clipModel"), genre: value("genre"), clipType: value("clipType"),
 		enableCaptions: checked("enableCaptions"), captionTemplateId: value("captionTemplateId"), enableIntroTitle: checked("enableIntroTitle"),
-		enableSmartCrop: checked("enableSmartCrop"), enableWatermark: checked("enableWatermark"), enableSplitScreen: checked("enableSplitScreen"),
+		enableSmartCrop: checked("enableSmartCrop"), layout: value("layout"), enableWatermark: checked("enableWatermark"), enableSplitScreen: checked("enableSplitScreen"),
 		splitScreenBgCategoryId: checked("enableSplitScreen") ? value("splitScreenBgCategoryId") : null, splitRatio: Number(value("splitRatio")),
 		customPrompt: value("customPrompt").trim() || null,
 	};

@@ -205,7 +205,8 @@ export class FakeRenderTier {
 			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
 			const { width, height } = OUTPUT_SIZE[req.aspectRatio];
-			return { progress: [0.5], result: { bytes, thumbnailBytes, width, height, duration: req.end - req.start } };
+			// The fake's sources have no faces: the real tier draws such a clip centred whatever the layout.
+			return { progress: [0.5], result: { bytes, thumbnailBytes, width, height, duration: req.end - req.start, framing: "centre" } };
 		},
 		makeBackground: async (req) => {
 			const bytes = await put(req.putUrl, JSON.stringify({ background: req.backgroundId }), "video/mp4");

@@ -59,6 +59,8 @@ const SEED_DEFAULTS = {
 	splitScreenBgCategoryId: null,
 	splitRatio: 50,
 	enableSmartCrop: false,
+	// Not in the seed: speaker layouts (issue 17); its default draws one-face clips as the seed does.
+	layout: "auto",
 	enableWatermark: true,
 	skipClipping: false,
 	customPrompt: null,

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { JobProgress } from "./job-protocol.ts";
+import { FRAMINGS, SPEAKER_LAYOUTS } from "./layouts.ts";
 import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionStyle, Segment, Word } from "./vocabulary.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -182,6 +183,12 @@ export const RenderClipRequest = z.object({
 	splitScreen: SplitScreenSpec.nullable().default(null),
 	/** Follow the main face instead of cropping the centre. */
 	smartCrop: z.boolean().default(false),
+	/**
+	 * Framing of two people (layouts.ts). `single` (the default, as before speaker layouts) leaves
+	 * it to `smartCrop`; the others look for faces in a cropped output. With fewer than two people,
+	 * `auto` falls back to `smartCrop`'s choice, `follow-speaker` and `stacked` follow the one face.
+	 */
+	layout: z.enum(SPEAKER_LAYOUTS).default("single"),
 	videoPutUrl: httpUrl,
 	thumbnailPutUrl: httpUrl,
 });
@@ -192,6 +199,8 @@ export const RenderClipResult = z.object({
 	/** Faces found on sampled frames (smart crop only), and whether the crop followed one. */
 	faceFrames: z.number().int().nonnegative().default(0),
 	sampledFrames: z.number().int().nonnegative().default(0),
+	/** What the clip showed: the centre, one followed face, the active speaker, or both stacked. */
+	framing: z.enum(FRAMINGS).default("centre"),
 	thumbnailBytes: z.number().int().positive(),
 	width: z.number().int(),
 	height: z.number().int(),

@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import {
-	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, SPLIT_RATIO,
+	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SPLIT_RATIO,
 } from "../../../src/worker/domain/config-options.ts";
 import { VIDEO_STATUSES } from "../../../src/worker/domain/video-status.ts";
 
@@ -32,6 +32,7 @@ export const configShape = {
 	splitScreenBgCategoryId: z.string().nullable().optional().describe(`A background category for split-screen: ${BACKGROUND_CATEGORY_IDS.join(", ")}. Default satisfying.`),
 	splitRatio: z.number().optional().describe(`Share of the height the video takes in split-screen, percent (${SPLIT_RATIO.min}-${SPLIT_RATIO.max}). Default ${D.splitRatio}.`),
 	enableSmartCrop: z.boolean().optional().describe(`Follow the speaker's face when cropping. Default ${D.enableSmartCrop}.`),
+	layout: z.enum(LAYOUTS).optional().describe(`How a vertical or square clip frames two people: auto (follow the active speaker, or stack both faces when who speaks is unclear; otherwise as enableSmartCrop says), follow-speaker, stacked, single (never a speaker layout). Default ${D.layout}.`),
 	enableWatermark: z.boolean().optional().describe(`Draw the workspace's watermark. Default ${D.enableWatermark}.`),
 	skipClipping: z.boolean().optional().describe(`Only transcribe, make no clips. Default ${D.skipClipping}.`),
 	customPrompt: z.string().nullable().optional().describe(`What to look for, in plain words (up to ${CUSTOM_PROMPT_MAX} characters): relevance to it then leads the ranking.`),

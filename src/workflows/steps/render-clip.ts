@@ -50,6 +50,7 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		watermark: config.enableWatermark ? look.watermark : null,
 		splitScreen: config.enableSplitScreen && look.background ? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio } : null,
 		smartCrop: config.enableSmartCrop,
+		layout: config.layout,
 	};
 }
 
