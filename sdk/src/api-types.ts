@@ -2820,7 +2820,7 @@ export interface components {
             /** @default false */
             enableSmartCrop: boolean;
             /**
-             * @description How a vertical or square clip frames two people. auto: a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise as enableSmartCrop says; follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.
+             * @description How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.
              * @default auto
              * @enum {string}
              */

@@ -112,13 +112,15 @@ interface FramingPlan {
 /**
  * Samples the clip's frames and finds faces (when smart crop or a speaker layout asks for it), then
  * chooses the framing: with two people steadily in view a speaker layout (follow-speaker or
- * stacked, auto choosing by whether who speaks can be told), otherwise smart crop's path on the
+ * stacked; auto, with smart crop on, choosing by whether who speaks can be told), otherwise smart crop's path on the
  * main face (auto: only when smart crop is on, so one-face and faceless clips are drawn exactly as
  * before speaker layouts), or the centre.
  */
 async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnProgress, signal: AbortSignal): Promise<FramingPlan> {
 	const centre: FramingPlan = { framing: "centre", layout, track: null, stacked: null, faceFrames: 0, sampledFrames: 0 };
-	const speakers = req.layout !== "single";
+	// auto looks for two people only where smart crop already scans faces: a default render (smart
+	// crop off) costs what it did before speaker layouts; the explicit layouts always scan.
+	const speakers = req.layout === "follow-speaker" || req.layout === "stacked" || (req.layout === "auto" && req.smartCrop);
 	if (!req.smartCrop && !speakers) return centre;
 	const source = await videoSize(req.sourceUrl, signal);
 	const target = layout.main.width / layout.main.height;

@@ -152,9 +152,14 @@ describe("follow-speaker", () => {
 		});
 	}
 
-	it("auto picks follow-speaker for two people whose turns can be told apart", async () => {
-		const { result } = await render({ source: "two.mp4", layout: "auto", end: 5 });
+	it("auto (with smart crop on) picks follow-speaker for two people whose turns can be told apart", async () => {
+		const { result } = await render({ source: "two.mp4", layout: "auto", smartCrop: true, end: 5 });
 		expect(result.framing).toBe("follow-speaker");
+	});
+
+	it("auto with smart crop off (the default) scans nothing and keeps the centre: a default render costs what it did", async () => {
+		const { result } = await render({ source: "two.mp4", layout: "auto", end: 2 });
+		expect(result).toMatchObject({ framing: "centre", sampledFrames: 0 });
 	});
 });
 
