@@ -27,6 +27,8 @@ const HOOK = "The one habit that changed how I work";
 const dir = mkdtempSync(join(tmpdir(), "clipforge-bench-render-"));
 process.env.WORK_DIR = join(dir, "work");
 process.env.RENDER_QUIET = "true";
+// The bench serves its source on loopback: the egress proxy must let private addresses through, as in dev.
+process.env.ALLOW_PRIVATE_SOURCES = "true";
 try {
 	const source = join(dir, "talk.mp4");
 	makeTalkVideo({ out: source, seconds: START + SECONDS + 5, width: 1280, height: 720 });
