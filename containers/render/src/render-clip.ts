@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
+import { assertLookFonts } from "./caption-preview.ts";
 import { encodeSlots } from "./encode-slots.ts";
 import type { OnProgress, RenderClipResult, RenderClipSpec } from "@clipforge/contract";
 import { scanFaces } from "./faces.ts";
@@ -14,6 +15,7 @@ import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpe
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
+import { prepareJumpCuts } from "./silences.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
 import { tools } from "./tool-paths.ts";
 import { fetchToFile, putFile } from "./transfer.ts";
@@ -26,18 +28,24 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => join(dir, `${req.clipId}${suffix}`);
 	const scratch: string[] = [];
-	const duration = req.end - req.start;
 	const layout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
+	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
 	const release = await encodeSlots.acquire(signal);
 	try {
 		const faceShare = req.smartCrop ? 0.3 : 0;
 		const crop = req.smartCrop ? await faceTrack(req, layout, (f) => onProgress(f * faceShare), signal) : null;
+		// Remove silences: the cuts are planned first, so captions are timed on the cut clip.
+		const cuts = req.jumpCuts
+			? await prepareJumpCuts(req.jumpCuts, { url: req.sourceUrl, start: req.start, end: req.end }, req.captions?.words ?? null, req.splitScreen ? 30 : null, signal)
+			: null;
+		const duration = cuts ? cuts.plan.duration : req.end - req.start;
+		const captions = req.captions && cuts?.words ? { ...req.captions, words: cuts.words } : req.captions;
 
 		let assFile: string | null = null;
-		if (req.captions || req.hookTitle) {
+		if (captions || req.hookTitle) {
 			assFile = file(".ass");
-			await writeFile(assFile, buildAssDocument({ layout, captions: req.captions, hookTitle: req.hookTitle, duration }), "utf8");
+			await writeFile(assFile, buildAssDocument({ layout, captions, hookTitle: req.hookTitle, duration }), "utf8");
 			scratch.push(assFile);
 		}
 		let watermark: RenderClipArgs["watermark"] = null;
@@ -62,7 +70,7 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			tools.ffmpeg,
 			renderClipArgs({
 				sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: crop?.track ?? null, assFile, backgroundFile, watermark,
-				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
+				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
 			}),
 			{
 				timeoutMs: Math.max(10 * 60_000, duration * 20_000),
@@ -87,6 +95,8 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			duration: renderedDuration,
 			faceFrames: crop?.faceFrames ?? 0,
 			sampledFrames: crop?.sampledFrames ?? 0,
+			removedSeconds: cuts?.plan.removed ?? 0,
+			cuts: cuts?.plan.cuts.length ?? 0,
 		};
 	} finally {
 		release();
