@@ -11,7 +11,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { NonRetryableError } from "cloudflare:workflows";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
-import { prepareBackground, prepareWatermark, type RenderLook } from "./steps/look";
+import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
 import { loadVideo, videoRun, type VideoRun } from "./steps/run";
@@ -84,6 +84,7 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const look: RenderLook = { watermark: null, backgroundKey: null };
 	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
 	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
+	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
 		const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, affinity: `${run.videoId}:render:${n % RENDER_INSTANCES_PER_VIDEO}` };
 		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));

@@ -16,6 +16,7 @@ export const CaptionStyle = z.enum(CAPTION_STYLES);
 export type CaptionStyle = z.infer<typeof CaptionStyle>;
 export const HexColorSchema = z.string().regex(HEX_COLOR, "must be a colour as #RRGGBB").transform((c) => c.toUpperCase() as HexColor);
 export const CaptionFontId = z.enum(CAPTION_FONT_IDS);
+export type CaptionFontId = z.infer<typeof CaptionFontId>;
 export const CaptionPositionSchema = z.enum(CAPTION_POSITIONS);
 
 /** A caption look, complete (see looks.ts): what the tier draws. */

@@ -263,3 +263,26 @@ export const minutesLedger = sqliteTable(
 		uniqueIndex("minutes_ledger_video_kind").on(t.videoId, t.kind),
 	],
 );
+
+/**
+ * A workspace's own caption templates (`custom:<id>`): a preset look plus overrides of its font,
+ * colours and position (null = the preset's). Deleting one only stamps `deletedAt`: videos submitted
+ * with it still render with it, while lists and new submissions no longer see it.
+ */
+export const captionTemplates = sqliteTable(
+	"caption_templates",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		name: text("name").notNull(),
+		presetId: text("preset_id").notNull(),
+		font: text("font"),
+		textColor: text("text_color"),
+		highlightColor: text("highlight_color"),
+		position: text("position"),
+		deletedAt: text("deleted_at"),
+		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+		createdAt: createdAt(),
+	},
+	(t) => [index("caption_templates_workspace").on(t.workspaceId, t.createdAt)],
+);

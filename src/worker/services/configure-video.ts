@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { startWithConfig, type VideoRow } from "../db/videos";
 import { frameOf, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
+import { assertCaptionTemplate } from "./caption-templates";
 import { resolveBackground } from "./media-library";
 import { markFailedAndRefund } from "./video-state";
 
@@ -62,6 +63,7 @@ export async function configureVideo(env: Pick<Env, "PROCESS_VIDEO">, db: Db, vi
 	}
 	assertTimeframeInside(config, video.duration);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
+	await assertCaptionTemplate(db, video.workspaceId, config);
 	if (!(await startWithConfig(db, video.id, config))) throw new ApiError("conflict", "The video's config was set by another request.");
 	await startProcessing(env, db, video.id);
 }

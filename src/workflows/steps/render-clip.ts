@@ -1,9 +1,11 @@
 /** Step "render clip N of M": one clip through the tier, from the source in R2 to its MP4 and JPEG. */
 import { NonRetryableError } from "cloudflare:workflows";
-import type { RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
+import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
 import { completedClipCount, enterStage, findClip, markClipRendered, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
+import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
+import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
@@ -17,7 +19,7 @@ export interface ClipToRender {
 	start: number;
 	end: number;
 	hookTitle: string | null;
-	/** The transcript's words (absolute times); empty when there are no captions. */
+	/** The transcript's words (absolute times); empty when neither captions nor silence removal need them. */
 	words: Word[];
 	sourceUrl: string;
 	videoPutUrl: string;
@@ -28,6 +30,8 @@ export interface ClipToRender {
 export interface SignedLook {
 	watermark: WatermarkSpec | null;
 	background: { url: string; key: string } | null;
+	/** The caption template resolved into a look (null without captions). */
+	captions: CaptionLook | null;
 }
 
 /**
@@ -44,12 +48,19 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		aspectRatio: config.aspectRatio,
 		videoPutUrl: clip.videoPutUrl,
 		thumbnailPutUrl: clip.thumbnailPutUrl,
-		captions: config.enableCaptions ? { style: config.captionTemplateId, words: wordsWithin(clip.words, clip.start, clip.end) } : null,
+		captions: config.enableCaptions && look.captions ? { look: look.captions, words: wordsWithin(clip.words, clip.start, clip.end) } : null,
 		hookTitle: config.enableIntroTitle ? clip.hookTitle : null,
 		watermark: config.enableWatermark ? look.watermark : null,
 		splitScreen: config.enableSplitScreen && look.background ? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio } : null,
 		smartCrop: config.enableSmartCrop,
+		jumpCuts: config.removeSilences ? jumpCutsFor(config, clip) : null,
 	};
+}
+
+/** Remove silences: the clip's pauses from the transcript (the tier confirms them with its own ears). */
+function jumpCutsFor(config: VideoConfig, clip: ClipToRender): RenderClipRequest["jumpCuts"] {
+	const pauses = pausesToCut(wordsWithin(clip.words, clip.start, clip.end), config.silenceThresholdSeconds);
+	return pauses.length > 0 ? { pauses, confirmWithAudio: true } : null;
 }
 
 /** The clip's words, with times from the clip's start (what its captions show). */
@@ -76,15 +87,19 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		watermark?.kind === "image" ? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl })) : Promise.resolve(watermark),
 		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
 	]);
-	const words = video.config.enableCaptions ? (await readJson<Transcript>(run, job.transcriptKey)).words : [];
+	const { config } = video;
+	const words = config.enableCaptions || config.removeSilences ? (await readJson<Transcript>(run, job.transcriptKey)).words : [];
+	const captions = config.enableCaptions ? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId))) : null;
 	const request = renderRequestFor(
-		video.config,
+		config,
 		{ videoId: run.videoId, clipId, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
-		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null },
+		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null, captions },
 	);
 	const doneBefore = await completedClipCount(run.db, run.videoId);
 	const result = await renderJob(run, "Rendering a clip", job.affinity, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total));
-	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes });
+	// With pauses cut out, the clip the user gets is shorter than its span in the source: report that length.
+	const duration = result.cuts > 0 ? Math.round(result.duration * 100) / 100 : undefined;
+	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes, duration });
 	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId)) / total));
 	return { clipId, videoKey };
 }

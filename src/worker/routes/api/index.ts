@@ -15,6 +15,7 @@ import { requireJson } from "../../middleware/require-json";
 import { registerApiKeys } from "./api-keys";
 import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
+import { PUBLIC_CAPTION_PREVIEW_PATHS, registerCaptionTemplates } from "./caption-templates";
 import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips";
 import { registerProjects } from "./projects";
 import { registerClips } from "./videos/clips";
@@ -31,7 +32,7 @@ import { registerWorkspaceWebhook } from "./workspaces/webhook";
 
 export const API_BASE = "/api";
 /** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, the OpenAPI document. */
-export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, "/openapi.json"].map((path) => API_BASE + path));
+export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, ...PUBLIC_CAPTION_PREVIEW_PATHS, "/openapi.json"].map((path) => API_BASE + path));
 
 /** Credentials, then the caller's rate limit, then JSON writes: the order a caller hears about problems in. */
 const guard: MiddlewareHandler<AppEnv> = (c, next) =>
@@ -53,6 +54,7 @@ const REGISTER: ((api: Api) => unknown)[] = [
 	registerVideoList, registerDeleteVideo, registerSubmitHosted, registerConfigure, registerStatus, registerClips, registerVideo, registerTranscript,
 	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
 	registerClipFiles,
+	registerCaptionTemplates,
 ];
 
 export function createApi(): Api {
