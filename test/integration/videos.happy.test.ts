@@ -15,6 +15,8 @@ const DOCUMENTED_PATHS = [
 	"/api/auth/logout",
 	"/api/backgrounds",
 	"/api/backgrounds/{id}",
+	"/api/caption-templates",
+	"/api/caption-templates/{id}",
 	"/api/projects",
 	"/api/videos",
 	"/api/videos/hosted",
@@ -50,6 +52,9 @@ const SEED_DEFAULTS = {
 	enableWatermark: true,
 	skipClipping: false,
 	customPrompt: null,
+	// Beyond the seed (issue 17).
+	removeSilences: false,
+	silenceThresholdSeconds: 0.6,
 };
 
 describe("POST /api/videos/hosted", () => {
