@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./client.ts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES } from "../../src/worker/domain/config-options.ts";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, SILENCE_THRESHOLD } from "../../src/worker/domain/config-options.ts";
+import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
 import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
 
@@ -25,6 +26,12 @@ const program = new Command()
 	// Before the subcommands are added: they copy it. Usage errors then reach our exit codes.
 	.exitOverride();
 
+/** A preset id or custom:<id>, checked before anything is sent (the API checks that the template exists). */
+const templateId = (value: string) => {
+	if ((CAPTION_TEMPLATES as readonly string[]).includes(value) || /^custom:ct_[A-Za-z0-9_-]{1,64}$/.test(value)) return value;
+	throw new InvalidArgumentError(`must be one of ${CAPTION_TEMPLATES.join(", ")} or custom:<id>.`);
+};
+
 const number = (name: string) => (value: string) => {
 	const n = Number(value);
 	if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
@@ -37,7 +44,10 @@ program
 	.argument("<url>", "the hosted video's URL")
 	.option("--config <file>", "a JSON file with the config (flags below override it)")
 	.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(ASPECT_RATIOS))
-	.addOption(new Option("--captions <style>", "burn in captions").choices(CAPTION_TEMPLATES))
+	.addOption(new Option("--captions <style>", "burn in captions in a preset look").choices(CAPTION_TEMPLATES))
+	.option("--caption-template <id>", `burn in captions in a look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> (see clipforge caption-templates)`, templateId)
+	.option("--remove-silences", "cut the pauses inside each clip (jump cuts; captions follow)")
+	.option("--silence-threshold <seconds>", `with --remove-silences: shortest pause cut (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}, default 0.6)`, number("--silence-threshold"))
 	.option("--hook", "AI hook title over the first seconds")
 	.option("--smart-crop", "follow the speaker's face")
 	.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
@@ -115,10 +125,73 @@ program
 		output(workspaces, () => workspaces.map((w) => `${w.id}  ${w.name}  ${w.minutesBalance} min  ${w.plan ? `${w.plan.name}${w.plan.active ? "" : " (inactive)"}` : "no plan"}`).join("\n"));
 	});
 
+const templates = program.command("caption-templates").description("Caption looks: the presets and your workspace's own templates (brand kit)");
+
+templates
+	.command("list", { isDefault: true })
+	.description("List the presets and the workspace's templates with their preview images")
+	.action(async () => {
+		const list = await client().captionTemplates();
+		output(list, () =>
+			list.templates
+				.map((t) => `${t.id.padEnd(24)} ${t.name}\n${" ".repeat(25)}${t.font}, ${t.textColor}/${t.highlightColor}, ${t.position}${t.previewUrl ? `\n${" ".repeat(25)}${t.previewUrl}` : ""}`)
+				.join("\n"),
+		);
+	});
+
+const templateFields = (command: Command, preset: "required" | "optional") =>
+	command
+		.addOption(new Option("--preset <id>", "the preset look it starts from").choices(CAPTION_PRESET_IDS).makeOptionMandatory(preset === "required"))
+		.addOption(new Option("--font <font>", "font (installed fonts only)").choices(CAPTION_FONT_IDS))
+		.option("--text-color <#RRGGBB>", "text colour")
+		.option("--highlight-color <#RRGGBB>", "spoken word / box / second line colour")
+		.addOption(new Option("--position <where>", "where the captions sit").choices(CAPTION_POSITIONS));
+
+interface TemplateFlags {
+	name?: string;
+	preset?: (typeof CAPTION_PRESET_IDS)[number];
+	font?: (typeof CAPTION_FONT_IDS)[number];
+	textColor?: string;
+	highlightColor?: string;
+	position?: (typeof CAPTION_POSITIONS)[number];
+}
+const templateBody = (opts: TemplateFlags) =>
+	Object.fromEntries(
+		Object.entries({ name: opts.name, presetId: opts.preset, font: opts.font, textColor: opts.textColor, highlightColor: opts.highlightColor, position: opts.position }).filter(([, v]) => v !== undefined),
+	);
+const templateText = (t: { id: string; name: string; font: string; textColor: string; highlightColor: string; position: string }) =>
+	`${t.id}  ${t.name}  (${t.font}, ${t.textColor}/${t.highlightColor}, ${t.position}). Use it with: clipforge submit <url> --caption-template ${t.id}`;
+
+templateFields(templates.command("create").description("Save a template: a preset with your font, colours and position").argument("<name>", "its name"), "required").action(
+	async (name: string, opts: TemplateFlags) => {
+		const created = await client().createCaptionTemplate({ ...templateBody(opts), name, presetId: opts.preset! });
+		output(created, () => templateText(created));
+	},
+);
+
+templateFields(templates.command("update").description("Change a template").argument("<id>", "custom:<id>").option("--name <name>", "new name"), "optional").action(
+	async (id: string, opts: TemplateFlags) => {
+		const updated = await client().updateCaptionTemplate(id, templateBody(opts));
+		output(updated, () => templateText(updated));
+	},
+);
+
+templates
+	.command("delete")
+	.description("Delete a template (videos already submitted with it keep its look)")
+	.argument("<id>", "custom:<id>")
+	.action(async (id: string) => {
+		await client().deleteCaptionTemplate(id);
+		output({ id, deleted: true }, () => `Deleted ${id}.`);
+	});
+
 interface SubmitFlags {
 	config?: string;
 	aspect?: VideoConfig["aspectRatio"];
 	captions?: VideoConfig["captionTemplateId"];
+	captionTemplate?: string;
+	removeSilences?: boolean;
+	silenceThreshold?: number;
 	hook?: boolean;
 	smartCrop?: boolean;
 	split?: string;
@@ -154,7 +227,10 @@ function buildConfig(opts: SubmitFlags): VideoConfig {
 		if (value !== undefined) config[key] = value;
 	};
 	set("aspectRatio", opts.aspect);
-	if (opts.captions) Object.assign(config, { enableCaptions: true, captionTemplateId: opts.captions });
+	const look = opts.captionTemplate ?? opts.captions;
+	if (look) Object.assign(config, { enableCaptions: true, captionTemplateId: look });
+	if (opts.removeSilences) set("removeSilences", true);
+	set("silenceThresholdSeconds", opts.silenceThreshold);
 	if (opts.hook) set("enableIntroTitle", true);
 	if (opts.smartCrop) set("enableSmartCrop", true);
 	if (opts.split) {

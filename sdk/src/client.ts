@@ -28,6 +28,10 @@ export type VideoDetail = Schemas["VideoDetail"];
 export type Clip = Schemas["Clip"];
 export type ClipsPage = Schemas["ClipList"];
 export type Workspace = Schemas["Workspace"];
+export type CaptionTemplate = Schemas["CaptionTemplate"];
+export type CaptionTemplateList = { templates: CaptionTemplate[]; fonts: { id: string; name: string }[]; positions: string[] };
+export type NewCaptionTemplate = Schemas["CreateCaptionTemplate"];
+export type CaptionTemplateChanges = Schemas["UpdateCaptionTemplate"];
 
 export interface ClientOptions {
 	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
@@ -126,9 +130,28 @@ export function createClient(options: ClientOptions) {
 		workspaces(): Promise<Workspace[]> {
 			return body(api.GET("/api/workspaces"));
 		},
+		/** GET /api/caption-templates: the preset looks, then the workspace's own, each with a signed preview image URL; and the fonts and positions a template may use. */
+		captionTemplates(workspaceId?: string): Promise<CaptionTemplateList> {
+			return body(api.GET("/api/caption-templates", { params: { query: workspaceId ? { workspaceId } : {} } }));
+		},
+		/** POST /api/caption-templates: a preset with the workspace's font, colours and position; use its `id` (`custom:…`) as `captionTemplateId`. */
+		createCaptionTemplate(template: NewCaptionTemplate): Promise<CaptionTemplate> {
+			return body(api.POST("/api/caption-templates", { body: template }));
+		},
+		/** PATCH /api/caption-templates/:id (`custom:ct_…` or `ct_…`); null resets a field to the preset's. */
+		updateCaptionTemplate(templateId: string, changes: CaptionTemplateChanges): Promise<CaptionTemplate> {
+			return body(api.PATCH("/api/caption-templates/{id}", { params: { path: { id: savedId(templateId) } }, body: changes }));
+		},
+		/** DELETE /api/caption-templates/:id; videos already submitted with it keep its look. */
+		async deleteCaptionTemplate(templateId: string): Promise<void> {
+			await api.DELETE("/api/caption-templates/{id}", { params: { path: { id: savedId(templateId) } } });
+		},
 	};
 	return client;
 }
+
+/** `custom:ct_…` (as listed and as `captionTemplateId`) or the bare `ct_…` the template routes take. */
+const savedId = (templateId: string) => templateId.replace(/^custom:/, "");
 
 export type ClipforgeClient = ReturnType<typeof createClient>;
 export type { ErrorCode };

@@ -45,7 +45,12 @@ const CaptionTemplate = z
 	.openapi("CaptionTemplate");
 
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
-const TemplateId = z.string().regex(/^ct_[A-Za-z0-9_-]{1,64}$/, "a custom template's id (ct_…)").openapi({ param: { name: "id", in: "path" }, example: "ct_3kf9a" });
+/** A saved template's id, as listed (`custom:ct_…`) or bare (`ct_…`). */
+const TemplateId = z
+	.string()
+	.regex(/^(custom:)?ct_[A-Za-z0-9_-]{1,64}$/, "a custom template's id (custom:ct_… or ct_…)")
+	.transform((id) => id.replace(/^custom:/, ""))
+	.openapi({ param: { name: "id", in: "path" }, example: "custom:ct_3kf9a" });
 
 const overrides = {
 	font: Font.nullable().optional().openapi({ description: "One of `fonts` in the list; null = the preset's." }),
