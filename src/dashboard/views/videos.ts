@@ -1,6 +1,7 @@
 /** #/videos: the submission form with every config option, and the workspace's recent videos. */
-import { ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, SPLIT_RATIO } from "../../worker/domain/config-options";
+import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, SILENCE_THRESHOLD, SPLIT_RATIO } from "../../worker/domain/config-options";
 import { api, errorText } from "../api";
+import { loadCaptionTemplates, lookPicker, pickedLook } from "../caption-looks";
 import { check, field, h, select } from "../dom";
 import { loadWorkspaces, show, workspaceId } from "../shell";
 
@@ -11,10 +12,13 @@ interface VideoSummary {
 	createdAt: string;
 }
 
-const number = (id: string, min: number, max: number, value: number) => h("input", { id, type: "number", min, max, value });
+const number = (id: string, min: number, max: number, value: number, step: number | string = 1) => h("input", { id, type: "number", min, max, value, step });
 
 export async function videosView(): Promise<void> {
-	const backgrounds = await api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(workspaceId())}`).catch(() => ({ categories: [] }));
+	const [backgrounds, looks] = await Promise.all([
+		api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(workspaceId())}`).catch(() => ({ categories: [] })),
+		loadCaptionTemplates(workspaceId()),
+	]);
 	const message = h("p", { class: "error", role: "alert" });
 	const form = h("form", { class: "card", "aria-labelledby": "submit-title" },
 		h("h1", { id: "submit-title", text: "New video" }),
@@ -31,14 +35,16 @@ export async function videosView(): Promise<void> {
 		h("fieldset", {}, h("legend", { text: "Look" }), h("div", { class: "grid" },
 			// Captions are on by default here (a person at the dashboard wants to see them); the API's default stays off.
 			check("enableCaptions", "Captions", true),
-			field("captionTemplateId", "Caption style", select("captionTemplateId", CAPTION_TEMPLATES, D.captionTemplateId)),
 			check("enableIntroTitle", "Hook title", D.enableIntroTitle),
 			check("enableSmartCrop", "Smart crop (follow faces)", D.enableSmartCrop),
 			check("enableWatermark", "Watermark", D.enableWatermark),
 			check("enableSplitScreen", "Split-screen", D.enableSplitScreen),
 			field("splitScreenBgCategoryId", "Background category", select("splitScreenBgCategoryId", backgrounds.categories.map((c) => c.id), DEFAULT_BACKGROUND_CATEGORY)),
 			field("splitRatio", "Video share of the height (%)", number("splitRatio", SPLIT_RATIO.min, SPLIT_RATIO.max, D.splitRatio)),
+			check("removeSilences", "Remove silences (jump cuts)", D.removeSilences),
+			field("silenceThresholdSeconds", "Cut pauses longer than (s)", number("silenceThresholdSeconds", SILENCE_THRESHOLD.min, SILENCE_THRESHOLD.max, D.silenceThresholdSeconds, 0.1)),
 		)),
+		lookPicker(looks, D.captionTemplateId),
 		field("customPrompt", "What to look for (optional)", h("textarea", { id: "customPrompt", rows: 2, maxlength: CUSTOM_PROMPT_MAX })),
 		check("skipClipping", "Transcribe only (no clips)", D.skipClipping),
 		message,
@@ -52,7 +58,8 @@ export async function videosView(): Promise<void> {
 		const config = {
 			aspectRatio: value("aspectRatio"), clipDurationMin: Number(value("clipDurationMin")), clipDurationMax: Number(value("clipDurationMax")),
 			clipModel: value("clipModel"), genre: value("genre"), clipType: value("clipType"), language: value("language") || null,
-			enableCaptions: checked("enableCaptions"), captionTemplateId: value("captionTemplateId"), enableIntroTitle: checked("enableIntroTitle"),
+			enableCaptions: checked("enableCaptions"), captionTemplateId: pickedLook(form), removeSilences: checked("removeSilences"),
+			silenceThresholdSeconds: Number(value("silenceThresholdSeconds")), enableIntroTitle: checked("enableIntroTitle"),
 			enableSmartCrop: checked("enableSmartCrop"), enableWatermark: checked("enableWatermark"), enableSplitScreen: checked("enableSplitScreen"),
 			splitScreenBgCategoryId: checked("enableSplitScreen") ? value("splitScreenBgCategoryId") : null, splitRatio: Number(value("splitRatio")),
 			customPrompt: value("customPrompt").trim() || null, skipClipping: checked("skipClipping"),
