@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { defineConfig } from "vitest/config";
 
 // The render tier's tests run in plain Node with real ffmpeg, ffprobe, yt-dlp and pocketsphinx.
@@ -7,6 +8,7 @@ export default defineConfig({
 		include: ["test/**/*.test.ts"],
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
-		env: { ALLOW_PRIVATE_SOURCES: "true", RENDER_QUIET: "true" },
+		// RENDER_SECRET: this run's own, which the tests sign their job requests with (test/signed-post.ts).
+		env: { ALLOW_PRIVATE_SOURCES: "true", RENDER_QUIET: "true", RENDER_SECRET: randomBytes(32).toString("base64url") },
 	},
 });

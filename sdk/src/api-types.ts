@@ -9,7 +9,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password; sets an HttpOnly session cookie */
+        /**
+         * Sign in with email and password; sets an HttpOnly session cookie
+         * @description Sets `__Host-cf_session` (HttpOnly, Secure, SameSite=Lax, Path=/, 7 days). Attempts back off per client IP and per email: after 5 attempts for one email (30 from one network) each further one must wait twice as long as the last (1 s, 2 s, 4 s … 15 min); an attempt made too early is refused with 429 `rate_limited` and `Retry-After` (seconds). A quiet hour starts a key over; signing in clears its email.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -23,7 +26,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Signed in; `Set-Cookie: cf_session=…`. */
+                /** @description Signed in; `Set-Cookie: __Host-cf_session=…`. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -43,6 +46,24 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -83,6 +104,103 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password; every other session of yours ends at once
+         * @description Needs the current password. Every session of the user ends (a stolen session does not outlive the password it was opened with); this browser gets a fresh one in `__Host-cf_session`. API keys are workspace credentials and keep working (revoke them with DELETE /api/api-keys/{id}). Attempts back off per client IP and per email: after 5 attempts for one email (30 from one network) each further one must wait twice as long as the last (1 s, 2 s, 4 s … 15 min); an attempt made too early is refused with 429 `rate_limited` and `Retry-After` (seconds). A quiet hour starts a key over; signing in clears its email.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangePassword"];
+                };
+            };
+            responses: {
+                /** @description Changed; a fresh session cookie. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
             };
         };
@@ -211,7 +329,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a video: stops its processing, refunds it unless it finished, deletes its files */
+        /**
+         * Delete a video: stops its processing, refunds it only if nothing was delivered yet, deletes its files
+         * @description Refunds the whole charge while the video is `pending_config`, `downloading`, `uploading` or `transcribing` (nothing delivered yet). Past `transcribing` (`analyzing`, `generating_clips`, `completed`) the charge stays: the work was done. A `failed` video was refunded when it failed, unless the failure was caused by the workspace (e.g. deleting the split-screen background it used), which keeps the charge. The status change and the refund are one guarded write, so a video that completes meanwhile is never refunded; of concurrent DELETEs one answers 200, the others 404.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -266,7 +387,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a hosted video URL for processing */
+        /**
+         * Submit a hosted video URL for processing
+         * @description Charges the minutes at once. A workspace processes at most its plan's number of videos at once (default 2); a video over that is still accepted (201, charged) and waits its turn in `downloading` with `job.queuePosition` in its status. At most 50 may wait: past that the submission is refused with 429 `queue_full` (nothing charged).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -337,7 +461,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -346,7 +470,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The source is longer than the plan allows (`video_too_long`). */
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -357,6 +481,15 @@ export interface paths {
                 };
                 /** @description No playable video at the URL (`unsupported_source`). */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -389,7 +522,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Supply the config of a pending_config video and start processing */
+        /**
+         * Supply the config of a pending_config video and start processing
+         * @description Like a submission with a config, the video may wait for one of its workspace's processing slots (`job.queuePosition`), or be refused with 429 `queue_full` when too many already wait.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -405,7 +541,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Processing started. */
+                /** @description Processing started (or waiting for a slot). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -441,8 +577,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -546,7 +691,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Clips (empty until the video is completed). */
+                /** @description Clips (empty until the video is completed; after a failed reprocess, the previous clips). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -599,7 +744,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The transcript with word timings (JSON), or as SRT, WebVTT or plain text */
+        /**
+         * The transcript with word timings (JSON), or as SRT, WebVTT or plain text
+         * @description Served once the video is `completed` (with `skipClipping: true` it completes right after transcription); before that, or for a failed video, 409 `conflict` with `details.status`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -652,8 +800,175 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate a finished video's clips with new settings (no new download or transcription)
+         * @description Runs analyzing and generating_clips again with the video's config changed by `config` (any field; the others stay), from the stored source and transcript. The video goes back to `analyzing` (progress from 55%), then `generating_clips` and `completed`, as a new video would; its previous clips are listed until the new ones are all rendered, then replaced. If it fails, the video ends `failed` with its previous clips and config, and the reprocess is refunded. The first reprocess of a video is free (1 per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count. The language and the transcribed time frame cannot change (a new transcription would be needed).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Same key and body within 24 h → the first response again, charged once; same key, other body → 409. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReprocessVideo"];
+                };
+            };
+            responses: {
+                /** @description Reprocessing started; minutes charged if it is not a free one. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReprocessResponse"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not enough minutes (`insufficient_minutes`); `details: {required, balance}`. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/reprocesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The video's reprocesses, what each cost, and what the next would cost */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Oldest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReprocessList"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -767,7 +1082,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key for a workspace (signed-in users only); the key is shown once */
+        /** Create an API key for a workspace (its owner or an admin, signed in); the key is shown once */
         post: {
             parameters: {
                 query?: never;
@@ -835,7 +1150,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key: requests with it get 401 (at once where revoked, within 60 s everywhere) */
+        /** Revoke an API key (its workspace's owner or an admin): requests with it get 401 (at once where revoked, within 60 s everywhere) */
         delete: {
             parameters: {
                 query?: never;
@@ -1110,6 +1425,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No playable video at the URL (`unsupported_source`). */
                 422: {
                     headers: {
@@ -1209,7 +1533,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set (or clear with null) the workspace's webhook URL; answers the signing secret */
+        /**
+         * Set (or clear with null) the workspace's webhook URL; answers the signing secret
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1266,6 +1593,65 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{workspaceId}/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret: the old one stops at once
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys. Answers the new secret. The old one signs nothing from this moment (no grace period: a leaked secret is what rotation is for). Deliveries the receiver refuses while it still checks the old secret are retried with backoff for about a day, each attempt signed with the then current secret.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings with the new secret. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookSettings"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1524,7 +1910,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Save a caption template for the workspace: a preset with its own font, colours and position (brand kit) */
+        /**
+         * Save a caption template for the workspace: a preset with its own font, colours and position (brand kit)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1574,7 +1963,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1601,7 +1990,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a template of the workspace (videos already submitted with it still render with it) */
+        /**
+         * Delete a template of the workspace (videos already submitted with it still render with it)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
         delete: {
             parameters: {
                 query?: {
@@ -1653,7 +2045,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a template of the workspace (videos already rendered keep their look) */
+        /**
+         * Change a template of the workspace (videos already rendered keep their look)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
         patch: {
             parameters: {
                 query?: {
@@ -1734,7 +2129,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "video_too_long" | "unsupported_source" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;
@@ -1744,6 +2139,10 @@ export interface components {
             /** Format: email */
             email: string;
             password: string;
+        };
+        ChangePassword: {
+            currentPassword: string;
+            newPassword: string;
         };
         VideoList: {
             videos: components["schemas"]["VideoDetail"][];
@@ -1765,10 +2164,14 @@ export interface components {
             completedAt: string | null;
         };
         VideoInfo: {
+            /** @description The platform's id, at most 200 characters. */
             id: string;
+            /** @description At most 300 characters (longer titles end in …). */
             title: string;
             duration: number;
+            /** @description An http(s) URL of at most 2048 characters, or empty. */
             thumbnail: string;
+            /** @description At most 200 characters. */
             channelName: string;
         };
         VideoConfig: {
@@ -1841,6 +2244,7 @@ export interface components {
         } | null;
         Video: {
             id: string;
+            /** @description The source's title as its platform gives it, at most 300 characters. */
             title: string;
             /** @enum {string} */
             status: "pending_config" | "downloading" | "uploading" | "transcribing" | "analyzing" | "generating_clips" | "completed" | "failed";
@@ -1888,6 +2292,8 @@ export interface components {
                 stageProgress: number;
                 startedAt: string | null;
                 updatedAt: string;
+                /** @description Set while the video waits for one of its workspace's processing slots (status stays `downloading`, progress 0): 1 = next to start. A workspace processes at most its plan's number of videos at once (default 2); null once it has a slot. */
+                queuePosition: number | null;
             };
         };
         ClipList: {
@@ -1954,6 +2360,73 @@ export interface components {
                 start: number;
                 end: number;
             }[];
+        };
+        ReprocessResponse: {
+            message: string;
+            video: components["schemas"]["VideoDetail"];
+            reprocess: components["schemas"]["Reprocess"];
+        };
+        Reprocess: {
+            /** @example vid_3kTq9bX2mZpQ-r1 */
+            id: string;
+            videoId: string;
+            /** @description 1 for the video's first reprocess. */
+            number: number;
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed";
+            config: components["schemas"]["VideoConfig"];
+            /** @description 0 for a free reprocess; refunded when it failed. */
+            minutesCharged: number;
+            errorMessage: string | null;
+            clipsCount: number | null;
+            createdAt: string;
+            completedAt: string | null;
+        };
+        ReprocessVideo: {
+            config?: components["schemas"]["ReprocessConfig"];
+        };
+        /** @description Any config field (see VideoConfig); the fields left out keep the video's current values. */
+        ReprocessConfig: {
+            /** @enum {string} */
+            clipType?: "viral-clips" | "split-clips";
+            /** @enum {string} */
+            clipModel?: "ClipBasic" | "ClipPro";
+            /** @enum {string} */
+            genre?: "Auto" | "Podcast" | "Gaming" | "Education" | "Entertainment";
+            clipDurationMin?: number;
+            clipDurationMax?: number;
+            /** @enum {string} */
+            aspectRatio?: "9:16" | "16:9" | "1:1";
+            enableCaptions?: boolean;
+            enableIntroTitle?: boolean;
+            /**
+             * @description A preset look (karaoke, word-by-word, sentence, bold-outline, boxed, highlight-box, two-color, emoji-accents, minimal-lower-third) or `custom:<id>`, one of the workspace's own templates. GET /api/caption-templates lists them with previews.
+             * @example karaoke
+             */
+            captionTemplateId?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
+            language?: string | null;
+            timeframeStart?: number;
+            timeframeEnd?: number | null;
+            enableSplitScreen?: boolean;
+            splitScreenBgVideoId?: string | null;
+            splitScreenBgCategoryId?: string | null;
+            splitRatio?: number;
+            enableSmartCrop?: boolean;
+            enableWatermark?: boolean;
+            skipClipping?: boolean;
+            customPrompt?: string | null;
+            removeSilences?: boolean;
+            silenceThresholdSeconds?: number;
+        };
+        ReprocessList: {
+            videoId: string;
+            reprocesses: components["schemas"]["Reprocess"][];
+            /** @description What a reprocess with the video's current time frame would cost now. */
+            next: {
+                minutes: number;
+                freeReprocessesLeft: number;
+                rule: string;
+            };
         };
         Workspace: {
             id: string;

@@ -10,11 +10,12 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
-import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./client.ts";
+import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./node-client.ts";
 import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, SILENCE_THRESHOLD } from "../../src/worker/domain/config-options.ts";
 import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
 import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
+import { serveStdio } from "./mcp/stdio.ts";
 
 const program = new Command()
 	.name("clipforge")
@@ -38,58 +39,105 @@ const number = (name: string) => (value: string) => {
 	return n;
 };
 
+/** The config flags, shared by submit and reprocess: each one given sets its field, the others are left alone. */
+function withConfigOptions(command: Command): Command {
+	return command
+		.option("--config <file>", "a JSON file with the config (flags below override it)")
+		.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(ASPECT_RATIOS))
+		.addOption(new Option("--captions <style>", "burn in captions in a preset look").choices(CAPTION_TEMPLATES))
+		.option("--caption-template <id>", `burn in captions in a look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> (see clipforge caption-templates)`, templateId)
+		.option("--no-captions", "no captions")
+		.option("--remove-silences", "cut the pauses inside each clip (jump cuts; captions follow)")
+		.option("--no-remove-silences", "keep the pauses")
+		.option("--silence-threshold <seconds>", `with --remove-silences: shortest pause cut (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}, default 0.6)`, number("--silence-threshold"))
+		.option("--hook", "AI hook title over the first seconds")
+		.option("--no-hook", "no hook title")
+		.option("--smart-crop", "follow the speaker's face")
+		.option("--no-smart-crop", "crop at the centre")
+		.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
+		.option("--no-split", "no split-screen")
+		.option("--split-ratio <percent>", "height share of the video in split-screen", number("--split-ratio"))
+		.option("--watermark", "draw the workspace's watermark (the default)")
+		.option("--no-watermark", "no watermark")
+		.option("--min <seconds>", "shortest clip", number("--min"))
+		.option("--max <seconds>", "longest clip", number("--max"))
+		.addOption(new Option("--model <model>", "ranker").choices(CLIP_MODELS))
+		.addOption(new Option("--genre <genre>", "genre").choices(GENRES))
+		.option("--language <code>", "two-letter language code")
+		.option("--prompt <text>", "what to look for (custom prompt)")
+		.option("--from <seconds>", "time frame start", number("--from"))
+		.option("--to <seconds>", "time frame end", number("--to"));
+}
+
+/** --wait, --out and --interval, shared by submit and reprocess. */
+function withWaitOptions(command: Command): Command {
+	return command
+		.option("--wait", "wait for processing to finish, showing progress")
+		.option("--out <dir>", "with --wait: download the clips here")
+		.option("--interval <seconds>", "poll interval with --wait", number("--interval"), 12);
+}
+
+withWaitOptions(
+	withConfigOptions(program.command("submit").description("Submit a video URL for clipping").argument("<url>", "the hosted video's URL"))
+		.option("--transcribe-only", "only transcribe (no clips)")
+		.option("--project <id>", "project id")
+		.option("--idempotency-key <key>", "retry-safe submission key (default: a fresh one per run, reused by the SDK's own retries)"),
+).action(async (url: string, opts: SubmitFlags) => {
+	const cf = client();
+	const config = buildConfig(opts);
+	const submitted = await cf.submit(url, config, { projectId: opts.project, idempotencyKey: opts.idempotencyKey });
+	const id = submitted.video.id;
+	const about = `${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`;
+	if (!opts.wait) {
+		output(submitted, () => `Submitted ${about}: ${submitted.video.status}. Follow it with: clipforge status ${id}`);
+		return;
+	}
+	await waitAndCollect(id, opts, `Submitted ${about}`);
+});
+
+withWaitOptions(
+	withConfigOptions(
+		program
+			.command("reprocess")
+			.description("Regenerate a finished video's clips with other settings, from its stored source and transcript (the first reprocess of a video is free, later ones cost half its minutes)")
+			.argument("<id>", "video id"),
+	).option("--idempotency-key <key>", "retry-safe reprocess key"),
+).action(async (id: string, opts: ReprocessFlags) => {
+	const result = await client().reprocess(id, buildConfig(opts), { idempotencyKey: opts.idempotencyKey });
+	const cost = result.reprocess.minutesCharged > 0 ? `${result.reprocess.minutesCharged} minute(s) charged` : "free";
+	const line = `Reprocessing ${id} (reprocess ${result.reprocess.number}, ${cost}): ${result.video.status}`;
+	if (!opts.wait) {
+		output(result, () => `${line}. Follow it with: clipforge status ${id}`);
+		return;
+	}
+	await waitAndCollect(id, opts, line);
+});
+
 program
-	.command("submit")
-	.description("Submit a video URL for clipping")
-	.argument("<url>", "the hosted video's URL")
-	.option("--config <file>", "a JSON file with the config (flags below override it)")
-	.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(ASPECT_RATIOS))
-	.addOption(new Option("--captions <style>", "burn in captions in a preset look").choices(CAPTION_TEMPLATES))
-	.option("--caption-template <id>", `burn in captions in a look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> (see clipforge caption-templates)`, templateId)
-	.option("--remove-silences", "cut the pauses inside each clip (jump cuts; captions follow)")
-	.option("--silence-threshold <seconds>", `with --remove-silences: shortest pause cut (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}, default 0.6)`, number("--silence-threshold"))
-	.option("--hook", "AI hook title over the first seconds")
-	.option("--smart-crop", "follow the speaker's face")
-	.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
-	.option("--split-ratio <percent>", "height share of the video in split-screen", number("--split-ratio"))
-	.option("--no-watermark", "no watermark")
-	.option("--min <seconds>", "shortest clip", number("--min"))
-	.option("--max <seconds>", "longest clip", number("--max"))
-	.addOption(new Option("--model <model>", "ranker").choices(CLIP_MODELS))
-	.addOption(new Option("--genre <genre>", "genre").choices(GENRES))
-	.option("--language <code>", "two-letter language code")
-	.option("--prompt <text>", "what to look for (custom prompt)")
-	.option("--from <seconds>", "time frame start", number("--from"))
-	.option("--to <seconds>", "time frame end", number("--to"))
-	.option("--transcribe-only", "only transcribe (no clips)")
-	.option("--project <id>", "project id")
-	.option("--idempotency-key <key>", "retry-safe submission key")
-	.option("--wait", "wait for processing to finish, showing progress")
-	.option("--out <dir>", "with --wait: download the clips here")
-	.option("--interval <seconds>", "poll interval with --wait", number("--interval"), 12)
-	.action(async (url: string, opts: SubmitFlags) => {
-		const cf = client();
-		const config = buildConfig(opts);
-		const submitted = await cf.submit(url, config, { projectId: opts.project, idempotencyKey: opts.idempotencyKey });
-		const id = submitted.video.id;
-		if (!opts.wait) {
-			output(submitted, () => `Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s): ${submitted.video.status}. Follow it with: clipforge status ${id}`);
-			return;
-		}
-		let downloading = false;
-		const { status, clips, files } = await untilInterrupted(
-			async (signal) => {
-				// Announced only once Ctrl-C is handled, so whoever reacts to this line can interrupt cleanly.
-				if (!json()) console.error(`Submitted ${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`);
-				const status = await waitWithProgress(id, opts.interval * 1000, signal);
-				const clips = await cf.allClips(id);
-				downloading = true;
-				return { status, clips, files: opts.out ? await download(clips, opts.out, signal) : [] };
-			},
-			() => (downloading ? stoppedDownloading(id, opts.out!) : `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`),
-		);
-		output({ video: status.video, clips, files }, () => clipsText(clips, files));
+	.command("mcp")
+	.description("Serve the clipforge tools to an AI assistant over stdio (Model Context Protocol), with CLIPFORGE_URL and CLIPFORGE_API_KEY")
+	.action(async () => {
+		await serveStdio(client());
 	});
+
+/**
+ * --wait: a bar per stage until the video is done, then its clips (downloaded with --out).
+ * `announce` goes to stderr once Ctrl-C is handled, so whoever reacts to it can interrupt cleanly.
+ */
+async function waitAndCollect(id: string, opts: WaitFlags, announce: string): Promise<void> {
+	let downloading = false;
+	const { status, clips, files } = await untilInterrupted(
+		async (signal) => {
+			if (!json()) console.error(announce);
+			const status = await waitWithProgress(id, opts.interval * 1000, signal);
+			const clips = await client().allClips(id);
+			downloading = true;
+			return { status, clips, files: opts.out ? await download(clips, opts.out, signal) : [] };
+		},
+		() => (downloading ? stoppedDownloading(id, opts.out!) : `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`),
+	);
+	output({ video: status.video, clips, files }, () => clipsText(clips, files));
+}
 
 program
 	.command("status")
@@ -185,18 +233,21 @@ templates
 		output({ id, deleted: true }, () => `Deleted ${id}.`);
 	});
 
-interface SubmitFlags {
+interface ConfigFlags {
 	config?: string;
 	aspect?: VideoConfig["aspectRatio"];
-	captions?: VideoConfig["captionTemplateId"];
+	/** A style, or false for --no-captions. */
+	captions?: VideoConfig["captionTemplateId"] | false;
+	/** A preset id or custom:<id>. */
 	captionTemplate?: string;
 	removeSilences?: boolean;
 	silenceThreshold?: number;
 	hook?: boolean;
 	smartCrop?: boolean;
-	split?: string;
+	/** A background id or category, or false for --no-split. */
+	split?: string | false;
 	splitRatio?: number;
-	watermark: boolean;
+	watermark?: boolean;
 	min?: number;
 	max?: number;
 	model?: VideoConfig["clipModel"];
@@ -206,15 +257,25 @@ interface SubmitFlags {
 	from?: number;
 	to?: number;
 	transcribeOnly?: boolean;
-	project?: string;
-	idempotencyKey?: string;
+}
+
+interface WaitFlags {
 	wait?: boolean;
 	out?: string;
 	interval: number;
 }
 
+interface SubmitFlags extends ConfigFlags, WaitFlags {
+	project?: string;
+	idempotencyKey?: string;
+}
+
+interface ReprocessFlags extends ConfigFlags, WaitFlags {
+	idempotencyKey?: string;
+}
+
 /** The config file first, then each flag given on top (unset flags leave the API's defaults). */
-function buildConfig(opts: SubmitFlags): VideoConfig {
+function buildConfig(opts: ConfigFlags): VideoConfig {
 	let config: VideoConfig = {};
 	if (opts.config) {
 		try {
@@ -227,18 +288,20 @@ function buildConfig(opts: SubmitFlags): VideoConfig {
 		if (value !== undefined) config[key] = value;
 	};
 	set("aspectRatio", opts.aspect);
-	const look = opts.captionTemplate ?? opts.captions;
+	const look = opts.captionTemplate ?? (opts.captions || undefined);
 	if (look) Object.assign(config, { enableCaptions: true, captionTemplateId: look });
-	if (opts.removeSilences) set("removeSilences", true);
+	if (opts.captions === false) set("enableCaptions", false);
+	set("enableIntroTitle", opts.hook);
+	set("enableSmartCrop", opts.smartCrop);
+	set("removeSilences", opts.removeSilences);
 	set("silenceThresholdSeconds", opts.silenceThreshold);
-	if (opts.hook) set("enableIntroTitle", true);
-	if (opts.smartCrop) set("enableSmartCrop", true);
 	if (opts.split) {
 		const isCategory = BACKGROUND_CATEGORY_IDS.includes(opts.split);
 		Object.assign(config, { enableSplitScreen: true, [isCategory ? "splitScreenBgCategoryId" : "splitScreenBgVideoId"]: opts.split });
 	}
+	if (opts.split === false) set("enableSplitScreen", false);
 	set("splitRatio", opts.splitRatio);
-	if (!opts.watermark) set("enableWatermark", false);
+	set("enableWatermark", opts.watermark);
 	set("clipDurationMin", opts.min);
 	set("clipDurationMax", opts.max);
 	set("clipModel", opts.model);
@@ -284,10 +347,12 @@ async function waitWithProgress(id: string, intervalMs: number, signal: AbortSig
 		const current = STAGES.indexOf(status.job.stage as (typeof STAGES)[number]);
 		STAGES.forEach((stage, i) => {
 			const value = status.video.status === "completed" || i < current ? 100 : i === current ? Math.round(status.job.stageProgress) : 0;
-			stageBars.get(stage)?.update(value);
+			const waiting = stage === "downloading" && status.job.queuePosition ? `waiting #${status.job.queuePosition}` : stage;
+			stageBars.get(stage)?.update(value, { stage: waiting.padEnd(16) });
 		});
 		if (!live && !json()) {
-			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%`;
+			const queued = status.job.queuePosition ? ` (waiting for a processing slot, number ${status.job.queuePosition} in line)` : "";
+			const line = `${status.video.status} ${status.job.progress.toFixed(0)}%${queued}`;
 			if (line !== lastLine) console.error(line);
 			lastLine = line;
 		}

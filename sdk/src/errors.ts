@@ -38,7 +38,10 @@ export class ClipforgeError extends Error {
 	}
 }
 
-/** Worth another try: the network, rate limits, and server-side trouble. */
+/**
+ * Worth another try: the network, rate limits, and server-side trouble. Not `queue_full`: the
+ * workspace has too many videos waiting, which takes minutes to clear; the caller decides.
+ */
 export function isRetryable(error: ClipforgeError): boolean {
 	return error.code === "network_error" || error.code === "rate_limited" || error.code === "service_unavailable" || error.code === "internal_error" || (error.status >= 500 && error.status !== 501);
 }
@@ -61,7 +64,9 @@ export function exitCodeFor(error: unknown): number {
 	switch (error.code) {
 		case "invalid_request":
 		case "conflict":
+		case "video_processing":
 		case "method_not_allowed":
+		case "payload_too_large":
 			return EXIT_CODES.usage;
 		case "unauthorized":
 		case "forbidden":
@@ -70,8 +75,10 @@ export function exitCodeFor(error: unknown): number {
 		case "insufficient_minutes":
 		case "no_active_plan":
 		case "video_too_long":
+		case "quota_exceeded":
 			return EXIT_CODES.minutes;
 		case "not_found":
+		case "source_deleted":
 			return EXIT_CODES.notFound;
 		case "video_failed":
 			return EXIT_CODES.videoFailed;
@@ -79,6 +86,7 @@ export function exitCodeFor(error: unknown): number {
 		case "unsupported_source":
 			return EXIT_CODES.source;
 		case "rate_limited":
+		case "queue_full":
 		case "service_unavailable":
 		case "network_error":
 		case "timeout":

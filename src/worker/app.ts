@@ -3,15 +3,21 @@ import { requestId } from "hono/request-id";
 import type { AppEnv } from "./env";
 import { errorResponse, handleError, handleZodError } from "./errors";
 import { d1Session } from "./middleware/d1-session";
+import { limitBodies, MAX_BODY_BYTES } from "./middleware/body-limit";
+import { SESSION_COOKIE_NAME } from "./middleware/auth";
 import { createApi } from "./routes/api";
 import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
+import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
+import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
 
 	app.use("*", requestId({ headerName: "X-Request-Id" }));
+	app.use("*", refuseDevelopmentSecrets());
+	app.use("*", limitBodies);
 	app.onError(handleError);
 	app.notFound((c) => errorResponse(c, "not_found", `No route ${c.req.method} ${c.req.path}.`));
 
@@ -20,10 +26,12 @@ export function createApp() {
 	app.route("/internal", internalObjectRoutes);
 	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
+	// The MCP server's tools call the API through this same app, in-process.
+	app.route("/mcp", mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)));
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
-	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: "cf_session", description: "Set by POST /api/auth/login." });
-	const info = { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0", description: "Turns a hosted video URL into short, scored, captioned clips." } };
+	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME, description: "Set by POST /api/auth/login." });
+	const info = { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0", description: `Turns a hosted video URL into short, scored, captioned clips. Every request body is limited to ${MAX_BODY_BYTES / 1024} KiB (413 \`payload_too_large\`).` } };
 	app.doc31("/api/openapi.json", info);
 	app.get("/docs", (c) => c.html(renderDocsPage(app.getOpenAPI31Document(info))));
 	return app;

@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { MembershipRole } from "./db/schema";
 
 /** Who is calling, as the auth middleware resolved it. */
 export type Principal =
 	| { kind: "api_key"; apiKeyId: string; workspaceIds: [string] }
-	| { kind: "session"; sessionId: string; userId: string; workspaceIds: string[] };
+	| { kind: "session"; sessionId: string; userId: string; workspaceIds: string[]; roles: Record<string, MembershipRole> };
 
 export interface AppEnv {
 	Bindings: Env;

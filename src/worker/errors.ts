@@ -19,9 +19,14 @@ export const ERROR_CODES = [
 	"not_found",
 	"method_not_allowed",
 	"conflict",
+	"quota_exceeded",
+	"video_processing",
+	"source_deleted",
 	"video_too_long",
+	"payload_too_large",
 	"unsupported_source",
 	"rate_limited",
+	"queue_full",
 	"internal_error",
 	"service_unavailable",
 ] as const;
@@ -38,12 +43,22 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	not_found: 404,
 	method_not_allowed: 405,
 	conflict: 409,
+	quota_exceeded: 409,
+	/** Reprocessing a video that is still being processed. */
+	video_processing: 409,
+	/** Reprocessing a video whose stored source or transcript is gone. */
+	source_deleted: 410,
 	video_too_long: 413,
+	payload_too_large: 413,
 	unsupported_source: 422,
 	rate_limited: 429,
+	queue_full: 429,
 	internal_error: 500,
 	service_unavailable: 503,
 };
+
+/** The code of an HTTPException that is not ours, by status (where several codes share one). */
+const GENERIC_CODE: Partial<Record<number, ErrorCode>> = { 403: "forbidden", 413: "payload_too_large", 429: "rate_limited" };
 
 export const ErrorBody = z
 	.object({
@@ -71,6 +86,9 @@ export class ApiError extends HTTPException {
 export function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, details?: unknown): Response {
 	const body: ErrorBody = { error: { code, message, requestId: c.get("requestId") ?? "unknown" } };
 	if (details !== undefined) body.error.details = details;
+	// Every 429 says when to come back.
+	const retryAfter = (details as { retryAfter?: unknown } | undefined)?.retryAfter;
+	if (STATUS[code] === 429 && typeof retryAfter === "number" && !c.res.headers.get("retry-after")) c.header("Retry-After", String(retryAfter));
 	return c.json(body, STATUS[code]);
 }
 
@@ -87,7 +105,7 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
 	if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.details);
 	if (err instanceof z.ZodError) return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(err));
 	if (err instanceof HTTPException) {
-		const code = ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ?? "internal_error";
+		const code = GENERIC_CODE[err.status] ?? ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ?? "internal_error";
 		return errorResponse(c, code, err.message || "The request failed.");
 	}
 	console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message, stack: err.stack }));

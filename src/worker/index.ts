@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { purgeExpired } from "./services/purge";
 import { reconcileStaleVideos } from "./services/reconcile";
 
 const app = createApp();
@@ -6,9 +7,10 @@ const app = createApp();
 // biome-ignore lint/style/noDefaultExport: Wrangler needs the default export.
 export default {
 	fetch: app.fetch,
-	/** Cron trigger: fail and refund videos whose workflow died without saying so. */
+	/** Cron trigger: fail and refund videos whose workflow died without saying so; drop expired sessions, idempotency keys and sign-in backoff keys. */
 	scheduled(_controller, env, ctx) {
 		ctx.waitUntil(reconcileStaleVideos(env));
+		ctx.waitUntil(purgeExpired(env));
 	},
 } satisfies ExportedHandler<Env>;
 export { ProcessVideoWorkflow } from "../workflows/process-video";

@@ -3,6 +3,7 @@
  * code reads a raw string var or repeats its default. A missing, empty, zero or unreadable number
  * falls back to its default.
  */
+import { DEFAULT_BACKGROUND_LIMITS, DEFAULT_IMAGE_LIMITS, DEFAULT_SOURCE_LIMITS, type ImportLimits, type SourceLimits } from "@clipforge/contract";
 import { z } from "zod";
 
 const numberOr = (fallback: number) =>
@@ -10,6 +11,8 @@ const numberOr = (fallback: number) =>
 		.number()
 		.catch(fallback)
 		.transform((n) => n || fallback);
+
+export const DEFAULT_DNS_RESOLVER = "https://cloudflare-dns.com/dns-query";
 
 export const Settings = z.object({
 	/** `workers-ai` (production: Whisper through the AI binding) or `local` (pocketsphinx in the render tier). */
@@ -22,6 +25,22 @@ export const Settings = z.object({
 	RENDER_IDLE_TIMEOUT_SECONDS: numberOr(60),
 	/** Minutes without progress before the cron reconciler checks a video's workflow. */
 	RECONCILE_STALE_MINUTES: numberOr(10),
+	/** DNS-over-HTTPS resolver (JSON API) that webhook receivers' hosts are resolved with before each delivery. */
+	DNS_RESOLVER_URL: z.url({ protocol: /^https?$/ }).catch(DEFAULT_DNS_RESOLVER),
+	/** Width × height of a source the render tier fetches (a plan's `max_source_pixels` wins). 4096×2160. */
+	MAX_SOURCE_PIXELS: numberOr(DEFAULT_SOURCE_LIMITS.maxPixels),
+	/** Bytes of a downloaded source (a plan's `max_source_bytes` wins). 4 GiB: a 3 h talk at 1080p fits; a Container's disk holds it twice. */
+	MAX_SOURCE_BYTES: numberOr(DEFAULT_SOURCE_LIMITS.maxBytes),
+	/** Width × height of a watermark image, read from its header before decoding. 4096×4096 (64 MB as RGBA). */
+	MAX_IMAGE_PIXELS: numberOr(DEFAULT_IMAGE_LIMITS.maxPixels),
+	/** Bytes of an imported watermark image. */
+	MAX_IMAGE_BYTES: numberOr(DEFAULT_IMAGE_LIMITS.maxBytes),
+	/** Bytes of an imported background video (its first 60 s are kept). */
+	MAX_BACKGROUND_BYTES: numberOr(DEFAULT_BACKGROUND_LIMITS.maxBytes),
+	/** Videos a workspace may have processing at once, unless its plan says otherwise; more wait their turn. */
+	MAX_CONCURRENT_VIDEOS: numberOr(2),
+	/** Videos a workspace may have waiting for a slot; a submission beyond that is refused (429 `queue_full`). */
+	MAX_QUEUED_VIDEOS: numberOr(50),
 });
 
 export interface OperatorSettings {
@@ -30,9 +49,22 @@ export interface OperatorSettings {
 	audioChunkSeconds: number;
 	renderIdleTimeoutSeconds: number;
 	reconcileStaleMinutes: number;
+	dnsResolverUrl: string;
+	maxConcurrentVideos: number;
+	maxQueuedVideos: number;
+	/** Defaults for every plan; a plan's own columns win (limitsFor). */
+	sourceLimits: SourceLimits;
+	imageLimits: ImportLimits;
+	backgroundLimits: ImportLimits;
 }
 
-type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES">>;
+type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">> & {
+	MAX_SOURCE_PIXELS?: string;
+	MAX_SOURCE_BYTES?: string;
+	MAX_IMAGE_PIXELS?: string;
+	MAX_IMAGE_BYTES?: string;
+	MAX_BACKGROUND_BYTES?: string;
+};
 
 const parsed = new WeakMap<object, OperatorSettings>();
 
@@ -49,8 +81,25 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
 			audioChunkSeconds: vars.AUDIO_CHUNK_SECONDS,
 			renderIdleTimeoutSeconds: vars.RENDER_IDLE_TIMEOUT_SECONDS,
 			reconcileStaleMinutes: vars.RECONCILE_STALE_MINUTES,
+			dnsResolverUrl: vars.DNS_RESOLVER_URL,
+			sourceLimits: { maxPixels: vars.MAX_SOURCE_PIXELS, maxBytes: vars.MAX_SOURCE_BYTES },
+			imageLimits: { maxPixels: vars.MAX_IMAGE_PIXELS, maxBytes: vars.MAX_IMAGE_BYTES },
+			// Backgrounds are video: the same picture bound as sources.
+			backgroundLimits: { maxPixels: vars.MAX_SOURCE_PIXELS, maxBytes: vars.MAX_BACKGROUND_BYTES },
+			maxConcurrentVideos: Math.max(1, Math.floor(vars.MAX_CONCURRENT_VIDEOS)),
+			maxQueuedVideos: Math.max(0, Math.floor(vars.MAX_QUEUED_VIDEOS)),
 		};
 		parsed.set(env, settings);
 	}
 	return settings;
+}
+
+/**
+ * What the render tier may fetch for a workspace: its plan's own limits where set, else the
+ * operator's.
+ * @example sourceLimitsFor(env, { maxSourcePixels: 1280 * 720, maxSourceBytes: null }) // { maxPixels: 921600, maxBytes: 4294967296 }
+ */
+export function sourceLimitsFor(env: SettingsEnv, plan: { maxSourcePixels: number | null; maxSourceBytes: number | null } | null | undefined): SourceLimits {
+	const defaults = settingsOf(env).sourceLimits;
+	return { maxPixels: plan?.maxSourcePixels || defaults.maxPixels, maxBytes: plan?.maxSourceBytes || defaults.maxBytes };
 }

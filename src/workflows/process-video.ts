@@ -2,24 +2,33 @@
  * ProcessVideoWorkflow: one durable instance per video (instance id = video id), and its step list.
  *
  * downloading → uploading → transcribing → analyzing → generating_clips → completed, or failed with
- * an errorMessage and the minutes refunded. Every step has a fixed name, is safe to repeat (status
+ * an errorMessage and the minutes refunded (unless the workspace caused it). Before anything is
+ * fetched the video claims one of its workspace's processing slots, waiting in `downloading` for
+ * its turn when they are all taken (services/processing-slots.ts). Every step has a fixed name, is safe to repeat (status
  * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
  * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
- * Each step's body is in steps/.
+ * Each step's body is in steps/. A reprocess of a finished video is an instance of its own (id
+ * `<videoId>-r<n>`) that runs analyzing and generating_clips again (see `reprocess` below).
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
+import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
-import { loadVideo, videoRun, type VideoRun } from "./steps/run";
+import { claimSlotStep } from "./steps/slot";
+import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
+import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSource, uploadSource } from "./steps/source";
 import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { renderInstance } from "../worker/services/render-instances";
 
 export interface ProcessVideoParams {
 	videoId: string;
+	/** Set for a reprocess (POST /api/videos/:id/reprocess): its id, which is also this instance's. */
+	reprocessId?: string;
 }
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
@@ -31,6 +40,10 @@ const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 se
 /** The LLM analysis makes up to ~20 model calls (ClipPro's two passes); it falls back offline by itself, so few retries. */
 const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds", backoff: "exponential" }, timeout: "15 minutes" };
 
+/** A waiting video checks for a slot this often even when no event wakes it; and gives up after a day. */
+const SLOT_CHECK_EVERY = "2 minutes";
+const MAX_SLOT_CHECKS = 720;
+
 /**
  * Clip renders in flight at once, as a pool (a new one starts as soon as any finishes). One more
  * than the local tier's two cores: the tier encodes one clip per core and uploads outside its
@@ -38,15 +51,11 @@ const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds"
  * instances.
  */
 const RENDER_PARALLELISM = 3;
-/**
- * Container instances one video's renders are spread over. Renders read the source from R2, so
- * any instance can take one; download and upload stay on the video's own instance (its disk).
- */
-const RENDER_INSTANCES_PER_VIDEO = 4;
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
 		const run = videoRun(this.env, event.payload.videoId);
+		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
 		let outcome: Awaited<ReturnType<typeof processVideo>>;
 		try {
 			outcome = await processVideo(run, step);
@@ -65,6 +74,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const video = await step.do("load video", DB_STEP, () => loadVideo(run));
 	if (video.status === "completed" || video.status === "failed") return { status: video.status, clips: 0, notify: false };
+	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
 
 	await step.do("download source", DOWNLOAD_STEP, () => downloadSource(run, video));
@@ -81,17 +91,72 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 		clipIds = (await step.do("rank moments", RANK_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds;
 	}
 
+	await renderClips(run, step, video, clipIds, { sourceKey: source.key, transcriptKey: transcript.key });
+
+	await step.do("finish", DB_STEP, () => finish(run, video, clipIds.length));
+	return { status: "completed", clips: clipIds.length, notify: true };
+}
+
+/** The look every clip shares, then each clip, a few at a time. */
+async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipIds: string[], stored: { sourceKey: string; transcriptKey: string }) {
+	const { config } = video;
 	const look: RenderLook = { watermark: null, backgroundKey: null };
 	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
 	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
 	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
-		const job = { clipId, sourceKey: source.key, transcriptKey: transcript.key, look, total: clipIds.length, affinity: `${run.videoId}:render:${n % RENDER_INSTANCES_PER_VIDEO}` };
+		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
 		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
 	});
+}
 
-	await step.do("finish", DB_STEP, () => finish(run, clipIds.length));
-	return { status: "completed", clips: clipIds.length, notify: true };
+/**
+ * A reprocess: analyzing and generating_clips again with the video's new config, from the stored
+ * source and transcript (no download, no transcription). Its clips replace the previous ones once
+ * all are rendered; if it fails, the video ends failed with its previous clips and config, and the
+ * reprocess's minutes are refunded (the video's own charge stays: that work was delivered).
+ */
+async function reprocess(run: VideoRun, step: WorkflowStep, reprocessId: string) {
+	let outcome: Awaited<ReturnType<typeof reprocessSteps>>;
+	try {
+		outcome = await reprocessSteps(run, step, reprocessId);
+	} catch (error) {
+		const cause = failureMessage(error);
+		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () => failReprocessStep(run, reprocessId, cause));
+		await notify(run, step, "video.failed");
+		throw new NonRetryableError(`Reprocessing failed: ${cause} (${failed.minutesRefunded} minute(s) refunded)`);
+	}
+	if (outcome.notify) await notify(run, step, "video.completed");
+	return { status: outcome.status, clips: outcome.clips };
+}
+
+async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: string) {
+	const { video, reprocess } = await step.do("load reprocess", DB_STEP, () => loadReprocess(run, reprocessId));
+	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
+	const signals = await step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey));
+	const ranked = await step.do("rank moments", RANK_STEP, () => rankReprocess(run, video, reprocess, signals));
+	await renderClips(run, step, video, ranked.clipIds, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey });
+	await step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked));
+	return { status: "completed", clips: ranked.clipIds.length, notify: true };
+}
+
+/**
+ * Claims a processing slot, or waits for one: woken by a `processing-slot` event when a video of
+ * the workspace ends, else checking again every SLOT_CHECK_EVERY. "finished" when the video ended
+ * (deleted, failed) while it waited.
+ */
+async function waitForSlot(run: VideoRun, step: WorkflowStep, video: { workspaceId: string } & Parameters<typeof claimSlotStep>[1]): Promise<"claimed" | "finished"> {
+	for (let check = 1; check <= MAX_SLOT_CHECKS; check++) {
+		const name = check === 1 ? "claim a processing slot" : `claim a processing slot (${check})`;
+		const { state } = await step.do(name, DB_STEP, () => claimSlotStep(run, video));
+		if (state !== "waiting") return state;
+		try {
+			await step.waitForEvent(`wait for a processing slot (${check})`, { type: SLOT_EVENT, timeout: SLOT_CHECK_EVERY });
+		} catch {
+			// No event within SLOT_CHECK_EVERY: check again.
+		}
+	}
+	throw new NonRetryableError("The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.");
 }
 
 /** Runs `work` over `items` with at most `size` in flight, starting the next as soon as one ends (not in lock-step batches). */

@@ -10,6 +10,8 @@ declare module "vitest" {
 		clipforgeApiKey: string;
 		clipforgeEmail: string;
 		clipforgePassword: string;
+		/** The stack's render tier (loopback), for tests that attack it directly. */
+		clipforgeRenderUrl: string;
 		/** The stack's state folder (pids, logs), for tests that crash a part of it. */
 		clipforgeStateDir: string;
 	}
@@ -19,6 +21,7 @@ export default async function setup(project: TestProject) {
 	const stateDir = mkdtempSync(join(tmpdir(), "clipforge-e2e-"));
 	const stack = await startStack({ stateDir, minutes: 600 });
 	project.provide("clipforgeUrl", stack.url);
+	project.provide("clipforgeRenderUrl", stack.renderUrl);
 	project.provide("clipforgeApiKey", stack.apiKey);
 	project.provide("clipforgeStateDir", stateDir);
 	project.provide("clipforgeEmail", stack.email);

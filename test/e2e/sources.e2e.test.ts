@@ -4,6 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
@@ -35,7 +36,7 @@ async function processToEnd(name: string, config: object = {}) {
 }
 
 describe("sources refused at submission (nothing charged)", () => {
-	for (const [name, fragment] of [["notes.txt", /not a playable video/], ["random.mp4", /not a playable video/], ["mute.mp4", /no audio track/], ["missing.mp4", /HTTP 404/]] as const) {
+	for (const [name, fragment] of [["notes.txt", /not a playable video/], ["random.mp4", /not a playable video/], ["mute.mp4", /no audio track/], ["missing.mp4", /^The source could not be fetched\.$/]] as const) {
 		it(`${name} → 422 unsupported_source`, async () => {
 			const before = await balance();
 			const result = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/${name}`, config: {} });
@@ -45,6 +46,20 @@ describe("sources refused at submission (nothing charged)", () => {
 			expect(await balance()).toBe(before);
 		});
 	}
+});
+
+describe("a refused connection and an HTTP error read the same (no port-scan oracle)", () => {
+	it("a closed port answers like the 404 above, nothing charged", async () => {
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", () => resolve()));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise((resolve) => closed.close(resolve));
+		const before = await balance();
+		const refused = await api("POST", "/api/videos/hosted", { hostedUrl: `http://127.0.0.1:${port}/v.mp4`, config: {} });
+		const missing = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/missing.mp4`, config: {} });
+		expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([missing.status, missing.body.error.code, missing.body.error.message]);
+		expect(await balance()).toBe(before);
+	});
 });
 
 describe("sources processed to a defined end", () => {

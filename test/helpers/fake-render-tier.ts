@@ -11,7 +11,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
-	encodeJobEvent, JOB_NAMES, renderJobs, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
+	encodeJobEvent, JOB_NAMES, renderJobs, verifyRenderRequest, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
 } from "@clipforge/contract";
 import { planJumpCuts } from "../../containers/render/src/jump-cuts";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
@@ -25,10 +25,14 @@ export const RENDER_URL = "http://render.test";
  */
 export type Fault = RenderError | "unreachable" | "http500" | "garbage" | "cut" | "hang";
 export const WEBHOOK_BASE = "https://hooks.example.com/";
+/** The resolver the Worker asks about webhook receivers (wrangler.toml's DNS_RESOLVER_URL). */
+export const DOH_URL = "https://cloudflare-dns.com/dns-query";
 
 export interface FakeSource {
 	duration: number;
 	title?: string;
+	channelName?: string;
+	thumbnail?: string;
 	/** Defaults to true. */
 	hasAudio?: boolean;
 	/** Transcription finds no words (a silent video). */
@@ -49,7 +53,10 @@ export class FakeRenderTier {
 	readonly sources = new Map<string, FakeSource>();
 	/** Faults the next calls of a path meet, in order (then it works again). */
 	readonly failures = new Map<string, Fault[]>();
-	readonly calls: { path: string; body: unknown }[] = [];
+	/** Every job asked for, with the container instance it was sent to (X-Clipforge-Instance). */
+	readonly calls: { path: string; body: unknown; instance: string | null }[] = [];
+	/** Paths of requests refused for a missing or wrong signature (none, when the Worker signs). */
+	readonly refused: string[] = [];
 	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
 	private readonly videoSources = new Map<string, string>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
@@ -64,6 +71,17 @@ export class FakeRenderTier {
 	readonly renderDelays: number[] = [];
 	/** When each render ran (ms since the epoch), in call order. */
 	readonly renderLog: { clipId: string; start: number; end: number }[] = [];
+	/**
+	 * What the DNS-over-HTTPS resolver (DNS_RESOLVER_URL, JSON API) answers: A and AAAA records per
+	 * name; a name not listed is NXDOMAIN. Only asked where the source policy is the production one.
+	 */
+	readonly dns = new Map<string, string[]>();
+	/** Every DoH question, as `name type`. */
+	readonly dnsQueries: string[] = [];
+	/** Background keys a render has already fetched (the real tier keeps them on its disk). */
+	private readonly backgroundsFetched = new Set<string>();
+	/** Run once, before the next call of a path is answered (a user acting while a job runs). */
+	readonly before = new Map<string, () => Promise<void>>();
 	private spy: ReturnType<typeof vi.spyOn> | null = null;
 
 	/** Registers a source URL the fake will "find". */
@@ -85,14 +103,23 @@ export class FakeRenderTier {
 		const realFetch = globalThis.fetch;
 		this.spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
 			const request = new Request(input, init);
+			if (request.url.startsWith(DOH_URL)) return this.answerDns(new URL(request.url));
 			if (request.url.startsWith(WEBHOOK_BASE)) {
 				this.webhooks.push({ url: request.url, headers: request.headers, body: await request.text() });
 				return new Response("ok", { status: this.webhookAnswers.shift() ?? 200 });
 			}
 			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
-			const path = new URL(request.url).pathname;
-			const body: unknown = await request.json();
-			this.calls.push({ path, body });
+			const url = new URL(request.url);
+			const path = url.pathname;
+			const text = await request.text();
+			// As the real tier: only JSON signed with the Worker's RENDER_SECRET.
+			const verdict = await verifyRenderRequest(env.RENDER_SECRET, request.headers.get("authorization"), { method: request.method, path: path + url.search, body: text });
+			if (!verdict.ok || request.headers.get("content-type") !== "application/json") {
+				this.refused.push(path);
+				return Response.json({ error: { code: "unauthorized", message: "not signed by the Worker", retryable: false } }, { status: 401 });
+			}
+			const body: unknown = JSON.parse(text);
+			this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
 			return this.handle(path, body);
 		});
 		return this;
@@ -106,6 +133,11 @@ export class FakeRenderTier {
 	private async handle(path: string, body: unknown): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		if (!name) return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
+		const hook = this.before.get(path);
+		if (hook) {
+			this.before.delete(path);
+			await hook();
+		}
 		const failure = this.failures.get(path)?.shift();
 		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body).url);
 		if (name === "cleanup") return Response.json({ ok: true });
@@ -154,8 +186,8 @@ export class FakeRenderTier {
 			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
 		},
 		signals: async (req) => {
-			// Speech level through the talk, with the stretch listed in `loudAt` much louder.
-			const loudness = Array.from({ length: Math.ceil(req.duration * 2) }, (_, i) => (this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
+			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
+			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) => (i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
 			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
 			return { result: { intervals: loudness.length, bytes } };
 		},
@@ -164,6 +196,13 @@ export class FakeRenderTier {
 			this.renderLog.push(entry);
 			await new Promise((resolve) => setTimeout(resolve, this.renderDelays.shift() ?? 0));
 			entry.end = Date.now();
+			// As the real tier: the background is fetched (once per key) before drawing; a deleted one fails the render.
+			if (req.splitScreen && !this.backgroundsFetched.has(req.splitScreen.backgroundKey)) {
+				const response = await exports.default.fetch(req.splitScreen.backgroundUrl);
+				await response.body?.cancel();
+				if (!response.ok) return { error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } };
+				this.backgroundsFetched.add(req.splitScreen.backgroundKey);
+			}
 			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
 			const { width, height } = OUTPUT_SIZE[req.aspectRatio];
@@ -188,9 +227,20 @@ export class FakeRenderTier {
 		},
 	};
 
+	private answerDns(query: URL): Response {
+		const name = query.searchParams.get("name") ?? "";
+		const type = query.searchParams.get("type") === "AAAA" ? 28 : 1;
+		this.dnsQueries.push(`${name} ${type === 28 ? "AAAA" : "A"}`);
+		const addresses = this.dns.get(name);
+		if (!addresses) return Response.json({ Status: 3, Answer: [] }, { headers: { "content-type": "application/dns-json" } });
+		const answer = addresses.filter((a) => (type === 28) === a.includes(":")).map((data) => ({ name, type, TTL: 60, data }));
+		return Response.json({ Status: 0, Answer: answer }, { headers: { "content-type": "application/dns-json" } });
+	}
+
 	private probe(url: string): Response {
 		const source = this.sources.get(url);
-		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false } }, { status: 422 });
+		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).
+		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } }, { status: 422 });
 		if (source.probeError) {
 			const { status, ...error } = source.probeError;
 			return Response.json({ error }, { status });
@@ -199,8 +249,8 @@ export class FakeRenderTier {
 			id: url.split("/").pop() ?? "video",
 			title: source.title ?? "A test talk",
 			duration: source.duration,
-			thumbnail: "",
-			channelName: "test channel",
+			thumbnail: source.thumbnail ?? "",
+			channelName: source.channelName ?? "test channel",
 			width: 640,
 			height: 360,
 			hasAudio: source.hasAudio ?? true,

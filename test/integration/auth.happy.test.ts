@@ -10,13 +10,15 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 const fake = useFakeRenderTier();
 
 describe("sessions", () => {
-	it("login sets an HttpOnly, Secure, SameSite=Lax cookie that expires, and lists every workspace of the user", async () => {
+	it("login sets a __Host- cookie (HttpOnly, Secure, SameSite=Lax, Path=/, no Domain) that expires, and lists every workspace of the user", async () => {
 		const user = await createUser({ workspaces: 2 });
 		const login = await call("POST", "/api/auth/login", { body: { email: user.email, password: user.password } });
 		expect(login.status).toBe(200);
 		expect(login.body.user).toEqual({ id: user.userId, email: user.email });
 		const cookie = login.response.headers.get("set-cookie")!;
-		expect(cookie).toMatch(/^cf_session=[A-Za-z0-9_-]{40,};/);
+		expect(cookie).toMatch(/^__Host-cf_session=[A-Za-z0-9_-]{40,};/);
+		expect(cookie.split(", cf_session=")[0]).toMatch(/Path=\//);
+		expect(cookie).not.toMatch(/Domain=/i);
 		expect(cookie).toMatch(/HttpOnly/);
 		expect(cookie).toMatch(/Secure/);
 		expect(cookie).toMatch(/SameSite=Lax/);
@@ -40,7 +42,7 @@ describe("sessions", () => {
 		const cookie = await signIn(user.email, user.password);
 		const out = await call("POST", "/api/auth/logout", { headers: { cookie } });
 		expect(out.status).toBe(204);
-		expect(out.response.headers.get("set-cookie")).toMatch(/cf_session=;/);
+		expect(out.response.headers.get("set-cookie")).toMatch(/__Host-cf_session=;/);
 		expect((await call("GET", "/api/workspaces", { headers: { cookie } })).status).toBe(401);
 	});
 });

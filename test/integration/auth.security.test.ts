@@ -25,7 +25,7 @@ describe("session security", () => {
 	});
 
 	it("a forged cookie is refused", async () => {
-		expect((await call("GET", "/api/workspaces", { headers: { cookie: "cf_session=forged" } })).status).toBe(401);
+		expect((await call("GET", "/api/workspaces", { headers: { cookie: "__Host-cf_session=forged" } })).status).toBe(401);
 	});
 
 	it("a session user must name the workspace (400) and be a member of it (403); nothing is charged", async () => {

@@ -12,8 +12,8 @@ import { applyOverrides, CAPTION_PRESET_IDS, presetLook, renderJobs, RenderClipR
 import { getDb } from "../../src/worker/db/client";
 import { pausesToCut } from "../../src/worker/domain/silences";
 import { resolveCaptionLook } from "../../src/worker/services/caption-templates";
-import { balanceOf, createWorkspace } from "../helpers/accounts";
-import { BASE, call, submitAndProcess } from "../helpers/api";
+import { balanceOf, createUser, createWorkspace } from "../helpers/accounts";
+import { BASE, call, signIn, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -155,6 +155,48 @@ describe("a workspace's own caption templates (brand kit)", () => {
 		expect(foreign.body.error.code).toBe("not_found");
 		expect((await call("DELETE", `/api/caption-templates/${secondId}`, { key: other.apiKey })).status).toBe(404);
 		expect(((await call("GET", "/api/caption-templates", { key: other.apiKey })).body.templates as Template[]).some((t) => t.kind === "custom")).toBe(false);
+	});
+});
+
+describe("who may change the brand kit", () => {
+	it("the workspace's owner or an admin (or one of its API keys); a signed-in member lists and uses the looks but changes nothing (403)", async () => {
+		const workspace = await createWorkspace();
+		const existing = await call("POST", "/api/caption-templates", { key: workspace.apiKey, body: brandKit });
+		const cookieOf = async (role: "admin" | "member") => {
+			const user = await createUser({ workspaces: 0 });
+			await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id, role) VALUES (?, ?, ?)").bind(user.userId, workspace.workspaceId, role).run();
+			return signIn(user.email, user.password);
+		};
+		const member = await cookieOf("member");
+		const id = (existing.body.id as string).slice("custom:".length);
+		const q = `?workspaceId=${workspace.workspaceId}`;
+		for (const attempt of [
+			call("POST", "/api/caption-templates", { headers: { cookie: member }, body: { ...brandKit, name: "Mine", workspaceId: workspace.workspaceId } }),
+			call("PATCH", `/api/caption-templates/${id}${q}`, { headers: { cookie: member }, body: { name: "Mine" } }),
+			call("DELETE", `/api/caption-templates/${id}${q}`, { headers: { cookie: member } }),
+		]) {
+			const res = await attempt;
+			expect(res.status).toBe(403);
+			expect(res.body.error).toMatchObject({ code: "forbidden", message: expect.stringMatching(/owner or an admin/) });
+		}
+		const listed = await call("GET", `/api/caption-templates${q}`, { headers: { cookie: member } });
+		expect((listed.body.templates as Template[]).filter((t) => t.kind === "custom").map((t) => t.name)).toEqual(["Brand"]);
+
+		const admin = await cookieOf("admin");
+		const created = await call("POST", "/api/caption-templates", { headers: { cookie: admin }, body: { ...brandKit, name: "Admin's", workspaceId: workspace.workspaceId } });
+		expect(created.status).toBe(201);
+		expect((await call("DELETE", `/api/caption-templates/${created.body.id}${q}`, { headers: { cookie: admin } })).status).toBe(204);
+	});
+
+	it("keeps at most 50 templates a workspace: 409 quota_exceeded beyond, room again after a delete", async () => {
+		const { apiKey } = await createWorkspace();
+		const ids: string[] = [];
+		for (let n = 0; n < 50; n++) ids.push((await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: `Look ${n}` } })).body.id);
+		const full = await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "One more" } });
+		expect(full.status).toBe(409);
+		expect(full.body.error).toMatchObject({ code: "quota_exceeded", details: { limit: 50, used: 50 } });
+		await call("DELETE", `/api/caption-templates/${ids[0]}`, { key: apiKey });
+		expect((await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "One more" } })).status).toBe(201);
 	});
 });
 

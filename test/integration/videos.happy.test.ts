@@ -13,6 +13,7 @@ const DOCUMENTED_PATHS = [
 	"/api/api-keys/{id}",
 	"/api/auth/login",
 	"/api/auth/logout",
+	"/api/auth/password",
 	"/api/backgrounds",
 	"/api/backgrounds/{id}",
 	"/api/caption-templates",
@@ -23,12 +24,15 @@ const DOCUMENTED_PATHS = [
 	"/api/videos/{id}",
 	"/api/videos/{id}/clips",
 	"/api/videos/{id}/config",
+	"/api/videos/{id}/reprocess",
+	"/api/videos/{id}/reprocesses",
 	"/api/videos/{id}/status",
 	"/api/videos/{id}/transcript",
 	"/api/videos/{id}/webhooks",
 	"/api/workspaces",
 	"/api/workspaces/{workspaceId}/watermark",
 	"/api/workspaces/{workspaceId}/webhook",
+	"/api/workspaces/{workspaceId}/webhook/secret",
 ];
 
 const SEED_DEFAULTS = {

@@ -4,10 +4,12 @@
  */
 import { join } from "node:path";
 import { rm } from "node:fs/promises";
-import type { BuiltinBackgroundId, ImportMediaRequest, MakeBackgroundRequest, MediaFileResult, OnProgress } from "@clipforge/contract";
+import { DEFAULT_BACKGROUND_LIMITS, DEFAULT_IMAGE_LIMITS, type BuiltinBackgroundId, type ImportMediaRequest, type MakeBackgroundRequest, type MediaFileResult, type OnProgress } from "@clipforge/contract";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
+import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
 import { mediaDuration } from "./render-clip.ts";
-import { runProcess } from "./run-process.ts";
+import { ProcessError, runProcess } from "./run-process.ts";
+import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
@@ -53,43 +55,39 @@ const IMPORTED_BACKGROUND_SECONDS = 60;
 
 /**
  * Imports a user's background video (first 60 s, ≤ 1280 px high, no audio) or watermark image
- * (first frame as PNG, ≤ 512 px wide, alpha kept). Anything ffmpeg cannot decode as a picture
- * is refused as `unsupported_source`.
+ * (first frame as PNG, ≤ 512 px wide, alpha kept). Its size is read from its header first (ffprobe
+ * under `-max_pixels`, so a 16000×16000 PNG is refused, not decoded into a gigabyte) and held to the
+ * limits (pixels, bytes); ffmpeg decodes under the same `-max_pixels`. Anything ffmpeg cannot decode
+ * as a picture is refused as `unsupported_source`.
  */
 export async function importMedia(req: ImportMediaRequest, onProgress: OnProgress, signal: AbortSignal): Promise<MediaFileResult> {
-	const url = await resolveSource(req.url);
-	const stream = await firstVideoStream(url, signal);
 	const isImage = req.kind === "watermark";
+	const limits = req.limits ?? (isImage ? DEFAULT_IMAGE_LIMITS : DEFAULT_BACKGROUND_LIMITS);
+	const url = await resolveSource(req.url);
+	const facts = await mediaFacts(url, limits.maxPixels, signal);
+	if (!facts?.hasVideo || !facts.width || !facts.height) throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
+	assertWithinLimits(facts, limits, isImage ? "image" : "video");
 	const path = join(await sharedDir(), `import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`);
-	const seconds = Math.min(IMPORTED_BACKGROUND_SECONDS, stream.duration || IMPORTED_BACKGROUND_SECONDS);
+	const seconds = Math.min(IMPORTED_BACKGROUND_SECONDS, Number.isFinite(facts.duration) && facts.duration > 0 ? facts.duration : IMPORTED_BACKGROUND_SECONDS);
+	const input = ["-max_pixels", String(limits.maxPixels), "-i", url];
 	const args = isImage
-		? ["-i", url, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path]
-		: ["-i", url, "-t", String(seconds), "-an", "-map", "0:v:0", "-vf", "scale=-2:'min(1280,ih)'", ...ENCODE, path];
+		? [...input, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path]
+		: [...input, "-t", String(seconds), "-an", "-map", "0:v:0", "-vf", "scale=-2:'min(1280,ih)'", ...ENCODE, path];
 	try {
 		await runProcess(
 			tools.ffmpeg,
 			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args],
 			{ timeoutMs: 10 * 60_000, signal, collectStdout: false, onStdoutLine: isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8)) },
 		).catch((error: Error) => {
-			throw new TierError("unsupported_source", `The ${isImage ? "image" : "video"} could not be decoded: ${error.message}`, false, 422);
+			// ffmpeg's own words would tell a refused connection from an HTTP error: neither is passed on.
+			const fetchFailure = error instanceof ProcessError ? fetchFailureIn(error.stderrTail) : null;
+			throw fetchFailure ?? new TierError("unsupported_source", `The ${isImage ? "image" : "video"} could not be decoded.`, false, 422);
 		});
 		const bytes = await putFile(path, req.putUrl, isImage ? "image/png" : "video/mp4", undefined, signal);
-		const size = await firstVideoStream(path, signal);
+		const size = await mediaFacts(path, limits.maxPixels, signal);
 		onProgress(1);
-		return { bytes, width: size.width, height: size.height, duration: isImage ? 0 : await mediaDuration(path, signal) };
+		return { bytes, width: size?.width ?? 0, height: size?.height ?? 0, duration: isImage ? 0 : await mediaDuration(path, signal) };
 	} finally {
 		await rm(path, { force: true });
 	}
-}
-
-async function firstVideoStream(url: string, signal: AbortSignal): Promise<{ width: number; height: number; duration: number }> {
-	const { stdout } = await runProcess(
-		tools.ffprobe,
-		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:format=duration", "-of", "json", url],
-		{ timeoutMs: 30_000, signal },
-	).catch(() => ({ stdout: "{}" }));
-	const info = JSON.parse(stdout) as { streams?: { width?: number; height?: number }[]; format?: { duration?: string } };
-	const stream = info.streams?.[0];
-	if (!stream?.width || !stream.height) throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
-	return { width: stream.width, height: stream.height, duration: Number(info.format?.duration ?? 0) || 0 };
 }

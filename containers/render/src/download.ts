@@ -1,12 +1,14 @@
-import { rename } from "node:fs/promises";
+import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { DownloadResult, OnProgress } from "@clipforge/contract";
+import type { DownloadResult, OnProgress, SourceLimits } from "@clipforge/contract";
+import { assertDownloadMatches, formatBytes, mediaFacts } from "./media-limits.ts";
 import { ytDlpError } from "./probe.ts";
-import { runProcess } from "./run-process.ts";
+import { ProcessError, runProcess } from "./run-process.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
 import { fileSize, videoDir } from "./workdir.ts";
+import { ytDlpDownloadArgs } from "./yt-dlp-args.ts";
 
 const DOWNLOAD_TIMEOUT_MS = 60 * 60_000;
 const PROGRESS_PREFIX = "cfprogress ";
@@ -16,57 +18,101 @@ export async function sourcePath(videoId: string): Promise<string> {
 	return join(await videoDir(videoId), "source.mp4");
 }
 
+export interface DownloadSpec {
+	videoId: string;
+	url: string;
+	limits: SourceLimits;
+	/** The probe's duration (what was charged), or null to skip that check. */
+	expectedDuration: number | null;
+}
+
 /**
- * Downloads the best ≤1080p rendition into the video's folder as MP4. Idempotent: a finished file is
- * reused, a partial one is written to a temporary name first and only renamed when complete.
+ * Downloads the best ≤1080p rendition within the limits into the video's folder as MP4, and keeps
+ * it only if ffprobe finds what was probed: a video stream, a picture and a size within the
+ * limits, the charged duration (media-limits.ts). Idempotent: a finished (checked) file is reused,
+ * a partial one is written to a temporary name first and only renamed when complete and checked.
  */
-export async function downloadSource(
-	videoId: string,
-	url: string,
-	onProgress: OnProgress,
-	signal?: AbortSignal,
-): Promise<DownloadResult> {
-	const target = await sourcePath(videoId);
+export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress, signal?: AbortSignal): Promise<DownloadResult> {
+	const target = await sourcePath(spec.videoId);
 	const existing = await fileSize(target);
 	if (existing) {
 		onProgress(1, "already downloaded");
 		return { bytes: existing };
 	}
-	const checkedUrl = await resolveSource(url);
-	const dir = await videoDir(videoId);
+	const checkedUrl = await resolveSource(spec.url);
+	const dir = await videoDir(spec.videoId);
+	const downloaded = join(dir, "download.mp4");
+	const tooLarge = tooLargeMessage(spec.limits.maxBytes);
+	// yt-dlp stops by itself when the size is announced; a stream that does not say is cut here.
+	const overLimit = new AbortController();
+	let refusedForSize = false;
 	try {
 		await runProcess(
 			tools.ytDlp,
-			[
-				"--no-warnings", "--no-playlist", "--quiet", "--progress", "--newline",
-				"--socket-timeout", "20", "--retries", "3",
-				"--progress-template", `download:${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
-				"-f", "bv*[height<=1080]+ba/b[height<=1080]/b",
-				"--merge-output-format", "mp4",
-				"--remux-video", "mp4",
-				"-o", join(dir, "download.%(ext)s"),
-				"--",
-				checkedUrl,
-			],
+			ytDlpDownloadArgs({
+				url: checkedUrl,
+				limits: spec.limits,
+				outputTemplate: join(dir, "download.%(ext)s"),
+				progressTemplate: `${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
+			}),
 			{
 				timeoutMs: DOWNLOAD_TIMEOUT_MS,
-				signal,
+				signal: signal ? AbortSignal.any([signal, overLimit.signal]) : overLimit.signal,
 				collectStdout: false,
 				onStdoutLine: (line) => {
+					if (line.includes("larger than max-filesize")) refusedForSize = true;
+					const bytes = downloadedBytes(line);
+					if (bytes !== null && bytes > spec.limits.maxBytes) {
+						refusedForSize = true;
+						overLimit.abort();
+					}
 					const fraction = parseYtDlpProgress(line);
 					if (fraction !== null) onProgress(fraction);
 				},
 			},
 		);
 	} catch (error) {
+		if (refusedForSize && !signal?.aborted) {
+			await removePartials(dir);
+			throw tooLarge;
+		}
+		if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
+			throw new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
+		}
 		throw ytDlpError(error);
 	}
-	const downloaded = join(dir, "download.mp4");
 	const bytes = await fileSize(downloaded);
-	if (!bytes) throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
+	if (!bytes) {
+		await removePartials(dir);
+		if (refusedForSize) throw tooLarge;
+		throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
+	}
+	try {
+		assertDownloadMatches(await mediaFacts(downloaded, spec.limits.maxPixels, signal), spec.limits, spec.expectedDuration);
+	} catch (error) {
+		await rm(downloaded, { force: true });
+		throw error;
+	}
 	await rename(downloaded, target);
 	onProgress(1);
 	return { bytes };
+}
+
+function tooLargeMessage(maxBytes: number): TierError {
+	return new TierError("unsupported_source", `The video file is larger than the ${formatBytes(maxBytes)} limit.`, false, 422);
+}
+
+/** yt-dlp's temporary files of a cut download (`download.mp4.part`, `download.f137.mp4`, …). */
+async function removePartials(dir: string): Promise<void> {
+	const names = await readdir(dir).catch(() => [] as string[]);
+	await Promise.all(names.filter((n) => n.startsWith("download.")).map((n) => rm(join(dir, n), { force: true })));
+}
+
+/** `cfprogress <downloaded> …` → bytes downloaded so far, or null. */
+function downloadedBytes(line: string): number | null {
+	if (!line.startsWith(PROGRESS_PREFIX)) return null;
+	const done = Number(line.slice(PROGRESS_PREFIX.length).split(" ")[0]);
+	return Number.isFinite(done) ? done : null;
 }
 
 /** `cfprogress <downloaded> <total|NA> <estimate|NA>` → 0..1, or null when the total is unknown. */

@@ -202,10 +202,17 @@ export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): st
 	return [...COMMON, "-i", inputPath, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", outputPath];
 }
 
-export function ffprobeArgs(url: string): string[] {
+/**
+ * What a file or URL holds: streams (type, size, duration) and the container's duration and size.
+ * `-max_pixels` makes the decoder refuse a larger picture instead of decoding it (ffprobe decodes a
+ * PNG's first frame to fill in its parameters: a 16000×16000 one would take 1 GB); ffprobe then
+ * reports 0×0 and names the real size on stderr (see media-limits.ts).
+ */
+export function ffprobeArgs(url: string, maxPixels?: number): string[] {
 	return [
 		"-v", "error",
-		"-show_entries", "format=duration:stream=codec_type,width,height,duration",
+		...(maxPixels ? ["-max_pixels", String(maxPixels)] : []),
+		"-show_entries", "format=duration,size:stream=codec_type,width,height,duration",
 		"-of", "json",
 		url,
 	];
@@ -219,10 +226,13 @@ function seconds(value: number): string {
  * Momentary loudness (EBU R128, 400 ms window, every 100 ms) printed to stdout as
  * `frame:N pts:P pts_time:T` / `lavfi.r128.M=V` line pairs. No -progress: stdout carries the data.
  */
-export function loudnessArgs(sourceUrl: string): string[] {
+export function loudnessArgs(sourceUrl: string, start = 0, end?: number): string[] {
 	return [
 		"-hide_banner", "-nostdin", "-loglevel", "error",
 		...inputOptions(sourceUrl),
+		// Only the charged time frame: seek before the input (fast), stop at its end.
+		...(start > 0 ? ["-ss", seconds(start)] : []),
+		...(end !== undefined ? ["-t", seconds(end - start)] : []),
 		"-i", sourceUrl,
 		"-map", "0:a:0",
 		"-af", "ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.M:file=-",

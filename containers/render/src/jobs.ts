@@ -16,7 +16,7 @@ import { videoDir } from "./workdir.ts";
 
 /** Uploads the downloaded source; downloads it again first if this instance does not have it. */
 export async function uploadSource(req: UploadSourceRequest, onProgress: OnProgress, signal: AbortSignal): Promise<UploadSourceResult> {
-	await downloadSource(req.videoId, req.url, (f) => onProgress(f * 0.5), signal);
+	await downloadSource(req, (f) => onProgress(f * 0.5), signal);
 	const bytes = await putFile(await sourcePath(req.videoId), req.putUrl, "video/mp4", (f) => onProgress(0.5 + f * 0.5), signal);
 	return { bytes };
 }

@@ -1,9 +1,11 @@
-import { ffprobeArgs } from "./ffmpeg-args.ts";
-import { ProbeResult } from "@clipforge/contract";
+import { DEFAULT_SOURCE_LIMITS, ProbeResult, type SourceLimits } from "@clipforge/contract";
+import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
+import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
+import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;
 
@@ -21,27 +23,26 @@ interface YtDlpInfo {
 	_type?: string;
 }
 
-interface FfprobeInfo {
-	format?: { duration?: string };
-	streams?: { codec_type?: string; width?: number; height?: number; duration?: string }[];
-}
 
 /**
  * What a source is: yt-dlp's metadata first (title, channel, thumbnail), ffprobe for what it leaves
- * null (direct files have no duration) and to confirm there is a decodable video stream at all.
+ * null (direct files have no duration) and to confirm there is a decodable video stream at all. A
+ * file read by ffprobe is also held to the limits here, at submission, before anything is charged:
+ * its picture (read under `-max_pixels`, never decoded when larger) and its announced size.
  */
-export async function probeSource(rawUrl: string, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeSource(rawUrl: string, limits: SourceLimits = DEFAULT_SOURCE_LIMITS, signal?: AbortSignal): Promise<ProbeResult> {
 	const url = await resolveSource(rawUrl);
 	const info = await ytDlpInfo(url, signal);
 	if (info.is_live) throw new TierError("unsupported_source", "Live streams cannot be clipped; submit the recording.", false, 422);
 	if (info._type === "playlist") throw new TierError("unsupported_source", "The URL is a playlist; submit one video.", false, 422);
 
 	const needsFfprobe = !info.duration || !info.width || !info.height;
-	const streams = needsFfprobe ? await ffprobeInfo(url, signal) : null;
-	const video = streams?.streams?.find((s) => s.codec_type === "video");
-	if (streams && !video) throw new TierError("unsupported_source", "The URL has no video stream.", false, 422);
+	const facts = needsFfprobe ? await mediaFacts(url, limits.maxPixels, signal, PROBE_TIMEOUT_MS) : null;
+	if (needsFfprobe && !facts) throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
+	if (facts && !facts.hasVideo) throw new TierError("unsupported_source", "The URL has no video stream.", false, 422);
+	if (facts) assertWithinLimits(facts, limits, "video");
 
-	const duration = info.duration ?? Number(streams?.format?.duration ?? video?.duration ?? Number.NaN);
+	const duration = info.duration ?? facts?.duration ?? Number.NaN;
 	if (!Number.isFinite(duration) || duration <= 0) {
 		throw new TierError("unsupported_source", "The video's duration could not be determined.", false, 422);
 	}
@@ -51,50 +52,35 @@ export async function probeSource(rawUrl: string, signal?: AbortSignal): Promise
 		duration: Math.round(duration * 1000) / 1000,
 		thumbnail: info.thumbnail ?? "",
 		channelName: info.channel ?? info.uploader ?? info.webpage_url_domain ?? new URL(rawUrl).host,
-		width: info.width ?? video?.width ?? null,
-		height: info.height ?? video?.height ?? null,
-		hasAudio: streams ? streams.streams?.some((s) => s.codec_type === "audio") ?? false : true,
+		width: info.width ?? (facts?.width || null),
+		height: info.height ?? (facts?.height || null),
+		hasAudio: facts ? facts.hasAudio : true,
 	});
 }
 
 async function ytDlpInfo(url: string, signal?: AbortSignal): Promise<YtDlpInfo> {
 	try {
-		// Options are fixed here; the URL comes after `--` so it can never be read as an option.
-		const { stdout } = await runProcess(
-			tools.ytDlp,
-			["-J", "--no-warnings", "--no-playlist", "--socket-timeout", "10", "--", url],
-			{ timeoutMs: PROBE_TIMEOUT_MS, signal },
-		);
+		// Options are fixed (yt-dlp-args.ts); the URL comes after `--` so it can never be read as an option.
+		const { stdout } = await runProcess(tools.ytDlp, ytDlpProbeArgs(url), { timeoutMs: PROBE_TIMEOUT_MS, signal });
 		return JSON.parse(stdout) as YtDlpInfo;
 	} catch (error) {
 		throw ytDlpError(error);
 	}
 }
 
-async function ffprobeInfo(url: string, signal?: AbortSignal): Promise<FfprobeInfo> {
-	try {
-		const { stdout } = await runProcess(tools.ffprobe, ffprobeArgs(url), { timeoutMs: PROBE_TIMEOUT_MS, signal });
-		return JSON.parse(stdout) as FfprobeInfo;
-	} catch (error) {
-		if (error instanceof ProcessError && error.reason === "exit") {
-			throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
-		}
-		throw error;
-	}
-}
-
-/** Turns yt-dlp's stderr into a message a user can act on. */
+/**
+ * Turns yt-dlp's stderr into a message a user can act on. Every way of not getting the bytes reads
+ * the same (source-errors.ts); what the source's content was (private, removed, not a video) is
+ * told as yt-dlp says it, with its URLs' query strings removed.
+ */
 export function ytDlpError(error: unknown): Error {
 	if (!(error instanceof ProcessError) || error.reason !== "exit") return error as Error;
 	const text = error.stderrTail;
-	const http = text.match(/HTTP Error (\d{3})/);
-	if (http) return new TierError("unsupported_source", `The source answered HTTP ${http[1]}.`, false, 422);
-	if (/Connection refused|Name or service not known|timed out|getaddrinfo/i.test(text)) {
-		return new TierError("unsupported_source", "The source could not be reached.", false, 422);
-	}
 	if (/confirm you.?re not a bot|Sign in to confirm/i.test(text)) {
 		return new TierError("unsupported_source", "The platform asked for a sign-in (bot check); this video cannot be fetched now.", false, 422);
 	}
+	const fetchFailure = fetchFailureIn(text);
+	if (fetchFailure) return fetchFailure;
 	if (/Private video|removed|unavailable|DRM|Unsupported URL/i.test(text)) {
 		const line = text.split("\n").find((l) => l.startsWith("ERROR:")) ?? "no playable video";
 		return new TierError("unsupported_source", line.replace(/^ERROR:\s*/, "").slice(0, 200), false, 422);

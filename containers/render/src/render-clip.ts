@@ -19,14 +19,14 @@ import { prepareJumpCuts } from "./silences.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
 import { tools } from "./tool-paths.ts";
 import { fetchToFile, putFile } from "./transfer.ts";
-import { fileSize, sharedDir, videoDir } from "./workdir.ts";
+import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
 
 /** Width of the JPEG thumbnail (height follows the aspect ratio). */
 const THUMBNAIL_WIDTH = 540;
 
 export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, signal: AbortSignal): Promise<RenderClipResult> {
 	const dir = await videoDir(req.videoId);
-	const file = (suffix: string) => join(dir, `${req.clipId}${suffix}`);
+	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];
 	const layout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
 	if (req.captions) await assertLookFonts(req.captions.look);

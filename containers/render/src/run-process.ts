@@ -2,9 +2,16 @@
  * The only code in the render tier that starts a process: node:child_process `spawn` with its own
  * `signal` and `timeout`. Arguments are always an array (never a shell string), so user text cannot
  * become shell syntax; every run has a timeout and can be cancelled through an AbortSignal (the
- * HTTP request closing, say).
+ * HTTP request closing, say). Every process reaches the network only through the tier's egress
+ * proxy (egress-args.ts: its environment, and ffmpeg's and ffprobe's input flags), and what it
+ * prints is kept with every URL's query string and credentials removed (redact.ts), so a signed
+ * URL never ends up in an error message.
  */
 import { spawn } from "node:child_process";
+import { egressArgs, egressEnvironment } from "./egress-args.ts";
+import { egressProxy } from "./egress-proxy.ts";
+import { redactUrls } from "./redact.ts";
+import { tools } from "./tool-paths.ts";
 
 export class ProcessError extends Error {
 	readonly reason: "exit" | "timeout" | "aborted" | "spawn";
@@ -47,14 +54,16 @@ const STDERR_TAIL_CHARS = 8_000;
  * @example
  * await runProcess("ffprobe", ["-v", "error", "-show_format", "-of", "json", url], { timeoutMs: 20_000 });
  */
-export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+export async function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+	const proxy = (await egressProxy()).url;
+	const tool = command === tools.ffmpeg ? "ffmpeg" : command === tools.ffprobe ? "ffprobe" : command === tools.ytDlp ? "yt-dlp" : "other";
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
 		// Node kills the process itself when the signal aborts or the timeout passes.
-		const child = spawn(command, [...args], {
+		const child = spawn(command, egressArgs(tool, args, proxy), {
 			cwd: options.cwd,
 			stdio: ["ignore", "pipe", "pipe"],
-			env: { ...process.env, LC_ALL: "C.UTF-8" },
+			env: { ...egressEnvironment(process.env, proxy), LC_ALL: "C.UTF-8" },
 			signal: options.signal,
 			timeout: options.timeoutMs,
 			killSignal: "SIGKILL",
@@ -83,7 +92,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
 			});
 		}
 		splitLines(child.stderr, (line) => {
-			stderr = (stderr + line + "\n").slice(-STDERR_TAIL_CHARS);
+			stderr = (stderr + redactUrls(line) + "\n").slice(-STDERR_TAIL_CHARS);
 			options.onStderrLine?.(line);
 		});
 

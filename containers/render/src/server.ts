@@ -15,6 +15,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { importMedia, makeBackground } from "./backgrounds.ts";
 import { captionPreview } from "./caption-preview.ts";
 import { downloadSource } from "./download.ts";
+import { egressProxy } from "./egress-proxy.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
@@ -22,6 +23,7 @@ import { renderClip } from "./render-clip.ts";
 import { computeSignals } from "./signals.ts";
 import { toTierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
+import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./request-guard.ts";
 import { removeVideoDir } from "./workdir.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
@@ -30,8 +32,8 @@ type JobHandlers = { [N in JobName]: (input: JobInput<N>, onProgress: OnProgress
 
 /** What each job of the contract does here. */
 const handlers: JobHandlers = {
-	probe: (req, _p, signal) => probeSource(req.url, signal),
-	download: (req, p, signal) => downloadSource(req.videoId, req.url, p, signal),
+	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal),
+	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
 	extractAudio,
 	transcribe: (req, p, signal) => transcribeLocally(req.audioUrl, req.language, p, signal),
@@ -49,15 +51,26 @@ const handlers: JobHandlers = {
 const refuse = (c: Context, status: ContentfulStatusCode, message: string) =>
 	c.json({ error: { code: "invalid_request", message, retryable: false } satisfies RenderError }, status);
 
-/** The tier as a Hono app (tests and the Node server both serve it). */
-export function createRenderApp(): Hono {
-	const app = new Hono();
+export interface RenderAppOptions {
+	/** The secret the Worker signs job requests with; defaults to RENDER_SECRET (required). */
+	secret?: string;
+}
+
+/**
+ * The tier as a Hono app (tests and the Node server both serve it). Job routes run only for
+ * requests signed by the Worker (request-guard.ts); `/healthz` answers anyone but a browser.
+ */
+export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> {
+	const secret = renderSecretFromEnv(options.secret === undefined ? process.env : { RENDER_SECRET: options.secret });
+	const app = new Hono<GuardEnv>();
+	app.use("*", refuseBrowsers());
 	app.get(HEALTH_PATH, (c) => c.json({ ok: true }));
+	const signedByWorker = requireWorkerSignature(secret);
 	for (const name of JOB_NAMES) {
 		const job = renderJobs[name];
 		const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
-		app.post(job.path, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") }), async (c) => {
-			const body: unknown = await c.req.json().catch(() => undefined);
+		app.post(job.path, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") }), signedByWorker, async (c) => {
+			const body: unknown = parseJson(c.var.rawBody);
 			if (body === undefined) return refuse(c, 400, "The body is not JSON.");
 			const parsed = job.request.safeParse(body);
 			if (!parsed.success) return refuse(c, 400, parsed.error.message);
@@ -100,10 +113,18 @@ export function createRenderApp(): Hono {
 const KEEP_ALIVE_MS = 65_000;
 
 /** A Node HTTP server around the app, not yet listening. */
-export function createRenderServer() {
-	const server = createAdaptorServer({ fetch: createRenderApp().fetch }) as Server;
+export function createRenderServer(options: RenderAppOptions = {}) {
+	const server = createAdaptorServer({ fetch: createRenderApp(options).fetch }) as Server;
 	server.keepAliveTimeout = KEEP_ALIVE_MS;
 	return server;
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
 }
 
 function asRenderError(error: unknown): RenderError & { status: ContentfulStatusCode } {
@@ -118,8 +139,21 @@ function log(event: string, fields: Record<string, unknown>): void {
 
 // Started directly (`node src/server.ts`): listen. Imported by tests: they call createRenderServer().
 if (import.meta.url === `file://${process.argv[1]}`) {
+	let server: Server;
+	try {
+		server = createRenderServer();
+	} catch (error) {
+		console.error((error as Error).message);
+		process.exit(1);
+	}
 	await mkdir(workRoot, { recursive: true });
+	// Every tool reaches the network through this proxy (run-process.ts); it is up before any job.
+	const egress = await egressProxy();
 	const port = Number(process.env.PORT ?? 8788);
-	const host = process.env.HOST ?? (process.env.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1");
-	createRenderServer().listen(port, host, () => log("listening", { url: `http://${host}:${port}`, workRoot }));
+	// Loopback unless the operator says otherwise (the Container image sets RENDER_HOST=0.0.0.0).
+	const host = process.env.RENDER_HOST || "127.0.0.1";
+	server.listen(port, host, () => {
+		const address = server.address();
+		log("listening", { url: typeof address === "object" && address ? `http://${address.address}:${address.port}` : `http://${host}:${port}`, workRoot, egressProxy: egress.url });
+	});
 }

@@ -9,20 +9,28 @@ import { videoDir } from "./workdir.ts";
 
 export const SIGNAL_INTERVAL_SECONDS = 0.5;
 
-/** Loudness per half second (the loudest 100 ms reading in each), stored as JSON at the signed URL. */
+/**
+ * Loudness per half second (the loudest 100 ms reading in each) over the charged time frame only,
+ * stored as JSON at the signed URL. Slots are indexed from the source's start (what the ranking
+ * reads); those before the frame are silent (-120 LUFS).
+ */
 export async function computeSignals(req: SignalsRequest, onProgress: OnProgress, signal: AbortSignal): Promise<SignalsResult> {
+	const start = Math.min(req.start, req.duration);
+	const end = Math.min(req.end, req.duration);
+	const length = Math.max(0.001, end - start);
 	const loudness: number[] = [];
-	let time = 0;
+	let time = start;
 	try {
-		await runProcess(tools.ffmpeg, loudnessArgs(req.sourceUrl), {
-			timeoutMs: Math.max(5 * 60_000, req.duration * 1000),
+		await runProcess(tools.ffmpeg, loudnessArgs(req.sourceUrl, start, end), {
+			timeoutMs: Math.max(5 * 60_000, length * 1000),
 			signal,
 			collectStdout: false,
 			onStdoutLine: (line) => {
 				const at = /pts_time:([\d.]+)/.exec(line);
 				if (at) {
-					time = Number(at[1]);
-					onProgress(Math.min(1, time / req.duration));
+					// Output times start at 0 at the frame's start (input seeking).
+					time = start + Number(at[1]);
+					onProgress(Math.min(1, (time - start) / length));
 					return;
 				}
 				const value = /^lavfi\.r128\.M=(-?[\d.]+|-inf)/.exec(line);

@@ -1,13 +1,14 @@
 import type { RenderErrorCode } from "@clipforge/contract";
+import { redactUrls } from "./redact.ts";
 import { ProcessError } from "./run-process.ts";
 
-/** A failure the tier reports in the contract's error shape. */
+/** A failure the tier reports in the contract's error shape; no URL in its message keeps a query string or credentials. */
 export class TierError extends Error {
 	readonly code: RenderErrorCode;
 	readonly retryable: boolean;
 	readonly status: number;
 	constructor(code: RenderErrorCode, message: string, retryable: boolean, status = 500) {
-		super(message);
+		super(redactUrls(message));
 		this.name = "TierError";
 		this.code = code;
 		this.retryable = retryable;

@@ -1,12 +1,13 @@
 import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
+import { egressFetch } from "./egress-fetch.ts";
 import { TierError } from "./tier-error.ts";
 import { fileSize } from "./workdir.ts";
 import type { OnProgress } from "@clipforge/contract";
 
 /**
  * Streams a local file to a signed PUT URL served by the Worker (which writes it to R2), so the
- * tier never holds storage credentials. Reports the bytes sent as progress.
+ * tier never holds storage credentials. Reports the bytes sent as progress. Like every fetch of the
+ * tier, it goes through the egress agent (egress-fetch.ts): the Worker's address is checked too.
  */
 export async function putFile(
 	path: string,
@@ -23,13 +24,13 @@ export async function putFile(
 		sent += chunk.length;
 		onProgress?.(sent / size);
 	});
-	const response = await fetch(putUrl, {
+	const response = await egressFetch(putUrl, {
 		method: "PUT",
-		body: Readable.toWeb(stream) as ReadableStream,
+		body: stream as AsyncIterable<Uint8Array>,
 		headers: { "content-type": contentType, "content-length": String(size) },
 		duplex: "half",
 		signal,
-	} as RequestInit);
+	});
 	if (!response.ok) {
 		const detail = (await response.text()).slice(0, 300);
 		// 4xx from the Worker means the signed URL is bad or expired: retrying the same URL will not help.
@@ -41,7 +42,7 @@ export async function putFile(
 /** Downloads a signed GET URL to a local file (used for audio chunks, which are small). */
 export async function fetchToFile(url: string, path: string, signal?: AbortSignal): Promise<number> {
 	const { writeFile } = await import("node:fs/promises");
-	const response = await fetch(url, { signal });
+	const response = await egressFetch(url, { signal });
 	if (!response.ok) {
 		throw new TierError("source_missing", `Fetching ${new URL(url).pathname} answered ${response.status}.`, response.status >= 500);
 	}

@@ -1,15 +1,34 @@
 import { mkdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
+import { PATH_SAFE_ID } from "@clipforge/contract";
+import { TierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
 
-/** Ids reach file paths, so only plain id characters are accepted (no `/`, no `..`). */
-const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * `base` joined with `names`, resolved, and refused unless it stays strictly inside `base`. The
+ * second line of defence behind the contract's id pattern (PathSafeId): whatever reaches a path,
+ * nothing is read, written or deleted outside the work folder.
+ * @example pathInside("/work", "vid_1", "clp_1.mp4") // "/work/vid_1/clp_1.mp4"; pathInside("/work", "..") throws
+ */
+export function pathInside(base: string, ...names: string[]): string {
+	const root = resolve(base);
+	if (names.some((name) => name.includes("\0"))) throw unsafe(names);
+	const path = resolve(root, ...names);
+	const rel = relative(root, path);
+	if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw unsafe(names);
+	return path;
+}
 
+/** A video's own folder under the work root (created), for an id of the contract's shape only. */
 export async function videoDir(videoId: string): Promise<string> {
-	if (!SAFE_ID.test(videoId)) throw new Error(`unsafe id ${JSON.stringify(videoId)}`);
-	const dir = join(workRoot, videoId);
+	const dir = pathInside(workRoot, checkedId(videoId));
 	await mkdir(dir, { recursive: true });
 	return dir;
+}
+
+/** A file of a video's folder named after one of its ids (`clp_…` + suffix). */
+export function idFile(dir: string, id: string, suffix: string): string {
+	return pathInside(dir, `${checkedId(id)}${suffix}`);
 }
 
 export async function fileSize(path: string): Promise<number | null> {
@@ -22,13 +41,21 @@ export async function fileSize(path: string): Promise<number | null> {
 }
 
 export async function removeVideoDir(videoId: string): Promise<void> {
-	if (!SAFE_ID.test(videoId)) return;
-	await rm(join(workRoot, videoId), { recursive: true, force: true });
+	await rm(pathInside(workRoot, checkedId(videoId)), { recursive: true, force: true });
 }
 
 /** Files shared by every video on this instance (split-screen backgrounds), kept until it stops. */
 export async function sharedDir(): Promise<string> {
-	const dir = join(workRoot, "_shared");
+	const dir = pathInside(workRoot, "_shared");
 	await mkdir(dir, { recursive: true });
 	return dir;
+}
+
+function checkedId(id: string): string {
+	if (!PATH_SAFE_ID.test(id)) throw unsafe([id]);
+	return id;
+}
+
+function unsafe(names: string[]): TierError {
+	return new TierError("invalid_request", `Unsafe id or file name ${JSON.stringify(names.join("/")).slice(0, 80)}.`, false, 400);
 }

@@ -14,6 +14,7 @@ import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, renderJobs, type AspectRati
 import { createRenderServer } from "../src/server.ts";
 import { makeTalkVideo } from "../../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
+import { signedPost } from "./signed-post.ts";
 
 const SECONDS = 14;
 let media: string;
@@ -46,7 +47,7 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown) {
-	return fetch(tier + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+	return signedPost(tier, path, body);
 }
 
 /** Runs an NDJSON job; returns its progress fractions and its final event. */
@@ -75,8 +76,8 @@ describe("POST /probe", () => {
 		expect(info.channelName).toBe(new URL(files.url).host);
 	});
 
-	it("answers 422 unsupported_source for a 404 and for a file that is not a video", async () => {
-		for (const [name, fragment] of [["missing.mp4", "404"], ["notes.txt", "not a playable video"]] as const) {
+	it("answers 422 unsupported_source for a 404 (in the words of every fetch failure) and for a file that is not a video", async () => {
+		for (const [name, fragment] of [["missing.mp4", "The source could not be fetched."], ["notes.txt", "not a playable video"]] as const) {
 			const response = await post(renderJobs.probe.path, { url: `${files.url}/${name}` });
 			expect(response.status).toBe(422);
 			const { error } = await response.json();
@@ -191,7 +192,7 @@ describe("render-clip job", () => {
 describe("signals job", () => {
 	it("measures loudness per half second: speech is loud, the pauses between sentences quiet", async () => {
 		const videoId = `s${Date.now()}`;
-		const { result } = await job(renderJobs.signals.path, { videoId, sourceUrl: `${files.url}/talk.mp4`, duration: SECONDS, putUrl: `${sink.url}/${videoId}/signals.json` });
+		const { result } = await job(renderJobs.signals.path, { videoId, sourceUrl: `${files.url}/talk.mp4`, duration: SECONDS, start: 0, end: SECONDS, putUrl: `${sink.url}/${videoId}/signals.json` });
 		const signals = JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8"));
 		expect(signals.intervalSeconds).toBe(0.5);
 		expect(result.intervals).toBe(signals.loudness.length);
@@ -205,7 +206,7 @@ describe("signals job", () => {
 
 	it("gives empty signals for a video without audio", async () => {
 		const videoId = `m${Date.now()}`;
-		const { result } = await job(renderJobs.signals.path, { videoId, sourceUrl: `${files.url}/mute.mp4`, duration: 3, putUrl: `${sink.url}/${videoId}/signals.json` });
+		const { result } = await job(renderJobs.signals.path, { videoId, sourceUrl: `${files.url}/mute.mp4`, duration: 3, start: 0, end: 3, putUrl: `${sink.url}/${videoId}/signals.json` });
 		expect(result).toMatchObject({ intervals: 0 });
 		expect(JSON.parse(readFileSync(join(sinkDir, videoId, "signals.json"), "utf8")).loudness).toEqual([]);
 	});

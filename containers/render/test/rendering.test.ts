@@ -15,6 +15,7 @@ import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type Word } f
 import { detectFaces } from "../src/faces.ts";
 import { layoutFor } from "../src/layout.ts";
 import { createRenderServer } from "../src/server.ts";
+import { signedPost } from "./signed-post.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 import { frameAt, isGreen, isHighlight, isRed, isWhite, meanLuma, pixel, pixelsIn, type Frame, type Region } from "./frames.ts";
 
@@ -85,7 +86,7 @@ async function render(options: Partial<RenderClipRequest> & { source: string }) 
 		videoId, clipId: "clip", sourceUrl: `${files.url}/${source}`, start: 0, end: SECONDS, aspectRatio: "9:16",
 		videoPutUrl: `${sink.url}/${videoId}/clip.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`, ...rest,
 	};
-	const response = await fetch(`${tier}${renderJobs.renderClip.path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+	const response = await signedPost(tier, renderJobs.renderClip.path, body);
 	const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
 	const last = events.at(-1)!;
 	if (last.type !== "result") throw new Error(`render failed: ${JSON.stringify(last)}`);

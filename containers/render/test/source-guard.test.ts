@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPrivateAddress } from "@clipforge/contract";
+import { useEgressResolver } from "../src/egress-policy.ts";
 import { assertFetchableSource, resolveSource } from "../src/source-guard.ts";
 import { TierError } from "../src/tier-error.ts";
 
@@ -59,11 +60,12 @@ describe("assertFetchableSource after DNS resolution", () => {
 	it("refuses a public-looking name that resolves to a private address, accepts a public one", async () => {
 		const saved = process.env.ALLOW_PRIVATE_SOURCES;
 		process.env.ALLOW_PRIVATE_SOURCES = "false";
-		const fakeDns = async (host: string) => [{ address: host === "rebind.example.com" ? "10.0.0.5" : "93.184.216.34" }];
+		const restore = useEgressResolver(async (host: string) => [host === "rebind.example.com" ? "10.0.0.5" : "93.184.216.34"]);
 		try {
-			await expect(assertFetchableSource("https://rebind.example.com/v.mp4", fakeDns)).rejects.toMatchObject({ code: "invalid_url" });
-			await expect(assertFetchableSource("https://videos.example.com/v.mp4", fakeDns)).resolves.toBeUndefined();
+			await expect(assertFetchableSource("https://rebind.example.com/v.mp4")).rejects.toMatchObject({ code: "invalid_url" });
+			await expect(assertFetchableSource("https://videos.example.com/v.mp4")).resolves.toBeUndefined();
 		} finally {
+			restore();
 			process.env.ALLOW_PRIVATE_SOURCES = saved;
 		}
 	});

@@ -2,4 +2,5 @@
 export * from "./address-policy.ts";
 export * from "./job-protocol.ts";
 export * from "./jobs.ts";
+export * from "./request-auth.ts";
 export * from "./vocabulary.ts";

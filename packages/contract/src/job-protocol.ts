@@ -9,6 +9,10 @@ import { z } from "zod";
 /** Error codes the tier can answer with. `retryable` tells the workflow whether to try again. */
 export const RenderErrorCode = z.enum([
 	"invalid_request",
+	/** The request carried no valid signature from the Worker (request-auth.ts). */
+	"unauthorized",
+	/** A browser's request (it carried an Origin header): the tier serves only the Worker. */
+	"forbidden",
 	"invalid_url",
 	"unsupported_source",
 	"source_unreachable",

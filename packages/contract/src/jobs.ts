@@ -13,9 +13,43 @@ import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionLook, Segment, W
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+/**
+ * What an id the tier turns into a file or folder name may be: letters, digits, `_` and `-`,
+ * starting with a letter or digit, at most 128 characters. So never `.`/`..`, a `/` or `\`, an
+ * absolute path, a percent-encoding, a NUL, or the tier's own `_shared` folder. (The Worker's ids,
+ * `vid_…` and `clp_…_N`, are of this shape.)
+ */
+export const PATH_SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const PathSafeId = z.string().regex(PATH_SAFE_ID, "must be 1-128 letters, digits, _ or -, starting with a letter or digit");
+
+// ---------------------------------------------------------------- limits
+
+/**
+ * What the tier may fetch for a video: the Worker sets them per plan (settings.ts holds the
+ * operator's defaults); a request without them gets these defaults.
+ */
+export const SourceLimits = z.object({
+	/** Width × height of the source's picture (4096×2160 by default: 4K, never 8K or a 16000² frame). */
+	maxPixels: z.number().int().positive(),
+	/** Bytes of the downloaded file. */
+	maxBytes: z.number().int().positive(),
+});
+export type SourceLimits = z.infer<typeof SourceLimits>;
+export const DEFAULT_SOURCE_LIMITS: SourceLimits = { maxPixels: 4096 * 2160, maxBytes: 4 * 1024 ** 3 };
+
+/** What an imported background video or watermark image may be (checked from its header, before decoding). */
+export const ImportLimits = z.object({
+	maxPixels: z.number().int().positive(),
+	maxBytes: z.number().int().positive(),
+});
+export type ImportLimits = z.infer<typeof ImportLimits>;
+/** A watermark of 4096×4096 (64 MB as RGBA) at most; a 16000×16000 PNG would decode to 1 GB. */
+export const DEFAULT_IMAGE_LIMITS: ImportLimits = { maxPixels: 4096 * 4096, maxBytes: 20 * 1024 ** 2 };
+export const DEFAULT_BACKGROUND_LIMITS: ImportLimits = { maxPixels: 4096 * 2160, maxBytes: 512 * 1024 ** 2 };
+
 // ---------------------------------------------------------------- probe (synchronous JSON)
 
-export const ProbeRequest = z.object({ url: httpUrl });
+export const ProbeRequest = z.object({ url: httpUrl, limits: SourceLimits.default(DEFAULT_SOURCE_LIMITS) });
 export type ProbeRequest = z.infer<typeof ProbeRequest>;
 
 export const ProbeResult = z.object({
@@ -34,7 +68,17 @@ export type ProbeResult = z.infer<typeof ProbeResult>;
 
 // ---------------------------------------------------------------- source, audio, transcription
 
-export const DownloadRequest = z.object({ videoId: z.string().min(1), url: httpUrl });
+export const DownloadRequest = z.object({
+	videoId: PathSafeId,
+	url: httpUrl,
+	limits: SourceLimits.default(DEFAULT_SOURCE_LIMITS),
+	/**
+	 * Seconds the probe found at submission (what was charged). The downloaded file must last as
+	 * long, within a small tolerance: a server that answers the probe with a short video and the
+	 * download with a long one is refused.
+	 */
+	expectedDuration: z.number().positive().nullable().default(null),
+});
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
 export const DownloadResult = z.object({ bytes: z.number().int().nonnegative() });
 export type DownloadResult = z.infer<typeof DownloadResult>;
@@ -46,7 +90,7 @@ export const UploadSourceResult = z.object({ bytes: z.number().int().nonnegative
 export type UploadSourceResult = z.infer<typeof UploadSourceResult>;
 
 export const AudioChunkSpec = z.object({
-	index: z.number().int().nonnegative(),
+	index: z.number().int().nonnegative().max(100_000),
 	/** Seconds into the source. */
 	start: z.number().nonnegative(),
 	duration: z.number().positive(),
@@ -55,7 +99,7 @@ export const AudioChunkSpec = z.object({
 export type AudioChunkSpec = z.infer<typeof AudioChunkSpec>;
 
 export const ExtractAudioRequest = z.object({
-	videoId: z.string().min(1),
+	videoId: PathSafeId,
 	sourceUrl: httpUrl,
 	chunks: z.array(AudioChunkSpec).min(1),
 });
@@ -79,14 +123,22 @@ export const TranscribeResult = z.object({
 });
 export type TranscribeResult = z.infer<typeof TranscribeResult>;
 
-/** Loudness per half second of the source, written as JSON (AudioSignals) to `putUrl`. */
-export const SignalsRequest = z.object({
-	videoId: z.string().min(1),
-	sourceUrl: httpUrl,
-	/** Seconds the source lasts, for progress. */
-	duration: z.number().positive(),
-	putUrl: httpUrl,
-});
+/**
+ * Loudness per half second of the charged time frame [start, end) of the source, written as JSON
+ * (AudioSignals, indexed from the source's start; slots before the frame are silent) to `putUrl`.
+ */
+export const SignalsRequest = z
+	.object({
+		videoId: PathSafeId,
+		sourceUrl: httpUrl,
+		/** Seconds the source lasts. */
+		duration: z.number().positive(),
+		/** The time frame, seconds into the source. */
+		start: z.number().nonnegative(),
+		end: z.number().positive(),
+		putUrl: httpUrl,
+	})
+	.refine((r) => r.end > r.start, { message: "end must be after start", path: ["end"] });
 export type SignalsRequest = z.infer<typeof SignalsRequest>;
 export const SignalsResult = z.object({ intervals: z.number().int().nonnegative(), bytes: z.number().int() });
 export type SignalsResult = z.infer<typeof SignalsResult>;
@@ -135,8 +187,8 @@ export const SplitScreenSpec = z.object({
 export type SplitScreenSpec = z.infer<typeof SplitScreenSpec>;
 
 export const RenderClipRequest = z.object({
-	videoId: z.string().min(1),
-	clipId: z.string().min(1),
+	videoId: PathSafeId,
+	clipId: PathSafeId,
 	sourceUrl: httpUrl,
 	start: z.number().nonnegative(),
 	end: z.number().positive(),
@@ -188,12 +240,18 @@ export type MakeBackgroundRequest = z.infer<typeof MakeBackgroundRequest>;
  * Fetches a user's media (a background video or a watermark image) through the source guard,
  * checks it, and uploads a normalised copy: an H.264 loop for `background`, a PNG for `watermark`.
  */
-export const ImportMediaRequest = z.object({ kind: z.enum(["background", "watermark"]), url: httpUrl, putUrl: httpUrl });
+export const ImportMediaRequest = z.object({
+	kind: z.enum(["background", "watermark"]),
+	url: httpUrl,
+	putUrl: httpUrl,
+	/** Defaults by kind: DEFAULT_BACKGROUND_LIMITS or DEFAULT_IMAGE_LIMITS. */
+	limits: ImportLimits.nullable().default(null),
+});
 export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
 export const MediaFileResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int(), duration: z.number().nonnegative() });
 export type MediaFileResult = z.infer<typeof MediaFileResult>;
 
-export const CleanupRequest = z.object({ videoId: z.string().min(1) });
+export const CleanupRequest = z.object({ videoId: PathSafeId });
 export type CleanupRequest = z.infer<typeof CleanupRequest>;
 export const CleanupResult = z.object({ ok: z.literal(true) });
 

@@ -2,9 +2,9 @@
  * The credentials aggregate: users, their memberships, browser sessions and API keys. Only SHA-256
  * hashes of keys and session tokens are stored.
  */
-import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lte } from "drizzle-orm";
 import type { Db } from "./client";
-import { apiKeys, memberships, sessions, users } from "./schema";
+import { apiKeys, memberships, sessions, users, type MembershipRole } from "./schema";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -12,9 +12,10 @@ export function findUserByEmail(db: Db, email: string) {
 	return db.select().from(users).where(eq(users.email, email)).get();
 }
 
-export async function workspaceIdsOfUser(db: Db, userId: string): Promise<string[]> {
-	const rows = await db.select({ workspaceId: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, userId)).all();
-	return rows.map((r) => r.workspaceId);
+/** The user's memberships: workspace id → role. */
+export async function rolesOfUser(db: Db, userId: string): Promise<Record<string, MembershipRole>> {
+	const rows = await db.select({ workspaceId: memberships.workspaceId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)).all();
+	return Object.fromEntries(rows.map((r) => [r.workspaceId, r.role]));
 }
 
 export async function createSession(db: Db, session: { id: string; tokenHash: string; userId: string; expiresAt: string }): Promise<void> {
@@ -32,6 +33,27 @@ export function findLiveSession(db: Db, tokenHash: string) {
 
 export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
 	await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export function findUserById(db: Db, userId: string) {
+	return db.select().from(users).where(eq(users.id, userId)).get();
+}
+
+/**
+ * Sets a user's password hash and ends every session of theirs in the same batch (a stolen
+ * session must not outlive the password it was opened with); `keep` is opened in its place.
+ */
+export async function changePassword(db: Db, userId: string, passwordHash: string, keep: { id: string; tokenHash: string; expiresAt: string }): Promise<void> {
+	await db.batch([
+		db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+		db.delete(sessions).where(eq(sessions.userId, userId)),
+		db.insert(sessions).values({ ...keep, userId }),
+	]);
+}
+
+/** Sessions past their expiry (the cron). */
+export async function purgeExpiredSessions(db: Db, now: string): Promise<number> {
+	return (await db.delete(sessions).where(lte(sessions.expiresAt, now)).run()).meta.changes;
 }
 
 /** A key that was not revoked, by the hash of the key. */
@@ -53,6 +75,11 @@ export function createKey(db: Db, key: { id: string; workspaceId: string; name: 
 
 export function keysOf(db: Db, workspaceIds: string[]): Promise<ApiKeyRow[]> {
 	return db.select().from(apiKeys).where(inArray(apiKeys.workspaceId, workspaceIds)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+}
+
+/** A key of one of these workspaces, or undefined. */
+export function findKey(db: Db, id: string, workspaceIds: string[]): Promise<ApiKeyRow | undefined> {
+	return db.select().from(apiKeys).where(and(eq(apiKeys.id, id), inArray(apiKeys.workspaceId, workspaceIds))).get();
 }
 
 /** Revokes the key (once) if it belongs to one of these workspaces; the key as it is now, or undefined. */

@@ -27,3 +27,8 @@ export async function storeResponse(db: Db, workspaceId: string, key: string, st
 export async function freeKey(db: Db, workspaceId: string, key: string): Promise<void> {
 	await db.delete(idempotencyKeys).where(byKey(workspaceId, key));
 }
+
+/** Keys older than `cutoff`: their 24 h are over (the cron). */
+export async function purgeIdempotencyKeys(db: Db, cutoff: string): Promise<number> {
+	return (await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run()).meta.changes;
+}

@@ -1,5 +1,5 @@
 /** A workspace's own things: projects and uploaded split-screen backgrounds. */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { backgrounds, projects } from "./schema";
 
@@ -24,9 +24,23 @@ export function findBackground(db: Db, id: string, workspaceId?: string) {
 	return db.select().from(backgrounds).where(scope).get();
 }
 
-export async function createBackground(db: Db, background: typeof backgrounds.$inferInsert) {
-	const [row] = await db.insert(backgrounds).values(background).returning();
-	return row!;
+export async function countBackgrounds(db: Db, workspaceId: string): Promise<number> {
+	const row = await db.select({ n: count() }).from(backgrounds).where(eq(backgrounds.workspaceId, workspaceId)).get();
+	return row?.n ?? 0;
+}
+
+/**
+ * Inserts the background only while the workspace has fewer than `limit`: one statement, so the
+ * count and the insert cannot be split by another import. Undefined when the limit was reached.
+ */
+export async function createBackgroundWithin(db: Db, limit: number, background: typeof backgrounds.$inferInsert) {
+	const b = background;
+	const inserted = await db.run(sql`
+		INSERT INTO backgrounds (id, workspace_id, name, category_id, source_url, object_key, width, height, duration)
+		SELECT ${b.id}, ${b.workspaceId}, ${b.name}, ${b.categoryId}, ${b.sourceUrl}, ${b.objectKey}, ${b.width}, ${b.height}, ${b.duration}
+		WHERE (SELECT count(*) FROM backgrounds WHERE workspace_id = ${b.workspaceId}) < ${limit}`);
+	if (!inserted.meta.changes) return undefined;
+	return findBackground(db, b.id);
 }
 
 export async function deleteBackgroundRow(db: Db, id: string): Promise<void> {

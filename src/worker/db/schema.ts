@@ -42,27 +42,39 @@ export const sessions = sqliteTable(
 		expiresAt: text("expires_at").notNull(),
 		createdAt: createdAt(),
 	},
-	(t) => [index("sessions_user").on(t.userId)],
+	(t) => [index("sessions_user").on(t.userId), index("sessions_expires").on(t.expiresAt)],
 );
+
+export const MEMBERSHIP_ROLES = ["owner", "admin", "member"] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 export const memberships = sqliteTable(
 	"memberships",
 	{
 		userId: text("user_id").notNull().references(() => users.id),
 		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
-		role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+		/** owner and admin manage the workspace (API keys, webhook); a member uses it. */
+		role: text("role", { enum: MEMBERSHIP_ROLES }).notNull().default("owner"),
 		createdAt: createdAt(),
 	},
 	(t) => [uniqueIndex("memberships_user_workspace").on(t.userId, t.workspaceId)],
 );
 
-/** A workspace's plan: whether it may submit at all and how long a source may be. */
+/** A workspace's plan: whether it may submit at all, how long and large a source may be, how many backgrounds it keeps. */
 export const plans = sqliteTable("plans", {
 	id: text("id").primaryKey(),
 	workspaceId: text("workspace_id").notNull().unique().references(() => workspaces.id),
 	name: text("name").notNull(),
 	active: integer("active", { mode: "boolean" }).notNull().default(true),
 	maxVideoSeconds: integer("max_video_seconds").notNull().default(3 * 60 * 60),
+	/** Split-screen backgrounds the workspace may keep (POST /api/backgrounds beyond it → 409 quota_exceeded). */
+	maxBackgrounds: integer("max_backgrounds").notNull().default(20),
+	/** Width × height of a source the render tier fetches; null = the operator's MAX_SOURCE_PIXELS. */
+	maxSourcePixels: integer("max_source_pixels"),
+	/** Bytes of a downloaded source; null = the operator's MAX_SOURCE_BYTES. */
+	maxSourceBytes: integer("max_source_bytes"),
+	/** Videos the workspace may have processing at once (more wait their turn); null = the operator's MAX_CONCURRENT_VIDEOS. */
+	maxConcurrentVideos: integer("max_concurrent_videos"),
 	/** Null = no expiry. */
 	expiresAt: text("expires_at"),
 	createdAt: createdAt(),
@@ -130,12 +142,15 @@ export const videos = sqliteTable(
 		/** This submission's webhook (overrides the workspace's). */
 		webhookUrl: text("webhook_url"),
 		stageStartedAt: text("stage_started_at"),
+		/** When processing was asked for (the config arrived): a waiting video's place in its workspace's queue. */
 		startedAt: text("started_at"),
+		/** When the video got one of its workspace's processing slots; null while it waits its turn. */
+		slotClaimedAt: text("slot_claimed_at"),
 		completedAt: text("completed_at"),
 		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 		createdAt: createdAt(),
 	},
-	(t) => [index("videos_workspace_created").on(t.workspaceId, t.createdAt)],
+	(t) => [index("videos_workspace_created").on(t.workspaceId, t.createdAt), index("videos_workspace_status").on(t.workspaceId, t.status)],
 );
 
 /** Every status a video entered, in order: the audit trail of the workflow (and what tests check). */
@@ -182,6 +197,8 @@ export const clips = sqliteTable(
 		videoKey: text("video_key"),
 		thumbnailKey: text("thumbnail_key"),
 		bytes: integer("bytes"),
+		/** 0 for the clips of the first run, N for those of the video's Nth reprocess (see videoReprocesses). */
+		generation: integer("generation").notNull().default(0),
 		createdAt: createdAt(),
 	},
 	(t) => [index("clips_video_position").on(t.videoId, t.position)],
@@ -221,7 +238,7 @@ export const idempotencyKeys = sqliteTable(
 		responseBody: text("response_body"),
 		createdAt: createdAt(),
 	},
-	(t) => [uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key)],
+	(t) => [uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key), index("idempotency_keys_created").on(t.createdAt)],
 );
 
 /** Every webhook delivery attempt, visible at GET /api/videos/:id/webhooks. */
@@ -261,6 +278,52 @@ export const minutesLedger = sqliteTable(
 		index("minutes_ledger_workspace").on(t.workspaceId),
 		// One charge and at most one refund per video: makes retried refund steps harmless.
 		uniqueIndex("minutes_ledger_video_kind").on(t.videoId, t.kind),
+	],
+);
+
+/**
+ * Sign-in attempts per client IP and per email (hashed), for backoff: `attempts` within the current
+ * run (reset after a quiet hour), `nextAllowedAt` the earliest next try (unix ms). `nonce` tells an
+ * attempt whether its own upsert was the one accepted (services/login-throttle.ts).
+ */
+export const loginThrottle = sqliteTable("login_throttle", {
+	key: text("key").primaryKey(),
+	attempts: integer("attempts").notNull(),
+	lastAttemptAt: integer("last_attempt_at").notNull(),
+	nextAllowedAt: integer("next_allowed_at").notNull(),
+	nonce: text("nonce").notNull(),
+}, (t) => [index("login_throttle_last_attempt").on(t.lastAttemptAt)]);
+
+export const REPROCESS_STATUSES = ["processing", "completed", "failed"] as const;
+
+/**
+ * POST /api/videos/:id/reprocess: a new run of analyzing and generating_clips from the stored source
+ * and transcript. Its id (`<videoId>-r<number>`) is also its workflow instance's id and the
+ * `video_id` of its own ledger rows (so the ledger's one-charge-one-refund index holds per reprocess).
+ */
+export const videoReprocesses = sqliteTable(
+	"video_reprocesses",
+	{
+		id: text("id").primaryKey(),
+		videoId: text("video_id").notNull().references(() => videos.id),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		/** 1 for the video's first reprocess; also the generation of the clips it makes. */
+		number: integer("number").notNull(),
+		status: text("status", { enum: REPROCESS_STATUSES }).notNull(),
+		/** The config it runs with (defaults filled) and the one before it (restored if it fails). */
+		config: text("config", { mode: "json" }).notNull(),
+		previousConfig: text("previous_config", { mode: "json" }).notNull(),
+		/** 0 when it was one of the free reprocesses (domain/reprocess.ts). */
+		minutesCharged: integer("minutes_charged").notNull(),
+		errorMessage: text("error_message"),
+		clipsCount: integer("clips_count"),
+		createdAt: createdAt(),
+		completedAt: text("completed_at"),
+	},
+	(t) => [
+		uniqueIndex("video_reprocesses_video_number").on(t.videoId, t.number),
+		// At most one reprocess of a video runs at a time (the status guard says so too).
+		uniqueIndex("video_reprocesses_one_running").on(t.videoId).where(sql`status = 'processing'`),
 	],
 );
 

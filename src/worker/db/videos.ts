@@ -7,7 +7,8 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
-import { clips, videoEvents, videos, webhookDeliveries, workspaces } from "./schema";
+import { claimSlotStatement, waitingCount } from "./slots";
+import { clips, videos, webhookDeliveries, workspaces } from "./schema";
 
 export type VideoRow = typeof videos.$inferSelect;
 export type ClipRow = typeof clips.$inferSelect;
@@ -79,36 +80,35 @@ export async function raiseProgress(db: Db, videoId: string, progress: number): 
 	await db.update(videos).set({ progress: value, updatedAt: NOW }).where(and(eq(videos.id, videoId), lt(videos.progress, value), notFinished));
 }
 
-export async function markCompleted(db: Db, videoId: string): Promise<void> {
-	await runBatch(db, [
-		sql`INSERT INTO video_events (video_id, status) SELECT id, 'completed' FROM videos WHERE id = ${videoId} AND ${notFinished}`,
+/** Ends the video as completed unless it already finished. @returns true when this call completed it. */
+export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
+	const results = await runBatch(db, [
 		db.update(videos).set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
+		sql`INSERT INTO video_events (video_id, status) SELECT id, 'completed' FROM videos WHERE id = ${videoId} AND (SELECT changes()) = 1`,
 	]);
+	return results[0]?.meta.changes === 1;
 }
 
-/** Ends the video as failed with a message a user can read (refunding is the ledger's part). */
-export async function markFailed(db: Db, videoId: string, errorMessage: string): Promise<void> {
-	const message = errorMessage.slice(0, 1000);
-	await runBatch(db, [
-		sql`INSERT INTO video_events (video_id, status, message) SELECT id, 'failed', ${message} FROM videos WHERE id = ${videoId} AND ${notFinished}`,
-		db.update(videos).set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
-	]);
-}
+// Failing a video (and refunding it) is one guarded batch in ledger.ts: failVideo.
 
 /**
- * Stores the config of a pending_config video and moves it to `downloading`. Guarded on the
- * status, so two concurrent PUTs cannot both start processing.
- * @returns false when another request got there first.
+ * Stores the config of a pending_config video and moves it to `downloading`, unless
+ * `slots.maxWaiting` videos of the workspace already wait for a slot; claims a slot when one is
+ * free, all in one batch. Guarded on the status, so two concurrent PUTs cannot both start it.
+ * @returns "started"; "queue_full"; "conflict" when it is no longer pending_config.
  */
-export async function startWithConfig(db: Db, videoId: string, config: unknown): Promise<boolean> {
-	const updated = await db
-		.update(videos)
-		.set({ config, status: "downloading", startedAt: NOW, updatedAt: NOW })
-		.where(and(eq(videos.id, videoId), eq(videos.status, "pending_config")))
-		.run();
-	if (updated.meta.changes !== 1) return false;
-	await db.insert(videoEvents).values({ videoId, status: "downloading" });
-	return true;
+export async function startWithConfig(db: Db, video: { id: string; workspaceId: string }, config: unknown, slots: { limit: number; maxWaiting: number }): Promise<"started" | "queue_full" | "conflict"> {
+	const results = await runBatch(db, [
+		db
+			.update(videos)
+			.set({ config, status: "downloading", startedAt: NOW, updatedAt: NOW })
+			.where(and(eq(videos.id, video.id), eq(videos.status, "pending_config"), sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`)),
+		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, 'downloading' WHERE (SELECT changes()) = 1`,
+		claimSlotStatement(video.id, video.workspaceId, slots.limit),
+	]);
+	if (results[0]?.meta.changes === 1) return "started";
+	const now = await db.select({ status: videos.status }).from(videos).where(eq(videos.id, video.id)).get();
+	return now?.status === "pending_config" ? "queue_full" : "conflict";
 }
 
 export async function recordSource(db: Db, videoId: string, sourceKey: string): Promise<void> {
@@ -164,8 +164,9 @@ export async function markClipRendered(db: Db, clipId: string, files: { videoKey
 	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
 }
 
-export async function completedClipCount(db: Db, videoId: string): Promise<number> {
-	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"))).get();
+/** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
+export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
+	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
 	return row?.n ?? 0;
 }
 
@@ -186,16 +187,6 @@ export function listRenderedClips(db: Db, videoId: string, query: ClipListQuery)
 
 export async function deleteClips(db: Db, videoId: string): Promise<void> {
 	await db.delete(clips).where(eq(clips.videoId, videoId));
-}
-
-/** The video and everything recorded about it (its stored files are R2's part). */
-export async function deleteVideoRows(db: Db, videoId: string): Promise<void> {
-	await runBatch(db, [
-		db.delete(clips).where(eq(clips.videoId, videoId)),
-		db.delete(videoEvents).where(eq(videoEvents.videoId, videoId)),
-		db.delete(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)),
-		db.delete(videos).where(eq(videos.id, videoId)),
-	]);
 }
 
 // ---------------------------------------------------------------- webhooks of a video

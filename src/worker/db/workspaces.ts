@@ -34,6 +34,12 @@ export async function setWebhook(db: Db, workspaceId: string, url: string | null
 	return (await db.select({ url: workspaces.webhookUrl, secret: workspaces.webhookSecret }).from(workspaces).where(eq(workspaces.id, workspaceId)).get())!;
 }
 
+/** Replaces the workspace's webhook signing secret: the old one signs nothing from now on. */
+export async function rotateWebhookSecret(db: Db, workspaceId: string, newSecret: string) {
+	await db.update(workspaces).set({ webhookSecret: newSecret }).where(eq(workspaces.id, workspaceId));
+	return (await db.select({ url: workspaces.webhookUrl, secret: workspaces.webhookSecret }).from(workspaces).where(eq(workspaces.id, workspaceId)).get())!;
+}
+
 /** The workspace's webhook secret, set to `newSecret` first if it has none (kept if another request set one first). */
 export async function ensureWebhookSecret(db: Db, workspaceId: string, newSecret: string): Promise<string> {
 	await db.update(workspaces).set({ webhookSecret: newSecret }).where(sql`${workspaces.id} = ${workspaceId} AND ${workspaces.webhookSecret} IS NULL`);

@@ -1,24 +1,34 @@
 /**
  * Resolves the caller: `Authorization: Bearer cf_live_…` (an API key: one workspace) or the
- * `cf_session` cookie of a signed-in user (every workspace they are a member of). A Bearer header
- * wins when both are sent. Anything missing, malformed, unknown, revoked or expired is a 401.
+ * `__Host-cf_session` cookie of a signed-in user (every workspace they are a member of). A Bearer
+ * header wins when both are sent. Anything missing, malformed, unknown, revoked or expired is a 401.
+ *
+ * The cookie's `__Host-` prefix makes browsers accept it only when set Secure, for this exact host,
+ * with Path=/: a sibling subdomain or a plain-http response cannot plant or overwrite it (session
+ * fixation). The old `cf_session` name is not accepted: honouring it, even for a transition, would
+ * keep exactly that hole open, and the cost of refusing it is one more sign-in.
  */
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { findActiveKey, findLiveSession, stampKeyUsed, workspaceIdsOfUser } from "../db/access";
+import { findActiveKey, findLiveSession, rolesOfUser, stampKeyUsed } from "../db/access";
 import { getDb } from "../db/client";
+import type { MembershipRole } from "../db/schema";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
 import { noteKeyUsed, verifiedKey } from "../services/key-cache";
 
 export const API_KEY_PREFIX = "cf_live_";
+/** The cookie's name without its prefix (hono's cookie helpers add `__Host-` with `prefix: "host"`). */
 export const SESSION_COOKIE = "cf_session";
+export const SESSION_COOKIE_PREFIX = "host" as const;
+/** As the browser sends it. */
+export const SESSION_COOKIE_NAME = `__Host-${SESSION_COOKIE}`;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
-	const cookie = getCookie(c, SESSION_COOKIE);
+	const cookie = getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX);
 	let principal: Principal;
 	if (header) principal = await fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work));
 	else if (cookie) principal = await fromSession(c.env, cookie);
@@ -62,7 +72,8 @@ async function fromSession(env: Env, token: string): Promise<Principal> {
 	const db = getDb(env);
 	const session = await findLiveSession(db, await sha256Hex(token));
 	if (!session) throw new ApiError("unauthorized", "The session has expired or was signed out; sign in again.");
-	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: await workspaceIdsOfUser(db, session.userId) };
+	const roles = await rolesOfUser(db, session.userId);
+	return { kind: "session", sessionId: session.id, userId: session.userId, workspaceIds: Object.keys(roles), roles };
 }
 
 /**
@@ -86,4 +97,24 @@ export function workspaceScope(principal: Principal, requested: string | undefin
 	if (!requested) return principal.workspaceIds;
 	if (!principal.workspaceIds.includes(requested)) throw new ApiError("forbidden", "You are not a member of that workspace.");
 	return [requested];
+}
+
+/** Roles that manage a workspace: mint and revoke its API keys, set its webhook, rotate the webhook's secret. */
+export const MANAGER_ROLES: readonly MembershipRole[] = ["owner", "admin"];
+
+/**
+ * The workspace a managing write acts on (as resolveWorkspace), refused with 403 `forbidden` for a
+ * signed-in member who is not its owner or an admin. An API key was minted by an owner or admin
+ * and acts with the workspace's authority.
+ */
+export function resolveManagedWorkspace(principal: Principal, requested: string | undefined): string {
+	const workspaceId = resolveWorkspace(principal, requested);
+	assertManager(principal, workspaceId);
+	return workspaceId;
+}
+
+export function assertManager(principal: Principal, workspaceId: string): void {
+	if (principal.kind === "session" && !MANAGER_ROLES.includes(principal.roles[workspaceId]!)) {
+		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", { role: principal.roles[workspaceId] ?? null });
+	}
 }

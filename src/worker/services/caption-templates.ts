@@ -3,9 +3,9 @@
  * templates (`custom:<id>`: a preset plus its font, colours and position), resolved into the full
  * look the render tier draws; their preview images, drawn once per look by the tier and kept in R2.
  *
- * Who may change a workspace's templates: any of its members (an API key of the workspace, or a
- * signed-in member), as with its backgrounds and projects; a template is a look, not a setting of
- * the workspace's access or money.
+ * Who may change a workspace's templates: its owner or an admin, or one of its API keys (the
+ * routes check, as for the webhook and API keys: the brand kit speaks for the whole workspace);
+ * any member lists them and uses them.
  */
 import {
 	applyOverrides, CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS, presetLook, type CaptionFontId, type CaptionLook, type CaptionPosition, type CaptionPresetId,
@@ -82,10 +82,13 @@ export async function resolveCaptionLook(db: Db, workspaceId: string, templateId
 	return lookOfTemplate(row);
 }
 
-/** An unknown (or another workspace's, or deleted) custom template is a 400 before anything is charged. */
-export async function assertCaptionTemplate(db: Db, workspaceId: string, config: { captionTemplateId: string }): Promise<void> {
+/**
+ * An unknown (or another workspace's, or deleted) custom template is a 400 before anything is
+ * charged. `current`: the template the video already has (a reprocess may keep it even if deleted).
+ */
+export async function assertCaptionTemplate(db: Db, workspaceId: string, config: { captionTemplateId: string }, current?: string): Promise<void> {
 	const customId = customTemplateIdOf(config.captionTemplateId);
-	if (!customId || (await findCaptionTemplate(db, customId, workspaceId))) return;
+	if (!customId || (await findCaptionTemplate(db, customId, workspaceId, { includeDeleted: config.captionTemplateId === current }))) return;
 	throw new ApiError("invalid_request", `Caption template ${config.captionTemplateId} does not exist in this workspace; GET /api/caption-templates lists them.`, [
 		{ path: "config.captionTemplateId", message: "unknown caption template" },
 	]);
@@ -104,7 +107,10 @@ export async function listCaptionTemplates(env: Env, db: Db, render: RenderClien
 export async function createTemplate(env: Env, db: Db, render: RenderClient, workspaceId: string, input: TemplateInput, origin: string): Promise<CaptionTemplateView> {
 	const existing = await captionTemplatesOf(db, workspaceId);
 	if (existing.length >= MAX_CAPTION_TEMPLATES) {
-		throw new ApiError("conflict", `A workspace keeps at most ${MAX_CAPTION_TEMPLATES} caption templates; delete one first.`, { limit: MAX_CAPTION_TEMPLATES });
+		throw new ApiError("quota_exceeded", `The workspace has ${existing.length} of the ${MAX_CAPTION_TEMPLATES} caption templates it may keep; delete one (DELETE /api/caption-templates/{id}) to add another.`, {
+			limit: MAX_CAPTION_TEMPLATES,
+			used: existing.length,
+		});
 	}
 	assertNameFree(existing, input.name, null);
 	const row = await createCaptionTemplate(db, {

@@ -9,6 +9,7 @@ import { frameOf, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { resolveBackground } from "./media-library";
+import { queueFull, slotRulesOf } from "./processing-slots";
 import { markFailedAndRefund } from "./video-state";
 
 /** An unknown split-screen background or category is a 400 now, not a failed video (and a refund) later. */
@@ -57,13 +58,16 @@ export async function startProcessing(env: Pick<Env, "PROCESS_VIDEO">, db: Db, v
 }
 
 /** PUT /api/videos/:id/config: the config of a pending_config video, which then starts processing. */
-export async function configureVideo(env: Pick<Env, "PROCESS_VIDEO">, db: Db, video: VideoRow, config: VideoConfig): Promise<void> {
+export async function configureVideo(env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, video: VideoRow, config: VideoConfig): Promise<void> {
 	if (video.status !== "pending_config") {
 		throw new ApiError("conflict", `The video is ${video.status}; its config can only be set while it is pending_config.`);
 	}
 	assertTimeframeInside(config, video.duration);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
 	await assertCaptionTemplate(db, video.workspaceId, config);
-	if (!(await startWithConfig(db, video.id, config))) throw new ApiError("conflict", "The video's config was set by another request.");
+	const slots = await slotRulesOf(env, db, video.workspaceId);
+	const started = await startWithConfig(db, video, config, slots);
+	if (started === "queue_full") throw queueFull(slots);
+	if (started === "conflict") throw new ApiError("conflict", "The video's config was set by another request.");
 	await startProcessing(env, db, video.id);
 }

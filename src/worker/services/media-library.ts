@@ -3,11 +3,12 @@
  * watermarks. Media a user points at is imported by the render tier (fetched through its source
  * guard, checked, normalised) and kept in R2, so renders never depend on the user's URL again.
  */
-import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract";
+import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY, type ImportLimits } from "@clipforge/contract";
 import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "../domain/config-options";
 import type { Db } from "../db/client";
-import { backgroundsOf, createBackground, deleteBackgroundRow, findBackground } from "../db/library";
-import { setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";
+import { backgroundsOf, countBackgrounds, createBackgroundWithin, deleteBackgroundRow, findBackground } from "../db/library";
+import { planOf, setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";
+import { settingsOf } from "../settings";
 import { ApiError } from "../errors";
 import type { VideoConfig } from "../domain/video-config";
 import { newId } from "./crypto";
@@ -94,19 +95,38 @@ export interface ImportInput {
 	categoryId: string | null;
 }
 
-/** POST /api/backgrounds: imports the video (first 60 s) and records it for the workspace. */
+/**
+ * POST /api/backgrounds: imports the video (first 60 s) and records it for the workspace, within
+ * its plan's number of backgrounds (`quota_exceeded`, 409, beyond it: deleting one makes room).
+ * Counted before the import (a refusal costs no render work) and again, atomically, when the row
+ * is written, so simultaneous imports cannot pass the limit together.
+ */
 export async function importBackground(env: Env, db: Db, render: RenderClient, workspaceId: string, input: ImportInput): Promise<BackgroundView> {
 	const url = parseSourceUrl(input.url, env, "url");
 	const categoryId = input.categoryId ?? CUSTOM_CATEGORY.id;
 	if (![...BACKGROUND_CATEGORIES, CUSTOM_CATEGORY].some((c) => c.id === categoryId)) {
 		throw new ApiError("invalid_request", `Category ${categoryId} does not exist.`, [{ path: "categoryId", message: "unknown category" }]);
 	}
+	const limit = (await planOf(db, workspaceId))?.maxBackgrounds ?? DEFAULT_MAX_BACKGROUNDS;
+	const used = await countBackgrounds(db, workspaceId);
+	if (used >= limit) throw backgroundQuota(limit, used);
 	const id = newId("bg");
 	const objectKey = r2Keys.workspaceBackground(workspaceId, id);
-	const media = await importMedia(env, render, "background", url.toString(), objectKey);
+	const media = await importMedia(env, render, "background", url.toString(), objectKey, settingsOf(env).backgroundLimits);
 	const name = input.name?.trim() || url.pathname.split("/").pop() || "Background";
-	const row = await createBackground(db, { id, workspaceId, name, categoryId, sourceUrl: url.toString(), objectKey, width: media.width, height: media.height, duration: media.duration });
+	const row = await createBackgroundWithin(db, limit, { id, workspaceId, name, categoryId, sourceUrl: url.toString(), objectKey, width: media.width, height: media.height, duration: media.duration });
+	if (!row) {
+		await env.MEDIA.delete(objectKey);
+		throw backgroundQuota(limit, await countBackgrounds(db, workspaceId));
+	}
 	return { id, name, categoryId, builtIn: false, createdAt: row.createdAt };
+}
+
+/** Backgrounds a plan keeps unless its row says otherwise (plans.max_backgrounds' default). */
+export const DEFAULT_MAX_BACKGROUNDS = 20;
+
+function backgroundQuota(limit: number, used: number): ApiError {
+	return new ApiError("quota_exceeded", `The workspace has ${used} of the ${limit} backgrounds its plan allows; delete one (DELETE /api/backgrounds/{id}) to add another.`, { limit, used });
 }
 
 export type WatermarkInput = { type: "text"; text: string } | { type: "image"; imageUrl: string } | { type: "default" };
@@ -121,7 +141,7 @@ export async function setWatermark(env: Env, db: Db, render: RenderClient, works
 	if (input.type === "image") {
 		// A new key per upload; videos copy the mark they render with (workflow "prepare the watermark").
 		imageKey = r2Keys.watermarkImage(workspaceId, newId("wm"));
-		await importMedia(env, render, "watermark", parseSourceUrl(input.imageUrl, env, "imageUrl").toString(), imageKey);
+		await importMedia(env, render, "watermark", parseSourceUrl(input.imageUrl, env, "imageUrl").toString(), imageKey, settingsOf(env).imageLimits);
 	}
 	await storeWatermark(db, workspaceId, { watermarkText: text, watermarkImageKey: imageKey });
 	if (previous?.watermarkImageKey && previous.watermarkImageKey !== imageKey) await env.MEDIA.delete(previous.watermarkImageKey);
@@ -134,10 +154,10 @@ export function watermarkView(row: { watermarkText: string | null; watermarkImag
 	return { type: "default", text: null };
 }
 
-async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string) {
+async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string, limits: ImportLimits) {
 	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
 	try {
-		return await render.run("importMedia", { kind, url, putUrl });
+		return await render.run("importMedia", { kind, url, putUrl, limits });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);

@@ -7,7 +7,10 @@
  * Runs from the cron trigger (`scheduled`).
  */
 import { getDb } from "../db/client";
-import { staleProcessingVideoIds } from "../db/videos";
+import { runningReprocessOf } from "../db/reprocesses";
+import { findVideoById, staleProcessingVideoIds } from "../db/videos";
+import { wakeWaiting } from "./processing-slots";
+import { failReprocessAndRefund } from "./reprocess-state";
 import { settingsOf } from "../settings";
 import { deleteVideoArtifacts } from "./video-cleanup";
 import { markFailedAndRefund } from "./video-state";
@@ -20,17 +23,19 @@ export interface ReconcileReport {
 	running: string[];
 }
 
-export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES">, now = Date.now()): Promise<ReconcileReport> {
+export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, now = Date.now()): Promise<ReconcileReport> {
 	const staleMinutes = settingsOf(env).reconcileStaleMinutes;
 	const cutoff = new Date(now - staleMinutes * 60_000).toISOString();
 	const db = getDb(env);
 	const ids = await staleProcessingVideoIds(db, cutoff, BATCH);
 	const report: ReconcileReport = { checked: ids.length, failed: [], running: [] };
 	for (const id of ids) {
+		// A video being reprocessed runs in the reprocess's own instance.
+		const reprocess = await runningReprocessOf(db, id);
 		let state: string;
 		let cause = "";
 		try {
-			const status = await (await env.PROCESS_VIDEO.get(id)).status();
+			const status = await (await env.PROCESS_VIDEO.get(reprocess?.id ?? id)).status();
 			state = status.status;
 			cause = typeof status.error === "object" && status.error ? String((status.error as { message?: string }).message ?? "") : "";
 		} catch {
@@ -38,8 +43,15 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 		}
 		if (state === "errored" || state === "terminated" || state === "missing") {
 			const why = state === "missing" ? "its processing job no longer exists" : `its processing job ${state}${cause ? `: ${cause}` : ""}`;
-			await markFailedAndRefund(db, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
-			await deleteVideoArtifacts(env, id);
+			if (reprocess) {
+				// Only the reprocess's minutes come back; the source, transcript and previous clips stay.
+				await failReprocessAndRefund(env, db, reprocess.id, `it stopped unexpectedly (${why})`);
+			} else {
+				const video = await findVideoById(db, id);
+				await markFailedAndRefund(db, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
+				await deleteVideoArtifacts(env, id);
+				if (video) await wakeWaiting(env, db, video.workspaceId);
+			}
 			report.failed.push(id);
 		} else {
 			report.running.push(id);

@@ -5,10 +5,11 @@
  * table, so a call is type-checked end to end and every answer is validated.
  */
 import {
-	JobStreamError, readJobEvents, RenderErrorBody, renderJobs, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
+	isUsableRenderSecret, JobStreamError, readJobEvents, RenderErrorBody, renderJobs, signRenderRequest, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
 } from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
+import type { RenderInstance } from "./render-instances";
 
 export class RenderTierError extends Error {
 	readonly code: RenderErrorCode | "unreachable";
@@ -38,23 +39,28 @@ export interface RenderClient {
 type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
 
 /**
- * @param affinity Requests with the same affinity reach the same container instance (its local
- * disk holds the downloaded source between the download and upload steps).
+ * @param instance The container instance (render-instances.ts: a bounded set of names). Requests
+ * with the same instance reach the same container (its disk holds a video's downloaded source
+ * between the download and upload steps). Sent as `X-Clipforge-Instance` too, so a natively run
+ * tier (and the tests' fake) sees which instance it stands for.
  */
-export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS">, affinity = "default"): RenderClient {
-	return renderClientOver(renderFetch(env, affinity), settingsOf(env).renderIdleTimeoutSeconds * 1000);
+export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET">, instance: RenderInstance): RenderClient {
+	return renderClientOver(renderFetch(env, instance), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET);
 }
 
-function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity: string): RenderFetch {
+export const INSTANCE_HEADER = "x-clipforge-instance";
+
+function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance: RenderInstance): RenderFetch {
+	const tagged = (init: RequestInit): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), [INSTANCE_HEADER]: instance } });
 	if (env.RENDER_URL) {
 		const base = env.RENDER_URL;
-		return (path, init) => fetch(new URL(path, base), init);
+		return (path, init) => fetch(new URL(path, base), tagged(init));
 	}
 	const namespace = env.RENDER_CONTAINER;
 	if (!namespace) {
 		return () => Promise.reject(new RenderTierError("unreachable", "No render tier is configured (set RENDER_URL or bind RENDER_CONTAINER).", false));
 	}
-	return (path, init) => getContainer(namespace, affinity).fetch(new Request(`http://render${path}`, init));
+	return (path, init) => getContainer(namespace, instance).fetch(new Request(`http://render${path}`, tagged(init)));
 }
 
 /**
@@ -62,10 +68,16 @@ function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, affinity
  * 15 s while it works, so silence means a dead or wedged process: better to retry now than to
  * wait for the step's own timeout (30 minutes).
  */
-export function renderClientOver(send: RenderFetch, idleTimeoutMs: number): RenderClient {
+export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secret: string | undefined): RenderClient {
 	const post = async (path: string, body: unknown, signal?: AbortSignal): Promise<Response> => {
+		// The tier runs only jobs signed with the shared secret (packages/contract request-auth.ts).
+		if (!isUsableRenderSecret(secret)) {
+			throw new RenderTierError("unreachable", "The render tier is not configured: RENDER_SECRET is missing or too short (wrangler secret put RENDER_SECRET).", false);
+		}
+		const text = JSON.stringify(body);
 		try {
-			return await send(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+			const authorization = await signRenderRequest(secret, { method: "POST", path, body: text });
+			return await send(path, { method: "POST", headers: { "content-type": "application/json", authorization }, body: text, signal });
 		} catch (error) {
 			if (error instanceof RenderTierError) throw error;
 			if (signal?.aborted) throw new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);

@@ -1,10 +1,11 @@
-import { isLocalHostname, isPrivateAddress } from "@clipforge/contract";
+import { isForbiddenHost } from "@clipforge/contract";
 import { settingsOf } from "../settings";
 import { ApiError } from "../errors";
 
 /**
- * First SSRF gate (for sources and webhook receivers alike), on the literal URL: http(s) only, no credentials, no private or loopback host
- * unless ALLOW_PRIVATE_SOURCES=true. The render tier checks again after DNS resolution.
+ * First SSRF gate (for sources and webhook receivers alike), on the literal URL: http(s) only, no credentials, no host that is a local
+ * name or a non-public IP literal in any spelling (the contract's address policy) unless ALLOW_PRIVATE_SOURCES=true. The render
+ * tier's egress proxy checks every resolved address again at connect time; webhook deliveries resolve the host first (webhooks.ts).
  */
 export function parseSourceUrl(raw: string, env: Pick<Env, "ALLOW_PRIVATE_SOURCES">, field = "hostedUrl"): URL {
 	let url: URL;
@@ -17,8 +18,7 @@ export function parseSourceUrl(raw: string, env: Pick<Env, "ALLOW_PRIVATE_SOURCE
 		throw new ApiError("invalid_url", `${field} must be an http or https URL.`);
 	}
 	if (url.username || url.password) throw new ApiError("invalid_url", `${field} must not contain credentials.`);
-	const host = url.hostname.replace(/^\[|\]$/g, "");
-	if (!settingsOf(env).allowPrivateSources && (isLocalHostname(host) || isPrivateAddress(host))) {
+	if (!settingsOf(env).allowPrivateSources && isForbiddenHost(url.hostname)) {
 		throw new ApiError("invalid_url", `The service does not fetch from ${url.hostname}: it is not a public address.`);
 	}
 	return url;

@@ -5,15 +5,20 @@
 import type { Db } from "../db/client";
 import { balanceOf, chargeAndCreateVideo } from "../db/ledger";
 import { projectExists } from "../db/library";
+import { waitingVideos } from "../db/slots";
 import { planOf } from "../db/workspaces";
 import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
+import { boundedProbe } from "../domain/video-info";
 import type { VideoConfig } from "../domain/video-config";
 import { assertCaptionTemplate } from "./caption-templates";
 import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "./configure-video";
 import { newId } from "./crypto";
 import { RenderTierError, type RenderClient } from "./render-client";
+import { queueFull, slotRulesOf } from "./processing-slots";
 import { parseSourceUrl } from "./source-url";
+import { sourceLimitsFor } from "../settings";
+import type { SourceLimits } from "@clipforge/contract";
 
 export interface SubmitInput {
 	workspaceId: string;
@@ -35,8 +40,11 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);
+	// Cheap first look (the charge's batch checks again, atomically): a full queue costs no probe.
+	const slots = input.config ? await slotRulesOf(env, db, input.workspaceId) : null;
+	if (slots && (await waitingVideos(db, input.workspaceId)) >= slots.maxWaiting) throw queueFull(slots);
 
-	const info = await probe(render, url.toString());
+	const info = await probe(render, url.toString(), sourceLimitsFor(env, plan));
 	if (!info.hasAudio) {
 		throw new ApiError("unsupported_source", "The video has no audio track: clipforge finds clips in what is said. Nothing was charged.");
 	}
@@ -64,16 +72,18 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 		channelName: info.channelName,
 		minutesCharged: cost,
 		webhookUrl,
-	});
-	if (!created) throw insufficient(cost, await balanceOf(db, input.workspaceId));
+	}, slots);
+	if (created === "queue_full") throw queueFull(slots!);
+	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
 
 	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };
 }
 
-async function probe(render: RenderClient, url: string) {
+/** The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused here, before any charge. */
+async function probe(render: RenderClient, url: string, limits: SourceLimits) {
 	try {
-		return await render.run("probe", { url }, { timeoutMs: PROBE_TIMEOUT_MS });
+		return boundedProbe(await render.run("probe", { url, limits }, { timeoutMs: PROBE_TIMEOUT_MS }));
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
@@ -86,7 +96,7 @@ async function assertProjectInWorkspace(db: Db, projectId: string, workspaceId: 
 	if (!(await projectExists(db, projectId, workspaceId))) throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
 }
 
-async function assertActivePlan(db: Db, workspaceId: string) {
+export async function assertActivePlan(db: Db, workspaceId: string) {
 	const plan = await planOf(db, workspaceId);
 	const expired = plan?.expiresAt ? Date.parse(plan.expiresAt) <= Date.now() : false;
 	if (!plan || !plan.active || expired) {

@@ -1,10 +1,12 @@
-/** Ending a video that failed: a readable message on the video, and every minute back (once). */
+/** Ending a video that failed: a readable message on the video, and every minute back (once, and only if this call ended it). */
 import type { Db } from "../db/client";
-import { refundVideo } from "../db/ledger";
-import { markFailed } from "../db/videos";
+import { failVideo, type FailOutcome } from "../db/ledger";
 
-export async function markFailedAndRefund(db: Db, videoId: string, errorMessage: string): Promise<void> {
-	const message = errorMessage.slice(0, 1000);
-	await markFailed(db, videoId, message);
-	await refundVideo(db, videoId, `refund: ${message}`);
+export function markFailedAndRefund(db: Db, videoId: string, errorMessage: string): Promise<FailOutcome> {
+	return failVideo(db, videoId, errorMessage, { refund: true });
+}
+
+/** A failure the user caused (domain/minutes.ts USER_CAUSED_FAILURES): the video fails, the charge stays. */
+export function markFailedByUser(db: Db, videoId: string, errorMessage: string): Promise<FailOutcome> {
+	return failVideo(db, videoId, errorMessage, { refund: false });
 }

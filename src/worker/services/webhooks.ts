@@ -5,12 +5,15 @@
  *   X-Clipforge-Signature: t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>.<raw body>")>
  *
  * Receivers recompute v1 over the raw body, compare in constant time, and refuse a `t` older than
- * five minutes (replays). Every attempt is recorded (GET /api/videos/:id/webhooks).
+ * five minutes (replays). Every attempt is recorded (GET /api/videos/:id/webhooks). Before each
+ * attempt the receiver's host is resolved and checked (public-host.ts): a name that now points at a
+ * private address gets nothing, and the attempt is recorded as refused.
  */
 import type { Db } from "../db/client";
 import { recordWebhookDelivery, webhookAttempts, webhookTargetOf } from "../db/videos";
 import { ensureWebhookSecret } from "../db/workspaces";
 import { base64UrlEncode, hmacSha256, toHex } from "./crypto";
+import { refusedHostReason } from "./public-host";
 
 export type WebhookEvent = "video.completed" | "video.failed";
 const TIMEOUT_MS = 10_000;
@@ -39,7 +42,7 @@ export async function webhookTarget(db: Db, videoId: string, event: WebhookEvent
 }
 
 /** One delivery attempt, recorded; throws when the receiver did not answer 2xx (so the step retries). */
-export async function deliverWebhook(db: Db, videoId: string, target: Target): Promise<void> {
+export async function deliverWebhook(db: Db, videoId: string, target: Target, env: Pick<Env, "ALLOW_PRIVATE_SOURCES" | "DNS_RESOLVER_URL">): Promise<void> {
 	const body = JSON.stringify(target.payload);
 	const timestamp = Math.floor(Date.now() / 1000);
 	const attempt = (await webhookAttempts(db, videoId, target.payload.event)) + 1;
@@ -47,6 +50,8 @@ export async function deliverWebhook(db: Db, videoId: string, target: Target): P
 	let statusCode: number | null = null;
 	let error: string | null = null;
 	try {
+		const refused = await refusedHostReason(new URL(target.url), env);
+		if (refused) throw new RefusedReceiverError(refused);
 		const response = await fetch(target.url, {
 			method: "POST",
 			headers: {
@@ -64,8 +69,15 @@ export async function deliverWebhook(db: Db, videoId: string, target: Target): P
 		await response.body?.cancel();
 		if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
 	} catch (cause) {
-		error = `receiver unreachable: ${(cause as Error).message}`.slice(0, 300);
+		error = cause instanceof RefusedReceiverError ? cause.message : `receiver unreachable: ${(cause as Error).message}`.slice(0, 300);
 	}
 	await recordWebhookDelivery(db, { videoId, event: target.payload.event, url: target.url, attempt, statusCode, error, durationMs: Date.now() - started });
 	if (error) throw new Error(`Webhook delivery ${attempt} failed: ${error}`);
+}
+
+/** The receiver's host was refused before anything was sent to it. */
+class RefusedReceiverError extends Error {
+	constructor(reason: string) {
+		super(`not sent: ${reason}`.slice(0, 300));
+	}
 }

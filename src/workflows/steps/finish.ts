@@ -1,22 +1,28 @@
 /** Steps "finish", "mark video failed and refund minutes" and "deliver video.… webhook". */
-import { markCompleted } from "../../worker/db/videos";
+import { findVideoById, markCompleted } from "../../worker/db/videos";
+import { wakeWaiting } from "../../worker/services/processing-slots";
 import { createRenderClient } from "../../worker/services/render-client";
+import { renderInstance } from "../../worker/services/render-instances";
 import { deletePrefixes, deleteVideoArtifacts } from "../../worker/services/video-cleanup";
 import { markFailedAndRefund } from "../../worker/services/video-state";
 import { deliverWebhook, webhookTarget, type WebhookEvent } from "../../worker/services/webhooks";
 import type { VideoRun } from "./run";
 
-export async function finish(run: VideoRun, clips: number): Promise<{ clips: number }> {
+export async function finish(run: VideoRun, video: { workspaceId: string }, clips: number): Promise<{ clips: number }> {
 	await markCompleted(run.db, run.videoId);
+	// Its processing slot is free: the next video of the workspace may start.
+	await wakeWaiting(run.env, run.db, video.workspaceId);
 	// Intermediate audio and per-chunk transcripts are not needed once merged.
 	await deletePrefixes(run.env.MEDIA, [`audio/${run.videoId}/`, `transcripts/${run.videoId}/`]);
 	// Best effort: the tier's scratch files also expire with the instance.
-	await createRenderClient(run.env, run.videoId).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
 	return { clips };
 }
 
 export async function failAndRefund(run: VideoRun, message: string): Promise<{ failed: true }> {
+	const video = await findVideoById(run.db, run.videoId);
 	await markFailedAndRefund(run.db, run.videoId, message);
+	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
 	// Nothing half-made stays behind: no clip rows without files, no orphan objects.
 	await deleteVideoArtifacts(run.env, run.videoId);
 	return { failed: true };
@@ -24,7 +30,7 @@ export async function failAndRefund(run: VideoRun, message: string): Promise<{ f
 
 export async function deliverEvent(run: VideoRun, event: WebhookEvent): Promise<{ sent: boolean }> {
 	const target = await webhookTarget(run.db, run.videoId, event);
-	if (target) await deliverWebhook(run.db, run.videoId, target);
+	if (target) await deliverWebhook(run.db, run.videoId, target, run.env);
 	return { sent: target !== null };
 }
 

@@ -6,9 +6,12 @@ import { NonRetryableError } from "cloudflare:workflows";
 import type { BuiltinBackgroundId, CaptionLook } from "@clipforge/contract";
 import { watermarkOf } from "../../worker/db/workspaces";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
+import { USER_CAUSED_FAILURES } from "../../worker/domain/minutes";
 import { resolveBackground } from "../../worker/services/media-library";
 import { r2Keys } from "../../worker/services/r2-keys";
+import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
+import { markFailedByUser } from "../../worker/services/video-state";
 import { renderJob, type LoadedVideo, type VideoRun } from "./run";
 
 export interface RenderLook {
@@ -43,17 +46,35 @@ export async function prepareWatermark(run: VideoRun, video: LoadedVideo): Promi
 	return { kind: "image", key };
 }
 
-/** The background's R2 key; the built-in library is drawn on first use and kept for every later video. */
+/**
+ * The background's R2 key; the built-in library is drawn on first use and kept for every later
+ * video. The choice was checked at submission, so a workspace background (or category) that is
+ * gone now was deleted by the workspace itself: the video fails at its cost (no refund).
+ */
 export async function prepareBackground(run: VideoRun, video: LoadedVideo): Promise<string | null> {
-	const background = await resolveBackground(run.db, video.workspaceId, video.config, run.videoId).catch((error: unknown) => {
-		throw new NonRetryableError(`The split-screen background is not available: ${(error as Error).message}`);
+	const background = await resolveBackground(run.db, video.workspaceId, video.config, run.videoId).catch(async () => {
+		const chosen = video.config.splitScreenBgVideoId ? `The split-screen background ${video.config.splitScreenBgVideoId}` : `Every background of the category ${video.config.splitScreenBgCategoryId}`;
+		throw await backgroundDeleted(run, chosen);
 	});
 	if (!background) return null;
 	if (background.builtIn && !(await run.env.MEDIA.head(background.objectKey))) {
 		const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
-		await renderJob(run, "Drawing the split-screen background", `background:${background.id}`, "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
+		await renderJob(run, "Drawing the split-screen background", renderInstance.import(background.id), "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
 	} else if (!(await run.env.MEDIA.head(background.objectKey))) {
-		throw new NonRetryableError(`The split-screen background ${background.id} was deleted.`);
+		throw await backgroundDeleted(run, `The split-screen background ${background.id}`);
 	}
 	return background.objectKey;
+}
+
+/** A workspace background is one of its own uploads (built-ins are never deleted). */
+export const isWorkspaceBackground = (key: string) => key.startsWith("backgrounds/") && !key.startsWith(r2Keys.builtinBackground(""));
+
+/**
+ * Ends the video as failed by the user's own deletion (charge kept) and returns the error that
+ * stops the workflow; its failure step then finds the video finished and refunds nothing.
+ */
+export async function backgroundDeleted(run: VideoRun, what: string): Promise<NonRetryableError> {
+	const message = USER_CAUSED_FAILURES.backgroundDeleted(what);
+	await markFailedByUser(run.db, run.videoId, message);
+	return new NonRetryableError(message);
 }

@@ -2,8 +2,10 @@
 import type { AudioSignals } from "@clipforge/contract";
 import { enterStage, raiseProgress, replaceClips } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
+import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
+import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
@@ -15,8 +17,9 @@ export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKe
 	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
 	const key = r2Keys.signals(run.videoId);
 	const [sourceUrl, putUrl] = await Promise.all([signInternalObjectUrl(run.env, sourceKey, "GET"), signInternalObjectUrl(run.env, key, "PUT")]);
-	const request = { videoId: run.videoId, sourceUrl, duration: video.duration, putUrl };
-	const result = await renderJob(run, "Measuring the audio", run.videoId, "signals", request, reporter(run, "analyzing", 0, SIGNALS_SHARE));
+	// Only the charged time frame is measured (the ranking reads loudness inside it only).
+	const request = { videoId: run.videoId, sourceUrl, duration: video.duration, ...frameOf(video.config, video.duration), putUrl };
+	const result = await renderJob(run, "Measuring the audio", renderInstance.video(run.videoId), "signals", request, reporter(run, "analyzing", 0, SIGNALS_SHARE));
 	return { key, intervals: result.intervals };
 }
 

@@ -7,9 +7,10 @@ import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { r2Keys } from "../../worker/services/r2-keys";
+import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
-import type { RenderLook } from "./look";
+import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
@@ -69,7 +70,7 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 }
 
 /** Skipped when the clip is already rendered and stored (a repeated step). */
-export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; affinity: string }) {
+export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
 	const { clipId, total } = job;
 	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
 	const clip = await findClip(run.db, clipId);
@@ -95,11 +96,16 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		{ videoId: run.videoId, clipId, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
 		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null, captions },
 	);
-	const doneBefore = await completedClipCount(run.db, run.videoId);
-	const result = await renderJob(run, "Rendering a clip", job.affinity, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total));
+	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
+	// The workspace's own background may be deleted while the video renders: that is its doing.
+	const backgroundGone = async () => Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
+	if (await backgroundGone()) throw await backgroundDeleted(run, "The split-screen background");
+	const result = await renderJob(run, "Rendering a clip", job.instance as RenderInstance, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total)).catch(async (error: unknown) => {
+		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
+	});
 	// With pauses cut out, the clip the user gets is shorter than its span in the source: report that length.
 	const duration = result.cuts > 0 ? Math.round(result.duration * 100) / 100 : undefined;
 	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes, duration });
-	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId)) / total));
+	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total));
 	return { clipId, videoKey };
 }

@@ -2,14 +2,17 @@
  * What every step body works with: the video being processed and its bindings, plus the helpers
  * they share (progress inside a stage, render-tier jobs as readable failures, stored JSON).
  */
-import type { JobName, JobRequest, JobResult } from "@clipforge/contract";
+import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { planOf } from "../../worker/db/workspaces";
+import { sourceLimitsFor } from "../../worker/settings";
 import { progressAt } from "../../worker/domain/progress";
 import { VideoConfigInput, type VideoConfig } from "../../worker/domain/video-config";
 import type { ProcessingStage } from "../../worker/domain/video-status";
 import { createRenderClient, RenderTierError } from "../../worker/services/render-client";
+import type { RenderInstance } from "../../worker/services/render-instances";
 
 /** One workflow run: the video it processes, with the Worker's bindings. */
 export interface VideoRun {
@@ -27,13 +30,16 @@ export interface LoadedVideo {
 	config: VideoConfig;
 	sourceUrl: string;
 	workspaceId: string;
+	/** What the tier may download for it (the plan's limits, else the operator's); absent in runs loaded before it existed. */
+	sourceLimits?: SourceLimits;
 }
 
 export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
 	const row = await findVideoById(run.db, run.videoId);
 	if (!row) throw new NonRetryableError(`Video ${run.videoId} does not exist.`);
 	if (!row.config) throw new NonRetryableError("The video has no config yet.");
-	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, workspaceId: row.workspaceId };
+	const plan = await planOf(run.db, row.workspaceId);
+	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, workspaceId: row.workspaceId, sourceLimits: sourceLimitsFor(run.env, plan) };
 }
 
 /**
@@ -60,11 +66,11 @@ export function throttled(write: (value: number) => Promise<void>, intervalMs = 
 
 /**
  * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
- * `affinity` picks the container instance (the video id for work that needs its local source).
+ * `instance` picks the container instance (the video's own for work that needs its local source).
  */
-export async function renderJob<N extends JobName>(run: VideoRun, what: string, affinity: string, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
+export async function renderJob<N extends JobName>(run: VideoRun, what: string, instance: RenderInstance, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
 	try {
-		return await createRenderClient(run.env, affinity).run(name, request, { onProgress });
+		return await createRenderClient(run.env, instance).run(name, request, { onProgress });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		const message = `${what} failed: ${error.message}`;

@@ -9,6 +9,7 @@ import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { RenderTierError } from "../../worker/services/render-client";
+import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import { createTranscriber } from "../../worker/services/transcription/transcriber";
 import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../worker/services/transcription/transcript";
@@ -25,7 +26,7 @@ export async function extractAudio(run: VideoRun, video: LoadedVideo, sourceKey:
 	const plan = planAudioChunks(frame.start, frame.end, settingsOf(run.env).audioChunkSeconds);
 	const sourceUrl = await signInternalObjectUrl(run.env, sourceKey, "GET");
 	const specs = await Promise.all(plan.map(async (c) => ({ ...c, putUrl: await signInternalObjectUrl(run.env, r2Keys.audioChunk(run.videoId, c.index), "PUT") })));
-	await renderJob(run, "Extracting the audio", run.videoId, "extractAudio", { videoId: run.videoId, sourceUrl, chunks: specs }, reporter(run, "transcribing", 0, EXTRACT_SHARE));
+	await renderJob(run, "Extracting the audio", renderInstance.video(run.videoId), "extractAudio", { videoId: run.videoId, sourceUrl, chunks: specs }, reporter(run, "transcribing", 0, EXTRACT_SHARE));
 	return plan;
 }
 

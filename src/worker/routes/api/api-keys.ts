@@ -1,10 +1,14 @@
-/** /api/api-keys and /api/api-keys/{id}: key management, for signed-in users only. */
+/**
+ * /api/api-keys and /api/api-keys/{id}: key management, for signed-in users only. Minting and
+ * revoking take the workspace's owner or an admin (a member gets 403 `forbidden`); any member may
+ * list them (names and prefixes, never the keys).
+ */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createKey, keysOf, revokeKey, type ApiKeyRow } from "../../db/access";
+import { createKey, findKey, keysOf, revokeKey, type ApiKeyRow } from "../../db/access";
 import { getDb } from "../../db/client";
 import type { Api } from "../../env";
 import { ApiError } from "../../errors";
-import { API_KEY_PREFIX, requireSession, resolveWorkspace, workspaceScope } from "../../middleware/auth";
+import { API_KEY_PREFIX, assertManager, requireSession, resolveManagedWorkspace, workspaceScope } from "../../middleware/auth";
 import { base64UrlEncode, newId, sha256Hex } from "../../services/crypto";
 import { forgetKey } from "../../services/key-cache";
 import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "../openapi";
@@ -27,7 +31,7 @@ const createKeyRoute = createRoute({
 	method: "post",
 	path: "/api-keys",
 	tags: ["api-keys"],
-	summary: "Create an API key for a workspace (signed-in users only); the key is shown once",
+	summary: "Create an API key for a workspace (its owner or an admin, signed in); the key is shown once",
 	security: SESSION_ONLY,
 	request: { body: jsonBody(CreateApiKeyBody) },
 	responses: { 201: jsonOk(CreatedApiKey, "Created."), ...errorResponses(400, 401, 403) },
@@ -45,7 +49,7 @@ const revokeKeyRoute = createRoute({
 	method: "delete",
 	path: "/api-keys/{id}",
 	tags: ["api-keys"],
-	summary: "Revoke an API key: requests with it get 401 (at once where revoked, within 60 s everywhere)",
+	summary: "Revoke an API key (its workspace's owner or an admin): requests with it get 401 (at once where revoked, within 60 s everywhere)",
 	security: SESSION_ONLY,
 	request: { params: z.object({ id: z.string().min(1).max(64) }) },
 	responses: { 200: jsonOk(ApiKey, "Revoked."), ...errorResponses(401, 403, 404) },
@@ -58,7 +62,7 @@ export function registerApiKeys(api: Api) {
 	api.use("/api-keys/*", requireSession);
 	api.openapi(createKeyRoute, async (c) => {
 		const body = c.req.valid("json");
-		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), body.workspaceId);
 		const key = `${API_KEY_PREFIX}${base64UrlEncode(crypto.getRandomValues(new Uint8Array(24)))}`;
 		const row = await createKey(getDb(c.env), { id: newId("key"), workspaceId, name: body.name, keyHash: await sha256Hex(key), prefix: key.slice(0, 12) });
 		return c.json({ ...view(row), key }, 201);
@@ -70,10 +74,14 @@ export function registerApiKeys(api: Api) {
 	});
 	api.openapi(revokeKeyRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await revokeKey(getDb(c.env), id, c.get("principal").workspaceIds);
-		if (!row) throw new ApiError("not_found", `API key ${id} was not found.`);
+		const principal = c.get("principal");
+		const db = getDb(c.env);
+		const key = await findKey(db, id, principal.workspaceIds);
+		if (!key) throw new ApiError("not_found", `API key ${id} was not found.`);
+		assertManager(principal, key.workspaceId);
+		const row = await revokeKey(db, id, [key.workspaceId]);
 		// Refused at once here; other colos' cached verifications expire within KEY_CACHE_SECONDS.
-		await forgetKey(row.keyHash);
-		return c.json(view(row), 200);
+		await forgetKey(row!.keyHash);
+		return c.json(view(row!), 200);
 	});
 }

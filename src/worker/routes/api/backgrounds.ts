@@ -5,6 +5,7 @@ import type { Api } from "../../env";
 import { resolveWorkspace } from "../../middleware/auth";
 import { deleteBackground, importBackground, listBackgrounds } from "../../services/media-library";
 import { createRenderClient } from "../../services/render-client";
+import { renderInstance } from "../../services/render-instances";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../openapi";
 
 const Background = z
@@ -47,7 +48,7 @@ const createRouteDef = createRoute({
 				.openapi("CreateBackground"),
 		),
 	},
-	responses: { 201: jsonOk(Background, "Imported."), ...errorResponses(400, 401, 403, 422, 503) },
+	responses: { 201: jsonOk(Background, "Imported."), ...errorResponses(400, 401, 403, 409, 422, 503) },
 });
 
 const deleteRouteDef = createRoute({
@@ -68,7 +69,7 @@ export function registerBackgrounds(api: Api) {
 	api.openapi(createRouteDef, async (c) => {
 		const body = c.req.valid("json");
 		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
-		const created = await importBackground(c.env, getDb(c.env), createRenderClient(c.env, "import"), workspaceId, {
+		const created = await importBackground(c.env, getDb(c.env), createRenderClient(c.env, renderInstance.import(workspaceId)), workspaceId, {
 			url: body.url,
 			name: body.name ?? null,
 			categoryId: body.categoryId ?? null,

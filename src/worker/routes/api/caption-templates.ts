@@ -1,7 +1,8 @@
 /**
  * /api/caption-templates: the preset caption looks and the workspace's own templates (a preset plus
  * its font, colours and position), each with a preview image drawn by the render tier; create,
- * change and delete the workspace's own (any member of the workspace may). And the previews' signed
+ * change and delete the workspace's own: its brand kit, so like its webhook and API keys only its
+ * owner or an admin (or one of its API keys) may; any member lists them. And the previews' signed
  * URLs, /api/caption-previews/{hash}?token= (public: the token is the credential, one hour).
  */
 import { createRoute, z } from "@hono/zod-openapi";
@@ -9,9 +10,10 @@ import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS, HEX_COLOR } fr
 import { getDb } from "../../db/client";
 import type { Api } from "../../env";
 import { ApiError } from "../../errors";
-import { resolveWorkspace } from "../../middleware/auth";
+import { resolveManagedWorkspace, resolveWorkspace } from "../../middleware/auth";
 import { createTemplate, deleteTemplate, listCaptionTemplates, TEMPLATE_CHOICES, updateTemplate } from "../../services/caption-templates";
 import { createRenderClient } from "../../services/render-client";
+import { renderInstance } from "../../services/render-instances";
 import { r2Keys } from "../../services/r2-keys";
 import { serveR2Object } from "../../services/serve-object";
 import { checkCaptionPreviewToken } from "../../services/signing";
@@ -44,6 +46,7 @@ const CaptionTemplate = z
 	})
 	.openapi("CaptionTemplate");
 
+const MANAGERS = "Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
 const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
 /** A saved template's id, as listed (`custom:ct_…`) or bare (`ct_…`). */
 const TemplateId = z
@@ -84,6 +87,7 @@ const createTemplateRoute = createRoute({
 	path: "/caption-templates",
 	tags: ["caption templates"],
 	summary: "Save a caption template for the workspace: a preset with its own font, colours and position (brand kit)",
+	description: MANAGERS,
 	security: BEARER_OR_SESSION,
 	request: {
 		body: jsonBody(
@@ -100,6 +104,7 @@ const updateTemplateRoute = createRoute({
 	path: "/caption-templates/{id}",
 	tags: ["caption templates"],
 	summary: "Change a template of the workspace (videos already rendered keep their look)",
+	description: MANAGERS,
 	security: BEARER_OR_SESSION,
 	request: {
 		params: z.object({ id: TemplateId }),
@@ -114,13 +119,15 @@ const deleteTemplateRoute = createRoute({
 	path: "/caption-templates/{id}",
 	tags: ["caption templates"],
 	summary: "Delete a template of the workspace (videos already submitted with it still render with it)",
+	description: MANAGERS,
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: TemplateId }), query: WorkspaceQuery },
 	responses: { 204: { description: "Deleted." }, ...errorResponses(401, 403, 404) },
 });
 
 export function registerCaptionTemplates(api: Api) {
-	const render = (env: Env) => createRenderClient(env, "previews");
+	// Previews are short one-frame jobs: they share the import pool with backgrounds and watermarks.
+	const render = (env: Env) => createRenderClient(env, renderInstance.import("caption-previews"));
 	const origin = (url: string) => new URL(url).origin;
 	api.openapi(listRoute, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
@@ -129,15 +136,15 @@ export function registerCaptionTemplates(api: Api) {
 	});
 	api.openapi(createTemplateRoute, async (c) => {
 		const { workspaceId: requested, ...input } = c.req.valid("json");
-		const workspaceId = resolveWorkspace(c.get("principal"), requested);
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), requested);
 		return c.json(await createTemplate(c.env, getDb(c.env), render(c.env), workspaceId, input, origin(c.req.url)), 201);
 	});
 	api.openapi(updateTemplateRoute, async (c) => {
-		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
 		return c.json(await updateTemplate(c.env, getDb(c.env), render(c.env), workspaceId, c.req.valid("param").id, c.req.valid("json"), origin(c.req.url)), 200);
 	});
 	api.openapi(deleteTemplateRoute, async (c) => {
-		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
 		await deleteTemplate(getDb(c.env), workspaceId, c.req.valid("param").id);
 		return c.body(null, 204);
 	});

@@ -20,6 +20,7 @@ import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips";
 import { registerProjects } from "./projects";
 import { registerClips } from "./videos/clips";
 import { registerConfigure } from "./videos/config";
+import { registerReprocess } from "./videos/reprocess";
 import { registerSubmitHosted } from "./videos/hosted";
 import { registerVideoList } from "./videos/list";
 import { registerStatus } from "./videos/status";
@@ -52,6 +53,7 @@ const authenticateByDefault = createMiddleware<AppEnv>(async (c, next) => {
 const REGISTER: ((api: Api) => unknown)[] = [
 	registerAuth,
 	registerVideoList, registerDeleteVideo, registerSubmitHosted, registerConfigure, registerStatus, registerClips, registerVideo, registerTranscript,
+	registerReprocess,
 	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
 	registerClipFiles,
 	registerCaptionTemplates,

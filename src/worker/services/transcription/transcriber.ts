@@ -5,6 +5,7 @@
 import type { TranscribeResult } from "@clipforge/contract";
 import { settingsOf } from "../../settings";
 import { createRenderClient } from "../render-client";
+import { renderInstance } from "../render-instances";
 import { signInternalObjectUrl } from "../signing";
 import { whisperTranscribe } from "./workers-ai";
 
@@ -36,7 +37,7 @@ export function createTranscriber(env: Env): Transcriber {
 	return {
 		name: "local",
 		async transcribeChunk(chunk, language, onProgress) {
-			const render = createRenderClient(env, chunk.videoId);
+			const render = createRenderClient(env, renderInstance.video(chunk.videoId));
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
 			return render.run("transcribe", { audioUrl, language }, { onProgress });
 		},

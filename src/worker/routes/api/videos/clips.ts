@@ -23,7 +23,7 @@ const clipsRoute = createRoute({
 			cursor: z.string().max(200).optional(),
 		}),
 	},
-	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed)."), ...errorResponses(400, 401, 404) },
+	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed; after a failed reprocess, the previous clips)."), ...errorResponses(400, 401, 404) },
 });
 
 export const registerClips = (api: Api) => api.openapi(clipsRoute, async (c) => {
@@ -32,7 +32,9 @@ export const registerClips = (api: Api) => api.openapi(clipsRoute, async (c) => 
 	const offset = decodeCursor(query.cursor, (v): v is { o: number } => typeof (v as { o?: unknown })?.o === "number" && (v as { o: number }).o >= 0)?.o ?? 0;
 	const db = getDb(c.env);
 	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
-	const rows = row.status === "completed" ? await listRenderedClips(db, id, { minScore: query.minScore, sort: query.sort, limit: query.limit + 1, offset }) : [];
+	// A failed video has no clips, unless a reprocess of it failed: then it keeps its previous ones.
+	const listed = row.status === "completed" || row.status === "failed";
+	const rows = listed ? await listRenderedClips(db, id, { minScore: query.minScore, sort: query.sort, limit: query.limit + 1, offset }) : [];
 	const page = rows.slice(0, query.limit);
 	const origin = new URL(c.req.url).origin;
 	const list = await Promise.all(page.map((clip) => clipView(c.env, origin, clip)));

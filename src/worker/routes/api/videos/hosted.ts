@@ -1,10 +1,12 @@
 /** POST /api/videos/hosted: submit a hosted video URL (Idempotency-Key aware). */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
+import { queuePosition } from "../../../db/slots";
 import type { Api } from "../../../env";
 import { resolveWorkspace } from "../../../middleware/auth";
 import { withIdempotency } from "../../../services/idempotency";
 import { createRenderClient } from "../../../services/render-client";
+import { renderInstance } from "../../../services/render-instances";
 import { submitHostedVideo } from "../../../services/submit-video";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { SubmitHostedVideoBody, SubmitHostedVideoResponse } from "./schemas";
@@ -22,7 +24,10 @@ const submitRoute = createRoute({
 			"idempotency-key": z.string().optional().openapi({ description: "Same key and body within 24 h → the first response again, charged once; same key, other body → 409." }),
 		}),
 	},
-	responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422, 503) },
+	description:
+		"Charges the minutes at once. A workspace processes at most its plan's number of videos at once (default 2); a video over that is still accepted (201, charged) " +
+		"and waits its turn in `downloading` with `job.queuePosition` in its status. At most 50 may wait: past that the submission is refused with 429 `queue_full` (nothing charged).",
+	responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422, 429, 503) },
 });
 
 export const registerSubmitHosted = (api: Api) => api.openapi(submitRoute, async (c) => {
@@ -30,7 +35,7 @@ export const registerSubmitHosted = (api: Api) => api.openapi(submitRoute, async
 	const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 	const db = getDb(c.env);
 	const outcome = await withIdempotency(db, workspaceId, c.req.header("idempotency-key"), body, async () => {
-		const { videoId } = await submitHostedVideo(c.env, db, createRenderClient(c.env, "probe"), {
+		const { videoId } = await submitHostedVideo(c.env, db, createRenderClient(c.env, renderInstance.probe(workspaceId)), {
 			workspaceId,
 			hostedUrl: body.hostedUrl,
 			config: body.config ?? null,
@@ -38,8 +43,13 @@ export const registerSubmitHosted = (api: Api) => api.openapi(submitRoute, async
 			webhookUrl: body.webhookUrl ?? null,
 		});
 		const row = await loadVideo(db, videoId, [workspaceId]);
+		const position = body.config && !row.slotClaimedAt ? await queuePosition(db, videoId, workspaceId) : null;
 		const response: z.infer<typeof SubmitHostedVideoResponse> = {
-			message: body.config ? "Video submitted; processing has started." : "Video submitted; send its config to PUT /api/videos/{id}/config to start processing.",
+			message: !body.config
+				? "Video submitted; send its config to PUT /api/videos/{id}/config to start processing."
+				: position
+					? `Video submitted; it waits for one of the workspace's processing slots (number ${position} in line) and starts by itself.`
+					: "Video submitted; processing has started.",
 			video: videoView(row),
 			videoInfo: videoInfoView(row),
 		};

@@ -22,7 +22,7 @@ const Status = z.enum(VIDEO_STATUSES);
 export const Video = z
 	.object({
 		id: z.string(),
-		title: z.string(),
+		title: z.string().openapi({ description: "The source's title as its platform gives it, at most 300 characters." }),
 		status: Status,
 		sourceType: z.literal("hosted"),
 		sourceUrl: z.string(),
@@ -33,7 +33,13 @@ export const Video = z
 
 /** Seed 2.2. */
 export const VideoInfo = z
-	.object({ id: z.string(), title: z.string(), duration: z.number(), thumbnail: z.string(), channelName: z.string() })
+	.object({
+		id: z.string().openapi({ description: "The platform's id, at most 200 characters." }),
+		title: z.string().openapi({ description: "At most 300 characters (longer titles end in …)." }),
+		duration: z.number(),
+		thumbnail: z.string().openapi({ description: "An http(s) URL of at most 2048 characters, or empty." }),
+		channelName: z.string().openapi({ description: "At most 200 characters." }),
+	})
 	.openapi("VideoInfo");
 
 export const SubmitHostedVideoResponse = z.object({ message: z.string(), video: Video, videoInfo: VideoInfo }).openapi("SubmitHostedVideoResponse");
@@ -68,6 +74,11 @@ export const VideoStatusResponse = z
 			stageProgress: z.number().min(0).max(100).openapi({ description: "How far through the current stage (0-100): for a progress bar per stage." }),
 			startedAt: z.string().nullable(),
 			updatedAt: z.string(),
+			queuePosition: z.number().int().min(1).nullable().openapi({
+				description:
+					"Set while the video waits for one of its workspace's processing slots (status stays `downloading`, progress 0): 1 = next to start. " +
+					"A workspace processes at most its plan's number of videos at once (default 2); null once it has a slot.",
+			}),
 		}),
 	})
 	.openapi("VideoStatus");

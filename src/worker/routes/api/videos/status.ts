@@ -1,6 +1,7 @@
 /** GET /api/videos/{id}/status: stage and progress (poll every 10-15 s). */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
+import { queuePosition } from "../../../db/slots";
 import type { Api } from "../../../env";
 import { etagOf, holds, notModified, setRevalidate } from "../../conditional";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
@@ -19,8 +20,11 @@ const statusRoute = createRoute({
 
 export const registerStatus = (api: Api) => api.openapi(statusRoute, async (c) => {
 	const { id } = c.req.valid("param");
-	const row = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);
-	const body = videoStatusView(row);
+	const db = getDb(c.env);
+	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
+	// One more read only for a video that waits for a slot.
+	const position = row.status === "downloading" && !row.slotClaimedAt ? await queuePosition(db, row.id, row.workspaceId) : null;
+	const body = videoStatusView(row, position);
 	const etag = etagOf(body);
 	setRevalidate(c, etag);
 	if (holds(c, etag)) return c.body(null, 304);

@@ -1,4 +1,8 @@
-/** GET /api/videos/{id}/transcript: JSON with word timings, or SRT, WebVTT or plain text. */
+/**
+ * GET /api/videos/{id}/transcript: JSON with word timings, or SRT, WebVTT or plain text. Served
+ * only once the video is `completed` (a `skipClipping` video completes right after transcription):
+ * a transcript handed out mid-processing, followed by a DELETE that refunds, would be free work.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
@@ -25,6 +29,7 @@ const transcriptRoute = createRoute({
 	path: "/videos/{id}/transcript",
 	tags: ["videos"],
 	summary: "The transcript with word timings (JSON), or as SRT, WebVTT or plain text",
+	description: "Served once the video is `completed` (with `skipClipping: true` it completes right after transcription); before that, or for a failed video, 409 `conflict` with `details.status`.",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }), query: z.object({ format: z.enum(TRANSCRIPT_FORMATS).default("json") }) },
 	responses: {
@@ -45,8 +50,12 @@ export const registerTranscript = (api: Api) => api.openapi(transcriptRoute, asy
 	const { id } = c.req.valid("param");
 	const { format } = c.req.valid("query");
 	const video = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);
+	if (video.status !== "completed") {
+		const why = video.status === "failed" ? "the video failed, so it has no transcript" : `the video is ${video.status}; the transcript is served once the video is completed`;
+		throw new ApiError("conflict", `No transcript: ${why}.`, { status: video.status });
+	}
 	const object = video.transcriptKey ? await c.env.MEDIA.get(video.transcriptKey) : null;
-	if (!object) throw new ApiError("conflict", `The video is ${video.status}; its transcript is not ready yet.`, { status: video.status });
+	if (!object) throw new ApiError("conflict", "The video has no stored transcript.", { status: video.status });
 	const transcript = (await object.json()) as Transcript;
 	const name = `${id}.${format}`;
 	const disposition = { "content-disposition": `inline; filename="${name}"` };

@@ -6,6 +6,7 @@ import { ApiError } from "../../../errors";
 import { signClipUrl } from "../../../services/signing";
 import { stageProgress } from "../../../domain/progress";
 import type { VideoConfig } from "../../../domain/video-config";
+import { boundedText, boundedThumbnail, PROBE_TEXT_LIMITS } from "../../../domain/video-info";
 import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./schemas";
 
 /** A video of one of these workspaces, or 404 (also for other workspaces' videos: never reveal they exist). */
@@ -15,10 +16,12 @@ export async function loadVideo(db: Db, id: string, workspaceIds: string[]): Pro
 	return row;
 }
 
+const titleOf = (row: VideoRow) => boundedText(row.title, PROBE_TEXT_LIMITS.title);
+
 export function videoView(row: VideoRow): z.infer<typeof Video> {
 	return {
 		id: row.id,
-		title: row.title,
+		title: titleOf(row),
 		status: row.status,
 		sourceType: "hosted",
 		sourceUrl: row.sourceUrl,
@@ -28,7 +31,13 @@ export function videoView(row: VideoRow): z.infer<typeof Video> {
 }
 
 export function videoInfoView(row: VideoRow): z.infer<typeof VideoInfo> {
-	return { id: row.sourceVideoId, title: row.title, duration: row.duration, thumbnail: row.thumbnail, channelName: row.channelName };
+	return {
+		id: boundedText(row.sourceVideoId, PROBE_TEXT_LIMITS.sourceVideoId),
+		title: titleOf(row),
+		duration: row.duration,
+		thumbnail: boundedThumbnail(row.thumbnail),
+		channelName: boundedText(row.channelName, PROBE_TEXT_LIMITS.channelName),
+	};
 }
 
 export function videoDetailView(row: VideoRow): z.infer<typeof VideoDetail> {
@@ -48,11 +57,11 @@ export function videoDetailView(row: VideoRow): z.infer<typeof VideoDetail> {
 	};
 }
 
-export function videoStatusView(row: VideoRow): z.infer<typeof VideoStatusResponse> {
+export function videoStatusView(row: VideoRow, queuePosition: number | null = null): z.infer<typeof VideoStatusResponse> {
 	return {
 		video: {
 			id: row.id,
-			title: row.title,
+			title: titleOf(row),
 			status: row.status,
 			errorMessage: row.errorMessage,
 			createdAt: row.createdAt,
@@ -64,6 +73,7 @@ export function videoStatusView(row: VideoRow): z.infer<typeof VideoStatusRespon
 			stageProgress: stageProgress(row.status, row.progress),
 			startedAt: row.startedAt,
 			updatedAt: row.updatedAt,
+			queuePosition,
 		},
 	};
 }

@@ -6,6 +6,7 @@ import type { Api } from "../../../env";
 import { resolveWorkspace } from "../../../middleware/auth";
 import { setWatermark, watermarkView } from "../../../services/media-library";
 import { createRenderClient } from "../../../services/render-client";
+import { renderInstance } from "../../../services/render-instances";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 
 const Watermark = z
@@ -47,7 +48,7 @@ export function registerWatermark(api: Api) {
 	});
 	api.openapi(putRoute, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
-		const view = await setWatermark(c.env, getDb(c.env), createRenderClient(c.env, "import"), workspaceId, c.req.valid("json"));
+		const view = await setWatermark(c.env, getDb(c.env), createRenderClient(c.env, renderInstance.import(workspaceId)), workspaceId, c.req.valid("json"));
 		return c.json({ workspaceId, ...view }, 200);
 	});
 }

@@ -1,9 +1,19 @@
-/** PUT /api/workspaces/{workspaceId}/webhook: where the workspace's video events go, and their signing secret. */
+/**
+ * PUT /api/workspaces/{workspaceId}/webhook: where the workspace's video events go, and their
+ * signing secret; POST …/webhook/secret: a new secret. Both take the workspace's owner or an admin
+ * (a signed-in member gets 403 `forbidden`) or one of its API keys.
+ *
+ * Rotation is immediate: the old secret signs nothing from that moment. A leaked secret is the
+ * reason to rotate, and a grace period would keep it valid. Receivers still lose nothing: a
+ * delivery their old secret refuses is answered non-2xx and retried with backoff for about a day,
+ * each attempt signed with the secret current at that attempt, so it goes through once the
+ * receiver has the new one.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { setWebhook } from "../../../db/workspaces";
+import { rotateWebhookSecret, setWebhook } from "../../../db/workspaces";
 import type { Api } from "../../../env";
-import { resolveWorkspace } from "../../../middleware/auth";
+import { resolveManagedWorkspace } from "../../../middleware/auth";
 import { parseSourceUrl } from "../../../services/source-url";
 import { newWebhookSecret } from "../../../services/webhooks";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
@@ -11,24 +21,44 @@ import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../opena
 const WebhookSettings = z
 	.object({ workspaceId: z.string(), url: z.string().nullable(), secret: z.string().openapi({ description: "HMAC key of X-Clipforge-Signature (`whsec_…`)." }) })
 	.openapi("WebhookSettings");
+const params = z.object({ workspaceId: z.string().min(1).max(64) });
+const MANAGERS = "Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
 
 const putRoute = createRoute({
 	method: "put",
 	path: "/workspaces/{workspaceId}/webhook",
 	tags: ["webhooks"],
 	summary: "Set (or clear with null) the workspace's webhook URL; answers the signing secret",
+	description: MANAGERS,
 	security: BEARER_OR_SESSION,
-	request: {
-		params: z.object({ workspaceId: z.string().min(1).max(64) }),
-		body: jsonBody(z.strictObject({ url: z.string().min(1).max(2048).nullable() })),
-	},
+	request: { params, body: jsonBody(z.strictObject({ url: z.string().min(1).max(2048).nullable() })) },
 	responses: { 200: jsonOk(WebhookSettings, "The settings."), ...errorResponses(400, 401, 403) },
 });
 
-export const registerWorkspaceWebhook = (api: Api) => api.openapi(putRoute, async (c) => {
-	const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
-	const { url } = c.req.valid("json");
-	const checked = url === null ? null : parseSourceUrl(url, c.env, "url").toString();
-	const row = await setWebhook(getDb(c.env), workspaceId, checked, newWebhookSecret());
-	return c.json({ workspaceId, url: row.url, secret: row.secret ?? "" }, 200);
+const rotateRoute = createRoute({
+	method: "post",
+	path: "/workspaces/{workspaceId}/webhook/secret",
+	tags: ["webhooks"],
+	summary: "Rotate the webhook signing secret: the old one stops at once",
+	description:
+		`${MANAGERS} Answers the new secret. The old one signs nothing from this moment (no grace period: a leaked secret is what rotation is for). ` +
+		"Deliveries the receiver refuses while it still checks the old secret are retried with backoff for about a day, each attempt signed with the then current secret.",
+	security: BEARER_OR_SESSION,
+	request: { params },
+	responses: { 200: jsonOk(WebhookSettings, "The settings with the new secret."), ...errorResponses(401, 403) },
 });
+
+export function registerWorkspaceWebhook(api: Api) {
+	api.openapi(putRoute, async (c) => {
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
+		const { url } = c.req.valid("json");
+		const checked = url === null ? null : parseSourceUrl(url, c.env, "url").toString();
+		const row = await setWebhook(getDb(c.env), workspaceId, checked, newWebhookSecret());
+		return c.json({ workspaceId, url: row.url, secret: row.secret ?? "" }, 200);
+	});
+	api.openapi(rotateRoute, async (c) => {
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
+		const row = await rotateWebhookSecret(getDb(c.env), workspaceId, newWebhookSecret());
+		return c.json({ workspaceId, url: row.url, secret: row.secret! }, 200);
+	});
+}

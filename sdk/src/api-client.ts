@@ -1,19 +1,15 @@
 /**
  * The clipforge API as typed functions, on openapi-fetch over the `paths` generated from the API's
  * OpenAPI document (api-types.ts), so every call is checked against the document. Errors are
- * ClipforgeError with the API's error code.
+ * ClipforgeError with the API's error code. Web-standard only (fetch, AbortSignal, timers), so it
+ * also runs inside the Worker (the MCP server's tools); `createClient` in node-client.ts adds the
+ * Node-side clip downloads.
  *
  * @example
- * const cf = createClient({ baseUrl: process.env.CLIPFORGE_URL!, apiKey: process.env.CLIPFORGE_API_KEY! });
+ * const cf = createApiClient({ baseUrl: process.env.CLIPFORGE_URL!, apiKey: process.env.CLIPFORGE_API_KEY! });
  * const { video } = await cf.submit("https://example.com/talk.mp4", { enableCaptions: true });
  * await cf.waitForCompletion(video.id, { onProgress: (s) => console.log(s.job.progress) });
- * for (const clip of (await cf.listClips(video.id)).clips) await cf.downloadClip(clip, `./${clip.id}.mp4`);
  */
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import createFetchClient from "openapi-fetch";
 import type { components, paths } from "./api-types.ts";
 import { ClipforgeError, isRetryable, type ErrorCode } from "./errors.ts";
@@ -28,6 +24,12 @@ export type VideoDetail = Schemas["VideoDetail"];
 export type Clip = Schemas["Clip"];
 export type ClipsPage = Schemas["ClipList"];
 export type Workspace = Schemas["Workspace"];
+export type VideoList = Schemas["VideoList"];
+/** Only the fields to change: the others keep the video's current values. */
+export type ReprocessConfig = Schemas["ReprocessConfig"];
+export type ReprocessResponse = Schemas["ReprocessResponse"];
+export type ReprocessList = Schemas["ReprocessList"];
+export type DeletedVideo = Schemas["DeletedVideo"];
 export type CaptionTemplate = Schemas["CaptionTemplate"];
 export type CaptionTemplateList = { templates: CaptionTemplate[]; fonts: { id: string; name: string }[]; positions: string[] };
 export type NewCaptionTemplate = Schemas["CreateCaptionTemplate"];
@@ -38,7 +40,11 @@ export interface ClientOptions {
 	baseUrl: string;
 	/** `cf_live_…` (CLIPFORGE_API_KEY). */
 	apiKey: string;
-	/** Tries per request on network errors, 429 and 5xx (with backoff); 1 = no retry. Default 4. */
+	/**
+	 * Tries per request (with backoff); 1 = no retry. Default 4. Reads and submissions (which always
+	 * carry an Idempotency-Key) are retried on network errors, 429 and 5xx; other writes only on
+	 * 429, which the API answers before doing anything.
+	 */
 	maxAttempts?: number;
 	fetch?: typeof fetch;
 }
@@ -47,9 +53,26 @@ export interface SubmitOptions {
 	projectId?: string;
 	webhookUrl?: string;
 	workspaceId?: string;
-	/** Sent as Idempotency-Key: a retried submission is charged once. */
+	/**
+	 * Sent as Idempotency-Key: the same key within 24 h is charged once. Without one the SDK makes
+	 * one per `submit` call (and reuses it for that call's retries), so a retry after a lost
+	 * response never charges twice. Pass your own to make your own retries of `submit` safe too.
+	 */
 	idempotencyKey?: string;
 	signal?: AbortSignal;
+}
+
+export interface ReprocessOptions {
+	/** Sent as Idempotency-Key (one is generated when left out, and kept across the client's retries): a retried reprocess is charged once. */
+	idempotencyKey?: string;
+	signal?: AbortSignal;
+}
+
+export interface VideoQuery {
+	status?: VideoDetail["status"];
+	projectId?: string;
+	limit?: number;
+	cursor?: string;
 }
 
 export interface WaitOptions {
@@ -71,7 +94,7 @@ export interface ClipQuery {
 
 export const DEFAULT_POLL_MS = 12_000;
 
-export function createClient(options: ClientOptions) {
+export function createApiClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -85,10 +108,10 @@ export function createClient(options: ClientOptions) {
 	const client = {
 		/** POST /api/videos/hosted. Without `config` the video waits in pending_config (see `configure`). */
 		submit(hostedUrl: string, config?: VideoConfig, opts: SubmitOptions = {}): Promise<SubmitResponse> {
-			const { idempotencyKey, signal, ...rest } = opts;
+			const { idempotencyKey = newIdempotencyKey(), signal, ...rest } = opts;
 			return body(api.POST("/api/videos/hosted", {
 				body: { hostedUrl, ...(config ? { config: config as Schemas["VideoConfig"] } : {}), ...rest },
-				params: { header: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} },
+				params: { header: { "idempotency-key": idempotencyKey } },
 				signal,
 			}));
 		},
@@ -123,12 +146,28 @@ export function createClient(options: ClientOptions) {
 			} while (cursor);
 			return clips;
 		},
-		/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
-		downloadClip(clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
-			return downloadTo(doFetch, clip, path, signal);
-		},
 		workspaces(): Promise<Workspace[]> {
 			return body(api.GET("/api/workspaces"));
+		},
+		/** GET /api/videos: newest first. */
+		listVideos(query: VideoQuery = {}): Promise<VideoList> {
+			return body(api.GET("/api/videos", { params: { query } }));
+		},
+		/**
+		 * POST /api/videos/:id/reprocess: new settings for a finished video's clips (analyzing and
+		 * generating_clips again, no download or transcription). Wait for it with waitForCompletion.
+		 */
+		reprocess(videoId: string, config: ReprocessConfig = {}, opts: ReprocessOptions = {}): Promise<ReprocessResponse> {
+			const idempotencyKey = opts.idempotencyKey ?? `sdk-reprocess-${crypto.randomUUID()}`;
+			return body(api.POST("/api/videos/{id}/reprocess", { params: { ...id(videoId), header: { "idempotency-key": idempotencyKey } }, body: { config }, signal: opts.signal }));
+		},
+		/** GET /api/videos/:id/reprocesses: each reprocess, and what the next would cost. */
+		reprocesses(videoId: string): Promise<ReprocessList> {
+			return body(api.GET("/api/videos/{id}/reprocesses", { params: id(videoId) }));
+		},
+		/** DELETE /api/videos/:id: stops processing, refunds what was not delivered, deletes its files. */
+		deleteVideo(videoId: string): Promise<DeletedVideo> {
+			return body(api.DELETE("/api/videos/{id}", { params: id(videoId) }));
 		},
 		/** GET /api/caption-templates: the preset looks, then the workspace's own, each with a signed preview image URL; and the fonts and positions a template may use. */
 		captionTemplates(workspaceId?: string): Promise<CaptionTemplateList> {
@@ -153,12 +192,29 @@ export function createClient(options: ClientOptions) {
 /** `custom:ct_…` (as listed and as `captionTemplateId`) or the bare `ct_…` the template routes take. */
 const savedId = (templateId: string) => templateId.replace(/^custom:/, "");
 
-export type ClipforgeClient = ReturnType<typeof createClient>;
+/** The API's calls, without file downloads (see ClipforgeClient in node-client.ts). */
+export type ApiClient = ReturnType<typeof createApiClient>;
 export type { ErrorCode };
 
+/** A fresh Idempotency-Key for one `submit` call (visible ASCII, as the API wants). */
+export function newIdempotencyKey(): string {
+	return `sdk-${crypto.randomUUID()}`;
+}
+
 /**
- * How openapi-fetch's requests are sent: with retries on what is worth retrying (network, 429
- * with Retry-After, 5xx), and anything else that is not a 2xx thrown as ClipforgeError.
+ * Whether a request may be sent again when its answer was lost: reads, and writes the API
+ * deduplicates (an Idempotency-Key). Anything else may have been done once already.
+ */
+export function isSafeToRepeat(method: string, headers: Record<string, string>): boolean {
+	return ["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase()) || Boolean(headers["idempotency-key"]);
+}
+
+/**
+ * How openapi-fetch's requests are sent: with retries on what is worth retrying, and anything
+ * else that is not a 2xx thrown as ClipforgeError. A request that is safe to repeat is retried
+ * on network errors, 429 (after its Retry-After) and 5xx; any other only on 429 `rate_limited`,
+ * which the API answers before it acts. The same headers, Idempotency-Key included, go with
+ * every try.
  */
 function retrying(doFetch: (input: string, init: RequestInit) => Promise<Response>, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
 	return async (request) => {
@@ -168,6 +224,7 @@ function retrying(doFetch: (input: string, init: RequestInit) => Promise<Respons
 			headers[name] = value;
 		});
 		const init = { method: request.method, headers, body, signal: request.signal };
+		const repeatable = isSafeToRepeat(request.method, headers);
 		for (let attempt = 1; ; attempt++) {
 			let response: Response;
 			try {
@@ -175,13 +232,14 @@ function retrying(doFetch: (input: string, init: RequestInit) => Promise<Respons
 			} catch (error) {
 				if (request.signal.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
 				const failure = new ClipforgeError("network_error", `Could not reach ${baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`, { status: 0 });
-				if (attempt >= maxAttempts) throw failure;
+				if (!repeatable || attempt >= maxAttempts) throw failure;
 				await sleep(backoffMs(attempt), request.signal);
 				continue;
 			}
 			if (response.ok) return response;
 			const failure = await ClipforgeError.fromResponse(response);
-			if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+			const retry = repeatable ? isRetryable(failure) : failure.code === "rate_limited";
+			if (!retry || attempt >= maxAttempts) throw failure;
 			const retryAfter = Number(response.headers.get("retry-after"));
 			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
 		}
@@ -205,26 +263,6 @@ async function pollUntilDone(status: (signal?: AbortSignal) => Promise<VideoStat
 		if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${current.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
 		await sleep(interval, opts.signal);
 	}
-}
-
-/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path` through a .part file, so a failure leaves nothing half-written. */
-async function downloadTo(doFetch: typeof fetch, clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
-	if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
-	const response = await doFetch(clip.downloadUrl, { signal });
-	if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
-	const partial = `${path}.part`;
-	let bytes = 0;
-	try {
-		const counted = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>).on("data", (chunk: Buffer) => {
-			bytes += chunk.length;
-		});
-		await pipeline(counted, createWriteStream(partial), { signal });
-		await rename(partial, path);
-	} catch (error) {
-		await rm(partial, { force: true });
-		throw error;
-	}
-	return bytes;
 }
 
 /** 1 s, 2 s, 4 s … capped at 30 s, with ±20% jitter so many clients do not retry in step. */

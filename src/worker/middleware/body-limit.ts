@@ -1,0 +1,35 @@
+/**
+ * A request body limit on every route (hono/body-limit), before authentication, so an oversized
+ * body costs no D1 read, no password hash and no parsing: 413 `payload_too_large` in the one error
+ * body. JSON bodies are small (the largest, a submission with a 2000-character prompt, is a few
+ * KB). The one exception is the render tier's PUT of a signed `/internal/objects` URL (sources,
+ * clips), which must declare its Content-Length (so nothing is buffered to count it) within
+ * MAX_OBJECT_BYTES.
+ */
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+/** Every route but the internal object uploads. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** A stored object uploaded by the render tier (a source video is the largest). */
+export const MAX_OBJECT_BYTES = 8 * 1024 ** 3;
+
+const tooLarge = (limit: number) => () => {
+	throw new ApiError("payload_too_large", `The request body is larger than ${limit} bytes.`, { maxBytes: limit });
+};
+
+const small: MiddlewareHandler<AppEnv> = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge(MAX_BODY_BYTES) });
+const objects: MiddlewareHandler<AppEnv> = bodyLimit({ maxSize: MAX_OBJECT_BYTES, onError: tooLarge(MAX_OBJECT_BYTES) });
+
+export const limitBodies = createMiddleware<AppEnv>(async (c, next) => {
+	if (!c.req.raw.body) return next();
+	if (c.req.method === "PUT" && c.req.path.startsWith("/internal/objects/")) {
+		// Counting a body without a declared length would mean holding it in memory.
+		if (!c.req.header("content-length") || c.req.header("transfer-encoding")) throw new ApiError("invalid_request", "PUT needs a Content-Length.");
+		return objects(c, next);
+	}
+	return small(c, next);
+});
