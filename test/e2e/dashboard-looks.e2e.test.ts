@@ -66,7 +66,7 @@ describe("caption looks in the dashboard", () => {
 		await page.getByRole("navigation").getByRole("link", { name: "Caption looks" }).click();
 		await page.getByRole("heading", { name: "Caption looks" }).waitFor();
 		const presets = page.locator('[aria-label="Preset caption looks"] .look');
-		await expect.poll(() => presets.count()).toBe(CAPTION_PRESETS.length);
+		await expect.poll(() => presets.count(), { timeout: 30_000 }).toBe(CAPTION_PRESETS.length);
 		expect(await presets.locator(".look-name").allTextContents()).toEqual(CAPTION_PRESETS.map((p) => p.name));
 		const sizes = await loadedPreviews(page, '[aria-label="Preset caption looks"] img.look-preview');
 		expect(sizes).toHaveLength(CAPTION_PRESETS.length);
@@ -80,20 +80,25 @@ describe("caption looks in the dashboard", () => {
 		await page.getByLabel("Position").selectOption("top");
 		await page.getByRole("button", { name: "Save look" }).click();
 		const mine = page.locator('[aria-label="Your caption looks"] .look');
-		await expect.poll(() => mine.locator(".look-name").allTextContents()).toEqual(["Brand"]);
+		// Saving waits for the tier to draw the new look's preview (a second or two on a busy machine).
+		await expect
+			.poll(async () => [...(await mine.locator(".look-name").allTextContents()), await page.getByRole("alert").textContent()], { timeout: 30_000 })
+			.toEqual(["Brand", ""]);
 		const [brandPreview] = await loadedPreviews(page, '[aria-label="Your caption looks"] img.look-preview');
 		expect(brandPreview).toEqual({ width: 360, height: 640 });
 
 		await page.getByLabel("Name").fill("brand");
 		await page.getByRole("button", { name: "Save look" }).click();
-		await expect.poll(() => page.getByRole("alert").textContent()).toContain("already has a caption template named");
+		await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 }).toContain("already has a caption template named");
 
 		// Edit: the form fills with the look; the change shows in the API.
 		await page.getByRole("button", { name: "Edit Brand" }).click();
 		expect(await page.getByLabel("Font").inputValue()).toBe("bebas-neue");
 		await page.getByLabel("Highlight colour").fill("#00ccff");
 		await page.getByRole("button", { name: "Save Brand" }).click();
-		await expect.poll(async () => (await api("GET", "/api/caption-templates")).body.templates.find((t: { name: string }) => t.name === "Brand")?.highlightColor).toBe("#00CCFF");
+		await expect
+			.poll(async () => (await api("GET", "/api/caption-templates")).body.templates.find((t: { name: string }) => t.name === "Brand")?.highlightColor, { timeout: 30_000 })
+			.toBe("#00CCFF");
 		const brand = (await api("GET", "/api/caption-templates")).body.templates.find((t: { name: string }) => t.name === "Brand");
 		expect(brand).toMatchObject({ kind: "custom", presetId: "boxed", font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" });
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-looks-1-brand-kit.png"), fullPage: true });
@@ -138,7 +143,7 @@ describe("caption looks in the dashboard", () => {
 		await page.getByRole("navigation").getByRole("link", { name: "Caption looks" }).click();
 		page.once("dialog", (d) => d.accept());
 		await page.getByRole("button", { name: "Delete Brand" }).click();
-		await expect.poll(() => mine.count()).toBe(0);
+		await expect.poll(() => mine.count(), { timeout: 10_000 }).toBe(0);
 		expect((await api("GET", `/api/videos/${videoId}`)).body.config.captionTemplateId).toBe(brand.id);
 
 		// Phone width: the looks page does not overflow sideways.
