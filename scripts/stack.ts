@@ -230,7 +230,7 @@ async function ensureAccount(stateDir: string, persist: string, minutes: number,
 		if (known) return { apiKey, email: BOOTSTRAP_EMAIL, password: readFileSync(passwordFile, "utf8").trim() };
 	}
 	const password = randomBytes(12).toString("base64url");
-	const result = spawnSync(process.execPath, [join(ROOT, "scripts/admin.ts"), "create-account", "--email", BOOTSTRAP_EMAIL, "--minutes", String(minutes), "--password", password, "--persist-to", persist], {
+	const result = spawnSync(process.execPath, [join(ROOT, "scripts/admin.ts"), "create-account", "--email", BOOTSTRAP_EMAIL, "--minutes", String(minutes), `--password=${password}`, "--persist-to", persist], {
 		cwd: ROOT,
 		encoding: "utf8",
 		stdio: ["ignore", "pipe", "pipe"],

@@ -27,6 +27,8 @@ const HOOK = "The one habit that changed how I work";
 const dir = mkdtempSync(join(tmpdir(), "clipforge-bench-render-"));
 process.env.WORK_DIR = join(dir, "work");
 process.env.RENDER_QUIET = "true";
+// The bench serves its source on loopback: the egress proxy must let private addresses through, as in dev.
+process.env.ALLOW_PRIVATE_SOURCES = "true";
 try {
 	const source = join(dir, "talk.mp4");
 	makeTalkVideo({ out: source, seconds: START + SECONDS + 5, width: 1280, height: 720 });
@@ -67,7 +69,7 @@ try {
 			{
 				videoId: "bench", clipId: `clip${n++}`, sourceUrl: `${files.url}/talk.mp4`, start: START, end: START + SECONDS, aspectRatio: "9:16",
 				captions: { look: presetLook("karaoke"), words }, hookTitle: HOOK, watermark: { kind: "text", text: "clipforge" },
-				splitScreen: null, smartCrop: false, jumpCuts: null, videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
+				splitScreen: null, smartCrop: false, jumpCuts: null, layout: "single", videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
 			},
 			() => undefined,
 			new AbortController().signal,

@@ -30,6 +30,15 @@ export type ReprocessConfig = Schemas["ReprocessConfig"];
 export type ReprocessResponse = Schemas["ReprocessResponse"];
 export type ReprocessList = Schemas["ReprocessList"];
 export type DeletedVideo = Schemas["DeletedVideo"];
+export type Upload = Schemas["Upload"];
+export type UploadPart = Schemas["UploadPart"];
+export type NewUpload = Schemas["CreateUpload"];
+/** GET /api/clips/:id: the list's view plus its caption words. */
+export type ClipDetail = Schemas["ClipDetail"];
+/** PATCH /api/clips/:id: only the fields to change. */
+export type ClipChanges = Schemas["UpdateClip"];
+export type CaptionFormat = "srt" | "vtt";
+export type ExportFormat = "fcpxml" | "premiere" | "zip";
 export type CaptionTemplate = Schemas["CaptionTemplate"];
 export type CaptionTemplateList = { templates: CaptionTemplate[]; fonts: { id: string; name: string }[]; positions: string[] };
 export type NewCaptionTemplate = Schemas["CreateCaptionTemplate"];
@@ -85,20 +94,33 @@ export interface WaitOptions {
 	onProgress?: (status: VideoStatus) => void;
 }
 
-export interface ClipQuery {
+export interface ClipFilters {
 	minScore?: number;
+	maxScore?: number;
+	status?: Clip["status"];
+	favorited?: boolean;
+	sortBy?: "score" | "duration" | "startTime" | "createdAt";
+	sortOrder?: "asc" | "desc";
+	/** The seed's order (`sortBy`/`sortOrder` win when given). */
 	sort?: "score" | "time";
+}
+
+export interface ClipQuery extends ClipFilters {
 	limit?: number;
 	cursor?: string;
 }
+
+/** The query string form of the filters (`favorited` as "true"/"false"). */
+const filterQuery = <Q extends ClipFilters>(query: Q) => ({ ...query, favorited: query.favorited === undefined ? undefined : (String(query.favorited) as "true" | "false") });
 
 export const DEFAULT_POLL_MS = 12_000;
 
 export function createApiClient(options: ClientOptions) {
 	const doFetch = options.fetch ?? fetch;
+	const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
-		fetch: retrying(withConditionalGets(withBookmarks((input, init) => doFetch(input, init))), Math.max(1, options.maxAttempts ?? 4), options.baseUrl),
+		fetch: retrying(withConditionalGets(withBookmarks((input, init) => doFetch(input, init))), maxAttempts, options.baseUrl),
 		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
 	});
 	/** The body of a call `retrying` let through (it throws on anything but a 2xx). */
@@ -114,6 +136,43 @@ export function createApiClient(options: ClientOptions) {
 				params: { header: { "idempotency-key": idempotencyKey } },
 				signal,
 			}));
+		},
+		/**
+		 * POST /api/videos/upload: a completed upload (see `createUpload`, or `uploadFile` in the Node
+		 * client, which does all of it) with the same config, options and charging as `submit`.
+		 */
+		submitUpload(uploadId: string, config?: VideoConfig, opts: SubmitOptions = {}): Promise<SubmitResponse> {
+			const { idempotencyKey = newIdempotencyKey(), signal, ...rest } = opts;
+			return body(api.POST("/api/videos/upload", {
+				body: { uploadId, ...(config ? { config: config as Schemas["VideoConfig"] } : {}), ...rest },
+				params: { header: { "idempotency-key": idempotencyKey } },
+				signal,
+			}));
+		},
+		/** POST /api/uploads: starts a resumable upload; send its parts with `putPart`, then `completeUpload`. */
+		createUpload(upload: NewUpload, signal?: AbortSignal): Promise<Upload> {
+			return body(api.POST("/api/uploads", { body: upload, signal }));
+		},
+		/** GET /api/uploads/:id: its stored parts and `missingParts` (where to resume), and a fresh part URL. */
+		upload(uploadId: string, signal?: AbortSignal): Promise<Upload> {
+			return body(api.GET("/api/uploads/{id}", { params: id(uploadId), signal }));
+		},
+		/** POST /api/uploads/:id/complete (409 `conflict` with `details.missingParts` while parts are missing). */
+		completeUpload(uploadId: string, signal?: AbortSignal): Promise<Upload> {
+			return body(api.POST("/api/uploads/{id}/complete", { params: id(uploadId), signal }));
+		},
+		/** DELETE /api/uploads/:id: aborts it (or deletes a completed one no video uses). */
+		abortUpload(uploadId: string): Promise<{ id: string; deleted: true }> {
+			return body(api.DELETE("/api/uploads/{id}", { params: id(uploadId) }));
+		},
+		/**
+		 * PUTs one part's bytes (exactly `partSize`, the last part the rest) to the upload's signed part
+		 * URL, retried on network errors, 429 and 5xx (sending a part again is harmless: it replaces itself).
+		 */
+		async putPart(upload: Pick<Upload, "id" | "partUrlTemplate">, partNumber: number, bytes: Uint8Array | Blob, signal?: AbortSignal): Promise<UploadPart> {
+			if (!upload.partUrlTemplate) throw new ClipforgeError("conflict", `Upload ${upload.id} takes no more parts.`, { status: 409 });
+			const url = upload.partUrlTemplate.replace("{partNumber}", String(partNumber));
+			return sendWithRetries(() => doFetch(url, { method: "PUT", body: bytes as BodyInit, headers: { "content-type": "application/octet-stream" }, signal }), maxAttempts, signal);
 		},
 		/** PUT /api/videos/:id/config: starts a pending_config video. */
 		configure(videoId: string, config: VideoConfig): Promise<VideoDetail> {
@@ -133,7 +192,41 @@ export function createApiClient(options: ClientOptions) {
 			return pollUntilDone((signal) => client.status(videoId, signal), videoId, opts);
 		},
 		listClips(videoId: string, query: ClipQuery = {}): Promise<ClipsPage> {
-			return body(api.GET("/api/videos/{id}/clips", { params: { ...id(videoId), query } }));
+			return body(api.GET("/api/videos/{id}/clips", { params: { ...id(videoId), query: filterQuery(query) } }));
+		},
+		/** GET /api/clips/:id: one clip with fresh signed URLs and its caption words. */
+		clip(clipId: string, signal?: AbortSignal): Promise<ClipDetail> {
+			return body(api.GET("/api/clips/{id}", { params: id(clipId), signal }));
+		},
+		/**
+		 * PATCH /api/clips/:id. `favorited` and `title` are saved at once; a trim (`startTime`/`endTime`,
+		 * snapped to word edges), `captionStyle`, `captionWords` or a drawn `hookTitle` re-render the
+		 * clip (`status: "generating"`; wait with waitForClip). Edits are free up to a cap per clip.
+		 */
+		updateClip(clipId: string, changes: ClipChanges): Promise<ClipDetail> {
+			return body(api.PATCH("/api/clips/{id}", { params: id(clipId), body: changes }));
+		},
+		/** Polls until the clip is no longer `generating`; check `editError` for a render that failed (the clip then kept its previous version). */
+		async waitForClip(clipId: string, opts: Omit<WaitOptions, "onProgress"> = {}): Promise<ClipDetail> {
+			const interval = opts.intervalMs ?? 3000;
+			const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+			for (;;) {
+				const clip = await client.clip(clipId, opts.signal);
+				if (clip.status !== "generating") return clip;
+				if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Clip ${clipId} was still generating after ${opts.timeoutMs} ms.`, { status: 0 });
+				await sleep(interval, opts.signal);
+			}
+		},
+		/** GET /api/clips/:id/captions: the clip's captions as SRT or WebVTT text. */
+		clipCaptions(clipId: string, format: CaptionFormat = "srt"): Promise<string> {
+			return body(api.GET("/api/clips/{id}/captions", { params: { ...id(clipId), query: { format } }, parseAs: "text" })) as Promise<string>;
+		},
+		/**
+		 * GET /api/videos/:id/export: the clips as an FCPXML or Premiere XML timeline on the source
+		 * (`mediaUrl`: where your copy of the source is), or a ZIP of the MP4s, as a stream.
+		 */
+		exportClips(videoId: string, format: ExportFormat, query: ClipFilters & { mediaUrl?: string } = {}, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+			return body(api.GET("/api/videos/{id}/export", { params: { ...id(videoId), query: { ...filterQuery(query), format } }, parseAs: "stream", signal })) as Promise<ReadableStream<Uint8Array>>;
 		},
 		/** Every clip of a completed video, following the cursor. */
 		async allClips(videoId: string, query: Omit<ClipQuery, "cursor"> = {}): Promise<Clip[]> {
@@ -244,6 +337,25 @@ function retrying(doFetch: (input: string, init: RequestInit) => Promise<Respons
 			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
 		}
 	};
+}
+
+/** A request that is safe to repeat, sent until it answers 2xx (parsed as JSON) or fails for good. */
+async function sendWithRetries<T>(send: () => Promise<Response>, maxAttempts: number, signal?: AbortSignal): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		let failure: ClipforgeError;
+		let retryAfterMs = 0;
+		try {
+			const response = await send();
+			if (response.ok) return (await response.json()) as T;
+			failure = await ClipforgeError.fromResponse(response);
+			retryAfterMs = Number(response.headers.get("retry-after")) * 1000 || 0;
+		} catch (error) {
+			if (signal?.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
+			failure = new ClipforgeError("network_error", `The upload failed: ${(error as Error).message}`, { status: 0 });
+		}
+		if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
+		await sleep(retryAfterMs || backoffMs(attempt), signal);
+	}
 }
 
 /**

@@ -286,7 +286,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The full video record */
+        /** The full video record: config, duration, language, error, charge, clip counts */
         get: {
             parameters: {
                 query?: never;
@@ -461,7 +461,143 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No playable video at the URL (`unsupported_source`). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A dependency is temporarily unavailable (`service_unavailable`); nothing was charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit an uploaded video file for processing
+         * @description The upload must be completed (POST /api/uploads/{id}/complete; else 409 `conflict`) and not yet submitted (409). The file is probed like a hosted URL: not a video → 422 `unsupported_source`, longer than the plan allows → 413 `video_too_long`, nothing charged. Then the same config, stages, charging and processing slots as POST /api/videos/hosted; the video's `sourceType` is `upload`, and its id is the one the upload reserved.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Same key and body within 24 h → the first response again, charged once; same key, other body → 409. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubmitUploadedVideo"];
+                };
+            };
+            responses: {
+                /** @description Video created; minutes charged. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubmitHostedVideoResponse"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not enough minutes (`insufficient_minutes`); `details: {required, balance}`. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -577,7 +713,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -679,6 +815,15 @@ export interface paths {
             parameters: {
                 query?: {
                     minScore?: number | null;
+                    maxScore?: number | null;
+                    /** @description Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again). */
+                    status?: "detected" | "generating" | "completed" | "failed";
+                    favorited?: "true" | "false";
+                    /** @description `score` by default. */
+                    sortBy?: "score" | "duration" | "startTime" | "createdAt";
+                    /** @description `desc` by default. */
+                    sortOrder?: "asc" | "desc";
+                    /** @description The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given. */
                     sort?: "score" | "time";
                     limit?: number;
                     cursor?: string;
@@ -800,7 +945,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -904,7 +1049,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -980,6 +1125,721 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clips/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One clip, with freshly signed URLs and its caption words */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The clip. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipDetail"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it
+         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the source or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateClip"];
+                };
+            };
+            responses: {
+                /** @description Saved; nothing to render again. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipDetail"];
+                    };
+                };
+                /** @description Saved; the clip is being rendered again (`status: generating`). */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClipDetail"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/clips/{id}/captions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clip's captions as SRT or WebVTT (times from the clip's start, corrections applied) */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "srt" | "vtt";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The captions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-subrip": string;
+                        "text/vtt": string;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s
+         * @description `fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). `zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.
+         */
+        get: {
+            parameters: {
+                query: {
+                    minScore?: number | null;
+                    maxScore?: number | null;
+                    /** @description Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again). */
+                    status?: "detected" | "generating" | "completed" | "failed";
+                    favorited?: "true" | "false";
+                    /** @description `score` by default. */
+                    sortBy?: "score" | "duration" | "startTime" | "createdAt";
+                    /** @description `desc` by default. */
+                    sortOrder?: "asc" | "desc";
+                    /** @description The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given. */
+                    sort?: "score" | "time";
+                    format: "fcpxml" | "premiere" | "zip";
+                    /** @description Where the editor finds the source (timelines only). */
+                    mediaUrl?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The timeline or the archive (as a download). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "application/zip": string;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start uploading a video file (resumable, in parts)
+         * @description Then PUT each part to `partUrlTemplate` (any order, in parallel, again after a failure), POST /api/uploads/{id}/complete, and submit it with POST /api/videos/upload. At most 5 uploads of a workspace may be open (not yet made into videos): 409 `quota_exceeded` beyond. An upload expires 24 h after it starts.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateUpload"];
+                };
+            };
+            responses: {
+                /** @description Upload started: send its parts. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Upload"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not enough minutes (`insufficient_minutes`); `details: {required, balance}`. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No playable video at the URL (`unsupported_source`). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An upload: which parts are stored (to resume), its status */
+        get: {
+            parameters: {
+                query?: {
+                    workspaceId?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The upload, with a fresh part URL while uploading. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Upload"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Abort an upload (or delete a completed one no video uses) */
+        delete: {
+            parameters: {
+                query?: {
+                    workspaceId?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Aborted; its parts are deleted. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeletedUpload"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}/parts/{partNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store one part (the URL comes from partUrlTemplate)
+         * @description The body is the part's bytes, exactly `partSize` (the last part: the rest), with its Content-Length; at most 52428800 bytes. Sending a part again replaces it.
+         */
+        put: {
+            parameters: {
+                query: {
+                    /** @description From partUrlTemplate. */
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    partNumber: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Stored. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadPart"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish an upload once every part is stored
+         * @description 409 `conflict` with `details.missingParts` while parts are missing. Completing a completed upload answers it again.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    workspaceId?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Completed: submit it with POST /api/videos/upload. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Upload"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1425,7 +2285,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1963,7 +2823,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2129,7 +2989,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "clip_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;
@@ -2162,6 +3022,13 @@ export interface components {
             progress: number;
             updatedAt: string;
             completedAt: string | null;
+            /** @description The source's duration in seconds (as videoInfo.duration). */
+            duration: number;
+            /** @description The transcript's language (forced by the config or detected); null before transcription. Same as `language`. */
+            transcriptLanguage: string | null;
+            /** @description Clips GET /api/videos/{id}/clips lists now (0 until completed). */
+            clipsCount: number;
+            favoritedClipsCount: number;
         };
         VideoInfo: {
             /** @description The platform's id, at most 200 characters. */
@@ -2225,6 +3092,12 @@ export interface components {
             splitRatio: number;
             /** @default false */
             enableSmartCrop: boolean;
+            /**
+             * @description How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.
+             * @default auto
+             * @enum {string}
+             */
+            layout: "auto" | "follow-speaker" | "stacked" | "single";
             /** @default true */
             enableWatermark: boolean;
             /** @default false */
@@ -2249,7 +3122,8 @@ export interface components {
             /** @enum {string} */
             status: "pending_config" | "downloading" | "uploading" | "transcribing" | "analyzing" | "generating_clips" | "completed" | "failed";
             /** @enum {string} */
-            sourceType: "hosted";
+            sourceType: "hosted" | "upload";
+            /** @description The hosted URL; `upload://<uploadId>` for an uploaded file. */
             sourceUrl: string;
             workspaceId: string;
             createdAt: string;
@@ -2268,6 +3142,18 @@ export interface components {
         SubmitHostedVideo: {
             /** @example https://videos.example.com/watch?v=abc123 */
             hostedUrl: string;
+            workspaceId?: string;
+            config?: components["schemas"]["VideoConfig"];
+            projectId?: string;
+            /** @description POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook). */
+            webhookUrl?: string;
+        };
+        SubmitUploadedVideo: {
+            /**
+             * @description A completed upload (POST /api/uploads, its parts, then …/complete).
+             * @example upl_3kTq9bX2mZpQ
+             */
+            uploadId: string;
             workspaceId?: string;
             config?: components["schemas"]["VideoConfig"];
             projectId?: string;
@@ -2303,6 +3189,18 @@ export interface components {
             clips: components["schemas"]["Clip"][];
             count: number;
             nextCursor: string | null;
+            /** @description The filters and order this answer applied (defaults filled). */
+            filters: {
+                minScore: number | null;
+                maxScore: number | null;
+                /** @enum {string|null} */
+                status: "detected" | "generating" | "completed" | "failed" | null;
+                favorited: boolean | null;
+                /** @enum {string} */
+                sortBy: "score" | "duration" | "startTime" | "createdAt";
+                /** @enum {string} */
+                sortOrder: "asc" | "desc";
+            };
         };
         Clip: {
             id: string;
@@ -2337,9 +3235,23 @@ export interface components {
             transcript: string;
             downloadUrl: string;
             thumbnailUrl: string;
-            /** @enum {string} */
-            status: "completed";
+            /**
+             * @description `completed` (rendered); `generating` while an edit renders it again (the previous file stays served until then); `detected`/`failed` for clips not rendered (only with the `status` filter).
+             * @enum {string}
+             */
+            status: "detected" | "generating" | "completed" | "failed";
             aspectRatio: string;
+            videoId: string;
+            createdAt: string;
+            /** @description When the clip was last edited; null if never. */
+            updatedAt: string | null;
+            favorited: boolean;
+            /** @description The clip's own caption look (set by an edit; it turns captions on for the clip); null = the video's captionTemplateId. */
+            captionStyle: string | null;
+            /** @description Re-renders its edits started (free up to the limit in the README). */
+            edits: number;
+            /** @description Why the last edit's render failed (the clip kept its previous version); null otherwise. */
+            editError: string | null;
         };
         Transcript: {
             language: string;
@@ -2412,6 +3324,8 @@ export interface components {
             splitScreenBgCategoryId?: string | null;
             splitRatio?: number;
             enableSmartCrop?: boolean;
+            /** @enum {string} */
+            layout?: "auto" | "follow-speaker" | "stacked" | "single";
             enableWatermark?: boolean;
             skipClipping?: boolean;
             customPrompt?: string | null;
@@ -2427,6 +3341,85 @@ export interface components {
                 freeReprocessesLeft: number;
                 rule: string;
             };
+        };
+        ClipDetail: components["schemas"]["Clip"] & {
+            /** @description The words of the clip's captions (corrections applied), times in seconds from the clip's start; `index` is what PATCH `captionWords` refers to. */
+            words: components["schemas"]["CaptionWord"][];
+        };
+        CaptionWord: {
+            index: number;
+            word: string;
+            start: number;
+            end: number;
+        };
+        UpdateClip: {
+            favorited?: boolean;
+            title?: string;
+            /** @description Re-renders the clip when the video draws hook titles (`enableIntroTitle`). */
+            hookTitle?: string | null;
+            /** @description Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip. */
+            startTime?: number;
+            /** @description Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last 5-600 s. Re-renders the clip. */
+            endTime?: number;
+            /**
+             * @description The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.
+             * @example karaoke
+             */
+            captionStyle?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string | null;
+            /** @description Corrected caption words: `index` as GET /api/clips/{id} lists `words` (after this request's trim); the timing stays. Re-renders the clip when its captions are shown. */
+            captionWords?: {
+                index: number;
+                word: string;
+            }[];
+        };
+        Upload: {
+            id: string;
+            /**
+             * @description `uploading` → `completed` (every part stored) → `used` (a video was made of it).
+             * @enum {string}
+             */
+            status: "uploading" | "completed" | "used";
+            fileName: string;
+            contentType: string;
+            size: number;
+            /** @description Bytes of every part but the last, which has the rest. */
+            partSize: number;
+            partCount: number;
+            /** @description While uploading: PUT each part's bytes to this URL with `{partNumber}` (1-based) replaced; no other credentials. Valid until `expiresAt`. */
+            partUrlTemplate: string | null;
+            /** @description The parts stored so far (the resume point). */
+            parts: components["schemas"]["UploadPart"][];
+            /** @description Part numbers still to send (empty once completed). */
+            missingParts: number[];
+            /** @description The video made of it, once `used`. */
+            videoId: string | null;
+            /** @description An upload not made into a video by then is deleted. */
+            expiresAt: string;
+            createdAt: string;
+            completedAt: string | null;
+        };
+        UploadPart: {
+            partNumber: number;
+            size: number;
+            etag: string;
+        };
+        CreateUpload: {
+            fileName: string;
+            /** @description Bytes of the whole file; at most the plan's source size (MAX_SOURCE_BYTES, 4 GiB by default). */
+            size: number;
+            /**
+             * @description A `video/*` type (or `application/octet-stream`).
+             * @example video/mp4
+             */
+            contentType: string;
+            /** @description Bytes per part, 5242880-52428800 (default 16777216); raised so a file needs at most 1000 parts. */
+            partSize?: number;
+            workspaceId?: string;
+        };
+        DeletedUpload: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
         };
         Workspace: {
             id: string;

@@ -6,12 +6,14 @@
  * 6 the video failed, 7 service unavailable/rate limited/network, 8 bad source, 130 interrupted,
  * 1 anything else.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
-import { createClient, type Clip, type VideoConfig, type VideoStatus } from "./node-client.ts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, SILENCE_THRESHOLD } from "../../src/worker/domain/config-options.ts";
+import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS, SILENCE_THRESHOLD } from "../../src/worker/domain/config-options.ts";
 import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
 import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
@@ -54,6 +56,7 @@ function withConfigOptions(command: Command): Command {
 		.option("--no-hook", "no hook title")
 		.option("--smart-crop", "follow the speaker's face")
 		.option("--no-smart-crop", "crop at the centre")
+		.addOption(new Option("--layout <layout>", "two-person framing: auto, follow the active speaker, stack both faces, or never").choices(LAYOUTS))
 		.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
 		.option("--no-split", "no split-screen")
 		.option("--split-ratio <percent>", "height share of the video in split-screen", number("--split-ratio"))
@@ -78,14 +81,21 @@ function withWaitOptions(command: Command): Command {
 }
 
 withWaitOptions(
-	withConfigOptions(program.command("submit").description("Submit a video URL for clipping").argument("<url>", "the hosted video's URL"))
+	withConfigOptions(
+		program
+			.command("submit")
+			.description("Submit a video for clipping: a hosted video's URL, or a local file (uploaded in parts, resumed when run again after an interruption)")
+			.argument("<url-or-file>", "the hosted video's URL, or the path of a video file"),
+	)
 		.option("--transcribe-only", "only transcribe (no clips)")
 		.option("--project <id>", "project id")
+		.option("--upload-id <id>", "a file: resume this upload (the CLI remembers interrupted uploads by itself)")
 		.option("--idempotency-key <key>", "retry-safe submission key (default: a fresh one per run, reused by the SDK's own retries)"),
-).action(async (url: string, opts: SubmitFlags) => {
+).action(async (source: string, opts: SubmitFlags) => {
 	const cf = client();
 	const config = buildConfig(opts);
-	const submitted = await cf.submit(url, config, { projectId: opts.project, idempotencyKey: opts.idempotencyKey });
+	const options = { projectId: opts.project, idempotencyKey: opts.idempotencyKey };
+	const submitted = isLocalFile(source) ? await submitFile(source, config, options, opts.uploadId) : await cf.submit(source, config, options);
 	const id = submitted.video.id;
 	const about = `${id} ("${submitted.videoInfo.title}", ${Math.round(submitted.videoInfo.duration)} s)`;
 	if (!opts.wait) {
@@ -94,6 +104,83 @@ withWaitOptions(
 	}
 	await waitAndCollect(id, opts, `Submitted ${about}`);
 });
+
+/** A path that exists and is a file (a URL never is: `https://…` is not a file name here). */
+function isLocalFile(source: string): boolean {
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return false;
+	try {
+		return statSync(source).isFile();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Uploads the file with a progress bar (resuming the upload an earlier, interrupted run of the same
+ * file started: remembered in CLIPFORGE_STATE_DIR, default ~/.clipforge), then submits it.
+ */
+async function submitFile(path: string, config: VideoConfig, options: { projectId?: string; idempotencyKey?: string }, uploadId?: string) {
+	const cf = client();
+	const memo = uploadMemo(path);
+	let resume = uploadId ?? memo.read();
+	const live = process.stderr.isTTY && !json();
+	const bar = live ? new cliProgress.SingleBar({ format: " uploading        |{bar}| {percentage}% {value}/{total} MiB", hideCursor: true, stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+	let started = false;
+	let lastShown = -1;
+	let current = resume ?? "";
+	const upload = await untilInterrupted(
+		async (signal) => {
+			const onProgress = (p: { uploadedBytes: number; totalBytes: number; uploadId: string }) => {
+				current = p.uploadId;
+				memo.write(p.uploadId);
+				const mib = (n: number) => Math.round(n / 1024 ** 2);
+				if (bar && !started) bar.start(mib(p.totalBytes), 0);
+				started = true;
+				bar?.update(mib(p.uploadedBytes));
+				const percent = Math.floor((p.uploadedBytes / p.totalBytes) * 10) * 10;
+				if (!live && !json() && percent !== lastShown) console.error(`uploading ${percent}%`);
+				lastShown = percent;
+			};
+			try {
+				return await cf.uploadFile(path, { uploadId: resume, onProgress, signal });
+			} catch (error) {
+				// An upload that expired (or was made into a video) cannot be resumed: start afresh once.
+				if (!resume || !(error instanceof ClipforgeError) || !["not_found", "conflict"].includes(error.code) || uploadId) throw error;
+				resume = undefined;
+				memo.clear();
+				return await cf.uploadFile(path, { onProgress, signal });
+			} finally {
+				bar?.stop();
+			}
+		},
+		() => `Stopped uploading ${path}${current ? ` (upload ${current})` : ""}; run the same command again to resume where it stopped.`,
+	);
+	const submitted = await cf.submitUpload(upload.id, config, options);
+	memo.clear();
+	return submitted;
+}
+
+/** Which upload a file of this size and time, sent to this API, was last given (so a second run resumes it). */
+function uploadMemo(path: string) {
+	const { size, mtimeMs } = statSync(path);
+	const dir = process.env.CLIPFORGE_STATE_DIR ?? join(homedir(), ".clipforge");
+	const key = createHash("sha256").update(JSON.stringify([program.opts().url, resolve(path), size, mtimeMs])).digest("hex").slice(0, 32);
+	const file = join(dir, "uploads", `${key}.json`);
+	return {
+		read: (): string | undefined => {
+			try {
+				return (JSON.parse(readFileSync(file, "utf8")) as { uploadId?: string }).uploadId;
+			} catch {
+				return undefined;
+			}
+		},
+		write: (uploadId: string) => {
+			mkdirSync(join(dir, "uploads"), { recursive: true, mode: 0o700 });
+			writeFileSync(file, JSON.stringify({ uploadId, path: resolve(path) }), { mode: 0o600 });
+		},
+		clear: () => rmSync(file, { force: true }),
+	};
+}
 
 withWaitOptions(
 	withConfigOptions(
@@ -151,19 +238,133 @@ program
 		});
 	});
 
+const SORT_FIELDS = ["score", "duration", "startTime", "createdAt"] as const;
+const CLIP_STATUSES = ["detected", "generating", "completed", "failed"] as const;
+
+/** The list's filters, shared by clips and export. */
+function withClipFilters(command: Command): Command {
+	return command
+		.option("--min-score <score>", "only clips scoring at least this", number("--min-score"))
+		.option("--max-score <score>", "only clips scoring at most this", number("--max-score"))
+		.option("--favorites", "only favorite clips")
+		.option("--no-favorites", "only clips that are not favorites")
+		.addOption(new Option("--status <status>", "only clips in this status").choices(CLIP_STATUSES))
+		.addOption(new Option("--sort-by <field>", "order by (best score first by default)").choices(SORT_FIELDS))
+		.addOption(new Option("--sort-order <order>", "order direction (desc by default)").choices(["asc", "desc"]));
+}
+
+interface FilterFlags {
+	minScore?: number;
+	maxScore?: number;
+	favorites?: boolean;
+	status?: (typeof CLIP_STATUSES)[number];
+	sortBy?: (typeof SORT_FIELDS)[number];
+	sortOrder?: "asc" | "desc";
+}
+
+const filtersOf = (opts: FilterFlags): ClipFilters => ({ minScore: opts.minScore, maxScore: opts.maxScore, favorited: opts.favorites, status: opts.status, sortBy: opts.sortBy, sortOrder: opts.sortOrder });
+
+withClipFilters(
+	program
+		.command("clips")
+		.description("List a video's clips, best first (optionally download them)")
+		.argument("<id>", "video id")
+		.option("--download", "download every clip")
+		.option("--out <dir>", "where to download (default ./clips/<id>)"),
+).action(async (id: string, opts: FilterFlags & { download?: boolean; out?: string }) => {
+	const clips = await client().allClips(id, filtersOf(opts));
+	const dir = opts.out ?? join("clips", id);
+	const files = opts.download ? await untilInterrupted((signal) => download(clips, dir, signal), () => stoppedDownloading(id, dir)) : [];
+	output({ videoId: id, clips, files }, () => clipsText(clips, files));
+});
+
 program
-	.command("clips")
-	.description("List a video's clips, best first (optionally download them)")
-	.argument("<id>", "video id")
-	.option("--download", "download every clip")
-	.option("--out <dir>", "where to download (default ./clips/<id>)")
-	.option("--min-score <score>", "only clips scoring at least this", number("--min-score"))
-	.action(async (id: string, opts: { download?: boolean; out?: string; minScore?: number }) => {
-		const clips = await client().allClips(id, { minScore: opts.minScore });
-		const dir = opts.out ?? join("clips", id);
-		const files = opts.download ? await untilInterrupted((signal) => download(clips, dir, signal), () => stoppedDownloading(id, dir)) : [];
-		output({ videoId: id, clips, files }, () => clipsText(clips, files));
+	.command("clip")
+	.description("Show one clip: times, score, status, captions' words, a fresh download link")
+	.argument("<id>", "clip id")
+	.option("--words", "also list its caption words with their indexes (for edit --word)")
+	.action(async (id: string, opts: { words?: boolean }) => {
+		const clip = await client().clip(id);
+		output(clip, () => clipText(clip, opts.words));
 	});
+
+/** Seconds, or m:ss(.s), or h:mm:ss(.s). */
+const time = (name: string) => (value: string) => {
+	const parts = value.split(":").map(Number);
+	if (parts.length > 3 || parts.some((p) => !Number.isFinite(p) || p < 0)) throw new InvalidArgumentError(`${name} must be seconds or m:ss.`);
+	return parts.reduce((total, p) => total * 60 + p, 0);
+};
+
+const wordFix = (value: string, previous: { index: number; word: string }[] = []) => {
+	const match = /^(\d+)=(.+)$/.exec(value);
+	if (!match) throw new InvalidArgumentError("--word takes INDEX=WORD (see clipforge clip <id> --words).");
+	return [...previous, { index: Number(match[1]), word: match[2]! }];
+};
+
+program
+	.command("edit")
+	.description("Edit a clip: trim it (snapped to word edges), retitle it, change its caption look or words; changes to the picture re-render it (free, up to a limit per clip)")
+	.argument("<id>", "clip id")
+	.option("--start <time>", "new start in the source (seconds or m:ss)", time("--start"))
+	.option("--end <time>", "new end in the source (seconds or m:ss)", time("--end"))
+	.option("--title <text>", "new title")
+	.option("--hook-title <text>", "new hook title (drawn when the video has hook titles)")
+	.option("--caption-style <id>", `the clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>`, templateId)
+	.option("--word <index=word>", "correct caption word INDEX (repeatable)", wordFix)
+	.option("--favorite", "mark as favorite")
+	.option("--no-favorite", "unmark favorite")
+	.option("--wait", "wait for the re-render to finish")
+	.action(async (id: string, opts: { start?: number; end?: number; title?: string; hookTitle?: string; captionStyle?: ClipChanges["captionStyle"]; word?: { index: number; word: string }[]; favorite?: boolean; wait?: boolean }) => {
+		const changes: ClipChanges = {};
+		if (opts.start !== undefined) changes.startTime = opts.start;
+		if (opts.end !== undefined) changes.endTime = opts.end;
+		if (opts.title !== undefined) changes.title = opts.title;
+		if (opts.hookTitle !== undefined) changes.hookTitle = opts.hookTitle;
+		if (opts.captionStyle !== undefined) changes.captionStyle = opts.captionStyle;
+		if (opts.word) changes.captionWords = opts.word;
+		if (opts.favorite !== undefined) changes.favorited = opts.favorite;
+		if (Object.keys(changes).length === 0) throw new ClipforgeError("invalid_request", "Nothing to change: give --start, --end, --title, --hook-title, --caption-style, --word or --favorite.", { status: 0 });
+		let clip = await client().updateClip(id, changes);
+		if (clip.status === "generating" && opts.wait) {
+			if (!json()) console.error(`Rendering ${id} again…`);
+			clip = await untilInterrupted((signal) => client().waitForClip(id, { signal }), () => `Stopped waiting; ${id} keeps rendering. Check it with: clipforge clip ${id}`);
+			if (clip.editError) throw new ClipforgeError("video_failed", clip.editError, { status: 200, details: clip });
+		}
+		output(clip, () => `${clip.status === "generating" ? "Re-rendering (check with: clipforge clip " + id + ")" : "Saved"}\n${clipText(clip)}`);
+	});
+
+const EXPORTS = ["srt", "vtt", "fcpxml", "premiere", "zip"] as const;
+const EXTENSION: Record<(typeof EXPORTS)[number], string> = { srt: "srt", vtt: "vtt", fcpxml: "fcpxml", premiere: "xml", zip: "zip" };
+
+withClipFilters(
+	program
+		.command("export")
+		.description("Export a video's clips: captions (srt, vtt: one file per clip), an editor timeline on the source (fcpxml for Final Cut / DaVinci Resolve, premiere), or a zip of the MP4s")
+		.argument("<id>", "video id")
+		.addOption(new Option("--format <format>", "what to export").choices(EXPORTS).makeOptionMandatory())
+		.option("--out <path>", "the file to write (a folder for srt/vtt); default ./<id>-clips.<ext> (./clips/<id>/ for srt/vtt)")
+		.option("--media-url <url>", "timelines: where the editor finds your copy of the source (default: the URL it was submitted from)"),
+).action(async (id: string, opts: FilterFlags & { format: (typeof EXPORTS)[number]; out?: string; mediaUrl?: string }) => {
+	const cf = client();
+	const filters = filtersOf(opts);
+	if (opts.format === "srt" || opts.format === "vtt") {
+		const format = opts.format;
+		const dir = opts.out ?? join("clips", id);
+		mkdirSync(dir, { recursive: true });
+		const clips = await cf.allClips(id, filters);
+		const files: string[] = [];
+		for (const [n, clip] of clips.entries()) {
+			const path = join(dir, `${fileStem(clip, n)}.${format}`);
+			writeFileSync(path, await cf.clipCaptions(clip.id, format));
+			files.push(path);
+		}
+		output({ videoId: id, format, files }, () => (files.length > 0 ? files.join("\n") : "No clips."));
+		return;
+	}
+	const path = opts.out ?? `${id}-clips.${EXTENSION[opts.format]}`;
+	const bytes = await untilInterrupted((signal) => cf.exportToFile(id, opts.format as ExportFormat, path, { ...filters, mediaUrl: opts.mediaUrl }, signal), () => `Stopped; nothing was written to ${path}.`);
+	output({ videoId: id, format: opts.format, file: path, bytes }, () => `${path} (${bytes} bytes)`);
+});
 
 program
 	.command("workspaces")
@@ -244,6 +445,7 @@ interface ConfigFlags {
 	silenceThreshold?: number;
 	hook?: boolean;
 	smartCrop?: boolean;
+	layout?: (typeof LAYOUTS)[number];
 	/** A background id or category, or false for --no-split. */
 	split?: string | false;
 	splitRatio?: number;
@@ -267,6 +469,7 @@ interface WaitFlags {
 
 interface SubmitFlags extends ConfigFlags, WaitFlags {
 	project?: string;
+	uploadId?: string;
 	idempotencyKey?: string;
 }
 
@@ -295,6 +498,7 @@ function buildConfig(opts: ConfigFlags): VideoConfig {
 	set("enableSmartCrop", opts.smartCrop);
 	set("removeSilences", opts.removeSilences);
 	set("silenceThresholdSeconds", opts.silenceThreshold);
+	set("layout", opts.layout);
 	if (opts.split) {
 		const isCategory = BACKGROUND_CATEGORY_IDS.includes(opts.split);
 		Object.assign(config, { enableSplitScreen: true, [isCategory ? "splitScreenBgCategoryId" : "splitScreenBgVideoId"]: opts.split });
@@ -369,12 +573,29 @@ async function download(clips: Clip[], dir: string, signal: AbortSignal): Promis
 	const cf = client();
 	const files: string[] = [];
 	for (const [n, clip] of clips.entries()) {
-		const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
-		const path = join(dir, `${String(n + 1).padStart(2, "0")}-${slug}.mp4`);
+		const path = join(dir, `${fileStem(clip, n)}.mp4`);
 		await cf.downloadClip(clip, path, signal);
 		files.push(path);
 	}
 	return files;
+}
+
+/** `01-the-title`: a clip's file name without extension. */
+function fileStem(clip: Pick<Clip, "title">, n: number): string {
+	const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
+	return `${String(n + 1).padStart(2, "0")}-${slug}`;
+}
+
+function clipText(clip: ClipDetail, words = false): string {
+	const lines = [
+		`${clip.id}  ${clip.status}${clip.favorited ? "  ★" : ""}  score ${clip.score}  ${fmt(clip.startTime)}-${fmt(clip.endTime)} (${clip.duration.toFixed(1)} s)  "${clip.title}"`,
+		`     ${clip.viralityReason}`,
+		`     video ${clip.videoId}, ${clip.edits} edit(s)${clip.captionStyle ? `, captions: ${clip.captionStyle}` : ""}`,
+	];
+	if (clip.editError) lines.push(`     last edit failed: ${clip.editError}`);
+	lines.push(`     ${clip.downloadUrl}`);
+	if (words) lines.push(clip.words.map((w) => `${String(w.index).padStart(4)}  ${w.start.toFixed(2).padStart(7)}  ${w.word.trim()}`).join("\n"));
+	return lines.join("\n");
 }
 
 function clipsText(clips: Clip[], files: string[]): string {
@@ -417,7 +638,9 @@ try {
 		const e = error instanceof ClipforgeError ? { code: error.code, message: error.message, status: error.status, requestId: error.requestId, details: error.details } : { code: "unexpected", message: String(error) };
 		console.log(JSON.stringify({ error: e }, null, 2));
 	} else {
-		console.error(`clipforge: ${(error as Error).message}${error instanceof ClipforgeError && error.requestId ? ` (request ${error.requestId})` : ""}`);
+		// The API's per-field problems say what to fix (e.g. the snapped times of a trim).
+		const details = error instanceof ClipforgeError && Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]).map((d) => `\n  ${d.path}: ${d.message}`).join("") : "";
+		console.error(`clipforge: ${(error as Error).message}${error instanceof ClipforgeError && error.requestId ? ` (request ${error.requestId})` : ""}${details}`);
 	}
 	process.exit(code);
 }

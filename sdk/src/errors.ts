@@ -65,6 +65,7 @@ export function exitCodeFor(error: unknown): number {
 		case "invalid_request":
 		case "conflict":
 		case "video_processing":
+		case "clip_processing":
 		case "method_not_allowed":
 		case "payload_too_large":
 			return EXIT_CODES.usage;

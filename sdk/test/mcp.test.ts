@@ -39,7 +39,7 @@ const statusBody = (status: string, progress: number, errorMessage: string | nul
 	body: { video: { id: "vid_1", title: "Talk", status, errorMessage, createdAt: "", updatedAt: "u" }, job: { progress, stage: status, stageProgress: 40, startedAt: null, updatedAt: "u" } },
 });
 
-const TOOLS = ["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "reprocess_video", "delete_video"];
+const TOOLS = ["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "update_clip", "reprocess_video", "delete_video"];
 
 describe("clipforge MCP tools", () => {
 	it("lists every tool with a description, an input schema and an output schema", async () => {
@@ -115,13 +115,25 @@ describe("clipforge MCP tools", () => {
 
 	it("gets one clip with its fresh links, and says so when it is not there", async () => {
 		const clip = { id: "clp_1_1", title: "A story", hookTitle: null, score: 80, startTime: 1, endTime: 20, duration: 19, viralityReason: "r", description: "d", transcript: "t", aspectRatio: "9:16", downloadUrl: "http://api.test/api/clips/clp_1_1/download?token=x", thumbnailUrl: "http://api.test/t", status: "completed", hooks: { question: null, statement: null }, emotions: [], scoreBreakdown: null };
-		const page = { status: 200, body: { videoId: "vid_1", status: "completed", clips: [clip], count: 1, nextCursor: null } };
-		const { mcp } = await connect([page, page]);
+		const notFound = { status: 404, body: { error: { code: "not_found", message: "Clip clp_nope was not found.", requestId: "r" } } };
+		const { mcp, seen } = await connect([{ status: 200, body: { ...clip, videoId: "vid_1", words: [] } }, notFound, { status: 200, body: { ...clip, videoId: "vid_2", words: [] } }]);
 		const found = await mcp.callTool({ name: "get_clip", arguments: { videoId: "vid_1", clipId: "clp_1_1" } });
 		expect(found.structuredContent).toMatchObject({ videoId: "vid_1", clip: { id: "clp_1_1", downloadUrl: clip.downloadUrl }, linksExpireInSeconds: 3600 });
-		const missing = await mcp.callTool({ name: "get_clip", arguments: { videoId: "vid_1", clipId: "clp_nope" } });
-		expect(missing.isError).toBe(true);
-		expect((missing.content as { text: string }[])[0]!.text).toMatch(/^not_found: Clip clp_nope is not among/);
+		expect(seen[0]!.url).toBe("http://api.test/api/clips/clp_1_1");
+		for (const clipId of ["clp_nope", "clp_1_1"]) {
+			const missing = await mcp.callTool({ name: "get_clip", arguments: { videoId: "vid_1", clipId } });
+			expect(missing.isError).toBe(true);
+			expect((missing.content as { text: string }[])[0]!.text).toMatch(new RegExp(`^not_found: Clip ${clipId} is not among`));
+		}
+	});
+
+	it("edits a clip with only the changes given, and says when it renders again", async () => {
+		const clip = { id: "clp_1_1", videoId: "vid_1", title: "A story", hookTitle: null, score: 80, startTime: 2, endTime: 20, duration: 18, viralityReason: "r", description: "d", transcript: "t", aspectRatio: "9:16", downloadUrl: "http://api.test/d", thumbnailUrl: "http://api.test/t", status: "generating", favorited: true, edits: 1, editError: null, words: [] };
+		const { mcp, seen } = await connect([{ status: 202, body: clip }]);
+		const result = await mcp.callTool({ name: "update_clip", arguments: { clipId: "clp_1_1", startTime: 2, favorited: true } });
+		expect(result.isError).toBeFalsy();
+		expect(result.structuredContent).toMatchObject({ rendering: true, status: "generating", favorited: true, edits: 1, clip: { id: "clp_1_1", startTime: 2 } });
+		expect(seen[0]).toMatchObject({ method: "PATCH", url: "http://api.test/api/clips/clp_1_1", body: { startTime: 2, favorited: true } });
 	});
 
 	it("reprocesses with only the changed options and an idempotency key", async () => {

@@ -2,14 +2,14 @@
  * The config fields of a video (every option of the API's config), shared by the new-video form and
  * the video page's "Regenerate clips with these settings" form, and reading them back as a config.
  */
-import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, SILENCE_THRESHOLD, SPLIT_RATIO } from "../worker/domain/config-options";
+import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO } from "../worker/domain/config-options";
 import { lookPicker, pickedLook, type CaptionTemplateList } from "./caption-looks";
 import { check, field, h, select } from "./dom";
 
 /** A config as the API answers it (the fields this form shows). */
 export interface FormConfig {
 	clipType: string; clipModel: string; genre: string; clipDurationMin: number; clipDurationMax: number; aspectRatio: string; language: string | null;
-	enableCaptions: boolean; captionTemplateId: string; enableIntroTitle: boolean; enableSmartCrop: boolean; enableWatermark: boolean;
+	enableCaptions: boolean; captionTemplateId: string; enableIntroTitle: boolean; enableSmartCrop: boolean; layout: string; enableWatermark: boolean;
 	enableSplitScreen: boolean; splitScreenBgCategoryId: string | null; splitRatio: number; customPrompt: string | null; skipClipping: boolean;
 	removeSilences: boolean; silenceThresholdSeconds: number;
 }
@@ -38,6 +38,7 @@ export function configFields(initial: FormConfig, categories: string[], looks: C
 			check("enableCaptions", "Captions", initial.enableCaptions),
 			check("enableIntroTitle", "Hook title", initial.enableIntroTitle),
 			check("enableSmartCrop", "Smart crop (follow faces)", initial.enableSmartCrop),
+			field("layout", "Two-person layout", select("layout", LAYOUTS, initial.layout ?? D.layout)),
 			check("enableWatermark", "Watermark", initial.enableWatermark),
 			check("enableSplitScreen", "Split-screen", initial.enableSplitScreen),
 			field("splitScreenBgCategoryId", "Background category", select("splitScreenBgCategoryId", categories, initial.splitScreenBgCategoryId ?? DEFAULT_BACKGROUND_CATEGORY)),
@@ -62,7 +63,7 @@ export function readConfig(form: HTMLFormElement): Record<string, unknown> {
 		clipModel: value("clipModel"), genre: value("genre"), clipType: value("clipType"),
 		enableCaptions: checked("enableCaptions"), captionTemplateId: pickedLook(form),
 		removeSilences: checked("removeSilences"), silenceThresholdSeconds: Number(value("silenceThresholdSeconds")), enableIntroTitle: checked("enableIntroTitle"),
-		enableSmartCrop: checked("enableSmartCrop"), enableWatermark: checked("enableWatermark"), enableSplitScreen: checked("enableSplitScreen"),
+		enableSmartCrop: checked("enableSmartCrop"), layout: value("layout"), enableWatermark: checked("enableWatermark"), enableSplitScreen: checked("enableSplitScreen"),
 		splitScreenBgCategoryId: checked("enableSplitScreen") ? value("splitScreenBgCategoryId") : null, splitRatio: Number(value("splitRatio")),
 		customPrompt: value("customPrompt").trim() || null,
 	};

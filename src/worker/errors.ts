@@ -21,6 +21,7 @@ export const ERROR_CODES = [
 	"conflict",
 	"quota_exceeded",
 	"video_processing",
+	"clip_processing",
 	"source_deleted",
 	"video_too_long",
 	"payload_too_large",
@@ -46,7 +47,9 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	quota_exceeded: 409,
 	/** Reprocessing a video that is still being processed. */
 	video_processing: 409,
-	/** Reprocessing a video whose stored source or transcript is gone. */
+	/** Editing a clip that is being rendered again after another edit. */
+	clip_processing: 409,
+	/** Reprocessing a video (or re-rendering a clip) whose stored source or transcript is gone. */
 	source_deleted: 410,
 	video_too_long: 413,
 	payload_too_large: 413,

@@ -1,16 +1,18 @@
 import { createApp } from "./app";
 import { purgeExpired } from "./services/purge";
 import { reconcileStaleVideos } from "./services/reconcile";
+import { purgeAbandonedUploads } from "./services/uploads";
 
 const app = createApp();
 
 // biome-ignore lint/style/noDefaultExport: Wrangler needs the default export.
 export default {
 	fetch: app.fetch,
-	/** Cron trigger: fail and refund videos whose workflow died without saying so; drop expired sessions, idempotency keys and sign-in backoff keys. */
+	/** Cron trigger: fail and refund videos whose workflow died without saying so; drop expired sessions, idempotency keys and sign-in backoff keys; abort uploads past their expiry. */
 	scheduled(_controller, env, ctx) {
 		ctx.waitUntil(reconcileStaleVideos(env));
 		ctx.waitUntil(purgeExpired(env));
+		ctx.waitUntil(purgeAbandonedUploads(env));
 	},
 } satisfies ExportedHandler<Env>;
 export { ProcessVideoWorkflow } from "../workflows/process-video";

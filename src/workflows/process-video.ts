@@ -8,7 +8,8 @@
  * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
  * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
  * Each step's body is in steps/. A reprocess of a finished video is an instance of its own (id
- * `<videoId>-r<n>`) that runs analyzing and generating_clips again (see `reprocess` below).
+ * `<videoId>-r<n>`) that runs analyzing and generating_clips again (see `reprocess` below); a clip
+ * edit is one too (id `<clipId>-e<n>`), rendering that one clip again (see `editClip`).
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
@@ -19,6 +20,7 @@ import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLoo
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
+import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip, type ClipEditParams } from "./steps/edit-clip";
 import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSource, uploadSource } from "./steps/source";
@@ -29,6 +31,8 @@ export interface ProcessVideoParams {
 	videoId: string;
 	/** Set for a reprocess (POST /api/videos/:id/reprocess): its id, which is also this instance's. */
 	reprocessId?: string;
+	/** Set for a clip edit (PATCH /api/clips/:id): the clip and its edit number; the instance is `<clipId>-e<number>`. */
+	clipEdit?: ClipEditParams;
 }
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
@@ -56,6 +60,7 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
 		const run = videoRun(this.env, event.payload.videoId);
 		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
+		if (event.payload.clipEdit) return editClip(run, step, event.payload.clipEdit);
 		let outcome: Awaited<ReturnType<typeof processVideo>>;
 		try {
 			outcome = await processVideo(run, step);
@@ -138,6 +143,27 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 	await renderClips(run, step, video, ranked.clipIds, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey });
 	await step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked));
 	return { status: "completed", clips: ranked.clipIds.length, notify: true };
+}
+
+/**
+ * A clip edit: that one clip drawn again with its new cut, look or words, from the stored source
+ * and transcript; the video stays `completed` meanwhile and its other clips are untouched. If the
+ * render fails, the clip goes back to its previous version with `editError` saying why (edits are
+ * free, so there is nothing to refund).
+ */
+async function editClip(run: VideoRun, step: WorkflowStep, params: ClipEditParams) {
+	try {
+		const { video, edit } = await step.do("load clip edit", DB_STEP, () => loadClipEdit(run, params));
+		if (!edit.running) return { status: "skipped", clips: 0 };
+		const look = await step.do("prepare the look of the edited clip", RENDER_STEP, () => prepareEditLook(run, video));
+		const files = await step.do("render the edited clip", RENDER_STEP, () => renderEditedClip(run, video, edit, look));
+		const finished = await step.do("finish clip edit", DB_STEP, () => finishClipEdit(run, edit, files));
+		return { status: finished.replaced ? "completed" : "overtaken", clips: 1 };
+	} catch (error) {
+		const cause = failureMessage(error);
+		await step.do("mark clip edit failed", DB_STEP, () => failClipEditStep(run, params, cause));
+		throw new NonRetryableError(`Re-rendering clip ${params.clipId} failed: ${cause}`);
+	}
 }
 
 /**

@@ -17,7 +17,7 @@ import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const media = useServedMedia("clipforge-e2e-mcp-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
-const TOOLS = ["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "reprocess_video", "delete_video"];
+const TOOLS = ["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "update_clip", "reprocess_video", "delete_video"];
 const open: Client[] = [];
 afterAll(async () => {
 	for (const client of open) await client.close().catch(() => undefined);

@@ -7,7 +7,7 @@ import { execFile, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { stackUrl, useServedMedia, waitForStatus } from "./client.ts";
+import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -36,10 +36,11 @@ describe("the SDK's OpenAPI document", () => {
 describe("clipforge CLI", () => {
 	it("submits with flags, waits, downloads the clips and prints JSON", async () => {
 		const out = join(media.dir(), "clips");
-		const run = await cli(["--json", "submit", `${media.url()}/talk.mp4`, "--aspect", "1:1", "--captions", "sentence", "--min", "8", "--max", "20", "--wait", "--interval", "1", "--out", out]);
+		const run = await cli(["--json", "submit", `${media.url()}/talk.mp4`, "--aspect", "1:1", "--captions", "sentence", "--min", "8", "--max", "20", "--layout", "stacked", "--wait", "--interval", "1", "--out", out]);
 		expect(run.code, run.stderr + run.stdout).toBe(0);
 		const result = JSON.parse(run.stdout);
 		expect(result.video.status).toBe("completed");
+		expect((await api("GET", `/api/videos/${result.video.id}`)).body.config.layout).toBe("stacked");
 		expect(result.clips.length).toBeGreaterThan(0);
 		expect(result.files).toHaveLength(result.clips.length);
 		for (const file of result.files) expect(existsSync(file)).toBe(true);
@@ -76,6 +77,7 @@ describe("clipforge CLI", () => {
 		expect((await cli(["workspaces"], { CLIPFORGE_API_KEY: "cf_live_wrong" })).code).toBe(3);
 		expect((await cli(["submit", "ftp://example.com/a.mp4"])).code).toBe(8);
 		expect((await cli(["submit", `${media.url()}/talk.mp4`, "--aspect", "4:3"])).code).toBe(2);
+		expect((await cli(["submit", `${media.url()}/talk.mp4`, "--layout", "sideways"])).code).toBe(2);
 		const json = await cli(["--json", "status", "vid_doesnotexist"]);
 		expect(JSON.parse(json.stdout).error).toMatchObject({ code: "not_found", status: 404, requestId: expect.any(String) });
 		expect((await cli(["workspaces"], { CLIPFORGE_URL: "http://127.0.0.1:9" })).code).toBe(7);

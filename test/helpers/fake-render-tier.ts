@@ -139,7 +139,7 @@ export class FakeRenderTier {
 			await hook();
 		}
 		const failure = this.failures.get(path)?.shift();
-		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body).url);
+		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body));
 		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
 		if (failure === "http500") return new Response("<html><body>502 Bad Gateway</body></html>", { status: 500, headers: { "content-type": "text/html" } });
@@ -209,7 +209,11 @@ export class FakeRenderTier {
 			// Remove silences as the tier plans it (on a 30 fps grid; the fake's sources are silent between words, so every pause is confirmed).
 			const cuts = req.jumpCuts ? planJumpCuts(req.jumpCuts.pauses.filter((p) => p.start < req.end - req.start), req.end - req.start, 30, null) : null;
 			const duration = cuts ? cuts.duration : req.end - req.start;
-			return { progress: [0.5], result: { bytes, thumbnailBytes, width, height, duration, removedSeconds: cuts?.removed ?? 0, cuts: cuts?.cuts.length ?? 0 } };
+			// The fake's sources have no faces: the real tier draws such a clip centred whatever the layout.
+			return {
+				progress: [0.5],
+				result: { bytes, thumbnailBytes, width, height, duration, framing: "centre", removedSeconds: cuts?.removed ?? 0, cuts: cuts?.cuts.length ?? 0, cutStretches: cuts?.cuts ?? [] },
+			};
 		},
 		makeBackground: async (req) => {
 			const bytes = await put(req.putUrl, JSON.stringify({ background: req.backgroundId }), "video/mp4");
@@ -237,7 +241,8 @@ export class FakeRenderTier {
 		return Response.json({ Status: 0, Answer: answer }, { headers: { "content-type": "application/dns-json" } });
 	}
 
-	private probe(url: string): Response {
+	private async probe({ url, limits }: JobInput<"probe">): Promise<Response> {
+		if (url.startsWith(`${env.INTERNAL_BASE_URL}/internal/objects/`)) return this.probeStored(url, limits);
 		const source = this.sources.get(url);
 		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).
 		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } }, { status: 422 });
@@ -257,6 +262,44 @@ export class FakeRenderTier {
 		};
 		return Response.json(result);
 	}
+
+	/**
+	 * A stored file (an upload), read through the Worker's signed URL as the real tier's ffprobe
+	 * reads it: the same refusals (not fetchable, not a video, over the limits) in the same words.
+	 */
+	private async probeStored(url: string, limits: JobInput<"probe">["limits"]): Promise<Response> {
+		const refuse = (message: string) => Response.json({ error: { code: "unsupported_source", message, retryable: false } }, { status: 422 });
+		const response = await exports.default.fetch(url, { headers: { range: "bytes=0-4095" } });
+		if (!response.ok) {
+			await response.body?.cancel();
+			return refuse("The source could not be fetched.");
+		}
+		const size = Number(response.headers.get("content-range")?.split("/")[1] ?? response.headers.get("content-length"));
+		const firstLine = new TextDecoder().decode(await response.arrayBuffer()).split("\n")[0]!;
+		let media: { duration: number; hasAudio?: boolean; width?: number; height?: number } | undefined;
+		try {
+			media = (JSON.parse(firstLine) as { fakeVideo?: typeof media }).fakeVideo;
+		} catch {
+			// not one of the fake's videos
+		}
+		if (!media) return refuse("The URL is not a playable video.");
+		const width = media.width ?? 640;
+		const height = media.height ?? 360;
+		if (width * height > limits.maxPixels || size > limits.maxBytes) return refuse("The video is larger than the limits.");
+		const result: ProbeResult = { id: "source", title: "source", duration: media.duration, thumbnail: "", channelName: new URL(url).host, width, height, hasAudio: media.hasAudio ?? true };
+		return Response.json(result);
+	}
+}
+
+/**
+ * The first line of a file the fake "decodes" (FakeRenderTier.probeStored): a user's upload in the
+ * tests is this line, then any padding. Anything else is not a video, as for the real tier.
+ */
+export function fakeVideoFile(media: { duration: number; hasAudio?: boolean; width?: number; height?: number }, size: number): Uint8Array {
+	const header = new TextEncoder().encode(`${JSON.stringify({ fakeVideo: media })}\n`);
+	const bytes = new Uint8Array(Math.max(size, header.length));
+	bytes.set(header);
+	return bytes;
 }
 
 /**

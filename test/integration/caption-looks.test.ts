@@ -6,11 +6,12 @@
  * pauses planned from the transcript, the cut clip's duration reported. The drawing itself is
  * checked with real ffmpeg in containers/render/test/looks.test.ts and jump-cuts.test.ts.
  */
+import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { applyOverrides, CAPTION_PRESET_IDS, presetLook, renderJobs, RenderClipRequest, type RenderClipSpec } from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
-import { pausesToCut } from "../../src/worker/domain/silences";
+import { pausesToCut, retime } from "../../src/worker/domain/silences";
 import { resolveCaptionLook } from "../../src/worker/services/caption-templates";
 import { balanceOf, createUser, createWorkspace } from "../helpers/accounts";
 import { BASE, call, signIn, submitAndProcess } from "../helpers/api";
@@ -311,3 +312,62 @@ describe("removeSilences", () => {
 		}
 	});
 });
+
+describe("a cut clip's captions and edits", () => {
+	/** PATCHes and, when a re-render started, waits for its workflow instance to end. */
+	async function editAndWait(key: string, clipId: string, body: unknown) {
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		const response = await call("PATCH", `/api/clips/${clipId}`, { key, body });
+		if (response.status === 202) for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+		return response;
+	}
+
+	it("lists its caption words and exports SRT/VTT on the cut clip's timeline; an edit keeps silences removed and may take a workspace look", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 100 });
+		const source = fake().addSource(url("talk.mp4"), { duration: 120 });
+		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, removeSilences: true, enableCaptions: true });
+		const listed = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as { id: string }[];
+		const clip = (await call("GET", `/api/clips/${listed[0]!.id}`, { key: apiKey })).body;
+		const request = RenderClipRequest.parse(renderRequests(videoId).find((r) => r.clipId === clip.id));
+		const cuts = planned(request);
+		expect(cuts.length).toBeGreaterThan(0);
+		// Each word at its place in the cut file: its clip-relative time less the pauses cut before it.
+		const words = clip.words as { index: number; word: string; start: number; end: number }[];
+		request.captions!.words.forEach((w, i) => {
+			expect(words[i]!.start).toBeCloseTo(retime(w.start, cuts), 3);
+			expect(words[i]!.end).toBeCloseTo(retime(w.end, cuts), 3);
+		});
+		expect(words.at(-1)!.end).toBeLessThanOrEqual(clip.duration + 0.01);
+		const srt = await call("GET", `/api/clips/${clip.id}/captions?format=srt`, { key: apiKey });
+		const last = [...(srt.body as string).matchAll(/--> (\d\d):(\d\d):(\d\d),(\d\d\d)/g)].at(-1)!;
+		const lastEnd = Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]) + Number(last[4]) / 1000;
+		expect(lastEnd).toBeCloseTo(words.at(-1)!.end, 2);
+		expect(lastEnd).toBeLessThan(clip.endTime - clip.startTime - 0.3);
+
+		// An edit in a workspace look: cut again, drawn in that look, its duration the new cut file's.
+		const look = await call("POST", "/api/caption-templates", { key: apiKey, body: brandKit });
+		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { captionStyle: "custom:ct_missing" } })).body.error.details).toEqual([
+			{ path: "captionStyle", message: "unknown caption template" },
+		]);
+		const edited = await editAndWait(apiKey, clip.id, { captionStyle: look.body.id, endTime: clip.endTime - 3 });
+		expect(edited.status, JSON.stringify(edited.body)).toBe(202);
+		const again = renderRequests(videoId).filter((r) => r.clipId === clip.id).at(-1)!;
+		expect(again.captions?.look).toEqual(applyOverrides(presetLook("boxed"), { font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" }));
+		expect(again.jumpCuts?.pauses.length).toBeGreaterThan(0);
+		const after = (await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body;
+		expect(after).toMatchObject({ status: "completed", captionStyle: look.body.id });
+		const removed = planned(again).reduce((sum, c) => sum + c.end - c.start, 0);
+		expect(after.duration).toBeCloseTo(after.endTime - after.startTime - removed, 1);
+	});
+});
+
+/** The stretches the (fake) tier cut for a request: as the real one plans them, on a 30 fps grid. */
+function planned(request: RenderClipSpec) {
+	return (request.jumpCuts?.pauses ?? [])
+		.map((p) => ({ start: Math.ceil(p.start * 30 - 1e-6) / 30, end: Math.floor(p.end * 30 + 1e-6) / 30 }))
+		.filter((c) => c.end - c.start >= 0.15 - 1e-9);
+}

@@ -36,7 +36,8 @@ describe("a body limit on every route", () => {
 	it("every documented write, with or without credentials, refuses a body over the limit with 413 payload_too_large", async () => {
 		const { apiKey } = await createWorkspace();
 		const { body: doc } = await call("GET", "/api/openapi.json");
-		const writes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+		// The one exception, a part of a user's upload (up to 50 MiB), is tested in uploads.test.ts.
+		const writes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([path]) => path !== "/api/uploads/{id}/parts/{partNumber}").flatMap(([path, item]) =>
 			Object.keys(item).filter((m) => m !== "get").map((m) => [m.toUpperCase(), path.replace(/\{[^}]+\}/g, "x")] as const),
 		);
 		expect(writes.length).toBeGreaterThanOrEqual(12);

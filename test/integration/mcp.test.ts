@@ -44,7 +44,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 50 });
 		const mcp = await connect(apiKey);
 		const { tools } = await mcp.listTools();
-		expect(tools.map((t) => t.name)).toEqual(["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "reprocess_video", "delete_video"]);
+		expect(tools.map((t) => t.name)).toEqual(["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "update_clip", "reprocess_video", "delete_video"]);
 
 		const workspaces = structured(await mcp.callTool({ name: "list_workspaces", arguments: {} }));
 		expect(workspaces.workspaces).toEqual([expect.objectContaining({ id: workspaceId, minutesBalance: 50 })]);
@@ -99,7 +99,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		expect(schema.isError).toBe(true);
 		expect(text(schema)).toMatch(/videoId/);
 		// The server still answers after all of that.
-		expect((await mcp.listTools()).tools).toHaveLength(9);
+		expect((await mcp.listTools()).tools).toHaveLength(10);
 	});
 
 	it("cannot see another workspace's video", async () => {
@@ -118,7 +118,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		await expect(connect("cf_live_unknown")).rejects.toMatchObject({ code: 401 });
 		const { apiKey, apiKeyId } = await createWorkspace();
 		const mcp = await connect(apiKey);
-		expect((await mcp.listTools()).tools).toHaveLength(9);
+		expect((await mcp.listTools()).tools).toHaveLength(10);
 		await env.DB.prepare("UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(apiKeyId).run();
 		// As DELETE /api/api-keys/:id does (a revocation elsewhere takes up to the key cache's 60 s).
 		await forgetKey(await sha256Hex(apiKey));

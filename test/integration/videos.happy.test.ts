@@ -18,12 +18,20 @@ const DOCUMENTED_PATHS = [
 	"/api/backgrounds/{id}",
 	"/api/caption-templates",
 	"/api/caption-templates/{id}",
+	"/api/clips/{id}",
+	"/api/clips/{id}/captions",
 	"/api/projects",
+	"/api/uploads",
+	"/api/uploads/{id}",
+	"/api/uploads/{id}/complete",
+	"/api/uploads/{id}/parts/{partNumber}",
 	"/api/videos",
 	"/api/videos/hosted",
+	"/api/videos/upload",
 	"/api/videos/{id}",
 	"/api/videos/{id}/clips",
 	"/api/videos/{id}/config",
+	"/api/videos/{id}/export",
 	"/api/videos/{id}/reprocess",
 	"/api/videos/{id}/reprocesses",
 	"/api/videos/{id}/status",
@@ -53,6 +61,8 @@ const SEED_DEFAULTS = {
 	splitScreenBgCategoryId: null,
 	splitRatio: 50,
 	enableSmartCrop: false,
+	// Not in the seed: speaker layouts (issue 17); its default draws one-face clips as the seed does.
+	layout: "auto",
 	enableWatermark: true,
 	skipClipping: false,
 	customPrompt: null,
@@ -132,7 +142,14 @@ describe("GET /api/videos/:id/clips before completion", () => {
 		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
 		const clips = await call("GET", `/api/videos/${created.body.video.id}/clips`, { key: apiKey });
 		expect(clips.status).toBe(200);
-		expect(clips.body).toEqual({ videoId: created.body.video.id, status: "pending_config", clips: [], count: 0, nextCursor: null });
+		expect(clips.body).toEqual({
+			videoId: created.body.video.id,
+			status: "pending_config",
+			clips: [],
+			count: 0,
+			nextCursor: null,
+			filters: { minScore: null, maxScore: null, status: null, favorited: null, sortBy: "score", sortOrder: "desc" },
+		});
 	});
 });
 

@@ -187,6 +187,25 @@ describe("reprocess refusals (nothing charged)", () => {
 		expect(await balanceOf(workspaceId)).toBe(balance);
 	});
 
+	it("takes one of the workspace's processing slots: with its plan's limit in use, a (free) reprocess is refused with 429 queue_full, nothing charged", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
+		await env.DB.prepare("UPDATE plans SET max_concurrent_videos = 1 WHERE workspace_id = ?").bind(workspaceId).run();
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), { clipDurationMin: 15, clipDurationMax: 30 });
+		const busy = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), { clipDurationMin: 15, clipDurationMax: 30 });
+		// Another video of the workspace holds its one slot.
+		await env.DB.prepare("UPDATE videos SET status = 'generating_clips' WHERE id = ?").bind(busy).run();
+		const balance = await balanceOf(workspaceId);
+		const refused = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} });
+		expect(refused.status).toBe(429);
+		expect(refused.response.headers.get("retry-after")).toBe("60");
+		expect(refused.body.error).toMatchObject({ code: "queue_full", details: { maxConcurrent: 1 } });
+		expect((await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses).toHaveLength(0);
+		expect(await balanceOf(workspaceId)).toBe(balance);
+
+		await env.DB.prepare("UPDATE videos SET status = 'completed' WHERE id = ?").bind(busy).run();
+		expect((await reprocessAndWait(apiKey, videoId, {})).status).toBe(202);
+	});
+
 	it("refuses a video whose source was cleaned up, or that failed on its first run (410 source_deleted)", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), {});

@@ -119,8 +119,13 @@ export async function scanFaces(
 	const thumbnails: Uint8Array[] = [];
 	let pending = Buffer.alloc(0);
 
+	let previous: Buffer | null = null;
 	const onFrame = async (frame: Buffer) => {
-		samples.push({ t: samples.length / fps, faces: await detectFaces(frame, width, height) });
+		const faces = await detectFaces(frame, width, height);
+		// Mouth motion since the previous sample: the speaker layouts' visual half of "who speaks".
+		for (const face of faces) face.motion = previous ? mouthMotion(previous, frame, width, height, face) : 0;
+		previous = frame;
+		samples.push({ t: samples.length / fps, faces });
 		thumbnails.push(lumaThumbnail(frame, width, height));
 		onProgress(Math.min(1, samples.length / expected));
 	};
@@ -147,6 +152,29 @@ export async function scanFaces(
 		},
 	);
 	return { samples, cuts: sceneCuts(thumbnails, fps), sourceAspect: source.width / source.height };
+}
+
+/**
+ * Mean absolute luma change (0-255) between two frames inside a face's mouth region: the lower
+ * part of BlazeFace's box (it spans brows to chin), its middle half across. A talking mouth
+ * changes there from sample to sample; a listening face barely does, whatever the lighting.
+ */
+export function mouthMotion(previous: Uint8Array, current: Uint8Array, width: number, height: number, face: FaceBox): number {
+	const x0 = Math.max(0, Math.floor((face.x + face.width * 0.25) * width));
+	const x1 = Math.min(width, Math.ceil((face.x + face.width * 0.75) * width));
+	const y0 = Math.max(0, Math.floor((face.y + face.height * 0.6) * height));
+	const y1 = Math.min(height, Math.ceil((face.y + face.height * 1.0) * height));
+	let sum = 0;
+	let count = 0;
+	for (let y = y0; y < y1; y++) {
+		for (let x = x0; x < x1; x++) {
+			const i = (y * width + x) * 3;
+			const luma = (c: Uint8Array) => (c[i]! * 299 + c[i + 1]! * 587 + c[i + 2]! * 114) / 1000;
+			sum += Math.abs(luma(current) - luma(previous));
+			count++;
+		}
+	}
+	return count ? sum / count : 0;
 }
 
 const THUMB = 32;

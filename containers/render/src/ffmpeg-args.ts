@@ -3,6 +3,7 @@
  * be unit-tested without media (test/ffmpeg-args.test.ts). Comments say why each flag is there.
  */
 import type { Box, Layout } from "./layout.ts";
+import type { PixelRect } from "./speakers.ts";
 
 export const DEFAULT_FONT_FILE = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 
@@ -64,6 +65,11 @@ export function jumpCutFilters(cuts: JumpCutArgs): { video: string; audio: strin
 	};
 }
 
+/** A fixed source rectangle (numbers computed by the tier, never user text) scaled to `box`. */
+export function rectFilter(rect: PixelRect, box: Box): string {
+	return [`crop=w=${rect.width}:h=${rect.height}:x=${rect.x}:y=${rect.y}`, `scale=${box.width}:${box.height}:flags=lanczos`, "setsar=1"].join(",");
+}
+
 /**
  * A small translucent mark in the bottom-right corner. The text comes from a file and
  * `expansion=none` keeps drawtext from reading `%{...}` in it: user text is never syntax.
@@ -88,8 +94,10 @@ export interface RenderClipArgs {
 	start: number;
 	end: number;
 	layout: Layout;
-	/** Smart-crop path for the main video; null = centre crop. */
+	/** Smart-crop (or follow-speaker) path for the main video; null = centre crop. */
 	track: { axis: "x" | "y"; position: string } | null;
+	/** Stacked speakers: the source rectangles for `layout.halves` (top, bottom); wins over `track`. */
+	stacked?: [PixelRect, PixelRect] | null;
 	/** ASS document with captions and/or the hook title. */
 	assFile: string | null;
 	/** Local copy of the split-screen background (looped); null = no split-screen. */
@@ -122,6 +130,14 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 		graph.push(`[0:v]${mainFilter},fps=${SPLIT_FPS}[main]`);
 		graph.push(`[${next++}:v]${reframeFilter(bg)},fps=${SPLIT_FPS}[bg]`);
 		graph.push("[main][bg]vstack=inputs=2:shortest=1[base]");
+	} else if (spec.stacked && layout.halves) {
+		// One decode, two crops: each person cropped around their face and scaled to their half.
+		const [top, bottom] = layout.halves;
+		// Jump cuts before the split: the crops are fixed rectangles, so they need no source time.
+		graph.push(`[0:v]${cut && cuts ? `fps=${cuts.fps},${cut.video},` : ""}split=2[p0][p1]`);
+		graph.push(`[p0]${rectFilter(spec.stacked[0], top)}[top]`);
+		graph.push(`[p1]${rectFilter(spec.stacked[1], bottom)}[bottom]`);
+		graph.push("[top][bottom]vstack=inputs=2[base]");
 	} else {
 		graph.push(`[0:v]${mainFilter}[base]`);
 	}

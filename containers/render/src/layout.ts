@@ -15,6 +15,8 @@ export interface Layout {
 	main: Box;
 	/** The bottom box of split-screen, null otherwise. */
 	background: Box | null;
+	/** The stacked speaker layout's top and bottom boxes (one person each), null otherwise. */
+	halves: [Box, Box] | null;
 	/** Vertical centre of the caption block. */
 	captionY: number;
 	/** Top of the hook title's box. */
@@ -34,10 +36,26 @@ const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 const CAPTION_Y: Record<AspectRatio, number> = { "9:16": 0.7, "1:1": 0.8, "16:9": 0.84 };
 const FONT_SIZE: Record<AspectRatio, number> = { "9:16": 76, "1:1": 66, "16:9": 60 };
 
-export function layoutFor(aspectRatio: AspectRatio, splitRatio: number | null): Layout {
+/**
+ * @param stacked the stacked speaker layout (two people, one above the other); split-screen wins
+ * over it, since both want the bottom of the frame.
+ */
+export function layoutFor(aspectRatio: AspectRatio, splitRatio: number | null, stacked = false): Layout {
 	const output = OUTPUT_SIZE[aspectRatio];
 	const fontSize = FONT_SIZE[aspectRatio];
-	const common = { output, fontSize, hookFontSize: Math.round(fontSize * 0.9), maxLineWidth: Math.round(output.width * 0.86) };
+	const common = { output, fontSize, hookFontSize: Math.round(fontSize * 0.9), maxLineWidth: Math.round(output.width * 0.86), halves: null };
+	if (splitRatio === null && stacked) {
+		const top = even(output.height / 2);
+		return {
+			...common,
+			main: output,
+			background: null,
+			halves: [{ width: output.width, height: top }, { width: output.width, height: output.height - top }],
+			// On the seam, as in split-screen: below the top face's chin, above the bottom face's hair.
+			captionY: top,
+			hookY: Math.round(output.height * 0.1),
+		};
+	}
 	if (splitRatio === null) {
 		return { ...common, main: output, background: null, captionY: Math.round(output.height * CAPTION_Y[aspectRatio]), hookY: Math.round(output.height * 0.1) };
 	}

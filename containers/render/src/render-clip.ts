@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
 import { assertLookFonts } from "./caption-preview.ts";
 import { encodeSlots } from "./encode-slots.ts";
-import type { OnProgress, RenderClipResult, RenderClipSpec } from "@clipforge/contract";
+import type { Framing, OnProgress, RenderClipResult, RenderClipSpec } from "@clipforge/contract";
 import { scanFaces } from "./faces.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
@@ -17,6 +17,8 @@ import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
+import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE_SHARE, type PixelRect } from "./speakers.ts";
+import { channelEnergy } from "./speech-energy.ts";
 import { tools } from "./tool-paths.ts";
 import { fetchToFile, putFile } from "./transfer.ts";
 import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
@@ -28,14 +30,15 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];
-	const layout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
+	const baseLayout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
 	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
 	const release = await encodeSlots.acquire(signal);
 	try {
-		const faceShare = req.smartCrop ? 0.3 : 0;
-		const crop = req.smartCrop ? await faceTrack(req, layout, (f) => onProgress(f * faceShare), signal) : null;
-		// Remove silences: the cuts are planned first, so captions are timed on the cut clip.
+		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
+		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
+		const layout = framing.layout;
+		// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
 		const cuts = req.jumpCuts
 			? await prepareJumpCuts(req.jumpCuts, { url: req.sourceUrl, start: req.start, end: req.end }, req.captions?.words ?? null, req.splitScreen ? 30 : null, signal)
 			: null;
@@ -69,7 +72,7 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 		await runProcess(
 			tools.ffmpeg,
 			renderClipArgs({
-				sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: crop?.track ?? null, assFile, backgroundFile, watermark,
+				sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: framing.track, stacked: framing.stacked, assFile, backgroundFile, watermark,
 				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
 			}),
 			{
@@ -93,10 +96,12 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			thumbnailBytes,
 			...layout.output,
 			duration: renderedDuration,
-			faceFrames: crop?.faceFrames ?? 0,
-			sampledFrames: crop?.sampledFrames ?? 0,
+			faceFrames: framing.faceFrames,
+			sampledFrames: framing.sampledFrames,
+			framing: framing.framing,
 			removedSeconds: cuts?.plan.removed ?? 0,
 			cuts: cuts?.plan.cuts.length ?? 0,
+			cutStretches: cuts?.plan.cuts ?? [],
 		};
 	} finally {
 		release();
@@ -105,20 +110,59 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 	}
 }
 
-/** Samples the clip's frames, finds faces, and returns the crop path (null: nothing to follow). */
-async function faceTrack(req: RenderClipSpec, layout: Layout, onProgress: OnProgress, signal: AbortSignal) {
+/** How the clip is framed: the crop path or the stacked crops, and the layout they are drawn in. */
+interface FramingPlan {
+	framing: Framing;
+	layout: Layout;
+	track: RenderClipArgs["track"];
+	stacked: [PixelRect, PixelRect] | null;
+	faceFrames: number;
+	sampledFrames: number;
+}
+
+/**
+ * Samples the clip's frames and finds faces (when smart crop or a speaker layout asks for it), then
+ * chooses the framing: with two people steadily in view a speaker layout (follow-speaker or
+ * stacked; auto, with smart crop on, choosing by whether who speaks can be told), otherwise smart crop's path on the
+ * main face (auto: only when smart crop is on, so one-face and faceless clips are drawn exactly as
+ * before speaker layouts), or the centre.
+ */
+async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnProgress, signal: AbortSignal): Promise<FramingPlan> {
+	const centre: FramingPlan = { framing: "centre", layout, track: null, stacked: null, faceFrames: 0, sampledFrames: 0 };
+	// auto looks for two people only where smart crop already scans faces: a default render (smart
+	// crop off) costs what it did before speaker layouts; the explicit layouts always scan.
+	const speakers = req.layout === "follow-speaker" || req.layout === "stacked" || (req.layout === "auto" && req.smartCrop);
+	if (!req.smartCrop && !speakers) return centre;
 	const source = await videoSize(req.sourceUrl, signal);
 	const target = layout.main.width / layout.main.height;
 	// Same shape as the source (16:9 out of 16:9): nothing is cropped, so there is nothing to follow.
-	if (Math.abs(target / (source.width / source.height) - 1) < 0.01) return null;
-	const scan = await scanFaces(req.sourceUrl, req.start, req.end - req.start, source, onProgress, signal);
-	const plan = planCrop(scan.samples, scan.cuts, scan.sourceAspect, layout.main.width / layout.main.height);
-	const faceFrames = scan.samples.filter((s) => s.faces.length > 0).length;
-	return {
-		track: plan && plan.faceSamples > 0 ? { axis: plan.axis, position: positionExpression(plan.keyframes) } : null,
-		faceFrames,
-		sampledFrames: scan.samples.length,
-	};
+	if (Math.abs(target / (source.width / source.height) - 1) < 0.01) return centre;
+	const duration = req.end - req.start;
+	const scan = await scanFaces(req.sourceUrl, req.start, duration, source, onProgress, signal);
+	const counts = { faceFrames: scan.samples.filter((s) => s.faces.length > 0).length, sampledFrames: scan.samples.length };
+	const twoFaces = scan.samples.filter((s) => s.faces.filter((f) => f.score >= 0.5).length >= 2).length;
+	if (speakers && scan.samples.length > 0 && twoFaces / scan.samples.length >= TWO_FACE_SHARE) {
+		const times = scan.samples.map((s) => s.t);
+		const window = times.length > 1 ? times[1]! - times[0]! : 0.25;
+		const energy = await channelEnergy(req.sourceUrl, req.start, duration, times, window, signal);
+		const analysis = analyseSpeakers({ samples: scan.samples, energy, cuts: scan.cuts, duration });
+		let choice = req.layout === "auto" ? (analysis.decidedShare >= DECIDED_SHARE ? "follow-speaker" : "stacked") : req.layout;
+		// Split-screen already takes the bottom of the frame: one picture on top, the speaker's.
+		if (choice === "stacked" && req.splitScreen) choice = "follow-speaker";
+		if (choice === "stacked" && analysis.pair) {
+			const stackedLayout = layoutFor(req.aspectRatio, null, true);
+			const [top] = stackedLayout.halves!;
+			return { framing: "stacked", layout: stackedLayout, track: null, stacked: stackedCrops(analysis.pair, source, top), ...counts };
+		}
+		const plan = speakerCropPlan(analysis.turns, scan.sourceAspect, target);
+		if (plan) return { framing: "follow-speaker", layout, track: { axis: plan.axis, position: positionExpression(plan.keyframes) }, stacked: null, ...counts };
+	}
+	// One face or none: auto draws exactly what it drew before speaker layouts (smart crop when asked,
+	// else the centre); an explicit speaker layout follows the one face there is.
+	if (req.layout === "auto" && !req.smartCrop) return { ...centre, ...counts };
+	const plan = planCrop(scan.samples, scan.cuts, scan.sourceAspect, target);
+	const followed = plan && plan.faceSamples > 0;
+	return { ...centre, framing: followed ? "smart-crop" : "centre", track: followed ? { axis: plan.axis, position: positionExpression(plan.keyframes) } : null, ...counts };
 }
 
 /** A background is fetched once per instance and reused for every clip (they are short loops). */

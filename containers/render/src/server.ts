@@ -27,6 +27,14 @@ import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type Guard
 import { removeVideoDir } from "./workdir.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
+/**
+ * Jobs one instance runs at once (RENDER_MAX_JOBS). Past it a job is refused with 503 `busy`
+ * (retryable), so a flood waits in the Workflows' step retries, not in this process's memory,
+ * file descriptors and disk. Renders also queue for an encode slot per core (encode-slots.ts).
+ */
+export const DEFAULT_MAX_JOBS = 16;
+/** Jobs that are never refused: cheap, and they free resources. */
+const ALWAYS_ACCEPTED: readonly JobName[] = ["cleanup"];
 
 type JobHandlers = { [N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>> };
 
@@ -54,6 +62,8 @@ const refuse = (c: Context, status: ContentfulStatusCode, message: string) =>
 export interface RenderAppOptions {
 	/** The secret the Worker signs job requests with; defaults to RENDER_SECRET (required). */
 	secret?: string;
+	/** Jobs run at once; defaults to RENDER_MAX_JOBS, else DEFAULT_MAX_JOBS. */
+	maxJobs?: number;
 }
 
 /**
@@ -66,6 +76,8 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 	app.use("*", refuseBrowsers());
 	app.get(HEALTH_PATH, (c) => c.json({ ok: true }));
 	const signedByWorker = requireWorkerSignature(secret);
+	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
+	let running = 0;
 	for (const name of JOB_NAMES) {
 		const job = renderJobs[name];
 		const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
@@ -74,10 +86,21 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 			if (body === undefined) return refuse(c, 400, "The body is not JSON.");
 			const parsed = job.request.safeParse(body);
 			if (!parsed.success) return refuse(c, 400, parsed.error.message);
+			if (running >= maxJobs && !ALWAYS_ACCEPTED.includes(name)) {
+				c.header("Retry-After", "5");
+				return c.json({ error: { code: "busy", message: `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`, retryable: true } satisfies RenderError }, 503);
+			}
+			running++;
 			// The Worker closing the request (step timeout, cancellation) aborts this signal and stops the job's processes.
 			const signal = c.req.raw.signal;
 			const started = Date.now();
-			const done = () => log(job.path, { ms: Date.now() - started });
+			let finished = false;
+			const done = () => {
+				if (finished) return;
+				finished = true;
+				running--;
+				log(job.path, { ms: Date.now() - started });
+			};
 			if (!("progress" in job)) {
 				try {
 					return c.json(await handler(parsed.data, () => {}, signal));

@@ -14,6 +14,8 @@ export interface FaceBox {
 	width: number;
 	height: number;
 	score: number;
+	/** Mouth-region change since the previous sample (0-255 luma), for the speaker layouts. */
+	motion?: number;
 }
 
 export interface FaceSample {

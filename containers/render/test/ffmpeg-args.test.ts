@@ -30,6 +30,16 @@ describe("renderClipArgs", () => {
 		expect(args).toEqual(expect.arrayContaining(["-c:v", "libx264", "-c:a", "aac", "-movflags", "+faststart", "-pix_fmt", "yuv420p"]));
 		expect(args[args.length - 1]).toBe("/tmp/o.mp4");
 	});
+	it("stacks two face crops from one decode, each scaled to its half, with captions on the seam", () => {
+		const layout = layoutFor("9:16", null, true);
+		expect(layout.halves).toEqual([{ width: 1080, height: 960 }, { width: 1080, height: 960 }]);
+		expect(layout.captionY).toBe(960);
+		const rects = [{ x: 100, y: 40, width: 540, height: 480 }, { x: 1200, y: 60, width: 540, height: 480 }] as const;
+		const graph = graphOf(renderClipArgs({ ...base, layout, stacked: [rects[0], rects[1]], assFile: "/tmp/c.ass" }));
+		expect(graph).toContain("[0:v]split=2[p0][p1];[p0]crop=w=540:h=480:x=100:y=40,scale=1080:960:flags=lanczos,setsar=1[top]");
+		expect(graph).toContain("[p1]crop=w=540:h=480:x=1200:y=60,scale=1080:960:flags=lanczos,setsar=1[bottom];[top][bottom]vstack=inputs=2[base]");
+		expect(graph).toContain("[base]ass=filename=/tmp/c.ass");
+	});
 	it("tolerates a source without audio", () => {
 		expect(args).toEqual(expect.arrayContaining(["-map", "0:a:0?"]));
 	});

@@ -195,3 +195,43 @@ describe("the server's configuration", () => {
 		expect(configured.output).toMatch(/"url":"http:\/\/0\.0\.0\.0:\d+"/);
 	});
 });
+
+describe("a job limit per instance", () => {
+	it("past its maximum of jobs the tier answers 503 busy (retryable) with Retry-After; cleanup still runs; a slot frees when a job ends", async () => {
+		// A source that never answers keeps the first job running until the Worker gives up on it.
+		const { createServer } = await import("node:http");
+		const stalled = createServer(() => undefined).listen(0, "127.0.0.1");
+		await new Promise((r) => stalled.once("listening", r));
+		const slow = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}/audio.wav`;
+		const app = createRenderApp({ maxJobs: 1 });
+		const job = async (path: string, body: unknown, signal?: AbortSignal) => {
+			const text = JSON.stringify(body);
+			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body: text });
+			return app.fetch(new Request(`http://tier${path}`, { method: "POST", headers: { "content-type": "application/json", authorization }, body: text, signal }));
+		};
+		try {
+			const worker = new AbortController();
+			const first = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, worker.signal);
+			expect(first.status).toBe(200); // streamed: the job runs
+			const refused = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" });
+			expect(refused.status).toBe(503);
+			expect(refused.headers.get("retry-after")).toBe("5");
+			expect(await errorOf(refused)).toMatchObject({ code: "busy", retryable: true });
+			expect((await job(cleanup, { videoId: "vid_other" })).status).toBe(200);
+			nothingDeleted();
+
+			worker.abort();
+			await first.text().catch(() => undefined);
+			await vi.waitFor(async () => expect((await job(cleanup, { videoId: "vid_other" })).status).toBe(200));
+			await vi.waitFor(async () => {
+				const again = new AbortController();
+				const response = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, again.signal);
+				again.abort();
+				expect(response.status).toBe(200);
+			});
+		} finally {
+			stalled.closeAllConnections();
+			stalled.close();
+		}
+	});
+});

@@ -2,5 +2,6 @@
 export * from "./address-policy.ts";
 export * from "./job-protocol.ts";
 export * from "./jobs.ts";
+export * from "./layouts.ts";
 export * from "./request-auth.ts";
 export * from "./vocabulary.ts";

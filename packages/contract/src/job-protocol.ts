@@ -21,6 +21,8 @@ export const RenderErrorCode = z.enum([
 	"timeout",
 	"upload_failed",
 	"internal_error",
+	/** The instance already runs its maximum of jobs (503, retryable): the Workflow step retries it later. */
+	"busy",
 ]);
 export type RenderErrorCode = z.infer<typeof RenderErrorCode>;
 

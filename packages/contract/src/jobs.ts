@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { JobProgress } from "./job-protocol.ts";
+import { FRAMINGS, SPEAKER_LAYOUTS } from "./layouts.ts";
 import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionLook, Segment, Word } from "./vocabulary.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -201,6 +202,12 @@ export const RenderClipRequest = z.object({
 	splitScreen: SplitScreenSpec.nullable().default(null),
 	/** Follow the main face instead of cropping the centre. */
 	smartCrop: z.boolean().default(false),
+	/**
+	 * Framing of two people (layouts.ts). `single` (the default, as before speaker layouts) leaves
+	 * it to `smartCrop`; the others look for faces in a cropped output. With fewer than two people,
+	 * `auto` falls back to `smartCrop`'s choice, `follow-speaker` and `stacked` follow the one face.
+	 */
+	layout: z.enum(SPEAKER_LAYOUTS).default("single"),
 	/** Null: the clip plays as it was said. */
 	jumpCuts: JumpCutSpec.nullable().default(null),
 	videoPutUrl: httpUrl,
@@ -213,6 +220,8 @@ export const RenderClipResult = z.object({
 	/** Faces found on sampled frames (smart crop only), and whether the crop followed one. */
 	faceFrames: z.number().int().nonnegative().default(0),
 	sampledFrames: z.number().int().nonnegative().default(0),
+	/** What the clip showed: the centre, one followed face, the active speaker, or both stacked. */
+	framing: z.enum(FRAMINGS).default("centre"),
 	thumbnailBytes: z.number().int().positive(),
 	width: z.number().int(),
 	height: z.number().int(),
@@ -220,6 +229,8 @@ export const RenderClipResult = z.object({
 	/** Seconds of pauses cut out (jump cuts), and how many cuts. */
 	removedSeconds: z.number().nonnegative().default(0),
 	cuts: z.number().int().nonnegative().default(0),
+	/** The stretches cut, in seconds from the clip's start on the source's timeline (the Worker retimes exported captions by them). */
+	cutStretches: z.array(Interval).max(2000).default([]),
 });
 export type RenderClipResult = z.infer<typeof RenderClipResult>;
 

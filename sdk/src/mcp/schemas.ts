@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import {
-	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, SILENCE_THRESHOLD, SPLIT_RATIO,
+	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
 } from "../../../src/worker/domain/config-options.ts";
 import { VIDEO_STATUSES } from "../../../src/worker/domain/video-status.ts";
 
@@ -37,6 +37,7 @@ export const configShape = {
 	splitScreenBgCategoryId: z.string().nullable().optional().describe(`A background category for split-screen: ${BACKGROUND_CATEGORY_IDS.join(", ")}. Default satisfying.`),
 	splitRatio: z.number().optional().describe(`Share of the height the video takes in split-screen, percent (${SPLIT_RATIO.min}-${SPLIT_RATIO.max}). Default ${D.splitRatio}.`),
 	enableSmartCrop: z.boolean().optional().describe(`Follow the speaker's face when cropping. Default ${D.enableSmartCrop}.`),
+	layout: z.enum(LAYOUTS).optional().describe(`How a vertical or square clip frames two people: auto (follow the active speaker, or stack both faces when who speaks is unclear; otherwise as enableSmartCrop says), follow-speaker, stacked, single (never a speaker layout). Default ${D.layout}.`),
 	enableWatermark: z.boolean().optional().describe(`Draw the workspace's watermark. Default ${D.enableWatermark}.`),
 	skipClipping: z.boolean().optional().describe(`Only transcribe, make no clips. Default ${D.skipClipping}.`),
 	removeSilences: z.boolean().optional().describe(`Cut the pauses inside each clip (jump cuts; captions follow); the clip's duration is then the cut one. Default ${D.removeSilences}.`),
@@ -104,6 +105,20 @@ export const inputs = {
 		cursor: z.string().optional().describe("nextCursor of the previous page."),
 	},
 	getClip: { videoId, clipId: z.string().min(1).describe("A clip id, `clp_…` (from list_clips).") },
+	updateClip: {
+		clipId: z.string().min(1).describe("A clip id, `clp_…` (from list_clips)."),
+		favorited: z.boolean().optional().describe("Mark or unmark as a favorite."),
+		title: z.string().optional().describe("A new title (1-200 characters)."),
+		hookTitle: z.string().nullable().optional().describe("A new hook title (re-renders the clip when the video draws hook titles)."),
+		startTime: z.number().optional().describe("New start, seconds in the source (snapped to the nearest word start). Re-renders the clip."),
+		endTime: z.number().optional().describe("New end, seconds in the source (snapped to the nearest word end). Re-renders the clip."),
+		captionStyle: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(`The clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> of the workspace; null = the video's. Re-renders the clip.`),
+		captionWords: z.array(z.object({ index: z.number().int(), word: z.string() })).optional().describe("Corrected caption words: index into get_clip's words, and the new text; timings stay."),
+	},
 	reprocessVideo: {
 		videoId,
 		config: z.strictObject(configShape).optional().describe("Only the options to change; the others keep the video's current values. language and the transcribed time frame cannot change."),
@@ -132,7 +147,15 @@ export const outputs = {
 		...status.shape,
 	},
 	listClips: { videoId: z.string(), status: z.enum(VIDEO_STATUSES), clips: z.array(clip), count: z.number(), nextCursor: z.string().nullable() },
-	getClip: { videoId: z.string(), clip, linksExpireInSeconds: z.number() },
+	getClip: { videoId: z.string(), clip, words: z.array(z.object({ index: z.number(), word: z.string() })).describe("The clip's caption words (corrections applied)."), linksExpireInSeconds: z.number() },
+	updateClip: {
+		clip,
+		status: z.enum(["detected", "generating", "completed", "failed"]).describe("generating while the clip is rendered again; completed when saved without rendering."),
+		rendering: z.boolean().describe("true when the change re-renders the clip."),
+		favorited: z.boolean(),
+		edits: z.number().describe("Re-renders so far (free up to 20 per clip)."),
+		editError: z.string().nullable().describe("Why the last re-render failed (the clip kept its previous version)."),
+	},
 	reprocessVideo: {
 		videoId: z.string(),
 		reprocessId: z.string(),

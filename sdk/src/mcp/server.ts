@@ -18,7 +18,7 @@ import { inputs, outputs } from "./schemas.ts";
 export const MCP_SERVER_INFO = { name: "clipforge", version: "0.1.0" } as const;
 
 const INSTRUCTIONS = `clipforge turns a long video (a URL) into short, scored, captioned clips.
-Typical flow: list_workspaces (minutes left) → submit_video (charges the video's minutes) → wait_for_completion (call again while done is false) → list_clips (best first) → get_clip for a fresh download link.
+Typical flow: list_workspaces (minutes left) → submit_video (charges the video's minutes) → wait_for_completion (call again while done is false) → list_clips (best first) → get_clip for a fresh download link; update_clip to favorite, retitle or trim a clip.
 reprocess_video regenerates a finished video's clips with other settings without downloading or transcribing again (the first reprocess of a video is free, later ones cost half its minutes).
 Errors carry the API's code (invalid_request, insufficient_minutes, not_found, video_processing, rate_limited …) and message.`;
 
@@ -138,16 +138,36 @@ export function createMcpServer(client: ApiClient, options: McpServerOptions = {
 		"get_clip",
 		{
 			title: "Get a clip with a fresh download link",
-			description: "One clip of a video with newly signed download and thumbnail links (valid for one hour; anyone with the link can download it).",
+			description: "One clip of a video with newly signed download and thumbnail links (valid for one hour; anyone with the link can download it), and its caption words with their indexes (for update_clip).",
 			inputSchema: inputs.getClip,
 			outputSchema: outputs.getClip,
 			annotations: read,
 		},
 		(args) =>
 			run(async () => {
-				const found = (await client.allClips(args.videoId)).find((c) => c.id === args.clipId);
-				if (!found) throw new ClipforgeError("not_found", `Clip ${args.clipId} is not among the clips of video ${args.videoId} (list_clips shows them).`, { status: 404 });
-				return { videoId: args.videoId, clip: clipOf(found), linksExpireInSeconds: LINK_SECONDS };
+				const found = await client.clip(args.clipId).catch((error: unknown) => {
+					throw error instanceof ClipforgeError && error.code === "not_found" ? notAmong(args.clipId, args.videoId) : error;
+				});
+				if (found.videoId !== args.videoId) throw notAmong(args.clipId, args.videoId);
+				return { videoId: args.videoId, clip: clipOf(found), words: found.words.map(({ index, word }) => ({ index, word: word.trim() })), linksExpireInSeconds: LINK_SECONDS };
+			}),
+	);
+
+	server.registerTool(
+		"update_clip",
+		{
+			title: "Edit a clip",
+			description:
+				"Changes one clip: favorited and title are saved at once; a new startTime/endTime (seconds in the source, snapped to word edges, 5-600 s long), captionStyle, corrected caption words (index as in get_clip's words; timings stay) or a drawn hookTitle re-render that clip alone (status generating, then completed; call get_clip to see it). Free, up to 20 re-renders per clip. Refused while the video or clip is processing (video_processing, clip_processing) and once the video's files are gone (source_deleted).",
+			inputSchema: inputs.updateClip,
+			outputSchema: outputs.updateClip,
+			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+		},
+		(args) =>
+			run(async () => {
+				const { clipId, ...changes } = args;
+				const updated = await client.updateClip(clipId, changes);
+				return { clip: clipOf(updated), status: updated.status, rendering: updated.status === "generating", favorited: updated.favorited, edits: updated.edits, editError: updated.editError };
 			}),
 	);
 
@@ -207,6 +227,8 @@ async function run<T extends Record<string, unknown>>(work: () => Promise<T>): P
 		};
 	}
 }
+
+const notAmong = (clipId: string, videoId: string) => new ClipforgeError("not_found", `Clip ${clipId} is not among the clips of video ${videoId} (list_clips shows them).`, { status: 404 });
 
 function statusOf(status: VideoStatus) {
 	return {

@@ -1,26 +1,18 @@
 /**
- * #/videos/<id>: the stage and progress, live, then the clips (best first) playing in the page, and
- * a form to regenerate them with other settings (POST /api/videos/<id>/reprocess).
+ * #/videos/<id>: the stage and progress, live, then the clips (best first, filtered and ordered as
+ * asked) playing in the page with their favourites, editors and exports, and a form to regenerate
+ * them with other settings (POST /api/videos/<id>/reprocess).
  */
 import { api, errorText } from "../api";
 import { loadCaptionTemplates } from "../caption-looks";
 import { configFields, readConfig, type FormConfig } from "../config-form";
 import { h } from "../dom";
 import { currentView, loadWorkspaces, pollLater, show } from "../shell";
+import { clipCard, type Clip } from "./clip-editor";
 
 interface Status {
 	video: { title: string; status: string; errorMessage: string | null };
 	job: { progress: number; queuePosition: number | null };
-}
-
-interface Clip {
-	title: string;
-	score: number;
-	duration: number;
-	viralityReason: string;
-	transcript: string;
-	downloadUrl: string;
-	thumbnailUrl: string;
 }
 
 export async function videoView(id: string): Promise<void> {
@@ -54,19 +46,61 @@ export async function videoView(id: string): Promise<void> {
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
 
-async function renderClips(id: string, section: HTMLElement, onlyIfAny = false): Promise<void> {
-	const { clips, count } = await api<{ clips: Clip[]; count: number }>("GET", `/api/videos/${encodeURIComponent(id)}/clips?limit=100`);
-	if (onlyIfAny && count === 0) return;
+interface ClipFilters {
+	favorited: boolean;
+	minScore: string;
+	sortBy: string;
+	sortOrder: string;
+}
+
+const SORTS: [string, string][] = [["score", "Score"], ["startTime", "Time in the video"], ["duration", "Length"], ["createdAt", "Created"]];
+
+/** The clips, with filters and order (the list's own query), the video's exports, and each clip's card. */
+async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, filters: ClipFilters = { favorited: false, minScore: "", sortBy: "score", sortOrder: "desc" }): Promise<void> {
+	const query = new URLSearchParams({ limit: "100", sortBy: filters.sortBy, sortOrder: filters.sortOrder });
+	if (filters.favorited) query.set("favorited", "true");
+	if (filters.minScore !== "") query.set("minScore", filters.minScore);
+	const { clips, count } = await api<{ clips: Clip[]; count: number }>("GET", `/api/videos/${encodeURIComponent(id)}/clips?${query}`);
+	const filtered = filters.favorited || filters.minScore !== "";
+	if (onlyIfAny && count === 0 && !filtered) return;
+	const reload = (next: Partial<ClipFilters> = {}) => renderClips(id, section, onlyIfAny, { ...filters, ...next });
+
+	const favorites = h("input", { id: "filter-favorites", type: "checkbox", checked: filters.favorited });
+	const minScore = h("input", { id: "filter-min-score", type: "number", min: 0, max: 100, value: filters.minScore });
+	const sortBy = h("select", { id: "filter-sort-by" }, SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })));
+	const sortOrder = h("select", { id: "filter-sort-order" }, h("option", { value: "desc", selected: filters.sortOrder === "desc", text: "Descending" }), h("option", { value: "asc", selected: filters.sortOrder === "asc", text: "Ascending" }));
+	favorites.addEventListener("change", () => reload({ favorited: favorites.checked }));
+	minScore.addEventListener("change", () => reload({ minScore: minScore.value }));
+	sortBy.addEventListener("change", () => reload({ sortBy: sortBy.value }));
+	sortOrder.addEventListener("change", () => reload({ sortOrder: sortOrder.value }));
+	const toolbar = h("form", { class: "card filters", role: "search", "aria-label": "Filter clips" },
+		h("div", { class: "grid" },
+			h("label", { class: "check", for: "filter-favorites" }, favorites, "Favorites only"),
+			h("div", {}, h("label", { for: "filter-min-score", text: "Minimum score" }), minScore),
+			h("div", {}, h("label", { for: "filter-sort-by", text: "Sort by" }), sortBy),
+			h("div", {}, h("label", { for: "filter-sort-order", text: "Order" }), sortOrder),
+		),
+	);
+	toolbar.addEventListener("submit", (event) => event.preventDefault());
+
+	const exportQuery = (format: string) => {
+		const q = new URLSearchParams({ format });
+		if (filters.favorited) q.set("favorited", "true");
+		if (filters.minScore !== "") q.set("minScore", filters.minScore);
+		return `/api/videos/${encodeURIComponent(id)}/export?${q}`;
+	};
+	const exports = h("p", { class: "actions exports" },
+		h("span", { class: "muted", text: "Export these clips:" }),
+		h("a", { href: exportQuery("fcpxml"), download: `${id}-clips.fcpxml`, text: "Final Cut / DaVinci (FCPXML)" }),
+		h("a", { href: exportQuery("premiere"), download: `${id}-clips.xml`, text: "Premiere (XML)" }),
+		h("a", { href: exportQuery("zip"), download: `${id}-clips.zip`, text: "All MP4s (ZIP)" }),
+	);
+	const heading = filtered ? `${count} matching ${count === 1 ? "clip" : "clips"}` : `${count}${count === 1 ? " clip" : " clips"}`;
 	section.replaceChildren(
-		h("h2", { id: "clips-title", text: `${count}${count === 1 ? " clip" : " clips"}, best first` }),
-		h("ul", { class: "plain clips" }, clips.map((clip, n) => h("li", { class: "card clip", "aria-labelledby": `clip-${n}` },
-			h("video", { controls: true, preload: "metadata", playsinline: true, src: clip.downloadUrl, poster: clip.thumbnailUrl, "aria-label": `Clip: ${clip.title}` }),
-			h("p", {}, h("span", { class: "score", text: String(clip.score) }), h("span", { class: "muted", text: ` / 100 · ${clip.duration.toFixed(1)} s` })),
-			h("h3", { id: `clip-${n}`, text: clip.title }),
-			h("p", { text: clip.viralityReason }),
-			h("details", {}, h("summary", { text: "Transcript" }), h("p", { text: clip.transcript })),
-			h("a", { href: clip.downloadUrl, download: `clip-${n + 1}.mp4`, text: "Download MP4" }),
-		))),
+		h("h2", { id: "clips-title", text: heading }),
+		toolbar,
+		...(count > 0 ? [exports] : []),
+		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
 	);
 }
 

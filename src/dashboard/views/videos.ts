@@ -1,6 +1,7 @@
-/** #/videos: the submission form with every config option, and the workspace's recent videos. */
+/** #/videos: the submission form (a URL, or a video file dropped or chosen) with every config option, and the workspace's recent videos. */
 import { api, errorText } from "../api";
 import { loadCaptionTemplates } from "../caption-looks";
+import { forgetUpload, uploadFile } from "../upload";
 import { configFields, NEW_VIDEO_CONFIG, readConfig } from "../config-form";
 import { field, h } from "../dom";
 import { loadWorkspaces, show, workspaceId } from "../shell";
@@ -18,9 +19,10 @@ export async function videosView(): Promise<void> {
 		loadCaptionTemplates(workspaceId()),
 	]);
 	const message = h("p", { class: "error", role: "alert" });
+	const source = sourceFields();
 	const form = h("form", { class: "card", "aria-labelledby": "submit-title" },
 		h("h1", { id: "submit-title", text: "New video" }),
-		field("hostedUrl", "Video URL", h("input", { id: "hostedUrl", type: "url", required: true, placeholder: "https://…/talk.mp4" })),
+		source.element,
 		...configFields(NEW_VIDEO_CONFIG, backgrounds.categories.map((c) => c.id), looks),
 		message,
 		h("button", { type: "submit", text: "Make clips" }),
@@ -32,12 +34,21 @@ export async function videosView(): Promise<void> {
 		const config = readConfig(form);
 		const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
 		button.disabled = true;
+		const file = source.file();
 		try {
-			const submitted = await api<{ video: { id: string } }>("POST", "/api/videos/hosted", { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config });
+			let submitted: { video: { id: string } };
+			if (file) {
+				const uploadId = await uploadFile(file, workspaceId(), source.progress);
+				source.progress(null);
+				submitted = await api("POST", "/api/videos/upload", { uploadId, workspaceId: workspaceId(), config });
+				forgetUpload(file);
+			} else {
+				submitted = await api("POST", "/api/videos/hosted", { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config });
+			}
 			await loadWorkspaces();
 			location.hash = `#/videos/${submitted.video.id}`;
 		} catch (error) {
-			message.textContent = errorText(error);
+			message.textContent = errorText(error) + (file ? " Submit again to resume the upload where it stopped." : "");
 		} finally {
 			button.disabled = false;
 		}
@@ -51,3 +62,57 @@ export async function videosView(): Promise<void> {
 			: [h("li", { class: "muted", text: "No videos yet." })]),
 	);
 }
+
+/**
+ * The video's source: a URL, or a file dropped on (or chosen in) the drop zone, with the upload's
+ * progress bar. A chosen file wins over the URL, which is then not required.
+ */
+function sourceFields() {
+	let chosen: File | null = null;
+	const url = h("input", { id: "hostedUrl", type: "url", required: true, placeholder: "https://…/talk.mp4" });
+	const picker = h("input", { id: "sourceFile", type: "file", accept: "video/*", class: "visually-hidden" });
+	const chosenText = h("span", { id: "chosenFile", class: "muted", text: "MP4, MOV, MKV, WebM …" });
+	const clear = h("button", { type: "button", class: "link", text: "Remove", hidden: true });
+	const bar = h("progress", { id: "uploadProgress", max: 100, value: 0, hidden: true, "aria-label": "Upload progress" });
+	const barText = h("p", { id: "uploadStatus", class: "muted", "aria-live": "polite" });
+	const zone = h("label", { class: "dropzone", for: "sourceFile", id: "dropzone" }, h("strong", { text: "Drop a video file here" }), " or choose one", h("br"), chosenText, picker);
+	const choose = (file: File | null) => {
+		chosen = file;
+		url.required = !file;
+		url.disabled = Boolean(file);
+		clear.hidden = !file;
+		zone.classList.toggle("has-file", Boolean(file));
+		chosenText.textContent = file ? `${file.name} (${mib(file.size)} MiB)` : "MP4, MOV, MKV, WebM …";
+		if (!file) picker.value = "";
+	};
+	picker.addEventListener("change", () => choose(picker.files?.[0] ?? null));
+	clear.addEventListener("click", () => choose(null));
+	zone.addEventListener("dragover", (event) => {
+		event.preventDefault();
+		zone.classList.add("over");
+	});
+	zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+	zone.addEventListener("drop", (event) => {
+		event.preventDefault();
+		zone.classList.remove("over");
+		const file = event.dataTransfer?.files[0];
+		if (file) choose(file);
+	});
+	const element = h("fieldset", {}, h("legend", { text: "Video" }), field("hostedUrl", "Video URL", url), h("p", { class: "muted", text: "or upload a file" }), zone, clear, bar, barText);
+	return {
+		element,
+		file: () => chosen,
+		progress: (p: { sentBytes: number; totalBytes: number; resumed: boolean } | null) => {
+			bar.hidden = !p;
+			if (!p) {
+				barText.textContent = "Uploaded; starting…";
+				return;
+			}
+			const percent = Math.floor((p.sentBytes / p.totalBytes) * 100);
+			bar.value = percent;
+			barText.textContent = `${p.resumed ? "Resuming upload" : "Uploading"}: ${percent}% (${mib(p.sentBytes)} of ${mib(p.totalBytes)} MiB)`;
+		},
+	};
+}
+
+const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);

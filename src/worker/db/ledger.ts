@@ -11,6 +11,7 @@ import { TERMINAL_STATUSES } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
 import { workspaces } from "./schema";
 import { claimSlotStatement, waitingCount } from "./slots";
+import { uploadClaim, uploadStillCompleted } from "./uploads";
 
 export interface NewVideo {
 	id: string;
@@ -26,6 +27,8 @@ export interface NewVideo {
 	channelName: string;
 	minutesCharged: number;
 	webhookUrl: string | null;
+	/** A video made of an upload (POST /api/videos/upload): charged only while the upload is still unclaimed, and claims it. */
+	uploadId?: string;
 }
 
 const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
@@ -37,26 +40,32 @@ const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`
  * transaction, so concurrent submissions can never take the balance below zero. A video that
  * starts processing (`slots` given) is also refused when `slots.maxWaiting` videos of the
  * workspace already wait for a slot, and claims a slot in the same batch when one is free.
- * @returns "created"; "insufficient" when the balance was too low; "queue_full".
+ * A video made of an upload is created only while the upload is `completed`, and claims it (`used`).
+ * @returns "created"; "insufficient" when the balance was too low; "queue_full"; "upload_taken"
+ * when the upload was claimed by another request meanwhile.
  */
-export async function chargeAndCreateVideo(db: Db, video: NewVideo, slots: { limit: number; maxWaiting: number } | null): Promise<"created" | "insufficient" | "queue_full"> {
+export async function chargeAndCreateVideo(db: Db, video: NewVideo, slots: { limit: number; maxWaiting: number } | null): Promise<"created" | "insufficient" | "queue_full" | "upload_taken"> {
 	const cost = video.minutesCharged;
 	const config = video.config ? JSON.stringify(video.config) : null;
 	const roomInQueue = slots ? sql` AND ${waitingCount(video.workspaceId)} < ${slots.maxWaiting}` : sql``;
+	const uploadFree = video.uploadId ? uploadClaim.stillCompleted(video.uploadId) : sql``;
 	const results = await runBatch(db, [
-		sql`UPDATE workspaces SET minutes_balance = minutes_balance - ${cost} WHERE id = ${video.workspaceId} AND minutes_balance >= ${cost}${roomInQueue}`,
+		sql`UPDATE workspaces SET minutes_balance = minutes_balance - ${cost} WHERE id = ${video.workspaceId} AND minutes_balance >= ${cost}${roomInQueue}${uploadFree}`,
 		sql`INSERT INTO videos (id, workspace_id, project_id, source_type, source_url, title, status, progress, config,
 				source_video_id, duration, thumbnail, channel_name, minutes_charged, webhook_url, started_at)
-			SELECT ${video.id}, ${video.workspaceId}, ${video.projectId}, 'hosted', ${video.sourceUrl}, ${video.title}, ${video.status}, 0, ${config},
+			SELECT ${video.id}, ${video.workspaceId}, ${video.projectId}, ${video.uploadId ? "upload" : "hosted"}, ${video.sourceUrl}, ${video.title}, ${video.status}, 0, ${config},
 				${video.sourceVideoId}, ${video.duration}, ${video.thumbnail}, ${video.channelName}, ${cost}, ${video.webhookUrl},
 				CASE WHEN ${video.status} = 'pending_config' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END
 			WHERE (SELECT changes()) = 1`,
 		sql`INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes, note)
-			SELECT ${video.workspaceId}, ${video.id}, 'charge', ${-cost}, 'video submitted' WHERE EXISTS (SELECT 1 FROM videos WHERE id = ${video.id})`,
-		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, ${video.status} WHERE EXISTS (SELECT 1 FROM videos WHERE id = ${video.id})`,
+			SELECT ${video.workspaceId}, ${video.id}, 'charge', ${-cost}, 'video submitted' WHERE (SELECT changes()) = 1`,
+		// Each only after the one before it wrote its row: an upload's video id is fixed, so the row may exist from a concurrent submission.
+		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, ${video.status} WHERE (SELECT changes()) = 1`,
+		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
 		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
 	]);
 	if (results[1]?.meta.changes === 1) return "created";
+	if (video.uploadId && !(await uploadStillCompleted(db, video.uploadId))) return "upload_taken";
 	return (await balanceOf(db, video.workspaceId)) >= cost && slots ? "queue_full" : "insufficient";
 }
 

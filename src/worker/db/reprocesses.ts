@@ -10,6 +10,7 @@ import { REPROCESSABLE_STATUSES } from "../domain/reprocess";
 import { progressAt } from "../domain/progress";
 import { runBatch, type Db } from "./client";
 import { clips, videoReprocesses } from "./schema";
+import { processingCount } from "./slots";
 import type { NewClip } from "./videos";
 
 export type ReprocessRow = typeof videoReprocesses.$inferSelect;
@@ -48,13 +49,18 @@ export interface NewReprocess {
  * still finished (so two requests cannot both start one) and the balance covers the cost.
  * @returns true when started; false when the video was no longer finished or the balance too low.
  */
-export async function startReprocess(db: Db, r: NewReprocess): Promise<boolean> {
+/**
+ * Starts it only while fewer than `slotLimit` videos of the workspace are processing (a reprocess
+ * takes a processing slot like a video; it does not wait in line for one).
+ */
+export async function startReprocess(db: Db, r: NewReprocess, slotLimit: number): Promise<boolean> {
 	const cost = r.minutesCharged;
 	const started = sql`EXISTS (SELECT 1 FROM video_reprocesses WHERE id = ${r.id})`;
 	const results = await runBatch(db, [
 		sql`UPDATE workspaces SET minutes_balance = minutes_balance - ${cost}
 			WHERE id = ${r.workspaceId} AND minutes_balance >= ${cost}
-			AND EXISTS (SELECT 1 FROM videos WHERE id = ${r.videoId} AND status IN (${REPROCESSABLE}))`,
+			AND EXISTS (SELECT 1 FROM videos WHERE id = ${r.videoId} AND status IN (${REPROCESSABLE}))
+			AND ${processingCount(r.workspaceId)} < ${slotLimit}`,
 		sql`INSERT INTO video_reprocesses (id, video_id, workspace_id, number, status, config, previous_config, minutes_charged)
 			SELECT ${r.id}, ${r.videoId}, ${r.workspaceId}, ${r.number}, 'processing', ${JSON.stringify(r.config)}, ${JSON.stringify(r.previousConfig)}, ${cost}
 			WHERE (SELECT changes()) = 1`,

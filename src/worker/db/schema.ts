@@ -3,7 +3,7 @@
  * Times are ISO 8601 UTC strings (what the API returns); money-like values (minutes) are integers.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { VIDEO_STATUSES } from "../domain/video-status";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
@@ -166,7 +166,8 @@ export const videoEvents = sqliteTable(
 	(t) => [index("video_events_video").on(t.videoId, t.id)],
 );
 
-export const CLIP_STATUSES = ["queued", "completed", "failed"] as const;
+/** `generating` is a finished clip being rendered again after an edit (PATCH /api/clips/:id); its previous file stays served meanwhile. */
+export const CLIP_STATUSES = ["queued", "generating", "completed", "failed"] as const;
 
 export const clips = sqliteTable(
 	"clips",
@@ -199,6 +200,25 @@ export const clips = sqliteTable(
 		bytes: integer("bytes"),
 		/** 0 for the clips of the first run, N for those of the video's Nth reprocess (see videoReprocesses). */
 		generation: integer("generation").notNull().default(0),
+		/** Set by the user (PATCH /api/clips/:id). */
+		favorited: integer("favorited", { mode: "boolean" }).notNull().default(false),
+		/** The clip's own caption look (overrides the video's captionTemplateId, and turns captions on); null = the video's. */
+		captionStyle: text("caption_style"),
+		/** Corrected caption words: `[{start, word}]`, keyed by the transcript word's start (seconds in the source), timings kept. */
+		captionFixes: text("caption_fixes", { mode: "json" }),
+		/** Re-renders started by edits (the edit's workflow instance is `<clipId>-e<edits>`). */
+		edits: integer("edits").notNull().default(0),
+		/** What the clip was before the edit being rendered (restored if that render fails). */
+		previousEdit: text("previous_edit", { mode: "json" }),
+		/** Why the last edit's render failed (the clip kept its previous version); null otherwise. */
+		editError: text("edit_error"),
+		/**
+		 * Remove silences: the stretches cut out of the rendered file, `[{start, end}]` in seconds from
+		 * the clip's start on the source's timeline (as the tier cut them); null when nothing was cut.
+		 * Its captions, exported or listed, are retimed by them (domain/silences.ts).
+		 */
+		jumpCuts: text("jump_cuts", { mode: "json" }).$type<{ start: number; end: number }[]>(),
+		updatedAt: text("updated_at"),
 		createdAt: createdAt(),
 	},
 	(t) => [index("clips_video_position").on(t.videoId, t.position)],
@@ -325,6 +345,53 @@ export const videoReprocesses = sqliteTable(
 		// At most one reprocess of a video runs at a time (the status guard says so too).
 		uniqueIndex("video_reprocesses_one_running").on(t.videoId).where(sql`status = 'processing'`),
 	],
+);
+
+export const UPLOAD_STATUSES = ["uploading", "completed", "used"] as const;
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/**
+ * A file uploaded instead of a URL (POST /api/uploads): an R2 multipart upload through the Worker,
+ * resumable from its recorded parts. It reserves the id of the video it may become, and writes
+ * straight to that video's source key, so a video made from it needs no copy.
+ * `uploading` → `completed` (every part stored, the object exists) → `used` (a video was made of it).
+ */
+export const uploads = sqliteTable(
+	"uploads",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		/** The video's id once made of it (reserved now: the object is written under its source key). */
+		videoId: text("video_id").notNull().unique(),
+		objectKey: text("object_key").notNull(),
+		/** R2's id of the multipart upload (resumeMultipartUpload). */
+		r2UploadId: text("r2_upload_id").notNull(),
+		fileName: text("file_name").notNull(),
+		contentType: text("content_type").notNull(),
+		size: integer("size").notNull(),
+		/** Bytes of every part but the last (R2 wants them equal). */
+		partSize: integer("part_size").notNull(),
+		partCount: integer("part_count").notNull(),
+		status: text("status", { enum: UPLOAD_STATUSES }).notNull(),
+		/** Past it, an upload not made into a video is aborted and deleted by the cron. */
+		expiresAt: text("expires_at").notNull(),
+		completedAt: text("completed_at"),
+		createdAt: createdAt(),
+	},
+	(t) => [index("uploads_workspace_status").on(t.workspaceId, t.status), index("uploads_expires").on(t.expiresAt)],
+);
+
+/** The parts R2 has stored for an upload (its ETags, for completing it): the resume point. */
+export const uploadParts = sqliteTable(
+	"upload_parts",
+	{
+		uploadId: text("upload_id").notNull().references(() => uploads.id),
+		partNumber: integer("part_number").notNull(),
+		etag: text("etag").notNull(),
+		size: integer("size").notNull(),
+		createdAt: createdAt(),
+	},
+	(t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
 );
 
 /**

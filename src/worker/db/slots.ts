@@ -16,6 +16,10 @@ const PROCESSING = sql.join(PROCESSING_STAGES.map((s) => sql`${s}`), sql`, `);
 const holders = (workspaceId: string) =>
 	sql`(SELECT COUNT(*) FROM videos h WHERE h.workspace_id = ${workspaceId} AND h.status IN (${PROCESSING}) AND h.slot_claimed_at IS NOT NULL)`;
 
+/** Videos of the workspace processing or waiting to: what a reprocess must fit under (db/reprocesses.ts). */
+export const processingCount = (workspaceId: string) =>
+	sql`(SELECT COUNT(*) FROM videos p WHERE p.workspace_id = ${workspaceId} AND p.status IN (${PROCESSING}))`;
+
 /** Videos of the workspace waiting for a slot. */
 export const waitingCount = (workspaceId: string) =>
 	sql`(SELECT COUNT(*) FROM videos w WHERE w.workspace_id = ${workspaceId} AND w.status IN (${PROCESSING}) AND w.slot_claimed_at IS NULL)`;
@@ -65,4 +69,8 @@ export async function nextWaiting(db: Db, workspaceId: string, count: number): P
 
 export async function waitingVideos(db: Db, workspaceId: string): Promise<number> {
 	return (await db.get<{ n: number }>(sql`SELECT ${waitingCount(workspaceId)} AS n`))?.n ?? 0;
+}
+
+export async function processingVideos(db: Db, workspaceId: string): Promise<number> {
+	return (await db.get<{ n: number }>(sql`SELECT ${processingCount(workspaceId)} AS n`))?.n ?? 0;
 }

@@ -4,7 +4,7 @@
  * no-op: a stage is only entered from an earlier one, progress only ever rises, and a finished
  * video (completed/failed) is never touched again.
  */
-import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
 import { claimSlotStatement, waitingCount } from "./slots";
@@ -159,8 +159,12 @@ export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
 	return db.select().from(clips).where(eq(clips.id, clipId)).get();
 }
 
-/** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out). */
-export async function markClipRendered(db: Db, clipId: string, files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number }): Promise<void> {
+/** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
+export async function markClipRendered(
+	db: Db,
+	clipId: string,
+	files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null },
+): Promise<void> {
 	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
 }
 
@@ -168,21 +172,6 @@ export async function markClipRendered(db: Db, clipId: string, files: { videoKey
 export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
 	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
 	return row?.n ?? 0;
-}
-
-export interface ClipListQuery {
-	minScore?: number;
-	sort: "score" | "time";
-	limit: number;
-	offset: number;
-}
-
-/** Rendered clips, best score (or earliest) first. */
-export function listRenderedClips(db: Db, videoId: string, query: ClipListQuery): Promise<ClipRow[]> {
-	const filters = [eq(clips.videoId, videoId), eq(clips.status, "completed")];
-	if (query.minScore !== undefined) filters.push(gte(clips.score, query.minScore));
-	const order = query.sort === "time" ? [asc(clips.startTime), asc(clips.position)] : [desc(clips.score), asc(clips.position)];
-	return db.select().from(clips).where(and(...filters)).orderBy(...order).limit(query.limit).offset(query.offset).all();
 }
 
 export async function deleteClips(db: Db, videoId: string): Promise<void> {
@@ -193,7 +182,7 @@ export async function deleteClips(db: Db, videoId: string): Promise<void> {
 
 export interface WebhookTargetRow {
 	video: {
-		id: string; title: string; status: string; errorMessage: string | null; sourceUrl: string; workspaceId: string; createdAt: string; completedAt: string | null;
+		id: string; title: string; status: string; errorMessage: string | null; sourceType: string; sourceUrl: string; workspaceId: string; createdAt: string; completedAt: string | null;
 	};
 	/** The submission's own URL, else the workspace's. */
 	url: string | null;
@@ -204,8 +193,8 @@ export interface WebhookTargetRow {
 export async function webhookTargetOf(db: Db, videoId: string): Promise<WebhookTargetRow | null> {
 	const row = await db
 		.select({
-			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, sourceUrl: videos.sourceUrl, workspaceId: videos.workspaceId,
-			createdAt: videos.createdAt, completedAt: videos.completedAt, url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
+			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, sourceType: videos.sourceType, sourceUrl: videos.sourceUrl,
+			workspaceId: videos.workspaceId, createdAt: videos.createdAt, completedAt: videos.completedAt, url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
 			secret: workspaces.webhookSecret, clipsCount: sql<number>`(SELECT COUNT(*) FROM clips c WHERE c.video_id = ${videos.id} AND c.status = 'completed')`,
 		})
 		.from(videos)

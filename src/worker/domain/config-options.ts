@@ -3,9 +3,16 @@
  * video-config.ts, the dashboard and the CLI all read them here, so each list is spelled once.
  * No zod in this file: it is bundled into the dashboard's browser script.
  */
+import { SPEAKER_LAYOUTS } from "@clipforge/contract/layouts";
 import { ASPECT_RATIOS, BACKGROUND_CATEGORIES, CAPTION_PRESET_IDS, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract/words";
 
 export { ASPECT_RATIOS };
+/**
+ * How a cropped clip frames two people: `auto` (a speaker layout when two people are steadily in
+ * view, else what `enableSmartCrop` says), `follow-speaker`, `stacked`, or `single` (never a
+ * speaker layout). The render tier decides per clip from its faces and audio.
+ */
+export const LAYOUTS = SPEAKER_LAYOUTS;
 export const CLIP_TYPES = ["viral-clips", "split-clips"] as const;
 export const CLIP_MODELS = ["ClipBasic", "ClipPro"] as const;
 export const GENRES = ["Auto", "Podcast", "Gaming", "Education", "Entertainment"] as const;
@@ -39,6 +46,7 @@ export const CONFIG_DEFAULTS = {
 	splitScreenBgCategoryId: null,
 	splitRatio: 50,
 	enableSmartCrop: false,
+	layout: "auto",
 	enableWatermark: true,
 	skipClipping: false,
 	customPrompt: null,

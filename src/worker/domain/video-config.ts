@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import {
-	ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, SILENCE_THRESHOLD, SPLIT_RATIO,
+	ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
 } from "./config-options";
 import { CaptionTemplateId } from "./caption-template-id";
 
@@ -36,6 +36,10 @@ export const VideoConfigInput = z
 		splitScreenBgCategoryId: z.string().min(1).max(128).nullable().default(D.splitScreenBgCategoryId),
 		splitRatio: z.number().min(SPLIT_RATIO.min).max(SPLIT_RATIO.max).default(D.splitRatio),
 		enableSmartCrop: z.boolean().default(D.enableSmartCrop),
+		layout: z.enum(LAYOUTS).default(D.layout).openapi({
+			description:
+				"How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.",
+		}),
 		enableWatermark: z.boolean().default(D.enableWatermark),
 		skipClipping: z.boolean().default(D.skipClipping),
 		customPrompt: z.string().max(CUSTOM_PROMPT_MAX).nullable().default(D.customPrompt),

@@ -13,7 +13,7 @@ const DESCRIPTIONS: Record<number, string> = {
 	402: "Not enough minutes (`insufficient_minutes`); `details: {required, balance}`.",
 	403: "No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`).",
 	404: "Unknown resource, or one of another workspace (`not_found`).",
-	409: "Wrong state for the operation (`conflict`); still processing (`video_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`).",
+	409: "Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`).",
 	410: "The video's stored source or transcript has been deleted (`source_deleted`).",
 	413: "The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`).",
 	422: "No playable video at the URL (`unsupported_source`).",

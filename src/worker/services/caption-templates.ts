@@ -86,11 +86,11 @@ export async function resolveCaptionLook(db: Db, workspaceId: string, templateId
  * An unknown (or another workspace's, or deleted) custom template is a 400 before anything is
  * charged. `current`: the template the video already has (a reprocess may keep it even if deleted).
  */
-export async function assertCaptionTemplate(db: Db, workspaceId: string, config: { captionTemplateId: string }, current?: string): Promise<void> {
+export async function assertCaptionTemplate(db: Db, workspaceId: string, config: { captionTemplateId: string }, current?: string, path = "config.captionTemplateId"): Promise<void> {
 	const customId = customTemplateIdOf(config.captionTemplateId);
 	if (!customId || (await findCaptionTemplate(db, customId, workspaceId, { includeDeleted: config.captionTemplateId === current }))) return;
 	throw new ApiError("invalid_request", `Caption template ${config.captionTemplateId} does not exist in this workspace; GET /api/caption-templates lists them.`, [
-		{ path: "config.captionTemplateId", message: "unknown caption template" },
+		{ path, message: "unknown caption template" },
 	]);
 }
 

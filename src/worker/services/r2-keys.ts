@@ -7,6 +7,9 @@ export const r2Keys = {
 	signals: (videoId: string) => `signals/${videoId}.json`,
 	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
 	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,
+	/** An edited clip's files: one pair per edit, so the previous version stays served until the new one is complete. */
+	clipEditVideo: (videoId: string, clipId: string, edit: number) => `clips/${videoId}/${clipId}.e${edit}.mp4`,
+	clipEditThumbnail: (videoId: string, clipId: string, edit: number) => `clips/${videoId}/${clipId}.e${edit}.jpg`,
 	/** The workspace's mark image as it was when the video rendered (kept and deleted with its clips). */
 	clipWatermark: (videoId: string) => `clips/${videoId}/watermark.png`,
 	/** Drawn by the render tier on first use, then shared by every workspace. */

@@ -6,7 +6,9 @@
  * are still running are left alone (asking for their status also wakes an idle engine).
  * Runs from the cron trigger (`scheduled`).
  */
+import { failClipEdit, staleClipEdits } from "../db/clips";
 import { getDb } from "../db/client";
+import { clipEditIdOf } from "./edit-clip";
 import { runningReprocessOf } from "../db/reprocesses";
 import { findVideoById, staleProcessingVideoIds } from "../db/videos";
 import { wakeWaiting } from "./processing-slots";
@@ -57,6 +59,26 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 			report.running.push(id);
 		}
 	}
+	await reconcileClipEdits(env, db, cutoff, report);
 	if (report.checked > 0) console.log(JSON.stringify({ event: "reconcile", ...report }));
 	return report;
+}
+
+/** A clip stuck `generating` whose edit's instance is gone goes back to its previous version (edits are free: nothing to refund). */
+async function reconcileClipEdits(env: Pick<Env, "PROCESS_VIDEO">, db: ReturnType<typeof getDb>, cutoff: string, report: ReconcileReport): Promise<void> {
+	for (const clip of await staleClipEdits(db, cutoff, BATCH)) {
+		report.checked++;
+		let state: string;
+		try {
+			state = (await (await env.PROCESS_VIDEO.get(clipEditIdOf(clip.id, clip.edits))).status()).status;
+		} catch {
+			state = "missing";
+		}
+		if (state === "errored" || state === "terminated" || state === "missing") {
+			await failClipEdit(db, clip.id, clip.edits, "The edit could not be rendered: its job stopped unexpectedly. The clip keeps its previous version.");
+			report.failed.push(clip.id);
+		} else {
+			report.running.push(clip.id);
+		}
+	}
 }

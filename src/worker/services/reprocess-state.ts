@@ -4,6 +4,8 @@
  */
 import type { Db } from "../db/client";
 import { clipIdsOf, failReprocess, findReprocess, refundReprocess, reprocessesOf, runningReprocessOf } from "../db/reprocesses";
+import { clipFileKeysOf } from "../db/clips";
+import { wakeWaiting } from "./processing-slots";
 import { r2Keys } from "./r2-keys";
 
 /**
@@ -11,13 +13,15 @@ import { r2Keys } from "./r2-keys";
  * config; the reprocess's minutes come back (once); its half-made clip files go.
  * @returns minutes refunded by this call.
  */
-export async function failReprocessAndRefund(env: Pick<Env, "MEDIA">, db: Db, reprocessId: string, cause: string): Promise<number> {
+export async function failReprocessAndRefund(env: Pick<Env, "MEDIA" | "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, reprocessId: string, cause: string): Promise<number> {
 	const row = await findReprocess(db, reprocessId);
 	if (!row) return 0;
 	const refund = row.minutesCharged > 0 ? ` and its ${row.minutesCharged} minute(s) were refunded` : "";
 	const message = `Reprocessing with the new settings failed: ${cause.replace(/\.$/, "")}. The previous clips and settings are kept${refund}.`;
 	const minutesRefunded = await failReprocess(db, row, message);
 	await deleteUnlistedClipFiles(env, db, row.videoId);
+	// Its processing slot is free: the workspace's next waiting video may start.
+	await wakeWaiting(env, db, row.workspaceId);
 	return minutesRefunded;
 }
 
@@ -45,6 +49,8 @@ export async function refundReprocessOnDelete(env: Pick<Env, "PROCESS_VIDEO">, d
  */
 export async function deleteUnlistedClipFiles(env: Pick<Env, "MEDIA">, db: Db, videoId: string): Promise<number> {
 	const keep = new Set((await clipIdsOf(db, videoId)).flatMap((id) => [r2Keys.clipVideo(videoId, id), r2Keys.clipThumbnail(videoId, id)]));
+	// An edited clip's files have keys of their own (r2Keys.clipEditVideo).
+	for (const key of await clipFileKeysOf(db, videoId)) keep.add(key);
 	keep.add(r2Keys.clipWatermark(videoId));
 	let deleted = 0;
 	let cursor: string | undefined;

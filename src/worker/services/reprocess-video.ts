@@ -3,9 +3,11 @@
  * anything; then the charge (if any), the new config and the status move in one guarded batch, and
  * a workflow instance of its own (id `<videoId>-r<n>`) runs analyzing and generating_clips again.
  */
+import { generatingClipCount } from "../db/clips";
 import type { Db } from "../db/client";
 import { balanceOf } from "../db/ledger";
 import { countsTowardAllowance, failReprocess, findReprocess, reprocessesOf, reprocessIdOf, startReprocess, type ReprocessRow } from "../db/reprocesses";
+import { processingVideos } from "../db/slots";
 import { findVideoById, type VideoRow } from "../db/videos";
 import { REPROCESSABLE_STATUSES, reprocessCost, transcriptConflicts, type ReprocessConfig } from "../domain/reprocess";
 import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-config";
@@ -13,16 +15,20 @@ import { ApiError, zodIssues } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { assertBackgroundChoice } from "./configure-video";
 import { r2Keys } from "./r2-keys";
+import { slotRulesOf } from "./processing-slots";
 import { assertActivePlan } from "./submit-video";
 
 const isReprocessable = (status: string) => (REPROCESSABLE_STATUSES as readonly string[]).includes(status);
 
-export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db, video: VideoRow, changes: ReprocessConfig | undefined): Promise<ReprocessRow> {
+export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, video: VideoRow, changes: ReprocessConfig | undefined): Promise<ReprocessRow> {
 	if (video.status === "pending_config") {
 		throw new ApiError("conflict", "The video has not been processed yet: send its config with PUT /api/videos/{id}/config.");
 	}
 	if (!isReprocessable(video.status)) {
 		throw new ApiError("video_processing", `The video is still processing (${video.status}); reprocess it once it has completed.`, { status: video.status });
+	}
+	if ((await generatingClipCount(db, video.id)) > 0) {
+		throw new ApiError("video_processing", "A clip of this video is being rendered again after an edit; reprocess it once that has finished.", { status: video.status });
 	}
 	const history = await reprocessesOf(db, video.id);
 	await assertStoredFiles(env, video, history);
@@ -38,10 +44,18 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, 
 	const cost = reprocessCost(history.filter(countsTowardAllowance).length, config, video.duration);
 	const number = Math.max(0, ...history.map((r) => r.number)) + 1;
 	const id = reprocessIdOf(video.id, number);
-	const started = await startReprocess(db, { id, videoId: video.id, workspaceId: video.workspaceId, number, config, previousConfig: current, minutesCharged: cost });
+	const slots = await slotRulesOf(env, db, video.workspaceId);
+	const started = await startReprocess(db, { id, videoId: video.id, workspaceId: video.workspaceId, number, config, previousConfig: current, minutesCharged: cost }, slots.limit);
 	if (!started) {
 		const now = await findVideoById(db, video.id);
 		if (!now || !isReprocessable(now.status)) throw new ApiError("video_processing", `The video is already being processed (${now?.status ?? "deleted"}).`, { status: now?.status });
+		// Free reprocesses must not run past the workspace's share of the container pool.
+		if ((await processingVideos(db, video.workspaceId)) >= slots.limit) {
+			throw new ApiError("queue_full", `The workspace already has ${slots.limit} video(s) processing, its limit; reprocess this one once one has finished. Nothing was charged.`, {
+				maxConcurrent: slots.limit,
+				retryAfter: 60,
+			});
+		}
 		const balance = await balanceOf(db, video.workspaceId);
 		throw new ApiError("insufficient_minutes", `This reprocess needs ${cost} minute(s); the workspace has ${balance}.`, { required: cost, balance });
 	}

@@ -82,3 +82,19 @@ export function checkCaptionPreviewToken(env: Pick<Env, "SIGNING_SECRET">, objec
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["caption-preview", objectKey], exp, sig, now);
 }
+
+/**
+ * The token of an upload's part URLs (`/api/uploads/:id/parts/:n?token=<exp>.<sig>`): it stands in
+ * for an R2 presigned URL (which needs S3 credentials, and does not exist in Miniflare). One token
+ * covers every part of one upload until the upload expires; the part's number and size are
+ * checked against the upload itself.
+ */
+export async function signUploadToken(env: Pick<Env, "SIGNING_SECRET">, uploadId: string, expiresAtMs: number): Promise<string> {
+	const exp = String(Math.floor(expiresAtMs / 1000));
+	return `${exp}.${await sign(env, ["upload", uploadId, exp])}`;
+}
+
+export function checkUploadToken(env: Pick<Env, "SIGNING_SECRET">, uploadId: string, token: string | undefined, now = Date.now()) {
+	const [exp, sig] = (token ?? "").split(".", 2);
+	return check(env, ["upload", uploadId], exp, sig, now);
+}

@@ -1,6 +1,6 @@
 /**
- * POST /api/videos/hosted as a sequence of checks, cheapest first, so a refused submission never
- * costs a probe, and nothing is charged unless the video row exists.
+ * POST /api/videos/hosted and /api/videos/upload as a sequence of checks, cheapest first, so a
+ * refused submission never costs a probe, and nothing is charged unless the video row exists.
  */
 import type { Db } from "../db/client";
 import { balanceOf, chargeAndCreateVideo } from "../db/ledger";
@@ -18,7 +18,9 @@ import { RenderTierError, type RenderClient } from "./render-client";
 import { queueFull, slotRulesOf } from "./processing-slots";
 import { parseSourceUrl } from "./source-url";
 import { sourceLimitsFor } from "../settings";
-import type { SourceLimits } from "@clipforge/contract";
+import { findUpload } from "../db/uploads";
+import { signInternalObjectUrl } from "./signing";
+import type { ProbeResult, SourceLimits } from "@clipforge/contract";
 
 export interface SubmitInput {
 	workspaceId: string;
@@ -33,6 +35,49 @@ const PROBE_TIMEOUT_MS = 30_000;
 
 export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, input: SubmitInput) {
 	const url = parseSourceUrl(input.hostedUrl, env);
+	return submitVideo(env, db, render, input, {
+		sourceUrl: url.toString(),
+		probe: (limits) => probe(render, url.toString(), limits),
+		videoId: newId("vid"),
+	});
+}
+
+export interface SubmitUploadInput extends Omit<SubmitInput, "hostedUrl"> {
+	uploadId: string;
+}
+
+/**
+ * POST /api/videos/upload: the same checks and charge as a hosted URL, with the probe reading the
+ * stored upload through a signed internal URL. The video takes the id the upload reserved (its
+ * file is already at that video's source key), and claims the upload in its charge batch.
+ */
+export async function submitUploadedVideo(env: Env, db: Db, render: RenderClient, input: SubmitUploadInput) {
+	const upload = await findUpload(db, input.uploadId, [input.workspaceId]);
+	if (!upload) throw new ApiError("not_found", `Upload ${input.uploadId} was not found.`);
+	if (upload.status === "uploading") throw new ApiError("conflict", `Upload ${upload.id} is not completed; send its missing parts, then POST /api/uploads/${upload.id}/complete.`);
+	if (upload.status === "used") throw new ApiError("conflict", `Upload ${upload.id} was already submitted as video ${upload.videoId}.`, { videoId: upload.videoId });
+	return submitVideo(env, db, render, input, {
+		sourceUrl: `upload://${upload.id}`,
+		uploadId: upload.id,
+		videoId: upload.videoId,
+		probe: async (limits) => {
+			const info = await probe(render, await signInternalObjectUrl(env, upload.objectKey, "GET"), limits, "The uploaded file");
+			// What the file itself says of a title or channel is the internal URL's: the user's file name is the better title.
+			return boundedProbe({ ...info, id: upload.id, title: titleFromFileName(upload.fileName), thumbnail: "", channelName: "Upload" });
+		},
+	});
+}
+
+interface SourceOf {
+	sourceUrl: string;
+	videoId: string;
+	uploadId?: string;
+	probe: (limits: SourceLimits) => Promise<ProbedVideo>;
+}
+
+type ProbedVideo = ProbeResult;
+
+async function submitVideo(env: Env, db: Db, render: RenderClient, input: Omit<SubmitInput, "hostedUrl">, source: SourceOf) {
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
 	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
 	if (input.config) await assertBackgroundChoice(db, input.workspaceId, input.config, "");
@@ -44,7 +89,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	const slots = input.config ? await slotRulesOf(env, db, input.workspaceId) : null;
 	if (slots && (await waitingVideos(db, input.workspaceId)) >= slots.maxWaiting) throw queueFull(slots);
 
-	const info = await probe(render, url.toString(), sourceLimitsFor(env, plan));
+	const info = await source.probe(sourceLimitsFor(env, plan));
 	if (!info.hasAudio) {
 		throw new ApiError("unsupported_source", "The video has no audio track: clipforge finds clips in what is said. Nothing was charged.");
 	}
@@ -57,12 +102,12 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	if (input.config) assertTimeframeInside(input.config, info.duration);
 
 	const cost = minutesFor(info.duration, input.config);
-	const videoId = newId("vid");
+	const videoId = source.videoId;
 	const created = await chargeAndCreateVideo(db, {
 		id: videoId,
 		workspaceId: input.workspaceId,
 		projectId: input.projectId,
-		sourceUrl: url.toString(),
+		sourceUrl: source.sourceUrl,
 		title: info.title,
 		status: input.config ? "downloading" : "pending_config",
 		config: input.config,
@@ -72,20 +117,30 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 		channelName: info.channelName,
 		minutesCharged: cost,
 		webhookUrl,
+		uploadId: source.uploadId,
 	}, slots);
 	if (created === "queue_full") throw queueFull(slots!);
 	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
+	if (created === "upload_taken") throw new ApiError("conflict", `Upload ${source.uploadId} was just submitted by another request (or deleted).`);
 
 	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };
 }
 
+/** "my talk (final).mov" → "my talk (final)". */
+function titleFromFileName(name: string): string {
+	return name.replace(/\.[A-Za-z0-9]{1,5}$/, "").trim() || name;
+}
+
 /** The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused here, before any charge. */
-async function probe(render: RenderClient, url: string, limits: SourceLimits) {
+async function probe(render: RenderClient, url: string, limits: SourceLimits, uploaded?: string) {
 	try {
 		return boundedProbe(await render.run("probe", { url, limits }, { timeoutMs: PROBE_TIMEOUT_MS }));
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
+		if (uploaded && (error.code === "unsupported_source" || error.code === "invalid_request")) {
+			throw new ApiError("unsupported_source", `${uploaded} is not a video clipforge can read (the render tier says: ${error.message.slice(0, 200)}). Nothing was charged.`);
+		}
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
 		if (error.code === "unsupported_source" || error.code === "invalid_request") throw new ApiError("unsupported_source", error.message);
 		throw new ApiError("service_unavailable", "The video could not be inspected right now; nothing was charged. Try again shortly.", { cause: error.message });

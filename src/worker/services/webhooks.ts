@@ -38,7 +38,7 @@ export async function webhookTarget(db: Db, videoId: string, event: WebhookEvent
 	if (!row?.url) return null;
 	// First webhook of the workspace: give it a secret (kept if another request set one first).
 	const secret = row.secret ?? (await ensureWebhookSecret(db, row.video.workspaceId, newWebhookSecret()));
-	return { url: row.url, secret, payload: { event, video: { ...row.video, sourceType: "hosted" }, clipsCount: row.clipsCount } };
+	return { url: row.url, secret, payload: { event, video: { ...row.video, sourceType: row.video.sourceType === "upload" ? "upload" : "hosted" }, clipsCount: row.clipsCount } };
 }
 
 /** One delivery attempt, recorded; throws when the receiver did not answer 2xx (so the step retries). */

@@ -55,6 +55,7 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		splitScreen: config.enableSplitScreen && look.background ? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio } : null,
 		smartCrop: config.enableSmartCrop,
 		jumpCuts: config.removeSilences ? jumpCutsFor(config, clip) : null,
+		layout: config.layout,
 	};
 }
 
@@ -104,8 +105,10 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
 	});
 	// With pauses cut out, the clip the user gets is shorter than its span in the source: report that length.
-	const duration = result.cuts > 0 ? Math.round(result.duration * 100) / 100 : undefined;
-	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes, duration });
+	const cut = result.cutStretches.length > 0;
+	await markClipRendered(run.db, clipId, {
+		videoKey, thumbnailKey, bytes: result.bytes, jumpCuts: cut ? result.cutStretches : null, ...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
+	});
 	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total));
 	return { clipId, videoKey };
 }

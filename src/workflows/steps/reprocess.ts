@@ -10,11 +10,11 @@ import { completeReprocess, findReprocess, replaceGenerationClips } from "../../
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
+import { wakeWaiting } from "../../worker/services/processing-slots";
 import { createRenderClient } from "../../worker/services/render-client";
 import { renderInstance } from "../../worker/services/render-instances";
 import { createLlm } from "../../worker/services/ranking/llm/client";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
-import { rankMoments as rank } from "../../worker/services/ranking/rank-moments";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { computeSignals } from "./rank";
 import { loadVideo, readJson, type LoadedVideo, type VideoRun } from "./run";
@@ -53,6 +53,8 @@ export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess
 	const transcript = await readJson<Transcript>(run, reprocess.transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
+	// Loaded on first use, as in the rank step: the English model is megabytes the API's cold start should not evaluate.
+	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
 	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_r${reprocess.number}_${n + 1}`);
 	await replaceGenerationClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, reprocess.number, clips.map((clip, n) => ({ ...clip, id: ids[n]! })));
@@ -64,6 +66,9 @@ export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess
 export async function finishReprocess(run: VideoRun, reprocess: LoadedReprocess, ranked: { clipIds: string[]; rankedBy: string; note: string | null }): Promise<{ clips: number }> {
 	await completeReprocess(run.db, { id: reprocess.id, videoId: run.videoId, number: reprocess.number }, { rankedBy: ranked.rankedBy, note: ranked.note, clips: ranked.clipIds.length });
 	await deleteUnlistedClipFiles(run.env, run.db, run.videoId);
+	// Its processing slot is free: the workspace's next waiting video may start.
+	const video = await findVideoById(run.db, run.videoId);
+	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
 	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
 	return { clips: ranked.clipIds.length };
 }

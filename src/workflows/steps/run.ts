@@ -29,6 +29,8 @@ export interface LoadedVideo {
 	duration: number;
 	config: VideoConfig;
 	sourceUrl: string;
+	/** `upload`: the source is already stored (POST /api/videos/upload); absent in runs loaded before uploads existed (hosted). */
+	sourceType?: "hosted" | "upload";
 	workspaceId: string;
 	/** What the tier may download for it (the plan's limits, else the operator's); absent in runs loaded before it existed. */
 	sourceLimits?: SourceLimits;
@@ -39,7 +41,7 @@ export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
 	if (!row) throw new NonRetryableError(`Video ${run.videoId} does not exist.`);
 	if (!row.config) throw new NonRetryableError("The video has no config yet.");
 	const plan = await planOf(run.db, row.workspaceId);
-	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, workspaceId: row.workspaceId, sourceLimits: sourceLimitsFor(run.env, plan) };
+	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, sourceType: row.sourceType === "upload" ? "upload" : "hosted", workspaceId: row.workspaceId, sourceLimits: sourceLimitsFor(run.env, plan) };
 }
 
 /**

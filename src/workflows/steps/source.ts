@@ -1,4 +1,9 @@
-/** Steps "download source" and "upload source": the tier fetches the source, then stores it in R2. */
+/**
+ * Steps "download source" and "upload source": the tier fetches the source, then stores it in R2.
+ * An uploaded file (sourceType `upload`) is in R2 already, at the video's source key: nothing is
+ * fetched from anywhere, both steps only check it is there and move through their stages.
+ */
+import { NonRetryableError } from "cloudflare:workflows";
 import { enterStage, recordSource } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
@@ -8,6 +13,7 @@ import { renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
 export async function downloadSource(run: VideoRun, video: LoadedVideo) {
 	await enterStage(run.db, run.videoId, "downloading", 0);
+	if (video.sourceType === "upload") return { bytes: await storedUploadBytes(run) };
 	return renderJob(run, "Downloading the source", renderInstance.video(run.videoId), "download", downloadRequest(run, video), reporter(run, "downloading"));
 }
 
@@ -16,6 +22,7 @@ export async function uploadSource(run: VideoRun, video: LoadedVideo): Promise<{
 	await enterStage(run.db, run.videoId, "uploading", progressAt("uploading", 0));
 	const key = r2Keys.source(run.videoId);
 	let bytes = (await run.env.MEDIA.head(key))?.size;
+	if (bytes === undefined && video.sourceType === "upload") bytes = await storedUploadBytes(run);
 	if (bytes === undefined) {
 		const putUrl = await signInternalObjectUrl(run.env, key, "PUT");
 		const result = await renderJob(run, "Storing the source", renderInstance.video(run.videoId), "uploadSource", { ...downloadRequest(run, video), putUrl }, reporter(run, "uploading"));
@@ -31,4 +38,11 @@ export async function uploadSource(run: VideoRun, video: LoadedVideo): Promise<{
  */
 function downloadRequest(run: VideoRun, video: LoadedVideo) {
 	return { videoId: run.videoId, url: video.sourceUrl, limits: video.sourceLimits, expectedDuration: video.duration };
+}
+
+/** The uploaded file's size; a missing one (deleted meanwhile) fails the video, refunded. */
+async function storedUploadBytes(run: VideoRun): Promise<number> {
+	const object = await run.env.MEDIA.head(r2Keys.source(run.videoId));
+	if (!object) throw new NonRetryableError("The uploaded file is no longer stored.");
+	return object.size;
 }

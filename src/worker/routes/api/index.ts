@@ -16,12 +16,16 @@ import { registerApiKeys } from "./api-keys";
 import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
 import { PUBLIC_CAPTION_PREVIEW_PATHS, registerCaptionTemplates } from "./caption-templates";
-import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips";
+import { registerClip } from "./clips/clip";
+import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips/files";
 import { registerProjects } from "./projects";
+import { PUBLIC_UPLOAD_PATHS, registerUploads } from "./uploads";
 import { registerClips } from "./videos/clips";
 import { registerConfigure } from "./videos/config";
+import { registerExport } from "./videos/export";
 import { registerReprocess } from "./videos/reprocess";
 import { registerSubmitHosted } from "./videos/hosted";
+import { registerSubmitUpload } from "./videos/upload";
 import { registerVideoList } from "./videos/list";
 import { registerStatus } from "./videos/status";
 import { registerTranscript } from "./videos/transcript";
@@ -32,8 +36,8 @@ import { registerWatermark } from "./workspaces/watermark";
 import { registerWorkspaceWebhook } from "./workspaces/webhook";
 
 export const API_BASE = "/api";
-/** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, the OpenAPI document. */
-export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, ...PUBLIC_CAPTION_PREVIEW_PATHS, "/openapi.json"].map((path) => API_BASE + path));
+/** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, signed upload part URLs, signed caption previews, the OpenAPI document. */
+export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, ...PUBLIC_UPLOAD_PATHS, ...PUBLIC_CAPTION_PREVIEW_PATHS, "/openapi.json"].map((path) => API_BASE + path));
 
 /** Credentials, then the caller's rate limit, then JSON writes: the order a caller hears about problems in. */
 const guard: MiddlewareHandler<AppEnv> = (c, next) =>
@@ -52,8 +56,9 @@ const authenticateByDefault = createMiddleware<AppEnv>(async (c, next) => {
 /** In the order they appear in the OpenAPI document. */
 const REGISTER: ((api: Api) => unknown)[] = [
 	registerAuth,
-	registerVideoList, registerDeleteVideo, registerSubmitHosted, registerConfigure, registerStatus, registerClips, registerVideo, registerTranscript,
-	registerReprocess,
+	registerVideoList, registerDeleteVideo, registerSubmitHosted, registerSubmitUpload, registerConfigure, registerStatus, registerClips, registerVideo, registerTranscript,
+	registerReprocess, registerClip, registerExport,
+	registerUploads,
 	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
 	registerClipFiles,
 	registerCaptionTemplates,

@@ -1,5 +1,6 @@
 /** GET /api/videos: newest first, filtered by status or project, paged by cursor. */
 import { createRoute, z } from "@hono/zod-openapi";
+import { clipCounts } from "../../../db/clips";
 import { getDb } from "../../../db/client";
 import { listVideos } from "../../../db/videos";
 import { VIDEO_STATUSES } from "../../../domain/video-status";
@@ -37,7 +38,8 @@ const isCursor = (v: unknown): v is { c: string; i: string } =>
 export const registerVideoList = (api: Api) => api.openapi(listRoute, async (c) => {
 	const query = c.req.valid("query");
 	const cursor = decodeCursor(query.cursor, isCursor);
-	const rows = await listVideos(getDb(c.env), {
+	const db = getDb(c.env);
+	const rows = await listVideos(db, {
 		workspaceIds: workspaceScope(c.get("principal"), query.workspaceId),
 		status: query.status,
 		projectId: query.projectId,
@@ -46,5 +48,6 @@ export const registerVideoList = (api: Api) => api.openapi(listRoute, async (c) 
 	});
 	const page = rows.slice(0, query.limit);
 	const last = page[page.length - 1];
-	return c.json({ videos: page.map(videoDetailView), nextCursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null }, 200);
+	const counts = await clipCounts(db, page.map((row) => row.id));
+	return c.json({ videos: page.map((row) => videoDetailView(row, counts.get(row.id))), nextCursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null }, 200);
 });

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "../../../domain/ranking-features";
 import { VideoConfigInput } from "../../../domain/video-config";
 import { VIDEO_STATUSES } from "../../../domain/video-status";
+import { CLIP_API_STATUSES, CLIP_SORT_FIELDS } from "../../../db/clips";
 
 export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
 
@@ -16,6 +17,16 @@ export const SubmitHostedVideoBody = z
 	.openapi("SubmitHostedVideo");
 export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;
 
+export const SubmitUploadedVideoBody = z
+	.strictObject({
+		uploadId: z.string().min(1).max(64).openapi({ example: "upl_3kTq9bX2mZpQ", description: "A completed upload (POST /api/uploads, its parts, then …/complete)." }),
+		workspaceId: SubmitHostedVideoBody.shape.workspaceId,
+		config: SubmitHostedVideoBody.shape.config,
+		projectId: SubmitHostedVideoBody.shape.projectId,
+		webhookUrl: SubmitHostedVideoBody.shape.webhookUrl,
+	})
+	.openapi("SubmitUploadedVideo");
+
 const Status = z.enum(VIDEO_STATUSES);
 
 /** Seed 2.1. */
@@ -24,8 +35,8 @@ export const Video = z
 		id: z.string(),
 		title: z.string().openapi({ description: "The source's title as its platform gives it, at most 300 characters." }),
 		status: Status,
-		sourceType: z.literal("hosted"),
-		sourceUrl: z.string(),
+		sourceType: z.enum(["hosted", "upload"]),
+		sourceUrl: z.string().openapi({ description: "The hosted URL; `upload://<uploadId>` for an uploaded file." }),
 		workspaceId: z.string(),
 		createdAt: z.string(),
 	})
@@ -56,6 +67,10 @@ export const VideoDetail = Video.extend({
 	progress: z.number(),
 	updatedAt: z.string(),
 	completedAt: z.string().nullable(),
+	duration: z.number().openapi({ description: "The source's duration in seconds (as videoInfo.duration)." }),
+	transcriptLanguage: z.string().nullable().openapi({ description: "The transcript's language (forced by the config or detected); null before transcription. Same as `language`." }),
+	clipsCount: z.number().int().openapi({ description: "Clips GET /api/videos/{id}/clips lists now (0 until completed)." }),
+	favoritedClipsCount: z.number().int(),
 }).openapi("VideoDetail");
 
 export const VideoStatusResponse = z
@@ -109,11 +124,47 @@ export const Clip = z
 		transcript: z.string(),
 		downloadUrl: z.string(),
 		thumbnailUrl: z.string(),
-		status: z.literal("completed"),
+		status: z.enum(CLIP_API_STATUSES).openapi({
+			description: "`completed` (rendered); `generating` while an edit renders it again (the previous file stays served until then); `detected`/`failed` for clips not rendered (only with the `status` filter).",
+		}),
 		aspectRatio: z.string(),
+		videoId: z.string(),
+		createdAt: z.string(),
+		updatedAt: z.string().nullable().openapi({ description: "When the clip was last edited; null if never." }),
+		favorited: z.boolean(),
+		captionStyle: z.string().nullable().openapi({ description: "The clip's own caption look (set by an edit; it turns captions on for the clip); null = the video's captionTemplateId." }),
+		edits: z.number().int().openapi({ description: "Re-renders its edits started (free up to the limit in the README)." }),
+		editError: z.string().nullable().openapi({ description: "Why the last edit's render failed (the clip kept its previous version); null otherwise." }),
 	})
 	.openapi("Clip");
 
+export const ClipId = z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" }, example: "clp_3kTq9bX2mZpQ_1" });
+
+const CaptionWord = z.object({ index: z.number().int(), word: z.string(), start: z.number(), end: z.number() }).openapi("CaptionWord");
+
+/** GET /api/clips/:id: the list's view plus the words its captions show. */
+export const ClipDetail = Clip.extend({
+	words: z.array(CaptionWord).openapi({
+		description: "The words of the clip's captions (corrections applied), times in seconds from the clip's start; `index` is what PATCH `captionWords` refers to.",
+	}),
+}).openapi("ClipDetail");
+
 export const ClipsResponse = z
-	.object({ videoId: z.string(), status: Status, clips: z.array(Clip), count: z.number().int(), nextCursor: z.string().nullable() })
+	.object({
+		videoId: z.string(),
+		status: Status,
+		clips: z.array(Clip),
+		count: z.number().int(),
+		nextCursor: z.string().nullable(),
+		filters: z
+			.object({
+				minScore: z.number().nullable(),
+				maxScore: z.number().nullable(),
+				status: z.enum(CLIP_API_STATUSES).nullable(),
+				favorited: z.boolean().nullable(),
+				sortBy: z.enum(CLIP_SORT_FIELDS),
+				sortOrder: z.enum(["asc", "desc"]),
+			})
+			.openapi({ description: "The filters and order this answer applied (defaults filled)." }),
+	})
 	.openapi("ClipList");

@@ -13,13 +13,13 @@ import { refundReprocessOnDelete } from "../../../services/reprocess-state";
 import { deletePrefixes } from "../../../services/video-cleanup";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoDetail, VideoId } from "./schemas";
-import { loadVideo, videoDetailView } from "./views";
+import { loadVideo, videoDetailOf } from "./views";
 
 const detailRoute = createRoute({
 	method: "get",
 	path: "/videos/{id}",
 	tags: ["videos"],
-	summary: "The full video record",
+	summary: "The full video record: config, duration, language, error, charge, clip counts",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: { 200: jsonOk(VideoDetail, "The video."), ...errorResponses(401, 404) },
@@ -46,7 +46,8 @@ const deleteRoute = createRoute({
 export function registerVideo(api: Api) {
 	api.openapi(detailRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		return c.json(videoDetailView(await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds)), 200);
+		const db = getDb(c.env);
+		return c.json(await videoDetailOf(db, await loadVideo(db, id, c.get("principal").workspaceIds)), 200);
 	});
 }
 

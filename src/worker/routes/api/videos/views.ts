@@ -2,6 +2,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../../db/client";
 import { findVideo, type ClipRow, type VideoRow } from "../../../db/videos";
+import { apiStatusOf, clipCounts } from "../../../db/clips";
 import { ApiError } from "../../../errors";
 import { signClipUrl } from "../../../services/signing";
 import { stageProgress } from "../../../domain/progress";
@@ -23,7 +24,7 @@ export function videoView(row: VideoRow): z.infer<typeof Video> {
 		id: row.id,
 		title: titleOf(row),
 		status: row.status,
-		sourceType: "hosted",
+		sourceType: row.sourceType === "upload" ? "upload" : "hosted",
 		sourceUrl: row.sourceUrl,
 		workspaceId: row.workspaceId,
 		createdAt: row.createdAt,
@@ -40,7 +41,12 @@ export function videoInfoView(row: VideoRow): z.infer<typeof VideoInfo> {
 	};
 }
 
-export function videoDetailView(row: VideoRow): z.infer<typeof VideoDetail> {
+/** What a video's clip counts are when it shows none (not completed, or counts not asked for). */
+const NO_CLIPS = { clips: 0, favorited: 0 };
+
+/** The full record; `counts` from db/clips.ts `clipCounts` (a video that is not completed or failed lists none). */
+export function videoDetailView(row: VideoRow, counts: { clips: number; favorited: number } = NO_CLIPS): z.infer<typeof VideoDetail> {
+	const listed = row.status === "completed" || row.status === "failed";
 	return {
 		...videoView(row),
 		videoInfo: videoInfoView(row),
@@ -54,7 +60,16 @@ export function videoDetailView(row: VideoRow): z.infer<typeof VideoDetail> {
 		progress: row.progress,
 		updatedAt: row.updatedAt,
 		completedAt: row.completedAt,
+		duration: row.duration,
+		transcriptLanguage: row.language,
+		clipsCount: listed ? counts.clips : 0,
+		favoritedClipsCount: listed ? counts.favorited : 0,
 	};
+}
+
+/** The full record with its clip counts. */
+export async function videoDetailOf(db: Db, row: VideoRow): Promise<z.infer<typeof VideoDetail>> {
+	return videoDetailView(row, (await clipCounts(db, [row.id])).get(row.id));
 }
 
 export function videoStatusView(row: VideoRow, queuePosition: number | null = null): z.infer<typeof VideoStatusResponse> {
@@ -100,7 +115,14 @@ export async function clipView(env: Pick<Env, "SIGNING_SECRET">, origin: string,
 		transcript: row.transcript,
 		downloadUrl,
 		thumbnailUrl,
-		status: "completed",
+		status: apiStatusOf(row.status),
 		aspectRatio: row.aspectRatio,
+		videoId: row.videoId,
+		createdAt: row.createdAt,
+		updatedAt: row.updatedAt,
+		favorited: row.favorited,
+		captionStyle: row.captionStyle,
+		edits: row.edits,
+		editError: row.editError,
 	};
 }

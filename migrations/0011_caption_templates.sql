@@ -13,4 +13,5 @@ CREATE TABLE `caption_templates` (
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `caption_templates_workspace` ON `caption_templates` (`workspace_id`,`created_at`);
+CREATE INDEX `caption_templates_workspace` ON `caption_templates` (`workspace_id`,`created_at`);--> statement-breakpoint
+ALTER TABLE `clips` ADD `jump_cuts` text;

@@ -3,12 +3,12 @@
  * Authorization header, the token is the credential (so a URL can be handed to a player or a
  * browser), valid one hour.
  */
-import { getDb } from "../../db/client";
-import { findClip } from "../../db/videos";
-import type { Api } from "../../env";
-import { ApiError } from "../../errors";
-import { serveR2Object } from "../../services/serve-object";
-import { checkClipToken, type ClipAsset } from "../../services/signing";
+import { getDb } from "../../../db/client";
+import { findClip } from "../../../db/videos";
+import type { Api } from "../../../env";
+import { ApiError } from "../../../errors";
+import { serveR2Object } from "../../../services/serve-object";
+import { checkClipToken, type ClipAsset } from "../../../services/signing";
 
 const ASSETS = ["download", "thumbnail"] as const satisfies readonly ClipAsset[];
 export const PUBLIC_CLIP_PATHS = ASSETS.map((asset) => `/clips/:clipId/${asset}`);

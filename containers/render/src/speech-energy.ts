@@ -1,0 +1,57 @@
+/**
+ * Audio energy per channel around each sampled frame: the audio half of "who is speaking" for the
+ * speaker layouts. A stereo podcast often pans each microphone towards its speaker's side; a mono
+ * one gives both channels the same energy and leaves the decision to mouth motion.
+ */
+import { ProcessError, runProcess } from "./run-process.ts";
+import { tools } from "./tool-paths.ts";
+
+/** Low rate is plenty for loudness and keeps the PCM stream small (32 kB/s for stereo s16). */
+const RATE = 8000;
+
+/** Left and right RMS (0-1 of full scale) of the window around one sample time. */
+export type ChannelEnergy = [left: number, right: number];
+
+/**
+ * RMS per channel of `windowSeconds` centred on each of `times` (seconds from `start`).
+ * @returns null when the source has no audio stream
+ */
+export async function channelEnergy(
+	sourceUrl: string,
+	start: number,
+	duration: number,
+	times: number[],
+	windowSeconds: number,
+	signal: AbortSignal,
+): Promise<ChannelEnergy[] | null> {
+	const chunks: Buffer[] = [];
+	try {
+		await runProcess(
+			tools.ffmpeg,
+			[
+				"-hide_banner", "-nostdin", "-loglevel", "error",
+				"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
+				"-map", "0:a:0", "-ac", "2", "-ar", String(RATE), "-f", "s16le", "pipe:1",
+			],
+			{ timeoutMs: Math.max(2 * 60_000, duration * 2_000), signal, onStdoutBytes: (chunk) => void chunks.push(Buffer.from(chunk)) },
+		);
+	} catch (error) {
+		// "-map 0:a:0" matches nothing in a silent (video-only) source: no audio, not a failure.
+		if (!signal.aborted && error instanceof ProcessError && error.reason === "exit" && /matches no streams/i.test(error.stderrTail)) return null;
+		throw error;
+	}
+	const pcm = Buffer.concat(chunks);
+	const frames = Math.floor(pcm.length / 4);
+	return times.map((t) => {
+		const from = Math.max(0, Math.floor((t - windowSeconds / 2) * RATE));
+		const to = Math.min(frames, Math.ceil((t + windowSeconds / 2) * RATE));
+		let left = 0;
+		let right = 0;
+		for (let i = from; i < to; i++) {
+			left += (pcm.readInt16LE(i * 4) / 32768) ** 2;
+			right += (pcm.readInt16LE(i * 4 + 2) / 32768) ** 2;
+		}
+		const n = Math.max(1, to - from);
+		return [Math.sqrt(left / n), Math.sqrt(right / n)];
+	});
+}

@@ -1,0 +1,184 @@
+/**
+ * A clip's card on the video page: the clip playing, its favourite toggle, caption downloads, and
+ * an editor (trim with a preview in the clip's own player, title, caption words) that saves with
+ * PATCH /api/clips/<id>; a change that re-renders the clip is followed until the new one is ready.
+ */
+import { api, errorText } from "../api";
+import { h, toast } from "../dom";
+
+export interface Clip {
+	id: string;
+	title: string;
+	score: number;
+	startTime: number;
+	endTime: number;
+	duration: number;
+	viralityReason: string;
+	transcript: string;
+	downloadUrl: string;
+	thumbnailUrl: string;
+	status: string;
+	favorited: boolean;
+	edits: number;
+	editError: string | null;
+}
+
+interface ClipDetail extends Clip {
+	words: { index: number; word: string; start: number; end: number }[];
+}
+
+const clipPath = (id: string) => `/api/clips/${encodeURIComponent(id)}`;
+
+/** One clip's card; `onChanged` reloads the list (after a re-render, or a favourite when the list shows favourites only). */
+export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, options: { favoritesOnly?: boolean } = {}): HTMLElement {
+	const video = h("video", { controls: true, preload: "metadata", playsinline: true, src: clip.downloadUrl, poster: clip.thumbnailUrl, "aria-label": `Clip: ${clip.title}` });
+	const favorite = h("button", { type: "button", class: "secondary favorite", "aria-pressed": String(clip.favorited), text: clip.favorited ? "★ Favorite" : "☆ Favorite" });
+	favorite.addEventListener("click", async () => {
+		const next = favorite.getAttribute("aria-pressed") !== "true";
+		favorite.disabled = true;
+		try {
+			await api("PATCH", clipPath(clip.id), { favorited: next });
+			favorite.setAttribute("aria-pressed", String(next));
+			favorite.textContent = next ? "★ Favorite" : "☆ Favorite";
+			if (options.favoritesOnly && !next) await onChanged();
+		} catch (error) {
+			toast(errorText(error));
+		} finally {
+			favorite.disabled = false;
+		}
+	});
+	const status = clip.status === "generating" ? h("p", { class: "badge", role: "status", text: "Rendering the edit…" }) : null;
+	const editError = clip.editError ? h("p", { class: "error", text: clip.editError }) : null;
+	return h("li", { class: "card clip", "aria-labelledby": `clip-${n}`, "data-clip-id": clip.id },
+		video,
+		h("p", {}, h("span", { class: "score", text: String(clip.score) }), h("span", { class: "muted", text: ` / 100 · ${clip.duration.toFixed(1)} s · ${fmt(clip.startTime)}–${fmt(clip.endTime)}` })),
+		h("h3", { id: `clip-${n}`, text: clip.title }),
+		status,
+		editError,
+		h("p", { text: clip.viralityReason }),
+		h("details", {}, h("summary", { text: "Transcript" }), h("p", { text: clip.transcript })),
+		h("p", { class: "actions" },
+			favorite,
+			h("a", { href: clip.downloadUrl, download: `clip-${n + 1}.mp4`, text: "Download MP4" }),
+			h("a", { href: `${clipPath(clip.id)}/captions?format=srt`, download: `${clip.id}.srt`, text: "SRT" }),
+			h("a", { href: `${clipPath(clip.id)}/captions?format=vtt`, download: `${clip.id}.vtt`, text: "VTT" }),
+		),
+		editor(clip, n, video, onChanged),
+	);
+}
+
+/** "Edit clip": trim, title and caption words; loaded when opened (the words come with GET /api/clips/<id>). */
+function editor(clip: Clip, n: number, video: HTMLVideoElement, onChanged: () => Promise<void>): HTMLElement {
+	const details = h("details", { class: "editor" }, h("summary", { text: "Edit clip" }));
+	let loaded = false;
+	details.addEventListener("toggle", async () => {
+		if (!details.open || loaded) return;
+		loaded = true;
+		try {
+			details.append(await editorForm(await api<ClipDetail>("GET", clipPath(clip.id)), n, video, onChanged));
+		} catch (error) {
+			details.append(h("p", { class: "error", role: "alert", text: errorText(error) }));
+		}
+	});
+	return details;
+}
+
+async function editorForm(clip: ClipDetail, n: number, video: HTMLVideoElement, onChanged: () => Promise<void>): Promise<HTMLElement> {
+	const id = (name: string) => `edit-${n}-${name}`;
+	const start = h("input", { id: id("start"), type: "number", step: "0.01", min: 0, value: clip.startTime });
+	const end = h("input", { id: id("end"), type: "number", step: "0.01", min: 0, value: clip.endTime });
+	const title = h("input", { id: id("title"), type: "text", maxlength: 200, value: clip.title });
+	const original = clip.words.map((w) => w.word.trim());
+	const words = h("textarea", { id: id("words"), rows: 4, spellcheck: true });
+	words.value = original.join(" ");
+	const message = h("p", { class: "error", role: "alert" });
+	const preview = h("button", { type: "button", class: "secondary", text: "Preview trim" });
+	const save = h("button", { type: "submit", text: "Save" });
+	preview.addEventListener("click", () => previewTrim(video, clip, Number(start.value), Number(end.value)));
+
+	const form = h("form", { class: "edit-clip" },
+		h("div", { class: "grid" },
+			h("div", {}, h("label", { for: id("start"), text: "Start (s in the video)" }), start),
+			h("div", {}, h("label", { for: id("end"), text: "End (s in the video)" }), end),
+		),
+		h("p", { class: "muted", text: "Times snap to the nearest word. A new trim or new caption words render the clip again (free, up to 20 times per clip)." }),
+		h("div", {}, h("label", { for: id("title"), text: "Title" }), title),
+		h("div", {}, h("label", { for: id("words"), text: "Caption words (fix spelling; keep one word per word)" }), words),
+		message,
+		h("p", { class: "actions" }, preview, save),
+	);
+	form.addEventListener("submit", async (event) => {
+		event.preventDefault();
+		message.textContent = "";
+		const changes: Record<string, unknown> = {};
+		const newStart = Number(start.value);
+		const newEnd = Number(end.value);
+		if (Math.abs(newStart - clip.startTime) > 0.005) changes.startTime = newStart;
+		if (Math.abs(newEnd - clip.endTime) > 0.005) changes.endTime = newEnd;
+		if (title.value.trim() !== clip.title) changes.title = title.value.trim();
+		const edited = words.value.trim().split(/\s+/).filter(Boolean);
+		if (edited.join(" ") !== original.join(" ")) {
+			if (edited.length !== original.length) {
+				message.textContent = `Keep ${original.length} words (one per spoken word): ${edited.length} given.`;
+				return;
+			}
+			if (changes.startTime !== undefined || changes.endTime !== undefined) {
+				message.textContent = "Save the trim first, then correct the words of the new cut.";
+				return;
+			}
+			changes.captionWords = edited.flatMap((word, index) => (word === original[index] ? [] : [{ index, word }]));
+		}
+		if (Object.keys(changes).length === 0) {
+			message.textContent = "Nothing changed.";
+			return;
+		}
+		save.disabled = true;
+		try {
+			const saved = await api<ClipDetail>("PATCH", `/api/clips/${encodeURIComponent(clip.id)}`, changes);
+			if (saved.status === "generating") {
+				toast("Rendering the edited clip…");
+				await untilRendered(clip.id);
+			} else {
+				toast("Saved");
+			}
+			await onChanged();
+		} catch (error) {
+			message.textContent = errorText(error);
+			save.disabled = false;
+		}
+	});
+	return form;
+}
+
+/**
+ * Plays the new in/out in the clip's own player: the rendered clip covers the old cut, so the
+ * preview seeks to where the new start falls in it and stops at the new end (both clamped to it).
+ */
+function previewTrim(video: HTMLVideoElement, clip: Clip, start: number, end: number): void {
+	const from = Math.min(Math.max(0, start - clip.startTime), clip.duration);
+	const to = Math.min(Math.max(from, end - clip.startTime), clip.duration);
+	video.dataset.previewFrom = from.toFixed(2);
+	video.dataset.previewTo = to.toFixed(2);
+	const stop = () => {
+		if (video.currentTime >= to) {
+			video.pause();
+			video.removeEventListener("timeupdate", stop);
+		}
+	};
+	video.addEventListener("timeupdate", stop);
+	video.currentTime = from;
+	video.play().catch(() => undefined);
+}
+
+async function untilRendered(clipId: string): Promise<void> {
+	for (;;) {
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		const clip = await api<ClipDetail>("GET", `/api/clips/${encodeURIComponent(clipId)}`);
+		if (clip.status !== "generating") {
+			if (clip.editError) throw new Error(clip.editError);
+			return;
+		}
+	}
+}
+
+const fmt = (s: number) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, "0")}`;

@@ -1,0 +1,167 @@
+/**
+ * Clips as the clip-level API sees them: one clip of a workspace, the filtered list, counts per
+ * video, and an edit's life (start, finish, fail). An edit's status moves are guarded UPDATEs: it
+ * starts only from a `completed` clip of a `completed` video, and only the edit that is running
+ * (its number) may finish or fail it, so a repeated workflow step is a no-op.
+ */
+import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { CaptionFix } from "../domain/clip-edit";
+import { removedSeconds } from "../domain/silences";
+import type { Db } from "./client";
+import { clips, videos } from "./schema";
+import type { ClipRow } from "./videos";
+
+const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** The clip statuses the API shows, and the stored one behind each. */
+export const CLIP_API_STATUSES = ["detected", "generating", "completed", "failed"] as const;
+export type ClipApiStatus = (typeof CLIP_API_STATUSES)[number];
+const STORED: Record<ClipApiStatus, ClipRow["status"]> = { detected: "queued", generating: "generating", completed: "completed", failed: "failed" };
+export const apiStatusOf = (status: ClipRow["status"]): ClipApiStatus => (status === "queued" ? "detected" : status);
+
+/** A clip of one of these workspaces, or undefined (another workspace's clip is not found either). */
+export function findClipIn(db: Db, clipId: string, workspaceIds: string[]): Promise<ClipRow | undefined> {
+	return db.select().from(clips).where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds))).get();
+}
+
+export const CLIP_SORT_FIELDS = ["score", "duration", "startTime", "createdAt"] as const;
+
+export interface ClipFilter {
+	minScore?: number;
+	maxScore?: number;
+	/** Absent: the clips with a file (completed, and those being rendered again after an edit). */
+	status?: ClipApiStatus;
+	favorited?: boolean;
+	sortBy: (typeof CLIP_SORT_FIELDS)[number];
+	sortOrder: "asc" | "desc";
+}
+
+const SORT_COLUMN = { score: clips.score, duration: clips.duration, startTime: clips.startTime, createdAt: clips.createdAt } as const;
+
+function whereOf(videoId: string, filter: Omit<ClipFilter, "sortBy" | "sortOrder">): SQL {
+	const where: SQL[] = [eq(clips.videoId, videoId)];
+	where.push(filter.status ? eq(clips.status, STORED[filter.status]) : inArray(clips.status, ["completed", "generating"]));
+	if (filter.minScore !== undefined) where.push(gte(clips.score, filter.minScore));
+	if (filter.maxScore !== undefined) where.push(lte(clips.score, filter.maxScore));
+	if (filter.favorited !== undefined) where.push(eq(clips.favorited, filter.favorited));
+	return and(...where)!;
+}
+
+/** The video's clips matching the filter, in its order (ties: the ranker's order). */
+export function listClips(db: Db, videoId: string, filter: ClipFilter, page: { limit: number; offset: number }): Promise<ClipRow[]> {
+	const column = SORT_COLUMN[filter.sortBy];
+	const direction = filter.sortOrder === "asc" ? asc : desc;
+	return db.select().from(clips).where(whereOf(videoId, filter)).orderBy(direction(column), asc(clips.position)).limit(page.limit).offset(page.offset).all();
+}
+
+/** Clips the list shows by default (with a file), and how many of them are favorites, per video. */
+export async function clipCounts(db: Db, videoIds: string[]): Promise<Map<string, { clips: number; favorited: number }>> {
+	const counts = new Map<string, { clips: number; favorited: number }>();
+	if (videoIds.length === 0) return counts;
+	const rows = await db
+		.select({ videoId: clips.videoId, n: count(), favorited: sql<number>`COALESCE(SUM(${clips.favorited}), 0)` })
+		.from(clips)
+		.where(and(inArray(clips.videoId, videoIds), inArray(clips.status, ["completed", "generating"])))
+		.groupBy(clips.videoId)
+		.all();
+	for (const row of rows) counts.set(row.videoId, { clips: row.n, favorited: Number(row.favorited) });
+	return counts;
+}
+
+/** Changes that do not alter the picture: written at once, whatever the clip's status. */
+export async function updateClipData(db: Db, clipId: string, set: Partial<Pick<ClipRow, "favorited" | "title" | "hookTitle" | "captionFixes" | "transcript">>): Promise<void> {
+	if (Object.keys(set).length === 0) return;
+	await db.update(clips).set({ ...set, updatedAt: sql`${NOW}` }).where(eq(clips.id, clipId));
+}
+
+/** What an edit changes, and what is restored if its render fails. */
+export interface ClipCut {
+	startTime: number;
+	endTime: number;
+	hookTitle: string | null;
+	captionStyle: string | null;
+	captionFixes: CaptionFix[] | null;
+	transcript: string;
+}
+
+export const cutOf = (row: ClipRow): ClipCut => ({
+	startTime: row.startTime,
+	endTime: row.endTime,
+	hookTitle: row.hookTitle,
+	captionStyle: row.captionStyle,
+	captionFixes: (row.captionFixes as CaptionFix[] | null) ?? null,
+	transcript: row.transcript,
+});
+
+const duration = (cut: ClipCut) => Math.round((cut.endTime - cut.startTime) * 100) / 100;
+
+/**
+ * Starts edit number `number` (= the clip's edits + 1): the clip takes its new cut and goes
+ * `generating`, keeping its files (served until the new ones replace them) and its previous cut.
+ * The guard: the clip is `completed`, no other edit started meanwhile, and its video is `completed`.
+ * @returns true when this call started it.
+ */
+export async function startClipEdit(db: Db, clip: ClipRow, number: number, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>): Promise<boolean> {
+	const result = await db
+		.update(clips)
+		.set({ ...data, ...next, duration: duration(next), status: "generating", edits: number, previousEdit: cutOf(clip), editError: null, updatedAt: sql`${NOW}` })
+		.where(
+			and(
+				eq(clips.id, clip.id),
+				eq(clips.status, "completed"),
+				eq(clips.edits, number - 1),
+				sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${clips.videoId} AND ${videos.status} = 'completed')`,
+			),
+		)
+		.run();
+	return result.meta.changes === 1;
+}
+
+/** The edit's files replace the clip's. @returns the keys they replaced, or null when this edit is no longer the running one. */
+/** `files.duration`: the rendered file's length when pauses were cut out of it (else its span stays). */
+export async function completeClipEdit(db: Db, clipId: string, number: number, files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }): Promise<{ videoKey: string | null; thumbnailKey: string | null } | null> {
+	const row = await db.select().from(clips).where(eq(clips.id, clipId)).get();
+	if (!row || row.status !== "generating" || row.edits !== number) return null;
+	const result = await db
+		.update(clips)
+		.set({ status: "completed", ...files, previousEdit: null, editError: null, updatedAt: sql`${NOW}` })
+		.where(and(eq(clips.id, clipId), eq(clips.status, "generating"), eq(clips.edits, number)))
+		.run();
+	return result.meta.changes === 1 ? { videoKey: row.videoKey, thumbnailKey: row.thumbnailKey } : null;
+}
+
+/** The edit's render failed: the clip goes back to its previous cut and files, with the reason. @returns whether this call did it. */
+export async function failClipEdit(db: Db, clipId: string, number: number, message: string): Promise<boolean> {
+	const row = await db.select().from(clips).where(eq(clips.id, clipId)).get();
+	if (!row || row.status !== "generating" || row.edits !== number) return false;
+	const previous = (row.previousEdit as ClipCut | null) ?? cutOf(row);
+	const result = await db
+		.update(clips)
+		// The previous file is served again: its length is its span less the pauses cut from it.
+		.set({ status: "completed", ...previous, duration: Math.round((duration(previous) - removedSeconds(row.jumpCuts)) * 100) / 100, previousEdit: null, editError: message, updatedAt: sql`${NOW}` })
+		.where(and(eq(clips.id, clipId), eq(clips.status, "generating"), eq(clips.edits, number)))
+		.run();
+	return result.meta.changes === 1;
+}
+
+/** Clips of the video being rendered again (a reprocess waits for them). */
+export async function generatingClipCount(db: Db, videoId: string): Promise<number> {
+	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "generating"))).get();
+	return row?.n ?? 0;
+}
+
+/** Clips whose edit has not moved since `cutoff` (for the reconciler). */
+export function staleClipEdits(db: Db, cutoff: string, limit: number): Promise<Pick<ClipRow, "id" | "edits" | "videoId">[]> {
+	return db
+		.select({ id: clips.id, edits: clips.edits, videoId: clips.videoId })
+		.from(clips)
+		.where(and(eq(clips.status, "generating"), sql`${clips.updatedAt} < ${cutoff}`))
+		.limit(limit)
+		.all();
+}
+
+/** Every file key the video's clip rows point at (kept when unlisted files are cleaned up). */
+export async function clipFileKeysOf(db: Db, videoId: string): Promise<string[]> {
+	const rows = await db.select({ videoKey: clips.videoKey, thumbnailKey: clips.thumbnailKey }).from(clips).where(eq(clips.videoId, videoId)).all();
+	return rows.flatMap((r) => [r.videoKey, r.thumbnailKey]).filter((k): k is string => Boolean(k));
+}

@@ -1,0 +1,137 @@
+/**
+ * GET and PATCH /api/clips/{id}, and GET /api/clips/{id}/captions: one clip (the list's view plus
+ * its caption words), editing it (favorite and title at once; a trim, caption look, corrected
+ * words or drawn hook title re-render it), and its captions as SRT or WebVTT.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Word } from "@clipforge/contract";
+import { findClipIn } from "../../../db/clips";
+import { getDb, type Db } from "../../../db/client";
+import { findVideoById, type ClipRow, type VideoRow } from "../../../db/videos";
+import { clipWords, EDIT_CHARGING_RULE, MAX_EDITS_PER_CLIP, relativeWords, type CaptionFix } from "../../../domain/clip-edit";
+import { CLIP_SECONDS } from "../../../domain/config-options";
+import { VideoConfigInput } from "../../../domain/video-config";
+import type { Api } from "../../../env";
+import { ApiError } from "../../../errors";
+import { editClip } from "../../../services/edit-clip";
+import { retimeWords } from "../../../domain/silences";
+import { CAPTION_CONTENT_TYPE, CAPTION_FORMATS, captionsOf } from "../../../services/exports/captions";
+import type { Transcript } from "../../../services/transcription/transcript";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
+import { ClipDetail, ClipId } from "../videos/schemas";
+import { clipView } from "../videos/views";
+
+/** The caption looks a clip may take: whatever a video's `captionTemplateId` accepts. */
+const CaptionStyleInput = VideoConfigInput.shape.captionTemplateId.unwrap();
+
+export const UpdateClipBody = z
+	.strictObject({
+		favorited: z.boolean().optional(),
+		title: z.string().trim().min(1).max(200).optional(),
+		hookTitle: z.string().max(100).nullable().optional().openapi({ description: "Re-renders the clip when the video draws hook titles (`enableIntroTitle`)." }),
+		startTime: z.number().min(0).optional().openapi({ description: "Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip." }),
+		endTime: z.number().min(0).optional().openapi({ description: `Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last ${CLIP_SECONDS.min}-${CLIP_SECONDS.max} s. Re-renders the clip.` }),
+		captionStyle: CaptionStyleInput.nullable().optional().openapi({ description: "The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip." }),
+		captionWords: z
+			.array(z.strictObject({ index: z.number().int().min(0), word: z.string().trim().min(1).max(100) }))
+			.max(500)
+			.optional()
+			.openapi({ description: "Corrected caption words: `index` as GET /api/clips/{id} lists `words` (after this request's trim); the timing stays. Re-renders the clip when its captions are shown." }),
+	})
+	.openapi("UpdateClip");
+
+const clipRoute = createRoute({
+	method: "get",
+	path: "/clips/{id}",
+	tags: ["clips"],
+	summary: "One clip, with freshly signed URLs and its caption words",
+	security: BEARER_OR_SESSION,
+	request: { params: z.object({ id: ClipId }) },
+	responses: { 200: jsonOk(ClipDetail, "The clip."), ...errorResponses(401, 404) },
+});
+
+const updateRoute = createRoute({
+	method: "patch",
+	path: "/clips/{id}",
+	tags: ["clips"],
+	summary: "Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it",
+	description:
+		"Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. " +
+		"A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. " +
+		`409 \`video_processing\` while the video is processing, \`clip_processing\` while the clip is being rendered again, \`quota_exceeded\` past ${MAX_EDITS_PER_CLIP} re-renders; 410 \`source_deleted\` when the stored source is gone; 400 for times outside the source or the length bounds. ${EDIT_CHARGING_RULE}`,
+	security: BEARER_OR_SESSION,
+	request: { params: z.object({ id: ClipId }), body: jsonBody(UpdateClipBody) },
+	responses: {
+		200: jsonOk(ClipDetail, "Saved; nothing to render again."),
+		202: jsonOk(ClipDetail, "Saved; the clip is being rendered again (`status: generating`)."),
+		...errorResponses(400, 401, 404, 409, 410),
+	},
+});
+
+const captionsRoute = createRoute({
+	method: "get",
+	path: "/clips/{id}/captions",
+	tags: ["clips"],
+	summary: "The clip's captions as SRT or WebVTT (times from the clip's start, corrections applied)",
+	security: BEARER_OR_SESSION,
+	request: { params: z.object({ id: ClipId }), query: z.object({ format: z.enum(CAPTION_FORMATS).default("srt") }) },
+	responses: {
+		200: { content: { "application/x-subrip": { schema: z.string() }, "text/vtt": { schema: z.string() } }, description: "The captions." },
+		...errorResponses(400, 401, 404, 410),
+	},
+});
+
+/** A clip of the caller's workspaces and its video, or 404. */
+async function loadClip(db: Db, id: string, workspaceIds: string[]): Promise<{ clip: ClipRow; video: VideoRow }> {
+	const clip = await findClipIn(db, id, workspaceIds);
+	const video = clip ? await findVideoById(db, clip.videoId) : undefined;
+	if (!clip || !video) throw new ApiError("not_found", `Clip ${id} was not found.`);
+	return { clip, video };
+}
+
+/** The clip's caption words (corrected), source time; null when the transcript is not (or no longer) stored. */
+export async function wordsOfClip(env: Pick<Env, "MEDIA">, video: VideoRow, clip: ClipRow): Promise<Word[] | null> {
+	const object = video.transcriptKey ? await env.MEDIA.get(video.transcriptKey) : null;
+	if (!object) return null;
+	const transcript = (await object.json()) as Transcript;
+	return clipWords(transcript.words, clip.startTime, clip.endTime, clip.captionFixes as CaptionFix[] | null);
+}
+
+async function detailOf(env: Env, origin: string, video: VideoRow, clip: ClipRow): Promise<z.infer<typeof ClipDetail>> {
+	const [view, words] = await Promise.all([clipView(env, origin, clip), wordsOfClip(env, video, clip)]);
+	// Times as the clip plays them: after the pauses cut out of it, if any.
+	return { ...view, words: retimeWords(relativeWords(words ?? [], clip.startTime, clip.endTime), clip.jumpCuts).map((w, index) => ({ index, ...w })) };
+}
+
+export function registerClip(api: Api) {
+	api.openapi(clipRoute, async (c) => {
+		const db = getDb(c.env);
+		const { clip, video } = await loadClip(db, c.req.valid("param").id, c.get("principal").workspaceIds);
+		c.header("Cache-Control", "no-store");
+		return c.json(await detailOf(c.env, new URL(c.req.url).origin, video, clip), 200);
+	});
+
+	api.openapi(updateRoute, async (c) => {
+		const db = getDb(c.env);
+		const { id } = c.req.valid("param");
+		const { workspaceIds } = c.get("principal");
+		const { clip, video } = await loadClip(db, id, workspaceIds);
+		const { rendering } = await editClip(c.env, db, video, clip, c.req.valid("json"));
+		const now = await loadClip(db, id, workspaceIds);
+		c.header("Cache-Control", "no-store");
+		const body = await detailOf(c.env, new URL(c.req.url).origin, now.video, now.clip);
+		return rendering ? c.json(body, 202) : c.json(body, 200);
+	});
+
+	api.openapi(captionsRoute, async (c) => {
+		const db = getDb(c.env);
+		const { id } = c.req.valid("param");
+		const { format } = c.req.valid("query");
+		const { clip, video } = await loadClip(db, id, c.get("principal").workspaceIds);
+		const stored = await wordsOfClip(c.env, video, clip);
+		if (!stored) throw new ApiError("source_deleted", "The video's stored transcript is no longer there, so its captions cannot be made.");
+		const words = retimeWords(relativeWords(stored, clip.startTime, clip.endTime), clip.jumpCuts);
+		const name = `${clip.id}.${format}`;
+		return c.body(captionsOf(words, format), 200, { "content-type": CAPTION_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${name}"` });
+	});
+}
