@@ -195,6 +195,27 @@ describe("refusals", () => {
 		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", favorited: true, edits: 1 });
 	});
 
+	it("at most 3 clips of a workspace render again at once: the 4th edit that would render gets 429 queue_full and changes nothing", async () => {
+		const { apiKey, videoId } = await processed();
+		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<{ id: string; startTime: number }>;
+		expect(clips.length).toBeGreaterThanOrEqual(4);
+		fake().renderDelays.push(1500, 1500, 1500);
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		for (const clip of clips.slice(0, 3)) expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 1 } })).status).toBe(202);
+		const fourth = clips[3]!;
+		const refused = await call("PATCH", `/api/clips/${fourth.id}`, { key: apiKey, body: { startTime: fourth.startTime + 1, title: "not saved" } });
+		expect(refused.status).toBe(429);
+		expect(refused.response.headers.get("retry-after")).toBe("30");
+		expect(refused.body.error).toMatchObject({ code: "queue_full", details: { maxConcurrent: 3 } });
+		expect((await call("GET", `/api/clips/${fourth.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 0, startTime: fourth.startTime });
+		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+		expect((await call("PATCH", `/api/clips/${fourth.id}`, { key: apiKey, body: { startTime: fourth.startTime + 1 } })).status).toBe(202);
+	});
+
 	it("of two edits sent at once, one starts and the other is refused: one re-render, never two", async () => {
 		const { apiKey, clip } = await processed();
 		const before = renders().length;

@@ -98,10 +98,11 @@ const duration = (cut: ClipCut) => Math.round((cut.endTime - cut.startTime) * 10
 /**
  * Starts edit number `number` (= the clip's edits + 1): the clip takes its new cut and goes
  * `generating`, keeping its files (served until the new ones replace them) and its previous cut.
- * The guard: the clip is `completed`, no other edit started meanwhile, and its video is `completed`.
+ * The guard: the clip is `completed`, no other edit started meanwhile, its video is `completed`,
+ * and fewer than `maxRunning` edit re-renders of the workspace run.
  * @returns true when this call started it.
  */
-export async function startClipEdit(db: Db, clip: ClipRow, number: number, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>): Promise<boolean> {
+export async function startClipEdit(db: Db, clip: ClipRow, number: number, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>, maxRunning: number): Promise<boolean> {
 	const result = await db
 		.update(clips)
 		.set({ ...data, ...next, duration: duration(next), status: "generating", edits: number, previousEdit: cutOf(clip), editError: null, updatedAt: sql`${NOW}` })
@@ -111,10 +112,19 @@ export async function startClipEdit(db: Db, clip: ClipRow, number: number, next:
 				eq(clips.status, "completed"),
 				eq(clips.edits, number - 1),
 				sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${clips.videoId} AND ${videos.status} = 'completed')`,
+				sql`${editRendersRunning(clip.workspaceId)} < ${maxRunning}`,
 			),
 		)
 		.run();
 	return result.meta.changes === 1;
+}
+
+/** Clips of the workspace rendering again after an edit (a video's own renders are `generating` with no edits). */
+const editRendersRunning = (workspaceId: string) =>
+	sql`(SELECT COUNT(*) FROM clips r WHERE r.workspace_id = ${workspaceId} AND r.status = 'generating' AND r.edits > 0)`;
+
+export async function runningEditRenders(db: Db, workspaceId: string): Promise<number> {
+	return (await db.get<{ n: number }>(sql`SELECT ${editRendersRunning(workspaceId)} AS n`))?.n ?? 0;
 }
 
 /** The edit's files replace the clip's. @returns the keys they replaced, or null when this edit is no longer the running one. */

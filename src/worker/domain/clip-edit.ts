@@ -13,6 +13,11 @@ import { CLIP_SECONDS } from "./config-options";
  * a cap per clip (and the write rate limit) keeps it from being a free render farm.
  */
 export const MAX_EDITS_PER_CLIP = 20;
+/**
+ * Edit re-renders of one workspace running at once. Free edits share the render pool with every
+ * tenant's videos: past this a PATCH that would render gets 429 queue_full (nothing changed).
+ */
+export const MAX_CONCURRENT_EDIT_RENDERS = 3;
 export const EDIT_CHARGING_RULE = `Editing a clip is free: up to ${MAX_EDITS_PER_CLIP} re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.`;
 
 /** How far a requested time may move to reach a word's edge; further than that (a long pause), it stays. */

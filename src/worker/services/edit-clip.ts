@@ -6,10 +6,10 @@
  * (`<clipId>-e<n>`, ProcessVideoWorkflow's `clipEdit`). Edits are free (domain/clip-edit.ts).
  */
 import type { Word } from "@clipforge/contract";
-import { cutOf, failClipEdit, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
+import { cutOf, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
 import type { Db } from "../db/client";
 import type { ClipRow, VideoRow } from "../db/videos";
-import { clipWords, MAX_EDITS_PER_CLIP, sameTime, snapTrim, transcriptOf, withCorrections, type CaptionFix, type EditIssue } from "../domain/clip-edit";
+import { clipWords, MAX_CONCURRENT_EDIT_RENDERS, MAX_EDITS_PER_CLIP, sameTime, snapTrim, transcriptOf, withCorrections, type CaptionFix, type EditIssue } from "../domain/clip-edit";
 import { VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
@@ -70,7 +70,13 @@ export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db
 		throw new ApiError("quota_exceeded", `A clip can be rendered again ${MAX_EDITS_PER_CLIP} times; this one has been. Reprocess the video for new clips.`, { limit: MAX_EDITS_PER_CLIP, used: clip.edits });
 	}
 	const number = clip.edits + 1;
-	if (!(await startClipEdit(db, clip, number, next, data))) {
+	if (!(await startClipEdit(db, clip, number, next, data, MAX_CONCURRENT_EDIT_RENDERS))) {
+		if ((await runningEditRenders(db, clip.workspaceId)) >= MAX_CONCURRENT_EDIT_RENDERS) {
+			throw new ApiError("queue_full", `The workspace already has ${MAX_CONCURRENT_EDIT_RENDERS} clips rendering again after edits; send this edit once one has finished. Nothing was changed.`, {
+				maxConcurrent: MAX_CONCURRENT_EDIT_RENDERS,
+				retryAfter: 30,
+			});
+		}
 		throw new ApiError("clip_processing", "The clip or its video changed meanwhile (another edit, or a reprocess started); load it again.");
 	}
 	try {
