@@ -14,6 +14,10 @@ command -v pocketsphinx_continuous >/dev/null || need+=(pocketsphinx)
 # Caption fallback fonts for non-Latin transcripts (Devanagari, Thai, … and Chinese/Japanese/Korean).
 [ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf ] || need+=(fonts-noto-core)
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need+=(fonts-noto-cjk)
+# Caption looks' fonts (packages/contract/src/looks.ts) and monochrome emoji for the emoji-accents look.
+[ -f /usr/share/fonts/truetype/lato/Lato-Black.ttf ] || need+=(fonts-lato)
+[ -f /usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf ] || need+=(fonts-bebas-neue)
+[ -f /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf ] || need+=(fonts-symbola)
 # The browser tests (make test) drive Debian's Chromium; the demo does not need it.
 if [ "${1:-}" = "--for-tests" ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Word } from "@clipforge/contract";
+import { presetLook, type Word } from "@clipforge/contract";
 import { buildAssDocument } from "../containers/render/src/captions.ts";
 import { renderClipArgs } from "../containers/render/src/ffmpeg-args.ts";
 import { layoutFor } from "../containers/render/src/layout.ts";
@@ -56,7 +56,7 @@ try {
 	// The same encode with the look's filters only (no thumbnail, probe or upload): what libass and drawtext cost.
 	const assFile = join(dir, "look.ass");
 	const markFile = join(dir, "mark.txt");
-	writeFileSync(assFile, buildAssDocument({ layout: layoutFor("9:16", null), captions: { style: "karaoke", words }, hookTitle: HOOK, duration: SECONDS }));
+	writeFileSync(assFile, buildAssDocument({ layout: layoutFor("9:16", null), captions: { look: presetLook("karaoke"), words }, hookTitle: HOOK, duration: SECONDS }));
 	writeFileSync(markFile, "clipforge");
 	const styledEncode = () =>
 		run("ffmpeg", renderClipArgs({
@@ -68,8 +68,8 @@ try {
 		renderClip(
 			{
 				videoId: "bench", clipId: `clip${n++}`, sourceUrl: `${files.url}/talk.mp4`, start: START, end: START + SECONDS, aspectRatio: "9:16",
-				captions: { style: "karaoke", words }, hookTitle: HOOK, watermark: { kind: "text", text: "clipforge" },
-				splitScreen: null, smartCrop: false, layout: "single", videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
+				captions: { look: presetLook("karaoke"), words }, hookTitle: HOOK, watermark: { kind: "text", text: "clipforge" },
+				splitScreen: null, smartCrop: false, jumpCuts: null, layout: "single", videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
 			},
 			() => undefined,
 			new AbortController().signal,

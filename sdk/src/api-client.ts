@@ -39,6 +39,10 @@ export type ClipDetail = Schemas["ClipDetail"];
 export type ClipChanges = Schemas["UpdateClip"];
 export type CaptionFormat = "srt" | "vtt";
 export type ExportFormat = "fcpxml" | "premiere" | "zip";
+export type CaptionTemplate = Schemas["CaptionTemplate"];
+export type CaptionTemplateList = { templates: CaptionTemplate[]; fonts: { id: string; name: string }[]; positions: string[] };
+export type NewCaptionTemplate = Schemas["CreateCaptionTemplate"];
+export type CaptionTemplateChanges = Schemas["UpdateCaptionTemplate"];
 
 export interface ClientOptions {
 	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
@@ -258,9 +262,28 @@ export function createApiClient(options: ClientOptions) {
 		deleteVideo(videoId: string): Promise<DeletedVideo> {
 			return body(api.DELETE("/api/videos/{id}", { params: id(videoId) }));
 		},
+		/** GET /api/caption-templates: the preset looks, then the workspace's own, each with a signed preview image URL; and the fonts and positions a template may use. */
+		captionTemplates(workspaceId?: string): Promise<CaptionTemplateList> {
+			return body(api.GET("/api/caption-templates", { params: { query: workspaceId ? { workspaceId } : {} } }));
+		},
+		/** POST /api/caption-templates: a preset with the workspace's font, colours and position; use its `id` (`custom:…`) as `captionTemplateId`. */
+		createCaptionTemplate(template: NewCaptionTemplate): Promise<CaptionTemplate> {
+			return body(api.POST("/api/caption-templates", { body: template }));
+		},
+		/** PATCH /api/caption-templates/:id (`custom:ct_…` or `ct_…`); null resets a field to the preset's. */
+		updateCaptionTemplate(templateId: string, changes: CaptionTemplateChanges): Promise<CaptionTemplate> {
+			return body(api.PATCH("/api/caption-templates/{id}", { params: { path: { id: savedId(templateId) } }, body: changes }));
+		},
+		/** DELETE /api/caption-templates/:id; videos already submitted with it keep its look. */
+		async deleteCaptionTemplate(templateId: string): Promise<void> {
+			await api.DELETE("/api/caption-templates/{id}", { params: { path: { id: savedId(templateId) } } });
+		},
 	};
 	return client;
 }
+
+/** `custom:ct_…` (as listed and as `captionTemplateId`) or the bare `ct_…` the template routes take. */
+const savedId = (templateId: string) => templateId.replace(/^custom:/, "");
 
 /** The API's calls, without file downloads (see ClipforgeClient in node-client.ts). */
 export type ApiClient = ReturnType<typeof createApiClient>;

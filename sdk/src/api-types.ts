@@ -2703,6 +2703,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/caption-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The preset caption looks, then the workspace's own templates (newest first), each with a preview image */
+        get: {
+            parameters: {
+                query?: {
+                    workspaceId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The looks. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            templates: components["schemas"]["CaptionTemplate"][];
+                            /** @description Fonts a template may use. */
+                            fonts: {
+                                /** @enum {string} */
+                                id: "dejavu-sans" | "dejavu-serif" | "noto-sans" | "lato-black" | "bebas-neue";
+                                name: string;
+                            }[];
+                            positions: ("bottom" | "middle" | "top" | "lower-third")[];
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save a caption template for the workspace: a preset with its own font, colours and position (brand kit)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateCaptionTemplate"];
+                };
+            };
+            responses: {
+                /** @description Saved; use its `id` as `captionTemplateId`. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CaptionTemplate"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/caption-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template of the workspace (videos already submitted with it still render with it)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    workspaceId?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a template of the workspace (videos already rendered keep their look)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.
+         */
+        patch: {
+            parameters: {
+                query?: {
+                    workspaceId?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateCaptionTemplate"];
+                };
+            };
+            responses: {
+                /** @description Changed. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CaptionTemplate"];
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2799,10 +3071,11 @@ export interface components {
             /** @default false */
             enableIntroTitle: boolean;
             /**
+             * @description A preset look (karaoke, word-by-word, sentence, bold-outline, boxed, highlight-box, two-color, emoji-accents, minimal-lower-third) or `custom:<id>`, one of the workspace's own templates. GET /api/caption-templates lists them with previews.
              * @default karaoke
-             * @enum {string}
+             * @example karaoke
              */
-            captionTemplateId: "karaoke" | "word-by-word" | "sentence";
+            captionTemplateId: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
             /** @default null */
             language: string | null;
             /** @default 0 */
@@ -2831,6 +3104,16 @@ export interface components {
             skipClipping: boolean;
             /** @default null */
             customPrompt: string | null;
+            /**
+             * @description Cut pauses of `silenceThresholdSeconds` or more inside each clip (jump cuts; captions follow). `clipDurationMin`/`clipDurationMax` bound the clip's span in the source, before the cuts: the rendered file is shorter by the pauses removed.
+             * @default false
+             */
+            removeSilences: boolean;
+            /**
+             * @description With `removeSilences`: the shortest pause (seconds, between two words of the transcript) that is cut.
+             * @default 0.6
+             */
+            silenceThresholdSeconds: number;
         } | null;
         Video: {
             id: string;
@@ -3028,8 +3311,11 @@ export interface components {
             aspectRatio?: "9:16" | "16:9" | "1:1";
             enableCaptions?: boolean;
             enableIntroTitle?: boolean;
-            /** @enum {string} */
-            captionTemplateId?: "karaoke" | "word-by-word" | "sentence";
+            /**
+             * @description A preset look (karaoke, word-by-word, sentence, bold-outline, boxed, highlight-box, two-color, emoji-accents, minimal-lower-third) or `custom:<id>`, one of the workspace's own templates. GET /api/caption-templates lists them with previews.
+             * @example karaoke
+             */
+            captionTemplateId?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
             language?: string | null;
             timeframeStart?: number;
             timeframeEnd?: number | null;
@@ -3043,6 +3329,8 @@ export interface components {
             enableWatermark?: boolean;
             skipClipping?: boolean;
             customPrompt?: string | null;
+            removeSilences?: boolean;
+            silenceThresholdSeconds?: number;
         };
         ReprocessList: {
             videoId: string;
@@ -3075,9 +3363,9 @@ export interface components {
             endTime?: number;
             /**
              * @description The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.
-             * @enum {string|null}
+             * @example karaoke
              */
-            captionStyle?: "karaoke" | "word-by-word" | "sentence" | null;
+            captionStyle?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string | null;
             /** @description Corrected caption words: `index` as GET /api/clips/{id} lists `words` (after this request's trim); the timing stays. Re-renders the clip when its captions are shown. */
             captionWords?: {
                 index: number;
@@ -3230,6 +3518,73 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "default";
+        };
+        CaptionTemplate: {
+            /**
+             * @description Use as `captionTemplateId`: a preset id, or `custom:<id>` for the workspace's own.
+             * @example custom:ct_3kf9a
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "preset" | "custom";
+            name: string;
+            description: string;
+            /**
+             * @description The preset look a custom template starts from (a preset's own id).
+             * @enum {string}
+             */
+            presetId: "karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third";
+            /** @enum {string} */
+            font: "dejavu-sans" | "dejavu-serif" | "noto-sans" | "lato-black" | "bebas-neue";
+            textColor: string;
+            /** @description The spoken word (karaoke), its box (highlight-box), the second line (two-color), emoji and the lower third's bar. */
+            highlightColor: string;
+            /** @enum {string} */
+            position: "bottom" | "middle" | "top" | "lower-third";
+            /** @description What a custom template changes on its preset (null fields keep the preset's); null for presets. */
+            overrides: {
+                font: string | null;
+                textColor: string | null;
+                highlightColor: string | null;
+                position: string | null;
+            } | null;
+            /** @description A PNG of sample words in this look (360x640), signed for one hour; null while it cannot be drawn. */
+            previewUrl: string | null;
+            createdAt: string | null;
+            updatedAt: string | null;
+        };
+        CreateCaptionTemplate: {
+            name: string;
+            /** @enum {string} */
+            presetId: "karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third";
+            /**
+             * @description One of `fonts` in the list; null = the preset's.
+             * @enum {string|null}
+             */
+            font?: "dejavu-sans" | "dejavu-serif" | "noto-sans" | "lato-black" | "bebas-neue" | null;
+            /** @example #FFE600 */
+            textColor?: string | null;
+            /** @example #FFE600 */
+            highlightColor?: string | null;
+            /** @enum {string|null} */
+            position?: "bottom" | "middle" | "top" | "lower-third" | null;
+            workspaceId?: string;
+        };
+        UpdateCaptionTemplate: {
+            name?: string;
+            /** @enum {string} */
+            presetId?: "karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third";
+            /**
+             * @description One of `fonts` in the list; null = the preset's.
+             * @enum {string|null}
+             */
+            font?: "dejavu-sans" | "dejavu-serif" | "noto-sans" | "lato-black" | "bebas-neue" | null;
+            /** @example #FFE600 */
+            textColor?: string | null;
+            /** @example #FFE600 */
+            highlightColor?: string | null;
+            /** @enum {string|null} */
+            position?: "bottom" | "middle" | "top" | "lower-third" | null;
         };
     };
     responses: never;

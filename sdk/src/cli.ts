@@ -13,7 +13,8 @@ import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS } from "../../src/worker/domain/config-options.ts";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS, SILENCE_THRESHOLD } from "../../src/worker/domain/config-options.ts";
+import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
 import { PROCESSING_STAGES as STAGES } from "../../src/worker/domain/video-status.ts";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
 import { serveStdio } from "./mcp/stdio.ts";
@@ -28,6 +29,12 @@ const program = new Command()
 	// Before the subcommands are added: they copy it. Usage errors then reach our exit codes.
 	.exitOverride();
 
+/** A preset id or custom:<id>, checked before anything is sent (the API checks that the template exists). */
+const templateId = (value: string) => {
+	if ((CAPTION_TEMPLATES as readonly string[]).includes(value) || /^custom:ct_[A-Za-z0-9_-]{1,64}$/.test(value)) return value;
+	throw new InvalidArgumentError(`must be one of ${CAPTION_TEMPLATES.join(", ")} or custom:<id>.`);
+};
+
 const number = (name: string) => (value: string) => {
 	const n = Number(value);
 	if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
@@ -39,8 +46,12 @@ function withConfigOptions(command: Command): Command {
 	return command
 		.option("--config <file>", "a JSON file with the config (flags below override it)")
 		.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(ASPECT_RATIOS))
-		.addOption(new Option("--captions <style>", "burn in captions").choices(CAPTION_TEMPLATES))
+		.addOption(new Option("--captions <style>", "burn in captions in a preset look").choices(CAPTION_TEMPLATES))
+		.option("--caption-template <id>", `burn in captions in a look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> (see clipforge caption-templates)`, templateId)
 		.option("--no-captions", "no captions")
+		.option("--remove-silences", "cut the pauses inside each clip (jump cuts; captions follow)")
+		.option("--no-remove-silences", "keep the pauses")
+		.option("--silence-threshold <seconds>", `with --remove-silences: shortest pause cut (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}, default 0.6)`, number("--silence-threshold"))
 		.option("--hook", "AI hook title over the first seconds")
 		.option("--no-hook", "no hook title")
 		.option("--smart-crop", "follow the speaker's face")
@@ -298,7 +309,7 @@ program
 	.option("--end <time>", "new end in the source (seconds or m:ss)", time("--end"))
 	.option("--title <text>", "new title")
 	.option("--hook-title <text>", "new hook title (drawn when the video has hook titles)")
-	.addOption(new Option("--caption-style <style>", "the clip's own caption look (turns its captions on)").choices(CAPTION_TEMPLATES))
+	.option("--caption-style <id>", `the clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>`, templateId)
 	.option("--word <index=word>", "correct caption word INDEX (repeatable)", wordFix)
 	.option("--favorite", "mark as favorite")
 	.option("--no-favorite", "unmark favorite")
@@ -363,11 +374,75 @@ program
 		output(workspaces, () => workspaces.map((w) => `${w.id}  ${w.name}  ${w.minutesBalance} min  ${w.plan ? `${w.plan.name}${w.plan.active ? "" : " (inactive)"}` : "no plan"}`).join("\n"));
 	});
 
+const templates = program.command("caption-templates").description("Caption looks: the presets and your workspace's own templates (brand kit)");
+
+templates
+	.command("list", { isDefault: true })
+	.description("List the presets and the workspace's templates with their preview images")
+	.action(async () => {
+		const list = await client().captionTemplates();
+		output(list, () =>
+			list.templates
+				.map((t) => `${t.id.padEnd(24)} ${t.name}\n${" ".repeat(25)}${t.font}, ${t.textColor}/${t.highlightColor}, ${t.position}${t.previewUrl ? `\n${" ".repeat(25)}${t.previewUrl}` : ""}`)
+				.join("\n"),
+		);
+	});
+
+const templateFields = (command: Command, preset: "required" | "optional") =>
+	command
+		.addOption(new Option("--preset <id>", "the preset look it starts from").choices(CAPTION_PRESET_IDS).makeOptionMandatory(preset === "required"))
+		.addOption(new Option("--font <font>", "font (installed fonts only)").choices(CAPTION_FONT_IDS))
+		.option("--text-color <#RRGGBB>", "text colour")
+		.option("--highlight-color <#RRGGBB>", "spoken word / box / second line colour")
+		.addOption(new Option("--position <where>", "where the captions sit").choices(CAPTION_POSITIONS));
+
+interface TemplateFlags {
+	name?: string;
+	preset?: (typeof CAPTION_PRESET_IDS)[number];
+	font?: (typeof CAPTION_FONT_IDS)[number];
+	textColor?: string;
+	highlightColor?: string;
+	position?: (typeof CAPTION_POSITIONS)[number];
+}
+const templateBody = (opts: TemplateFlags) =>
+	Object.fromEntries(
+		Object.entries({ name: opts.name, presetId: opts.preset, font: opts.font, textColor: opts.textColor, highlightColor: opts.highlightColor, position: opts.position }).filter(([, v]) => v !== undefined),
+	);
+const templateText = (t: { id: string; name: string; font: string; textColor: string; highlightColor: string; position: string }) =>
+	`${t.id}  ${t.name}  (${t.font}, ${t.textColor}/${t.highlightColor}, ${t.position}). Use it with: clipforge submit <url> --caption-template ${t.id}`;
+
+templateFields(templates.command("create").description("Save a template: a preset with your font, colours and position").argument("<name>", "its name"), "required").action(
+	async (name: string, opts: TemplateFlags) => {
+		const created = await client().createCaptionTemplate({ ...templateBody(opts), name, presetId: opts.preset! });
+		output(created, () => templateText(created));
+	},
+);
+
+templateFields(templates.command("update").description("Change a template").argument("<id>", "custom:<id>").option("--name <name>", "new name"), "optional").action(
+	async (id: string, opts: TemplateFlags) => {
+		const updated = await client().updateCaptionTemplate(id, templateBody(opts));
+		output(updated, () => templateText(updated));
+	},
+);
+
+templates
+	.command("delete")
+	.description("Delete a template (videos already submitted with it keep its look)")
+	.argument("<id>", "custom:<id>")
+	.action(async (id: string) => {
+		await client().deleteCaptionTemplate(id);
+		output({ id, deleted: true }, () => `Deleted ${id}.`);
+	});
+
 interface ConfigFlags {
 	config?: string;
 	aspect?: VideoConfig["aspectRatio"];
 	/** A style, or false for --no-captions. */
 	captions?: VideoConfig["captionTemplateId"] | false;
+	/** A preset id or custom:<id>. */
+	captionTemplate?: string;
+	removeSilences?: boolean;
+	silenceThreshold?: number;
 	hook?: boolean;
 	smartCrop?: boolean;
 	layout?: (typeof LAYOUTS)[number];
@@ -416,10 +491,13 @@ function buildConfig(opts: ConfigFlags): VideoConfig {
 		if (value !== undefined) config[key] = value;
 	};
 	set("aspectRatio", opts.aspect);
-	if (opts.captions) Object.assign(config, { enableCaptions: true, captionTemplateId: opts.captions });
+	const look = opts.captionTemplate ?? (opts.captions || undefined);
+	if (look) Object.assign(config, { enableCaptions: true, captionTemplateId: look });
 	if (opts.captions === false) set("enableCaptions", false);
 	set("enableIntroTitle", opts.hook);
 	set("enableSmartCrop", opts.smartCrop);
+	set("removeSilences", opts.removeSilences);
+	set("silenceThresholdSeconds", opts.silenceThreshold);
 	set("layout", opts.layout);
 	if (opts.split) {
 		const isCategory = BACKGROUND_CATEGORY_IDS.includes(opts.split);

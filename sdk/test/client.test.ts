@@ -126,3 +126,27 @@ describe("on the wire", () => {
 		expect(seen.map((s) => new Headers(s.init.headers).get("if-none-match"))).toEqual([null, 'W/"aaaa"', 'W/"aaaa"']);
 	});
 });
+
+describe("caption templates", () => {
+	it("lists, creates, changes (by the listed custom: id) and deletes the workspace's templates", async () => {
+		const template = { id: "custom:ct_1", kind: "custom", name: "Brand", presetId: "boxed", font: "lato-black", textColor: "#FFFFFF", highlightColor: "#FF0000", position: "top" };
+		const { fetch, seen } = scripted([
+			{ status: 200, body: { templates: [template], fonts: [], positions: [] } },
+			{ status: 201, body: template },
+			{ status: 200, body: { ...template, name: "Brand 2" } },
+			{ status: 204 },
+		]);
+		const cf = createClient({ baseUrl: "http://api.test", apiKey: "k", fetch });
+		expect((await cf.captionTemplates()).templates[0]!.id).toBe("custom:ct_1");
+		await cf.createCaptionTemplate({ name: "Brand", presetId: "boxed", highlightColor: "#FF0000", position: "top" });
+		expect((await cf.updateCaptionTemplate("custom:ct_1", { name: "Brand 2" })).name).toBe("Brand 2");
+		await cf.deleteCaptionTemplate("custom:ct_1");
+		expect(seen.map((s) => `${s.init.method} ${s.url}`)).toEqual([
+			"GET http://api.test/api/caption-templates",
+			"POST http://api.test/api/caption-templates",
+			"PATCH http://api.test/api/caption-templates/ct_1",
+			"DELETE http://api.test/api/caption-templates/ct_1",
+		]);
+		expect(JSON.parse(String(seen[1]!.init.body))).toEqual({ name: "Brand", presetId: "boxed", highlightColor: "#FF0000", position: "top" });
+	});
+});

@@ -2,7 +2,8 @@
  * The config fields of a video (every option of the API's config), shared by the new-video form and
  * the video page's "Regenerate clips with these settings" form, and reading them back as a config.
  */
-import { ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SPLIT_RATIO } from "../worker/domain/config-options";
+import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO } from "../worker/domain/config-options";
+import { lookPicker, pickedLook, type CaptionTemplateList } from "./caption-looks";
 import { check, field, h, select } from "./dom";
 
 /** A config as the API answers it (the fields this form shows). */
@@ -10,18 +11,19 @@ export interface FormConfig {
 	clipType: string; clipModel: string; genre: string; clipDurationMin: number; clipDurationMax: number; aspectRatio: string; language: string | null;
 	enableCaptions: boolean; captionTemplateId: string; enableIntroTitle: boolean; enableSmartCrop: boolean; layout: string; enableWatermark: boolean;
 	enableSplitScreen: boolean; splitScreenBgCategoryId: string | null; splitRatio: number; customPrompt: string | null; skipClipping: boolean;
+	removeSilences: boolean; silenceThresholdSeconds: number;
 }
 
 /** What a new video starts with here: the API's defaults, but captions on (a person at the dashboard wants to see them). */
 export const NEW_VIDEO_CONFIG: FormConfig = { ...D, enableCaptions: true };
 
-const number = (id: string, min: number, max: number, value: number) => h("input", { id, type: "number", min, max, value });
+const number = (id: string, min: number, max: number, value: number, step = 1) => h("input", { id, type: "number", min, max, value, step });
 
 /**
  * The fields, filled from `initial`. A reprocess reuses the transcript, so it shows no language and
  * no "transcribe only" (the API would refuse a change of either).
  */
-export function configFields(initial: FormConfig, categories: string[], options: { reprocess?: boolean } = {}): HTMLElement[] {
+export function configFields(initial: FormConfig, categories: string[], looks: CaptionTemplateList, options: { reprocess?: boolean } = {}): HTMLElement[] {
 	const fields: (HTMLElement | null)[] = [
 		h("fieldset", {}, h("legend", { text: "Clips" }), h("div", { class: "grid" },
 			field("aspectRatio", "Aspect ratio", select("aspectRatio", ASPECT_RATIOS, initial.aspectRatio)),
@@ -34,7 +36,6 @@ export function configFields(initial: FormConfig, categories: string[], options:
 		)),
 		h("fieldset", {}, h("legend", { text: "Look" }), h("div", { class: "grid" },
 			check("enableCaptions", "Captions", initial.enableCaptions),
-			field("captionTemplateId", "Caption style", select("captionTemplateId", CAPTION_TEMPLATES, initial.captionTemplateId)),
 			check("enableIntroTitle", "Hook title", initial.enableIntroTitle),
 			check("enableSmartCrop", "Smart crop (follow faces)", initial.enableSmartCrop),
 			field("layout", "Two-person layout", select("layout", LAYOUTS, initial.layout ?? D.layout)),
@@ -42,7 +43,10 @@ export function configFields(initial: FormConfig, categories: string[], options:
 			check("enableSplitScreen", "Split-screen", initial.enableSplitScreen),
 			field("splitScreenBgCategoryId", "Background category", select("splitScreenBgCategoryId", categories, initial.splitScreenBgCategoryId ?? DEFAULT_BACKGROUND_CATEGORY)),
 			field("splitRatio", "Video share of the height (%)", number("splitRatio", SPLIT_RATIO.min, SPLIT_RATIO.max, initial.splitRatio)),
+			check("removeSilences", "Remove silences (jump cuts)", initial.removeSilences),
+			field("silenceThresholdSeconds", "Cut pauses longer than (s)", number("silenceThresholdSeconds", SILENCE_THRESHOLD.min, SILENCE_THRESHOLD.max, initial.silenceThresholdSeconds, 0.1)),
 		)),
+		lookPicker(looks, initial.captionTemplateId),
 		field("customPrompt", "What to look for (optional)", h("textarea", { id: "customPrompt", rows: 2, maxlength: CUSTOM_PROMPT_MAX, text: initial.customPrompt ?? "" })),
 		options.reprocess ? null : check("skipClipping", "Transcribe only (no clips)", initial.skipClipping),
 	];
@@ -57,7 +61,8 @@ export function readConfig(form: HTMLFormElement): Record<string, unknown> {
 	const config: Record<string, unknown> = {
 		aspectRatio: value("aspectRatio"), clipDurationMin: Number(value("clipDurationMin")), clipDurationMax: Number(value("clipDurationMax")),
 		clipModel: value("clipModel"), genre: value("genre"), clipType: value("clipType"),
-		enableCaptions: checked("enableCaptions"), captionTemplateId: value("captionTemplateId"), enableIntroTitle: checked("enableIntroTitle"),
+		enableCaptions: checked("enableCaptions"), captionTemplateId: pickedLook(form),
+		removeSilences: checked("removeSilences"), silenceThresholdSeconds: Number(value("silenceThresholdSeconds")), enableIntroTitle: checked("enableIntroTitle"),
 		enableSmartCrop: checked("enableSmartCrop"), layout: value("layout"), enableWatermark: checked("enableWatermark"), enableSplitScreen: checked("enableSplitScreen"),
 		splitScreenBgCategoryId: checked("enableSplitScreen") ? value("splitScreenBgCategoryId") : null, splitRatio: Number(value("splitRatio")),
 		customPrompt: value("customPrompt").trim() || null,

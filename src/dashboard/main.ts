@@ -1,12 +1,13 @@
 /**
  * The dashboard's browser script, built by scripts/build-dashboard.ts into the Worker's static
- * assets (/app/app.js). Views by hash: #/login, #/videos, #/videos/<id>, #/keys.
+ * assets (/app/app.js). Views by hash: #/login, #/videos, #/videos/<id>, #/keys, #/looks.
  */
 import { ApiError, errorText } from "./api";
 import { h } from "./dom";
 import { hasWorkspaces, initShell, loadWorkspaces, show } from "./shell";
 import { keysView } from "./views/keys";
 import { loginView } from "./views/login";
+import { looksView } from "./views/looks";
 import { videoView } from "./views/video";
 import { videosView } from "./views/videos";
 
@@ -18,6 +19,7 @@ async function route(): Promise<void> {
 		const video = /^#\/videos\/([\w-]+)$/.exec(hash);
 		if (video) return await videoView(video[1]!);
 		if (hash === "#/keys") return await keysView();
+		if (hash === "#/looks") return await looksView();
 		return await videosView();
 	} catch (error) {
 		if (error instanceof ApiError && error.status === 401) return loginView();

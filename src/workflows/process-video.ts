@@ -16,7 +16,7 @@ import { NonRetryableError } from "cloudflare:workflows";
 import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
-import { prepareBackground, prepareWatermark, type RenderLook } from "./steps/look";
+import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
@@ -108,6 +108,7 @@ async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 	const look: RenderLook = { watermark: null, backgroundKey: null };
 	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
 	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
+	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
 		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
 		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));

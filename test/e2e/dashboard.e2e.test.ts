@@ -63,7 +63,8 @@ describe("dashboard in Chromium", () => {
 		await page.getByLabel("Video URL").fill(`${media.url()}/talk.mp4`);
 		await page.getByLabel("Shortest clip (s)").fill("8");
 		await page.getByLabel("Longest clip (s)").fill("20");
-		await page.getByLabel("Caption style").selectOption("word-by-word");
+		await page.getByRole("radiogroup", { name: "Caption style" }).locator("label.look", { hasText: "Word by word" }).click();
+		expect(await page.getByRole("radio", { name: "Word by word" }).isChecked()).toBe(true);
 		await page.getByLabel("Hook title").check();
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-2-submit.png"), fullPage: true });
 		await page.getByRole("button", { name: "Make clips" }).click();

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, vi } from "vitest";
 import {
 	encodeJobEvent, JOB_NAMES, renderJobs, verifyRenderRequest, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
 } from "@clipforge/contract";
+import { planJumpCuts } from "../../containers/render/src/jump-cuts";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
 export const RENDER_URL = "http://render.test";
@@ -205,12 +206,23 @@ export class FakeRenderTier {
 			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
 			const { width, height } = OUTPUT_SIZE[req.aspectRatio];
+			// Remove silences as the tier plans it (on a 30 fps grid; the fake's sources are silent between words, so every pause is confirmed).
+			const cuts = req.jumpCuts ? planJumpCuts(req.jumpCuts.pauses.filter((p) => p.start < req.end - req.start), req.end - req.start, 30, null) : null;
+			const duration = cuts ? cuts.duration : req.end - req.start;
 			// The fake's sources have no faces: the real tier draws such a clip centred whatever the layout.
-			return { progress: [0.5], result: { bytes, thumbnailBytes, width, height, duration: req.end - req.start, framing: "centre" } };
+			return {
+				progress: [0.5],
+				result: { bytes, thumbnailBytes, width, height, duration, framing: "centre", removedSeconds: cuts?.removed ?? 0, cuts: cuts?.cuts.length ?? 0, cutStretches: cuts?.cuts ?? [] },
+			};
 		},
 		makeBackground: async (req) => {
 			const bytes = await put(req.putUrl, JSON.stringify({ background: req.backgroundId }), "video/mp4");
 			return { result: { bytes, width: 540, height: 960, duration: 12 } };
+		},
+		captionPreview: async (req) => {
+			// The "picture" is a descriptor of the look it shows.
+			const bytes = await put(req.putUrl, JSON.stringify({ preview: req.look }), "image/png");
+			return { result: { bytes, width: req.width, height: Math.round((req.width * 16) / 9 / 2) * 2 } };
 		},
 		importMedia: async (req) => {
 			if (!this.media.has(req.url)) return { error: { code: "unsupported_source", message: "The URL is not a picture or a video.", retryable: false } };

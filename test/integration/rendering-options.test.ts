@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_BACKGROUNDS, renderJobs, RenderClipRequest, type RenderClipSpec } from "@clipforge/contract";
+import { BUILTIN_BACKGROUNDS, presetLook, renderJobs, RenderClipRequest, type RenderClipSpec } from "@clipforge/contract";
 import { balanceOf, createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -122,7 +122,7 @@ describe("what the workflow asks the render tier to draw", () => {
 		const transcript = (await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json()) as { words: { word: string; start: number; end: number }[] };
 		for (const req of requests) {
 			const clip = clips.find((c) => c.id === req.clipId)!;
-			expect(req.captions?.style).toBe("word-by-word");
+			expect(req.captions?.look).toEqual(presetLook("word-by-word"));
 			const spoken = transcript.words.filter((w) => w.start >= clip.start && w.end <= clip.end);
 			expect(req.captions!.words.map((w) => w.word)).toEqual(expect.arrayContaining(spoken.map((w) => w.word)));
 			for (const w of req.captions!.words) {

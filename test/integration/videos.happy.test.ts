@@ -16,6 +16,8 @@ const DOCUMENTED_PATHS = [
 	"/api/auth/password",
 	"/api/backgrounds",
 	"/api/backgrounds/{id}",
+	"/api/caption-templates",
+	"/api/caption-templates/{id}",
 	"/api/clips/{id}",
 	"/api/clips/{id}/captions",
 	"/api/projects",
@@ -64,6 +66,9 @@ const SEED_DEFAULTS = {
 	enableWatermark: true,
 	skipClipping: false,
 	customPrompt: null,
+	// Beyond the seed (issue 17).
+	removeSilences: false,
+	silenceThresholdSeconds: 0.6,
 };
 
 describe("POST /api/videos/hosted", () => {

@@ -8,7 +8,7 @@
 import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { renderJobs, type RenderClipRequest } from "@clipforge/contract";
+import { presetLook, renderJobs, type RenderClipRequest } from "@clipforge/contract";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -84,7 +84,7 @@ describe("editing a clip re-renders it alone", () => {
 		const edited = await editAndWait(apiKey, clip.id, { captionWords: [{ index: 0, word: "Hello" }, { index: 2, word: "wörld" }], captionStyle: "sentence" });
 		expect(edited.status, JSON.stringify(edited.body)).toBe(202);
 		const request = renders().at(-1)!;
-		expect(request.captions?.style).toBe("sentence");
+		expect(request.captions?.look).toEqual(presetLook("sentence"));
 		const drawn = request.captions!.words;
 		expect(drawn.map((w) => w.word.trim()).slice(0, 3)).toEqual(["Hello", clip.words[1].word.trim(), "wörld"]);
 		expect(drawn).toHaveLength(clip.words.length);

@@ -30,13 +30,39 @@ export function escapeFilterValue(value: string): string {
  * letterboxed or stretched) and scales it to the box. The window is centred, or slides along
  * `track.axis` following `track.position` (an expression of t giving 0-1, from smart crop).
  */
-export function reframeFilter(box: Box, track: { axis: "x" | "y"; position: string } | null = null): string {
+export function reframeFilter(box: Box, track: { axis: "x" | "y"; position: string } | null = null, afterCrop: string | null = null): string {
 	const { width, height } = box;
 	const cropW = `trunc(min(iw\\,ih*${width}/${height})/2)*2`;
 	const cropH = `trunc(min(ih\\,iw*${height}/${width})/2)*2`;
 	const x = track?.axis === "x" ? `(iw-ow)*(${track.position})` : "(iw-ow)/2";
 	const y = track?.axis === "y" ? `(ih-oh)*(${track.position})` : "(ih-oh)/2";
-	return [`crop=w=${cropW}:h=${cropH}:x=${x}:y=${y}`, `scale=${width}:${height}:flags=lanczos`, "setsar=1"].join(",");
+	// `afterCrop` (jump cuts) goes between: the crop still reads the source's time, the scaler only sees kept frames.
+	return [`crop=w=${cropW}:h=${cropH}:x=${x}:y=${y}`, afterCrop, `scale=${width}:${height}:flags=lanczos`, "setsar=1"].filter(Boolean).join(",");
+}
+
+/** Jump cuts for one pass: the stretches kept (seconds from the clip's start, on the frame grid) and that grid. */
+export interface JumpCutArgs {
+	keeps: { start: number; end: number }[];
+	/** The constant frame rate the video is brought to first, as an ffmpeg rational (`30`, `30000/1001`). */
+	fps: string;
+	/** Seconds the clip lasts after the cuts. */
+	duration: number;
+	/** False when the source has no audio track (nothing to cut there). */
+	audio: boolean;
+}
+
+/**
+ * `select`/`aselect` keep the frames of the kept stretches and `setpts`/`asetpts` close the gaps.
+ * Video frames sit on k/fps after the fps filter, so a bound a quarter frame early picks exactly the
+ * frames of [start, end). Audio is first split into 1 ms frames (48 samples at 48 kHz), so its cuts
+ * land within a millisecond of the video's.
+ */
+export function jumpCutFilters(cuts: JumpCutArgs): { video: string; audio: string } {
+	const within = (epsilon: string) => cuts.keeps.map((k) => `gte(t\\,${seconds(k.start)}-${epsilon})*lt(t\\,${seconds(k.end)}-${epsilon})`).join("+");
+	return {
+		video: `select='${within(`0.25/(${cuts.fps})`)}',setpts=N/(${cuts.fps})/TB`,
+		audio: `aresample=48000,asetnsamples=n=48:p=0,aselect='${within("0.0005")}',asetpts=N/SR/TB`,
+	};
 }
 
 /** A fixed source rectangle (numbers computed by the tier, never user text) scaled to `box`. */
@@ -80,6 +106,8 @@ export interface RenderClipArgs {
 	outputPath: string;
 	/** Also write the representative thumbnail (JPEG, this wide) from the same pass. */
 	thumbnail?: { path: string; width: number };
+	/** Remove silences: the stretches kept (null: the clip plays as it was said). */
+	jumpCuts?: JumpCutArgs | null;
 }
 
 /**
@@ -87,27 +115,33 @@ export interface RenderClipArgs {
  * split-screen over a looped background, captions and hook title (libass), watermark, H.264/AAC.
  */
 export function renderClipArgs(spec: RenderClipArgs): string[] {
-	const duration = spec.end - spec.start;
+	const cuts = spec.jumpCuts ?? null;
+	const duration = cuts ? cuts.duration : spec.end - spec.start;
 	const { layout } = spec;
 	const inputs: string[] = [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl];
 	const graph: string[] = [];
 	let next = 1;
+	const cut = cuts ? jumpCutFilters(cuts) : null;
+	// With jump cuts the video is first brought to the constant rate the cuts are snapped to.
+	const mainFilter = `${cuts ? `fps=${cuts.fps},` : ""}${reframeFilter(layout.main, spec.track, cut?.video ?? null)}`;
 	if (spec.backgroundFile && layout.background) {
 		const bg = layout.background;
 		inputs.push("-stream_loop", "-1", "-i", spec.backgroundFile);
-		graph.push(`[0:v]${reframeFilter(layout.main, spec.track)},fps=${SPLIT_FPS}[main]`);
+		graph.push(`[0:v]${mainFilter},fps=${SPLIT_FPS}[main]`);
 		graph.push(`[${next++}:v]${reframeFilter(bg)},fps=${SPLIT_FPS}[bg]`);
 		graph.push("[main][bg]vstack=inputs=2:shortest=1[base]");
 	} else if (spec.stacked && layout.halves) {
 		// One decode, two crops: each person cropped around their face and scaled to their half.
 		const [top, bottom] = layout.halves;
-		graph.push("[0:v]split=2[p0][p1]");
+		// Jump cuts before the split: the crops are fixed rectangles, so they need no source time.
+		graph.push(`[0:v]${cut && cuts ? `fps=${cuts.fps},${cut.video},` : ""}split=2[p0][p1]`);
 		graph.push(`[p0]${rectFilter(spec.stacked[0], top)}[top]`);
 		graph.push(`[p1]${rectFilter(spec.stacked[1], bottom)}[bottom]`);
 		graph.push("[top][bottom]vstack=inputs=2[base]");
 	} else {
-		graph.push(`[0:v]${reframeFilter(layout.main, spec.track)}[base]`);
+		graph.push(`[0:v]${mainFilter}[base]`);
 	}
+	if (cut && cuts?.audio) graph.push(`[0:a:0]${cut.audio}[audio]`);
 	let last = "base";
 	const chain = (filter: string, label: string) => {
 		graph.push(`[${last}]${filter}[${label}]`);
@@ -138,7 +172,7 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 		"-filter_complex", graph.join(";"),
 		"-map", "[out]",
 		// `?`: a source without audio still renders (silently) instead of failing.
-		"-map", "0:a:0?",
+		"-map", cut && cuts?.audio ? "[audio]" : "0:a:0?",
 		"-t", seconds(duration),
 		"-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p",
 		"-c:a", "aac", "-b:a", "128k", "-ar", "48000",

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
+import { assertLookFonts } from "./caption-preview.ts";
 import { encodeSlots } from "./encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec } from "@clipforge/contract";
 import { scanFaces } from "./faces.ts";
@@ -14,6 +15,7 @@ import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpe
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
+import { prepareJumpCuts } from "./silences.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
 import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE_SHARE, type PixelRect } from "./speakers.ts";
 import { channelEnergy } from "./speech-energy.ts";
@@ -28,19 +30,25 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];
-	const duration = req.end - req.start;
 	const baseLayout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
+	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
 	const release = await encodeSlots.acquire(signal);
 	try {
 		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
 		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
 		const layout = framing.layout;
+		// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
+		const cuts = req.jumpCuts
+			? await prepareJumpCuts(req.jumpCuts, { url: req.sourceUrl, start: req.start, end: req.end }, req.captions?.words ?? null, req.splitScreen ? 30 : null, signal)
+			: null;
+		const duration = cuts ? cuts.plan.duration : req.end - req.start;
+		const captions = req.captions && cuts?.words ? { ...req.captions, words: cuts.words } : req.captions;
 
 		let assFile: string | null = null;
-		if (req.captions || req.hookTitle) {
+		if (captions || req.hookTitle) {
 			assFile = file(".ass");
-			await writeFile(assFile, buildAssDocument({ layout, captions: req.captions, hookTitle: req.hookTitle, duration }), "utf8");
+			await writeFile(assFile, buildAssDocument({ layout, captions, hookTitle: req.hookTitle, duration }), "utf8");
 			scratch.push(assFile);
 		}
 		let watermark: RenderClipArgs["watermark"] = null;
@@ -65,7 +73,7 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			tools.ffmpeg,
 			renderClipArgs({
 				sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: framing.track, stacked: framing.stacked, assFile, backgroundFile, watermark,
-				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
+				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
 			}),
 			{
 				timeoutMs: Math.max(10 * 60_000, duration * 20_000),
@@ -91,6 +99,9 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 			faceFrames: framing.faceFrames,
 			sampledFrames: framing.sampledFrames,
 			framing: framing.framing,
+			removedSeconds: cuts?.plan.removed ?? 0,
+			cuts: cuts?.plan.cuts.length ?? 0,
+			cutStretches: cuts?.plan.cuts ?? [],
 		};
 	} finally {
 		release();

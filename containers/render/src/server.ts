@@ -13,6 +13,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { importMedia, makeBackground } from "./backgrounds.ts";
+import { captionPreview } from "./caption-preview.ts";
 import { downloadSource } from "./download.ts";
 import { egressProxy } from "./egress-proxy.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
@@ -52,6 +53,7 @@ const handlers: JobHandlers = {
 		await removeVideoDir(req.videoId);
 		return { ok: true };
 	},
+	captionPreview,
 };
 
 const refuse = (c: Context, status: ContentfulStatusCode, message: string) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assTime, breakLines, buildAssDocument, escapeAssText, HOOK_SECONDS, pagesOf, textWidth } from "../src/captions.ts";
-import type { CaptionStyle, Word } from "@clipforge/contract";
+import { presetLook, type CaptionStyle, type Word } from "@clipforge/contract";
 import { layoutFor } from "../src/layout.ts";
 
 const layout = layoutFor("9:16", null);
@@ -51,7 +51,7 @@ describe("caption timing", () => {
 	for (const style of ["karaoke", "word-by-word", "sentence"] as CaptionStyle[]) {
 		it(`${style}: every event starts and ends within 50 ms of a word's timing, and nothing shows during pauses`, () => {
 			const words = talk(style.length);
-			const events = eventsOf(buildAssDocument({ layout, captions: { style, words }, hookTitle: null, duration: 120 }));
+			const events = eventsOf(buildAssDocument({ layout, captions: { look: presetLook(style), words }, hookTitle: null, duration: 120 }));
 			expect(events.length).toBeGreaterThan(0);
 			const near = (t: number, times: number[]) => times.some((w) => Math.abs(w - t) <= 0.05);
 			for (const e of events) {
@@ -75,7 +75,7 @@ describe("caption timing", () => {
 
 	it("karaoke highlights exactly the word being spoken", () => {
 		const words = talk(3);
-		const events = eventsOf(buildAssDocument({ layout, captions: { style: "karaoke", words }, hookTitle: null, duration: 120 }));
+		const events = eventsOf(buildAssDocument({ layout, captions: { look: presetLook("karaoke"), words }, hookTitle: null, duration: 120 }));
 		expect(events).toHaveLength(words.length);
 		events.forEach((e, i) => {
 			const highlighted = /\{\\1c&H00E6FF&\}(.*?)\{/.exec(e.text)?.[1];
@@ -86,7 +86,7 @@ describe("caption timing", () => {
 	it("clips words to the clip's duration and drops empty ones", () => {
 		const events = eventsOf(buildAssDocument({
 			layout,
-			captions: { style: "word-by-word", words: [{ word: " ", start: 0, end: 1 }, { word: "late", start: 9.5, end: 11 }, { word: "gone", start: 12, end: 13 }] },
+			captions: { look: presetLook("word-by-word"), words: [{ word: " ", start: 0, end: 1 }, { word: "late", start: 9.5, end: 11 }, { word: "gone", start: 12, end: 13 }] },
 			hookTitle: null,
 			duration: 10,
 		}));

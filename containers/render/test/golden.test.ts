@@ -1,5 +1,5 @@
 /**
- * Golden screenshots of each caption template (and the hook title, and split-screen), kept in
+ * Golden screenshots of each caption look (the presets, the hook title, split-screen), kept in
  * test/golden/ for review. Each is rendered here the way a clip is (the same ASS document, libass,
  * layout) over a still picture, and compared with the stored PNG; `UPDATE_GOLDENS=1` rewrites them
  * after a deliberate change of look. No video encode is involved, so the output is deterministic.
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildAssDocument } from "../src/captions.ts";
-import type { CaptionStyle, Word } from "@clipforge/contract";
+import { presetLook, type CaptionPresetId, type Word } from "@clipforge/contract";
 import { layoutFor } from "../src/layout.ts";
 import { frameAt } from "./frames.ts";
 
@@ -31,10 +31,10 @@ const WORDS: Word[] = [
 const AT = 1.2;
 
 /** Renders the ASS of a config over a still "speaker" frame at time AT, as a 540x960 PNG. */
-function screenshot(name: string, options: { style: CaptionStyle | null; hook: string | null; splitRatio: number | null }): string {
+function screenshot(name: string, options: { style: CaptionPresetId | null; hook: string | null; splitRatio: number | null }): string {
 	const layout = layoutFor("9:16", options.splitRatio);
 	const ass = join(work, `${name}.ass`);
-	writeFileSync(ass, buildAssDocument({ layout, captions: options.style ? { style: options.style, words: WORDS } : null, hookTitle: options.hook, duration: 10 }));
+	writeFileSync(ass, buildAssDocument({ layout, captions: options.style ? { look: presetLook(options.style), words: WORDS } : null, hookTitle: options.hook, duration: 10 }));
 	const out = join(work, `${name}.png`);
 	const mainHeight = layout.main.height;
 	const background = options.splitRatio === null ? "" : `,drawbox=x=0:y=${mainHeight}:w=1080:h=${1920 - mainHeight}:color=0x2f8f5b:t=fill`;
@@ -63,6 +63,13 @@ const CASES = [
 	{ name: "sentence", style: "sentence", hook: null, splitRatio: null },
 	{ name: "hook-title", style: "karaoke", hook: "The one habit that changed how I work", splitRatio: null },
 	{ name: "split-screen", style: "karaoke", hook: "The one habit that changed how I work", splitRatio: 50 },
+	// The preset looks beyond the seed's three (packages/contract/src/looks.ts).
+	{ name: "bold-outline", style: "bold-outline", hook: null, splitRatio: null },
+	{ name: "boxed", style: "boxed", hook: null, splitRatio: null },
+	{ name: "highlight-box", style: "highlight-box", hook: null, splitRatio: null },
+	{ name: "two-color", style: "two-color", hook: null, splitRatio: null },
+	{ name: "emoji-accents", style: "emoji-accents", hook: null, splitRatio: null },
+	{ name: "minimal-lower-third", style: "minimal-lower-third", hook: null, splitRatio: null },
 ] as const;
 
 describe("golden screenshots", () => {
@@ -86,7 +93,7 @@ describe("scripts other than Latin", () => {
 	function mask(word: string): Uint8Array {
 		const layout = layoutFor("9:16", null);
 		const ass = join(work, `w-${Buffer.from(word).toString("hex")}.ass`);
-		writeFileSync(ass, buildAssDocument({ layout, captions: { style: "sentence", words: [{ word, start: 0, end: 2 }] }, hookTitle: null, duration: 2 }));
+		writeFileSync(ass, buildAssDocument({ layout, captions: { look: presetLook("sentence"), words: [{ word, start: 0, end: 2 }] }, hookTitle: null, duration: 2 }));
 		const out = join(work, `w-${Buffer.from(word).toString("hex")}.png`);
 		execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=1080x1920:d=1", "-vf", `ass=filename=${ass}`, "-frames:v", "1", "-update", "1", out]);
 		const { rgb } = frameAt(out, 0);

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobEvent, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
+import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
 import { detectFaces } from "../src/faces.ts";
 import { layoutFor } from "../src/layout.ts";
 import { createRenderServer } from "../src/server.ts";
@@ -102,7 +102,7 @@ const MARK_CORNER: Region = { x0: 640, y0: 1780, x1: 1080, y1: 1920 };
 describe("captions", () => {
 	let karaoke: string;
 	beforeAll(async () => {
-		({ video: karaoke } = await render({ source: "plain.mp4", captions: { style: "karaoke", words: WORDS }, watermark: null }));
+		({ video: karaoke } = await render({ source: "plain.mp4", captions: { look: presetLook("karaoke"), words: WORDS }, watermark: null }));
 	});
 
 	it("karaoke: words are on screen while spoken and gone in the pause", () => {
@@ -125,8 +125,8 @@ describe("captions", () => {
 	});
 
 	it("word-by-word shows one word at a time; sentence shows the whole sentence without a highlight", async () => {
-		const { video: words } = await render({ source: "plain.mp4", captions: { style: "word-by-word", words: WORDS }, watermark: null });
-		const { video: sentence } = await render({ source: "plain.mp4", captions: { style: "sentence", words: WORDS }, watermark: null });
+		const { video: words } = await render({ source: "plain.mp4", captions: { look: presetLook("word-by-word"), words: WORDS }, watermark: null });
+		const { video: sentence } = await render({ source: "plain.mp4", captions: { look: presetLook("sentence"), words: WORDS }, watermark: null });
 		const pageWidth = (f: Frame) => {
 			const p = pixelsIn(f, CAPTION_BAND, isWhite);
 			return p.maxX - p.minX;
@@ -236,7 +236,7 @@ describe("thumbnails and everything at once", () => {
 	it("renders captions + hook + image mark + split-screen + smart crop in one clip", async () => {
 		const { video, result } = await render({
 			source: "face.mp4",
-			captions: { style: "karaoke", words: WORDS },
+			captions: { look: presetLook("karaoke"), words: WORDS },
 			hookTitle: "Everything at once",
 			watermark: { kind: "image", imageUrl: `${files.url}/mark.png` },
 			splitScreen: { backgroundUrl: `${files.url}/green.mp4`, backgroundKey: "test/green", ratio: 50 },

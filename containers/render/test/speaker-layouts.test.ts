@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobEvent, renderJobs, type RenderClipRequest, type RenderClipResult } from "@clipforge/contract";
+import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type RenderClipResult } from "@clipforge/contract";
 import { detectFaces } from "../src/faces.ts";
 import { createRenderServer } from "../src/server.ts";
 import { MIN_HOLD_SECONDS } from "../src/speakers.ts";
@@ -166,7 +166,7 @@ describe("follow-speaker", () => {
 describe("stacked", () => {
 	it("shows both people, the left one on top, each cropped around the face", async () => {
 		const words = [{ word: "Welcome", start: 0.2, end: 0.8 }, { word: "back", start: 0.8, end: 1.2 }, { word: "everyone.", start: 1.2, end: 2.5 }];
-		const { video, result, seconds } = await render({ source: "two.mp4", layout: "stacked", end: 4, captions: { style: "sentence", words } });
+		const { video, result, seconds } = await render({ source: "two.mp4", layout: "stacked", end: 4, captions: { look: presetLook("sentence"), words } });
 		expect(result.framing).toBe("stacked");
 		for (const t of [0.5, 2, 3.5]) {
 			const top = inView(video, t, { y0: 0, y1: 96 });
@@ -186,6 +186,30 @@ describe("stacked", () => {
 		expect((top!.y + top!.height) * seam).toBeLessThan(band.y0);
 		expect(seam + bottom!.y * seam).toBeGreaterThan(band.y1);
 		console.info(`stacked: render ${seconds.toFixed(1)} s for 4 s`);
+	});
+
+	it("with silences removed, cuts both halves and the sound at the same instants (stacked cuts before its split)", async () => {
+		const pauses = [{ start: 1, end: 1.6 }, { start: 2.5, end: 3.1 }];
+		const { video, result } = await render({ source: "two.mp4", layout: "stacked", end: 4, jumpCuts: { pauses, confirmWithAudio: false } });
+		expect(result.framing).toBe("stacked");
+		expect(result.cuts).toBe(2);
+		expect(result.duration).toBeCloseTo(4 - result.removedSeconds, 1);
+		const streams = (kind: string) => Number(execFileSync("ffprobe", ["-v", "error", "-select_streams", kind, "-show_entries", "stream=duration", "-of", "csv=p=0", video]).toString().trim());
+		// Picture and sound lose the same time: no drift between them.
+		expect(Math.abs(streams("v:0") - streams("a:0"))).toBeLessThan(0.06);
+		expect(inView(video, 0.5, { y0: 0, y1: 96 }).who).toBe("left");
+		expect(inView(video, 2.5, { y0: 96, y1: 192 }).who).toBe("right");
+		// The picture is cut too: 1.3 s into the cut clip shows what 1.3 s + the first cut shows uncut.
+		const plain = await render({ source: "two.mp4", layout: "stacked", end: 4 });
+		const cutAt = frameAt(video, 1.3, 108).rgb;
+		const difference = (t: number) => {
+			const other = frameAt(plain.video, t, 108).rgb;
+			let sum = 0;
+			for (let i = 0; i < cutAt.length; i++) sum += Math.abs(cutAt[i]! - other[i]!);
+			return sum / cutAt.length;
+		};
+		const shift = 1.3 + (result.removedSeconds > 0 ? 0.6 : 0);
+		expect(difference(shift)).toBeLessThan(difference(1.3));
 	});
 });
 

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { JobProgress } from "./job-protocol.ts";
 import { FRAMINGS, SPEAKER_LAYOUTS } from "./layouts.ts";
-import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionStyle, Segment, Word } from "./vocabulary.ts";
+import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionLook, Segment, Word } from "./vocabulary.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -147,9 +147,28 @@ export { AudioSignals };
 
 // ---------------------------------------------------------------- render a clip
 
-/** Burned-in captions: the clip's words with times in seconds from the clip's start. */
-export const CaptionSpec = z.object({ style: CaptionStyle, words: z.array(Word).max(20_000) });
+/**
+ * Burned-in captions: the clip's words with times in seconds from the clip's start (on the source's
+ * timeline: with jump cuts the tier retimes them), drawn in `look` (the Worker resolved the template).
+ */
+export const CaptionSpec = z.object({ look: CaptionLook, words: z.array(Word).max(20_000) });
 export type CaptionSpec = z.infer<typeof CaptionSpec>;
+
+/** A stretch of the clip in seconds from its start. */
+export const Interval = z.object({ start: z.number().nonnegative(), end: z.number().positive() }).refine((i) => i.end > i.start, "end must be after start");
+export type Interval = z.infer<typeof Interval>;
+
+/**
+ * Remove silences: pauses inside the clip (from the transcript's word timings, already shortened
+ * by the padding kept around words) cut out as jump cuts in the same pass. With `confirmWithAudio`
+ * the tier keeps only the part of each pause that ffmpeg's silencedetect also hears as silent, so
+ * speech the transcript missed is never cut.
+ */
+export const JumpCutSpec = z.object({
+	pauses: z.array(Interval).max(2000),
+	confirmWithAudio: z.boolean().default(true),
+});
+export type JumpCutSpec = z.input<typeof JumpCutSpec>;
 
 /** The workspace's mark: its text, or a PNG image the Worker stored in R2 (read through `imageUrl`). */
 export const WatermarkSpec = z.discriminatedUnion("kind", [
@@ -189,6 +208,8 @@ export const RenderClipRequest = z.object({
 	 * `auto` falls back to `smartCrop`'s choice, `follow-speaker` and `stacked` follow the one face.
 	 */
 	layout: z.enum(SPEAKER_LAYOUTS).default("single"),
+	/** Null: the clip plays as it was said. */
+	jumpCuts: JumpCutSpec.nullable().default(null),
 	videoPutUrl: httpUrl,
 	thumbnailPutUrl: httpUrl,
 });
@@ -205,8 +226,21 @@ export const RenderClipResult = z.object({
 	width: z.number().int(),
 	height: z.number().int(),
 	duration: z.number().positive(),
+	/** Seconds of pauses cut out (jump cuts), and how many cuts. */
+	removedSeconds: z.number().nonnegative().default(0),
+	cuts: z.number().int().nonnegative().default(0),
+	/** The stretches cut, in seconds from the clip's start on the source's timeline (the Worker retimes exported captions by them). */
+	cutStretches: z.array(Interval).max(2000).default([]),
 });
 export type RenderClipResult = z.infer<typeof RenderClipResult>;
+
+// ---------------------------------------------------------------- caption previews
+
+/** One PNG frame of sample words drawn in `look` over a neutral background (9:16, `width` wide). */
+export const CaptionPreviewRequest = z.object({ look: CaptionLook, width: z.number().int().min(90).max(1080).default(360), putUrl: httpUrl });
+export type CaptionPreviewRequest = z.input<typeof CaptionPreviewRequest>;
+export const CaptionPreviewResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int() });
+export type CaptionPreviewResult = z.infer<typeof CaptionPreviewResult>;
 
 // ---------------------------------------------------------------- backgrounds and imported media
 
@@ -253,6 +287,7 @@ export const renderJobs = {
 	makeBackground: { path: "/jobs/make-background", request: MakeBackgroundRequest, progress: JobProgress, result: MediaFileResult },
 	importMedia: { path: "/jobs/import-media", request: ImportMediaRequest, progress: JobProgress, result: MediaFileResult },
 	cleanup: { path: "/jobs/cleanup", request: CleanupRequest, result: CleanupResult },
+	captionPreview: { path: "/jobs/caption-preview", request: CaptionPreviewRequest, progress: JobProgress, result: CaptionPreviewResult },
 } as const satisfies Record<string, JobSpec>;
 
 export type RenderJobs = typeof renderJobs;

@@ -3,7 +3,10 @@
  * words and segments, audio signals and the built-in backgrounds. The plain lists are in words.ts.
  */
 import { z } from "zod";
-import { ASPECT_RATIOS, BUILTIN_BACKGROUNDS, CAPTION_STYLES, type BuiltinBackgroundId as BackgroundId } from "./words.ts";
+import {
+	ASPECT_RATIOS, BUILTIN_BACKGROUNDS, CAPTION_ANIMATIONS, CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_STYLES, HEX_COLOR, type BuiltinBackgroundId as BackgroundId,
+	type CaptionLookData, type HexColor,
+} from "./words.ts";
 
 export * from "./words.ts";
 
@@ -11,6 +14,33 @@ export const AspectRatio = z.enum(ASPECT_RATIOS);
 export type AspectRatio = z.infer<typeof AspectRatio>;
 export const CaptionStyle = z.enum(CAPTION_STYLES);
 export type CaptionStyle = z.infer<typeof CaptionStyle>;
+export const HexColorSchema = z.string().regex(HEX_COLOR, "must be a colour as #RRGGBB").transform((c) => c.toUpperCase() as HexColor);
+export const CaptionFontId = z.enum(CAPTION_FONT_IDS);
+export type CaptionFontId = z.infer<typeof CaptionFontId>;
+export const CaptionPositionSchema = z.enum(CAPTION_POSITIONS);
+
+/** A caption look, complete (see looks.ts): what the tier draws. */
+export const CaptionLook = z.strictObject({
+	animation: z.enum(CAPTION_ANIMATIONS),
+	font: CaptionFontId,
+	fontScale: z.number().min(0.3).max(2.5),
+	uppercase: z.boolean(),
+	textColor: HexColorSchema,
+	highlightColor: HexColorSchema,
+	outlineColor: HexColorSchema,
+	outline: z.number().min(0).max(0.3),
+	box: z.strictObject({ color: HexColorSchema, opacity: z.number().min(0).max(1) }).nullable(),
+	position: CaptionPositionSchema,
+	maxLines: z.number().int().min(1).max(4),
+	maxWordsPerPage: z.number().int().min(1).max(40).nullable(),
+	maxWordsPerLine: z.number().int().min(1).max(20).nullable(),
+	alternateLineColors: z.boolean(),
+	pop: z.boolean(),
+	emoji: z.boolean(),
+	accentBar: z.boolean(),
+}) satisfies z.ZodType<CaptionLookData, unknown>;
+export type CaptionLook = CaptionLookData;
+
 export const BuiltinBackgroundId = z.enum(BUILTIN_BACKGROUNDS.map((b) => b.id) as [BackgroundId, ...BackgroundId[]]);
 export type BuiltinBackgroundId = BackgroundId;
 

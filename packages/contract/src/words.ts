@@ -12,8 +12,10 @@ export const OUTPUT_SIZE: Record<AspectRatio, { width: number; height: number }>
 	"1:1": { width: 1080, height: 1080 },
 };
 
+/** The seed's three caption styles (each is also a preset look: see looks.ts). */
 export const CAPTION_STYLES = ["karaoke", "word-by-word", "sentence"] as const;
 export type CaptionStyle = (typeof CAPTION_STYLES)[number];
+export * from "./looks.ts";
 
 /**
  * The built-in background library. The tier draws each one with ffmpeg's own sources (nothing is

@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import {
-	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SPLIT_RATIO,
+	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
 } from "../../../src/worker/domain/config-options.ts";
 import { VIDEO_STATUSES } from "../../../src/worker/domain/video-status.ts";
 
@@ -22,7 +22,12 @@ export const configShape = {
 	clipDurationMax: z.number().optional().describe(`Longest clip, seconds (${CLIP_SECONDS.min}-${CLIP_SECONDS.max}, at least clipDurationMin). Default ${D.clipDurationMax}.`),
 	aspectRatio: z.enum(ASPECT_RATIOS).optional().describe(`9:16 for Shorts/Reels/TikTok, 1:1 square, 16:9 landscape. Default ${D.aspectRatio}.`),
 	enableCaptions: z.boolean().optional().describe(`Burn captions into the clips. Default ${D.enableCaptions}.`),
-	captionTemplateId: z.enum(CAPTION_TEMPLATES).optional().describe(`Caption style: karaoke (the spoken word highlighted), word-by-word, sentence. Default ${D.captionTemplateId}.`),
+	captionTemplateId: z
+		.string()
+		.optional()
+		.describe(
+			`Caption look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>, one of the workspace's own templates (GET /api/caption-templates lists them with preview images). Default ${D.captionTemplateId}.`,
+		),
 	enableIntroTitle: z.boolean().optional().describe(`A hook title over each clip's first 3 seconds. Default ${D.enableIntroTitle}.`),
 	language: z.string().nullable().optional().describe("Two-letter language code of the speech (en, es, hi …); null detects it. Default null."),
 	timeframeStart: z.number().optional().describe("Only use the video from this second on (skip an intro). Default 0."),
@@ -35,6 +40,8 @@ export const configShape = {
 	layout: z.enum(LAYOUTS).optional().describe(`How a vertical or square clip frames two people: auto (follow the active speaker, or stack both faces when who speaks is unclear; otherwise as enableSmartCrop says), follow-speaker, stacked, single (never a speaker layout). Default ${D.layout}.`),
 	enableWatermark: z.boolean().optional().describe(`Draw the workspace's watermark. Default ${D.enableWatermark}.`),
 	skipClipping: z.boolean().optional().describe(`Only transcribe, make no clips. Default ${D.skipClipping}.`),
+	removeSilences: z.boolean().optional().describe(`Cut the pauses inside each clip (jump cuts; captions follow); the clip's duration is then the cut one. Default ${D.removeSilences}.`),
+	silenceThresholdSeconds: z.number().optional().describe(`With removeSilences: the shortest pause cut, seconds (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}). Default ${D.silenceThresholdSeconds}.`),
 	customPrompt: z.string().nullable().optional().describe(`What to look for, in plain words (up to ${CUSTOM_PROMPT_MAX} characters): relevance to it then leads the ranking.`),
 };
 
@@ -105,7 +112,11 @@ export const inputs = {
 		hookTitle: z.string().nullable().optional().describe("A new hook title (re-renders the clip when the video draws hook titles)."),
 		startTime: z.number().optional().describe("New start, seconds in the source (snapped to the nearest word start). Re-renders the clip."),
 		endTime: z.number().optional().describe("New end, seconds in the source (snapped to the nearest word end). Re-renders the clip."),
-		captionStyle: z.enum(CAPTION_TEMPLATES).nullable().optional().describe("The clip's own caption look (turns its captions on); null = the video's. Re-renders the clip."),
+		captionStyle: z
+			.string()
+			.nullable()
+			.optional()
+			.describe(`The clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> of the workspace; null = the video's. Re-renders the clip.`),
 		captionWords: z.array(z.object({ index: z.number().int(), word: z.string() })).optional().describe("Corrected caption words: index into get_clip's words, and the new text; timings stay."),
 	},
 	reprocessVideo: {

@@ -4,6 +4,7 @@
  * them with other settings (POST /api/videos/<id>/reprocess).
  */
 import { api, errorText } from "../api";
+import { loadCaptionTemplates } from "../caption-looks";
 import { configFields, readConfig, type FormConfig } from "../config-form";
 import { h } from "../dom";
 import { currentView, loadWorkspaces, pollLater, show } from "../shell";
@@ -55,11 +56,16 @@ interface ClipFilters {
 const SORTS: [string, string][] = [["score", "Score"], ["startTime", "Time in the video"], ["duration", "Length"], ["createdAt", "Created"]];
 
 /** The clips, with filters and order (the list's own query), the video's exports, and each clip's card. */
+/** Bumped by every clip list request: an answer that is not the latest one is dropped (two quick filter changes). */
+let clipsRequest = 0;
+
 async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, filters: ClipFilters = { favorited: false, minScore: "", sortBy: "score", sortOrder: "desc" }): Promise<void> {
+	const request = ++clipsRequest;
 	const query = new URLSearchParams({ limit: "100", sortBy: filters.sortBy, sortOrder: filters.sortOrder });
 	if (filters.favorited) query.set("favorited", "true");
 	if (filters.minScore !== "") query.set("minScore", filters.minScore);
 	const { clips, count } = await api<{ clips: Clip[]; count: number }>("GET", `/api/videos/${encodeURIComponent(id)}/clips?${query}`);
+	if (request !== clipsRequest) return;
 	const filtered = filters.favorited || filters.minScore !== "";
 	if (onlyIfAny && count === 0 && !filtered) return;
 	const reload = (next: Partial<ClipFilters> = {}) => renderClips(id, section, onlyIfAny, { ...filters, ...next });
@@ -68,10 +74,9 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 	const minScore = h("input", { id: "filter-min-score", type: "number", min: 0, max: 100, value: filters.minScore });
 	const sortBy = h("select", { id: "filter-sort-by" }, SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })));
 	const sortOrder = h("select", { id: "filter-sort-order" }, h("option", { value: "desc", selected: filters.sortOrder === "desc", text: "Descending" }), h("option", { value: "asc", selected: filters.sortOrder === "asc", text: "Ascending" }));
-	favorites.addEventListener("change", () => reload({ favorited: favorites.checked }));
-	minScore.addEventListener("change", () => reload({ minScore: minScore.value }));
-	sortBy.addEventListener("change", () => reload({ sortBy: sortBy.value }));
-	sortOrder.addEventListener("change", () => reload({ sortOrder: sortOrder.value }));
+	// Every control's current value, not only the changed one's: a second change may come before the list is drawn again.
+	const current = (): ClipFilters => ({ favorited: favorites.checked, minScore: minScore.value, sortBy: sortBy.value, sortOrder: sortOrder.value });
+	for (const control of [favorites, minScore, sortBy, sortOrder]) control.addEventListener("change", () => reload(current()));
 	const toolbar = h("form", { class: "card filters", role: "search", "aria-label": "Filter clips" },
 		h("div", { class: "grid" },
 			h("label", { class: "check", for: "filter-favorites" }, favorites, "Favorites only"),
@@ -117,12 +122,15 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 	const path = `/api/videos/${encodeURIComponent(id)}`;
 	const [video, history] = await Promise.all([api<{ status: string; workspaceId: string; config: FormConfig | null }>("GET", path), api<Reprocesses>("GET", `${path}/reprocesses`)]);
 	if (!video.config || (video.status === "failed" && history.reprocesses.length === 0)) return;
-	const backgrounds = await api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(video.workspaceId)}`).catch(() => ({ categories: [] }));
+	const [backgrounds, looks] = await Promise.all([
+		api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(video.workspaceId)}`).catch(() => ({ categories: [] })),
+		loadCaptionTemplates(video.workspaceId),
+	]);
 	const cost = history.next.minutes === 0 ? "This one is free" : `This one costs ${history.next.minutes} minute${history.next.minutes === 1 ? "" : "s"}`;
 	const message = h("p", { class: "error", role: "alert" });
 	const form = h("form", { class: "card", "aria-labelledby": "regenerate-title" },
 		h("p", { class: "muted", id: "regenerate-cost", text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.` }),
-		...configFields(video.config, backgrounds.categories.map((c) => c.id), { reprocess: true }),
+		...configFields(video.config, backgrounds.categories.map((c) => c.id), looks, { reprocess: true }),
 		message,
 		h("button", { type: "submit", text: "Regenerate clips with these settings" }),
 	);

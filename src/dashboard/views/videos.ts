@@ -1,5 +1,6 @@
 /** #/videos: the submission form (a URL, or a video file dropped or chosen) with every config option, and the workspace's recent videos. */
 import { api, errorText } from "../api";
+import { loadCaptionTemplates } from "../caption-looks";
 import { forgetUpload, uploadFile } from "../upload";
 import { configFields, NEW_VIDEO_CONFIG, readConfig } from "../config-form";
 import { field, h } from "../dom";
@@ -13,13 +14,16 @@ interface VideoSummary {
 }
 
 export async function videosView(): Promise<void> {
-	const backgrounds = await api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(workspaceId())}`).catch(() => ({ categories: [] }));
+	const [backgrounds, looks] = await Promise.all([
+		api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(workspaceId())}`).catch(() => ({ categories: [] })),
+		loadCaptionTemplates(workspaceId()),
+	]);
 	const message = h("p", { class: "error", role: "alert" });
 	const source = sourceFields();
 	const form = h("form", { class: "card", "aria-labelledby": "submit-title" },
 		h("h1", { id: "submit-title", text: "New video" }),
 		source.element,
-		...configFields(NEW_VIDEO_CONFIG, backgrounds.categories.map((c) => c.id)),
+		...configFields(NEW_VIDEO_CONFIG, backgrounds.categories.map((c) => c.id), looks),
 		message,
 		h("button", { type: "submit", text: "Make clips" }),
 	);

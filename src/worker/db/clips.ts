@@ -6,6 +6,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { CaptionFix } from "../domain/clip-edit";
+import { removedSeconds } from "../domain/silences";
 import type { Db } from "./client";
 import { clips, videos } from "./schema";
 import type { ClipRow } from "./videos";
@@ -127,7 +128,8 @@ export async function runningEditRenders(db: Db, workspaceId: string): Promise<n
 }
 
 /** The edit's files replace the clip's. @returns the keys they replaced, or null when this edit is no longer the running one. */
-export async function completeClipEdit(db: Db, clipId: string, number: number, files: { videoKey: string; thumbnailKey: string; bytes: number }): Promise<{ videoKey: string | null; thumbnailKey: string | null } | null> {
+/** `files.duration`: the rendered file's length when pauses were cut out of it (else its span stays). */
+export async function completeClipEdit(db: Db, clipId: string, number: number, files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }): Promise<{ videoKey: string | null; thumbnailKey: string | null } | null> {
 	const row = await db.select().from(clips).where(eq(clips.id, clipId)).get();
 	if (!row || row.status !== "generating" || row.edits !== number) return null;
 	const result = await db
@@ -145,7 +147,8 @@ export async function failClipEdit(db: Db, clipId: string, number: number, messa
 	const previous = (row.previousEdit as ClipCut | null) ?? cutOf(row);
 	const result = await db
 		.update(clips)
-		.set({ status: "completed", ...previous, duration: duration(previous), previousEdit: null, editError: message, updatedAt: sql`${NOW}` })
+		// The previous file is served again: its length is its span less the pauses cut from it.
+		.set({ status: "completed", ...previous, duration: Math.round((duration(previous) - removedSeconds(row.jumpCuts)) * 100) / 100, previousEdit: null, editError: message, updatedAt: sql`${NOW}` })
 		.where(and(eq(clips.id, clipId), eq(clips.status, "generating"), eq(clips.edits, number)))
 		.run();
 	return result.meta.changes === 1;

@@ -212,6 +212,12 @@ export const clips = sqliteTable(
 		previousEdit: text("previous_edit", { mode: "json" }),
 		/** Why the last edit's render failed (the clip kept its previous version); null otherwise. */
 		editError: text("edit_error"),
+		/**
+		 * Remove silences: the stretches cut out of the rendered file, `[{start, end}]` in seconds from
+		 * the clip's start on the source's timeline (as the tier cut them); null when nothing was cut.
+		 * Its captions, exported or listed, are retimed by them (domain/silences.ts).
+		 */
+		jumpCuts: text("jump_cuts", { mode: "json" }).$type<{ start: number; end: number }[]>(),
 		updatedAt: text("updated_at"),
 		createdAt: createdAt(),
 	},
@@ -386,4 +392,27 @@ export const uploadParts = sqliteTable(
 		createdAt: createdAt(),
 	},
 	(t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
+);
+
+/**
+ * A workspace's own caption templates (`custom:<id>`): a preset look plus overrides of its font,
+ * colours and position (null = the preset's). Deleting one only stamps `deletedAt`: videos submitted
+ * with it still render with it, while lists and new submissions no longer see it.
+ */
+export const captionTemplates = sqliteTable(
+	"caption_templates",
+	{
+		id: text("id").primaryKey(),
+		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		name: text("name").notNull(),
+		presetId: text("preset_id").notNull(),
+		font: text("font"),
+		textColor: text("text_color"),
+		highlightColor: text("highlight_color"),
+		position: text("position"),
+		deletedAt: text("deleted_at"),
+		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+		createdAt: createdAt(),
+	},
+	(t) => [index("caption_templates_workspace").on(t.workspaceId, t.createdAt)],
 );

@@ -159,7 +159,12 @@ export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
 	return db.select().from(clips).where(eq(clips.id, clipId)).get();
 }
 
-export async function markClipRendered(db: Db, clipId: string, files: { videoKey: string; thumbnailKey: string; bytes: number }): Promise<void> {
+/** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
+export async function markClipRendered(
+	db: Db,
+	clipId: string,
+	files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null },
+): Promise<void> {
 	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
 }
 

@@ -4,7 +4,7 @@
  * No zod in this file: it is bundled into the dashboard's browser script.
  */
 import { SPEAKER_LAYOUTS } from "@clipforge/contract/layouts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORIES, CAPTION_STYLES, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract/words";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORIES, CAPTION_PRESET_IDS, DEFAULT_BACKGROUND_CATEGORY } from "@clipforge/contract/words";
 
 export { ASPECT_RATIOS };
 /**
@@ -16,8 +16,11 @@ export const LAYOUTS = SPEAKER_LAYOUTS;
 export const CLIP_TYPES = ["viral-clips", "split-clips"] as const;
 export const CLIP_MODELS = ["ClipBasic", "ClipPro"] as const;
 export const GENRES = ["Auto", "Podcast", "Gaming", "Education", "Entertainment"] as const;
-/** The caption looks the render tier can draw. */
-export const CAPTION_TEMPLATES = CAPTION_STYLES;
+/**
+ * The preset caption looks (`captionTemplateId`), the seed's three first; a workspace's own
+ * templates are `custom:<id>` (GET /api/caption-templates lists both).
+ */
+export const CAPTION_TEMPLATES = CAPTION_PRESET_IDS;
 
 /** Category of every workspace upload unless it names another one. */
 export const CUSTOM_BACKGROUND_CATEGORY = { id: "custom", name: "Your uploads" } as const;
@@ -47,6 +50,8 @@ export const CONFIG_DEFAULTS = {
 	enableWatermark: true,
 	skipClipping: false,
 	customPrompt: null,
+	removeSilences: false,
+	silenceThresholdSeconds: 0.6,
 } as const;
 
 /** The category a split-screen uses when the config names none. */
@@ -56,3 +61,5 @@ export { DEFAULT_BACKGROUND_CATEGORY };
 export const CLIP_SECONDS = { min: 5, max: 600 } as const;
 export const SPLIT_RATIO = { min: 10, max: 90 } as const;
 export const CUSTOM_PROMPT_MAX = 2000;
+/** Pauses at least this long (seconds) are cut when `removeSilences` is on. */
+export const SILENCE_THRESHOLD = { min: 0.3, max: 5 } as const;

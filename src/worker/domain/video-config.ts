@@ -5,8 +5,9 @@
  */
 import { z } from "@hono/zod-openapi";
 import {
-	ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SPLIT_RATIO,
+	ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
 } from "./config-options";
+import { CaptionTemplateId } from "./caption-template-id";
 
 export { CAPTION_TEMPLATES, CLIP_MODELS, CLIP_TYPES, GENRES };
 
@@ -22,7 +23,7 @@ export const VideoConfigInput = z
 		aspectRatio: z.enum(ASPECT_RATIOS).default(D.aspectRatio),
 		enableCaptions: z.boolean().default(D.enableCaptions),
 		enableIntroTitle: z.boolean().default(D.enableIntroTitle),
-		captionTemplateId: z.enum(CAPTION_TEMPLATES).default(D.captionTemplateId),
+		captionTemplateId: CaptionTemplateId.default(D.captionTemplateId),
 		language: z
 			.string()
 			.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 code such as en, hi or es")
@@ -42,6 +43,12 @@ export const VideoConfigInput = z
 		enableWatermark: z.boolean().default(D.enableWatermark),
 		skipClipping: z.boolean().default(D.skipClipping),
 		customPrompt: z.string().max(CUSTOM_PROMPT_MAX).nullable().default(D.customPrompt),
+		removeSilences: z.boolean().default(D.removeSilences).openapi({
+			description: "Cut pauses of `silenceThresholdSeconds` or more inside each clip (jump cuts; captions follow). `clipDurationMin`/`clipDurationMax` bound the clip's span in the source, before the cuts: the rendered file is shorter by the pauses removed.",
+		}),
+		silenceThresholdSeconds: z.number().min(SILENCE_THRESHOLD.min).max(SILENCE_THRESHOLD.max).default(D.silenceThresholdSeconds).openapi({
+			description: "With `removeSilences`: the shortest pause (seconds, between two words of the transcript) that is cut.",
+		}),
 	})
 	.superRefine((config, ctx) => {
 		if (config.clipDurationMax < config.clipDurationMin) {

@@ -35,6 +35,7 @@ const PAGE = `<!doctype html>
   <a class="brand" href="#/videos">clipforge</a>
   <nav aria-label="Main" id="nav" hidden>
     <a href="#/videos">Videos</a>
+    <a href="#/looks">Caption looks</a>
     <a href="#/keys">API keys</a>
     <label class="ws">Workspace <select id="workspace"></select></label>
     <span id="balance" aria-live="polite"></span>

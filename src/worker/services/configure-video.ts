@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { startWithConfig, type VideoRow } from "../db/videos";
 import { frameOf, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
+import { assertCaptionTemplate } from "./caption-templates";
 import { resolveBackground } from "./media-library";
 import { queueFull, slotRulesOf } from "./processing-slots";
 import { markFailedAndRefund } from "./video-state";
@@ -63,6 +64,7 @@ export async function configureVideo(env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCU
 	}
 	assertTimeframeInside(config, video.duration);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
+	await assertCaptionTemplate(db, video.workspaceId, config);
 	const slots = await slotRulesOf(env, db, video.workspaceId);
 	const started = await startWithConfig(db, video, config, slots);
 	if (started === "queue_full") throw queueFull(slots);

@@ -12,6 +12,7 @@ import type { ClipRow, VideoRow } from "../db/videos";
 import { clipWords, MAX_CONCURRENT_EDIT_RENDERS, MAX_EDITS_PER_CLIP, sameTime, snapTrim, transcriptOf, withCorrections, type CaptionFix, type EditIssue } from "../domain/clip-edit";
 import { VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
+import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
 import type { Transcript } from "./transcription/transcript";
 
@@ -55,6 +56,8 @@ export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db
 		throw new ApiError("clip_processing", `The clip is ${clip.status === "generating" ? "being rendered again after an edit" : clip.status}; edit it once it has completed.`, { status: clip.status });
 	}
 	const config = VideoConfigInput.parse(video.config);
+	// A workspace template must exist (the clip's current look may be one deleted since).
+	if (changes.captionStyle) await assertCaptionTemplate(db, video.workspaceId, { captionTemplateId: changes.captionStyle }, clip.captionStyle ?? config.captionTemplateId, "captionStyle");
 	const transcript = await storedTranscript(env, video);
 	const next = nextCut(clip, changes, transcript.words, video.duration);
 

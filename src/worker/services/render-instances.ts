@@ -11,7 +11,7 @@
 export const RENDER_POOLS = {
 	/** Submissions' synchronous probes. */
 	probe: 2,
-	/** Background and watermark imports, built-in backgrounds drawn on first use. */
+	/** Background and watermark imports, built-in backgrounds drawn on first use, caption previews. */
 	import: 1,
 	/** One video's own work: download, upload (the source on the instance's disk), audio, signals, local transcription. */
 	video: 4,

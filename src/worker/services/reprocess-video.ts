@@ -12,6 +12,7 @@ import { findVideoById, type VideoRow } from "../db/videos";
 import { REPROCESSABLE_STATUSES, reprocessCost, transcriptConflicts, type ReprocessConfig } from "../domain/reprocess";
 import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError, zodIssues } from "../errors";
+import { assertCaptionTemplate } from "./caption-templates";
 import { assertBackgroundChoice } from "./configure-video";
 import { r2Keys } from "./r2-keys";
 import { slotRulesOf } from "./processing-slots";
@@ -37,6 +38,7 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | 
 	const conflicts = transcriptConflicts(config, { ...frameOf(transcribedConfig(current, history), video.duration), language: video.language }, video.duration);
 	if (conflicts.length > 0) throw new ApiError("invalid_request", "The request is invalid.", conflicts);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
+	await assertCaptionTemplate(db, video.workspaceId, config, current.captionTemplateId);
 	await assertActivePlan(db, video.workspaceId);
 
 	const cost = reprocessCost(history.filter(countsTowardAllowance).length, config, video.duration);

@@ -71,6 +71,18 @@ export function checkClipToken(env: Pick<Env, "SIGNING_SECRET">, asset: ClipAsse
 	return check(env, ["clip", asset, objectKey], exp, sig, now);
 }
 
+/** `/api/caption-previews/<hash>?token=<exp>.<sig>` on `origin`: a look's preview PNG, valid one hour from `now`. */
+export async function signCaptionPreviewUrl(env: Pick<Env, "SIGNING_SECRET">, origin: string, hash: string, objectKey: string, now = Date.now()): Promise<string> {
+	const exp = String(Math.floor(now / 1000) + CLIP_URL_TTL_SECONDS);
+	const sig = await sign(env, ["caption-preview", objectKey, exp]);
+	return `${origin}/api/caption-previews/${encodeURIComponent(hash)}?token=${exp}.${sig}`;
+}
+
+export function checkCaptionPreviewToken(env: Pick<Env, "SIGNING_SECRET">, objectKey: string, token: string | undefined, now = Date.now()) {
+	const [exp, sig] = (token ?? "").split(".", 2);
+	return check(env, ["caption-preview", objectKey], exp, sig, now);
+}
+
 /**
  * The token of an upload's part URLs (`/api/uploads/:id/parts/:n?token=<exp>.<sig>`): it stands in
  * for an R2 presigned URL (which needs S3 credentials, and does not exist in Miniflare). One token

@@ -11,6 +11,7 @@ import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
 import { boundedProbe } from "../domain/video-info";
 import type { VideoConfig } from "../domain/video-config";
+import { assertCaptionTemplate } from "./caption-templates";
 import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "./configure-video";
 import { newId } from "./crypto";
 import { RenderTierError, type RenderClient } from "./render-client";
@@ -80,6 +81,7 @@ async function submitVideo(env: Env, db: Db, render: RenderClient, input: Omit<S
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
 	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
 	if (input.config) await assertBackgroundChoice(db, input.workspaceId, input.config, "");
+	if (input.config) await assertCaptionTemplate(db, input.workspaceId, input.config);
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);

@@ -11,6 +11,7 @@ import { completeClipEdit, failClipEdit } from "../../worker/db/clips";
 import { findClip, findVideoById } from "../../worker/db/videos";
 import type { CaptionFix } from "../../worker/domain/clip-edit";
 import { clipWords } from "../../worker/domain/clip-edit";
+import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { captionsShown } from "../../worker/services/edit-clip";
 import { resolveBackground } from "../../worker/services/media-library";
 import { r2Keys } from "../../worker/services/r2-keys";
@@ -75,7 +76,7 @@ export async function prepareEditLook(run: VideoRun, video: LoadedVideo): Promis
 }
 
 /** Renders the clip's new cut into the edit's own keys; skipped when both files are already there. */
-export async function renderEditedClip(run: VideoRun, video: LoadedVideo, edit: LoadedClipEdit, look: RenderLook): Promise<{ videoKey: string; thumbnailKey: string; bytes: number }> {
+export async function renderEditedClip(run: VideoRun, video: LoadedVideo, edit: LoadedClipEdit, look: RenderLook): Promise<{ videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }> {
 	const videoKey = r2Keys.clipEditVideo(run.videoId, edit.clipId, edit.number);
 	const thumbnailKey = r2Keys.clipEditThumbnail(run.videoId, edit.clipId, edit.number);
 	const [storedVideo, storedThumbnail] = await Promise.all([run.env.MEDIA.head(videoKey), run.env.MEDIA.head(thumbnailKey)]);
@@ -84,6 +85,8 @@ export async function renderEditedClip(run: VideoRun, video: LoadedVideo, edit: 
 	const clip = await findClip(run.db, edit.clipId);
 	if (!clip || clip.status !== "generating" || clip.edits !== edit.number) throw new NonRetryableError("The edit was replaced before it was rendered.");
 	const config = { ...video.config, enableCaptions: captionsShown(video.config, clip.captionStyle), captionTemplateId: (clip.captionStyle ?? video.config.captionTemplateId) as typeof video.config.captionTemplateId };
+	// The clip's look (its own, or the video's), a deleted workspace template included.
+	const captions = config.enableCaptions ? await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId) : null;
 	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
 	const [sourceUrl, videoPutUrl, thumbnailPutUrl, watermark, backgroundUrl] = await Promise.all([
 		sign(edit.sourceKey, "GET"),
@@ -92,18 +95,20 @@ export async function renderEditedClip(run: VideoRun, video: LoadedVideo, edit: 
 		look.watermark?.kind === "image" ? sign(look.watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl })) : Promise.resolve(look.watermark),
 		look.backgroundKey ? sign(look.backgroundKey, "GET") : Promise.resolve(null),
 	]);
-	const words = config.enableCaptions ? clipWords((await readJson<Transcript>(run, edit.transcriptKey)).words, clip.startTime, clip.endTime, clip.captionFixes as CaptionFix[] | null) : [];
+	const words = config.enableCaptions || config.removeSilences ? clipWords((await readJson<Transcript>(run, edit.transcriptKey)).words, clip.startTime, clip.endTime, clip.captionFixes as CaptionFix[] | null) : [];
 	const request = renderRequestFor(
 		config,
 		{ videoId: run.videoId, clipId: clip.id, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
-		{ watermark, background: look.backgroundKey && backgroundUrl ? { url: backgroundUrl, key: look.backgroundKey } : null },
+		{ watermark, background: look.backgroundKey && backgroundUrl ? { url: backgroundUrl, key: look.backgroundKey } : null, captions },
 	);
 	const result = await renderJob(run, "Rendering the edited clip", renderInstance.render(run.videoId, edit.number), "renderClip", request);
-	return { videoKey, thumbnailKey, bytes: result.bytes };
+	// With pauses cut out, the clip is shorter than its span in the source: report that length.
+	const cut = result.cutStretches.length > 0;
+	return { videoKey, thumbnailKey, bytes: result.bytes, jumpCuts: cut ? result.cutStretches : null, ...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}) };
 }
 
 /** The edit's files become the clip's; the replaced ones go. If the edit was overtaken (the clip deleted or replaced), its own files go instead. */
-export async function finishClipEdit(run: VideoRun, edit: LoadedClipEdit, files: { videoKey: string; thumbnailKey: string; bytes: number }): Promise<{ replaced: boolean }> {
+export async function finishClipEdit(run: VideoRun, edit: LoadedClipEdit, files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }): Promise<{ replaced: boolean }> {
 	const replaced = await completeClipEdit(run.db, edit.clipId, edit.number, files);
 	const stale = replaced ? [replaced.videoKey, replaced.thumbnailKey].filter((k): k is string => Boolean(k) && k !== files.videoKey && k !== files.thumbnailKey) : [files.videoKey, files.thumbnailKey];
 	if (stale.length > 0) await run.env.MEDIA.delete(stale);

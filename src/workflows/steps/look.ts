@@ -3,8 +3,9 @@
  * video is drawn with, decided once (small: keys, not bytes).
  */
 import { NonRetryableError } from "cloudflare:workflows";
-import type { BuiltinBackgroundId } from "@clipforge/contract";
+import type { BuiltinBackgroundId, CaptionLook } from "@clipforge/contract";
 import { watermarkOf } from "../../worker/db/workspaces";
+import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { USER_CAUSED_FAILURES } from "../../worker/domain/minutes";
 import { resolveBackground } from "../../worker/services/media-library";
 import { r2Keys } from "../../worker/services/r2-keys";
@@ -16,6 +17,18 @@ import { renderJob, type LoadedVideo, type VideoRun } from "./run";
 export interface RenderLook {
 	watermark: { kind: "text"; text: string } | { kind: "image"; key: string } | null;
 	backgroundKey: string | null;
+	/** The caption look, resolved once per video ("prepare the caption look"); absent: resolved by the render step. */
+	captions?: CaptionLook | null;
+}
+
+/**
+ * The config's caption template as the look every clip is drawn in, decided once, so a template
+ * changed while the video renders cannot give its clips two looks. A deleted template still resolves.
+ */
+export async function prepareCaptionLook(run: VideoRun, video: LoadedVideo): Promise<CaptionLook> {
+	return resolveCaptionLook(run.db, video.workspaceId, video.config.captionTemplateId).catch((error: unknown) => {
+		throw new NonRetryableError(`The caption template is not available: ${(error as Error).message}`);
+	});
 }
 
 const DEFAULT_WATERMARK = "clipforge";

@@ -1,9 +1,11 @@
 /** Step "render clip N of M": one clip through the tier, from the source in R2 to its MP4 and JPEG. */
 import { NonRetryableError } from "cloudflare:workflows";
-import type { RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
+import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
 import { completedClipCount, enterStage, findClip, markClipRendered, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
+import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
+import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { r2Keys } from "../../worker/services/r2-keys";
 import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
@@ -18,7 +20,7 @@ export interface ClipToRender {
 	start: number;
 	end: number;
 	hookTitle: string | null;
-	/** The transcript's words (absolute times); empty when there are no captions. */
+	/** The transcript's words (absolute times); empty when neither captions nor silence removal need them. */
 	words: Word[];
 	sourceUrl: string;
 	videoPutUrl: string;
@@ -29,6 +31,8 @@ export interface ClipToRender {
 export interface SignedLook {
 	watermark: WatermarkSpec | null;
 	background: { url: string; key: string } | null;
+	/** The caption template resolved into a look (null without captions). */
+	captions: CaptionLook | null;
 }
 
 /**
@@ -45,13 +49,20 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		aspectRatio: config.aspectRatio,
 		videoPutUrl: clip.videoPutUrl,
 		thumbnailPutUrl: clip.thumbnailPutUrl,
-		captions: config.enableCaptions ? { style: config.captionTemplateId, words: wordsWithin(clip.words, clip.start, clip.end) } : null,
+		captions: config.enableCaptions && look.captions ? { look: look.captions, words: wordsWithin(clip.words, clip.start, clip.end) } : null,
 		hookTitle: config.enableIntroTitle ? clip.hookTitle : null,
 		watermark: config.enableWatermark ? look.watermark : null,
 		splitScreen: config.enableSplitScreen && look.background ? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio } : null,
 		smartCrop: config.enableSmartCrop,
+		jumpCuts: config.removeSilences ? jumpCutsFor(config, clip) : null,
 		layout: config.layout,
 	};
+}
+
+/** Remove silences: the clip's pauses from the transcript (the tier confirms them with its own ears). */
+function jumpCutsFor(config: VideoConfig, clip: ClipToRender): RenderClipRequest["jumpCuts"] {
+	const pauses = pausesToCut(wordsWithin(clip.words, clip.start, clip.end), config.silenceThresholdSeconds);
+	return pauses.length > 0 ? { pauses, confirmWithAudio: true } : null;
 }
 
 /** The clip's words, with times from the clip's start (what its captions show). */
@@ -78,11 +89,13 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 		watermark?.kind === "image" ? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl })) : Promise.resolve(watermark),
 		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
 	]);
-	const words = video.config.enableCaptions ? (await readJson<Transcript>(run, job.transcriptKey)).words : [];
+	const { config } = video;
+	const words = config.enableCaptions || config.removeSilences ? (await readJson<Transcript>(run, job.transcriptKey)).words : [];
+	const captions = config.enableCaptions ? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId))) : null;
 	const request = renderRequestFor(
-		video.config,
+		config,
 		{ videoId: run.videoId, clipId, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
-		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null },
+		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null, captions },
 	);
 	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	// The workspace's own background may be deleted while the video renders: that is its doing.
@@ -91,7 +104,11 @@ export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipI
 	const result = await renderJob(run, "Rendering a clip", job.instance as RenderInstance, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total)).catch(async (error: unknown) => {
 		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
 	});
-	await markClipRendered(run.db, clipId, { videoKey, thumbnailKey, bytes: result.bytes });
+	// With pauses cut out, the clip the user gets is shorter than its span in the source: report that length.
+	const cut = result.cutStretches.length > 0;
+	await markClipRendered(run.db, clipId, {
+		videoKey, thumbnailKey, bytes: result.bytes, jumpCuts: cut ? result.cutStretches : null, ...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
+	});
 	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total));
 	return { clipId, videoKey };
 }

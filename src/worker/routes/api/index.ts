@@ -15,6 +15,7 @@ import { requireJson } from "../../middleware/require-json";
 import { registerApiKeys } from "./api-keys";
 import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
+import { PUBLIC_CAPTION_PREVIEW_PATHS, registerCaptionTemplates } from "./caption-templates";
 import { registerClip } from "./clips/clip";
 import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips/files";
 import { registerProjects } from "./projects";
@@ -35,8 +36,8 @@ import { registerWatermark } from "./workspaces/watermark";
 import { registerWorkspaceWebhook } from "./workspaces/webhook";
 
 export const API_BASE = "/api";
-/** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, signed upload part URLs, the OpenAPI document. */
-export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, ...PUBLIC_UPLOAD_PATHS, "/openapi.json"].map((path) => API_BASE + path));
+/** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, signed upload part URLs, signed caption previews, the OpenAPI document. */
+export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, ...PUBLIC_UPLOAD_PATHS, ...PUBLIC_CAPTION_PREVIEW_PATHS, "/openapi.json"].map((path) => API_BASE + path));
 
 /** Credentials, then the caller's rate limit, then JSON writes: the order a caller hears about problems in. */
 const guard: MiddlewareHandler<AppEnv> = (c, next) =>
@@ -60,6 +61,7 @@ const REGISTER: ((api: Api) => unknown)[] = [
 	registerUploads,
 	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
 	registerClipFiles,
+	registerCaptionTemplates,
 ];
 
 export function createApi(): Api {

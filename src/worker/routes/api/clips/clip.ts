@@ -14,6 +14,7 @@ import { VideoConfigInput } from "../../../domain/video-config";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { editClip } from "../../../services/edit-clip";
+import { retimeWords } from "../../../domain/silences";
 import { CAPTION_CONTENT_TYPE, CAPTION_FORMATS, captionsOf } from "../../../services/exports/captions";
 import type { Transcript } from "../../../services/transcription/transcript";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
@@ -98,7 +99,8 @@ export async function wordsOfClip(env: Pick<Env, "MEDIA">, video: VideoRow, clip
 
 async function detailOf(env: Env, origin: string, video: VideoRow, clip: ClipRow): Promise<z.infer<typeof ClipDetail>> {
 	const [view, words] = await Promise.all([clipView(env, origin, clip), wordsOfClip(env, video, clip)]);
-	return { ...view, words: relativeWords(words ?? [], clip.startTime, clip.endTime).map((w, index) => ({ index, ...w })) };
+	// Times as the clip plays them: after the pauses cut out of it, if any.
+	return { ...view, words: retimeWords(relativeWords(words ?? [], clip.startTime, clip.endTime), clip.jumpCuts).map((w, index) => ({ index, ...w })) };
 }
 
 export function registerClip(api: Api) {
@@ -128,7 +130,7 @@ export function registerClip(api: Api) {
 		const { clip, video } = await loadClip(db, id, c.get("principal").workspaceIds);
 		const stored = await wordsOfClip(c.env, video, clip);
 		if (!stored) throw new ApiError("source_deleted", "The video's stored transcript is no longer there, so its captions cannot be made.");
-		const words = relativeWords(stored, clip.startTime, clip.endTime);
+		const words = retimeWords(relativeWords(stored, clip.startTime, clip.endTime), clip.jumpCuts);
 		const name = `${clip.id}.${format}`;
 		return c.body(captionsOf(words, format), 200, { "content-type": CAPTION_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${name}"` });
 	});

@@ -1,0 +1,68 @@
+/**
+ * The caption-preview job: one PNG frame of sample words drawn in a look, exactly as a clip would
+ * draw them (the same ASS document, libass and layout), over a neutral background on a 9:16 frame.
+ * The Worker stores it once per look in R2 and serves it to pickers through a signed URL.
+ */
+import { access, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CAPTION_FONTS, EMOJI_FONT, type CaptionLook, type CaptionPreviewResult, type JobInput, type OnProgress, type Word } from "@clipforge/contract";
+import { buildAssDocument } from "./captions.ts";
+import { layoutFor } from "./layout.ts";
+import { runProcess } from "./run-process.ts";
+import { TierError } from "./tier-error.ts";
+import { tools, workRoot } from "./tool-paths.ts";
+import { putFile } from "./transfer.ts";
+
+/** The sample line: its third word ("idea") is being spoken at PREVIEW_AT, and is a keyword of the emoji look. */
+export const PREVIEW_WORDS: Word[] = "This one idea changed how I make money.".split(" ").map((word, i) => ({ word, start: 0.2 + i * 0.35, end: 0.2 + i * 0.35 + 0.3 }));
+export const PREVIEW_AT = 1.1;
+/** A calm slate, neither light nor dark, so light text, dark boxes and colours all read on it. */
+const BACKGROUND = "0x3b4654";
+
+export async function captionPreview(req: JobInput<"captionPreview">, onProgress: OnProgress, signal: AbortSignal): Promise<CaptionPreviewResult> {
+	await assertLookFonts(req.look);
+	await mkdir(workRoot, { recursive: true });
+	const dir = await mkdtemp(join(workRoot, "preview-"));
+	try {
+		const ass = join(dir, "look.ass");
+		const png = join(dir, "look.png");
+		await writeFile(ass, previewAss(req.look), "utf8");
+		const height = Math.round((req.width * 16) / 9 / 2) * 2;
+		await runProcess(tools.ffmpeg, previewArgs(ass, req.width, png), { timeoutMs: 60_000, signal });
+		onProgress(0.8);
+		const bytes = await putFile(png, req.putUrl, "image/png", undefined, signal);
+		return { bytes, width: req.width, height };
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+/** The ASS of the sample words in `look` on a 1080x1920 frame. */
+export function previewAss(look: CaptionLook): string {
+	return buildAssDocument({ layout: layoutFor("9:16", null), captions: { look, words: PREVIEW_WORDS }, hookTitle: null, duration: 10 });
+}
+
+export function previewArgs(assFile: string, width: number, output: string): string[] {
+	return [
+		"-hide_banner", "-nostdin", "-y", "-loglevel", "error",
+		"-f", "lavfi", "-i", `color=c=${BACKGROUND}:s=1080x1920:r=25:d=3`,
+		// Drawn at full size (fonts hinted for it), then scaled down for the picker.
+		"-vf", `ass=filename=${assFile.replace(/[\\':]/g, (c) => `\\${c}`)},scale=${width}:-2:flags=lanczos`,
+		"-ss", String(PREVIEW_AT), "-frames:v", "1", "-update", "1", output,
+	];
+}
+
+/**
+ * libass silently falls back to another face when one is missing, so a look whose font is not
+ * installed would render in the wrong font: refuse it instead (a broken image, not a bad request).
+ */
+export async function assertLookFonts(look: CaptionLook): Promise<void> {
+	const font = CAPTION_FONTS.find((f) => f.id === look.font)!;
+	for (const needed of look.emoji ? [font, EMOJI_FONT] : [font]) {
+		try {
+			await access(needed.file);
+		} catch {
+			throw new TierError("internal_error", `The caption font ${needed.file} is not installed (Debian package ${needed.debianPackage}).`, false, 500);
+		}
+	}
+}
