@@ -1,7 +1,6 @@
 /** POST /api/videos/upload: submit a completed upload (POST /api/uploads) with a config, like a hosted URL (Idempotency-Key aware). */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { queuePosition } from "../../../db/slots";
 import type { Api } from "../../../env";
 import { resolveWorkspace } from "../../../middleware/auth";
 import { withIdempotency } from "../../../services/idempotency";
@@ -10,7 +9,7 @@ import { renderInstance } from "../../../services/render-instances";
 import { submitUploadedVideo } from "../../../services/submit-video";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { SubmitHostedVideoResponse, SubmitUploadedVideoBody } from "./schemas";
-import { loadVideo, videoInfoView, videoView } from "./views";
+import { submittedResponse } from "./submitted";
 
 const submitRoute = createRoute({
 	method: "post",
@@ -43,18 +42,7 @@ export const registerSubmitUpload = (api: Api) => api.openapi(submitRoute, async
 			projectId: body.projectId ?? null,
 			webhookUrl: body.webhookUrl ?? null,
 		});
-		const row = await loadVideo(db, videoId, [workspaceId]);
-		const position = body.config && !row.slotClaimedAt ? await queuePosition(db, videoId, workspaceId) : null;
-		const response: z.infer<typeof SubmitHostedVideoResponse> = {
-			message: !body.config
-				? "Video submitted; send its config to PUT /api/videos/{id}/config to start processing."
-				: position
-					? `Video submitted; it waits for one of the workspace's processing slots (number ${position} in line) and starts by itself.`
-					: "Video submitted; processing has started.",
-			video: videoView(row),
-			videoInfo: videoInfoView(row),
-		};
-		return { status: 201, body: response };
+		return { status: 201, body: await submittedResponse(db, videoId, workspaceId, Boolean(body.config)) };
 	});
 	if (outcome.replayed) c.header("Idempotent-Replayed", "true");
 	return c.json(outcome.body as z.infer<typeof SubmitHostedVideoResponse>, 201);
