@@ -4,4 +4,5 @@ export * from "./job-protocol.ts";
 export * from "./jobs.ts";
 export * from "./layouts.ts";
 export * from "./request-auth.ts";
+export * from "./time-budgets.ts";
 export * from "./vocabulary.ts";
