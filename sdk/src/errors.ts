@@ -46,7 +46,7 @@ export function isRetryable(error: ClipforgeError): boolean {
 	return error.code === "network_error" || error.code === "rate_limited" || error.code === "service_unavailable" || error.code === "internal_error" || (error.status >= 500 && error.status !== 501);
 }
 
-/** CLI exit codes by error class (documented in the README). */
+/** CLI exit codes by error class (documented in docs/sdk.md). */
 export const EXIT_CODES = {
 	ok: 0,
 	unexpected: 1,
