@@ -6,7 +6,7 @@ import { d1Session } from "./middleware/d1-session";
 import { limitBodies, MAX_BODY_BYTES } from "./middleware/body-limit";
 import { SESSION_COOKIE_NAME } from "./middleware/auth";
 import { createApi } from "./routes/api";
-import { dashboardRoutes } from "./routes/app";
+import { dashboardRoutes } from "./routes/dashboard";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
