@@ -30,14 +30,15 @@ export const MIN_DUPLICATE_RUN = 6;
  */
 export const LAYERS = [
 	["packages/contract"],
-	["packages/sdk", "sdk"],
+	["packages/domain"],
+	["packages/sdk"],
 	["containers/render"],
 	["src"],
 	["scripts", "tools"],
 	["test"],
 ] as const;
 
-const GENERATED = [/^packages\/sdk\/src\/api-types\.ts$/, /^sdk\/src\/api-types\.ts$/, /^worker-configuration\.d\.ts$/];
+const GENERATED = [/^packages\/sdk\/src\/api-types\.ts$/, /^worker-configuration\.d\.ts$/];
 const TESTS = [/(^|\/)test\//, /\.test\.ts$/, /(^|\/)vitest(\.\w+)?\.config\.ts$/];
 
 interface Finding {

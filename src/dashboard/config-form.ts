@@ -2,7 +2,7 @@
  * The config fields of a video (every option of the API's config), shared by the new-video form and
  * the video page's "Regenerate clips with these settings" form, and reading them back as a config.
  */
-import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO } from "../worker/domain/config-options";
+import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO } from "@clipforge/domain";
 import { lookPicker, pickedLook, type CaptionTemplateList } from "./caption-looks";
 import { check, field, h, select } from "./dom";
 

@@ -13,9 +13,9 @@ import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS, SILENCE_THRESHOLD } from "../../../src/worker/domain/config-options.ts";
+import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS, SILENCE_THRESHOLD } from "@clipforge/domain";
 import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
-import { PROCESSING_STAGES as STAGES } from "../../../src/worker/domain/video-status.ts";
+import { PROCESSING_STAGES as STAGES } from "@clipforge/domain";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
 import { serveStdio } from "./mcp/stdio.ts";
 

@@ -7,7 +7,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
-import { TERMINAL_STATUSES } from "../domain/video-status";
+import { TERMINAL_STATUSES } from "@clipforge/domain";
 import { runBatch, type Db } from "./client";
 import { workspaces } from "./schema";
 import { claimSlotStatement, waitingCount } from "./slots";

@@ -6,7 +6,7 @@
  * `slot_claimed_at` null) in the order processing was asked for (`started_at`, then id).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { PROCESSING_STAGES } from "../domain/video-status";
+import { PROCESSING_STAGES } from "@clipforge/domain";
 import type { Db } from "./client";
 
 const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;

@@ -5,7 +5,7 @@
  * video (completed/failed) is never touched again.
  */
 import { and, asc, count, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
+import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "@clipforge/domain";
 import { runBatch, type Db } from "./client";
 import { claimSlotStatement, waitingCount } from "./slots";
 import { clips, videos, webhookDeliveries, workspaces } from "./schema";

@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { CUSTOM_TEMPLATE_PREFIX } from "@clipforge/contract/words";
-import { CAPTION_TEMPLATES } from "./config-options";
+import { CAPTION_TEMPLATES } from "@clipforge/domain";
 
 /** Ids of saved templates (`ct_…`), as they follow `custom:`. */
 export const CUSTOM_TEMPLATE_ID = /^ct_[A-Za-z0-9_-]{1,64}$/;

@@ -6,7 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import {
 	ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
-} from "./config-options";
+} from "@clipforge/domain";
 import { CaptionTemplateId } from "./caption-template-id";
 
 export { CAPTION_TEMPLATES, CLIP_MODELS, CLIP_TYPES, GENRES };

@@ -1,6 +1,6 @@
 /**
  * The MCP tools' input and output schemas (zod). Types and enums come from the same constants the
- * API's own config schema is built from (src/worker/domain/config-options.ts); the bounds and the
+ * API's own config schema is built from (`@clipforge/domain`); the bounds and the
  * rules across fields are stated in the descriptions and judged by the API itself, so a value it
  * refuses comes back as a tool error with the API's own code and message. packages/sdk/test/mcp.test.ts
  * checks these against the API's OpenAPI document.
@@ -8,8 +8,8 @@
 import * as z from "zod";
 import {
 	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
-} from "../../../../src/worker/domain/config-options.ts";
-import { VIDEO_STATUSES } from "../../../../src/worker/domain/video-status.ts";
+} from "@clipforge/domain";
+import { VIDEO_STATUSES } from "@clipforge/domain";
 
 const videoId = z.string().min(1).describe("A video id, `vid_…` (from submit_video or list_videos).");
 

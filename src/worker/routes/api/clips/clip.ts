@@ -9,7 +9,7 @@ import { findClipIn } from "../../../db/clips";
 import { getDb, type Db } from "../../../db/client";
 import { findVideoById, type ClipRow, type VideoRow } from "../../../db/videos";
 import { clipWords, EDIT_CHARGING_RULE, MAX_EDITS_PER_CLIP, relativeWords, type CaptionFix } from "../../../domain/clip-edit";
-import { CLIP_SECONDS } from "../../../domain/config-options";
+import { CLIP_SECONDS } from "@clipforge/domain";
 import { VideoConfigInput } from "../../../domain/video-config";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "../../../domain/ranking-features";
 import { VideoConfigInput } from "../../../domain/video-config";
-import { VIDEO_STATUSES } from "../../../domain/video-status";
+import { VIDEO_STATUSES } from "@clipforge/domain";
 import { CLIP_API_STATUSES, CLIP_SORT_FIELDS } from "../../../db/clips";
 
 export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
