@@ -11,6 +11,7 @@
  * await cf.waitForCompletion(video.id, { onProgress: (s) => console.log(s.job.progress) });
  */
 import createFetchClient from "openapi-fetch";
+import type { ExportFormat } from "@clipforge/domain";
 import type { components, paths } from "./api-types.ts";
 import { ClipforgeError, isRetryable, type ErrorCode } from "./errors.ts";
 import { withBookmarks, withConditionalGets } from "./transport.ts";
@@ -38,7 +39,7 @@ export type ClipDetail = Schemas["ClipDetail"];
 /** PATCH /api/clips/:id: only the fields to change. */
 export type ClipChanges = Schemas["UpdateClip"];
 export type CaptionFormat = "srt" | "vtt";
-export type ExportFormat = "fcpxml" | "premiere" | "zip";
+export type { ExportFormat };
 export type CaptionTemplate = Schemas["CaptionTemplate"];
 export type CaptionTemplateList = { templates: CaptionTemplate[]; fonts: { id: string; name: string }[]; positions: string[] };
 export type NewCaptionTemplate = Schemas["CreateCaptionTemplate"];

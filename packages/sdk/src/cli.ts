@@ -13,9 +13,10 @@ import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
-import { ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, GENRES, LAYOUTS, SILENCE_THRESHOLD } from "@clipforge/domain";
+import {
+	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_FORMATS, CAPTION_TEMPLATES, CLIP_API_STATUSES, CLIP_MODELS, CLIP_SORT_FIELDS, type ClipApiStatus, type ClipSortField, EXPORT_FORMATS, GENRES, LAYOUTS, PROCESSING_STAGES as STAGES, SILENCE_THRESHOLD, SORT_ORDERS,
+} from "@clipforge/domain";
 import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
-import { PROCESSING_STAGES as STAGES } from "@clipforge/domain";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
 import { serveStdio } from "./mcp/stdio.ts";
 
@@ -238,8 +239,6 @@ program
 		});
 	});
 
-const SORT_FIELDS = ["score", "duration", "startTime", "createdAt"] as const;
-const CLIP_STATUSES = ["detected", "generating", "completed", "failed"] as const;
 
 /** The list's filters, shared by clips and export. */
 function withClipFilters(command: Command): Command {
@@ -248,18 +247,18 @@ function withClipFilters(command: Command): Command {
 		.option("--max-score <score>", "only clips scoring at most this", number("--max-score"))
 		.option("--favorites", "only favorite clips")
 		.option("--no-favorites", "only clips that are not favorites")
-		.addOption(new Option("--status <status>", "only clips in this status").choices(CLIP_STATUSES))
-		.addOption(new Option("--sort-by <field>", "order by (best score first by default)").choices(SORT_FIELDS))
-		.addOption(new Option("--sort-order <order>", "order direction (desc by default)").choices(["asc", "desc"]));
+		.addOption(new Option("--status <status>", "only clips in this status").choices(CLIP_API_STATUSES))
+		.addOption(new Option("--sort-by <field>", "order by (best score first by default)").choices(CLIP_SORT_FIELDS))
+		.addOption(new Option("--sort-order <order>", "order direction (desc by default)").choices(SORT_ORDERS));
 }
 
 interface FilterFlags {
 	minScore?: number;
 	maxScore?: number;
 	favorites?: boolean;
-	status?: (typeof CLIP_STATUSES)[number];
-	sortBy?: (typeof SORT_FIELDS)[number];
-	sortOrder?: "asc" | "desc";
+	status?: ClipApiStatus;
+	sortBy?: ClipSortField;
+	sortOrder?: (typeof SORT_ORDERS)[number];
 }
 
 const filtersOf = (opts: FilterFlags): ClipFilters => ({ minScore: opts.minScore, maxScore: opts.maxScore, favorited: opts.favorites, status: opts.status, sortBy: opts.sortBy, sortOrder: opts.sortOrder });
@@ -333,7 +332,7 @@ program
 		output(clip, () => `${clip.status === "generating" ? "Re-rendering (check with: clipforge clip " + id + ")" : "Saved"}\n${clipText(clip)}`);
 	});
 
-const EXPORTS = ["srt", "vtt", "fcpxml", "premiere", "zip"] as const;
+const EXPORTS = [...CAPTION_FORMATS, ...EXPORT_FORMATS] as const;
 const EXTENSION: Record<(typeof EXPORTS)[number], string> = { srt: "srt", vtt: "vtt", fcpxml: "fcpxml", premiere: "xml", zip: "zip" };
 
 withClipFilters(

@@ -5,6 +5,7 @@
  * (its number) may finish or fail it, so a repeated workflow step is a no-op.
  */
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { CLIP_STORED_STATUS, type ClipApiStatus, type ClipSortField } from "@clipforge/domain";
 import type { CaptionFix } from "../domain/clip-edit";
 import { removedSeconds } from "../domain/silences";
 import type { Db } from "./client";
@@ -13,18 +14,10 @@ import type { ClipRow } from "./videos";
 
 const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
-/** The clip statuses the API shows, and the stored one behind each. */
-export const CLIP_API_STATUSES = ["detected", "generating", "completed", "failed"] as const;
-export type ClipApiStatus = (typeof CLIP_API_STATUSES)[number];
-const STORED: Record<ClipApiStatus, ClipRow["status"]> = { detected: "queued", generating: "generating", completed: "completed", failed: "failed" };
-export const apiStatusOf = (status: ClipRow["status"]): ClipApiStatus => (status === "queued" ? "detected" : status);
-
 /** A clip of one of these workspaces, or undefined (another workspace's clip is not found either). */
 export function findClipIn(db: Db, clipId: string, workspaceIds: string[]): Promise<ClipRow | undefined> {
 	return db.select().from(clips).where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds))).get();
 }
-
-export const CLIP_SORT_FIELDS = ["score", "duration", "startTime", "createdAt"] as const;
 
 export interface ClipFilter {
 	minScore?: number;
@@ -32,7 +25,7 @@ export interface ClipFilter {
 	/** Absent: the clips with a file (completed, and those being rendered again after an edit). */
 	status?: ClipApiStatus;
 	favorited?: boolean;
-	sortBy: (typeof CLIP_SORT_FIELDS)[number];
+	sortBy: ClipSortField;
 	sortOrder: "asc" | "desc";
 }
 
@@ -40,7 +33,7 @@ const SORT_COLUMN = { score: clips.score, duration: clips.duration, startTime: c
 
 function whereOf(videoId: string, filter: Omit<ClipFilter, "sortBy" | "sortOrder">): SQL {
 	const where: SQL[] = [eq(clips.videoId, videoId)];
-	where.push(filter.status ? eq(clips.status, STORED[filter.status]) : inArray(clips.status, ["completed", "generating"]));
+	where.push(filter.status ? eq(clips.status, CLIP_STORED_STATUS[filter.status]) : inArray(clips.status, ["completed", "generating"]));
 	if (filter.minScore !== undefined) where.push(gte(clips.score, filter.minScore));
 	if (filter.maxScore !== undefined) where.push(lte(clips.score, filter.maxScore));
 	if (filter.favorited !== undefined) where.push(eq(clips.favorited, filter.favorited));

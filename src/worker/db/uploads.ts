@@ -5,14 +5,12 @@
  */
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { runBatch, type Db } from "./client";
-import { uploadParts, uploads, type UploadStatus } from "./schema";
+import { OPEN_UPLOAD_STATUSES } from "@clipforge/domain";
+import { uploadParts, uploads } from "./schema";
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type UploadPartRow = typeof uploadParts.$inferSelect;
 export type NewUpload = Omit<typeof uploads.$inferInsert, "status" | "completedAt" | "createdAt">;
-
-/** Statuses that hold storage and count against a workspace's uploads in flight. */
-export const OPEN_UPLOAD_STATUSES: UploadStatus[] = ["uploading", "completed"];
 
 /**
  * Inserts the upload unless the workspace already has `limit` open ones (one statement, so
@@ -29,7 +27,7 @@ export async function createUploadWithin(db: Db, limit: number, upload: NewUploa
 }
 
 export async function openUploadCount(db: Db, workspaceId: string): Promise<number> {
-	const [row] = await db.select({ n: sql<number>`COUNT(*)` }).from(uploads).where(and(eq(uploads.workspaceId, workspaceId), inArray(uploads.status, OPEN_UPLOAD_STATUSES)));
+	const [row] = await db.select({ n: sql<number>`COUNT(*)` }).from(uploads).where(and(eq(uploads.workspaceId, workspaceId), inArray(uploads.status, [...OPEN_UPLOAD_STATUSES])));
 	return row?.n ?? 0;
 }
 
@@ -85,7 +83,7 @@ export function expiredUploads(db: Db, nowIso: string, limit: number): Promise<U
 	return db
 		.select()
 		.from(uploads)
-		.where(and(inArray(uploads.status, OPEN_UPLOAD_STATUSES), lt(uploads.expiresAt, nowIso)))
+		.where(and(inArray(uploads.status, [...OPEN_UPLOAD_STATUSES]), lt(uploads.expiresAt, nowIso)))
 		.orderBy(asc(uploads.expiresAt))
 		.limit(limit);
 }

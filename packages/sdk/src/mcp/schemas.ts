@@ -9,7 +9,7 @@ import * as z from "zod";
 import {
 	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
 } from "@clipforge/domain";
-import { VIDEO_STATUSES } from "@clipforge/domain";
+import { CLIP_API_STATUSES, VIDEO_STATUSES } from "@clipforge/domain";
 
 const videoId = z.string().min(1).describe("A video id, `vid_…` (from submit_video or list_videos).");
 
@@ -150,7 +150,7 @@ export const outputs = {
 	getClip: { videoId: z.string(), clip, words: z.array(z.object({ index: z.number(), word: z.string() })).describe("The clip's caption words (corrections applied)."), linksExpireInSeconds: z.number() },
 	updateClip: {
 		clip,
-		status: z.enum(["detected", "generating", "completed", "failed"]).describe("generating while the clip is rendered again; completed when saved without rendering."),
+		status: z.enum(CLIP_API_STATUSES).describe("generating while the clip is rendered again; completed when saved without rendering."),
 		rendering: z.boolean().describe("true when the change re-renders the clip."),
 		favorited: z.boolean(),
 		edits: z.number().describe("Re-renders so far (free up to 20 per clip)."),

@@ -3,6 +3,7 @@
  * The part route is public: its credential is the upload's signed token (as an R2 presigned URL
  * would be), and it is the one route whose body may exceed 64 KiB (middleware/body-limit.ts).
  */
+import { UPLOAD_STATUSES } from "@clipforge/domain";
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../db/client";
 import { findUpload } from "../../db/uploads";
@@ -24,7 +25,7 @@ const UploadPart = z.object({ partNumber: z.number().int(), size: z.number().int
 const Upload = z
 	.object({
 		id: z.string(),
-		status: z.enum(["uploading", "completed", "used"]).openapi({ description: "`uploading` → `completed` (every part stored) → `used` (a video was made of it)." }),
+		status: z.enum(UPLOAD_STATUSES).openapi({ description: "`uploading` → `completed` (every part stored) → `used` (a video was made of it)." }),
 		fileName: z.string(),
 		contentType: z.string(),
 		size: z.number().int(),

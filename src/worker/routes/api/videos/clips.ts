@@ -4,7 +4,8 @@
  * `sortBy`, `sortOrder`), and the seed's own `sort=score|time` still works.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, listClips, type ClipFilter } from "../../../db/clips";
+import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS } from "@clipforge/domain";
+import { listClips, type ClipFilter } from "../../../db/clips";
 import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
@@ -22,7 +23,7 @@ export const ClipFilterQuery = z.object({
 	status: z.enum(CLIP_API_STATUSES).optional().openapi({ description: "Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again)." }),
 	favorited: Bool.optional().openapi({ type: "string", enum: ["true", "false"] }),
 	sortBy: z.enum(CLIP_SORT_FIELDS).optional().openapi({ description: "`score` by default." }),
-	sortOrder: z.enum(["asc", "desc"]).optional().openapi({ description: "`desc` by default." }),
+	sortOrder: z.enum(SORT_ORDERS).optional().openapi({ description: "`desc` by default." }),
 	sort: z.enum(["score", "time"]).optional().openapi({ description: "The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given." }),
 });
 

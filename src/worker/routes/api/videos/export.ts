@@ -2,6 +2,7 @@
  * GET /api/videos/{id}/export?format=fcpxml|premiere|zip: the video's clips (the list's filters
  * apply) as an editor timeline on the source, or as one ZIP of the rendered MP4s, streamed.
  */
+import { EXPORT_FORMATS } from "@clipforge/domain";
 import { createRoute, z } from "@hono/zod-openapi";
 import { listClips } from "../../../db/clips";
 import { getDb } from "../../../db/client";
@@ -15,7 +16,6 @@ import { ClipFilterQuery, clipFilterOf } from "./clips";
 import { VideoId } from "./schemas";
 import { loadVideo } from "./views";
 
-export const EXPORT_FORMATS = ["fcpxml", "premiere", "zip"] as const;
 const MAX_CLIPS = 500;
 
 const exportRoute = createRoute({

@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import { countsTowardAllowance, reprocessesOf, type ReprocessRow } from "../../../db/reprocesses";
-import { REPROCESS_STATUSES } from "../../../db/schema";
+import { REPROCESS_STATUSES } from "@clipforge/domain";
 import { FREE_REPROCESSES_PER_VIDEO, ReprocessConfigInput, reprocessCost } from "../../../domain/reprocess";
 import { VideoConfigInput, type VideoConfig } from "../../../domain/video-config";
 import type { Api } from "../../../env";

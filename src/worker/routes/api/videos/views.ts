@@ -2,7 +2,8 @@
 import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../../db/client";
 import { findVideo, type ClipRow, type VideoRow } from "../../../db/videos";
-import { apiStatusOf, clipCounts } from "../../../db/clips";
+import { clipApiStatusOf } from "@clipforge/domain";
+import { clipCounts } from "../../../db/clips";
 import { ApiError } from "../../../errors";
 import { signClipUrl } from "../../../services/signing";
 import { stageProgress } from "../../../domain/progress";
@@ -115,7 +116,7 @@ export async function clipView(env: Pick<Env, "SIGNING_SECRET">, origin: string,
 		transcript: row.transcript,
 		downloadUrl,
 		thumbnailUrl,
-		status: apiStatusOf(row.status),
+		status: clipApiStatusOf(row.status),
 		aspectRatio: row.aspectRatio,
 		videoId: row.videoId,
 		createdAt: row.createdAt,
