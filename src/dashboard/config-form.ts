@@ -4,6 +4,7 @@
  */
 import { ASPECT_RATIOS, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, DEFAULT_BACKGROUND_CATEGORY, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO } from "@clipforge/domain";
 import { lookPicker, pickedLook, type CaptionTemplateList } from "./caption-looks";
+import type { Schemas } from "./api";
 import { check, field, h, select } from "./dom";
 
 /** A config as the API answers it (the fields this form shows). */
@@ -53,8 +54,11 @@ export function configFields(initial: FormConfig, categories: string[], looks: C
 	return fields.filter((el): el is HTMLElement => el !== null);
 }
 
-/** The form's fields as a config (the fields it does not show are left out: the API keeps or defaults them). */
-export function readConfig(form: HTMLFormElement): Record<string, unknown> {
+/**
+ * The form's fields as a config. The fields it does not show are left out: the API keeps or
+ * defaults them (the generated type is the config with its defaults filled, hence the cast).
+ */
+export function readConfig(form: HTMLFormElement): NonNullable<Schemas["VideoConfig"]> {
 	const input = (id: string) => form.querySelector<HTMLInputElement>(`#${id}`);
 	const value = (id: string) => input(id)!.value;
 	const checked = (id: string) => input(id)!.checked;
@@ -69,5 +73,5 @@ export function readConfig(form: HTMLFormElement): Record<string, unknown> {
 	};
 	if (input("language")) config.language = value("language") || null;
 	if (input("skipClipping")) config.skipClipping = checked("skipClipping");
-	return config;
+	return config as NonNullable<Schemas["VideoConfig"]>;
 }

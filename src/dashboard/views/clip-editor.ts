@@ -3,31 +3,15 @@
  * an editor (trim with a preview in the clip's own player, title, caption words) that saves with
  * PATCH /api/clips/<id>; a change that re-renders the clip is followed until the new one is ready.
  */
-import { api, errorText } from "../api";
+import { api, call, errorText, type Schemas } from "../api";
 import { h, toast } from "../dom";
 
-export interface Clip {
-	id: string;
-	title: string;
-	score: number;
-	startTime: number;
-	endTime: number;
-	duration: number;
-	viralityReason: string;
-	transcript: string;
-	downloadUrl: string;
-	thumbnailUrl: string;
-	status: string;
-	favorited: boolean;
-	edits: number;
-	editError: string | null;
-}
-
-interface ClipDetail extends Clip {
-	words: { index: number; word: string; start: number; end: number }[];
-}
+export type Clip = Schemas["Clip"];
+type ClipDetail = Schemas["ClipDetail"];
 
 const clipPath = (id: string) => `/api/clips/${encodeURIComponent(id)}`;
+const getClip = (id: string) => call(api.GET("/api/clips/{id}", { params: { path: { id } } }));
+const updateClip = (id: string, changes: Schemas["UpdateClip"]) => call(api.PATCH("/api/clips/{id}", { params: { path: { id } }, body: changes }));
 
 /** One clip's card; `onChanged` reloads the list (after a re-render, or a favourite when the list shows favourites only). */
 export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, options: { favoritesOnly?: boolean } = {}): HTMLElement {
@@ -37,7 +21,7 @@ export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, 
 		const next = favorite.getAttribute("aria-pressed") !== "true";
 		favorite.disabled = true;
 		try {
-			await api("PATCH", clipPath(clip.id), { favorited: next });
+			await updateClip(clip.id, { favorited: next });
 			favorite.setAttribute("aria-pressed", String(next));
 			favorite.textContent = next ? "★ Favorite" : "☆ Favorite";
 			if (options.favoritesOnly && !next) await onChanged();
@@ -75,7 +59,7 @@ function editor(clip: Clip, n: number, video: HTMLVideoElement, onChanged: () =>
 		if (!details.open || loaded) return;
 		loaded = true;
 		try {
-			details.append(await editorForm(await api<ClipDetail>("GET", clipPath(clip.id)), n, video, onChanged));
+			details.append(await editorForm(await getClip(clip.id), n, video, onChanged));
 		} catch (error) {
 			details.append(h("p", { class: "error", role: "alert", text: errorText(error) }));
 		}
@@ -110,7 +94,7 @@ async function editorForm(clip: ClipDetail, n: number, video: HTMLVideoElement, 
 	form.addEventListener("submit", async (event) => {
 		event.preventDefault();
 		message.textContent = "";
-		const changes: Record<string, unknown> = {};
+		const changes: Schemas["UpdateClip"] = {};
 		const newStart = Number(start.value);
 		const newEnd = Number(end.value);
 		if (Math.abs(newStart - clip.startTime) > 0.005) changes.startTime = newStart;
@@ -134,7 +118,7 @@ async function editorForm(clip: ClipDetail, n: number, video: HTMLVideoElement, 
 		}
 		save.disabled = true;
 		try {
-			const saved = await api<ClipDetail>("PATCH", `/api/clips/${encodeURIComponent(clip.id)}`, changes);
+			const saved = await updateClip(clip.id, changes);
 			if (saved.status === "generating") {
 				toast("Rendering the edited clip…");
 				await untilRendered(clip.id);
@@ -173,7 +157,7 @@ function previewTrim(video: HTMLVideoElement, clip: Clip, start: number, end: nu
 async function untilRendered(clipId: string): Promise<void> {
 	for (;;) {
 		await new Promise((resolve) => setTimeout(resolve, 1500));
-		const clip = await api<ClipDetail>("GET", `/api/clips/${encodeURIComponent(clipId)}`);
+		const clip = await getClip(clipId);
 		if (clip.status !== "generating") {
 			if (clip.editError) throw new Error(clip.editError);
 			return;

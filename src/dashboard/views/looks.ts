@@ -3,7 +3,7 @@
  * (a preset with the workspace's font, colours and position) to create, change and delete.
  */
 import { CAPTION_PRESETS } from "@clipforge/contract/words";
-import { api, errorText } from "../api";
+import { api, call, errorText, type Schemas } from "../api";
 import { lookCard, loadCaptionTemplates, type CaptionTemplate, type CaptionTemplateList } from "../caption-looks";
 import { field, h, toast } from "../dom";
 import { show, workspaceId } from "../shell";
@@ -26,7 +26,7 @@ export async function looksView(): Promise<void> {
 			h("button", { type: "button", class: "secondary", "aria-label": `Edit ${t.name}`, text: "Edit", onclick: () => form.edit(t) }),
 			h("button", { type: "button", class: "secondary", "aria-label": `Delete ${t.name}`, text: "Delete", onclick: async () => {
 				if (!confirm(`Delete ${t.name}? Videos already submitted with it keep its look.`)) return;
-				await api("DELETE", `/api/caption-templates/${encodeURIComponent(t.id)}?workspaceId=${encodeURIComponent(workspaceId())}`);
+				await call(api.DELETE("/api/caption-templates/{id}", { params: { path: { id: t.id }, query: { workspaceId: workspaceId() } } }));
 				toast("Deleted");
 				await refresh();
 			} }),
@@ -82,15 +82,17 @@ function templateForm(list: CaptionTemplateList, saved: () => void) {
 	element.addEventListener("submit", async (event) => {
 		event.preventDefault();
 		message.textContent = "";
+		// The selects offer only the presets, fonts and positions the API listed.
+		type NewLook = Schemas["CreateCaptionTemplate"];
 		const body = {
-			name: name.value, presetId: preset.value, font: font.value || null, position: position.value || null,
+			name: name.value, presetId: preset.value as NewLook["presetId"], font: (font.value || null) as NewLook["font"], position: (position.value || null) as NewLook["position"],
 			textColor: textColor.value.toUpperCase(), highlightColor: highlightColor.value.toUpperCase(),
 		};
 		submit.disabled = true;
 		try {
-			const ws = encodeURIComponent(workspaceId());
-			if (editing) await api("PATCH", `/api/caption-templates/${encodeURIComponent(editing.id)}?workspaceId=${ws}`, body);
-			else await api("POST", "/api/caption-templates", { ...body, workspaceId: workspaceId() });
+			const path = { id: editing?.id ?? "" };
+			if (editing) await call(api.PATCH("/api/caption-templates/{id}", { params: { path, query: { workspaceId: workspaceId() } }, body }));
+			else await call(api.POST("/api/caption-templates", { body: { ...body, workspaceId: workspaceId() } }));
 			toast(editing ? "Look saved" : "Look created");
 			reset();
 			saved();
