@@ -2,3 +2,4 @@
 export * from "./config-options.ts";
 export * from "./statuses.ts";
 export * from "./clip-lists.ts";
+export * from "./config-option.ts";

@@ -3043,32 +3043,48 @@ export interface components {
         };
         VideoConfig: {
             /**
+             * @description viral-clips: the best moments, ranked by score; split-clips: the whole time frame cut into consecutive parts.
              * @default viral-clips
              * @enum {string}
              */
             clipType: "viral-clips" | "split-clips";
             /**
+             * @description Who picks the moments: ClipBasic (fast) or ClipPro (a stronger model, two passes).
              * @default ClipBasic
              * @enum {string}
              */
             clipModel: "ClipBasic" | "ClipPro";
             /**
+             * @description What kind of video it is (tunes the ranking).
              * @default Auto
              * @enum {string}
              */
             genre: "Auto" | "Podcast" | "Gaming" | "Education" | "Entertainment";
-            /** @default 15 */
+            /**
+             * @description Shortest clip, seconds.
+             * @default 15
+             */
             clipDurationMin: number;
-            /** @default 90 */
+            /**
+             * @description Longest clip, seconds (at least clipDurationMin).
+             * @default 90
+             */
             clipDurationMax: number;
             /**
+             * @description 9:16 for Shorts/Reels/TikTok, 1:1 square, 16:9 landscape.
              * @default 9:16
              * @enum {string}
              */
             aspectRatio: "9:16" | "16:9" | "1:1";
-            /** @default false */
+            /**
+             * @description Burn captions into the clips (in the look of captionTemplateId).
+             * @default false
+             */
             enableCaptions: boolean;
-            /** @default false */
+            /**
+             * @description A hook title over each clip's first 3 seconds.
+             * @default false
+             */
             enableIntroTitle: boolean;
             /**
              * @description A preset look (karaoke, word-by-word, sentence, bold-outline, boxed, highlight-box, two-color, emoji-accents, minimal-lower-third) or `custom:<id>`, one of the workspace's own templates. GET /api/caption-templates lists them with previews.
@@ -3076,21 +3092,45 @@ export interface components {
              * @example karaoke
              */
             captionTemplateId: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
-            /** @default null */
+            /**
+             * @description Two-letter language code of the speech (en, es, hi …); null detects it.
+             * @default null
+             */
             language: string | null;
-            /** @default 0 */
+            /**
+             * @description Only use the video from this second on (skip an intro).
+             * @default 0
+             */
             timeframeStart: number;
-            /** @default null */
+            /**
+             * @description Only use the video up to this second; null = to the end.
+             * @default null
+             */
             timeframeEnd: number | null;
-            /** @default false */
+            /**
+             * @description Put the video over a looping background (split-screen).
+             * @default false
+             */
             enableSplitScreen: boolean;
-            /** @default null */
+            /**
+             * @description A background id for split-screen (GET /api/backgrounds lists them); null picks one from the category.
+             * @default null
+             */
             splitScreenBgVideoId: string | null;
-            /** @default null */
+            /**
+             * @description A background category for split-screen: abstract, satisfying, retro, custom (satisfying when both are null).
+             * @default null
+             */
             splitScreenBgCategoryId: string | null;
-            /** @default 50 */
+            /**
+             * @description Share of the height the video takes in split-screen, percent.
+             * @default 50
+             */
             splitRatio: number;
-            /** @default false */
+            /**
+             * @description Follow the speaker's face when cropping.
+             * @default false
+             */
             enableSmartCrop: boolean;
             /**
              * @description How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.
@@ -3098,11 +3138,20 @@ export interface components {
              * @enum {string}
              */
             layout: "auto" | "follow-speaker" | "stacked" | "single";
-            /** @default true */
+            /**
+             * @description Draw the workspace's watermark.
+             * @default true
+             */
             enableWatermark: boolean;
-            /** @default false */
+            /**
+             * @description Only transcribe, make no clips.
+             * @default false
+             */
             skipClipping: boolean;
-            /** @default null */
+            /**
+             * @description What to look for, in plain words: relevance to it then leads the ranking.
+             * @default null
+             */
             customPrompt: string | null;
             /**
              * @description Cut pauses of `silenceThresholdSeconds` or more inside each clip (jump cuts; captions follow). `clipDurationMin`/`clipDurationMax` bound the clip's span in the source, before the cuts: the rendered file is shorter by the pauses removed.
@@ -3299,37 +3348,69 @@ export interface components {
         };
         /** @description Any config field (see VideoConfig); the fields left out keep the video's current values. */
         ReprocessConfig: {
-            /** @enum {string} */
+            /**
+             * @description viral-clips: the best moments, ranked by score; split-clips: the whole time frame cut into consecutive parts.
+             * @enum {string}
+             */
             clipType?: "viral-clips" | "split-clips";
-            /** @enum {string} */
+            /**
+             * @description Who picks the moments: ClipBasic (fast) or ClipPro (a stronger model, two passes).
+             * @enum {string}
+             */
             clipModel?: "ClipBasic" | "ClipPro";
-            /** @enum {string} */
+            /**
+             * @description What kind of video it is (tunes the ranking).
+             * @enum {string}
+             */
             genre?: "Auto" | "Podcast" | "Gaming" | "Education" | "Entertainment";
+            /** @description Shortest clip, seconds. */
             clipDurationMin?: number;
+            /** @description Longest clip, seconds (at least clipDurationMin). */
             clipDurationMax?: number;
-            /** @enum {string} */
+            /**
+             * @description 9:16 for Shorts/Reels/TikTok, 1:1 square, 16:9 landscape.
+             * @enum {string}
+             */
             aspectRatio?: "9:16" | "16:9" | "1:1";
+            /** @description Burn captions into the clips (in the look of captionTemplateId). */
             enableCaptions?: boolean;
+            /** @description A hook title over each clip's first 3 seconds. */
             enableIntroTitle?: boolean;
             /**
              * @description A preset look (karaoke, word-by-word, sentence, bold-outline, boxed, highlight-box, two-color, emoji-accents, minimal-lower-third) or `custom:<id>`, one of the workspace's own templates. GET /api/caption-templates lists them with previews.
              * @example karaoke
              */
             captionTemplateId?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
+            /** @description Two-letter language code of the speech (en, es, hi …); null detects it. */
             language?: string | null;
+            /** @description Only use the video from this second on (skip an intro). */
             timeframeStart?: number;
+            /** @description Only use the video up to this second; null = to the end. */
             timeframeEnd?: number | null;
+            /** @description Put the video over a looping background (split-screen). */
             enableSplitScreen?: boolean;
+            /** @description A background id for split-screen (GET /api/backgrounds lists them); null picks one from the category. */
             splitScreenBgVideoId?: string | null;
+            /** @description A background category for split-screen: abstract, satisfying, retro, custom (satisfying when both are null). */
             splitScreenBgCategoryId?: string | null;
+            /** @description Share of the height the video takes in split-screen, percent. */
             splitRatio?: number;
+            /** @description Follow the speaker's face when cropping. */
             enableSmartCrop?: boolean;
-            /** @enum {string} */
+            /**
+             * @description How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.
+             * @enum {string}
+             */
             layout?: "auto" | "follow-speaker" | "stacked" | "single";
+            /** @description Draw the workspace's watermark. */
             enableWatermark?: boolean;
+            /** @description Only transcribe, make no clips. */
             skipClipping?: boolean;
+            /** @description What to look for, in plain words: relevance to it then leads the ranking. */
             customPrompt?: string | null;
+            /** @description Cut pauses of `silenceThresholdSeconds` or more inside each clip (jump cuts; captions follow). `clipDurationMin`/`clipDurationMax` bound the clip's span in the source, before the cuts: the rendered file is shorter by the pauses removed. */
             removeSilences?: boolean;
+            /** @description With `removeSilences`: the shortest pause (seconds, between two words of the transcript) that is cut. */
             silenceThresholdSeconds?: number;
         };
         ReprocessList: {

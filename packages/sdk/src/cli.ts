@@ -14,11 +14,12 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import cliProgress from "cli-progress";
 import { createClient, type Clip, type ClipChanges, type ClipDetail, type ClipFilters, type ExportFormat, type VideoConfig, type VideoStatus } from "./node-client.ts";
 import {
-	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_FORMATS, CAPTION_TEMPLATES, CLIP_API_STATUSES, CLIP_MODELS, CLIP_SORT_FIELDS, type ClipApiStatus, type ClipSortField, EXPORT_FORMATS, GENRES, LAYOUTS, PROCESSING_STAGES as STAGES, SILENCE_THRESHOLD, SORT_ORDERS,
+	CAPTION_FORMATS, CAPTION_TEMPLATES, CLIP_API_STATUSES, CLIP_SORT_FIELDS, type ClipApiStatus, type ClipSortField, EXPORT_FORMATS, PROCESSING_STAGES as STAGES, SORT_ORDERS,
 } from "@clipforge/domain";
 import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
 import { ClipforgeError, EXIT_CODES, exitCodeFor } from "./errors.ts";
 import { serveStdio } from "./mcp/stdio.ts";
+import { captionTemplateRef, configFlagSpecs, configFromFlags } from "./cli/config-flags.ts";
 
 const program = new Command()
 	.name("clipforge")
@@ -30,47 +31,32 @@ const program = new Command()
 	// Before the subcommands are added: they copy it. Usage errors then reach our exit codes.
 	.exitOverride();
 
-/** A preset id or custom:<id>, checked before anything is sent (the API checks that the template exists). */
-const templateId = (value: string) => {
-	if ((CAPTION_TEMPLATES as readonly string[]).includes(value) || /^custom:ct_[A-Za-z0-9_-]{1,64}$/.test(value)) return value;
-	throw new InvalidArgumentError(`must be one of ${CAPTION_TEMPLATES.join(", ")} or custom:<id>.`);
-};
-
 const number = (name: string) => (value: string) => {
 	const n = Number(value);
 	if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
 	return n;
 };
 
-/** The config flags, shared by submit and reprocess: each one given sets its field, the others are left alone. */
-function withConfigOptions(command: Command): Command {
-	return command
-		.option("--config <file>", "a JSON file with the config (flags below override it)")
-		.addOption(new Option("--aspect <ratio>", "aspect ratio").choices(ASPECT_RATIOS))
-		.addOption(new Option("--captions <style>", "burn in captions in a preset look").choices(CAPTION_TEMPLATES))
-		.option("--caption-template <id>", `burn in captions in a look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id> (see clipforge caption-templates)`, templateId)
-		.option("--no-captions", "no captions")
-		.option("--remove-silences", "cut the pauses inside each clip (jump cuts; captions follow)")
-		.option("--no-remove-silences", "keep the pauses")
-		.option("--silence-threshold <seconds>", `with --remove-silences: shortest pause cut (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}, default 0.6)`, number("--silence-threshold"))
-		.option("--hook", "AI hook title over the first seconds")
-		.option("--no-hook", "no hook title")
-		.option("--smart-crop", "follow the speaker's face")
-		.option("--no-smart-crop", "crop at the centre")
-		.addOption(new Option("--layout <layout>", "two-person framing: auto, follow the active speaker, stack both faces, or never").choices(LAYOUTS))
-		.option("--split <background>", "split-screen over a background id or category (see GET /api/backgrounds)")
-		.option("--no-split", "no split-screen")
-		.option("--split-ratio <percent>", "height share of the video in split-screen", number("--split-ratio"))
-		.option("--watermark", "draw the workspace's watermark (the default)")
-		.option("--no-watermark", "no watermark")
-		.option("--min <seconds>", "shortest clip", number("--min"))
-		.option("--max <seconds>", "longest clip", number("--max"))
-		.addOption(new Option("--model <model>", "ranker").choices(CLIP_MODELS))
-		.addOption(new Option("--genre <genre>", "genre").choices(GENRES))
-		.option("--language <code>", "two-letter language code")
-		.option("--prompt <text>", "what to look for (custom prompt)")
-		.option("--from <seconds>", "time frame start", number("--from"))
-		.option("--to <seconds>", "time frame end", number("--to"));
+/** A parser whose errors commander reports as a usage error (exit code 2). */
+const cliParser = <T>(parse: (value: string) => T) => (value: string): T => {
+	try {
+		return parse(value);
+	} catch (error) {
+		throw new InvalidArgumentError((error as Error).message);
+	}
+};
+
+/** The config flags (from the config table), shared by submit and reprocess: each one given sets its field, the others are left alone. */
+function withConfigOptions(command: Command, forSubmit: boolean): Command {
+	command.option("--config <file>", "a JSON file with the config (flags below override it)");
+	for (const spec of configFlagSpecs()) {
+		if (spec.submitOnly && !forSubmit) continue;
+		const option = new Option(spec.flags, spec.help);
+		if (spec.choices) option.choices(spec.choices);
+		if (spec.parse) option.argParser(cliParser(spec.parse));
+		command.addOption(option);
+	}
+	return command;
 }
 
 /** --wait, --out and --interval, shared by submit and reprocess. */
@@ -87,8 +73,8 @@ withWaitOptions(
 			.command("submit")
 			.description("Submit a video for clipping: a hosted video's URL, or a local file (uploaded in parts, resumed when run again after an interruption)")
 			.argument("<url-or-file>", "the hosted video's URL, or the path of a video file"),
+		true,
 	)
-		.option("--transcribe-only", "only transcribe (no clips)")
 		.option("--project <id>", "project id")
 		.option("--upload-id <id>", "a file: resume this upload (the CLI remembers interrupted uploads by itself)")
 		.option("--idempotency-key <key>", "retry-safe submission key (default: a fresh one per run, reused by the SDK's own retries)"),
@@ -189,6 +175,7 @@ withWaitOptions(
 			.command("reprocess")
 			.description("Regenerate a finished video's clips with other settings, from its stored source and transcript (the first reprocess of a video is free, later ones cost half its minutes)")
 			.argument("<id>", "video id"),
+		false,
 	).option("--idempotency-key <key>", "retry-safe reprocess key"),
 ).action(async (id: string, opts: ReprocessFlags) => {
 	const result = await client().reprocess(id, buildConfig(opts), { idempotencyKey: opts.idempotencyKey });
@@ -308,7 +295,7 @@ program
 	.option("--end <time>", "new end in the source (seconds or m:ss)", time("--end"))
 	.option("--title <text>", "new title")
 	.option("--hook-title <text>", "new hook title (drawn when the video has hook titles)")
-	.option("--caption-style <id>", `the clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>`, templateId)
+	.option("--caption-style <id>", `the clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>`, cliParser(captionTemplateRef))
 	.option("--word <index=word>", "correct caption word INDEX (repeatable)", wordFix)
 	.option("--favorite", "mark as favorite")
 	.option("--no-favorite", "unmark favorite")
@@ -433,31 +420,10 @@ templates
 		output({ id, deleted: true }, () => `Deleted ${id}.`);
 	});
 
+/** The config file and the config flags as commander parsed them (see cli/config-flags.ts). */
 interface ConfigFlags {
 	config?: string;
-	aspect?: VideoConfig["aspectRatio"];
-	/** A style, or false for --no-captions. */
-	captions?: VideoConfig["captionTemplateId"] | false;
-	/** A preset id or custom:<id>. */
-	captionTemplate?: string;
-	removeSilences?: boolean;
-	silenceThreshold?: number;
-	hook?: boolean;
-	smartCrop?: boolean;
-	layout?: (typeof LAYOUTS)[number];
-	/** A background id or category, or false for --no-split. */
-	split?: string | false;
-	splitRatio?: number;
-	watermark?: boolean;
-	min?: number;
-	max?: number;
-	model?: VideoConfig["clipModel"];
-	genre?: VideoConfig["genre"];
-	language?: string;
-	prompt?: string;
-	from?: number;
-	to?: number;
-	transcribeOnly?: boolean;
+	[flag: string]: unknown;
 }
 
 interface WaitFlags {
@@ -486,35 +452,7 @@ function buildConfig(opts: ConfigFlags): VideoConfig {
 			throw new ClipforgeError("invalid_request", `Could not read ${opts.config}: ${(error as Error).message}`, { status: 0 });
 		}
 	}
-	const set = <K extends keyof VideoConfig>(key: K, value: VideoConfig[K] | undefined) => {
-		if (value !== undefined) config[key] = value;
-	};
-	set("aspectRatio", opts.aspect);
-	const look = opts.captionTemplate ?? (opts.captions || undefined);
-	if (look) Object.assign(config, { enableCaptions: true, captionTemplateId: look });
-	if (opts.captions === false) set("enableCaptions", false);
-	set("enableIntroTitle", opts.hook);
-	set("enableSmartCrop", opts.smartCrop);
-	set("removeSilences", opts.removeSilences);
-	set("silenceThresholdSeconds", opts.silenceThreshold);
-	set("layout", opts.layout);
-	if (opts.split) {
-		const isCategory = BACKGROUND_CATEGORY_IDS.includes(opts.split);
-		Object.assign(config, { enableSplitScreen: true, [isCategory ? "splitScreenBgCategoryId" : "splitScreenBgVideoId"]: opts.split });
-	}
-	if (opts.split === false) set("enableSplitScreen", false);
-	set("splitRatio", opts.splitRatio);
-	set("enableWatermark", opts.watermark);
-	set("clipDurationMin", opts.min);
-	set("clipDurationMax", opts.max);
-	set("clipModel", opts.model);
-	set("genre", opts.genre);
-	set("language", opts.language);
-	set("customPrompt", opts.prompt);
-	set("timeframeStart", opts.from);
-	set("timeframeEnd", opts.to);
-	if (opts.transcribeOnly) set("skipClipping", true);
-	return config;
+	return { ...config, ...(configFromFlags(opts) as VideoConfig) };
 }
 
 /**

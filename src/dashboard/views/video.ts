@@ -130,7 +130,7 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 	const message = h("p", { class: "error", role: "alert" });
 	const form = h("form", { class: "card", "aria-labelledby": "regenerate-title" },
 		h("p", { class: "muted", id: "regenerate-cost", text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.` }),
-		...configFields(video.config, backgrounds, looks, { reprocess: true }),
+		...configFields(video.config, { backgroundCategories: backgrounds, looks }, { reprocess: true }),
 		message,
 		h("button", { type: "submit", text: "Regenerate clips with these settings" }),
 	);

@@ -16,7 +16,7 @@ export async function videosView(): Promise<void> {
 	const form = h("form", { class: "card", "aria-labelledby": "submit-title" },
 		h("h1", { id: "submit-title", text: "New video" }),
 		source.element,
-		...configFields(NEW_VIDEO_CONFIG, backgrounds, looks),
+		...configFields(NEW_VIDEO_CONFIG, { backgroundCategories: backgrounds, looks }),
 		message,
 		h("button", { type: "submit", text: "Make clips" }),
 	);

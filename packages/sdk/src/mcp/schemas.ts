@@ -1,49 +1,15 @@
 /**
- * The MCP tools' input and output schemas (zod). Types and enums come from the same constants the
- * API's own config schema is built from (`@clipforge/domain`); the bounds and the
- * rules across fields are stated in the descriptions and judged by the API itself, so a value it
- * refuses comes back as a tool error with the API's own code and message. packages/sdk/test/mcp.test.ts
- * checks these against the API's OpenAPI document.
+ * The MCP tools' input and output schemas (zod). The config's fields come from the same table the
+ * API's own config schema is built from (config-shape.ts); the bounds and the rules across fields
+ * are stated in the descriptions and judged by the API itself, so a value it refuses comes back as
+ * a tool error with the API's own code and message. packages/sdk/test/mcp.test.ts checks these
+ * against the API's OpenAPI document.
  */
 import * as z from "zod";
-import {
-	ASPECT_RATIOS, BACKGROUND_CATEGORY_IDS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
-} from "@clipforge/domain";
-import { CLIP_API_STATUSES, VIDEO_STATUSES } from "@clipforge/domain";
+import { CAPTION_TEMPLATES, CLIP_API_STATUSES, VIDEO_STATUSES } from "@clipforge/domain";
+import { configShape } from "./config-shape.ts";
 
 const videoId = z.string().min(1).describe("A video id, `vid_…` (from submit_video or list_videos).");
-
-/** Every option of a video's config; each one optional (the API's default, or the video's current value, stays). */
-export const configShape = {
-	clipType: z.enum(CLIP_TYPES).optional().describe(`viral-clips: the best moments, ranked by score; split-clips: the whole time frame cut into consecutive parts. Default ${D.clipType}.`),
-	clipModel: z.enum(CLIP_MODELS).optional().describe(`Who picks the moments: ClipBasic (fast) or ClipPro (a stronger model, two passes). Default ${D.clipModel}.`),
-	genre: z.enum(GENRES).optional().describe(`What kind of video it is (tunes the ranking). Default ${D.genre}.`),
-	clipDurationMin: z.number().optional().describe(`Shortest clip, seconds (${CLIP_SECONDS.min}-${CLIP_SECONDS.max}). Default ${D.clipDurationMin}.`),
-	clipDurationMax: z.number().optional().describe(`Longest clip, seconds (${CLIP_SECONDS.min}-${CLIP_SECONDS.max}, at least clipDurationMin). Default ${D.clipDurationMax}.`),
-	aspectRatio: z.enum(ASPECT_RATIOS).optional().describe(`9:16 for Shorts/Reels/TikTok, 1:1 square, 16:9 landscape. Default ${D.aspectRatio}.`),
-	enableCaptions: z.boolean().optional().describe(`Burn captions into the clips. Default ${D.enableCaptions}.`),
-	captionTemplateId: z
-		.string()
-		.optional()
-		.describe(
-			`Caption look: a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>, one of the workspace's own templates (GET /api/caption-templates lists them with preview images). Default ${D.captionTemplateId}.`,
-		),
-	enableIntroTitle: z.boolean().optional().describe(`A hook title over each clip's first 3 seconds. Default ${D.enableIntroTitle}.`),
-	language: z.string().nullable().optional().describe("Two-letter language code of the speech (en, es, hi …); null detects it. Default null."),
-	timeframeStart: z.number().optional().describe("Only use the video from this second on (skip an intro). Default 0."),
-	timeframeEnd: z.number().nullable().optional().describe("Only use the video up to this second; null = to the end. Default null."),
-	enableSplitScreen: z.boolean().optional().describe(`Put the video over a looping background (split-screen). Default ${D.enableSplitScreen}.`),
-	splitScreenBgVideoId: z.string().nullable().optional().describe("A background id for split-screen (GET /api/backgrounds lists them); null picks one from the category."),
-	splitScreenBgCategoryId: z.string().nullable().optional().describe(`A background category for split-screen: ${BACKGROUND_CATEGORY_IDS.join(", ")}. Default satisfying.`),
-	splitRatio: z.number().optional().describe(`Share of the height the video takes in split-screen, percent (${SPLIT_RATIO.min}-${SPLIT_RATIO.max}). Default ${D.splitRatio}.`),
-	enableSmartCrop: z.boolean().optional().describe(`Follow the speaker's face when cropping. Default ${D.enableSmartCrop}.`),
-	layout: z.enum(LAYOUTS).optional().describe(`How a vertical or square clip frames two people: auto (follow the active speaker, or stack both faces when who speaks is unclear; otherwise as enableSmartCrop says), follow-speaker, stacked, single (never a speaker layout). Default ${D.layout}.`),
-	enableWatermark: z.boolean().optional().describe(`Draw the workspace's watermark. Default ${D.enableWatermark}.`),
-	skipClipping: z.boolean().optional().describe(`Only transcribe, make no clips. Default ${D.skipClipping}.`),
-	removeSilences: z.boolean().optional().describe(`Cut the pauses inside each clip (jump cuts; captions follow); the clip's duration is then the cut one. Default ${D.removeSilences}.`),
-	silenceThresholdSeconds: z.number().optional().describe(`With removeSilences: the shortest pause cut, seconds (${SILENCE_THRESHOLD.min}-${SILENCE_THRESHOLD.max}). Default ${D.silenceThresholdSeconds}.`),
-	customPrompt: z.string().nullable().optional().describe(`What to look for, in plain words (up to ${CUSTOM_PROMPT_MAX} characters): relevance to it then leads the ranking.`),
-};
 
 const workspace = z.object({
 	id: z.string(),
