@@ -70,7 +70,7 @@ function valueOf(form: HTMLFormElement, f: FormField): unknown {
 		case "check":
 			return input.checked;
 		case "number":
-			return Number(input.value);
+			return input.value === "" && f.nullable ? null : Number(input.value);
 		case "text":
 		case "textarea":
 			return input.value.trim() || (f.nullable ? null : "");
