@@ -158,6 +158,11 @@ export const CONFIG_OPTIONS = {
 		help: "With `removeSilences`: the shortest pause (seconds, between two words of the transcript) that is cut.",
 		cli: [{ flag: "--silence-threshold <seconds>", help: "with --remove-silences: shortest pause cut" }], form: { group: "look" },
 	},
+	maxClips: {
+		type: "number", integer: true, min: 1, max: 30, nullable: true, default: null, label: "At most this many clips (empty = all)",
+		help: "At most this many clips, the best by score (split-clips too); null = every clip the ranking finds.",
+		cli: [{ flag: "--max-clips <count>", help: "at most this many clips, the best by score" }], form: { group: "clips" },
+	},
 } as const satisfies Record<string, ConfigOption>;
 
 export type ConfigOptions = typeof CONFIG_OPTIONS;

@@ -3163,6 +3163,11 @@ export interface components {
              * @default 0.6
              */
             silenceThresholdSeconds: number;
+            /**
+             * @description At most this many clips, the best by score (split-clips too); null = every clip the ranking finds.
+             * @default null
+             */
+            maxClips: number | null;
         } | null;
         Video: {
             id: string;
@@ -3412,6 +3417,8 @@ export interface components {
             removeSilences?: boolean;
             /** @description With `removeSilences`: the shortest pause (seconds, between two words of the transcript) that is cut. */
             silenceThresholdSeconds?: number;
+            /** @description At most this many clips, the best by score (split-clips too); null = every clip the ranking finds. */
+            maxClips?: number | null;
         };
         ReprocessList: {
             videoId: string;

@@ -32,7 +32,15 @@ export async function rankTranscript(run: VideoRun, video: LoadedVideo, transcri
 	// Loaded here, not at start-up: the ranker's English model is megabytes of JavaScript that no
 	// other request needs (imported lazily, it costs nothing on a cold start for an API call).
 	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
-	return rank(transcript, video.config, audio, llm);
+	const outcome = await rank(transcript, video.config, audio, llm);
+	return { ...outcome, clips: atMost(outcome.clips, video.config.maxClips) };
+}
+
+/** The `max` best clips by score (all when null), in the ranker's order. */
+function atMost<C extends { score: number }>(clips: C[], max: number | null): C[] {
+	if (max === null || clips.length <= max) return clips;
+	const best = new Set([...clips].sort((a, b) => b.score - a.score).slice(0, max));
+	return clips.filter((clip) => best.has(clip));
 }
 
 /** Replaces, not appends: a repeated step leaves exactly this ranking. */
