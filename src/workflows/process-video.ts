@@ -20,20 +20,15 @@ import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLoo
 import { computeSignals, rankMoments } from "./steps/rank";
 import { renderClip } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
-import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip, type ClipEditParams } from "./steps/edit-clip";
+import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip } from "./steps/edit-clip";
 import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSource, uploadSource } from "./steps/source";
 import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { inPool } from "../worker/lib/in-pool";
 import { renderInstance } from "../worker/services/render-instances";
+import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
 
-export interface ProcessVideoParams {
-	videoId: string;
-	/** Set for a reprocess (POST /api/videos/:id/reprocess): its id, which is also this instance's. */
-	reprocessId?: string;
-	/** Set for a clip edit (PATCH /api/clips/:id): the clip and its edit number; the instance is `<clipId>-e<number>`. */
-	clipEdit?: ClipEditParams;
-}
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
 const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
@@ -58,21 +53,27 @@ const RENDER_PARALLELISM = 3;
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
-		const run = videoRun(this.env, event.payload.videoId);
-		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
-		if (event.payload.clipEdit) return editClip(run, step, event.payload.clipEdit);
-		let outcome: Awaited<ReturnType<typeof processVideo>>;
-		try {
-			outcome = await processVideo(run, step);
-		} catch (error) {
-			const message = failureMessage(error);
-			await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
-			await notify(run, step, "video.failed");
-			throw new NonRetryableError(message);
-		}
-		if (outcome.notify) await notify(run, step, "video.completed");
-		return { status: outcome.status, clips: outcome.clips };
+		const params = paramsOf(event.payload);
+		const run = videoRun(this.env, params.videoId);
+		if (params.kind === "reprocess") return runReprocess(run, step, params.reprocessId);
+		if (params.kind === "clipEdit") return runClipEdit(run, step, params.clipEdit);
+		return runProcess(run, step);
 	}
+}
+
+/** A video's first run: the steps, or, when one fails for good, the failure and its refund. */
+async function runProcess(run: VideoRun, step: WorkflowStep) {
+	let outcome: Awaited<ReturnType<typeof processVideo>>;
+	try {
+		outcome = await processVideo(run, step);
+	} catch (error) {
+		const message = failureMessage(error);
+		await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
+		await notify(run, step, "video.failed");
+		throw new NonRetryableError(message);
+	}
+	if (outcome.notify) await notify(run, step, "video.completed");
+	return { status: outcome.status, clips: outcome.clips };
 }
 
 /** The steps, in order. */
@@ -121,7 +122,7 @@ async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo
  * all are rendered; if it fails, the video ends failed with its previous clips and config, and the
  * reprocess's minutes are refunded (the video's own charge stays: that work was delivered).
  */
-async function reprocess(run: VideoRun, step: WorkflowStep, reprocessId: string) {
+async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: string) {
 	let outcome: Awaited<ReturnType<typeof reprocessSteps>>;
 	try {
 		outcome = await reprocessSteps(run, step, reprocessId);
@@ -151,7 +152,7 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
  * render fails, the clip goes back to its previous version with `editError` saying why (edits are
  * free, so there is nothing to refund).
  */
-async function editClip(run: VideoRun, step: WorkflowStep, params: ClipEditParams) {
+async function runClipEdit(run: VideoRun, step: WorkflowStep, params: ClipEditParams) {
 	try {
 		const { video, edit } = await step.do("load clip edit", DB_STEP, () => loadClipEdit(run, params));
 		if (!edit.running) return { status: "skipped", clips: 0 };
@@ -183,18 +184,6 @@ async function waitForSlot(run: VideoRun, step: WorkflowStep, video: { workspace
 		}
 	}
 	throw new NonRetryableError("The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.");
-}
-
-/** Runs `work` over `items` with at most `size` in flight, starting the next as soon as one ends (not in lock-step batches). */
-async function inPool<T>(items: T[], size: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
-	let next = 0;
-	const lane = async () => {
-		while (next < items.length) {
-			const index = next++;
-			await work(items[index]!, index);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */

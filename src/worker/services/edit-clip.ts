@@ -15,6 +15,7 @@ import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
 import type { Transcript } from "./transcription/transcript";
+import { startInstance } from "./workflow-instances";
 
 export interface ClipChanges {
 	favorited?: boolean;
@@ -79,14 +80,8 @@ export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db
 		}
 		throw new ApiError("clip_processing", "The clip or its video changed meanwhile (another edit, or a reprocess started); load it again.");
 	}
-	try {
-		await env.PROCESS_VIDEO.create({ id: clipEditIdOf(clip.id, number), params: { videoId: video.id, clipEdit: { clipId: clip.id, number } } });
-	} catch (error) {
-		if (!/already exists|instance.*exists/i.test((error as Error).message)) {
-			await failClipEdit(db, clip.id, number, "The re-render could not be started.");
-			throw error;
-		}
-	}
+	const params = { kind: "clipEdit" as const, videoId: video.id, clipEdit: { clipId: clip.id, number } };
+	await startInstance(env, clipEditIdOf(clip.id, number), params, () => failClipEdit(db, clip.id, number, "The re-render could not be started."));
 	return { rendering: true };
 }
 

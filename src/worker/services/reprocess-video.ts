@@ -17,6 +17,7 @@ import { assertBackgroundChoice } from "./configure-video";
 import { r2Keys } from "./r2-keys";
 import { slotRulesOf } from "./processing-slots";
 import { assertActivePlan } from "./submit-video";
+import { startInstance } from "./workflow-instances";
 
 const isReprocessable = (status: string) => (REPROCESSABLE_STATUSES as readonly string[]).includes(status);
 
@@ -60,15 +61,8 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | 
 		throw new ApiError("insufficient_minutes", `This reprocess needs ${cost} minute(s); the workspace has ${balance}.`, { required: cost, balance });
 	}
 
-	try {
-		await env.PROCESS_VIDEO.create({ id, params: { videoId: video.id, reprocessId: id } });
-	} catch (error) {
-		// A retried request may find the instance already created: that is the outcome we wanted.
-		if (!/already exists|instance.*exists/i.test((error as Error).message)) {
-			await failReprocess(db, { id, videoId: video.id, number }, "Reprocessing could not be started; its minutes were refunded.");
-			throw error;
-		}
-	}
+	const settle = () => failReprocess(db, { id, videoId: video.id, number }, "Reprocessing could not be started; its minutes were refunded.");
+	await startInstance(env, id, { kind: "reprocess", videoId: video.id, reprocessId: id }, settle);
 	return (await findReprocess(db, id))!;
 }
 

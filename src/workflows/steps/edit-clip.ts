@@ -22,11 +22,9 @@ import { prepareWatermark, type RenderLook } from "./look";
 import { renderRequestFor } from "./render-clip";
 import { loadVideo, readJson, renderJob, type LoadedVideo, type VideoRun } from "./run";
 
-export interface ClipEditParams {
-	clipId: string;
-	/** The clip's edit number (its `edits` when the edit started). */
-	number: number;
-}
+import type { ClipEditParams } from "../params";
+
+export type { ClipEditParams };
 
 export interface LoadedClipEdit extends ClipEditParams {
 	/** False when this edit is no longer the clip's running one (finished, failed, or replaced): nothing to do. */
