@@ -18,13 +18,13 @@ import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { computeSignals, rankMoments } from "./steps/rank";
-import { renderClip } from "./steps/render-clip";
+import { renderClipStep } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
 import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip } from "./steps/edit-clip";
 import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
-import { downloadSource, uploadSource } from "./steps/source";
-import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { downloadSourceStep, uploadSource } from "./steps/source";
+import { extractAudioStep, mergeTranscript, transcribeChunk } from "./steps/transcribe";
 import { inPool } from "../worker/lib/in-pool";
 import { renderInstance } from "../worker/services/render-instances";
 import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
@@ -83,9 +83,9 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
 
-	await step.do("download source", DOWNLOAD_STEP, () => downloadSource(run, video));
+	await step.do("download source", DOWNLOAD_STEP, () => downloadSourceStep(run, video));
 	const source = await step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video));
-	const chunks = await step.do("extract audio", RENDER_STEP, () => extractAudio(run, video, source.key));
+	const chunks = await step.do("extract audio", RENDER_STEP, () => extractAudioStep(run, video, source.key));
 	await Promise.all(
 		chunks.map((chunk) => step.do(`transcribe chunk ${chunk.index + 1} of ${chunks.length}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, chunks.length))),
 	);
@@ -112,7 +112,7 @@ async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
 		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
-		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
+		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClipStep(run, video, job));
 	});
 }
 

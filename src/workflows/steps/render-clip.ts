@@ -71,7 +71,7 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 }
 
 /** Skipped when the clip is already rendered and stored (a repeated step). */
-export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
+export async function renderClipStep(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
 	const { clipId, total } = job;
 	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
 	const clip = await findClip(run.db, clipId);

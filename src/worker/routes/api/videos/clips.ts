@@ -12,7 +12,7 @@ import { ApiError } from "../../../errors";
 import { decodeCursor, encodeCursor } from "../../../services/cursor";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { ClipsResponse, VideoId } from "./schemas";
-import { clipView, loadVideo } from "./views";
+import { clipView, requireVideo } from "./views";
 
 const Bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
@@ -64,7 +64,7 @@ export const registerClips = (api: Api) => api.openapi(clipsRoute, async (c) => 
 	const query = c.req.valid("query");
 	const offset = decodeCursor(query.cursor, (v): v is { o: number } => typeof (v as { o?: unknown })?.o === "number" && (v as { o: number }).o >= 0)?.o ?? 0;
 	const db = getDb(c.env);
-	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
+	const row = await requireVideo(db, id, c.get("principal").workspaceIds);
 	const filter = clipFilterOf(query);
 	// A failed video has no clips, unless a reprocess of it failed: then it keeps its previous ones.
 	const listed = row.status === "completed" || row.status === "failed";

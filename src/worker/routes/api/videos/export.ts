@@ -14,7 +14,7 @@ import { ZIP_MAX_BYTES, zipLength, zipStream, type ZipEntry } from "../../../ser
 import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
 import { ClipFilterQuery, clipFilterOf } from "./clips";
 import { VideoId } from "./schemas";
-import { loadVideo } from "./views";
+import { requireVideo } from "./views";
 
 const MAX_CLIPS = 500;
 
@@ -54,7 +54,7 @@ export const registerExport = (api: Api) => api.openapi(exportRoute, async (c) =
 	const { id } = c.req.valid("param");
 	const query = c.req.valid("query");
 	const db = getDb(c.env);
-	const video = await loadVideo(db, id, c.get("principal").workspaceIds);
+	const video = await requireVideo(db, id, c.get("principal").workspaceIds);
 	const listed = video.status === "completed" || video.status === "failed";
 	const rows = listed ? await listClips(db, id, clipFilterOf(query), { limit: MAX_CLIPS, offset: 0 }) : [];
 	if (rows.length === 0) {

@@ -14,7 +14,7 @@ import { createRenderClient, type RenderClient } from "../../../services/render-
 import { renderInstance } from "../../../services/render-instances";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { SubmitHostedVideoResponse } from "./schemas";
-import { loadVideo, videoInfoView, videoView } from "./views";
+import { requireVideo, videoInfoView, videoView } from "./views";
 
 /** What every submission body has besides its source. */
 interface SubmissionBody {
@@ -75,7 +75,7 @@ export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: Submi
 
 /** The 201 body, once the video is created: the video, its info, and what happens next. */
 async function submittedResponse(db: Db, videoId: string, workspaceId: string, configured: boolean): Promise<z.infer<typeof SubmitHostedVideoResponse>> {
-	const row = await loadVideo(db, videoId, [workspaceId]);
+	const row = await requireVideo(db, videoId, [workspaceId]);
 	const position = configured && !row.slotClaimedAt ? await queuePosition(db, videoId, workspaceId) : null;
 	return {
 		message: !configured

@@ -12,7 +12,7 @@ import { boundedText, boundedThumbnail, PROBE_TEXT_LIMITS } from "../../../domai
 import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./schemas";
 
 /** A video of one of these workspaces, or 404 (also for other workspaces' videos: never reveal they exist). */
-export async function loadVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow> {
+export async function requireVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow> {
 	const row = await findVideo(db, id, workspaceIds);
 	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
 	return row;
