@@ -66,11 +66,22 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 	const filtered = filters.favorited || filters.minScore !== "";
 	if (onlyIfAny && count === 0 && !filtered) return;
 	const reload = (next: Partial<ClipFilters> = {}) => renderClips(id, section, onlyIfAny, { ...filters, ...next });
+	const heading = filtered ? `${count} matching ${count === 1 ? "clip" : "clips"}` : `${count}${count === 1 ? " clip" : " clips"}`;
+	section.replaceChildren(
+		h("h2", { id: "clips-title", text: heading }),
+		filterToolbar(filters, reload),
+		...(count > 0 ? [exportLinks(id, filters)] : []),
+		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
+	);
+}
 
+/** Favourites only, a minimum score, the order: each change draws the list again. */
+function filterToolbar(filters: ClipFilters, reload: (next: ClipFilters) => Promise<void>): HTMLElement {
 	const favorites = h("input", { id: "filter-favorites", type: "checkbox", checked: filters.favorited });
 	const minScore = h("input", { id: "filter-min-score", type: "number", min: 0, max: 100, value: filters.minScore });
 	const sortBy = h("select", { id: "filter-sort-by" }, SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })));
-	const sortOrder = h("select", { id: "filter-sort-order" }, h("option", { value: "desc", selected: filters.sortOrder === "desc", text: "Descending" }), h("option", { value: "asc", selected: filters.sortOrder === "asc", text: "Ascending" }));
+	const order = (value: string, text: string) => h("option", { value, selected: filters.sortOrder === value, text });
+	const sortOrder = h("select", { id: "filter-sort-order" }, order("desc", "Descending"), order("asc", "Ascending"));
 	// Every control's current value, not only the changed one's: a second change may come before the list is drawn again.
 	const current = (): ClipFilters => ({
 		favorited: favorites.checked,
@@ -88,25 +99,22 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 		),
 	);
 	toolbar.addEventListener("submit", (event) => event.preventDefault());
+	return toolbar;
+}
 
+/** The listed clips as a timeline or a ZIP (the list's filters apply). */
+function exportLinks(id: string, filters: ClipFilters): HTMLElement {
 	const exportQuery = (format: string) => {
 		const q = new URLSearchParams({ format });
 		if (filters.favorited) q.set("favorited", "true");
 		if (filters.minScore !== "") q.set("minScore", filters.minScore);
 		return `/api/videos/${encodeURIComponent(id)}/export?${q}`;
 	};
-	const exports = h("p", { class: "actions exports" },
+	return h("p", { class: "actions exports" },
 		h("span", { class: "muted", text: "Export these clips:" }),
 		h("a", { href: exportQuery("fcpxml"), download: `${id}-clips.fcpxml`, text: "Final Cut / DaVinci (FCPXML)" }),
 		h("a", { href: exportQuery("premiere"), download: `${id}-clips.xml`, text: "Premiere (XML)" }),
 		h("a", { href: exportQuery("zip"), download: `${id}-clips.zip`, text: "All MP4s (ZIP)" }),
-	);
-	const heading = filtered ? `${count} matching ${count === 1 ? "clip" : "clips"}` : `${count}${count === 1 ? " clip" : " clips"}`;
-	section.replaceChildren(
-		h("h2", { id: "clips-title", text: heading }),
-		toolbar,
-		...(count > 0 ? [exports] : []),
-		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
 	);
 }
 
