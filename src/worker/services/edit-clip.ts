@@ -6,9 +6,9 @@
  * (`<clipId>-e<n>`, ProcessVideoWorkflow's `clipEdit`). Edits are free (domain/clip-edit.ts).
  */
 import type { Word } from "@clipforge/contract";
-import { cutOf, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
+import { cutOf, type ClipRow, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
 import type { Db } from "../db/client";
-import type { ClipRow, VideoRow } from "../db/videos";
+import type { VideoRow } from "../db/videos";
 import { clipWords, MAX_CONCURRENT_EDIT_RENDERS, MAX_EDITS_PER_CLIP, sameTime, snapTrim, transcriptOf, withCorrections, type CaptionFix, type EditIssue } from "../domain/clip-edit";
 import { VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";

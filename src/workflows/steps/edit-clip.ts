@@ -8,7 +8,8 @@
 import type { BuiltinBackgroundId, WatermarkSpec } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { completeClipEdit, failClipEdit } from "../../worker/db/clips";
-import { findClip, findVideoById } from "../../worker/db/videos";
+import { findClip } from "../../worker/db/clips";
+import { findVideoById } from "../../worker/db/videos";
 import type { CaptionFix } from "../../worker/domain/clip-edit";
 import { clipWords } from "../../worker/domain/clip-edit";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";

@@ -1,6 +1,7 @@
 /** Steps "compute signals" (loudness from the tier) and "rank moments" (the clips, stored queued). */
 import type { AudioSignals } from "@clipforge/contract";
-import { enterStage, raiseProgress, replaceClips } from "../../worker/db/videos";
+import { replaceClips } from "../../worker/db/clips";
+import { enterStage, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";

@@ -1,7 +1,8 @@
 /** Step "render clip N of M": one clip through the tier, from the source in R2 to its MP4 and JPEG. */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
-import { completedClipCount, enterStage, findClip, markClipRendered, raiseProgress } from "../../worker/db/videos";
+import { completedClipCount, findClip, markClipRendered } from "../../worker/db/clips";
+import { enterStage, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";

@@ -6,7 +6,8 @@
  */
 import type { AudioSignals } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
-import { completeReprocess, findReprocess, replaceGenerationClips } from "../../worker/db/reprocesses";
+import { replaceGenerationClips } from "../../worker/db/clips";
+import { completeReprocess, findReprocess } from "../../worker/db/reprocesses";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";

@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { deleteVideoSettled } from "../../../db/ledger";
+import { deleteVideoSettled } from "../../../db/videos";
 import { ApiError } from "../../../errors";
 import type { Api } from "../../../env";
 import { wakeWaiting } from "../../../services/processing-slots";

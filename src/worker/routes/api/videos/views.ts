@@ -1,7 +1,8 @@
 /** Database rows → the API's shapes. One place, so every route shows a video the same way. */
 import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../../db/client";
-import { findVideo, type ClipRow, type VideoRow } from "../../../db/videos";
+import type { ClipRow } from "../../../db/clips";
+import { findVideo, type VideoRow } from "../../../db/videos";
 import { clipApiStatusOf } from "@clipforge/domain";
 import { clipCounts } from "../../../db/clips";
 import { ApiError } from "../../../errors";

@@ -1,7 +1,7 @@
 /** GET /api/videos/{id}/webhooks: every webhook delivery attempt for a video. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { webhookDeliveriesOf } from "../../../db/videos";
+import { webhookDeliveriesOf } from "../../../db/webhooks";
 import type { Api } from "../../../env";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoId } from "./schemas";
