@@ -4,8 +4,9 @@
  *
  * - functions: no function (declaration, expression, arrow, method, accessor) spans more than
  *   MAX_FUNCTION_LINES lines, from its first line to its last, nested functions included;
- * - lines: no line is wider than MAX_LINE_WIDTH characters (tabs count as one, as the formatter's
- *   width does not: the formatter is the final word on width, this is the early warning);
+ * - lines: no line is wider than MAX_LINE_WIDTH columns, a tab counting as TAB_WIDTH (as the
+ *   formatter counts them, .prettierrc.json; the formatter is the final word on code, but it does
+ *   not break strings or comments, which this finds);
  * - duplicates: no run of MIN_DUPLICATE_RUN or more significant lines appears twice (a line is
  *   significant when it holds a letter or digit and is not an import; lines are compared trimmed);
  * - layers: no import between top-level folders runs back up the order in LAYERS.
@@ -22,6 +23,7 @@ import ts from "typescript";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const MAX_FUNCTION_LINES = 50;
 export const MAX_LINE_WIDTH = 120;
+export const TAB_WIDTH = 4;
 export const MIN_DUPLICATE_RUN = 6;
 
 /**
@@ -83,9 +85,10 @@ function nameOf(node: ts.Node): string {
 }
 
 export function wideLines(file: string, text: string, max = MAX_LINE_WIDTH): Finding[] {
-	return text.split("\n").flatMap((line, i) =>
-		line.length > max ? [{ check: "lines" as const, where: `${file}:${i + 1}`, what: `${line.length} characters` }] : [],
-	);
+	return text.split("\n").flatMap((line, i) => {
+		const width = line.replace(/^\t+/, (tabs) => " ".repeat(tabs.length * TAB_WIDTH)).length;
+		return width > max ? [{ check: "lines" as const, where: `${file}:${i + 1}`, what: `${width} columns` }] : [];
+	});
 }
 
 const significant = (line: string) => /[A-Za-z0-9]/.test(line) && !/^(import|export \* from|export \{[^}]*\} from)\b/.test(line);
