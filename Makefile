@@ -22,11 +22,12 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated binding types in sync, lint, strict type-check, then every test suite.
+## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, then every test suite.
 test: install-test-deps types-check lint typecheck test-contract test-worker test-render test-tools test-sdk test-e2e
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
+	@npm run -s sdk:types -- --check
 
 lint:
 	@npm run -s lint

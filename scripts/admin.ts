@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createAccountSql, setPasswordSql } from "./admin-sql.ts";
+import { createAccountSql, setPasswordSql } from "../src/worker/db/bootstrap.ts";
 import { runWrangler } from "./wrangler.ts";
 
 const USAGE =

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { runWrangler } from "../scripts/wrangler.ts";
 import { startStack, stopStack } from "../scripts/stack.ts";
+import { benchSeedSql } from "../src/worker/db/bootstrap.ts";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -26,16 +27,12 @@ try {
 	const workspaceId = `wsp_bench${randomBytes(4).toString("hex")}`;
 	const keys = Array.from({ length: KEYS }, () => `cf_live_${randomBytes(24).toString("base64url")}`);
 	const videoIds = Array.from({ length: VIDEOS }, (_, i) => `vid_bench${String(i).padStart(3, "0")}`);
-	const statuses = ["downloading", "transcribing", "analyzing", "generating_clips", "completed"];
-	const sql = [
-		`INSERT INTO workspaces (id, name, minutes_balance) VALUES ('${workspaceId}', 'bench', 0);`,
-		`INSERT INTO plans (id, workspace_id, name) VALUES ('pln_${workspaceId}', '${workspaceId}', 'bench');`,
-		...keys.map((k, i) => `INSERT INTO api_keys (id, workspace_id, name, key_hash, prefix) VALUES ('key_bench${i}', '${workspaceId}', 'bench ${i}', '${createHash("sha256").update(k).digest("hex")}', '${k.slice(0, 12)}');`),
-		...videoIds.map(
-			(id, i) =>
-				`INSERT INTO videos (id, workspace_id, source_url, title, status, progress, config, source_video_id, duration, thumbnail, channel_name, minutes_charged) VALUES ('${id}', '${workspaceId}', 'https://videos.example.com/${i}', 'Bench video ${i}', '${statuses[i % statuses.length]}', ${(i * 7) % 100}, '{}', 'v${i}', 600, '', 'bench', 10);`,
-		),
-	].join("\n");
+	const statuses = ["downloading", "transcribing", "analyzing", "generating_clips", "completed"] as const;
+	const sql = benchSeedSql(
+		workspaceId,
+		keys.map((k) => ({ hash: createHash("sha256").update(k).digest("hex"), prefix: k.slice(0, 12) })),
+		videoIds.map((id, i) => ({ id, status: statuses[i % statuses.length]!, progress: (i * 7) % 100 })),
+	);
 	const file = join(stateDir, "seed.sql");
 	writeFileSync(file, sql);
 	runWrangler(["d1", "execute", "DB", "--local", "--env", "local", "--persist-to", join(stateDir, "wrangler-state"), "--file", file, "--yes"]);

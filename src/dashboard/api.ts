@@ -1,11 +1,26 @@
-/** The JSON API with the session cookie: the dashboard shows exactly what the API answers. */
+/**
+ * The JSON API with the session cookie, typed by the same generated OpenAPI types as the SDK
+ * (`@clipforge/sdk/api-types`, from the routes' zod schemas): every path, parameter, body and answer
+ * is checked at compile time, so the dashboard shows exactly what the API answers.
+ *
+ * @example
+ * const status = await call(api.GET("/api/videos/{id}/status", { params: { path: { id } } }));
+ */
+import createClient from "openapi-fetch";
+import type { components, paths } from "@clipforge/sdk/api-types";
+
+/** The API's named schemas (Clip, ClipDetail, CaptionTemplate, Upload, VideoConfig …). */
+export type Schemas = components["schemas"];
+/** The query parameters of a GET route. */
+export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 
 export interface ErrorDetail {
 	path: string;
 	message: string;
 }
 
-export class ApiError extends Error {
+/** A refusal of the API (its `{ error: { code, message, details } }` body), or of the network (status 0). */
+export class DashboardApiError extends Error {
 	readonly status: number;
 	readonly code: string | undefined;
 	readonly details: unknown;
@@ -17,23 +32,20 @@ export class ApiError extends Error {
 	}
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(path, {
-		method,
-		credentials: "same-origin",
-		headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const data = response.status === 204 ? null : await response.json().catch(() => null);
+export const api = createClient<paths>({ credentials: "same-origin", headers: { accept: "application/json" } });
+
+/** The answer of a call, or DashboardApiError; a lost session (401 outside sign-in) goes to the sign-in page. */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+	const { data, error, response } = await request;
 	if (!response.ok) {
-		if (response.status === 401 && !path.startsWith("/api/auth/")) location.hash = "#/login";
-		throw new ApiError(response.status, data);
+		if (response.status === 401 && !new URL(response.url, location.href).pathname.startsWith("/api/auth/")) location.hash = "#/login";
+		throw new DashboardApiError(response.status, (error ?? null) as ConstructorParameters<typeof DashboardApiError>[1]);
 	}
 	return data as T;
 }
 
 export function errorText(error: unknown): string {
-	if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+	if (!(error instanceof DashboardApiError)) return error instanceof Error ? error.message : String(error);
 	const details = Array.isArray(error.details) ? ` (${(error.details as ErrorDetail[]).map((d) => `${d.path}: ${d.message}`).join("; ")})` : "";
 	return error.message + details;
 }

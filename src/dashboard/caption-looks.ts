@@ -3,35 +3,22 @@
  * workspace's own templates) as a radio card with its preview image, in the video forms.
  */
 import { CAPTION_PRESETS } from "@clipforge/contract/words";
-import { api } from "./api";
+import { api, call, type Schemas } from "./api";
 import { h } from "./dom";
 
-export interface CaptionTemplate {
-	id: string;
-	kind: "preset" | "custom";
-	name: string;
-	description: string;
-	presetId: string;
-	font: string;
-	textColor: string;
-	highlightColor: string;
-	position: string;
-	overrides: { font: string | null; textColor: string | null; highlightColor: string | null; position: string | null } | null;
-	previewUrl: string | null;
-}
+export type CaptionTemplate = Schemas["CaptionTemplate"];
+/** GET /api/caption-templates: the looks, and the fonts and positions a template may use. */
+export type CaptionTemplateList = Awaited<ReturnType<typeof listCaptionTemplates>>;
 
-export interface CaptionTemplateList {
-	templates: CaptionTemplate[];
-	fonts: { id: string; name: string }[];
-	positions: string[];
-}
+const listCaptionTemplates = (workspaceId: string) => call(api.GET("/api/caption-templates", { params: { query: { workspaceId } } }));
 
 /** The workspace's looks; without the API (or the tier for previews), the presets by name. */
 export async function loadCaptionTemplates(workspaceId: string): Promise<CaptionTemplateList> {
-	return api<CaptionTemplateList>("GET", `/api/caption-templates?workspaceId=${encodeURIComponent(workspaceId)}`).catch(() => ({
+	return listCaptionTemplates(workspaceId).catch((): CaptionTemplateList => ({
 		templates: CAPTION_PRESETS.map((p) => ({
 			id: p.id, kind: "preset" as const, name: p.name, description: p.description, presetId: p.id, font: p.look.font,
 			textColor: p.look.textColor, highlightColor: p.look.highlightColor, position: p.look.position, overrides: null, previewUrl: null,
+			createdAt: null, updatedAt: null,
 		})),
 		fonts: [],
 		positions: [],

@@ -2,7 +2,7 @@
  * The dashboard's browser script, built by scripts/build-dashboard.ts into the Worker's static
  * assets (/app/app.js). Views by hash: #/login, #/videos, #/videos/<id>, #/keys, #/looks.
  */
-import { ApiError, errorText } from "./api";
+import { DashboardApiError, errorText } from "./api";
 import { h } from "./dom";
 import { hasWorkspaces, initShell, loadWorkspaces, show } from "./shell";
 import { keysView } from "./views/keys";
@@ -22,7 +22,7 @@ async function route(): Promise<void> {
 		if (hash === "#/looks") return await looksView();
 		return await videosView();
 	} catch (error) {
-		if (error instanceof ApiError && error.status === 401) return loginView();
+		if (error instanceof DashboardApiError && error.status === 401) return loginView();
 		show(h("p", { class: "error", role: "alert", text: errorText(error) }));
 	}
 }

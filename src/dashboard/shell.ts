@@ -1,18 +1,12 @@
 /** The page around the views: the main area, the navigation, the workspace picker and its balance. */
-import { api } from "./api";
+import { api, call, type Schemas } from "./api";
 import { byId, h } from "./dom";
-
-export interface Workspace {
-	id: string;
-	name: string;
-	minutesBalance: number;
-}
 
 export const main = byId("main");
 export const nav = byId("nav");
 const workspaceSelect = byId<HTMLSelectElement>("workspace");
 const balance = byId("balance");
-let workspaces: Workspace[] = [];
+let workspaces: Schemas["Workspace"][] = [];
 let pollTimer: ReturnType<typeof setTimeout> | null = null;
 /** Bumped on every view change, so a status answer arriving after the user left does not start polling again. */
 let viewGeneration = 0;
@@ -35,7 +29,7 @@ export function show(...children: Node[]): void {
 }
 
 export async function loadWorkspaces(): Promise<void> {
-	workspaces = await api<Workspace[]>("GET", "/api/workspaces");
+	workspaces = await call(api.GET("/api/workspaces"));
 	const current = workspaceSelect.value || localStorage.getItem("clipforge.workspace");
 	workspaceSelect.replaceChildren(...workspaces.map((w) => h("option", { value: w.id, text: w.name })));
 	if (current && workspaces.some((w) => w.id === current)) workspaceSelect.value = current;
@@ -56,7 +50,7 @@ export function initShell(onChange: () => void): void {
 		onChange();
 	});
 	byId("logout").addEventListener("click", async () => {
-		await api("POST", "/api/auth/logout", {}).catch(() => undefined);
+		await call(api.POST("/api/auth/logout")).catch(() => undefined);
 		nav.hidden = true;
 		location.hash = "#/login";
 	});

@@ -4,18 +4,9 @@
  * localStorage per file (name, size, last change), so choosing the same file after a reload sends
  * only the parts the API does not have yet.
  */
-import { api, ApiError } from "./api";
+import { api, call, DashboardApiError, type Schemas } from "./api";
 
-interface Upload {
-	id: string;
-	status: "uploading" | "completed" | "used";
-	size: number;
-	partSize: number;
-	partCount: number;
-	partUrlTemplate: string | null;
-	parts: { partNumber: number; size: number }[];
-	missingParts: number[];
-}
+type Upload = Schemas["Upload"];
 
 export interface UploadProgress {
 	sentBytes: number;
@@ -30,7 +21,7 @@ const memoKey = (file: File) => `clipforge-upload:${file.name}:${file.size}:${fi
 
 /** Uploads `file` (resuming an earlier upload of the same file) and answers the completed upload's id. */
 export async function uploadFile(file: File, workspaceId: string, onProgress: (progress: UploadProgress) => void): Promise<string> {
-	const upload = (await resumable(file)) ?? (await api<Upload>("POST", "/api/uploads", { fileName: file.name, size: file.size, contentType: file.type || "application/octet-stream", workspaceId }));
+	const upload = (await resumable(file)) ?? (await call(api.POST("/api/uploads", { body: { fileName: file.name, size: file.size, contentType: file.type || "application/octet-stream", workspaceId } })));
 	localStorage.setItem(memoKey(file), upload.id);
 	if (upload.status !== "uploading") return upload.id;
 	const done = new Map(upload.parts.map((p) => [p.partNumber, p.size]));
@@ -58,7 +49,7 @@ export async function uploadFile(file: File, workspaceId: string, onProgress: (p
 		}
 	};
 	await Promise.all(Array.from({ length: PARALLEL_PARTS }, lane));
-	await api("POST", `/api/uploads/${upload.id}/complete`);
+	await call(api.POST("/api/uploads/{id}/complete", { params: { path: { id: upload.id } } }));
 	return upload.id;
 }
 
@@ -72,7 +63,7 @@ async function resumable(file: File): Promise<Upload | null> {
 	const id = localStorage.getItem(memoKey(file));
 	if (!id) return null;
 	try {
-		const upload = await api<Upload>("GET", `/api/uploads/${encodeURIComponent(id)}`);
+		const upload = await call(api.GET("/api/uploads/{id}", { params: { path: { id } } }));
 		if (upload.size === file.size && upload.status !== "used") return upload;
 	} catch {
 		// expired or deleted: start afresh
@@ -102,7 +93,7 @@ async function putPart(url: string, blob: Blob, onLoaded: (bytes: number) => voi
 			} catch {
 				// not the API's error body
 			}
-			throw new ApiError(outcome.status, body ?? { error: { message: outcome.status === 0 ? "The upload was interrupted (network)." : `HTTP ${outcome.status}` } });
+			throw new DashboardApiError(outcome.status, body ?? { error: { message: outcome.status === 0 ? "The upload was interrupted (network)." : `HTTP ${outcome.status}` } });
 		}
 		onLoaded(0);
 		await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1)));

@@ -6,7 +6,7 @@ import { d1Session } from "./middleware/d1-session";
 import { limitBodies, MAX_BODY_BYTES } from "./middleware/body-limit";
 import { SESSION_COOKIE_NAME } from "./middleware/auth";
 import { createApi } from "./routes/api";
-import { dashboardRoutes } from "./routes/app";
+import { dashboardRoutes } from "./routes/dashboard";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
@@ -31,8 +31,19 @@ export function createApp() {
 
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
 	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME, description: "Set by POST /api/auth/login." });
-	const info = { openapi: "3.1.0", info: { title: "clipforge API", version: "0.1.0", description: `Turns a hosted video URL into short, scored, captioned clips. Every request body is limited to ${MAX_BODY_BYTES / 1024} KiB (413 \`payload_too_large\`).` } };
-	app.doc31("/api/openapi.json", info);
-	app.get("/docs", (c) => c.html(renderDocsPage(app.getOpenAPI31Document(info))));
+	app.doc31("/api/openapi.json", OPENAPI_INFO);
+	app.get("/docs", (c) => c.html(renderDocsPage(app.getOpenAPI31Document(OPENAPI_INFO))));
 	return app;
 }
+
+const OPENAPI_INFO = {
+	openapi: "3.1.0",
+	info: {
+		title: "clipforge API",
+		version: "0.1.0",
+		description: `Turns a hosted video URL into short, scored, captioned clips. Every request body is limited to ${MAX_BODY_BYTES / 1024} KiB (413 \`payload_too_large\`).`,
+	},
+};
+
+/** The document GET /api/openapi.json serves, built without serving anything (`npm run sdk:types`). */
+export const openApiDocument = () => createApp().getOpenAPI31Document(OPENAPI_INFO);

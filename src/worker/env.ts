@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { MembershipRole } from "./db/schema";
+import type { MembershipRole } from "@clipforge/domain";
 
 /** Who is calling, as the auth middleware resolved it. */
 export type Principal =

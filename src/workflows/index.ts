@@ -1,1 +1,2 @@
-export { ProcessVideoWorkflow, type ProcessVideoParams } from "./process-video";
+export { ProcessVideoWorkflow } from "./process-video";
+export type { ProcessVideoParams } from "./params";

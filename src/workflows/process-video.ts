@@ -14,28 +14,23 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { renderJobBudgetMs } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
-import { CLIP_SECONDS } from "../worker/domain/config-options";
+import { CLIP_SECONDS } from "@clipforge/domain";
 import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { computeSignals, rankMoments } from "./steps/rank";
-import { renderClip } from "./steps/render-clip";
+import { renderClipStep } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
-import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip, type ClipEditParams } from "./steps/edit-clip";
+import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip } from "./steps/edit-clip";
 import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
-import { downloadSource, uploadSource } from "./steps/source";
-import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { downloadSourceStep, uploadSource } from "./steps/source";
+import { extractAudioStep, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { inPool } from "../worker/lib/in-pool";
 import { renderInstance } from "../worker/services/render-instances";
+import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
 
-export interface ProcessVideoParams {
-	videoId: string;
-	/** Set for a reprocess (POST /api/videos/:id/reprocess): its id, which is also this instance's. */
-	reprocessId?: string;
-	/** Set for a clip edit (PATCH /api/clips/:id): the clip and its edit number; the instance is `<clipId>-e<number>`. */
-	clipEdit?: ClipEditParams;
-}
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
 const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
@@ -66,21 +61,27 @@ const RENDER_PARALLELISM = 3;
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
-		const run = videoRun(this.env, event.payload.videoId);
-		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
-		if (event.payload.clipEdit) return editClip(run, step, event.payload.clipEdit);
-		let outcome: Awaited<ReturnType<typeof processVideo>>;
-		try {
-			outcome = await processVideo(run, step);
-		} catch (error) {
-			const message = failureMessage(error);
-			await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
-			await notify(run, step, "video.failed");
-			throw new NonRetryableError(message);
-		}
-		if (outcome.notify) await notify(run, step, "video.completed");
-		return { status: outcome.status, clips: outcome.clips };
+		const params = paramsOf(event.payload);
+		const run = videoRun(this.env, params.videoId);
+		if (params.kind === "reprocess") return runReprocess(run, step, params.reprocessId);
+		if (params.kind === "clipEdit") return runClipEdit(run, step, params.clipEdit);
+		return runProcess(run, step);
 	}
+}
+
+/** A video's first run: the steps, or, when one fails for good, the failure and its refund. */
+async function runProcess(run: VideoRun, step: WorkflowStep) {
+	let outcome: Awaited<ReturnType<typeof processVideo>>;
+	try {
+		outcome = await processVideo(run, step);
+	} catch (error) {
+		const message = failureMessage(error);
+		await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
+		await notify(run, step, "video.failed");
+		throw new NonRetryableError(message);
+	}
+	if (outcome.notify) await notify(run, step, "video.completed");
+	return { status: outcome.status, clips: outcome.clips };
 }
 
 /** The steps, in order. */
@@ -90,9 +91,9 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
 
-	await step.do("download source", DOWNLOAD_STEP, () => downloadSource(run, video));
+	await step.do("download source", DOWNLOAD_STEP, () => downloadSourceStep(run, video));
 	const source = await step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video));
-	const chunks = await step.do("extract audio", RENDER_STEP, () => extractAudio(run, video, source.key));
+	const chunks = await step.do("extract audio", RENDER_STEP, () => extractAudioStep(run, video, source.key));
 	await Promise.all(
 		chunks.map((chunk) => step.do(`transcribe chunk ${chunk.index + 1} of ${chunks.length}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, chunks.length))),
 	);
@@ -119,7 +120,7 @@ async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
 		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
-		return step.do(`render clip ${n + 1} of ${clipIds.length}`, renderStep(config.clipDurationMax), () => renderClip(run, video, job));
+		return step.do(`render clip ${n + 1} of ${clipIds.length}`, renderStep(config.clipDurationMax), () => renderClipStep(run, video, job));
 	});
 }
 
@@ -129,7 +130,7 @@ async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo
  * all are rendered; if it fails, the video ends failed with its previous clips and config, and the
  * reprocess's minutes are refunded (the video's own charge stays: that work was delivered).
  */
-async function reprocess(run: VideoRun, step: WorkflowStep, reprocessId: string) {
+async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: string) {
 	let outcome: Awaited<ReturnType<typeof reprocessSteps>>;
 	try {
 		outcome = await reprocessSteps(run, step, reprocessId);
@@ -159,7 +160,7 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
  * render fails, the clip goes back to its previous version with `editError` saying why (edits are
  * free, so there is nothing to refund).
  */
-async function editClip(run: VideoRun, step: WorkflowStep, params: ClipEditParams) {
+async function runClipEdit(run: VideoRun, step: WorkflowStep, params: ClipEditParams) {
 	try {
 		const { video, edit } = await step.do("load clip edit", DB_STEP, () => loadClipEdit(run, params));
 		if (!edit.running) return { status: "skipped", clips: 0 };
@@ -191,18 +192,6 @@ async function waitForSlot(run: VideoRun, step: WorkflowStep, video: { workspace
 		}
 	}
 	throw new NonRetryableError("The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.");
-}
-
-/** Runs `work` over `items` with at most `size` in flight, starting the next as soon as one ends (not in lock-step batches). */
-async function inPool<T>(items: T[], size: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
-	let next = 0;
-	const lane = async () => {
-		while (next < items.length) {
-			const index = next++;
-			await work(items[index]!, index);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */

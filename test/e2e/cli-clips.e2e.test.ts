@@ -19,7 +19,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
-			[join(ROOT, "sdk/src/cli.ts"), ...args],
+			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
 			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") }, encoding: "utf8", timeout: 5 * 60_000 },
 			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { LAYOUTS } from "../../src/worker/domain/config-options.ts";
+import { LAYOUTS } from "@clipforge/domain";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 

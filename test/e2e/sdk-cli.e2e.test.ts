@@ -18,7 +18,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
-			[join(ROOT, "sdk/src/cli.ts"), ...args],
+			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
 			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey"), ...env }, encoding: "utf8", timeout: 5 * 60_000 },
 			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);
@@ -28,7 +28,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 describe("the SDK's OpenAPI document", () => {
 	it("is the one the API serves (run `npm run sdk:types` after changing a route)", async () => {
 		const served = await (await fetch(`${stackUrl()}/api/openapi.json`)).json();
-		const saved = JSON.parse(readFileSync(join(ROOT, "sdk/openapi.json"), "utf8"));
+		const saved = JSON.parse(readFileSync(join(ROOT, "packages/sdk/openapi.json"), "utf8"));
 		expect(served).toEqual(saved);
 	});
 });
@@ -53,7 +53,7 @@ describe("clipforge CLI", () => {
 	});
 
 	it("stops waiting on Ctrl-C (exit 130) while the video goes on processing", async () => {
-		const child = spawn(process.execPath, [join(ROOT, "sdk/src/cli.ts"), "submit", `${media.url()}/talk.mp4`, "--wait", "--interval", "1"], {
+		const child = spawn(process.execPath, [join(ROOT, "packages/sdk/src/cli.ts"), "submit", `${media.url()}/talk.mp4`, "--wait", "--interval", "1"], {
 			env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") },
 		});
 		let stderr = "";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createClient } from "../../sdk/src/index.ts";
+import { createClient } from "../../packages/sdk/src/index.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 import { api, stackUrl } from "./client.ts";
 
@@ -90,7 +90,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
-			[join(ROOT, "sdk/src/cli.ts"), ...args],
+			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
 			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey"), CLIPFORGE_STATE_DIR: join(dir, "cli-state") }, encoding: "utf8", timeout: 5 * 60_000 },
 			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);

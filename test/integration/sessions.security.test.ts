@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
 import { hashPassword } from "../../src/worker/services/passwords";
-import { setPasswordSql } from "../../scripts/admin-sql";
+import { setPasswordSql } from "../../src/worker/db/bootstrap";
 import { createUser, createWorkspace } from "../helpers/accounts";
 import { call, signIn } from "../helpers/api";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderJobs, RenderClipRequest, type RenderClipSpec } from "@clipforge/contract";
-import { LAYOUTS } from "../../src/worker/domain/config-options";
+import { LAYOUTS } from "@clipforge/domain";
 import { balanceOf, createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";

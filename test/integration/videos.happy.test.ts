@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { CONFIG_DEFAULTS } from "@clipforge/domain";
 import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call } from "../helpers/api";
@@ -70,6 +71,8 @@ const SEED_DEFAULTS = {
 	removeSilences: false,
 	silenceThresholdSeconds: 0.6,
 };
+/** Every option's default: the seed's (and issue 17's) as pinned above, the later options' as the config table defines them. */
+const DEFAULTS = { ...CONFIG_DEFAULTS, ...SEED_DEFAULTS };
 
 describe("POST /api/videos/hosted", () => {
 	it("answers 201 with exactly the seed's shape and charges ceil(minutes) at once", async () => {
@@ -105,7 +108,8 @@ describe("POST /api/videos/hosted", () => {
 		const configured = await call("PUT", `/api/videos/${id}/config`, { key: apiKey, body: {} });
 		expect(configured.status).toBe(200);
 		expect(configured.body.status).toBe("downloading");
-		expect(configured.body.config).toEqual(SEED_DEFAULTS);
+		expect(Object.keys(CONFIG_DEFAULTS)).toEqual(expect.arrayContaining(Object.keys(SEED_DEFAULTS)));
+		expect(configured.body.config).toEqual(DEFAULTS);
 		expect((await statusEvents(id))[0]).toBe("pending_config");
 	});
 
@@ -116,7 +120,7 @@ describe("POST /api/videos/hosted", () => {
 			body: { hostedUrl: source(300), config: { clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true } },
 		});
 		const detail = await call("GET", `/api/videos/${created.body.video.id}`, { key: apiKey });
-		expect(detail.body.config).toEqual({ ...SEED_DEFAULTS, clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true });
+		expect(detail.body.config).toEqual({ ...DEFAULTS, clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true });
 		expect(detail.body.minutesCharged).toBe(5);
 		expect(detail.body.videoInfo.duration).toBe(300);
 	});

@@ -89,7 +89,7 @@ describe("per-workspace processing slots", () => {
 		// The holder is mid-processing with the slot; the other is put straight into `downloading` with no slot.
 		await env.DB.prepare("UPDATE videos SET status = 'transcribing', config = ?, started_at = '2026-01-01T00:00:00.000Z', slot_claimed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(JSON.stringify(config), holder).run();
 		await env.DB.prepare("UPDATE videos SET status = 'downloading', config = ?, started_at = '2026-01-01T00:00:01.000Z' WHERE id = ?").bind(JSON.stringify(config), sneaky).run();
-		await env.PROCESS_VIDEO.create({ id: sneaky, params: { videoId: sneaky } });
+		await env.PROCESS_VIDEO.create({ id: sneaky, params: { kind: "process", videoId: sneaky } });
 		await expect.poll(async () => (await call("GET", `/api/videos/${sneaky}/status`, { key: apiKey })).body.job.queuePosition, { timeout: 5000 }).toBe(1);
 		await new Promise((r) => setTimeout(r, 500));
 		expect(fake().calls.filter((c) => (c.body as { videoId?: string }).videoId === sneaky)).toHaveLength(0);

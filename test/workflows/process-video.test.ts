@@ -42,6 +42,22 @@ describe("ProcessVideoWorkflow", () => {
 		expect(await ledgerSum(workspaceId)).toBe(98);
 	});
 
+	it("makes at most maxClips clips: the best ones the ranking found, and renders only those", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 100 });
+		const config = { clipDurationMin: 15, clipDurationMax: 30 };
+		const all = await submitAndProcess(apiKey, fake().addSource(url("all"), { duration: 240 }), config);
+		const every = (await call("GET", `/api/videos/${all}/clips`, { key: apiKey })).body.clips as { score: number; startTime: number }[];
+		expect(every.length).toBeGreaterThan(2);
+
+		const rendersBefore = fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length;
+		const capped = await submitAndProcess(apiKey, fake().addSource(url("capped"), { duration: 240 }), { ...config, maxClips: 2 });
+		const clips = (await call("GET", `/api/videos/${capped}/clips`, { key: apiKey })).body.clips as { score: number; startTime: number }[];
+		expect(clips.map((c) => [c.startTime, c.score])).toEqual(every.slice(0, 2).map((c) => [c.startTime, c.score]));
+		expect(fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length - rendersBefore).toBe(2);
+		expect((await call("GET", `/api/videos/${capped}`, { key: apiKey })).body.config.maxClips).toBe(2);
+		expect((await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: url("x"), config: { maxClips: 0 } } })).status).toBe(400);
+	});
+
 	it("fails with the cause as errorMessage, refunds in full, and leaves no clips or objects", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const source = fake().addSource(url("gone"), { duration: 200 });

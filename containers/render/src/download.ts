@@ -39,52 +39,13 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 		onProgress(1, "already downloaded");
 		return { bytes: existing };
 	}
-	const checkedUrl = await resolveSource(spec.url);
 	const dir = await videoDir(spec.videoId);
 	const downloaded = join(dir, "download.mp4");
-	const tooLarge = tooLargeMessage(spec.limits.maxBytes);
-	// yt-dlp stops by itself when the size is announced; a stream that does not say is cut here.
-	const overLimit = new AbortController();
-	let refusedForSize = false;
-	try {
-		await runProcess(
-			tools.ytDlp,
-			ytDlpDownloadArgs({
-				url: checkedUrl,
-				limits: spec.limits,
-				outputTemplate: join(dir, "download.%(ext)s"),
-				progressTemplate: `${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
-			}),
-			{
-				timeoutMs: DOWNLOAD_TIMEOUT_MS,
-				signal: signal ? AbortSignal.any([signal, overLimit.signal]) : overLimit.signal,
-				collectStdout: false,
-				onStdoutLine: (line) => {
-					if (line.includes("larger than max-filesize")) refusedForSize = true;
-					const bytes = downloadedBytes(line);
-					if (bytes !== null && bytes > spec.limits.maxBytes) {
-						refusedForSize = true;
-						overLimit.abort();
-					}
-					const fraction = parseYtDlpProgress(line);
-					if (fraction !== null) onProgress(fraction);
-				},
-			},
-		);
-	} catch (error) {
-		if (refusedForSize && !signal?.aborted) {
-			await removePartials(dir);
-			throw tooLarge;
-		}
-		if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
-			throw new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
-		}
-		throw ytDlpError(error);
-	}
+	const { refusedForSize } = await runYtDlp(spec, dir, onProgress, signal);
 	const bytes = await fileSize(downloaded);
 	if (!bytes) {
 		await removePartials(dir);
-		if (refusedForSize) throw tooLarge;
+		if (refusedForSize) throw tooLargeMessage(spec.limits.maxBytes);
 		throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
 	}
 	try {
@@ -96,6 +57,46 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 	await rename(downloaded, target);
 	onProgress(1);
 	return { bytes };
+}
+
+/**
+ * yt-dlp into `dir/download.*`, reporting progress. It stops by itself when a size over the limit is
+ * announced; a stream that does not say is cut here once it passes the limit (`refusedForSize`).
+ */
+async function runYtDlp(spec: DownloadSpec, dir: string, onProgress: OnProgress, signal?: AbortSignal): Promise<{ refusedForSize: boolean }> {
+	const checkedUrl = await resolveSource(spec.url);
+	const overLimit = new AbortController();
+	let refusedForSize = false;
+	const onStdoutLine = (line: string) => {
+		if (line.includes("larger than max-filesize")) refusedForSize = true;
+		const bytes = downloadedBytes(line);
+		if (bytes !== null && bytes > spec.limits.maxBytes) {
+			refusedForSize = true;
+			overLimit.abort();
+		}
+		const fraction = parseYtDlpProgress(line);
+		if (fraction !== null) onProgress(fraction);
+	};
+	const args = ytDlpDownloadArgs({
+		url: checkedUrl,
+		limits: spec.limits,
+		outputTemplate: join(dir, "download.%(ext)s"),
+		progressTemplate: `${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
+	});
+	const stop = signal ? AbortSignal.any([signal, overLimit.signal]) : overLimit.signal;
+	try {
+		await runProcess(tools.ytDlp, args, { timeoutMs: DOWNLOAD_TIMEOUT_MS, signal: stop, collectStdout: false, onStdoutLine });
+	} catch (error) {
+		if (refusedForSize && !signal?.aborted) {
+			await removePartials(dir);
+			throw tooLargeMessage(spec.limits.maxBytes);
+		}
+		if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
+			throw new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
+		}
+		throw ytDlpError(error);
+	}
+	return { refusedForSize };
 }
 
 function tooLargeMessage(maxBytes: number): TierError {

@@ -123,11 +123,8 @@ export async function scanFaces(
 	const { fps, expectedFrames: expected } = samplingPlan(duration);
 	const width = DETECT_WIDTH;
 	const height = Math.max(2, Math.round((DETECT_WIDTH * source.height) / source.width / 2) * 2);
-	const frameBytes = width * height * 3;
 	const samples: FaceSample[] = [];
 	const thumbnails: Uint8Array[] = [];
-	let pending = Buffer.alloc(0);
-
 	let previous: Buffer | null = null;
 	const onFrame = async (frame: Buffer) => {
 		const faces = await detectFaces(frame, width, height);
@@ -139,28 +136,28 @@ export async function scanFaces(
 		onProgress(Math.min(1, samples.length / expected));
 	};
 
-	await runProcess(
-		tools.ffmpeg,
-		[
-			"-hide_banner", "-nostdin", "-loglevel", "error",
-			"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
-			"-map", "0:v:0", "-vf", `fps=${fps.toFixed(4)},scale=${width}:${height}`,
-			"-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
-		],
-		{
-			timeoutMs: jobTimeouts.faceScan(duration),
-			signal,
-			onStdoutBytes: async (chunk) => {
-				pending = Buffer.concat([pending, chunk]);
-				while (pending.length >= frameBytes) {
-					const frame = pending.subarray(0, frameBytes);
-					pending = pending.subarray(frameBytes);
-					await onFrame(Buffer.from(frame));
-				}
-			},
-		},
-	);
+	const args = [
+		"-hide_banner", "-nostdin", "-loglevel", "error",
+		"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
+		"-map", "0:v:0", "-vf", `fps=${fps.toFixed(4)},scale=${width}:${height}`,
+		"-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+	];
+	const timeoutMs = jobTimeouts.faceScan(duration);
+	await runProcess(tools.ffmpeg, args, { timeoutMs, signal, onStdoutBytes: framesOf(width * height * 3, onFrame) });
 	return { samples, cuts: sceneCuts(thumbnails, fps), sourceAspect: source.width / source.height };
+}
+
+/** Cuts a raw video stream's chunks into whole frames of `frameBytes`, one call each, in order. */
+function framesOf(frameBytes: number, onFrame: (frame: Buffer) => Promise<void>): (chunk: Buffer) => Promise<void> {
+	let pending = Buffer.alloc(0);
+	return async (chunk) => {
+		pending = Buffer.concat([pending, chunk]);
+		while (pending.length >= frameBytes) {
+			const frame = pending.subarray(0, frameBytes);
+			pending = pending.subarray(frameBytes);
+			await onFrame(Buffer.from(frame));
+		}
+	};
 }
 
 /**

@@ -110,6 +110,62 @@ export interface RenderClipArgs {
 	jumpCuts?: JumpCutArgs | null;
 }
 
+/** The filter graph as it is built: its inputs (`-i …`), its chains, the label of the picture so far. */
+interface Graph {
+	inputs: string[];
+	chains: string[];
+	/** Index of the next input (0 is the source). */
+	next: number;
+	last: string;
+}
+
+/** Appends a filter to the picture so far, under a new label. */
+const chain = (g: Graph, filter: string, label: string) => {
+	g.chains.push(`[${g.last}]${filter}[${label}]`);
+	g.last = label;
+};
+
+/**
+ * The picture before anything is drawn on it, as `[base]`: split-screen over the looped
+ * background, two people stacked, or the source reframed.
+ */
+function addBase(g: Graph, spec: RenderClipArgs, cuts: JumpCutArgs | null, cut: { video: string } | null): void {
+	const { layout } = spec;
+	// With jump cuts the video is first brought to the constant rate the cuts are snapped to.
+	const mainFilter = `${cuts ? `fps=${cuts.fps},` : ""}${reframeFilter(layout.main, spec.track, cut?.video ?? null)}`;
+	if (spec.backgroundFile && layout.background) {
+		g.inputs.push("-stream_loop", "-1", "-i", spec.backgroundFile);
+		g.chains.push(`[0:v]${mainFilter},fps=${SPLIT_FPS}[main]`);
+		g.chains.push(`[${g.next++}:v]${reframeFilter(layout.background)},fps=${SPLIT_FPS}[bg]`);
+		g.chains.push("[main][bg]vstack=inputs=2:shortest=1[base]");
+	} else if (spec.stacked && layout.halves) {
+		// One decode, two crops: each person cropped around their face and scaled to their half.
+		const [top, bottom] = layout.halves;
+		// Jump cuts before the split: the crops are fixed rectangles, so they need no source time.
+		g.chains.push(`[0:v]${cut && cuts ? `fps=${cuts.fps},${cut.video},` : ""}split=2[p0][p1]`);
+		g.chains.push(`[p0]${rectFilter(spec.stacked[0], top)}[top]`);
+		g.chains.push(`[p1]${rectFilter(spec.stacked[1], bottom)}[bottom]`);
+		g.chains.push("[top][bottom]vstack=inputs=2[base]");
+	} else {
+		g.chains.push(`[0:v]${mainFilter}[base]`);
+	}
+	g.last = "base";
+}
+
+/** Captions and hook title (libass), then the watermark (text or image). */
+function addOverlays(g: Graph, spec: RenderClipArgs): void {
+	if (spec.assFile) chain(g, `ass=filename=${escapeFilterValue(spec.assFile)}`, "text");
+	if (spec.watermark?.kind === "text") chain(g, watermarkTextFilter(spec.watermark.textFile), "marked");
+	if (spec.watermark?.kind === "image") {
+		g.inputs.push("-i", spec.watermark.imageFile);
+		const markWidth = Math.round(spec.layout.output.width * 0.2);
+		const margin = Math.round(spec.layout.output.height * 0.03);
+		g.chains.push(`[${g.next++}:v]scale=${markWidth}:-2,format=rgba,colorchannelmixer=aa=0.8[mark]`);
+		g.chains.push(`[${g.last}][mark]overlay=x=W-w-${margin}:y=H-h-${margin}:format=auto[marked]`);
+		g.last = "marked";
+	}
+}
+
 /**
  * One encode from the source (no stacked re-encodes): cut, reframe (centre or face-tracked),
  * split-screen over a looped background, captions and hook title (libass), watermark, H.264/AAC.
@@ -117,59 +173,24 @@ export interface RenderClipArgs {
 export function renderClipArgs(spec: RenderClipArgs): string[] {
 	const cuts = spec.jumpCuts ?? null;
 	const duration = cuts ? cuts.duration : spec.end - spec.start;
-	const { layout } = spec;
-	const inputs: string[] = [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl];
-	const graph: string[] = [];
-	let next = 1;
+	const g: Graph = { inputs: [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl], chains: [], next: 1, last: "" };
 	const cut = cuts ? jumpCutFilters(cuts) : null;
-	// With jump cuts the video is first brought to the constant rate the cuts are snapped to.
-	const mainFilter = `${cuts ? `fps=${cuts.fps},` : ""}${reframeFilter(layout.main, spec.track, cut?.video ?? null)}`;
-	if (spec.backgroundFile && layout.background) {
-		const bg = layout.background;
-		inputs.push("-stream_loop", "-1", "-i", spec.backgroundFile);
-		graph.push(`[0:v]${mainFilter},fps=${SPLIT_FPS}[main]`);
-		graph.push(`[${next++}:v]${reframeFilter(bg)},fps=${SPLIT_FPS}[bg]`);
-		graph.push("[main][bg]vstack=inputs=2:shortest=1[base]");
-	} else if (spec.stacked && layout.halves) {
-		// One decode, two crops: each person cropped around their face and scaled to their half.
-		const [top, bottom] = layout.halves;
-		// Jump cuts before the split: the crops are fixed rectangles, so they need no source time.
-		graph.push(`[0:v]${cut && cuts ? `fps=${cuts.fps},${cut.video},` : ""}split=2[p0][p1]`);
-		graph.push(`[p0]${rectFilter(spec.stacked[0], top)}[top]`);
-		graph.push(`[p1]${rectFilter(spec.stacked[1], bottom)}[bottom]`);
-		graph.push("[top][bottom]vstack=inputs=2[base]");
-	} else {
-		graph.push(`[0:v]${mainFilter}[base]`);
-	}
-	if (cut && cuts?.audio) graph.push(`[0:a:0]${cut.audio}[audio]`);
-	let last = "base";
-	const chain = (filter: string, label: string) => {
-		graph.push(`[${last}]${filter}[${label}]`);
-		last = label;
-	};
-	if (spec.assFile) chain(`ass=filename=${escapeFilterValue(spec.assFile)}`, "text");
-	if (spec.watermark?.kind === "text") chain(watermarkTextFilter(spec.watermark.textFile), "marked");
-	if (spec.watermark?.kind === "image") {
-		inputs.push("-i", spec.watermark.imageFile);
-		const markWidth = Math.round(layout.output.width * 0.2);
-		const margin = Math.round(layout.output.height * 0.03);
-		graph.push(`[${next++}:v]scale=${markWidth}:-2,format=rgba,colorchannelmixer=aa=0.8[mark]`);
-		graph.push(`[${last}][mark]overlay=x=W-w-${margin}:y=H-h-${margin}:format=auto[marked]`);
-		last = "marked";
-	}
+	addBase(g, spec, cuts, cut);
+	if (cut && cuts?.audio) g.chains.push(`[0:a:0]${cut.audio}[audio]`);
+	addOverlays(g, spec);
 	const thumbnail = spec.thumbnail;
 	if (thumbnail) {
 		// A branch of the same pass: no second decode of the finished clip (≈ 0.9 s saved per clip).
-		graph.push(`[${last}]format=yuv420p,split=2[out][candidates]`);
-		graph.push(`[candidates]${thumbnailChooser(duration, thumbnail.width)}[thumb]`);
+		g.chains.push(`[${g.last}]format=yuv420p,split=2[out][candidates]`);
+		g.chains.push(`[candidates]${thumbnailChooser(duration, thumbnail.width)}[thumb]`);
 	} else {
-		graph.push(`[${last}]format=yuv420p[out]`);
+		g.chains.push(`[${g.last}]format=yuv420p[out]`);
 	}
 	return [
 		...COMMON,
 		// -ss before -i seeks the input (fast, reads little over HTTP) and is frame-accurate when transcoding.
-		...inputs,
-		"-filter_complex", graph.join(";"),
+		...g.inputs,
+		"-filter_complex", g.chains.join(";"),
 		"-map", "[out]",
 		// `?`: a source without audio still renders (silently) instead of failing.
 		"-map", cut && cuts?.audio ? "[audio]" : "0:a:0?",

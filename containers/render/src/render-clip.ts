@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
 import { assertLookFonts } from "./caption-preview.ts";
 import { encodeSlots } from "./encode-slots.ts";
-import type { Framing, OnProgress, RenderClipResult, RenderClipSpec } from "@clipforge/contract";
+import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
 import { scanFaces } from "./faces.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
@@ -38,77 +38,78 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 	try {
 		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
 		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
-		const layout = framing.layout;
 		// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
 		const cuts = req.jumpCuts
 			? await prepareJumpCuts(req.jumpCuts, { url: req.sourceUrl, start: req.start, end: req.end }, req.captions?.words ?? null, req.splitScreen ? 30 : null, signal)
 			: null;
 		const duration = cuts ? cuts.plan.duration : req.end - req.start;
-		const captions = req.captions && cuts?.words ? { ...req.captions, words: cuts.words } : req.captions;
-
-		let assFile: string | null = null;
-		if (captions || req.hookTitle) {
-			assFile = file(".ass");
-			await writeFile(assFile, buildAssDocument({ layout, captions, hookTitle: req.hookTitle, duration }), "utf8");
-			scratch.push(assFile);
-		}
-		let watermark: RenderClipArgs["watermark"] = null;
-		if (req.watermark?.kind === "text") {
-			// Text goes to drawtext through a file: no user text is ever spliced into the filtergraph.
-			const textFile = file(".watermark.txt");
-			await writeFile(textFile, req.watermark.text, "utf8");
-			scratch.push(textFile);
-			watermark = { kind: "text", textFile };
-		} else if (req.watermark?.kind === "image") {
-			const imageFile = file(".watermark.png");
-			await fetchToFile(req.watermark.imageUrl, imageFile, signal);
-			scratch.push(imageFile);
-			watermark = { kind: "image", imageFile };
-		}
+		const overlays = await overlayFiles(req, framing.layout, cuts?.words ?? null, duration, file, signal);
+		scratch.push(...overlays.scratch);
 		const backgroundFile = req.splitScreen ? await localBackground(req.splitScreen.backgroundKey, req.splitScreen.backgroundUrl, signal) : null;
-
 		const videoPath = file(".mp4");
 		const thumbPath = file(".jpg");
 		scratch.push(videoPath, thumbPath);
-		await runProcess(
-			tools.ffmpeg,
-			renderClipArgs({
-				sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout, track: framing.track, stacked: framing.stacked, assFile, backgroundFile, watermark,
-				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
-			}),
-			{
-				timeoutMs: jobTimeouts.renderEncode(duration),
-				signal,
-				collectStdout: false,
-				onStdoutLine: ffmpegProgressReader(duration, (f) => onProgress(faceShare + f * (0.85 - faceShare))),
-			},
-		);
-		const renderedDuration = await mediaDuration(videoPath, signal);
-		// Every candidate was dark (a night scene, a black intro): any frame is better than none.
-		if (!(await fileSize(thumbPath))) {
-			await runProcess(tools.ffmpeg, plainThumbnailArgs(videoPath, renderedDuration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
-		}
+		const args = renderClipArgs({
+			sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout: framing.layout, track: framing.track, stacked: framing.stacked,
+			assFile: overlays.assFile, backgroundFile, watermark: overlays.watermark,
+			outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
+		});
+		const onStdoutLine = ffmpegProgressReader(duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)));
+		await runProcess(tools.ffmpeg, args, { timeoutMs: jobTimeouts.renderEncode(duration), signal, collectStdout: false, onStdoutLine });
+		const renderedDuration = await ensureThumbnail(videoPath, thumbPath, signal);
 		release();
 		const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", (f) => onProgress(0.85 + f * 0.13), signal);
 		const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
 		onProgress(1);
-		return {
-			bytes,
-			thumbnailBytes,
-			...layout.output,
-			duration: renderedDuration,
-			faceFrames: framing.faceFrames,
-			sampledFrames: framing.sampledFrames,
-			framing: framing.framing,
-			removedSeconds: cuts?.plan.removed ?? 0,
-			cuts: cuts?.plan.cuts.length ?? 0,
-			cutStretches: cuts?.plan.cuts ?? [],
-		};
+		const { faceFrames, sampledFrames } = framing;
+		const removed = { removedSeconds: cuts?.plan.removed ?? 0, cuts: cuts?.plan.cuts.length ?? 0, cutStretches: cuts?.plan.cuts ?? [] };
+		return { bytes, thumbnailBytes, ...framing.layout.output, duration: renderedDuration, faceFrames, sampledFrames, framing: framing.framing, ...removed };
 	} finally {
 		release();
 		// Uploaded or failed: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
 		await Promise.all(scratch.map((p) => rm(p, { force: true })));
 	}
+}
+
+/**
+ * The files the drawn overlays read: the ASS document (captions, on the cut clip's timeline when
+ * pauses were cut, and the hook title) and the watermark (its text in a file, never spliced into
+ * the filtergraph; or the image, fetched). `scratch`: the files written, to remove afterwards.
+ */
+async function overlayFiles(req: RenderClipSpec, layout: Layout, cutWords: Word[] | null, duration: number, file: (suffix: string) => string, signal: AbortSignal) {
+	const scratch: string[] = [];
+	const captions = req.captions && cutWords ? { ...req.captions, words: cutWords } : req.captions;
+	let assFile: string | null = null;
+	if (captions || req.hookTitle) {
+		assFile = file(".ass");
+		await writeFile(assFile, buildAssDocument({ layout, captions, hookTitle: req.hookTitle, duration }), "utf8");
+		scratch.push(assFile);
+	}
+	let watermark: RenderClipArgs["watermark"] = null;
+	if (req.watermark?.kind === "text") {
+		const textFile = file(".watermark.txt");
+		await writeFile(textFile, req.watermark.text, "utf8");
+		scratch.push(textFile);
+		watermark = { kind: "text", textFile };
+	} else if (req.watermark?.kind === "image") {
+		const imageFile = file(".watermark.png");
+		await fetchToFile(req.watermark.imageUrl, imageFile, signal);
+		scratch.push(imageFile);
+		watermark = { kind: "image", imageFile };
+	}
+	return { assFile, watermark, scratch };
+}
+
+/**
+ * The rendered clip's duration, after making sure it has a thumbnail: when every candidate frame
+ * was dark (a night scene, a black intro), any frame is better than none.
+ */
+async function ensureThumbnail(videoPath: string, thumbPath: string, signal: AbortSignal): Promise<number> {
+	const renderedDuration = await mediaDuration(videoPath, signal);
+	if (!(await fileSize(thumbPath))) {
+		await runProcess(tools.ffmpeg, plainThumbnailArgs(videoPath, renderedDuration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
+	}
+	return renderedDuration;
 }
 
 /** How the clip is framed: the crop path or the stacked crops, and the layout they are drawn in. */

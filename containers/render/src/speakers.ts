@@ -72,9 +72,7 @@ export function analyseSpeakers({ samples, energy, cuts, duration }: SpeakerInpu
 	shots.forEach((shot, n) => {
 		const from = n === 0 ? 0 : shot[0]!.t;
 		const to = n + 1 < shots.length ? shots[n + 1]![0]!.t : duration;
-		const shotTwo = shot.filter((s) => s.faces.length >= 2);
-		const persons: FaceBox[] =
-			shotTwo.length >= Math.max(1, shot.length / 3) ? medianPair(shotTwo) : shot.some((s) => s.faces.length) ? [medianBox(shot.flatMap((s) => (s.faces.length ? [largest(s.faces)] : [])))] : [];
+		const persons = personsOf(shot);
 		if (persons.length === 0) {
 			turns.push({ from, to, person: -1, box: null });
 			return;
@@ -83,51 +81,87 @@ export function analyseSpeakers({ samples, energy, cuts, duration }: SpeakerInpu
 			turns.push({ from, to, person: 0, box: persons[0]! });
 			return;
 		}
-		const scores = shot.map((s) => {
-			const isVoiced = s.energy === null || Math.max(...s.energy) >= SILENCE_RMS;
-			return persons.map((person) => {
-				if (!isVoiced) return 0;
-				const c = centreX(person);
-				const face = s.faces.filter((f) => Math.abs(centreX(f) - c) < SAME_PERSON_DISTANCE).sort((a, b) => Math.abs(centreX(a) - c) - Math.abs(centreX(b) - c))[0];
-				const side = s.energy ? (1 - c) * s.energy[0] + c * s.energy[1] : 1;
-				return side * ((face?.motion ?? 0) + MOTION_FLOOR);
-			});
-		});
-		const smooth = scores.map((_, i) => persons.map((__, k) => [i - 1, i, i + 1].reduce((sum, j) => sum + (scores[j]?.[k] ?? 0), 0)));
-		const winners = smooth.map((row, i) => {
-			const isVoiced = scores[i]!.some((v) => v > 0);
-			if (isVoiced) voiced++;
-			const [a, b] = row as [number, number];
-			const winner = a > 0 && a >= WIN_RATIO * b ? 0 : b > 0 && b >= WIN_RATIO * a ? 1 : null;
-			if (isVoiced && winner !== null) decided++;
-			return winner;
-		});
-		let current = winners.find((w) => w !== null) ?? (area(persons[0]!) >= area(persons[1]!) ? 0 : 1);
-		let turnStart = from;
-		let runStart: number | null = null;
-		let lastOther = -Infinity;
-		shot.forEach((s, i) => {
-			const w = winners[i];
-			if (w === null || w === undefined) return;
-			if (w === current) {
-				runStart = null;
-				return;
-			}
-			if (runStart === null || s.t - lastOther > CONFIRM_SECONDS) runStart = s.t;
-			lastOther = s.t;
-			if (s.t - runStart < CONFIRM_SECONDS - 1e-6) return;
-			// Cut where the new speaker began (as an editor would), but never inside the hold.
-			const cutAt = Math.max(runStart, turnStart + MIN_HOLD_SECONDS);
-			if (cutAt > s.t || to - cutAt < MIN_HOLD_SECONDS) return;
-			turns.push({ from: turnStart, to: cutAt, person: current, box: persons[current]! });
-			current = w;
-			turnStart = cutAt;
-			runStart = null;
-		});
-		turns.push({ from: turnStart, to, person: current, box: persons[current]! });
+		const votes = winnersOf(scoresOf(shot, persons));
+		voiced += votes.voiced;
+		decided += votes.decided;
+		turns.push(...shotTurns(shot, persons, votes.winners, from, to));
 	});
 	if (turns.length === 0) turns.push({ from: 0, to: duration, person: -1, box: null });
 	return { twoFaceShare, pair, decidedShare: voiced ? decided / voiced : 0, turns };
+}
+
+/** A sample with its faces and the audio energy per channel at its time. */
+type Sample = FaceSample & { energy: ChannelEnergy | null };
+
+/** The people of a shot: two when two faces are there often enough, else its main face, else none. */
+function personsOf(shot: Sample[]): FaceBox[] {
+	const shotTwo = shot.filter((s) => s.faces.length >= 2);
+	if (shotTwo.length >= Math.max(1, shot.length / 3)) return medianPair(shotTwo);
+	if (!shot.some((s) => s.faces.length)) return [];
+	return [medianBox(shot.flatMap((s) => (s.faces.length ? [largest(s.faces)] : [])))];
+}
+
+/** Each sample's score per person: the energy on their side times their mouth motion (0 when silent). */
+function scoresOf(shot: Sample[], persons: FaceBox[]): number[][] {
+	return shot.map((s) => {
+		const isVoiced = s.energy === null || Math.max(...s.energy) >= SILENCE_RMS;
+		return persons.map((person) => {
+			if (!isVoiced) return 0;
+			const c = centreX(person);
+			const near = s.faces.filter((f) => Math.abs(centreX(f) - c) < SAME_PERSON_DISTANCE);
+			const face = near.sort((a, b) => Math.abs(centreX(a) - c) - Math.abs(centreX(b) - c))[0];
+			const side = s.energy ? (1 - c) * s.energy[0] + c * s.energy[1] : 1;
+			return side * ((face?.motion ?? 0) + MOTION_FLOOR);
+		});
+	});
+}
+
+/** Per sample, the person whose smoothed score clearly wins (or null); how many samples were voiced, and decided. */
+function winnersOf(scores: number[][]): { winners: (number | null)[]; voiced: number; decided: number } {
+	let voiced = 0;
+	let decided = 0;
+	const smooth = scores.map((row, i) => row.map((__, k) => [i - 1, i, i + 1].reduce((sum, j) => sum + (scores[j]?.[k] ?? 0), 0)));
+	const winners = smooth.map((row, i) => {
+		const isVoiced = scores[i]!.some((v) => v > 0);
+		if (isVoiced) voiced++;
+		const [a, b] = row as [number, number];
+		const winner = a > 0 && a >= WIN_RATIO * b ? 0 : b > 0 && b >= WIN_RATIO * a ? 1 : null;
+		if (isVoiced && winner !== null) decided++;
+		return winner;
+	});
+	return { winners, voiced, decided };
+}
+
+/**
+ * The turns inside a shot: a new speaker's run of wins held for CONFIRM_SECONDS becomes a turn,
+ * cut where they began (as an editor would) but never within MIN_HOLD_SECONDS of the last cut or
+ * of the shot's end.
+ */
+function shotTurns(shot: Sample[], persons: FaceBox[], winners: (number | null)[], from: number, to: number): SpeakerTurn[] {
+	const turns: SpeakerTurn[] = [];
+	let current = winners.find((w) => w !== null) ?? (area(persons[0]!) >= area(persons[1]!) ? 0 : 1);
+	let turnStart = from;
+	let runStart: number | null = null;
+	let lastOther = -Infinity;
+	shot.forEach((s, i) => {
+		const w = winners[i];
+		if (w === null || w === undefined) return;
+		if (w === current) {
+			runStart = null;
+			return;
+		}
+		if (runStart === null || s.t - lastOther > CONFIRM_SECONDS) runStart = s.t;
+		lastOther = s.t;
+		if (s.t - runStart < CONFIRM_SECONDS - 1e-6) return;
+		const cutAt = Math.max(runStart, turnStart + MIN_HOLD_SECONDS);
+		if (cutAt > s.t || to - cutAt < MIN_HOLD_SECONDS) return;
+		turns.push({ from: turnStart, to: cutAt, person: current, box: persons[current]! });
+		current = w;
+		turnStart = cutAt;
+		runStart = null;
+	});
+	turns.push({ from: turnStart, to, person: current, box: persons[current]! });
+	return turns;
 }
 
 /** Turns as a crop path that cuts (never pans) between speakers: constant position inside a turn. */

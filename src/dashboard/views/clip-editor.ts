@@ -3,31 +3,15 @@
  * an editor (trim with a preview in the clip's own player, title, caption words) that saves with
  * PATCH /api/clips/<id>; a change that re-renders the clip is followed until the new one is ready.
  */
-import { api, errorText } from "../api";
+import { api, call, errorText, type Schemas } from "../api";
 import { h, toast } from "../dom";
 
-export interface Clip {
-	id: string;
-	title: string;
-	score: number;
-	startTime: number;
-	endTime: number;
-	duration: number;
-	viralityReason: string;
-	transcript: string;
-	downloadUrl: string;
-	thumbnailUrl: string;
-	status: string;
-	favorited: boolean;
-	edits: number;
-	editError: string | null;
-}
-
-interface ClipDetail extends Clip {
-	words: { index: number; word: string; start: number; end: number }[];
-}
+export type Clip = Schemas["Clip"];
+type ClipDetail = Schemas["ClipDetail"];
 
 const clipPath = (id: string) => `/api/clips/${encodeURIComponent(id)}`;
+const getClip = (id: string) => call(api.GET("/api/clips/{id}", { params: { path: { id } } }));
+const updateClip = (id: string, changes: Schemas["UpdateClip"]) => call(api.PATCH("/api/clips/{id}", { params: { path: { id } }, body: changes }));
 
 /** One clip's card; `onChanged` reloads the list (after a re-render, or a favourite when the list shows favourites only). */
 export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, options: { favoritesOnly?: boolean } = {}): HTMLElement {
@@ -37,7 +21,7 @@ export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, 
 		const next = favorite.getAttribute("aria-pressed") !== "true";
 		favorite.disabled = true;
 		try {
-			await api("PATCH", clipPath(clip.id), { favorited: next });
+			await updateClip(clip.id, { favorited: next });
 			favorite.setAttribute("aria-pressed", String(next));
 			favorite.textContent = next ? "★ Favorite" : "☆ Favorite";
 			if (options.favoritesOnly && !next) await onChanged();
@@ -75,7 +59,7 @@ function editor(clip: Clip, n: number, video: HTMLVideoElement, onChanged: () =>
 		if (!details.open || loaded) return;
 		loaded = true;
 		try {
-			details.append(await editorForm(await api<ClipDetail>("GET", clipPath(clip.id)), n, video, onChanged));
+			details.append(await editorForm(await getClip(clip.id), n, video, onChanged));
 		} catch (error) {
 			details.append(h("p", { class: "error", role: "alert", text: errorText(error) }));
 		}
@@ -83,68 +67,78 @@ function editor(clip: Clip, n: number, video: HTMLVideoElement, onChanged: () =>
 	return details;
 }
 
+interface EditorFields {
+	start: HTMLInputElement;
+	end: HTMLInputElement;
+	title: HTMLInputElement;
+	words: HTMLTextAreaElement;
+}
+
+/**
+ * The changes the fields ask for, against the clip as loaded; a string says why they cannot be sent
+ * (a word count that no longer matches, words corrected together with a trim, nothing changed).
+ */
+function changesOf(clip: ClipDetail, fields: EditorFields): Schemas["UpdateClip"] | string {
+	const changes: Schemas["UpdateClip"] = {};
+	const original = clip.words.map((w) => w.word.trim());
+	const [newStart, newEnd] = [Number(fields.start.value), Number(fields.end.value)];
+	if (Math.abs(newStart - clip.startTime) > 0.005) changes.startTime = newStart;
+	if (Math.abs(newEnd - clip.endTime) > 0.005) changes.endTime = newEnd;
+	if (fields.title.value.trim() !== clip.title) changes.title = fields.title.value.trim();
+	const edited = fields.words.value.trim().split(/\s+/).filter(Boolean);
+	if (edited.join(" ") !== original.join(" ")) {
+		if (edited.length !== original.length) return `Keep ${original.length} words (one per spoken word): ${edited.length} given.`;
+		if (changes.startTime !== undefined || changes.endTime !== undefined) return "Save the trim first, then correct the words of the new cut.";
+		changes.captionWords = edited.flatMap((word, index) => (word === original[index] ? [] : [{ index, word }]));
+	}
+	return Object.keys(changes).length === 0 ? "Nothing changed." : changes;
+}
+
+/** Saves the changes; a change that renders the clip again is followed until the new one is ready. */
+async function save(clipId: string, changes: Schemas["UpdateClip"], onChanged: () => Promise<void>): Promise<void> {
+	const saved = await updateClip(clipId, changes);
+	if (saved.status === "generating") {
+		toast("Rendering the edited clip…");
+		await untilRendered(clipId);
+	} else {
+		toast("Saved");
+	}
+	await onChanged();
+}
+
 async function editorForm(clip: ClipDetail, n: number, video: HTMLVideoElement, onChanged: () => Promise<void>): Promise<HTMLElement> {
 	const id = (name: string) => `edit-${n}-${name}`;
-	const start = h("input", { id: id("start"), type: "number", step: "0.01", min: 0, value: clip.startTime });
-	const end = h("input", { id: id("end"), type: "number", step: "0.01", min: 0, value: clip.endTime });
-	const title = h("input", { id: id("title"), type: "text", maxlength: 200, value: clip.title });
-	const original = clip.words.map((w) => w.word.trim());
-	const words = h("textarea", { id: id("words"), rows: 4, spellcheck: true });
-	words.value = original.join(" ");
+	const fields: EditorFields = {
+		start: h("input", { id: id("start"), type: "number", step: "0.01", min: 0, value: clip.startTime }),
+		end: h("input", { id: id("end"), type: "number", step: "0.01", min: 0, value: clip.endTime }),
+		title: h("input", { id: id("title"), type: "text", maxlength: 200, value: clip.title }),
+		words: h("textarea", { id: id("words"), rows: 4, spellcheck: true }),
+	};
+	fields.words.value = clip.words.map((w) => w.word.trim()).join(" ");
 	const message = h("p", { class: "error", role: "alert" });
 	const preview = h("button", { type: "button", class: "secondary", text: "Preview trim" });
-	const save = h("button", { type: "submit", text: "Save" });
-	preview.addEventListener("click", () => previewTrim(video, clip, Number(start.value), Number(end.value)));
-
+	const submit = h("button", { type: "submit", text: "Save" });
+	preview.addEventListener("click", () => previewTrim(video, clip, Number(fields.start.value), Number(fields.end.value)));
+	const labelled = (name: keyof EditorFields, text: string) => h("div", {}, h("label", { for: id(name), text }), fields[name]);
 	const form = h("form", { class: "edit-clip" },
-		h("div", { class: "grid" },
-			h("div", {}, h("label", { for: id("start"), text: "Start (s in the video)" }), start),
-			h("div", {}, h("label", { for: id("end"), text: "End (s in the video)" }), end),
-		),
+		h("div", { class: "grid" }, labelled("start", "Start (s in the video)"), labelled("end", "End (s in the video)")),
 		h("p", { class: "muted", text: "Times snap to the nearest word. A new trim or new caption words render the clip again (free, up to 20 times per clip)." }),
-		h("div", {}, h("label", { for: id("title"), text: "Title" }), title),
-		h("div", {}, h("label", { for: id("words"), text: "Caption words (fix spelling; keep one word per word)" }), words),
+		labelled("title", "Title"),
+		labelled("words", "Caption words (fix spelling; keep one word per word)"),
 		message,
-		h("p", { class: "actions" }, preview, save),
+		h("p", { class: "actions" }, preview, submit),
 	);
 	form.addEventListener("submit", async (event) => {
 		event.preventDefault();
-		message.textContent = "";
-		const changes: Record<string, unknown> = {};
-		const newStart = Number(start.value);
-		const newEnd = Number(end.value);
-		if (Math.abs(newStart - clip.startTime) > 0.005) changes.startTime = newStart;
-		if (Math.abs(newEnd - clip.endTime) > 0.005) changes.endTime = newEnd;
-		if (title.value.trim() !== clip.title) changes.title = title.value.trim();
-		const edited = words.value.trim().split(/\s+/).filter(Boolean);
-		if (edited.join(" ") !== original.join(" ")) {
-			if (edited.length !== original.length) {
-				message.textContent = `Keep ${original.length} words (one per spoken word): ${edited.length} given.`;
-				return;
-			}
-			if (changes.startTime !== undefined || changes.endTime !== undefined) {
-				message.textContent = "Save the trim first, then correct the words of the new cut.";
-				return;
-			}
-			changes.captionWords = edited.flatMap((word, index) => (word === original[index] ? [] : [{ index, word }]));
-		}
-		if (Object.keys(changes).length === 0) {
-			message.textContent = "Nothing changed.";
-			return;
-		}
-		save.disabled = true;
+		const changes = changesOf(clip, fields);
+		message.textContent = typeof changes === "string" ? changes : "";
+		if (typeof changes === "string") return;
+		submit.disabled = true;
 		try {
-			const saved = await api<ClipDetail>("PATCH", `/api/clips/${encodeURIComponent(clip.id)}`, changes);
-			if (saved.status === "generating") {
-				toast("Rendering the edited clip…");
-				await untilRendered(clip.id);
-			} else {
-				toast("Saved");
-			}
-			await onChanged();
+			await save(clip.id, changes, onChanged);
 		} catch (error) {
 			message.textContent = errorText(error);
-			save.disabled = false;
+			submit.disabled = false;
 		}
 	});
 	return form;
@@ -173,7 +167,7 @@ function previewTrim(video: HTMLVideoElement, clip: Clip, start: number, end: nu
 async function untilRendered(clipId: string): Promise<void> {
 	for (;;) {
 		await new Promise((resolve) => setTimeout(resolve, 1500));
-		const clip = await api<ClipDetail>("GET", `/api/clips/${encodeURIComponent(clipId)}`);
+		const clip = await getClip(clipId);
 		if (clip.status !== "generating") {
 			if (clip.editError) throw new Error(clip.editError);
 			return;

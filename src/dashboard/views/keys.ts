@@ -1,16 +1,7 @@
 /** #/keys: create a key (shown once, with a Copy button) and revoke keys of this workspace. */
-import { api, errorText } from "../api";
+import { api, call, errorText } from "../api";
 import { field, h, toast } from "../dom";
 import { show, workspaceId } from "../shell";
-
-interface ApiKey {
-	id: string;
-	name: string;
-	workspaceId: string;
-	prefix: string;
-	lastUsedAt: string | null;
-	revokedAt: string | null;
-}
 
 export async function keysView(): Promise<void> {
 	const message = h("div", { role: "status" });
@@ -26,7 +17,7 @@ export async function keysView(): Promise<void> {
 	form.addEventListener("submit", async (event) => {
 		event.preventDefault();
 		try {
-			const created = await api<ApiKey & { key: string }>("POST", "/api/api-keys", { workspaceId: workspaceId(), name: name.value });
+			const created = await call(api.POST("/api/api-keys", { body: { workspaceId: workspaceId(), name: name.value } }));
 			const copy = h("button", { type: "button", class: "secondary", text: "Copy key", onclick: async () => {
 				await navigator.clipboard.writeText(created.key).then(() => toast("Copied"), () => toast("Select the key and copy it"));
 			} });
@@ -43,7 +34,7 @@ export async function keysView(): Promise<void> {
 }
 
 async function fillKeys(table: HTMLElement): Promise<void> {
-	const { apiKeys } = await api<{ apiKeys: ApiKey[] }>("GET", "/api/api-keys");
+	const { apiKeys } = await call(api.GET("/api/api-keys"));
 	const mine = apiKeys.filter((k) => k.workspaceId === workspaceId() && !k.revokedAt);
 	table.replaceChildren(...(mine.length ? mine.map((k) => h("tr", {},
 		h("td", { text: k.name }),
@@ -51,7 +42,7 @@ async function fillKeys(table: HTMLElement): Promise<void> {
 		h("td", { class: "opt muted", text: k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never" }),
 		h("td", {}, h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}`, text: "Revoke", onclick: async () => {
 			if (!confirm(`Revoke ${k.name}? Requests with it will fail at once.`)) return;
-			await api("DELETE", `/api/api-keys/${encodeURIComponent(k.id)}`);
+			await call(api.DELETE("/api/api-keys/{id}", { params: { path: { id: k.id } } }));
 			toast("Revoked");
 			await fillKeys(table);
 		} })),

@@ -1,4 +1,4 @@
-import { api, ApiError, errorText } from "../api";
+import { api, call, DashboardApiError, errorText } from "../api";
 import { h } from "../dom";
 import { loadWorkspaces, nav, show } from "../shell";
 
@@ -18,11 +18,11 @@ export function loginView(): void {
 		event.preventDefault();
 		message.textContent = "";
 		try {
-			await api("POST", "/api/auth/login", { email: email.value, password: password.value });
+			await call(api.POST("/api/auth/login", { body: { email: email.value, password: password.value } }));
 			await loadWorkspaces();
 			location.hash = "#/videos";
 		} catch (error) {
-			message.textContent = error instanceof ApiError && error.status === 401 ? "Wrong email or password." : errorText(error);
+			message.textContent = error instanceof DashboardApiError && error.status === 401 ? "Wrong email or password." : errorText(error);
 		}
 	});
 	show(form);

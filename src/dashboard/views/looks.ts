@@ -3,7 +3,7 @@
  * (a preset with the workspace's font, colours and position) to create, change and delete.
  */
 import { CAPTION_PRESETS } from "@clipforge/contract/words";
-import { api, errorText } from "../api";
+import { api, call, errorText, type Schemas } from "../api";
 import { lookCard, loadCaptionTemplates, type CaptionTemplate, type CaptionTemplateList } from "../caption-looks";
 import { field, h, toast } from "../dom";
 import { show, workspaceId } from "../shell";
@@ -26,7 +26,7 @@ export async function looksView(): Promise<void> {
 			h("button", { type: "button", class: "secondary", "aria-label": `Edit ${t.name}`, text: "Edit", onclick: () => form.edit(t) }),
 			h("button", { type: "button", class: "secondary", "aria-label": `Delete ${t.name}`, text: "Delete", onclick: async () => {
 				if (!confirm(`Delete ${t.name}? Videos already submitted with it keep its look.`)) return;
-				await api("DELETE", `/api/caption-templates/${encodeURIComponent(t.id)}?workspaceId=${encodeURIComponent(workspaceId())}`);
+				await call(api.DELETE("/api/caption-templates/{id}", { params: { path: { id: t.id }, query: { workspaceId: workspaceId() } } }));
 				toast("Deleted");
 				await refresh();
 			} }),
@@ -37,44 +37,80 @@ export async function looksView(): Promise<void> {
 	fill(list);
 }
 
+type NewLook = Schemas["CreateCaptionTemplate"];
+
+/** The form's inputs: a name, the preset it starts from, and what the brand changes on it. */
+function lookInputs(list: CaptionTemplateList) {
+	const theirs = h("option", { value: PRESET_DEFAULT, text: "The preset's" });
+	const inputs = {
+		name: h("input", { id: "lookName", type: "text", required: true, maxlength: 80, placeholder: "Our brand" }),
+		preset: h("select", { id: "lookPreset" }, CAPTION_PRESETS.map((p) => h("option", { value: p.id, text: p.name }))),
+		font: h("select", { id: "lookFont" }, theirs, list.fonts.map((f) => h("option", { value: f.id, text: f.name }))),
+		position: h("select", { id: "lookPosition" }, theirs.cloneNode(true), list.positions.map((p) => h("option", { value: p, text: p }))),
+		textColor: h("input", { id: "lookTextColor", type: "color" }),
+		highlightColor: h("input", { id: "lookHighlightColor", type: "color" }),
+	};
+	/** The colour pickers show the chosen preset's colours. */
+	const presetColors = () => {
+		const look = CAPTION_PRESETS.find((p) => p.id === inputs.preset.value)!.look;
+		inputs.textColor.value = look.textColor.toLowerCase();
+		inputs.highlightColor.value = look.highlightColor.toLowerCase();
+	};
+	inputs.preset.addEventListener("change", presetColors);
+	presetColors();
+	return { ...inputs, presetColors };
+}
+
+/** What the form sends; the selects offer only the presets, fonts and positions the API listed. */
+const lookBody = (i: ReturnType<typeof lookInputs>) => ({
+	name: i.name.value,
+	presetId: i.preset.value as NewLook["presetId"],
+	font: (i.font.value || null) as NewLook["font"],
+	position: (i.position.value || null) as NewLook["position"],
+	textColor: i.textColor.value.toUpperCase(),
+	highlightColor: i.highlightColor.value.toUpperCase(),
+});
+
+/** Saves a new look, or the changes to the one being edited. */
+async function saveLook(editing: CaptionTemplate | null, body: ReturnType<typeof lookBody>): Promise<void> {
+	if (editing) {
+		const params = { path: { id: editing.id }, query: { workspaceId: workspaceId() } };
+		await call(api.PATCH("/api/caption-templates/{id}", { params, body }));
+	} else {
+		await call(api.POST("/api/caption-templates", { body: { ...body, workspaceId: workspaceId() } }));
+	}
+}
+
+function lookForm(inputs: ReturnType<typeof lookInputs>, ...rest: HTMLElement[]): HTMLFormElement {
+	const [message, ...buttons] = rest;
+	return h("form", { class: "card", "aria-labelledby": "looks-title" },
+		h("h1", { id: "looks-title", text: "Caption looks" }),
+		h("p", { class: "muted", text: "Your brand kit: start from a preset and set your font, colours and position. Every look can be picked when you make clips." }),
+		h("div", { class: "grid" },
+			field("lookName", "Name", inputs.name),
+			field("lookPreset", "Start from", inputs.preset),
+			field("lookFont", "Font", inputs.font),
+			field("lookTextColor", "Text colour", inputs.textColor),
+			field("lookHighlightColor", "Highlight colour", inputs.highlightColor),
+			field("lookPosition", "Position", inputs.position),
+		),
+		message,
+		h("div", { class: "look-actions" }, ...buttons),
+	);
+}
+
 /** The create/edit form: a preset, then the brand's font, colours and position ("the preset's" leaves a field to it). */
 function templateForm(list: CaptionTemplateList, saved: () => void) {
 	let editing: CaptionTemplate | null = null;
-	const title = h("h1", { id: "looks-title", text: "Caption looks" });
+	const inputs = lookInputs(list);
 	const message = h("p", { class: "error", role: "alert" });
-	const name = h("input", { id: "lookName", type: "text", required: true, maxlength: 80, placeholder: "Our brand" });
-	const preset = h("select", { id: "lookPreset" }, CAPTION_PRESETS.map((p) => h("option", { value: p.id, text: p.name })));
-	const font = h("select", { id: "lookFont" }, h("option", { value: PRESET_DEFAULT, text: "The preset's" }), list.fonts.map((f) => h("option", { value: f.id, text: f.name })));
-	const position = h("select", { id: "lookPosition" }, h("option", { value: PRESET_DEFAULT, text: "The preset's" }), list.positions.map((p) => h("option", { value: p, text: p })));
-	const textColor = h("input", { id: "lookTextColor", type: "color" });
-	const highlightColor = h("input", { id: "lookHighlightColor", type: "color" });
-	const presetColors = () => {
-		const look = CAPTION_PRESETS.find((p) => p.id === preset.value)!.look;
-		textColor.value = look.textColor.toLowerCase();
-		highlightColor.value = look.highlightColor.toLowerCase();
-	};
-	preset.addEventListener("change", presetColors);
-	presetColors();
 	const submit = h("button", { type: "submit", text: "Save look" });
 	const cancel = h("button", { type: "button", class: "secondary", text: "Cancel", hidden: true, onclick: () => reset() });
-	const element = h("form", { class: "card", "aria-labelledby": "looks-title" },
-		title,
-		h("p", { class: "muted", text: "Your brand kit: start from a preset and set your font, colours and position. Every look can be picked when you make clips." }),
-		h("div", { class: "grid" },
-			field("lookName", "Name", name),
-			field("lookPreset", "Start from", preset),
-			field("lookFont", "Font", font),
-			field("lookTextColor", "Text colour", textColor),
-			field("lookHighlightColor", "Highlight colour", highlightColor),
-			field("lookPosition", "Position", position),
-		),
-		message,
-		h("div", { class: "look-actions" }, submit, cancel),
-	);
+	const element = lookForm(inputs, message, submit, cancel);
 	const reset = () => {
 		editing = null;
 		element.reset();
-		presetColors();
+		inputs.presetColors();
 		submit.textContent = "Save look";
 		cancel.hidden = true;
 		message.textContent = "";
@@ -82,15 +118,9 @@ function templateForm(list: CaptionTemplateList, saved: () => void) {
 	element.addEventListener("submit", async (event) => {
 		event.preventDefault();
 		message.textContent = "";
-		const body = {
-			name: name.value, presetId: preset.value, font: font.value || null, position: position.value || null,
-			textColor: textColor.value.toUpperCase(), highlightColor: highlightColor.value.toUpperCase(),
-		};
 		submit.disabled = true;
 		try {
-			const ws = encodeURIComponent(workspaceId());
-			if (editing) await api("PATCH", `/api/caption-templates/${encodeURIComponent(editing.id)}?workspaceId=${ws}`, body);
-			else await api("POST", "/api/caption-templates", { ...body, workspaceId: workspaceId() });
+			await saveLook(editing, lookBody(inputs));
 			toast(editing ? "Look saved" : "Look created");
 			reset();
 			saved();
@@ -100,19 +130,17 @@ function templateForm(list: CaptionTemplateList, saved: () => void) {
 			submit.disabled = false;
 		}
 	});
-	return {
-		element,
-		edit(t: CaptionTemplate) {
-			editing = t;
-			name.value = t.name;
-			preset.value = t.presetId;
-			font.value = t.overrides?.font ?? PRESET_DEFAULT;
-			position.value = t.overrides?.position ?? PRESET_DEFAULT;
-			textColor.value = t.textColor.toLowerCase();
-			highlightColor.value = t.highlightColor.toLowerCase();
-			submit.textContent = `Save ${t.name}`;
-			cancel.hidden = false;
-			name.focus();
-		},
+	const edit = (t: CaptionTemplate) => {
+		editing = t;
+		inputs.name.value = t.name;
+		inputs.preset.value = t.presetId;
+		inputs.font.value = t.overrides?.font ?? PRESET_DEFAULT;
+		inputs.position.value = t.overrides?.position ?? PRESET_DEFAULT;
+		inputs.textColor.value = t.textColor.toLowerCase();
+		inputs.highlightColor.value = t.highlightColor.toLowerCase();
+		submit.textContent = `Save ${t.name}`;
+		cancel.hidden = false;
+		inputs.name.focus();
 	};
+	return { element, edit };
 }

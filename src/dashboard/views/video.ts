@@ -3,17 +3,13 @@
  * asked) playing in the page with their favourites, editors and exports, and a form to regenerate
  * them with other settings (POST /api/videos/<id>/reprocess).
  */
-import { api, errorText } from "../api";
+import { api, call, errorText, type QueryOf } from "../api";
 import { loadCaptionTemplates } from "../caption-looks";
-import { configFields, readConfig, type FormConfig } from "../config-form";
+import { configFields, readConfig } from "../config-form";
 import { h } from "../dom";
 import { currentView, loadWorkspaces, pollLater, show } from "../shell";
-import { clipCard, type Clip } from "./clip-editor";
-
-interface Status {
-	video: { title: string; status: string; errorMessage: string | null };
-	job: { progress: number; queuePosition: number | null };
-}
+import { backgroundCategories } from "./videos";
+import { clipCard } from "./clip-editor";
 
 export async function videoView(id: string): Promise<void> {
 	const title = h("h1", { text: "Video" });
@@ -26,7 +22,7 @@ export async function videoView(id: string): Promise<void> {
 	const generation = currentView();
 
 	const refresh = async (): Promise<void> => {
-		const status = await api<Status>("GET", `/api/videos/${encodeURIComponent(id)}/status`);
+		const status = await call(api.GET("/api/videos/{id}/status", { params: { path: { id } } }));
 		if (generation !== currentView()) return;
 		title.textContent = status.video.title;
 		const waiting = status.job.queuePosition ? ` · waiting for a processing slot (${ordinal(status.job.queuePosition)} in line)` : "";
@@ -49,9 +45,10 @@ const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n 
 interface ClipFilters {
 	favorited: boolean;
 	minScore: string;
-	sortBy: string;
-	sortOrder: string;
+	sortBy: ClipQuery["sortBy"];
+	sortOrder: ClipQuery["sortOrder"];
 }
+type ClipQuery = QueryOf<"/api/videos/{id}/clips">;
 
 const SORTS: [string, string][] = [["score", "Score"], ["startTime", "Time in the video"], ["duration", "Length"], ["createdAt", "Created"]];
 
@@ -61,21 +58,37 @@ let clipsRequest = 0;
 
 async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, filters: ClipFilters = { favorited: false, minScore: "", sortBy: "score", sortOrder: "desc" }): Promise<void> {
 	const request = ++clipsRequest;
-	const query = new URLSearchParams({ limit: "100", sortBy: filters.sortBy, sortOrder: filters.sortOrder });
-	if (filters.favorited) query.set("favorited", "true");
-	if (filters.minScore !== "") query.set("minScore", filters.minScore);
-	const { clips, count } = await api<{ clips: Clip[]; count: number }>("GET", `/api/videos/${encodeURIComponent(id)}/clips?${query}`);
+	const query: ClipQuery = { limit: 100, sortBy: filters.sortBy, sortOrder: filters.sortOrder };
+	if (filters.favorited) query.favorited = "true";
+	if (filters.minScore !== "") query.minScore = Number(filters.minScore);
+	const { clips, count } = await call(api.GET("/api/videos/{id}/clips", { params: { path: { id }, query } }));
 	if (request !== clipsRequest) return;
 	const filtered = filters.favorited || filters.minScore !== "";
 	if (onlyIfAny && count === 0 && !filtered) return;
 	const reload = (next: Partial<ClipFilters> = {}) => renderClips(id, section, onlyIfAny, { ...filters, ...next });
+	const heading = filtered ? `${count} matching ${count === 1 ? "clip" : "clips"}` : `${count}${count === 1 ? " clip" : " clips"}`;
+	section.replaceChildren(
+		h("h2", { id: "clips-title", text: heading }),
+		filterToolbar(filters, reload),
+		...(count > 0 ? [exportLinks(id, filters)] : []),
+		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
+	);
+}
 
+/** Favourites only, a minimum score, the order: each change draws the list again. */
+function filterToolbar(filters: ClipFilters, reload: (next: ClipFilters) => Promise<void>): HTMLElement {
 	const favorites = h("input", { id: "filter-favorites", type: "checkbox", checked: filters.favorited });
 	const minScore = h("input", { id: "filter-min-score", type: "number", min: 0, max: 100, value: filters.minScore });
 	const sortBy = h("select", { id: "filter-sort-by" }, SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })));
-	const sortOrder = h("select", { id: "filter-sort-order" }, h("option", { value: "desc", selected: filters.sortOrder === "desc", text: "Descending" }), h("option", { value: "asc", selected: filters.sortOrder === "asc", text: "Ascending" }));
+	const order = (value: string, text: string) => h("option", { value, selected: filters.sortOrder === value, text });
+	const sortOrder = h("select", { id: "filter-sort-order" }, order("desc", "Descending"), order("asc", "Ascending"));
 	// Every control's current value, not only the changed one's: a second change may come before the list is drawn again.
-	const current = (): ClipFilters => ({ favorited: favorites.checked, minScore: minScore.value, sortBy: sortBy.value, sortOrder: sortOrder.value });
+	const current = (): ClipFilters => ({
+		favorited: favorites.checked,
+		minScore: minScore.value,
+		sortBy: sortBy.value as ClipFilters["sortBy"],
+		sortOrder: sortOrder.value as ClipFilters["sortOrder"],
+	});
 	for (const control of [favorites, minScore, sortBy, sortOrder]) control.addEventListener("change", () => reload(current()));
 	const toolbar = h("form", { class: "card filters", role: "search", "aria-label": "Filter clips" },
 		h("div", { class: "grid" },
@@ -86,31 +99,23 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 		),
 	);
 	toolbar.addEventListener("submit", (event) => event.preventDefault());
+	return toolbar;
+}
 
+/** The listed clips as a timeline or a ZIP (the list's filters apply). */
+function exportLinks(id: string, filters: ClipFilters): HTMLElement {
 	const exportQuery = (format: string) => {
 		const q = new URLSearchParams({ format });
 		if (filters.favorited) q.set("favorited", "true");
 		if (filters.minScore !== "") q.set("minScore", filters.minScore);
 		return `/api/videos/${encodeURIComponent(id)}/export?${q}`;
 	};
-	const exports = h("p", { class: "actions exports" },
+	return h("p", { class: "actions exports" },
 		h("span", { class: "muted", text: "Export these clips:" }),
 		h("a", { href: exportQuery("fcpxml"), download: `${id}-clips.fcpxml`, text: "Final Cut / DaVinci (FCPXML)" }),
 		h("a", { href: exportQuery("premiere"), download: `${id}-clips.xml`, text: "Premiere (XML)" }),
 		h("a", { href: exportQuery("zip"), download: `${id}-clips.zip`, text: "All MP4s (ZIP)" }),
 	);
-	const heading = filtered ? `${count} matching ${count === 1 ? "clip" : "clips"}` : `${count}${count === 1 ? " clip" : " clips"}`;
-	section.replaceChildren(
-		h("h2", { id: "clips-title", text: heading }),
-		toolbar,
-		...(count > 0 ? [exports] : []),
-		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
-	);
-}
-
-interface Reprocesses {
-	reprocesses: { status: string }[];
-	next: { minutes: number; freeReprocessesLeft: number };
 }
 
 /**
@@ -119,18 +124,21 @@ interface Reprocesses {
  * run failed (its files were deleted).
  */
 async function renderRegenerate(id: string, section: HTMLElement, onStarted: () => Promise<void>): Promise<void> {
-	const path = `/api/videos/${encodeURIComponent(id)}`;
-	const [video, history] = await Promise.all([api<{ status: string; workspaceId: string; config: FormConfig | null }>("GET", path), api<Reprocesses>("GET", `${path}/reprocesses`)]);
+	const path = { path: { id } };
+	const [video, history] = await Promise.all([
+		call(api.GET("/api/videos/{id}", { params: path })),
+		call(api.GET("/api/videos/{id}/reprocesses", { params: path })),
+	]);
 	if (!video.config || (video.status === "failed" && history.reprocesses.length === 0)) return;
 	const [backgrounds, looks] = await Promise.all([
-		api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(video.workspaceId)}`).catch(() => ({ categories: [] })),
+		backgroundCategories(video.workspaceId),
 		loadCaptionTemplates(video.workspaceId),
 	]);
 	const cost = history.next.minutes === 0 ? "This one is free" : `This one costs ${history.next.minutes} minute${history.next.minutes === 1 ? "" : "s"}`;
 	const message = h("p", { class: "error", role: "alert" });
 	const form = h("form", { class: "card", "aria-labelledby": "regenerate-title" },
 		h("p", { class: "muted", id: "regenerate-cost", text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.` }),
-		...configFields(video.config, backgrounds.categories.map((c) => c.id), looks, { reprocess: true }),
+		...configFields(video.config, { backgroundCategories: backgrounds, looks }, { reprocess: true }),
 		message,
 		h("button", { type: "submit", text: "Regenerate clips with these settings" }),
 	);
@@ -140,7 +148,7 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 		const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
 		button.disabled = true;
 		try {
-			await api("POST", `${path}/reprocess`, { config: readConfig(form) });
+			await call(api.POST("/api/videos/{id}/reprocess", { params: path, body: { config: readConfig(form) } }));
 			await loadWorkspaces();
 			await onStarted();
 		} catch (error) {

@@ -1,21 +1,14 @@
 /** #/videos: the submission form (a URL, or a video file dropped or chosen) with every config option, and the workspace's recent videos. */
-import { api, errorText } from "../api";
+import { api, call, errorText } from "../api";
 import { loadCaptionTemplates } from "../caption-looks";
 import { forgetUpload, uploadFile } from "../upload";
 import { configFields, NEW_VIDEO_CONFIG, readConfig } from "../config-form";
 import { field, h } from "../dom";
 import { loadWorkspaces, show, workspaceId } from "../shell";
 
-interface VideoSummary {
-	id: string;
-	title: string;
-	status: string;
-	createdAt: string;
-}
-
 export async function videosView(): Promise<void> {
 	const [backgrounds, looks] = await Promise.all([
-		api<{ categories: { id: string }[] }>("GET", `/api/backgrounds?workspaceId=${encodeURIComponent(workspaceId())}`).catch(() => ({ categories: [] })),
+		backgroundCategories(workspaceId()),
 		loadCaptionTemplates(workspaceId()),
 	]);
 	const message = h("p", { class: "error", role: "alert" });
@@ -23,7 +16,7 @@ export async function videosView(): Promise<void> {
 	const form = h("form", { class: "card", "aria-labelledby": "submit-title" },
 		h("h1", { id: "submit-title", text: "New video" }),
 		source.element,
-		...configFields(NEW_VIDEO_CONFIG, backgrounds.categories.map((c) => c.id), looks),
+		...configFields(NEW_VIDEO_CONFIG, { backgroundCategories: backgrounds, looks }),
 		message,
 		h("button", { type: "submit", text: "Make clips" }),
 	);
@@ -36,14 +29,14 @@ export async function videosView(): Promise<void> {
 		button.disabled = true;
 		const file = source.file();
 		try {
-			let submitted: { video: { id: string } };
+			let submitted;
 			if (file) {
 				const uploadId = await uploadFile(file, workspaceId(), source.progress);
 				source.progress(null);
-				submitted = await api("POST", "/api/videos/upload", { uploadId, workspaceId: workspaceId(), config });
+				submitted = await call(api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config } }));
 				forgetUpload(file);
 			} else {
-				submitted = await api("POST", "/api/videos/hosted", { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config });
+				submitted = await call(api.POST("/api/videos/hosted", { body: { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config } }));
 			}
 			await loadWorkspaces();
 			location.hash = `#/videos/${submitted.video.id}`;
@@ -55,12 +48,18 @@ export async function videosView(): Promise<void> {
 	});
 	const list = h("ul", { class: "plain", "aria-label": "Your videos" });
 	show(form, h("section", { class: "card", "aria-labelledby": "list-title" }, h("h2", { id: "list-title", text: "Recent videos" }), list));
-	const { videos } = await api<{ videos: VideoSummary[] }>("GET", `/api/videos?limit=20&workspaceId=${encodeURIComponent(workspaceId())}`);
+	const { videos } = await call(api.GET("/api/videos", { params: { query: { limit: 20, workspaceId: workspaceId() } } }));
 	list.replaceChildren(
 		...(videos.length
 			? videos.map((video) => h("li", {}, h("a", { href: `#/videos/${video.id}`, text: video.title }), " ", h("span", { class: "muted", text: `${video.status.replace("_", " ")} · ${new Date(video.createdAt).toLocaleString()}` })))
 			: [h("li", { class: "muted", text: "No videos yet." })]),
 	);
+}
+
+/** The split-screen background categories of the workspace (none when the list cannot be read). */
+export async function backgroundCategories(workspaceId: string): Promise<string[]> {
+	const list = await call(api.GET("/api/backgrounds", { params: { query: { workspaceId } } })).catch(() => ({ categories: [] }));
+	return list.categories.map((c) => c.id);
 }
 
 /**

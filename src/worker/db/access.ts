@@ -4,7 +4,8 @@
  */
 import { and, desc, eq, gt, inArray, isNull, lte } from "drizzle-orm";
 import type { Db } from "./client";
-import { apiKeys, memberships, sessions, users, type MembershipRole } from "./schema";
+import type { MembershipRole } from "@clipforge/domain";
+import { apiKeys, memberships, sessions, users } from "./schema";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 

@@ -1,6 +1,6 @@
-import { is, SQL } from "drizzle-orm";
+import { is, SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof getDb>;
@@ -27,3 +27,19 @@ export function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
 		}),
 	);
 }
+
+/**
+ * The bare names of columns, for an INSERT's column list inside `sql` (SQLite takes no table
+ * there): written with the schema's column objects, so renaming a column breaks the build.
+ * @example sql`INSERT INTO ${videoEvents} (${names(videoEvents.videoId, videoEvents.status)}) SELECT …`
+ */
+export const names = (...columns: SQLiteColumn[]) => sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
+
+/** Values as a list for `IN (…)`. */
+export const list = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
+/** The time now as the schema stores it (ISO 8601 UTC with milliseconds). */
+export const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** Guards a statement of a batch on the one before it: it acts only when that one changed a row. */
+export const AFTER_CHANGE = sql`(SELECT changes()) = 1`;

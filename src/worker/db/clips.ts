@@ -1,30 +1,105 @@
 /**
- * Clips as the clip-level API sees them: one clip of a workspace, the filtered list, counts per
- * video, and an edit's life (start, finish, fail). An edit's status moves are guarded UPDATEs: it
- * starts only from a `completed` clip of a `completed` video, and only the edit that is running
- * (its number) may finish or fail it, so a repeated workflow step is a no-op.
+ * The clip aggregate: a video's clips from its ranking (one generation per run: a reprocess ranks
+ * beside the clips it replaces) to their renders, the clip-level API's reads (one clip of a
+ * workspace, the filtered list, counts per video) and an edit's life (start, finish, fail). An
+ * edit's status moves are guarded UPDATEs: it starts only from a `completed` clip of a `completed`
+ * video, and only the edit that is running (its number) may finish or fail it, so a repeated
+ * workflow step is a no-op.
  */
-import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { CLIP_STORED_STATUS, type ClipApiStatus, type ClipSortField } from "@clipforge/domain";
 import type { CaptionFix } from "../domain/clip-edit";
 import { removedSeconds } from "../domain/silences";
-import type { Db } from "./client";
+import { NOW, runBatch, type Db } from "./client";
 import { clips, videos } from "./schema";
-import type { ClipRow } from "./videos";
 
-const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+export type ClipRow = typeof clips.$inferSelect;
 
-/** The clip statuses the API shows, and the stored one behind each. */
-export const CLIP_API_STATUSES = ["detected", "generating", "completed", "failed"] as const;
-export type ClipApiStatus = (typeof CLIP_API_STATUSES)[number];
-const STORED: Record<ClipApiStatus, ClipRow["status"]> = { detected: "queued", generating: "generating", completed: "completed", failed: "failed" };
-export const apiStatusOf = (status: ClipRow["status"]): ClipApiStatus => (status === "queued" ? "detected" : status);
+export interface NewClip {
+	id: string;
+	title: string;
+	hookTitle: string | null;
+	start: number;
+	end: number;
+	score: number;
+	viralityReason: string;
+	scoreBreakdown: unknown;
+	transcript: string;
+	hooks: unknown;
+	emotions: string[];
+	description: string;
+}
+
+/** The clips' rows as ranked (`queued`, in rank order), of one generation. */
+function rankedRows(video: { id: string; workspaceId: string; aspectRatio: string }, ranked: NewClip[], generation: number): (typeof clips.$inferInsert)[] {
+	return ranked.map((clip, position) => ({
+		id: clip.id, videoId: video.id, workspaceId: video.workspaceId, position, title: clip.title, hookTitle: clip.hookTitle,
+		startTime: clip.start, endTime: clip.end, duration: Math.round((clip.end - clip.start) * 100) / 100, score: clip.score,
+		viralityReason: clip.viralityReason, scoreBreakdown: clip.scoreBreakdown, transcript: clip.transcript, status: "queued", aspectRatio: video.aspectRatio,
+		hooks: clip.hooks, emotions: clip.emotions, description: clip.description, generation,
+	}));
+}
+
+/**
+ * Replaces the video's clips (a repeated ranking step leaves exactly this ranking) and records who
+ * ranked them, and why there are fewer than usual when there are.
+ */
+export async function replaceClips(db: Db, video: { id: string; workspaceId: string; aspectRatio: string }, ranked: NewClip[], ranking: { rankedBy: string; note: string | null }): Promise<void> {
+	await runBatch(db, [
+		db.delete(clips).where(eq(clips.videoId, video.id)),
+		...rankedRows(video, ranked, 0).map((row) => db.insert(clips).values(row)),
+		db.update(videos).set({ rankedBy: ranking.rankedBy, rankingNote: ranking.note }).where(eq(videos.id, video.id)),
+	]);
+}
+
+/**
+ * The clips of one run (generation): a repeated ranking step replaces only its own, and the
+ * previous generation stays listed-and-downloadable until the new one is complete.
+ */
+export async function replaceGenerationClips(db: Db, video: { id: string; workspaceId: string; aspectRatio: string }, generation: number, ranked: NewClip[]): Promise<void> {
+	await runBatch(db, [dropGeneration(db, video.id, generation), ...rankedRows(video, ranked, generation).map((row) => db.insert(clips).values(row))]);
+}
+
+export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
+	return db.select().from(clips).where(eq(clips.id, clipId)).get();
+}
+
+/** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
+export async function markClipRendered(
+	db: Db,
+	clipId: string,
+	files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null },
+): Promise<void> {
+	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
+}
+
+/** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
+export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
+	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
+	return row?.n ?? 0;
+}
+
+export async function deleteClips(db: Db, videoId: string): Promise<void> {
+	await db.delete(clips).where(eq(clips.videoId, videoId));
+}
+
+/** The ids of the clips a video lists now (its files are the ones to keep). */
+export async function clipIdsOf(db: Db, videoId: string): Promise<string[]> {
+	return (await db.select({ id: clips.id }).from(clips).where(eq(clips.videoId, videoId)).all()).map((r) => r.id);
+}
+
+/** Removes every clip of the video but those of `generation` (a reprocess's, replacing the previous ones), when `guard` holds. */
+export const dropOtherGenerations = (db: Db, videoId: string, generation: number, guard: SQL) =>
+	db.delete(clips).where(and(eq(clips.videoId, videoId), ne(clips.generation, generation), guard));
+
+/** Removes the clips of one generation (a failed reprocess's). */
+export const dropGeneration = (db: Db, videoId: string, generation: number) => db.delete(clips).where(and(eq(clips.videoId, videoId), eq(clips.generation, generation)));
 
 /** A clip of one of these workspaces, or undefined (another workspace's clip is not found either). */
 export function findClipIn(db: Db, clipId: string, workspaceIds: string[]): Promise<ClipRow | undefined> {
 	return db.select().from(clips).where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds))).get();
 }
-
-export const CLIP_SORT_FIELDS = ["score", "duration", "startTime", "createdAt"] as const;
 
 export interface ClipFilter {
 	minScore?: number;
@@ -32,7 +107,7 @@ export interface ClipFilter {
 	/** Absent: the clips with a file (completed, and those being rendered again after an edit). */
 	status?: ClipApiStatus;
 	favorited?: boolean;
-	sortBy: (typeof CLIP_SORT_FIELDS)[number];
+	sortBy: ClipSortField;
 	sortOrder: "asc" | "desc";
 }
 
@@ -40,7 +115,7 @@ const SORT_COLUMN = { score: clips.score, duration: clips.duration, startTime: c
 
 function whereOf(videoId: string, filter: Omit<ClipFilter, "sortBy" | "sortOrder">): SQL {
 	const where: SQL[] = [eq(clips.videoId, videoId)];
-	where.push(filter.status ? eq(clips.status, STORED[filter.status]) : inArray(clips.status, ["completed", "generating"]));
+	where.push(filter.status ? eq(clips.status, CLIP_STORED_STATUS[filter.status]) : inArray(clips.status, ["completed", "generating"]));
 	if (filter.minScore !== undefined) where.push(gte(clips.score, filter.minScore));
 	if (filter.maxScore !== undefined) where.push(lte(clips.score, filter.maxScore));
 	if (filter.favorited !== undefined) where.push(eq(clips.favorited, filter.favorited));
@@ -71,7 +146,7 @@ export async function clipCounts(db: Db, videoIds: string[]): Promise<Map<string
 /** Changes that do not alter the picture: written at once, whatever the clip's status. */
 export async function updateClipData(db: Db, clipId: string, set: Partial<Pick<ClipRow, "favorited" | "title" | "hookTitle" | "captionFixes" | "transcript">>): Promise<void> {
 	if (Object.keys(set).length === 0) return;
-	await db.update(clips).set({ ...set, updatedAt: sql`${NOW}` }).where(eq(clips.id, clipId));
+	await db.update(clips).set({ ...set, updatedAt: NOW }).where(eq(clips.id, clipId));
 }
 
 /** What an edit changes, and what is restored if its render fails. */
@@ -105,7 +180,7 @@ const duration = (cut: ClipCut) => Math.round((cut.endTime - cut.startTime) * 10
 export async function startClipEdit(db: Db, clip: ClipRow, number: number, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>, maxRunning: number): Promise<boolean> {
 	const result = await db
 		.update(clips)
-		.set({ ...data, ...next, duration: duration(next), status: "generating", edits: number, previousEdit: cutOf(clip), editError: null, updatedAt: sql`${NOW}` })
+		.set({ ...data, ...next, duration: duration(next), status: "generating", edits: number, previousEdit: cutOf(clip), editError: null, updatedAt: NOW })
 		.where(
 			and(
 				eq(clips.id, clip.id),
@@ -119,9 +194,10 @@ export async function startClipEdit(db: Db, clip: ClipRow, number: number, next:
 	return result.meta.changes === 1;
 }
 
+const r = alias(clips, "r");
 /** Clips of the workspace rendering again after an edit (a video's own renders are `generating` with no edits). */
 const editRendersRunning = (workspaceId: string) =>
-	sql`(SELECT COUNT(*) FROM clips r WHERE r.workspace_id = ${workspaceId} AND r.status = 'generating' AND r.edits > 0)`;
+	sql`(SELECT COUNT(*) FROM ${clips} ${r} WHERE ${r.workspaceId} = ${workspaceId} AND ${r.status} = 'generating' AND ${r.edits} > 0)`;
 
 export async function runningEditRenders(db: Db, workspaceId: string): Promise<number> {
 	return (await db.get<{ n: number }>(sql`SELECT ${editRendersRunning(workspaceId)} AS n`))?.n ?? 0;
@@ -134,7 +210,7 @@ export async function completeClipEdit(db: Db, clipId: string, number: number, f
 	if (!row || row.status !== "generating" || row.edits !== number) return null;
 	const result = await db
 		.update(clips)
-		.set({ status: "completed", ...files, previousEdit: null, editError: null, updatedAt: sql`${NOW}` })
+		.set({ status: "completed", ...files, previousEdit: null, editError: null, updatedAt: NOW })
 		.where(and(eq(clips.id, clipId), eq(clips.status, "generating"), eq(clips.edits, number)))
 		.run();
 	return result.meta.changes === 1 ? { videoKey: row.videoKey, thumbnailKey: row.thumbnailKey } : null;
@@ -148,7 +224,7 @@ export async function failClipEdit(db: Db, clipId: string, number: number, messa
 	const result = await db
 		.update(clips)
 		// The previous file is served again: its length is its span less the pauses cut from it.
-		.set({ status: "completed", ...previous, duration: Math.round((duration(previous) - removedSeconds(row.jumpCuts)) * 100) / 100, previousEdit: null, editError: message, updatedAt: sql`${NOW}` })
+		.set({ status: "completed", ...previous, duration: Math.round((duration(previous) - removedSeconds(row.jumpCuts)) * 100) / 100, previousEdit: null, editError: message, updatedAt: NOW })
 		.where(and(eq(clips.id, clipId), eq(clips.status, "generating"), eq(clips.edits, number)))
 		.run();
 	return result.meta.changes === 1;

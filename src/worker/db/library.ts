@@ -1,6 +1,6 @@
 /** A workspace's own things: projects and uploaded split-screen backgrounds. */
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "./client";
+import { names, type Db } from "./client";
 import { backgrounds, projects } from "./schema";
 
 export function createProject(db: Db, project: { id: string; workspaceId: string; name: string }) {
@@ -35,10 +35,11 @@ export async function countBackgrounds(db: Db, workspaceId: string): Promise<num
  */
 export async function createBackgroundWithin(db: Db, limit: number, background: typeof backgrounds.$inferInsert) {
 	const b = background;
+	const t = backgrounds;
 	const inserted = await db.run(sql`
-		INSERT INTO backgrounds (id, workspace_id, name, category_id, source_url, object_key, width, height, duration)
+		INSERT INTO ${t} (${names(t.id, t.workspaceId, t.name, t.categoryId, t.sourceUrl, t.objectKey, t.width, t.height, t.duration)})
 		SELECT ${b.id}, ${b.workspaceId}, ${b.name}, ${b.categoryId}, ${b.sourceUrl}, ${b.objectKey}, ${b.width}, ${b.height}, ${b.duration}
-		WHERE (SELECT count(*) FROM backgrounds WHERE workspace_id = ${b.workspaceId}) < ${limit}`);
+		WHERE (SELECT count(*) FROM ${t} WHERE ${t.workspaceId} = ${b.workspaceId}) < ${limit}`);
 	if (!inserted.meta.changes) return undefined;
 	return findBackground(db, b.id);
 }

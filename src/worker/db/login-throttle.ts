@@ -1,6 +1,6 @@
 /** Sign-in attempts per key (client IP, email): one atomic upsert per attempt, so parallel guesses are each counted. */
 import { and, eq, lt, sql, type SQL } from "drizzle-orm";
-import type { Db } from "./client";
+import { names, type Db } from "./client";
 import { loginThrottle } from "./schema";
 
 export interface BackoffRule {
@@ -28,19 +28,20 @@ const nextAfter = (n: SQL, rule: BackoffRule, now: number) =>
 export async function countAttempt(db: Db, key: string, rule: BackoffRule, now: number): Promise<{ accepted: true } | { accepted: false; retryAt: number }> {
 	const nonce = crypto.randomUUID();
 	const quietCutoff = now - rule.quietMs;
-	const waiting = sql`login_throttle.next_allowed_at > ${now}`;
-	const startsOver = sql`login_throttle.last_attempt_at <= ${quietCutoff}`;
+	const t = loginThrottle;
+	const waiting = sql`${t.nextAllowedAt} > ${now}`;
+	const startsOver = sql`${t.lastAttemptAt} <= ${quietCutoff}`;
 	const row = await db.get<{ nonce: string; nextAllowedAt: number }>(sql`
-		INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce)
+		INSERT INTO ${t} (${names(t.key, t.attempts, t.lastAttemptAt, t.nextAllowedAt, t.nonce)})
 		VALUES (${key}, 1, ${now}, ${nextAfter(sql`1`, rule, now)}, ${nonce})
-		ON CONFLICT(key) DO UPDATE SET
-			attempts = CASE WHEN ${waiting} THEN login_throttle.attempts WHEN ${startsOver} THEN 1 ELSE login_throttle.attempts + 1 END,
-			next_allowed_at = CASE WHEN ${waiting} THEN login_throttle.next_allowed_at
+		ON CONFLICT(${names(t.key)}) DO UPDATE SET
+			${names(t.attempts)} = CASE WHEN ${waiting} THEN ${t.attempts} WHEN ${startsOver} THEN 1 ELSE ${t.attempts} + 1 END,
+			${names(t.nextAllowedAt)} = CASE WHEN ${waiting} THEN ${t.nextAllowedAt}
 				WHEN ${startsOver} THEN ${nextAfter(sql`1`, rule, now)}
-				ELSE ${nextAfter(sql`(login_throttle.attempts + 1)`, rule, now)} END,
-			last_attempt_at = CASE WHEN ${waiting} THEN login_throttle.last_attempt_at ELSE ${now} END,
-			nonce = CASE WHEN ${waiting} THEN login_throttle.nonce ELSE ${nonce} END
-		RETURNING nonce, next_allowed_at AS nextAllowedAt`);
+				ELSE ${nextAfter(sql`(${t.attempts} + 1)`, rule, now)} END,
+			${names(t.lastAttemptAt)} = CASE WHEN ${waiting} THEN ${t.lastAttemptAt} ELSE ${now} END,
+			${names(t.nonce)} = CASE WHEN ${waiting} THEN ${t.nonce} ELSE ${nonce} END
+		RETURNING ${names(t.nonce)}, ${names(t.nextAllowedAt)} AS nextAllowedAt`);
 	if (row?.nonce === nonce) return { accepted: true };
 	return { accepted: false, retryAt: row?.nextAllowedAt ?? now + rule.baseMs };
 }

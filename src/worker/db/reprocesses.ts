@@ -1,22 +1,31 @@
 /**
- * Reprocesses of a video (POST /api/videos/:id/reprocess) and the clips of each run. Every write
- * that moves minutes or a status is one guarded batch, like the ledger's and the videos': a
- * reprocess starts only from a finished video, is charged at most once and refunded at most once,
- * and its end (new clips in, old ones out; or the previous config back) happens all at once.
+ * Reprocesses of a video (POST /api/videos/:id/reprocess). Every write that moves minutes or a
+ * status is one guarded batch, like the videos': a reprocess starts only from a finished video, is
+ * charged at most once and refunded at most once (ledger.ts's statements), and its end (new clips
+ * in, old ones out; or the previous config back) happens all at once.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { TERMINAL_STATUSES } from "@clipforge/domain";
 import type { VideoConfig } from "../domain/video-config";
 import { REPROCESSABLE_STATUSES } from "../domain/reprocess";
 import { progressAt } from "../domain/progress";
-import { runBatch, type Db } from "./client";
-import { clips, videoReprocesses } from "./schema";
+import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
+import { dropGeneration, dropOtherGenerations } from "./clips";
+import { debitStatement, entryStatement, refundStatements } from "./ledger";
+import { videoReprocesses, videos } from "./schema";
 import { processingCount } from "./slots";
-import type { NewClip } from "./videos";
+import { videoEventStatement } from "./videos";
 
 export type ReprocessRow = typeof videoReprocesses.$inferSelect;
 
-const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-const REPROCESSABLE = sql.raw(REPROCESSABLE_STATUSES.map((s) => `'${s}'`).join(", "));
+const reprocessable = inArray(videos.status, [...REPROCESSABLE_STATUSES]);
+const unfinished = notInArray(videos.status, [...TERMINAL_STATUSES]);
+/** The reprocess's row exists (this batch wrote it), or is still running. */
+const exists = (id: string) => sql`EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${id})`;
+const running = (id: string) => sql`EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${id} AND ${videoReprocesses.status} = 'processing')`;
+/** The video's event, only while the video is unfinished and `guard` holds. */
+const eventWhileUnfinished = (videoId: string, status: "completed" | "failed", guard: SQL, message: string | null = null) =>
+	videoEventStatement(videoId, status, sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${and(eq(videos.id, videoId), unfinished)}) AND ${guard}`, message);
 
 /** `<videoId>-r<number>`: the reprocess's row, workflow instance and ledger key at once. */
 export const reprocessIdOf = (videoId: string, number: number) => `${videoId}-r${number}`;
@@ -55,41 +64,22 @@ export interface NewReprocess {
  */
 export async function startReprocess(db: Db, r: NewReprocess, slotLimit: number): Promise<boolean> {
 	const cost = r.minutesCharged;
-	const started = sql`EXISTS (SELECT 1 FROM video_reprocesses WHERE id = ${r.id})`;
+	const started = exists(r.id);
+	const fromFinished = sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${and(eq(videos.id, r.videoId), reprocessable)})`;
+	const x = videoReprocesses;
 	const results = await runBatch(db, [
-		sql`UPDATE workspaces SET minutes_balance = minutes_balance - ${cost}
-			WHERE id = ${r.workspaceId} AND minutes_balance >= ${cost}
-			AND EXISTS (SELECT 1 FROM videos WHERE id = ${r.videoId} AND status IN (${REPROCESSABLE}))
-			AND ${processingCount(r.workspaceId)} < ${slotLimit}`,
-		sql`INSERT INTO video_reprocesses (id, video_id, workspace_id, number, status, config, previous_config, minutes_charged)
+		debitStatement(db, r.workspaceId, cost, [fromFinished, sql`${processingCount(r.workspaceId)} < ${slotLimit}`]),
+		sql`INSERT INTO ${x} (${names(x.id, x.videoId, x.workspaceId, x.number, x.status, x.config, x.previousConfig, x.minutesCharged)})
 			SELECT ${r.id}, ${r.videoId}, ${r.workspaceId}, ${r.number}, 'processing', ${JSON.stringify(r.config)}, ${JSON.stringify(r.previousConfig)}, ${cost}
-			WHERE (SELECT changes()) = 1`,
-		sql`UPDATE videos SET status = 'analyzing', config = ${JSON.stringify(r.config)}, progress = ${progressAt("analyzing", 0)}, error_message = NULL,
-				started_at = ${NOW}, stage_started_at = ${NOW}, completed_at = NULL, updated_at = ${NOW}
-			WHERE id = ${r.videoId} AND status IN (${REPROCESSABLE}) AND ${started}`,
-		sql`INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes, note)
-			SELECT ${r.workspaceId}, ${r.id}, 'charge', ${-cost}, ${`reprocess ${r.number} of ${r.videoId}`} WHERE ${cost} > 0 AND ${started}`,
-		sql`INSERT INTO video_events (video_id, status, message) SELECT ${r.videoId}, 'analyzing', ${`reprocess ${r.number}`} WHERE ${started}`,
+			WHERE ${AFTER_CHANGE}`,
+		db
+			.update(videos)
+			.set({ status: "analyzing", config: r.config, progress: progressAt("analyzing", 0), errorMessage: null, startedAt: NOW, stageStartedAt: NOW, completedAt: null, updatedAt: NOW })
+			.where(and(eq(videos.id, r.videoId), reprocessable, started)),
+		entryStatement({ workspaceId: r.workspaceId, key: r.id, kind: "charge", minutes: -cost, note: `reprocess ${r.number} of ${r.videoId}` }, sql`${cost} > 0 AND ${started}`),
+		videoEventStatement(r.videoId, "analyzing", started, `reprocess ${r.number}`),
 	]);
 	return results[1]?.meta.changes === 1;
-}
-
-/**
- * The clips of one run (generation): a repeated ranking step replaces only its own, and the
- * previous generation stays listed-and-downloadable until the new one is complete.
- */
-export async function replaceGenerationClips(db: Db, video: { id: string; workspaceId: string; aspectRatio: string }, generation: number, ranked: NewClip[]): Promise<void> {
-	await runBatch(db, [
-		db.delete(clips).where(and(eq(clips.videoId, video.id), eq(clips.generation, generation))),
-		...ranked.map((clip, position) =>
-			db.insert(clips).values({
-				id: clip.id, videoId: video.id, workspaceId: video.workspaceId, position, title: clip.title, hookTitle: clip.hookTitle,
-				startTime: clip.start, endTime: clip.end, duration: Math.round((clip.end - clip.start) * 100) / 100, score: clip.score,
-				viralityReason: clip.viralityReason, scoreBreakdown: clip.scoreBreakdown, transcript: clip.transcript, status: "queued", aspectRatio: video.aspectRatio,
-				hooks: clip.hooks, emotions: clip.emotions, description: clip.description, generation,
-			}),
-		),
-	]);
 }
 
 /**
@@ -98,13 +88,18 @@ export async function replaceGenerationClips(db: Db, video: { id: string; worksp
  * repeated step changes nothing.
  */
 export async function completeReprocess(db: Db, reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">, ranking: { rankedBy: string; note: string | null; clips: number }): Promise<void> {
-	const running = sql`EXISTS (SELECT 1 FROM video_reprocesses WHERE id = ${reprocess.id} AND status = 'processing')`;
+	const stillRunning = running(reprocess.id);
 	await runBatch(db, [
-		sql`DELETE FROM clips WHERE video_id = ${reprocess.videoId} AND generation <> ${reprocess.number} AND ${running}`,
-		sql`INSERT INTO video_events (video_id, status) SELECT id, 'completed' FROM videos WHERE id = ${reprocess.videoId} AND status NOT IN ('completed', 'failed') AND ${running}`,
-		sql`UPDATE videos SET status = 'completed', progress = 100, ranked_by = ${ranking.rankedBy}, ranking_note = ${ranking.note}, completed_at = ${NOW}, updated_at = ${NOW}
-			WHERE id = ${reprocess.videoId} AND status NOT IN ('completed', 'failed') AND ${running}`,
-		db.update(videoReprocesses).set({ status: "completed", clipsCount: ranking.clips, completedAt: NOW }).where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
+		dropOtherGenerations(db, reprocess.videoId, reprocess.number, stillRunning),
+		eventWhileUnfinished(reprocess.videoId, "completed", stillRunning),
+		db
+			.update(videos)
+			.set({ status: "completed", progress: 100, rankedBy: ranking.rankedBy, rankingNote: ranking.note, completedAt: NOW, updatedAt: NOW })
+			.where(and(eq(videos.id, reprocess.videoId), unfinished, stillRunning)),
+		db
+			.update(videoReprocesses)
+			.set({ status: "completed", clipsCount: ranking.clips, completedAt: NOW })
+			.where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
 	]);
 }
 
@@ -115,14 +110,19 @@ export async function completeReprocess(db: Db, reprocess: Pick<ReprocessRow, "i
  */
 export async function failReprocess(db: Db, reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">, errorMessage: string): Promise<number> {
 	const message = errorMessage.slice(0, 1000);
-	const running = sql`EXISTS (SELECT 1 FROM video_reprocesses WHERE id = ${reprocess.id} AND status = 'processing')`;
+	const stillRunning = running(reprocess.id);
+	const previousConfig = sql`(SELECT ${videoReprocesses.previousConfig} FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${reprocess.id})`;
 	await runBatch(db, [
-		sql`INSERT INTO video_events (video_id, status, message) SELECT id, 'failed', ${message} FROM videos WHERE id = ${reprocess.videoId} AND status NOT IN ('completed', 'failed') AND ${running}`,
-		sql`UPDATE videos SET status = 'failed', error_message = ${message}, completed_at = ${NOW}, updated_at = ${NOW},
-				config = (SELECT previous_config FROM video_reprocesses WHERE id = ${reprocess.id})
-			WHERE id = ${reprocess.videoId} AND status NOT IN ('completed', 'failed') AND ${running}`,
-		db.delete(clips).where(and(eq(clips.videoId, reprocess.videoId), eq(clips.generation, reprocess.number))),
-		db.update(videoReprocesses).set({ status: "failed", errorMessage: message, completedAt: NOW }).where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
+		eventWhileUnfinished(reprocess.videoId, "failed", stillRunning, message),
+		db
+			.update(videos)
+			.set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW, config: previousConfig })
+			.where(and(eq(videos.id, reprocess.videoId), unfinished, stillRunning)),
+		dropGeneration(db, reprocess.videoId, reprocess.number),
+		db
+			.update(videoReprocesses)
+			.set({ status: "failed", errorMessage: message, completedAt: NOW })
+			.where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
 	]);
 	return refundReprocess(db, reprocess.id, `refund: ${message}`);
 }
@@ -132,19 +132,9 @@ export async function failReprocess(db: Db, reprocess: Pick<ReprocessRow, "id" |
  * the reprocess's id as video_id). @returns minutes refunded by this call.
  */
 export async function refundReprocess(db: Db, reprocessId: string, note: string): Promise<number> {
-	const results = await runBatch(db, [
-		sql`INSERT OR IGNORE INTO minutes_ledger (workspace_id, video_id, kind, minutes, note)
-			SELECT workspace_id, id, 'refund', minutes_charged, ${note.slice(0, 500)} FROM video_reprocesses WHERE id = ${reprocessId} AND minutes_charged > 0`,
-		sql`UPDATE workspaces SET minutes_balance = minutes_balance + (SELECT minutes_charged FROM video_reprocesses WHERE id = ${reprocessId})
-			WHERE (SELECT changes()) = 1 AND id = (SELECT workspace_id FROM video_reprocesses WHERE id = ${reprocessId})`,
-	]);
+	const results = await runBatch(db, refundStatements(videoReprocesses, reprocessId, note, { afterChange: false }));
 	if (results[1]?.meta.changes !== 1) return 0;
 	return (await findReprocess(db, reprocessId))?.minutesCharged ?? 0;
-}
-
-/** The ids of the clips a video lists now (its files are the ones to keep). */
-export async function clipIdsOf(db: Db, videoId: string): Promise<string[]> {
-	return (await db.select({ id: clips.id }).from(clips).where(eq(clips.videoId, videoId)).all()).map((r) => r.id);
 }
 
 /** Reprocesses that did not fail: the ones the free allowance counts. */

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { VIDEO_STATUSES } from "../domain/video-status";
+import { CLIP_STATUSES, LEDGER_KINDS, MEMBERSHIP_ROLES, REPROCESS_STATUSES, UPLOAD_STATUSES, VIDEO_STATUSES } from "@clipforge/domain";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
@@ -44,9 +44,6 @@ export const sessions = sqliteTable(
 	},
 	(t) => [index("sessions_user").on(t.userId), index("sessions_expires").on(t.expiresAt)],
 );
-
-export const MEMBERSHIP_ROLES = ["owner", "admin", "member"] as const;
-export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 export const memberships = sqliteTable(
 	"memberships",
@@ -166,9 +163,6 @@ export const videoEvents = sqliteTable(
 	(t) => [index("video_events_video").on(t.videoId, t.id)],
 );
 
-/** `generating` is a finished clip being rendered again after an edit (PATCH /api/clips/:id); its previous file stays served meanwhile. */
-export const CLIP_STATUSES = ["queued", "generating", "completed", "failed"] as const;
-
 export const clips = sqliteTable(
 	"clips",
 	{
@@ -279,8 +273,6 @@ export const webhookDeliveries = sqliteTable(
 	(t) => [index("webhook_deliveries_video").on(t.videoId, t.id)],
 );
 
-export const LEDGER_KINDS = ["grant", "charge", "refund"] as const;
-
 /** Every movement of minutes. A workspace's balance always equals the sum of its rows. */
 export const minutesLedger = sqliteTable(
 	"minutes_ledger",
@@ -314,8 +306,6 @@ export const loginThrottle = sqliteTable("login_throttle", {
 	nonce: text("nonce").notNull(),
 }, (t) => [index("login_throttle_last_attempt").on(t.lastAttemptAt)]);
 
-export const REPROCESS_STATUSES = ["processing", "completed", "failed"] as const;
-
 /**
  * POST /api/videos/:id/reprocess: a new run of analyzing and generating_clips from the stored source
  * and transcript. Its id (`<videoId>-r<number>`) is also its workflow instance's id and the
@@ -346,9 +336,6 @@ export const videoReprocesses = sqliteTable(
 		uniqueIndex("video_reprocesses_one_running").on(t.videoId).where(sql`status = 'processing'`),
 	],
 );
-
-export const UPLOAD_STATUSES = ["uploading", "completed", "used"] as const;
-export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 
 /**
  * A file uploaded instead of a URL (POST /api/uploads): an R2 multipart upload through the Worker,

@@ -5,29 +5,33 @@
  * asked to process while its workspace's slots are taken waits (status `downloading`,
  * `slot_claimed_at` null) in the order processing was asked for (`started_at`, then id).
  */
-import { sql, type SQL } from "drizzle-orm";
-import { PROCESSING_STAGES } from "../domain/video-status";
-import type { Db } from "./client";
+import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { PROCESSING_STAGES } from "@clipforge/domain";
+import { NOW, type Db } from "./client";
+import { videos } from "./schema";
 
-const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-const PROCESSING = sql.join(PROCESSING_STAGES.map((s) => sql`${s}`), sql`, `);
+const processing = (v: typeof videos) => inArray(v.status, [...PROCESSING_STAGES]);
+/** Videos of the workspace processing (p), holding a slot (h), waiting (w), waiting ahead (a) of one (me). */
+const [p, h, w, a, me] = ["p", "h", "w", "a", "me"].map((name) => alias(videos, name)) as [typeof videos, typeof videos, typeof videos, typeof videos, typeof videos];
+/** `FROM videos AS x` inside `sql` (an alias alone renders as its name). */
+const from = (x: typeof videos) => sql`${videos} ${x}`;
 
 /** Videos of the workspace holding a slot. */
 const holders = (workspaceId: string) =>
-	sql`(SELECT COUNT(*) FROM videos h WHERE h.workspace_id = ${workspaceId} AND h.status IN (${PROCESSING}) AND h.slot_claimed_at IS NOT NULL)`;
+	sql`(SELECT COUNT(*) FROM ${from(h)} WHERE ${h.workspaceId} = ${workspaceId} AND ${processing(h)} AND ${h.slotClaimedAt} IS NOT NULL)`;
 
 /** Videos of the workspace processing or waiting to: what a reprocess must fit under (db/reprocesses.ts). */
-export const processingCount = (workspaceId: string) =>
-	sql`(SELECT COUNT(*) FROM videos p WHERE p.workspace_id = ${workspaceId} AND p.status IN (${PROCESSING}))`;
+export const processingCount = (workspaceId: string) => sql`(SELECT COUNT(*) FROM ${from(p)} WHERE ${p.workspaceId} = ${workspaceId} AND ${processing(p)})`;
 
 /** Videos of the workspace waiting for a slot. */
 export const waitingCount = (workspaceId: string) =>
-	sql`(SELECT COUNT(*) FROM videos w WHERE w.workspace_id = ${workspaceId} AND w.status IN (${PROCESSING}) AND w.slot_claimed_at IS NULL)`;
+	sql`(SELECT COUNT(*) FROM ${from(w)} WHERE ${w.workspaceId} = ${workspaceId} AND ${processing(w)} AND ${w.slotClaimedAt} IS NULL)`;
 
 /** Videos of the workspace waiting for a slot that asked before `videoId` did. */
-const waitingAhead = (workspaceId: string, videoId: string) => sql`(SELECT COUNT(*) FROM videos a, videos me
-	WHERE me.id = ${videoId} AND a.workspace_id = ${workspaceId} AND a.status IN (${PROCESSING}) AND a.slot_claimed_at IS NULL
-	AND (a.started_at < me.started_at OR (a.started_at = me.started_at AND a.id < me.id)))`;
+const waitingAhead = (workspaceId: string, videoId: string) => sql`(SELECT COUNT(*) FROM ${from(a)}, ${from(me)}
+	WHERE ${me.id} = ${videoId} AND ${a.workspaceId} = ${workspaceId} AND ${processing(a)} AND ${a.slotClaimedAt} IS NULL
+	AND (${a.startedAt} < ${me.startedAt} OR (${a.startedAt} = ${me.startedAt} AND ${a.id} < ${me.id})))`;
 
 /**
  * The statement that gives `videoId` a slot if one is free for it: fewer than `limit` videos hold
@@ -35,8 +39,9 @@ const waitingAhead = (workspaceId: string, videoId: string) => sql`(SELECT COUNT
  * never hand out more than `limit`.
  */
 export function claimSlotStatement(videoId: string, workspaceId: string, limit: number): SQL {
-	return sql`UPDATE videos SET slot_claimed_at = ${NOW}, updated_at = ${NOW}
-		WHERE id = ${videoId} AND slot_claimed_at IS NULL AND status IN (${PROCESSING})
+	const { id, slotClaimedAt } = videos;
+	return sql`UPDATE ${videos} SET ${sql.identifier(slotClaimedAt.name)} = ${NOW}, ${sql.identifier(videos.updatedAt.name)} = ${NOW}
+		WHERE ${id} = ${videoId} AND ${slotClaimedAt} IS NULL AND ${processing(videos)}
 		AND ${holders(workspaceId)} + ${waitingAhead(workspaceId, videoId)} < ${limit}`;
 }
 
@@ -45,25 +50,31 @@ export type SlotState = "claimed" | "waiting" | "finished";
 /** Claims a slot for the video if one is free for it; also marks a waiting video as alive (for the reconciler). */
 export async function claimSlot(db: Db, videoId: string, workspaceId: string, limit: number): Promise<SlotState> {
 	await db.run(claimSlotStatement(videoId, workspaceId, limit));
-	const row = await db.get<{ status: string; claimed: string | null }>(sql`SELECT status, slot_claimed_at AS claimed FROM videos WHERE id = ${videoId}`);
+	const row = await db.select({ status: videos.status, claimed: videos.slotClaimedAt }).from(videos).where(eq(videos.id, videoId)).get();
 	if (!row || !(PROCESSING_STAGES as readonly string[]).includes(row.status)) return "finished";
 	if (row.claimed) return "claimed";
-	await db.run(sql`UPDATE videos SET updated_at = ${NOW} WHERE id = ${videoId} AND slot_claimed_at IS NULL`);
+	await db.update(videos).set({ updatedAt: NOW }).where(and(eq(videos.id, videoId), isNull(videos.slotClaimedAt)));
 	return "waiting";
 }
 
 /** 1 for the next video to get a slot, 2 for the one after …; null when it is not waiting. */
 export async function queuePosition(db: Db, videoId: string, workspaceId: string): Promise<number | null> {
-	const row = await db.get<{ waiting: number; ahead: number }>(sql`SELECT
-		(SELECT COUNT(*) FROM videos WHERE id = ${videoId} AND status IN (${PROCESSING}) AND slot_claimed_at IS NULL) AS waiting,
-		${waitingAhead(workspaceId, videoId)} AS ahead`);
+	const waiting = and(eq(videos.id, videoId), processing(videos), isNull(videos.slotClaimedAt));
+	const row = await db.get<{ waiting: number; ahead: number }>(
+		sql`SELECT (SELECT COUNT(*) FROM ${videos} WHERE ${waiting}) AS waiting, ${waitingAhead(workspaceId, videoId)} AS ahead`,
+	);
 	return row && row.waiting > 0 ? row.ahead + 1 : null;
 }
 
 /** The first `count` waiting videos of the workspace, in queue order. */
 export async function nextWaiting(db: Db, workspaceId: string, count: number): Promise<string[]> {
-	const rows = await db.all<{ id: string }>(sql`SELECT id FROM videos WHERE workspace_id = ${workspaceId} AND status IN (${PROCESSING}) AND slot_claimed_at IS NULL
-		ORDER BY started_at, id LIMIT ${count}`);
+	const rows = await db
+		.select({ id: videos.id })
+		.from(videos)
+		.where(and(eq(videos.workspaceId, workspaceId), processing(videos), isNull(videos.slotClaimedAt)))
+		.orderBy(asc(videos.startedAt), asc(videos.id))
+		.limit(count)
+		.all();
 	return rows.map((r) => r.id);
 }
 

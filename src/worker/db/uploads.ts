@@ -1,18 +1,20 @@
 /**
  * Uploads and their stored parts (services/uploads.ts says what they are for). The status moves
  * only forward, each step a guarded UPDATE: `uploading` → `completed` → `used`; the claim by a
- * video is in the video's own charge batch (db/ledger.ts `chargeAndCreateVideo`).
+ * video is in the video's own charge batch (videos.ts `createChargedVideo`).
  */
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import { runBatch, type Db } from "./client";
-import { uploadParts, uploads, type UploadStatus } from "./schema";
+import { and, asc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { OPEN_UPLOAD_STATUSES } from "@clipforge/domain";
+import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
+import { uploadParts, uploads } from "./schema";
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type UploadPartRow = typeof uploadParts.$inferSelect;
 export type NewUpload = Omit<typeof uploads.$inferInsert, "status" | "completedAt" | "createdAt">;
 
-/** Statuses that hold storage and count against a workspace's uploads in flight. */
-export const OPEN_UPLOAD_STATUSES: UploadStatus[] = ["uploading", "completed"];
+const u = uploads;
+/** Holding storage: uploading, or completed and not yet made into a video. */
+const open = inArray(uploads.status, [...OPEN_UPLOAD_STATUSES]);
 
 /**
  * Inserts the upload unless the workspace already has `limit` open ones (one statement, so
@@ -20,16 +22,16 @@ export const OPEN_UPLOAD_STATUSES: UploadStatus[] = ["uploading", "completed"];
  */
 export async function createUploadWithin(db: Db, limit: number, upload: NewUpload): Promise<boolean> {
 	const [result] = await runBatch(db, [
-		sql`INSERT INTO uploads (id, workspace_id, video_id, object_key, r2_upload_id, file_name, content_type, size, part_size, part_count, status, expires_at)
+		sql`INSERT INTO ${u} (${names(u.id, u.workspaceId, u.videoId, u.objectKey, u.r2UploadId, u.fileName, u.contentType, u.size, u.partSize, u.partCount, u.status, u.expiresAt)})
 			SELECT ${upload.id}, ${upload.workspaceId}, ${upload.videoId}, ${upload.objectKey}, ${upload.r2UploadId}, ${upload.fileName}, ${upload.contentType},
 				${upload.size}, ${upload.partSize}, ${upload.partCount}, 'uploading', ${upload.expiresAt}
-			WHERE (SELECT COUNT(*) FROM uploads WHERE workspace_id = ${upload.workspaceId} AND status IN ('uploading', 'completed')) < ${limit}`,
+			WHERE (SELECT COUNT(*) FROM ${u} WHERE ${u.workspaceId} = ${upload.workspaceId} AND ${open}) < ${limit}`,
 	]);
 	return result?.meta.changes === 1;
 }
 
 export async function openUploadCount(db: Db, workspaceId: string): Promise<number> {
-	const [row] = await db.select({ n: sql<number>`COUNT(*)` }).from(uploads).where(and(eq(uploads.workspaceId, workspaceId), inArray(uploads.status, OPEN_UPLOAD_STATUSES)));
+	const [row] = await db.select({ n: sql<number>`COUNT(*)` }).from(uploads).where(and(eq(uploads.workspaceId, workspaceId), open));
 	return row?.n ?? 0;
 }
 
@@ -54,28 +56,28 @@ export function partsOf(db: Db, uploadId: string): Promise<UploadPartRow[]> {
  * is still uploading: false when it was aborted, expired or completed meanwhile.
  */
 export async function recordPart(db: Db, part: { uploadId: string; partNumber: number; etag: string; size: number }): Promise<boolean> {
+	const p = uploadParts;
 	const [result] = await runBatch(db, [
-		sql`INSERT INTO upload_parts (upload_id, part_number, etag, size)
+		sql`INSERT INTO ${p} (${names(p.uploadId, p.partNumber, p.etag, p.size)})
 			SELECT ${part.uploadId}, ${part.partNumber}, ${part.etag}, ${part.size}
-			WHERE EXISTS (SELECT 1 FROM uploads WHERE id = ${part.uploadId} AND status = 'uploading')
-			ON CONFLICT (upload_id, part_number) DO UPDATE SET etag = excluded.etag, size = excluded.size, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+			WHERE EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${part.uploadId} AND ${u.status} = 'uploading')
+			ON CONFLICT (${names(p.uploadId, p.partNumber)}) DO UPDATE SET ${names(p.etag)} = excluded.${names(p.etag)}, ${names(p.size)} = excluded.${names(p.size)}, ${names(p.createdAt)} = ${NOW}`,
 	]);
 	return result?.meta.changes === 1;
 }
 
 /** `uploading` → `completed`; false when it was not uploading any more. */
 export async function markUploadCompleted(db: Db, id: string): Promise<boolean> {
-	const [result] = await runBatch(db, [
-		sql`UPDATE uploads SET status = 'completed', completed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ${id} AND status = 'uploading'`,
-	]);
-	return result?.meta.changes === 1;
+	const result = await db.update(uploads).set({ status: "completed", completedAt: NOW }).where(and(eq(uploads.id, id), eq(uploads.status, "uploading"))).run();
+	return result.meta.changes === 1;
 }
 
 /** Removes an upload that no video uses, with its part rows; false when it was used (or gone) meanwhile. */
 export async function deleteOpenUpload(db: Db, id: string): Promise<boolean> {
+	const stillOpen = and(eq(uploads.id, id), open);
 	const results = await runBatch(db, [
-		sql`DELETE FROM upload_parts WHERE upload_id = ${id} AND EXISTS (SELECT 1 FROM uploads WHERE id = ${id} AND status IN ('uploading', 'completed'))`,
-		sql`DELETE FROM uploads WHERE id = ${id} AND status IN ('uploading', 'completed')`,
+		db.delete(uploadParts).where(and(eq(uploadParts.uploadId, id), sql`EXISTS (SELECT 1 FROM ${u} WHERE ${stillOpen})`)),
+		db.delete(uploads).where(stillOpen),
 	]);
 	return results[1]?.meta.changes === 1;
 }
@@ -85,7 +87,7 @@ export function expiredUploads(db: Db, nowIso: string, limit: number): Promise<U
 	return db
 		.select()
 		.from(uploads)
-		.where(and(inArray(uploads.status, OPEN_UPLOAD_STATUSES), lt(uploads.expiresAt, nowIso)))
+		.where(and(open, lt(uploads.expiresAt, nowIso)))
 		.orderBy(asc(uploads.expiresAt))
 		.limit(limit);
 }
@@ -96,9 +98,10 @@ export function expiredUploads(db: Db, nowIso: string, limit: number): Promise<U
  * the video row was created.
  */
 export const uploadClaim = {
-	stillCompleted: (uploadId: string) => sql` AND EXISTS (SELECT 1 FROM uploads WHERE id = ${uploadId} AND status = 'completed')`,
+	/** A guard of the charge: the upload is still `completed` (no other submission claimed it). */
+	stillCompleted: (uploadId: string): SQL => sql`EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${uploadId} AND ${u.status} = 'completed')`,
 	/** Right after the video's first event: only when this batch created the video. */
-	claim: (uploadId: string) => sql`UPDATE uploads SET status = 'used' WHERE id = ${uploadId} AND status = 'completed' AND (SELECT changes()) = 1`,
+	claim: (uploadId: string): SQL => sql`UPDATE ${u} SET ${names(u.status)} = 'used' WHERE ${u.id} = ${uploadId} AND ${u.status} = 'completed' AND ${AFTER_CHANGE}`,
 };
 
 export async function uploadStillCompleted(db: Db, uploadId: string): Promise<boolean> {

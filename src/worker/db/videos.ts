@@ -1,22 +1,35 @@
 /**
- * The videos-and-clips aggregate: a video row, its status events, its clips and its webhook
- * deliveries. Status and progress writes are guarded UPDATEs, so a repeated workflow step is a
- * no-op: a stage is only entered from an earlier one, progress only ever rises, and a finished
- * video (completed/failed) is never touched again.
+ * The video aggregate: a video row and its status events, from its charged creation to its end.
+ * Status and progress writes are guarded, so a repeated workflow step is a no-op: a stage is only
+ * entered from an earlier one, progress only ever rises, and a finished video (completed/failed)
+ * is never touched again. A video's charge is written in the batch that creates it, and its
+ * refund in the batch that fails it (ledger.ts's statements), each guarded on the change before it.
  */
-import { and, asc, count, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
-import { runBatch, type Db } from "./client";
+import { and, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { PROCESSING_STAGES, TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "@clipforge/domain";
+import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
+import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
+import { balanceOf, debitStatement, entryStatement, refundStatements } from "./ledger";
+import { clips, videoEvents, videoReprocesses, videos, webhookDeliveries } from "./schema";
 import { claimSlotStatement, waitingCount } from "./slots";
-import { clips, videos, webhookDeliveries, workspaces } from "./schema";
+import { uploadClaim, uploadStillCompleted } from "./uploads";
 
 export type VideoRow = typeof videos.$inferSelect;
-export type ClipRow = typeof clips.$inferSelect;
 
-const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 const notFinished = notInArray(videos.status, [...TERMINAL_STATUSES]);
 /** The video's status as its position in the seed's order (a status only moves forward in it). */
-const statusPosition = sql`(CASE ${videos.status} ${sql.join(VIDEO_STATUSES.map((status, i) => sql.raw(`WHEN '${status}' THEN ${i}`)), sql` `)} END)`;
+const statusPosition = sql`(CASE ${videos.status} ${sql.join(VIDEO_STATUSES.map((status, i) => sql`WHEN ${status} THEN ${i}`), sql` `)} END)`;
+
+/** The event of `videoId` entering `status`, written only when `guard` holds. */
+function eventStatement(videoId: string, status: VideoStatus, guard: SQL, message: string | null = null): SQL {
+	const e = videoEvents;
+	return sql`INSERT INTO ${e} (${names(e.videoId, e.status, e.message)}) SELECT ${videoId}, ${status}, ${message} WHERE ${guard}`;
+}
+
+/** The event of a video entering `status`, written only if the video exists and `guard` holds. */
+export function videoEventStatement(videoId: string, status: VideoStatus, guard: SQL, message: string | null = null): SQL {
+	return eventStatement(videoId, status, sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId}) AND ${guard}`, message);
+}
 
 // ---------------------------------------------------------------- reads
 
@@ -52,11 +65,81 @@ export async function staleProcessingVideoIds(db: Db, cutoff: string, limit: num
 	const rows = await db
 		.select({ id: videos.id })
 		.from(videos)
-		.where(and(inArray(videos.status, ["downloading", "uploading", "transcribing", "analyzing", "generating_clips"]), lt(videos.updatedAt, cutoff)))
+		.where(and(inArray(videos.status, [...PROCESSING_STAGES]), lt(videos.updatedAt, cutoff)))
 		.orderBy(videos.updatedAt)
 		.limit(limit)
 		.all();
 	return rows.map((r) => r.id);
+}
+
+/** What the video was charged (0 when it is gone). */
+export async function chargedFor(db: Db, videoId: string): Promise<number> {
+	const row = await db.select({ minutes: videos.minutesCharged }).from(videos).where(eq(videos.id, videoId)).get();
+	return row?.minutes ?? 0;
+}
+
+// ---------------------------------------------------------------- creation
+
+export interface NewVideo {
+	id: string;
+	workspaceId: string;
+	projectId: string | null;
+	sourceUrl: string;
+	title: string;
+	status: "pending_config" | "downloading";
+	config: unknown;
+	sourceVideoId: string;
+	duration: number;
+	thumbnail: string;
+	channelName: string;
+	minutesCharged: number;
+	webhookUrl: string | null;
+	/** A video made of an upload (POST /api/videos/upload): charged only while the upload is still unclaimed, and claims it. */
+	uploadId?: string;
+}
+
+/** The video's row, written only when the statement before it (the charge) changed a row. */
+function insertVideoStatement(video: NewVideo): SQL {
+	const v = videos;
+	const config = video.config ? JSON.stringify(video.config) : null;
+	const columns = names(
+		v.id, v.workspaceId, v.projectId, v.sourceType, v.sourceUrl, v.title, v.status, v.progress, v.config,
+		v.sourceVideoId, v.duration, v.thumbnail, v.channelName, v.minutesCharged, v.webhookUrl, v.startedAt,
+	);
+	const startedAt = sql`CASE WHEN ${video.status} = 'pending_config' THEN NULL ELSE ${NOW} END`;
+	return sql`INSERT INTO ${v} (${columns})
+		SELECT ${video.id}, ${video.workspaceId}, ${video.projectId}, ${video.uploadId ? "upload" : "hosted"}, ${video.sourceUrl}, ${video.title}, ${video.status}, 0, ${config},
+			${video.sourceVideoId}, ${video.duration}, ${video.thumbnail}, ${video.channelName}, ${video.minutesCharged}, ${video.webhookUrl}, ${startedAt}
+		WHERE ${AFTER_CHANGE}`;
+}
+
+/**
+ * Takes `video.minutesCharged` from the workspace and creates the video, its ledger row and its
+ * first event, all or nothing. The debit's `minutes_balance >= cost` guard runs inside the
+ * transaction, so concurrent submissions can never take the balance below zero. A video that
+ * starts processing (`slots` given) is also refused when `slots.maxWaiting` videos of the
+ * workspace already wait for a slot, and claims a slot in the same batch when one is free.
+ * A video made of an upload is created only while the upload is `completed`, and claims it (`used`).
+ * @returns "created"; "insufficient" when the balance was too low; "queue_full"; "upload_taken"
+ * when the upload was claimed by another request meanwhile.
+ */
+export async function createChargedVideo(db: Db, video: NewVideo, slots: { limit: number; maxWaiting: number } | null): Promise<"created" | "insufficient" | "queue_full" | "upload_taken"> {
+	const cost = video.minutesCharged;
+	const guards: SQL[] = [];
+	if (slots) guards.push(sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`);
+	if (video.uploadId) guards.push(uploadClaim.stillCompleted(video.uploadId));
+	const results = await runBatch(db, [
+		debitStatement(db, video.workspaceId, cost, guards),
+		insertVideoStatement(video),
+		entryStatement({ workspaceId: video.workspaceId, key: video.id, kind: "charge", minutes: -cost, note: "video submitted" }, AFTER_CHANGE),
+		// Each only after the one before it wrote its row: an upload's video id is fixed, so the row may exist from a concurrent submission.
+		eventStatement(video.id, video.status, AFTER_CHANGE),
+		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
+		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
+	]);
+	if (results[1]?.meta.changes === 1) return "created";
+	if (video.uploadId && !(await uploadStillCompleted(db, video.uploadId))) return "upload_taken";
+	return (await balanceOf(db, video.workspaceId)) >= cost && slots ? "queue_full" : "insufficient";
 }
 
 // ---------------------------------------------------------------- status and progress
@@ -64,9 +147,9 @@ export async function staleProcessingVideoIds(db: Db, cutoff: string, limit: num
 /** Moves the video into `status` (if it is not already there or past it) and records the event. */
 export async function enterStage(db: Db, videoId: string, status: VideoStatus, progressFloor: number): Promise<void> {
 	const position = VIDEO_STATUSES.indexOf(status);
+	const entering = and(eq(videos.id, videoId), sql`${videos.status} <> ${status}`, notFinished, sql`${position} > ${statusPosition}`)!;
 	await runBatch(db, [
-		sql`INSERT INTO video_events (video_id, status) SELECT id, ${status} FROM videos
-			WHERE id = ${videoId} AND status <> ${status} AND ${notFinished} AND ${position} > ${statusPosition}`,
+		eventStatement(videoId, status, sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${entering})`),
 		db
 			.update(videos)
 			.set({ status, progress: sql`MAX(${videos.progress}, ${progressFloor})`, stageStartedAt: NOW, updatedAt: NOW })
@@ -84,12 +167,10 @@ export async function raiseProgress(db: Db, videoId: string, progress: number): 
 export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
 	const results = await runBatch(db, [
 		db.update(videos).set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
-		sql`INSERT INTO video_events (video_id, status) SELECT id, 'completed' FROM videos WHERE id = ${videoId} AND (SELECT changes()) = 1`,
+		videoEventStatement(videoId, "completed", AFTER_CHANGE),
 	]);
 	return results[0]?.meta.changes === 1;
 }
-
-// Failing a video (and refunding it) is one guarded batch in ledger.ts: failVideo.
 
 /**
  * Stores the config of a pending_config video and moves it to `downloading`, unless
@@ -103,7 +184,7 @@ export async function startWithConfig(db: Db, video: { id: string; workspaceId: 
 			.update(videos)
 			.set({ config, status: "downloading", startedAt: NOW, updatedAt: NOW })
 			.where(and(eq(videos.id, video.id), eq(videos.status, "pending_config"), sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`)),
-		sql`INSERT INTO video_events (video_id, status) SELECT ${video.id}, 'downloading' WHERE (SELECT changes()) = 1`,
+		eventStatement(video.id, "downloading", AFTER_CHANGE),
 		claimSlotStatement(video.id, video.workspaceId, slots.limit),
 	]);
 	if (results[0]?.meta.changes === 1) return "started";
@@ -119,102 +200,50 @@ export async function recordTranscript(db: Db, videoId: string, transcriptKey: s
 	await db.update(videos).set({ transcriptKey, language }).where(eq(videos.id, videoId));
 }
 
-// ---------------------------------------------------------------- clips
+// ---------------------------------------------------------------- the end
 
-export interface NewClip {
-	id: string;
-	title: string;
-	hookTitle: string | null;
-	start: number;
-	end: number;
-	score: number;
-	viralityReason: string;
-	scoreBreakdown: unknown;
-	transcript: string;
-	hooks: unknown;
-	emotions: string[];
-	description: string;
+export interface FailOutcome {
+	/** This call ended the video (it was still unfinished). */
+	ended: boolean;
+	minutesRefunded: number;
 }
 
 /**
- * Replaces the video's clips (a repeated ranking step leaves exactly this ranking) and records who
- * ranked them, and why there are fewer than usual when there are.
+ * Ends an unfinished video as failed with a message a user can read and, in the same batch, gives
+ * its charge back (when `refund`) only if this very call moved it: a video that completed, or
+ * failed before (refunded or not), is left exactly as it is.
  */
-export async function replaceClips(db: Db, video: { id: string; workspaceId: string; aspectRatio: string }, ranked: NewClip[], ranking: { rankedBy: string; note: string | null }): Promise<void> {
-	await runBatch(db, [
-		db.delete(clips).where(eq(clips.videoId, video.id)),
-		...ranked.map((clip, position) =>
-			db.insert(clips).values({
-				id: clip.id, videoId: video.id, workspaceId: video.workspaceId, position, title: clip.title, hookTitle: clip.hookTitle,
-				startTime: clip.start, endTime: clip.end, duration: Math.round((clip.end - clip.start) * 100) / 100, score: clip.score,
-				viralityReason: clip.viralityReason, scoreBreakdown: clip.scoreBreakdown, transcript: clip.transcript, status: "queued", aspectRatio: video.aspectRatio,
-				hooks: clip.hooks, emotions: clip.emotions, description: clip.description,
-			}),
-		),
-		db.update(videos).set({ rankedBy: ranking.rankedBy, rankingNote: ranking.note }).where(eq(videos.id, video.id)),
+export async function failVideo(db: Db, videoId: string, errorMessage: string, options: { refund: boolean }): Promise<FailOutcome> {
+	const message = errorMessage.slice(0, 1000);
+	const results = await runBatch(db, [
+		db.update(videos).set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
+		videoEventStatement(videoId, "failed", AFTER_CHANGE, message),
+		...(options.refund ? refundStatements(videos, videoId, `refund: ${message}`, { afterChange: true }) : []),
 	]);
+	const ended = results[0]?.meta.changes === 1;
+	const refunded = options.refund && results[3]?.meta.changes === 1;
+	return { ended, minutesRefunded: refunded ? await chargedFor(db, videoId) : 0 };
 }
 
-export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
-	return db.select().from(clips).where(eq(clips.id, clipId)).get();
-}
-
-/** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
-export async function markClipRendered(
-	db: Db,
-	clipId: string,
-	files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null },
-): Promise<void> {
-	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
-}
-
-/** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
-export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
-	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
-	return row?.n ?? 0;
-}
-
-export async function deleteClips(db: Db, videoId: string): Promise<void> {
-	await db.delete(clips).where(eq(clips.videoId, videoId));
-}
-
-// ---------------------------------------------------------------- webhooks of a video
-
-export interface WebhookTargetRow {
-	video: {
-		id: string; title: string; status: string; errorMessage: string | null; sourceType: string; sourceUrl: string; workspaceId: string; createdAt: string; completedAt: string | null;
-	};
-	/** The submission's own URL, else the workspace's. */
-	url: string | null;
-	secret: string | null;
-	clipsCount: number;
-}
-
-export async function webhookTargetOf(db: Db, videoId: string): Promise<WebhookTargetRow | null> {
-	const row = await db
-		.select({
-			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, sourceType: videos.sourceType, sourceUrl: videos.sourceUrl,
-			workspaceId: videos.workspaceId, createdAt: videos.createdAt, completedAt: videos.completedAt, url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
-			secret: workspaces.webhookSecret, clipsCount: sql<number>`(SELECT COUNT(*) FROM clips c WHERE c.video_id = ${videos.id} AND c.status = 'completed')`,
-		})
-		.from(videos)
-		.innerJoin(workspaces, eq(workspaces.id, videos.workspaceId))
-		.where(eq(videos.id, videoId))
-		.get();
-	if (!row) return null;
-	const { url, secret, clipsCount, ...video } = row;
-	return { video, url, secret, clipsCount };
-}
-
-export async function webhookAttempts(db: Db, videoId: string, event: string): Promise<number> {
-	const row = await db.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.videoId, videoId), eq(webhookDeliveries.event, event))).get();
-	return row?.n ?? 0;
-}
-
-export async function recordWebhookDelivery(db: Db, delivery: typeof webhookDeliveries.$inferInsert): Promise<void> {
-	await db.insert(webhookDeliveries).values(delivery);
-}
-
-export function webhookDeliveriesOf(db: Db, videoId: string) {
-	return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)).orderBy(asc(webhookDeliveries.id)).all();
+/**
+ * DELETE of a video, settled and removed in one batch: a video still in one of
+ * REFUNDED_WHEN_DELETED is ended and refunded (guarded on that status, so a video that moves past
+ * `transcribing`, completes or fails meanwhile is not), then its rows go. Stored files are R2's part.
+ * @returns null when another request deleted it first; otherwise the minutes this call refunded.
+ */
+export async function deleteVideoSettled(db: Db, videoId: string, minutesCharged: number): Promise<{ minutesRefunded: number } | null> {
+	const results = await runBatch(db, [
+		db
+			.update(videos)
+			.set({ status: "failed", errorMessage: "Deleted before anything was delivered.", completedAt: NOW, updatedAt: NOW })
+			.where(and(eq(videos.id, videoId), inArray(videos.status, [...REFUNDED_WHEN_DELETED]))),
+		...refundStatements(videos, videoId, "video deleted before anything was delivered", { afterChange: true }),
+		db.delete(clips).where(eq(clips.videoId, videoId)),
+		db.delete(videoEvents).where(eq(videoEvents.videoId, videoId)),
+		db.delete(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)),
+		db.delete(videoReprocesses).where(eq(videoReprocesses.videoId, videoId)),
+		db.delete(videos).where(eq(videos.id, videoId)),
+	]);
+	if (results[7]?.meta.changes !== 1) return null;
+	return { minutesRefunded: results[2]?.meta.changes === 1 ? minutesCharged : 0 };
 }

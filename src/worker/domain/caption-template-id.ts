@@ -5,17 +5,14 @@
  */
 import { z } from "@hono/zod-openapi";
 import { CUSTOM_TEMPLATE_PREFIX } from "@clipforge/contract/words";
-import { CAPTION_TEMPLATES } from "./config-options";
+import { CAPTION_TEMPLATES, CONFIG_OPTIONS, CUSTOM_TEMPLATE_REF } from "@clipforge/domain";
 
 /** Ids of saved templates (`ct_…`), as they follow `custom:`. */
 export const CUSTOM_TEMPLATE_ID = /^ct_[A-Za-z0-9_-]{1,64}$/;
 
 export const CaptionTemplateId = z
-	.union([z.enum(CAPTION_TEMPLATES), z.string().regex(/^custom:ct_[A-Za-z0-9_-]{1,64}$/, "must be a preset id or custom:<template id>")])
-	.openapi({
-		description: `A preset look (${CAPTION_TEMPLATES.join(", ")}) or \`custom:<id>\`, one of the workspace's own templates. GET /api/caption-templates lists them with previews.`,
-		example: "karaoke",
-	});
+	.union([z.enum(CAPTION_TEMPLATES), z.string().regex(CUSTOM_TEMPLATE_REF, "must be a preset id or custom:<template id>")])
+	.openapi({ description: CONFIG_OPTIONS.captionTemplateId.help, example: "karaoke" });
 export type CaptionTemplateId = z.infer<typeof CaptionTemplateId>;
 
 /** The saved template's id inside `custom:<id>`, or null for a preset. */

@@ -5,7 +5,7 @@
  * picture (and so re-render the clip) and which are only data.
  */
 import type { Word } from "@clipforge/contract";
-import { CLIP_SECONDS } from "./config-options";
+import { CLIP_SECONDS } from "@clipforge/domain";
 
 /**
  * Edits are free. A re-render touches only the clip's own seconds of the stored source (no

@@ -6,7 +6,7 @@
  * transcript is served only once the video is `completed`); past that the charge stays.
  */
 import { frameOf, type VideoConfig } from "./video-config";
-import type { VideoStatus } from "./video-status";
+import type { VideoStatus } from "@clipforge/domain";
 
 /** `ceil(seconds in the time frame / 60)`, at least 1. */
 export function minutesFor(duration: number, config: VideoConfig | null): number {

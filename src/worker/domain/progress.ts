@@ -2,7 +2,7 @@
  * Progress of a video, 0-100. Each processing stage owns a band; work inside a stage (bytes
  * downloaded, chunks transcribed, clips rendered) moves progress across its band.
  */
-import type { ProcessingStage, VideoStatus } from "./video-status";
+import type { ProcessingStage, VideoStatus } from "@clipforge/domain";
 
 export const PROGRESS_BANDS: Record<ProcessingStage, readonly [number, number]> = {
 	downloading: [0, 15],

@@ -9,7 +9,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { frameOf, VideoConfigInput, type VideoConfig } from "./video-config";
-import type { VideoStatus } from "./video-status";
+import type { VideoStatus } from "@clipforge/domain";
 
 /** Reprocesses of one video that cost nothing. */
 export const FREE_REPROCESSES_PER_VIDEO = 1;

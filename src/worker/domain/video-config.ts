@@ -1,55 +1,53 @@
 /**
- * The processing config (seed 2.3) with API.md's bounds. Defaults are exactly the seed's; unknown
- * fields and wrong-case enum values are refused (400), so a typo never silently becomes a default.
- * Routes validate with it, the workflow, ranking and billing read it.
+ * The processing config with API.md's bounds, as zod: built from the config table
+ * (`@clipforge/domain` CONFIG_OPTIONS), one field per row with its type, bounds, default and help.
+ * Defaults are exactly the seed's; unknown fields and wrong-case enum values are refused (400), so
+ * a typo never silently becomes a default. Routes validate with it, the workflow, ranking and
+ * billing read it.
  */
 import { z } from "@hono/zod-openapi";
-import {
-	ASPECT_RATIOS, CAPTION_TEMPLATES, CLIP_MODELS, CLIP_SECONDS, CLIP_TYPES, CONFIG_DEFAULTS as D, CUSTOM_PROMPT_MAX, GENRES, LAYOUTS, SILENCE_THRESHOLD, SPLIT_RATIO,
-} from "./config-options";
+import { CONFIG_OPTIONS, type ConfigOption, type ConfigValues } from "@clipforge/domain";
 import { CaptionTemplateId } from "./caption-template-id";
 
-export { CAPTION_TEMPLATES, CLIP_MODELS, CLIP_TYPES, GENRES };
+export { CAPTION_TEMPLATES, CLIP_MODELS, CLIP_TYPES, GENRES } from "@clipforge/domain";
 
-const seconds = () => z.number().min(CLIP_SECONDS.min).max(CLIP_SECONDS.max);
+/** One option as a zod field: its type and bounds, described by its help, defaulting to its default. */
+function fieldOf(option: ConfigOption): z.ZodDefault<z.ZodType> {
+	const value = valueSchema(option).openapi({ description: option.help });
+	return (option.nullable ? value.nullable() : value).default(option.default as never);
+}
+
+function valueSchema(option: ConfigOption): z.ZodType {
+	switch (option.type) {
+		case "enum":
+			return z.enum(option.choices);
+		case "boolean":
+			return z.boolean();
+		case "captionTemplate":
+			return CaptionTemplateId;
+		case "number": {
+			let n = z.number();
+			if (option.integer) n = n.int();
+			if (option.min !== undefined) n = n.min(option.min);
+			if (option.exclusiveMin !== undefined) n = n.gt(option.exclusiveMin);
+			return option.max === undefined ? n : n.max(option.max);
+		}
+		case "text": {
+			let s = z.string();
+			if (option.minLength !== undefined) s = s.min(option.minLength);
+			if (option.maxLength !== undefined) s = s.max(option.maxLength);
+			return option.pattern === undefined ? s : s.regex(new RegExp(option.pattern), option.patternMessage);
+		}
+	}
+}
+
+/** The zod fields of a config table (the API's table, or a test's). */
+export function configShapeOf<T extends Record<string, ConfigOption>>(options: T): { [K in keyof T]: z.ZodDefault<z.ZodType<ConfigValues<T>[K]>> } {
+	return Object.fromEntries(Object.entries(options).map(([key, option]) => [key, fieldOf(option)])) as never;
+}
 
 export const VideoConfigInput = z
-	.strictObject({
-		clipType: z.enum(CLIP_TYPES).default(D.clipType),
-		clipModel: z.enum(CLIP_MODELS).default(D.clipModel),
-		genre: z.enum(GENRES).default(D.genre),
-		clipDurationMin: seconds().default(D.clipDurationMin),
-		clipDurationMax: seconds().default(D.clipDurationMax),
-		aspectRatio: z.enum(ASPECT_RATIOS).default(D.aspectRatio),
-		enableCaptions: z.boolean().default(D.enableCaptions),
-		enableIntroTitle: z.boolean().default(D.enableIntroTitle),
-		captionTemplateId: CaptionTemplateId.default(D.captionTemplateId),
-		language: z
-			.string()
-			.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 code such as en, hi or es")
-			.nullable()
-			.default(D.language),
-		timeframeStart: z.number().min(0).default(D.timeframeStart),
-		timeframeEnd: z.number().positive().nullable().default(D.timeframeEnd),
-		enableSplitScreen: z.boolean().default(D.enableSplitScreen),
-		splitScreenBgVideoId: z.string().min(1).max(128).nullable().default(D.splitScreenBgVideoId),
-		splitScreenBgCategoryId: z.string().min(1).max(128).nullable().default(D.splitScreenBgCategoryId),
-		splitRatio: z.number().min(SPLIT_RATIO.min).max(SPLIT_RATIO.max).default(D.splitRatio),
-		enableSmartCrop: z.boolean().default(D.enableSmartCrop),
-		layout: z.enum(LAYOUTS).default(D.layout).openapi({
-			description:
-				"How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.",
-		}),
-		enableWatermark: z.boolean().default(D.enableWatermark),
-		skipClipping: z.boolean().default(D.skipClipping),
-		customPrompt: z.string().max(CUSTOM_PROMPT_MAX).nullable().default(D.customPrompt),
-		removeSilences: z.boolean().default(D.removeSilences).openapi({
-			description: "Cut pauses of `silenceThresholdSeconds` or more inside each clip (jump cuts; captions follow). `clipDurationMin`/`clipDurationMax` bound the clip's span in the source, before the cuts: the rendered file is shorter by the pauses removed.",
-		}),
-		silenceThresholdSeconds: z.number().min(SILENCE_THRESHOLD.min).max(SILENCE_THRESHOLD.max).default(D.silenceThresholdSeconds).openapi({
-			description: "With `removeSilences`: the shortest pause (seconds, between two words of the transcript) that is cut.",
-		}),
-	})
+	.strictObject(configShapeOf(CONFIG_OPTIONS))
 	.superRefine((config, ctx) => {
 		if (config.clipDurationMax < config.clipDurationMin) {
 			ctx.addIssue({ code: "custom", path: ["clipDurationMax"], message: "must be greater than or equal to clipDurationMin" });

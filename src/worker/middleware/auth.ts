@@ -12,7 +12,7 @@ import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { findActiveKey, findLiveSession, rolesOfUser, stampKeyUsed } from "../db/access";
 import { getDb } from "../db/client";
-import type { MembershipRole } from "../db/schema";
+import { MANAGER_ROLES } from "@clipforge/domain";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
@@ -99,9 +99,6 @@ export function workspaceScope(principal: Principal, requested: string | undefin
 	return [requested];
 }
 
-/** Roles that manage a workspace: mint and revoke its API keys, set its webhook, rotate the webhook's secret. */
-export const MANAGER_ROLES: readonly MembershipRole[] = ["owner", "admin"];
-
 /**
  * The workspace a managing write acts on (as resolveWorkspace), refused with 403 `forbidden` for a
  * signed-in member who is not its owner or an admin. An API key was minted by an owner or admin
@@ -114,7 +111,7 @@ export function resolveManagedWorkspace(principal: Principal, requested: string 
 }
 
 export function assertManager(principal: Principal, workspaceId: string): void {
-	if (principal.kind === "session" && !MANAGER_ROLES.includes(principal.roles[workspaceId]!)) {
+	if (principal.kind === "session" && !(MANAGER_ROLES as readonly string[]).includes(principal.roles[workspaceId]!)) {
 		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", { role: principal.roles[workspaceId] ?? null });
 	}
 }

@@ -1,5 +1,5 @@
 /**
- * Caption templates: the preset looks (packages/contract/src/words.ts) and a workspace's own saved
+ * Caption templates: the preset looks (packages/contract/src/looks.ts, re-exported by words.ts) and a workspace's own saved
  * templates (`custom:<id>`: a preset plus its font, colours and position), resolved into the full
  * look the render tier draws; their preview images, drawn once per look by the tier and kept in R2.
  *

@@ -11,6 +11,7 @@ import { assertCaptionTemplate } from "./caption-templates";
 import { resolveBackground } from "./media-library";
 import { queueFull, slotRulesOf } from "./processing-slots";
 import { markFailedAndRefund } from "./video-state";
+import { startInstance } from "./workflow-instances";
 
 /** An unknown split-screen background or category is a 400 now, not a failed video (and a refund) later. */
 export async function assertBackgroundChoice(db: Db, workspaceId: string, config: VideoConfig, seed: string): Promise<void> {
@@ -47,14 +48,7 @@ export function assertTimeframeInside(config: VideoConfig, duration: number): vo
  * be started, the video fails at once and every minute is refunded.
  */
 export async function startProcessing(env: Pick<Env, "PROCESS_VIDEO">, db: Db, videoId: string): Promise<void> {
-	try {
-		await env.PROCESS_VIDEO.create({ id: videoId, params: { videoId } });
-	} catch (error) {
-		// A retried request may find the instance already created: that is the outcome we wanted.
-		if (/already exists|instance.*exists/i.test((error as Error).message)) return;
-		await markFailedAndRefund(db, videoId, "Processing could not be started; the minutes were refunded.");
-		throw error;
-	}
+	await startInstance(env, videoId, { kind: "process", videoId }, () => markFailedAndRefund(db, videoId, "Processing could not be started; the minutes were refunded."));
 }
 
 /** PUT /api/videos/:id/config: the config of a pending_config video, which then starts processing. */

@@ -6,15 +6,16 @@
  * (`<clipId>-e<n>`, ProcessVideoWorkflow's `clipEdit`). Edits are free (domain/clip-edit.ts).
  */
 import type { Word } from "@clipforge/contract";
-import { cutOf, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
+import { cutOf, type ClipRow, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
 import type { Db } from "../db/client";
-import type { ClipRow, VideoRow } from "../db/videos";
+import type { VideoRow } from "../db/videos";
 import { clipWords, MAX_CONCURRENT_EDIT_RENDERS, MAX_EDITS_PER_CLIP, sameTime, snapTrim, transcriptOf, withCorrections, type CaptionFix, type EditIssue } from "../domain/clip-edit";
 import { VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
 import type { Transcript } from "./transcription/transcript";
+import { startInstance } from "./workflow-instances";
 
 export interface ClipChanges {
 	favorited?: boolean;
@@ -46,48 +47,48 @@ export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db
 		await updateClipData(db, clip.id, { ...data, ...(changes.hookTitle !== undefined ? { hookTitle: changes.hookTitle?.trim() || null } : {}) });
 		return { rendering: false };
 	}
-
-	// Anything about the cut needs the clip rendered and the video at rest, and the stored files.
-	if (video.status === "failed") throw new ApiError("conflict", "The video failed; its clips can be edited again once a reprocess of it completes.", { status: video.status });
-	if (video.status !== "completed") {
-		throw new ApiError("video_processing", `The video is still processing (${video.status}); edit its clips once it has completed.`, { status: video.status });
-	}
-	if (clip.status !== "completed") {
-		throw new ApiError("clip_processing", `The clip is ${clip.status === "generating" ? "being rendered again after an edit" : clip.status}; edit it once it has completed.`, { status: clip.status });
-	}
+	assertAtRest(video, clip);
 	const config = VideoConfigInput.parse(video.config);
 	// A workspace template must exist (the clip's current look may be one deleted since).
 	if (changes.captionStyle) await assertCaptionTemplate(db, video.workspaceId, { captionTemplateId: changes.captionStyle }, clip.captionStyle ?? config.captionTemplateId, "captionStyle");
 	const transcript = await storedTranscript(env, video);
 	const next = nextCut(clip, changes, transcript.words, video.duration);
-
-	const rerender = affectsPicture(config, cutOf(clip), next);
-	if (!rerender) {
+	if (!affectsPicture(config, cutOf(clip), next)) {
 		await updateClipData(db, clip.id, { ...data, hookTitle: next.hookTitle, captionFixes: next.captionFixes, transcript: next.transcript });
 		return { rendering: false };
 	}
+	await startRerender(env, db, video, clip, next, data);
+	return { rendering: true };
+}
+
+/** Anything about the cut needs the clip rendered and the video at rest (and so its stored files). */
+function assertAtRest(video: VideoRow, clip: ClipRow): void {
+	if (video.status === "failed") throw new ApiError("conflict", "The video failed; its clips can be edited again once a reprocess of it completes.", { status: video.status });
+	if (video.status !== "completed") {
+		throw new ApiError("video_processing", `The video is still processing (${video.status}); edit its clips once it has completed.`, { status: video.status });
+	}
+	if (clip.status !== "completed") {
+		const what = clip.status === "generating" ? "being rendered again after an edit" : clip.status;
+		throw new ApiError("clip_processing", `The clip is ${what}; edit it once it has completed.`, { status: clip.status });
+	}
+}
+
+/** The edit's guarded start (within the clip's and the workspace's caps), then its workflow instance. */
+async function startRerender(env: Pick<Env, "PROCESS_VIDEO">, db: Db, video: VideoRow, clip: ClipRow, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>): Promise<void> {
 	if (clip.edits >= MAX_EDITS_PER_CLIP) {
-		throw new ApiError("quota_exceeded", `A clip can be rendered again ${MAX_EDITS_PER_CLIP} times; this one has been. Reprocess the video for new clips.`, { limit: MAX_EDITS_PER_CLIP, used: clip.edits });
+		const message = `A clip can be rendered again ${MAX_EDITS_PER_CLIP} times; this one has been. Reprocess the video for new clips.`;
+		throw new ApiError("quota_exceeded", message, { limit: MAX_EDITS_PER_CLIP, used: clip.edits });
 	}
 	const number = clip.edits + 1;
 	if (!(await startClipEdit(db, clip, number, next, data, MAX_CONCURRENT_EDIT_RENDERS))) {
 		if ((await runningEditRenders(db, clip.workspaceId)) >= MAX_CONCURRENT_EDIT_RENDERS) {
-			throw new ApiError("queue_full", `The workspace already has ${MAX_CONCURRENT_EDIT_RENDERS} clips rendering again after edits; send this edit once one has finished. Nothing was changed.`, {
-				maxConcurrent: MAX_CONCURRENT_EDIT_RENDERS,
-				retryAfter: 30,
-			});
+			const message = `The workspace already has ${MAX_CONCURRENT_EDIT_RENDERS} clips rendering again after edits; send this edit once one has finished. Nothing was changed.`;
+			throw new ApiError("queue_full", message, { maxConcurrent: MAX_CONCURRENT_EDIT_RENDERS, retryAfter: 30 });
 		}
 		throw new ApiError("clip_processing", "The clip or its video changed meanwhile (another edit, or a reprocess started); load it again.");
 	}
-	try {
-		await env.PROCESS_VIDEO.create({ id: clipEditIdOf(clip.id, number), params: { videoId: video.id, clipEdit: { clipId: clip.id, number } } });
-	} catch (error) {
-		if (!/already exists|instance.*exists/i.test((error as Error).message)) {
-			await failClipEdit(db, clip.id, number, "The re-render could not be started.");
-			throw error;
-		}
-	}
-	return { rendering: true };
+	const params = { kind: "clipEdit" as const, videoId: video.id, clipEdit: { clipId: clip.id, number } };
+	await startInstance(env, clipEditIdOf(clip.id, number), params, () => failClipEdit(db, clip.id, number, "The re-render could not be started."));
 }
 
 /** The clip's new cut: trimmed (snapped), with its new look, hook title and corrected words. */

@@ -4,7 +4,7 @@
  * guard, checked, normalised) and kept in R2, so renders never depend on the user's URL again.
  */
 import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY, type ImportLimits } from "@clipforge/contract";
-import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "../domain/config-options";
+import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "@clipforge/domain";
 import type { Db } from "../db/client";
 import { backgroundsOf, countBackgrounds, createBackgroundWithin, deleteBackgroundRow, findBackground } from "../db/library";
 import { planOf, setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";

@@ -22,11 +22,11 @@ export class RenderTierError extends Error {
 	}
 }
 
-export type OnProgress = (fraction: number) => void | Promise<void>;
+export type ReportProgress = (fraction: number) => void | Promise<void>;
 
 export interface RunOptions {
 	/** Called with each progress event of a streamed job. */
-	onProgress?: OnProgress;
+	onProgress?: ReportProgress;
 	/** For one-answer jobs: give up (503-worthy `timeout`) after this long. */
 	timeoutMs?: number;
 }

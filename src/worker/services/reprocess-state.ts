@@ -3,7 +3,8 @@
  * workflow, the reconciler and DELETE /api/videos/:id, so all three end one alike.
  */
 import type { Db } from "../db/client";
-import { clipIdsOf, failReprocess, findReprocess, refundReprocess, reprocessesOf, runningReprocessOf } from "../db/reprocesses";
+import { clipIdsOf } from "../db/clips";
+import { failReprocess, findReprocess, refundReprocess, reprocessesOf, runningReprocessOf } from "../db/reprocesses";
 import { clipFileKeysOf } from "../db/clips";
 import { wakeWaiting } from "./processing-slots";
 import { r2Keys } from "./r2-keys";

@@ -17,19 +17,12 @@ import { assertBackgroundChoice } from "./configure-video";
 import { r2Keys } from "./r2-keys";
 import { slotRulesOf } from "./processing-slots";
 import { assertActivePlan } from "./submit-video";
+import { startInstance } from "./workflow-instances";
 
 const isReprocessable = (status: string) => (REPROCESSABLE_STATUSES as readonly string[]).includes(status);
 
 export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, video: VideoRow, changes: ReprocessConfig | undefined): Promise<ReprocessRow> {
-	if (video.status === "pending_config") {
-		throw new ApiError("conflict", "The video has not been processed yet: send its config with PUT /api/videos/{id}/config.");
-	}
-	if (!isReprocessable(video.status)) {
-		throw new ApiError("video_processing", `The video is still processing (${video.status}); reprocess it once it has completed.`, { status: video.status });
-	}
-	if ((await generatingClipCount(db, video.id)) > 0) {
-		throw new ApiError("video_processing", "A clip of this video is being rendered again after an edit; reprocess it once that has finished.", { status: video.status });
-	}
+	await assertFinished(db, video);
 	const history = await reprocessesOf(db, video.id);
 	await assertStoredFiles(env, video, history);
 
@@ -46,30 +39,37 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | 
 	const id = reprocessIdOf(video.id, number);
 	const slots = await slotRulesOf(env, db, video.workspaceId);
 	const started = await startReprocess(db, { id, videoId: video.id, workspaceId: video.workspaceId, number, config, previousConfig: current, minutesCharged: cost }, slots.limit);
-	if (!started) {
-		const now = await findVideoById(db, video.id);
-		if (!now || !isReprocessable(now.status)) throw new ApiError("video_processing", `The video is already being processed (${now?.status ?? "deleted"}).`, { status: now?.status });
-		// Free reprocesses must not run past the workspace's share of the container pool.
-		if ((await processingVideos(db, video.workspaceId)) >= slots.limit) {
-			throw new ApiError("queue_full", `The workspace already has ${slots.limit} video(s) processing, its limit; reprocess this one once one has finished. Nothing was charged.`, {
-				maxConcurrent: slots.limit,
-				retryAfter: 60,
-			});
-		}
-		const balance = await balanceOf(db, video.workspaceId);
-		throw new ApiError("insufficient_minutes", `This reprocess needs ${cost} minute(s); the workspace has ${balance}.`, { required: cost, balance });
-	}
+	if (!started) throw await whyNotStarted(db, video, slots.limit, cost);
 
-	try {
-		await env.PROCESS_VIDEO.create({ id, params: { videoId: video.id, reprocessId: id } });
-	} catch (error) {
-		// A retried request may find the instance already created: that is the outcome we wanted.
-		if (!/already exists|instance.*exists/i.test((error as Error).message)) {
-			await failReprocess(db, { id, videoId: video.id, number }, "Reprocessing could not be started; its minutes were refunded.");
-			throw error;
-		}
-	}
+	const settle = () => failReprocess(db, { id, videoId: video.id, number }, "Reprocessing could not be started; its minutes were refunded.");
+	await startInstance(env, id, { kind: "reprocess", videoId: video.id, reprocessId: id }, settle);
 	return (await findReprocess(db, id))!;
+}
+
+/** A reprocess starts from a video whose run ended, with no clip of it rendering again. */
+async function assertFinished(db: Db, video: VideoRow): Promise<void> {
+	if (video.status === "pending_config") {
+		throw new ApiError("conflict", "The video has not been processed yet: send its config with PUT /api/videos/{id}/config.");
+	}
+	if (!isReprocessable(video.status)) {
+		throw new ApiError("video_processing", `The video is still processing (${video.status}); reprocess it once it has completed.`, { status: video.status });
+	}
+	if ((await generatingClipCount(db, video.id)) > 0) {
+		throw new ApiError("video_processing", "A clip of this video is being rendered again after an edit; reprocess it once that has finished.", { status: video.status });
+	}
+}
+
+/** The guarded start refused: the video moved on, the workspace's slots are full, or the balance is short. */
+async function whyNotStarted(db: Db, video: VideoRow, slotLimit: number, cost: number): Promise<ApiError> {
+	const now = await findVideoById(db, video.id);
+	if (!now || !isReprocessable(now.status)) return new ApiError("video_processing", `The video is already being processed (${now?.status ?? "deleted"}).`, { status: now?.status });
+	// Free reprocesses must not run past the workspace's share of the container pool.
+	if ((await processingVideos(db, video.workspaceId)) >= slotLimit) {
+		const message = `The workspace already has ${slotLimit} video(s) processing, its limit; reprocess this one once one has finished. Nothing was charged.`;
+		return new ApiError("queue_full", message, { maxConcurrent: slotLimit, retryAfter: 60 });
+	}
+	const balance = await balanceOf(db, video.workspaceId);
+	return new ApiError("insufficient_minutes", `This reprocess needs ${cost} minute(s); the workspace has ${balance}.`, { required: cost, balance });
 }
 
 /** The video's config with the changes on top, checked whole; a reprocess always makes clips. */

@@ -3,7 +3,8 @@
  * refused submission never costs a probe, and nothing is charged unless the video row exists.
  */
 import type { Db } from "../db/client";
-import { balanceOf, chargeAndCreateVideo } from "../db/ledger";
+import { balanceOf } from "../db/ledger";
+import { createChargedVideo } from "../db/videos";
 import { projectExists } from "../db/library";
 import { waitingVideos } from "../db/slots";
 import { planOf } from "../db/workspaces";
@@ -103,7 +104,7 @@ async function submitVideo(env: Env, db: Db, render: RenderClient, input: Omit<S
 
 	const cost = minutesFor(info.duration, input.config);
 	const videoId = source.videoId;
-	const created = await chargeAndCreateVideo(db, {
+	const created = await createChargedVideo(db, {
 		id: videoId,
 		workspaceId: input.workspaceId,
 		projectId: input.projectId,

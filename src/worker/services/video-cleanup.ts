@@ -1,5 +1,5 @@
 import { getDb } from "../db/client";
-import { deleteClips } from "../db/videos";
+import { deleteClips } from "../db/clips";
 import { r2Keys } from "./r2-keys";
 
 /** Deletes every R2 object under the given prefixes (R2 lists at most 1000 keys a page). */

@@ -1,6 +1,6 @@
 /** Ending a video that failed: a readable message on the video, and every minute back (once, and only if this call ended it). */
 import type { Db } from "../db/client";
-import { failVideo, type FailOutcome } from "../db/ledger";
+import { failVideo, type FailOutcome } from "../db/videos";
 
 export function markFailedAndRefund(db: Db, videoId: string, errorMessage: string): Promise<FailOutcome> {
 	return failVideo(db, videoId, errorMessage, { refund: true });

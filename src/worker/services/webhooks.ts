@@ -10,7 +10,7 @@
  * private address gets nothing, and the attempt is recorded as refused.
  */
 import type { Db } from "../db/client";
-import { recordWebhookDelivery, webhookAttempts, webhookTargetOf } from "../db/videos";
+import { recordWebhookDelivery, webhookAttempts, webhookTargetOf } from "../db/webhooks";
 import { ensureWebhookSecret } from "../db/workspaces";
 import { base64UrlEncode, hmacSha256, toHex } from "./crypto";
 import { refusedHostReason } from "./public-host";

@@ -8,7 +8,8 @@
 import type { BuiltinBackgroundId, WatermarkSpec } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { completeClipEdit, failClipEdit } from "../../worker/db/clips";
-import { findClip, findVideoById } from "../../worker/db/videos";
+import { findClip } from "../../worker/db/clips";
+import { findVideoById } from "../../worker/db/videos";
 import type { CaptionFix } from "../../worker/domain/clip-edit";
 import { clipWords } from "../../worker/domain/clip-edit";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
@@ -22,11 +23,9 @@ import { prepareWatermark, type RenderLook } from "./look";
 import { renderRequestFor } from "./render-clip";
 import { loadVideo, readJson, renderJob, type LoadedVideo, type VideoRun } from "./run";
 
-export interface ClipEditParams {
-	clipId: string;
-	/** The clip's edit number (its `edits` when the edit started). */
-	number: number;
-}
+import type { ClipEditParams } from "../params";
+
+export type { ClipEditParams };
 
 export interface LoadedClipEdit extends ClipEditParams {
 	/** False when this edit is no longer the clip's running one (finished, failed, or replaced): nothing to do. */

@@ -1,12 +1,14 @@
 /** Steps "compute signals" (loudness from the tier) and "rank moments" (the clips, stored queued). */
 import type { AudioSignals } from "@clipforge/contract";
-import { enterStage, raiseProgress, replaceClips } from "../../worker/db/videos";
+import { replaceClips } from "../../worker/db/clips";
+import { enterStage, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
 import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
+import type { RankOutcome } from "../../worker/services/ranking/rank-moments";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
@@ -23,16 +25,29 @@ export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKe
 	return { key, intervals: result.intervals };
 }
 
-/** Replaces, not appends: a repeated step leaves exactly this ranking. */
-export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<{ clipIds: string[] }> {
-	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
+/** The stored transcript (and loudness) ranked with the video's config: the clips, who ranked them and why there are fewer. */
+export async function rankTranscript(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<RankOutcome> {
 	const transcript = await readJson<Transcript>(run, transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
 	// Loaded here, not at start-up: the ranker's English model is megabytes of JavaScript that no
 	// other request needs (imported lazily, it costs nothing on a cold start for an API call).
 	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
-	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm);
+	const outcome = await rank(transcript, video.config, audio, llm);
+	return { ...outcome, clips: atMost(outcome.clips, video.config.maxClips) };
+}
+
+/** The `max` best clips by score (all when null), in the ranker's order. */
+function atMost<C extends { score: number }>(clips: C[], max: number | null): C[] {
+	if (max === null || clips.length <= max) return clips;
+	const best = new Set([...clips].sort((a, b) => b.score - a.score).slice(0, max));
+	return clips.filter((clip) => best.has(clip));
+}
+
+/** Replaces, not appends: a repeated step leaves exactly this ranking. */
+export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<{ clipIds: string[] }> {
+	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
+	const { clips, rankedBy, note } = await rankTranscript(run, video, transcriptKey, signals);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 	await replaceClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, clips.map((clip, n) => ({ ...clip, id: ids[n]! })), { rankedBy, note });
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));

@@ -1,7 +1,8 @@
 /** Step "render clip N of M": one clip through the tier, from the source in R2 to its MP4 and JPEG. */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
-import { completedClipCount, enterStage, findClip, markClipRendered, raiseProgress } from "../../worker/db/videos";
+import { completedClipCount, findClip, markClipRendered } from "../../worker/db/clips";
+import { enterStage, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
@@ -71,7 +72,7 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 }
 
 /** Skipped when the clip is already rendered and stored (a repeated step). */
-export async function renderClip(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
+export async function renderClipStep(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
 	const { clipId, total } = job;
 	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
 	const clip = await findClip(run.db, clipId);

@@ -10,7 +10,7 @@ import { planOf } from "../../worker/db/workspaces";
 import { sourceLimitsFor } from "../../worker/settings";
 import { progressAt } from "../../worker/domain/progress";
 import { VideoConfigInput, type VideoConfig } from "../../worker/domain/video-config";
-import type { ProcessingStage } from "../../worker/domain/video-status";
+import type { ProcessingStage } from "@clipforge/domain";
 import { createRenderClient, RenderTierError } from "../../worker/services/render-client";
 import type { RenderInstance } from "../../worker/services/render-instances";
 

@@ -11,7 +11,7 @@ import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import { renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
-export async function downloadSource(run: VideoRun, video: LoadedVideo) {
+export async function downloadSourceStep(run: VideoRun, video: LoadedVideo) {
 	await enterStage(run.db, run.videoId, "downloading", 0);
 	if (video.sourceType === "upload") return { bytes: await storedUploadBytes(run) };
 	return renderJob(run, "Downloading the source", renderInstance.video(run.videoId), "download", downloadRequest(run, video), reporter(run, "downloading"));

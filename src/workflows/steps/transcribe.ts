@@ -20,7 +20,7 @@ import { putJson, readJson, renderJob, reporter, type LoadedVideo, type VideoRun
 const EXTRACT_SHARE = 0.15;
 const CHUNKS_SHARE = 0.8;
 
-export async function extractAudio(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<ChunkPlan[]> {
+export async function extractAudioStep(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<ChunkPlan[]> {
 	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", 0));
 	const frame = frameOf(video.config, video.duration);
 	const plan = planAudioChunks(frame.start, frame.end, settingsOf(run.env).audioChunkSeconds);

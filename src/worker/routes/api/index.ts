@@ -15,7 +15,8 @@ import { requireJson } from "../../middleware/require-json";
 import { registerApiKeys } from "./api-keys";
 import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
-import { PUBLIC_CAPTION_PREVIEW_PATHS, registerCaptionTemplates } from "./caption-templates";
+import { PUBLIC_CAPTION_PREVIEW_PATHS, registerCaptionPreviews } from "./caption-previews";
+import { registerCaptionTemplates } from "./caption-templates";
 import { registerClip } from "./clips/clip";
 import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips/files";
 import { registerProjects } from "./projects";
@@ -61,7 +62,7 @@ const REGISTER: ((api: Api) => unknown)[] = [
 	registerUploads,
 	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
 	registerClipFiles,
-	registerCaptionTemplates,
+	registerCaptionTemplates, registerCaptionPreviews,
 ];
 
 export function createApi(): Api {

@@ -1,10 +1,8 @@
 /** A clip's captions as SRT or WebVTT: its (corrected) words, times from the clip's start, in the transcript's cues. */
 import type { Word } from "@clipforge/contract";
+import type { CaptionFormat } from "@clipforge/domain";
 import type { Transcript } from "../transcription/transcript";
 import { toSrt, toVtt } from "../transcription/transcript-formats";
-
-export const CAPTION_FORMATS = ["srt", "vtt"] as const;
-export type CaptionFormat = (typeof CAPTION_FORMATS)[number];
 
 export const CAPTION_CONTENT_TYPE: Record<CaptionFormat, string> = { srt: "application/x-subrip; charset=utf-8", vtt: "text/vtt; charset=utf-8" };
 

@@ -35,73 +35,95 @@ export function zipStream(entries: readonly ZipEntry[]): ReadableStream<Uint8Arr
 	return readable;
 }
 
+/** Where an entry's records point: its name, DOS time and date, and its offset in the archive. */
+interface Placed {
+	name: Uint8Array;
+	time: number;
+	date: number;
+	offset: number;
+}
+
 async function write(entries: readonly ZipEntry[], out: WritableStreamDefaultWriter<Uint8Array>): Promise<void> {
 	const central: Uint8Array[] = [];
 	let offset = 0;
 	try {
 		for (const entry of entries) {
-			const name = encoder.encode(entry.name);
-			const { time, date } = dosTime(entry.modified);
-			const local = header(LOCAL_HEADER + name.length, (v) => {
-				v.setUint32(0, 0x04034b50, true);
-				v.setUint16(4, 20, true);
-				v.setUint16(6, FLAGS, true);
-				v.setUint16(8, 0, true); // stored
-				v.setUint16(10, time, true);
-				v.setUint16(12, date, true);
-				// CRC and sizes: 0 here, in the data descriptor after the bytes.
-				v.setUint16(26, name.length, true);
-			}, name, LOCAL_HEADER);
-			await out.write(local);
-			let crc = 0xffffffff;
-			let written = 0;
-			const reader = (await entry.open()).getReader();
-			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				crc = crc32Update(crc, value);
-				written += value.byteLength;
-				await out.write(value);
-			}
-			if (written !== entry.size) throw new Error(`${entry.name}: expected ${entry.size} bytes, read ${written}`);
-			crc = (crc ^ 0xffffffff) >>> 0;
-			await out.write(header(DESCRIPTOR, (v) => {
-				v.setUint32(0, 0x08074b50, true);
-				v.setUint32(4, crc, true);
-				v.setUint32(8, written, true);
-				v.setUint32(12, written, true);
-			}));
-			central.push(header(CENTRAL_HEADER + name.length, (v) => {
-				v.setUint32(0, 0x02014b50, true);
-				v.setUint16(4, 20, true);
-				v.setUint16(6, 20, true);
-				v.setUint16(8, FLAGS, true);
-				v.setUint16(10, 0, true);
-				v.setUint16(12, time, true);
-				v.setUint16(14, date, true);
-				v.setUint32(16, crc, true);
-				v.setUint32(20, written, true);
-				v.setUint32(24, written, true);
-				v.setUint16(28, name.length, true);
-				v.setUint32(42, offset, true);
-			}, name, CENTRAL_HEADER));
-			offset += LOCAL_HEADER + name.length + written + DESCRIPTOR;
+			const placed = { name: encoder.encode(entry.name), ...dosTime(entry.modified), offset };
+			await out.write(localHeader(placed));
+			const { crc, written } = await copyEntry(entry, out);
+			await out.write(descriptor(crc, written));
+			central.push(centralHeader(placed, crc, written));
+			offset += LOCAL_HEADER + placed.name.length + written + DESCRIPTOR;
 		}
-		const centralSize = central.reduce((n, c) => n + c.length, 0);
 		for (const record of central) await out.write(record);
-		await out.write(header(END_RECORD, (v) => {
-			v.setUint32(0, 0x06054b50, true);
-			v.setUint16(8, central.length, true);
-			v.setUint16(10, central.length, true);
-			v.setUint32(12, centralSize, true);
-			v.setUint32(16, offset, true);
-		}));
+		await out.write(endRecord(central, offset));
 		await out.close();
 	} catch (error) {
 		await out.abort(error);
 		throw error;
 	}
 }
+
+/** The entry's bytes onto the archive, checked against its size: their CRC-32 and count. */
+async function copyEntry(entry: ZipEntry, out: WritableStreamDefaultWriter<Uint8Array>): Promise<{ crc: number; written: number }> {
+	let crc = 0xffffffff;
+	let written = 0;
+	const reader = (await entry.open()).getReader();
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		crc = crc32Update(crc, value);
+		written += value.byteLength;
+		await out.write(value);
+	}
+	if (written !== entry.size) throw new Error(`${entry.name}: expected ${entry.size} bytes, read ${written}`);
+	return { crc: (crc ^ 0xffffffff) >>> 0, written };
+}
+
+/** CRC and sizes are 0 here: they follow the bytes, in the data descriptor. */
+const localHeader = ({ name, time, date }: Placed) =>
+	header(LOCAL_HEADER + name.length, (v) => {
+		v.setUint32(0, 0x04034b50, true);
+		v.setUint16(4, 20, true);
+		v.setUint16(6, FLAGS, true);
+		v.setUint16(8, 0, true); // stored
+		v.setUint16(10, time, true);
+		v.setUint16(12, date, true);
+		v.setUint16(26, name.length, true);
+	}, name, LOCAL_HEADER);
+
+const descriptor = (crc: number, size: number) =>
+	header(DESCRIPTOR, (v) => {
+		v.setUint32(0, 0x08074b50, true);
+		v.setUint32(4, crc, true);
+		v.setUint32(8, size, true);
+		v.setUint32(12, size, true);
+	});
+
+const centralHeader = ({ name, time, date, offset }: Placed, crc: number, size: number) =>
+	header(CENTRAL_HEADER + name.length, (v) => {
+		v.setUint32(0, 0x02014b50, true);
+		v.setUint16(4, 20, true);
+		v.setUint16(6, 20, true);
+		v.setUint16(8, FLAGS, true);
+		v.setUint16(10, 0, true);
+		v.setUint16(12, time, true);
+		v.setUint16(14, date, true);
+		v.setUint32(16, crc, true);
+		v.setUint32(20, size, true);
+		v.setUint32(24, size, true);
+		v.setUint16(28, name.length, true);
+		v.setUint32(42, offset, true);
+	}, name, CENTRAL_HEADER);
+
+const endRecord = (central: readonly Uint8Array[], centralOffset: number) =>
+	header(END_RECORD, (v) => {
+		v.setUint32(0, 0x06054b50, true);
+		v.setUint16(8, central.length, true);
+		v.setUint16(10, central.length, true);
+		v.setUint32(12, central.reduce((n, c) => n + c.length, 0), true);
+		v.setUint32(16, centralOffset, true);
+	});
 
 function header(length: number, fill: (view: DataView) => void, name?: Uint8Array, at = 0): Uint8Array {
 	const bytes = new Uint8Array(length);

@@ -4,7 +4,7 @@
  * browser), valid one hour.
  */
 import { getDb } from "../../../db/client";
-import { findClip } from "../../../db/videos";
+import { findClip } from "../../../db/clips";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { serveR2Object } from "../../../services/serve-object";

@@ -4,14 +4,15 @@
  * `sortBy`, `sortOrder`), and the seed's own `sort=score|time` still works.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, listClips, type ClipFilter } from "../../../db/clips";
+import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS } from "@clipforge/domain";
+import { listClips, type ClipFilter } from "../../../db/clips";
 import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { decodeCursor, encodeCursor } from "../../../services/cursor";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { ClipsResponse, VideoId } from "./schemas";
-import { clipView, loadVideo } from "./views";
+import { clipView, requireVideo } from "./views";
 
 const Bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
@@ -22,7 +23,7 @@ export const ClipFilterQuery = z.object({
 	status: z.enum(CLIP_API_STATUSES).optional().openapi({ description: "Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again)." }),
 	favorited: Bool.optional().openapi({ type: "string", enum: ["true", "false"] }),
 	sortBy: z.enum(CLIP_SORT_FIELDS).optional().openapi({ description: "`score` by default." }),
-	sortOrder: z.enum(["asc", "desc"]).optional().openapi({ description: "`desc` by default." }),
+	sortOrder: z.enum(SORT_ORDERS).optional().openapi({ description: "`desc` by default." }),
 	sort: z.enum(["score", "time"]).optional().openapi({ description: "The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given." }),
 });
 
@@ -63,7 +64,7 @@ export const registerClips = (api: Api) => api.openapi(clipsRoute, async (c) => 
 	const query = c.req.valid("query");
 	const offset = decodeCursor(query.cursor, (v): v is { o: number } => typeof (v as { o?: unknown })?.o === "number" && (v as { o: number }).o >= 0)?.o ?? 0;
 	const db = getDb(c.env);
-	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
+	const row = await requireVideo(db, id, c.get("principal").workspaceIds);
 	const filter = clipFilterOf(query);
 	// A failed video has no clips, unless a reprocess of it failed: then it keeps its previous ones.
 	const listed = row.status === "completed" || row.status === "failed";

@@ -6,7 +6,7 @@ import type { Api } from "../../../env";
 import { configureVideo } from "../../../services/configure-video";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { VideoDetail, VideoId } from "./schemas";
-import { loadVideo, videoDetailView } from "./views";
+import { requireVideo, videoDetailView } from "./views";
 
 const configRoute = createRoute({
 	method: "put",
@@ -22,7 +22,7 @@ const configRoute = createRoute({
 export const registerConfigure = (api: Api) => api.openapi(configRoute, async (c) => {
 	const { id } = c.req.valid("param");
 	const db = getDb(c.env);
-	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
+	const row = await requireVideo(db, id, c.get("principal").workspaceIds);
 	await configureVideo(c.env, db, row, c.req.valid("json"));
-	return c.json(videoDetailView(await loadVideo(db, id, [row.workspaceId])), 200);
+	return c.json(videoDetailView(await requireVideo(db, id, [row.workspaceId])), 200);
 });

@@ -2,10 +2,12 @@
  * GET /api/videos/{id}/export?format=fcpxml|premiere|zip: the video's clips (the list's filters
  * apply) as an editor timeline on the source, or as one ZIP of the rendered MP4s, streamed.
  */
+import { EXPORT_FORMATS } from "@clipforge/domain";
 import { createRoute, z } from "@hono/zod-openapi";
 import { listClips } from "../../../db/clips";
 import { getDb } from "../../../db/client";
-import type { ClipRow, VideoRow } from "../../../db/videos";
+import type { ClipRow } from "../../../db/clips";
+import type { VideoRow } from "../../../db/videos";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { toFcpxml, toXmeml, type Timeline } from "../../../services/exports/timeline";
@@ -13,9 +15,8 @@ import { ZIP_MAX_BYTES, zipLength, zipStream, type ZipEntry } from "../../../ser
 import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
 import { ClipFilterQuery, clipFilterOf } from "./clips";
 import { VideoId } from "./schemas";
-import { loadVideo } from "./views";
+import { requireVideo } from "./views";
 
-export const EXPORT_FORMATS = ["fcpxml", "premiere", "zip"] as const;
 const MAX_CLIPS = 500;
 
 const exportRoute = createRoute({
@@ -54,7 +55,7 @@ export const registerExport = (api: Api) => api.openapi(exportRoute, async (c) =
 	const { id } = c.req.valid("param");
 	const query = c.req.valid("query");
 	const db = getDb(c.env);
-	const video = await loadVideo(db, id, c.get("principal").workspaceIds);
+	const video = await requireVideo(db, id, c.get("principal").workspaceIds);
 	const listed = video.status === "completed" || video.status === "failed";
 	const rows = listed ? await listClips(db, id, clipFilterOf(query), { limit: MAX_CLIPS, offset: 0 }) : [];
 	if (rows.length === 0) {

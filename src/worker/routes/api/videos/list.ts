@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { clipCounts } from "../../../db/clips";
 import { getDb } from "../../../db/client";
 import { listVideos } from "../../../db/videos";
-import { VIDEO_STATUSES } from "../../../domain/video-status";
+import { VIDEO_STATUSES } from "@clipforge/domain";
 import type { Api } from "../../../env";
 import { workspaceScope } from "../../../middleware/auth";
 import { decodeCursor, encodeCursor } from "../../../services/cursor";

@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import { countsTowardAllowance, reprocessesOf, type ReprocessRow } from "../../../db/reprocesses";
-import { REPROCESS_STATUSES } from "../../../db/schema";
+import { REPROCESS_STATUSES } from "@clipforge/domain";
 import { FREE_REPROCESSES_PER_VIDEO, ReprocessConfigInput, reprocessCost } from "../../../domain/reprocess";
 import { VideoConfigInput, type VideoConfig } from "../../../domain/video-config";
 import type { Api } from "../../../env";
@@ -14,7 +14,7 @@ import { withIdempotency } from "../../../services/idempotency";
 import { reprocessVideo } from "../../../services/reprocess-video";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { VideoDetail, VideoId } from "./schemas";
-import { loadVideo, videoDetailView } from "./views";
+import { requireVideo, videoDetailView } from "./views";
 
 const CHARGING = `The first reprocess of a video is free (${FREE_REPROCESSES_PER_VIDEO} per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count.`;
 
@@ -95,13 +95,13 @@ export function registerReprocess(api: Api) {
 		const { id } = c.req.valid("param");
 		const body = c.req.valid("json");
 		const db = getDb(c.env);
-		const video = await loadVideo(db, id, c.get("principal").workspaceIds);
+		const video = await requireVideo(db, id, c.get("principal").workspaceIds);
 		const outcome = await withIdempotency(db, video.workspaceId, c.req.header("idempotency-key"), { reprocess: id, body }, async () => {
 			const reprocess = await reprocessVideo(c.env, db, video, body.config);
 			const cost = reprocess.minutesCharged > 0 ? `${reprocess.minutesCharged} minute(s) charged` : "free";
 			const response: z.infer<typeof ReprocessResponse> = {
 				message: `Reprocessing started (${cost}); the clips are replaced once the new ones are rendered.`,
-				video: videoDetailView(await loadVideo(db, id, [video.workspaceId])),
+				video: videoDetailView(await requireVideo(db, id, [video.workspaceId])),
 				reprocess: reprocessView(reprocess),
 			};
 			return { status: 202, body: response };
@@ -113,7 +113,7 @@ export function registerReprocess(api: Api) {
 	api.openapi(listRoute, async (c) => {
 		const { id } = c.req.valid("param");
 		const db = getDb(c.env);
-		const video = await loadVideo(db, id, c.get("principal").workspaceIds);
+		const video = await requireVideo(db, id, c.get("principal").workspaceIds);
 		const rows = await reprocessesOf(db, id);
 		const counted = rows.filter(countsTowardAllowance).length;
 		const config = video.config ? VideoConfigInput.parse(video.config) : { timeframeStart: 0, timeframeEnd: null };

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "../../../domain/ranking-features";
 import { VideoConfigInput } from "../../../domain/video-config";
-import { VIDEO_STATUSES } from "../../../domain/video-status";
-import { CLIP_API_STATUSES, CLIP_SORT_FIELDS } from "../../../db/clips";
+import { VIDEO_STATUSES } from "@clipforge/domain";
+import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS } from "@clipforge/domain";
 
 export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
 
@@ -163,7 +163,7 @@ export const ClipsResponse = z
 				status: z.enum(CLIP_API_STATUSES).nullable(),
 				favorited: z.boolean().nullable(),
 				sortBy: z.enum(CLIP_SORT_FIELDS),
-				sortOrder: z.enum(["asc", "desc"]),
+				sortOrder: z.enum(SORT_ORDERS),
 			})
 			.openapi({ description: "The filters and order this answer applied (defaults filled)." }),
 	})

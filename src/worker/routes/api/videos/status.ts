@@ -6,7 +6,7 @@ import type { Api } from "../../../env";
 import { etagOf, holds, notModified, setRevalidate } from "../../conditional";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoId, VideoStatusResponse } from "./schemas";
-import { loadVideo, videoStatusView } from "./views";
+import { requireVideo, videoStatusView } from "./views";
 
 const statusRoute = createRoute({
 	method: "get",
@@ -21,7 +21,7 @@ const statusRoute = createRoute({
 export const registerStatus = (api: Api) => api.openapi(statusRoute, async (c) => {
 	const { id } = c.req.valid("param");
 	const db = getDb(c.env);
-	const row = await loadVideo(db, id, c.get("principal").workspaceIds);
+	const row = await requireVideo(db, id, c.get("principal").workspaceIds);
 	// One more read only for a video that waits for a slot.
 	const position = row.status === "downloading" && !row.slotClaimedAt ? await queuePosition(db, row.id, row.workspaceId) : null;
 	const body = videoStatusView(row, position);

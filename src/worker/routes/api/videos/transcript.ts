@@ -11,7 +11,7 @@ import type { Transcript } from "../../../services/transcription/transcript";
 import { toSrt, toText, toVtt, TRANSCRIPT_FORMATS } from "../../../services/transcription/transcript-formats";
 import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
 import { VideoId } from "./schemas";
-import { loadVideo } from "./views";
+import { requireVideo } from "./views";
 
 const Word = z.object({ word: z.string(), start: z.number(), end: z.number() });
 const TranscriptSchema = z
@@ -49,7 +49,7 @@ const transcriptRoute = createRoute({
 export const registerTranscript = (api: Api) => api.openapi(transcriptRoute, async (c) => {
 	const { id } = c.req.valid("param");
 	const { format } = c.req.valid("query");
-	const video = await loadVideo(getDb(c.env), id, c.get("principal").workspaceIds);
+	const video = await requireVideo(getDb(c.env), id, c.get("principal").workspaceIds);
 	if (video.status !== "completed") {
 		const why = video.status === "failed" ? "the video failed, so it has no transcript" : `the video is ${video.status}; the transcript is served once the video is completed`;
 		throw new ApiError("conflict", `No transcript: ${why}.`, { status: video.status });

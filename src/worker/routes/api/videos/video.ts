@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { deleteVideoSettled } from "../../../db/ledger";
+import { deleteVideoSettled } from "../../../db/videos";
 import { ApiError } from "../../../errors";
 import type { Api } from "../../../env";
 import { wakeWaiting } from "../../../services/processing-slots";
@@ -13,7 +13,7 @@ import { refundReprocessOnDelete } from "../../../services/reprocess-state";
 import { deletePrefixes } from "../../../services/video-cleanup";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoDetail, VideoId } from "./schemas";
-import { loadVideo, videoDetailOf } from "./views";
+import { requireVideo, videoDetailOf } from "./views";
 
 const detailRoute = createRoute({
 	method: "get",
@@ -47,7 +47,7 @@ export function registerVideo(api: Api) {
 	api.openapi(detailRoute, async (c) => {
 		const { id } = c.req.valid("param");
 		const db = getDb(c.env);
-		return c.json(await videoDetailOf(db, await loadVideo(db, id, c.get("principal").workspaceIds)), 200);
+		return c.json(await videoDetailOf(db, await requireVideo(db, id, c.get("principal").workspaceIds)), 200);
 	});
 }
 
@@ -55,7 +55,7 @@ export function registerDeleteVideo(api: Api) {
 	api.openapi(deleteRoute, async (c) => {
 		const { id } = c.req.valid("param");
 		const db = getDb(c.env);
-		const video = await loadVideo(db, id, c.get("principal").workspaceIds);
+		const video = await requireVideo(db, id, c.get("principal").workspaceIds);
 		// A reprocessed video's own charge was delivered: only a reprocess still running is refunded (and stopped).
 		const reprocessRefund = await refundReprocessOnDelete(c.env, db, id);
 		if (reprocessRefund === null && video.status !== "pending_config" && video.status !== "completed" && video.status !== "failed") {

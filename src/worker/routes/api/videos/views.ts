@@ -1,8 +1,10 @@
 /** Database rows → the API's shapes. One place, so every route shows a video the same way. */
 import type { z } from "@hono/zod-openapi";
 import type { Db } from "../../../db/client";
-import { findVideo, type ClipRow, type VideoRow } from "../../../db/videos";
-import { apiStatusOf, clipCounts } from "../../../db/clips";
+import type { ClipRow } from "../../../db/clips";
+import { findVideo, type VideoRow } from "../../../db/videos";
+import { clipApiStatusOf } from "@clipforge/domain";
+import { clipCounts } from "../../../db/clips";
 import { ApiError } from "../../../errors";
 import { signClipUrl } from "../../../services/signing";
 import { stageProgress } from "../../../domain/progress";
@@ -11,7 +13,7 @@ import { boundedText, boundedThumbnail, PROBE_TEXT_LIMITS } from "../../../domai
 import type { Clip, Video, VideoDetail, VideoInfo, VideoStatusResponse } from "./schemas";
 
 /** A video of one of these workspaces, or 404 (also for other workspaces' videos: never reveal they exist). */
-export async function loadVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow> {
+export async function requireVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow> {
 	const row = await findVideo(db, id, workspaceIds);
 	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
 	return row;
@@ -115,7 +117,7 @@ export async function clipView(env: Pick<Env, "SIGNING_SECRET">, origin: string,
 		transcript: row.transcript,
 		downloadUrl,
 		thumbnailUrl,
-		status: apiStatusOf(row.status),
+		status: clipApiStatusOf(row.status),
 		aspectRatio: row.aspectRatio,
 		videoId: row.videoId,
 		createdAt: row.createdAt,

@@ -1,11 +1,11 @@
 /** GET /api/videos/{id}/webhooks: every webhook delivery attempt for a video. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { webhookDeliveriesOf } from "../../../db/videos";
+import { webhookDeliveriesOf } from "../../../db/webhooks";
 import type { Api } from "../../../env";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoId } from "./schemas";
-import { loadVideo } from "./views";
+import { requireVideo } from "./views";
 
 const Delivery = z
 	.object({ event: z.string(), url: z.string(), attempt: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number().int().nullable(), createdAt: z.string() })
@@ -24,7 +24,7 @@ const deliveriesRoute = createRoute({
 export const registerVideoWebhooks = (api: Api) => api.openapi(deliveriesRoute, async (c) => {
 	const { id } = c.req.valid("param");
 	const db = getDb(c.env);
-	await loadVideo(db, id, c.get("principal").workspaceIds);
+	await requireVideo(db, id, c.get("principal").workspaceIds);
 	const rows = await webhookDeliveriesOf(db, id);
 	return c.json({ deliveries: rows.map(({ id: _id, videoId: _v, ...rest }) => rest) }, 200);
 });

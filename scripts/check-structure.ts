@@ -1,0 +1,183 @@
+/**
+ * `npm run check:structure`: the house rules a reader can count, measured on every committed
+ * TypeScript file outside tests and generated files.
+ *
+ * - functions: no function (declaration, expression, arrow, method, accessor) spans more than
+ *   MAX_FUNCTION_LINES lines, from its first line to its last, nested functions included;
+ * - lines: no line is wider than MAX_LINE_WIDTH columns, a tab counting as TAB_WIDTH (as the
+ *   formatter counts them, .prettierrc.json; the formatter is the final word on code, but it does
+ *   not break strings or comments, which this finds);
+ * - duplicates: no run of MIN_DUPLICATE_RUN or more significant lines appears twice (a line is
+ *   significant when it holds a letter or digit and is not an import; lines are compared trimmed);
+ * - layers: no import between top-level folders runs back up the order in LAYERS.
+ *
+ * `--report` prints every finding and exits 0; without it the script exits 1 on any finding.
+ * `--only functions,duplicates,layers,lines` limits the checks.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const MAX_FUNCTION_LINES = 50;
+export const MAX_LINE_WIDTH = 120;
+export const TAB_WIDTH = 4;
+export const MIN_DUPLICATE_RUN = 6;
+
+/**
+ * Top-level folders from the bottom up: a file may import from its own layer or any layer below.
+ * `src` is one runtime (the Worker, its workflows and its dashboard), deployed together.
+ */
+export const LAYERS = [
+	["packages/contract"],
+	["packages/domain"],
+	["packages/sdk"],
+	["containers/render"],
+	["src"],
+	["scripts", "tools"],
+	["test"],
+] as const;
+
+const GENERATED = [/^packages\/sdk\/src\/api-types\.ts$/, /^worker-configuration\.d\.ts$/];
+const TESTS = [/(^|\/)test\//, /\.test\.ts$/, /(^|\/)vitest(\.\w+)?\.config\.ts$/];
+
+interface Finding {
+	check: "functions" | "lines" | "duplicates" | "layers";
+	where: string;
+	what: string;
+}
+
+export function sourceFiles(root = ROOT): string[] {
+	const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts"], { cwd: root, encoding: "utf8" });
+	return listed
+		.split("\n")
+		.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+		.filter((f) => !GENERATED.some((g) => g.test(f)) && !TESTS.some((t) => t.test(f)));
+}
+
+/** Every function longer than `max` lines: where it starts, its name and its length. */
+export function longFunctions(file: string, text: string, max = MAX_FUNCTION_LINES): Finding[] {
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	const found: Finding[] = [];
+	const visit = (node: ts.Node) => {
+		if (ts.isFunctionLike(node) && "body" in node && node.body) {
+			const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+			const end = source.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
+			const lines = end - start + 1;
+			if (lines > max) found.push({ check: "functions", where: `${file}:${start}`, what: `${nameOf(node)} is ${lines} lines` });
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+function nameOf(node: ts.Node): string {
+	const named = node as { name?: ts.Node };
+	if (named.name && ts.isIdentifier(named.name)) return named.name.text;
+	const parent = node.parent;
+	if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+	if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+	if (parent && ts.isCallExpression(parent)) return `callback of ${parent.expression.getText().slice(0, 40)}`;
+	return "(anonymous)";
+}
+
+export function wideLines(file: string, text: string, max = MAX_LINE_WIDTH): Finding[] {
+	return text.split("\n").flatMap((line, i) => {
+		const width = line.replace(/^\t+/, (tabs) => " ".repeat(tabs.length * TAB_WIDTH)).length;
+		return width > max ? [{ check: "lines" as const, where: `${file}:${i + 1}`, what: `${width} columns` }] : [];
+	});
+}
+
+const significant = (line: string) => /[A-Za-z0-9]/.test(line) && !/^(import|export \* from|export \{[^}]*\} from)\b/.test(line);
+
+/** Runs of `min` or more significant lines found in two places (merged into their longest extent). */
+export function duplicateRuns(files: Map<string, string>, min = MIN_DUPLICATE_RUN): Finding[] {
+	type At = { file: string; index: number };
+	const lines = new Map<string, { text: string; line: number }[]>();
+	for (const [file, text] of files) {
+		lines.set(file, text.split("\n").flatMap((raw, i) => (significant(raw.trim()) ? [{ text: raw.trim(), line: i + 1 }] : [])));
+	}
+	const windows = new Map<string, At[]>();
+	for (const [file, rows] of lines) {
+		for (let i = 0; i + min <= rows.length; i++) {
+			const key = rows.slice(i, i + min).map((r) => r.text).join("\n");
+			windows.set(key, [...(windows.get(key) ?? []), { file, index: i }]);
+		}
+	}
+	const covered = new Set<string>();
+	const found: Finding[] = [];
+	for (const places of windows.values()) {
+		if (places.length < 2) continue;
+		const [a, b] = places as [At, At];
+		if (a.file === b.file && Math.abs(a.index - b.index) < min) continue;
+		if (covered.has(`${a.file}:${a.index}`)) continue;
+		const rowsA = lines.get(a.file)!;
+		const rowsB = lines.get(b.file)!;
+		let length = min;
+		while (rowsA[a.index + length] && rowsA[a.index + length]?.text === rowsB[b.index + length]?.text) length++;
+		for (let k = 0; k < length; k++) covered.add(`${a.file}:${a.index + k}`);
+		found.push({
+			check: "duplicates",
+			where: `${a.file}:${rowsA[a.index]!.line}`,
+			what: `${length} lines also at ${b.file}:${rowsB[b.index]!.line}${places.length > 2 ? ` (and ${places.length - 2} more)` : ""}`,
+		});
+	}
+	return found;
+}
+
+const layerOf = (file: string) => LAYERS.findIndex((folders) => folders.some((f) => file === f || file.startsWith(`${f}/`)));
+
+/** Workspace packages by name, so `@clipforge/x` imports are placed like relative ones. */
+function packageFolders(): Map<string, string> {
+	const folders = new Map<string, string>();
+	const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { workspaces?: string[] };
+	for (const folder of root.workspaces ?? []) {
+		const pkg = JSON.parse(readFileSync(join(ROOT, folder, "package.json"), "utf8")) as { name: string };
+		folders.set(pkg.name, folder);
+	}
+	return folders;
+}
+
+/** Imports from a file into a top-level folder above its own (relative paths and workspace packages). */
+export function upwardImports(file: string, text: string, packages = packageFolders()): Finding[] {
+	const from = layerOf(file);
+	if (from < 0) return [];
+	const found: Finding[] = [];
+	for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+		const spec = match[1]!;
+		let target: string | null = null;
+		if (spec.startsWith(".")) target = relative(ROOT, resolve(ROOT, dirname(file), spec));
+		else {
+			const name = [...packages.keys()].find((p) => spec === p || spec.startsWith(`${p}/`));
+			if (name) target = packages.get(name)!;
+		}
+		if (target === null) continue;
+		const to = layerOf(target);
+		if (to > from) found.push({ check: "layers", where: file, what: `imports ${spec} (${LAYERS[to]!.join("|")} is above ${LAYERS[from]!.join("|")})` });
+	}
+	return found;
+}
+
+function main(): void {
+	const args = process.argv.slice(2);
+	const only = args.includes("--only") ? new Set(args[args.indexOf("--only") + 1]!.split(",")) : null;
+	const on = (check: Finding["check"]) => !only || only.has(check);
+	const files = new Map(sourceFiles().map((f) => [f, readFileSync(join(ROOT, f), "utf8")]));
+	const packages = packageFolders();
+	const findings: Finding[] = [];
+	for (const [file, text] of files) {
+		if (on("functions")) findings.push(...longFunctions(file, text));
+		if (on("lines")) findings.push(...wideLines(file, text));
+		if (on("layers")) findings.push(...upwardImports(file, text, packages));
+	}
+	if (on("duplicates")) findings.push(...duplicateRuns(files));
+	for (const f of findings) console.log(`${f.check.padEnd(10)} ${f.where}  ${f.what}`);
+	const counts = ["functions", "lines", "duplicates", "layers"].filter((c) => on(c as Finding["check"])).map((c) => `${c} ${findings.filter((f) => f.check === c).length}`);
+	console.log(`${files.size} files; findings: ${counts.join(", ")}`);
+	if (findings.length > 0 && !args.includes("--report")) process.exit(1);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
