@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { readAiCatalogue } from "./scripts/ai-catalogue.ts";
 
 // Worker + Workflows tests inside the Workers runtime (real D1, R2 and Workflows via Miniflare).
 // The render tier is the one thing stubbed here (test/helpers/fake-render-tier.ts); its real code
@@ -24,6 +25,8 @@ export default defineConfig(async () => {
 						INTERNAL_BASE_URL: "http://clipforge.test",
 						// Hung render jobs are detected in 1 s here (60 s in the real config).
 						RENDER_IDLE_TIMEOUT_SECONDS: "1",
+						// The generated model catalogue, for the unit tests' stand-ins of the AI binding.
+						AI_CATALOGUE: readAiCatalogue(),
 					},
 				},
 			}),

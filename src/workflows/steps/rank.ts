@@ -5,6 +5,7 @@ import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
+import type { RankOptions } from "../../worker/services/ranking/rank-moments";
 import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
@@ -24,7 +25,7 @@ export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKe
 }
 
 /** Replaces, not appends: a repeated step leaves exactly this ranking. */
-export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<{ clipIds: string[] }> {
+export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }, options: RankOptions = {}): Promise<{ clipIds: string[] }> {
 	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
 	const transcript = await readJson<Transcript>(run, transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
@@ -32,9 +33,18 @@ export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptK
 	// Loaded here, not at start-up: the ranker's English model is megabytes of JavaScript that no
 	// other request needs (imported lazily, it costs nothing on a cold start for an API call).
 	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
-	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm);
+	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm, options);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 	await replaceClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, clips.map((clip, n) => ({ ...clip, id: ids[n]! })), { rankedBy, note });
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
 	return { clipIds: ids };
+}
+
+/**
+ * Whether this is the step's last attempt (a step context's attempts count from 1, and `limit`
+ * retries follow the first): only then does an LLM that is unavailable for now give way to the
+ * offline ranker.
+ */
+export function rankAttempt(ctx: { attempt: number; config: { retries?: { limit: number } } }): RankOptions {
+	return { finalAttempt: ctx.attempt > (ctx.config.retries?.limit ?? 0) };
 }

@@ -14,6 +14,7 @@ import { wakeWaiting } from "../../worker/services/processing-slots";
 import { createRenderClient } from "../../worker/services/render-client";
 import { renderInstance } from "../../worker/services/render-instances";
 import { createLlm } from "../../worker/services/ranking/llm/client";
+import type { RankOptions } from "../../worker/services/ranking/rank-moments";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { computeSignals } from "./rank";
@@ -49,13 +50,13 @@ export async function reuseOrComputeSignals(run: VideoRun, video: LoadedVideo, s
 }
 
 /** The first run's ranking, with the new config, into clips of the reprocess's generation. */
-export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess: LoadedReprocess, signals: { key: string; intervals: number }) {
+export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess: LoadedReprocess, signals: { key: string; intervals: number }, options: RankOptions = {}) {
 	const transcript = await readJson<Transcript>(run, reprocess.transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
 	// Loaded on first use, as in the rank step: the English model is megabytes the API's cold start should not evaluate.
 	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
-	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm);
+	const { clips, rankedBy, note } = await rank(transcript, video.config, audio, llm, options);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_r${reprocess.number}_${n + 1}`);
 	await replaceGenerationClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, reprocess.number, clips.map((clip, n) => ({ ...clip, id: ids[n]! })));
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
