@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { readAiCatalogue } from "./scripts/ai-catalogue.ts";
+import { hidePlatformLimitLines } from "./test/setup/platform-limits-reporter.ts";
 
 // The production transcriber (TRANSCRIBER=workers-ai) inside the Workers runtime: the same Worker,
 // D1, R2 and Workflows as vitest.config.ts, with the AI binding played by a stub worker
@@ -52,7 +53,10 @@ export default defineConfig(async () => {
 		],
 		test: {
 			include: ["test/workers-ai/**/*.test.ts"],
-			setupFiles: ["./test/setup/apply-migrations.ts"],
+			// D1's and Workflows' limits, which Miniflare does not enforce, checked on every test.
+			setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/platform-guard.ts"],
+			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
+			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
 		},
 	};

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { readAiCatalogue } from "./scripts/ai-catalogue.ts";
+import { hidePlatformLimitLines } from "./test/setup/platform-limits-reporter.ts";
 
 // Worker + Workflows tests inside the Workers runtime (real D1, R2 and Workflows via Miniflare).
 // The render tier is the one thing stubbed here (test/helpers/fake-render-tier.ts); its real code
@@ -33,7 +34,10 @@ export default defineConfig(async () => {
 		],
 		test: {
 			include: ["test/{integration,workflows,unit}/**/*.test.ts"],
-			setupFiles: ["./test/setup/apply-migrations.ts"],
+			// D1's and Workflows' limits, which Miniflare does not enforce, checked on every test.
+			setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/platform-guard.ts"],
+			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
+			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
 		},
 	};
