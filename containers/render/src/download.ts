@@ -1,12 +1,13 @@
 import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DownloadResult, OnProgress, SourceLimits } from "@clipforge/contract";
-import { assertDownloadMatches, formatBytes, mediaFacts } from "./media-limits.ts";
+import { assertRoomFor, diskFullError, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk } from "./disk-room.ts";
+import { assertDownloadMatches, mediaFacts } from "./media-limits.ts";
 import { ytDlpError } from "./probe.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
+import { tools, workRoot } from "./tool-paths.ts";
 import { fileSize, videoDir } from "./workdir.ts";
 import { ytDlpDownloadArgs } from "./yt-dlp-args.ts";
 
@@ -29,8 +30,10 @@ export interface DownloadSpec {
 /**
  * Downloads the best ≤1080p rendition within the limits into the video's folder as MP4, and keeps
  * it only if ffprobe finds what was probed: a video stream, a picture and a size within the
- * limits, the charged duration (media-limits.ts). Idempotent: a finished (checked) file is reused,
- * a partial one is written to a temporary name first and only renamed when complete and checked.
+ * limits, the charged duration (media-limits.ts). The size limit is lowered to what this
+ * instance's disk can hold, and a download that would not fit next to other videos' files now is
+ * refused as busy (disk-room.ts). Idempotent: a finished (checked) file is reused, a partial one is
+ * written to a temporary name first and only renamed when complete and checked.
  */
 export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress, signal?: AbortSignal): Promise<DownloadResult> {
 	const target = await sourcePath(spec.videoId);
@@ -42,16 +45,19 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 	const checkedUrl = await resolveSource(spec.url);
 	const dir = await videoDir(spec.videoId);
 	const downloaded = join(dir, "download.mp4");
-	const tooLarge = tooLargeMessage(spec.limits.maxBytes);
+	const disk = await diskOf(workRoot);
+	const limits = sourceLimitsOnDisk(spec.limits, disk);
+	const tooLarge = tooLargeMessage(limitWords(limits));
 	// yt-dlp stops by itself when the size is announced; a stream that does not say is cut here.
 	const overLimit = new AbortController();
 	let refusedForSize = false;
+	let refusedForRoom: TierError | null = null;
 	try {
 		await runProcess(
 			tools.ytDlp,
 			ytDlpDownloadArgs({
 				url: checkedUrl,
-				limits: spec.limits,
+				limits,
 				outputTemplate: join(dir, "download.%(ext)s"),
 				progressTemplate: `${PROGRESS_PREFIX}%(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
 			}),
@@ -62,9 +68,19 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 				onStdoutLine: (line) => {
 					if (line.includes("larger than max-filesize")) refusedForSize = true;
 					const bytes = downloadedBytes(line);
-					if (bytes !== null && bytes > spec.limits.maxBytes) {
+					if (bytes !== null && bytes > limits.maxBytes) {
 						refusedForSize = true;
 						overLimit.abort();
+					}
+					// Once the size is known, it must fit in what is free now.
+					const total = announcedBytes(line);
+					if (total !== null && !refusedForRoom) {
+						try {
+							assertRoomFor(total, disk);
+						} catch (error) {
+							refusedForRoom = error as TierError;
+							overLimit.abort();
+						}
 					}
 					const fraction = parseYtDlpProgress(line);
 					if (fraction !== null) onProgress(fraction);
@@ -72,9 +88,17 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 			},
 		);
 	} catch (error) {
+		if (refusedForRoom && !signal?.aborted) {
+			await removePartials(dir);
+			throw refusedForRoom;
+		}
 		if (refusedForSize && !signal?.aborted) {
 			await removePartials(dir);
 			throw tooLarge;
+		}
+		if (error instanceof ProcessError && ranOutOfDisk(error.stderrTail)) {
+			await removePartials(dir);
+			throw diskFullError();
 		}
 		if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
 			throw new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
@@ -88,7 +112,7 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 		throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
 	}
 	try {
-		assertDownloadMatches(await mediaFacts(downloaded, spec.limits.maxPixels, signal), spec.limits, spec.expectedDuration);
+		assertDownloadMatches(await mediaFacts(downloaded, limits.maxPixels, signal), limits, spec.expectedDuration);
 	} catch (error) {
 		await rm(downloaded, { force: true });
 		throw error;
@@ -98,8 +122,16 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 	return { bytes };
 }
 
-function tooLargeMessage(maxBytes: number): TierError {
-	return new TierError("unsupported_source", `The video file is larger than the ${formatBytes(maxBytes)} limit.`, false, 422);
+function tooLargeMessage(limit: string): TierError {
+	return new TierError("unsupported_source", `The video file is larger than ${limit}.`, false, 422);
+}
+
+/** `cfprogress <downloaded> <total|NA> <estimate|NA>` → the total (or estimate) once announced, or null. */
+function announcedBytes(line: string): number | null {
+	if (!line.startsWith(PROGRESS_PREFIX)) return null;
+	const [, total, estimate] = line.slice(PROGRESS_PREFIX.length).split(" ").map(Number);
+	const known = [total, estimate].find((n) => n !== undefined && Number.isFinite(n) && n > 0);
+	return known ?? null;
 }
 
 /** yt-dlp's temporary files of a cut download (`download.mp4.part`, `download.f137.mp4`, …). */
