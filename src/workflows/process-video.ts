@@ -33,6 +33,8 @@ export interface ProcessVideoParams {
 	reprocessId?: string;
 	/** Set for a clip edit (PATCH /api/clips/:id): the clip and its edit number; the instance is `<clipId>-e<number>`. */
 	clipEdit?: ClipEditParams;
+	/** The operator's smoke check (services/smoke/checks.ts): one step, nothing touched; `videoId` is `smoke-<runId>`. */
+	smoke?: boolean;
 }
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
@@ -62,6 +64,7 @@ const RENDER_PARALLELISM = 3;
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
+		if (event.payload.smoke) return step.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
 		const run = videoRun(this.env, event.payload.videoId);
 		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
 		if (event.payload.clipEdit) return editClip(run, step, event.payload.clipEdit);
