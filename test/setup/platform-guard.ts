@@ -1,8 +1,11 @@
 /**
  * The limits Miniflare does not enforce, enforced on every Workers-runtime test (setup file of
  * vitest.config.ts and vitest.ai.config.ts):
- * - D1: more than 100 bound parameters or a statement over 100 KB fails the query, as D1 would;
+ * - D1: more than 100 bound parameters, a statement over 100 KB or a value over 2 MB fails the
+ *   query, as D1 would;
  *   more than 1,000 queries in one invocation (a request, a cron run, one workflow step) fails it;
+ * - R2: more than 1,000 operations in one invocation (the platform's bound on calls to storage
+ *   services from one invocation) fails it;
  * - Workflows: a step's result or an instance's params over 1 MiB fails that step or creation.
  * A violation also fails the test it happened in (afterEach), even when the code under test
  * swallowed the error. After each file, the largest values seen go to the console as one
@@ -16,11 +19,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "cloudflare:workers";
 import { afterAll, afterEach, expect } from "vitest";
 import worker, { ProcessVideoWorkflow } from "../../src/worker/index";
-import { D1_LIMITS, WORKFLOW_LIMITS } from "../helpers/platform-limits";
+import { D1_LIMITS, R2_OPS_PER_INVOCATION, WORKFLOW_LIMITS } from "../helpers/platform-limits";
 
 interface Invocation {
 	label: string;
 	queries: number;
+	storageOps: number;
 }
 
 interface Largest {
@@ -28,7 +32,7 @@ interface Largest {
 	where: string;
 }
 
-type Measure = "boundParameters" | "statementBytes" | "queriesPerInvocation" | "stepResultBytes" | "stepsPerInstance" | "paramsBytes";
+type Measure = "boundParameters" | "statementBytes" | "valueBytes" | "queriesPerInvocation" | "r2OpsPerInvocation" | "stepResultBytes" | "stepsPerInstance" | "paramsBytes";
 
 /** One guard per isolate, whichever module instance of this file asks (prototypes are patched once). */
 export interface PlatformGuard {
@@ -42,14 +46,16 @@ const KEY = Symbol.for("clipforge.platformGuard");
 const fresh = (): Record<Measure, Largest> => ({
 	boundParameters: { value: 0, where: "" },
 	statementBytes: { value: 0, where: "" },
+	valueBytes: { value: 0, where: "" },
 	queriesPerInvocation: { value: 0, where: "" },
+	r2OpsPerInvocation: { value: 0, where: "" },
 	stepResultBytes: { value: 0, where: "" },
 	stepsPerInstance: { value: 0, where: "" },
 	paramsBytes: { value: 0, where: "" },
 });
 const current = new AsyncLocalStorage<Invocation>();
 const installed = (globalThis as Record<symbol, PlatformGuard | undefined>)[KEY];
-export const guard: PlatformGuard = installed ?? { largest: fresh(), violations: [], within: (label, work) => current.run({ label, queries: 0 }, work) };
+export const guard: PlatformGuard = installed ?? { largest: fresh(), violations: [], within: (label, work) => current.run({ label, queries: 0, storageOps: 0 }, work) };
 const { violations } = guard;
 const stepsOf = new Map<string, Set<string>>();
 const encoder = new TextEncoder();
@@ -70,6 +76,9 @@ function checkStatement(sql: string, params: unknown[]): void {
 	const bytes = encoder.encode(sql).length;
 	see("boundParameters", params.length, shortSql(sql));
 	see("statementBytes", bytes, shortSql(sql));
+	const largestValue = Math.max(0, ...params.map((p) => (typeof p === "string" ? encoder.encode(p).length : p instanceof ArrayBuffer || ArrayBuffer.isView(p) ? p.byteLength : 8)));
+	see("valueBytes", largestValue, shortSql(sql));
+	if (largestValue > D1_LIMITS.valueBytes) refuse(`D1_ERROR: a value of ${largestValue} bytes (D1 stores at most ${D1_LIMITS.valueBytes} per row or value) in ${shortSql(sql)}`);
 	if (params.length > D1_LIMITS.boundParameters) refuse(`D1_ERROR: too many SQL variables: ${params.length} bound parameters (D1 takes ${D1_LIMITS.boundParameters}) in ${shortSql(sql)}`);
 	if (bytes > D1_LIMITS.statementBytes) refuse(`D1_ERROR: statement too long: ${bytes} bytes (D1 takes ${D1_LIMITS.statementBytes}) in ${shortSql(sql)}`);
 }
@@ -80,6 +89,27 @@ function countQueries(n: number): void {
 	invocation.queries += n;
 	see("queriesPerInvocation", invocation.queries, invocation.label);
 	if (invocation.queries > D1_LIMITS.queriesPerInvocation) refuse(`D1: more than ${D1_LIMITS.queriesPerInvocation} queries in one invocation (${invocation.label})`);
+}
+
+function countStorageOp(operation: string): void {
+	const invocation = current.getStore();
+	if (!invocation) return;
+	invocation.storageOps++;
+	see("r2OpsPerInvocation", invocation.storageOps, invocation.label);
+	if (invocation.storageOps > R2_OPS_PER_INVOCATION) refuse(`R2: more than ${R2_OPS_PER_INVOCATION} operations in one invocation (${invocation.label}, at ${operation})`);
+}
+
+/** Every R2 call the Worker makes goes through the bucket binding's methods. */
+function guardR2(): void {
+	const bucketProto = Object.getPrototypeOf(env.MEDIA) as Record<string, (...args: unknown[]) => unknown>;
+	for (const method of ["head", "get", "put", "delete", "list", "createMultipartUpload"]) {
+		const original = bucketProto[method];
+		if (typeof original !== "function") continue;
+		bucketProto[method] = function (this: unknown, ...args: unknown[]) {
+			countStorageOp(method);
+			return original.apply(this, args);
+		};
+	}
 }
 
 type Statement = { statement: string; params: unknown[] };
@@ -172,6 +202,7 @@ function guardInvocations(): void {
 if (!installed) {
 	(globalThis as Record<symbol, PlatformGuard>)[KEY] = guard;
 	guardD1();
+	guardR2();
 	guardInvocations();
 }
 

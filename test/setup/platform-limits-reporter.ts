@@ -5,7 +5,7 @@
  */
 import type { UserConsoleLog } from "vitest";
 import type { Reporter } from "vitest/node";
-import { D1_LIMITS, WORKFLOW_LIMITS } from "../helpers/platform-limits.ts";
+import { D1_LIMITS, R2_OPS_PER_INVOCATION, WORKFLOW_LIMITS } from "../helpers/platform-limits.ts";
 
 interface Largest {
 	value: number;
@@ -16,7 +16,9 @@ const PREFIX = "[platform-limits] ";
 const LIMITS: Record<string, [number, string]> = {
 	boundParameters: [D1_LIMITS.boundParameters, "D1 bound parameters in one query"],
 	statementBytes: [D1_LIMITS.statementBytes, "D1 statement bytes"],
+	valueBytes: [D1_LIMITS.valueBytes, "bytes of one value bound in a D1 query"],
 	queriesPerInvocation: [D1_LIMITS.queriesPerInvocation, "D1 queries in one invocation"],
+	r2OpsPerInvocation: [R2_OPS_PER_INVOCATION, "R2 operations in one invocation"],
 	stepResultBytes: [WORKFLOW_LIMITS.stepResultBytes, "bytes of a workflow step's result"],
 	paramsBytes: [WORKFLOW_LIMITS.stepResultBytes, "bytes of a workflow instance's params"],
 	stepsPerInstance: [WORKFLOW_LIMITS.stepsPerInstance, "steps of one workflow instance"],

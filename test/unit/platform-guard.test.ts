@@ -33,6 +33,10 @@ describe("the platform guard", () => {
 		await expect(Promise.resolve().then(() => env.DB.prepare(sql).first())).rejects.toThrow(/statement too long/);
 	});
 
+	it("fails a value over 2 MB", async () => {
+		await expect(Promise.resolve().then(() => env.DB.prepare("SELECT ?").bind("x".repeat(D1_LIMITS.valueBytes + 1)).first())).rejects.toThrow(/a value of 2000001 bytes/);
+	});
+
 	it("fails the 1,001st query of one invocation, counting each statement of a batch", async () => {
 		await guard.within("a test invocation", async () => {
 			await env.DB.batch(Array.from({ length: 990 }, () => env.DB.prepare("SELECT 1")));
@@ -43,6 +47,13 @@ describe("the platform guard", () => {
 		// Another invocation starts from zero; the test's own queries are no invocation.
 		await guard.within("the next", () => env.DB.prepare("SELECT 1").first());
 		for (let k = 0; k < 5; k++) await env.DB.prepare("SELECT 1").first();
+	});
+
+	it("fails the 1,001st R2 operation of one invocation", async () => {
+		await guard.within("an R2-heavy invocation", async () => {
+			for (let k = 0; k < 1000; k++) await env.MEDIA.head(`missing/${k}`);
+			await expect(Promise.resolve().then(() => env.MEDIA.head("missing/last"))).rejects.toThrow(/R2: more than 1000 operations in one invocation \(an R2-heavy invocation, at head\)/);
+		});
 	});
 
 	it("fails the test when the code under test swallowed the error", () => {
