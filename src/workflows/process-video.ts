@@ -12,7 +12,9 @@
  * edit is one too (id `<clipId>-e<n>`), rendering that one clip again (see `editClip`).
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
+import { renderJobBudgetMs } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
+import { CLIP_SECONDS } from "../worker/domain/config-options";
 import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
@@ -39,6 +41,12 @@ export interface ProcessVideoParams {
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
 const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
+/**
+ * Rendering a clip up to `clipSeconds` long: the step waits as long as the tier may take for it
+ * (the contract's render budget, which grows with the clip), so a 10-minute clip on a slow
+ * instance is not given up while the tier is still within its own limits.
+ */
+const renderStep = (clipSeconds: number): WorkflowStepConfig => ({ ...RENDER_STEP, timeout: renderJobBudgetMs(clipSeconds) });
 const DOWNLOAD_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "15 seconds", backoff: "exponential" }, timeout: "2 hours" };
 /** Receivers get about a day of retries: 30 s, 1 min, 2 min … (exponential), ten attempts. */
 const WEBHOOK_STEP: WorkflowStepConfig = { retries: { limit: 9, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
@@ -118,7 +126,7 @@ async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
 	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
 		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
-		return step.do(`render clip ${n + 1} of ${clipIds.length}`, RENDER_STEP, () => renderClip(run, video, job));
+		return step.do(`render clip ${n + 1} of ${clipIds.length}`, renderStep(config.clipDurationMax), () => renderClip(run, video, job));
 	});
 }
 
@@ -163,7 +171,7 @@ async function editClip(run: VideoRun, step: WorkflowStep, params: ClipEditParam
 		const { video, edit } = await step.do("load clip edit", DB_STEP, () => loadClipEdit(run, params));
 		if (!edit.running) return { status: "skipped", clips: 0 };
 		const look = await step.do("prepare the look of the edited clip", RENDER_STEP, () => prepareEditLook(run, video));
-		const files = await step.do("render the edited clip", RENDER_STEP, () => renderEditedClip(run, video, edit, look));
+		const files = await step.do("render the edited clip", renderStep(CLIP_SECONDS.max), () => renderEditedClip(run, video, edit, look));
 		const finished = await step.do("finish clip edit", DB_STEP, () => finishClipEdit(run, edit, files));
 		return { status: finished.replaced ? "completed" : "overtaken", clips: 1 };
 	} catch (error) {

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
 import type { FaceBox, FaceSample } from "./smart-crop.ts";
 import { tools } from "./tool-paths.ts";
@@ -98,6 +99,15 @@ export interface FaceScan {
 }
 
 /**
+ * How densely a clip of `duration` seconds is sampled: SAMPLES_PER_SECOND, fewer for long clips so
+ * no scan decodes more than MAX_SAMPLES frames.
+ */
+export function samplingPlan(duration: number): { fps: number; expectedFrames: number } {
+	const fps = Math.min(SAMPLES_PER_SECOND, MAX_SAMPLES / Math.max(duration, 1));
+	return { fps, expectedFrames: Math.min(MAX_SAMPLES, Math.max(1, Math.floor(duration * fps))) };
+}
+
+/**
  * Decodes `duration` seconds of the source from `start` at a few frames per second and detects
  * faces on each. Face boxes are in fractions of the frame (0-1), times in seconds from `start`.
  */
@@ -110,11 +120,10 @@ export async function scanFaces(
 	signal: AbortSignal,
 ): Promise<FaceScan> {
 	await loadDetector();
-	const fps = Math.min(SAMPLES_PER_SECOND, MAX_SAMPLES / Math.max(duration, 1));
+	const { fps, expectedFrames: expected } = samplingPlan(duration);
 	const width = DETECT_WIDTH;
 	const height = Math.max(2, Math.round((DETECT_WIDTH * source.height) / source.width / 2) * 2);
 	const frameBytes = width * height * 3;
-	const expected = Math.max(1, Math.floor(duration * fps));
 	const samples: FaceSample[] = [];
 	const thumbnails: Uint8Array[] = [];
 	let pending = Buffer.alloc(0);
@@ -139,7 +148,7 @@ export async function scanFaces(
 			"-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
 		],
 		{
-			timeoutMs: Math.max(5 * 60_000, duration * 4_000),
+			timeoutMs: jobTimeouts.faceScan(duration),
 			signal,
 			onStdoutBytes: async (chunk) => {
 				pending = Buffer.concat([pending, chunk]);

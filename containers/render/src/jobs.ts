@@ -9,6 +9,7 @@ import type {
 import { downloadSource, sourcePath } from "./download.ts";
 import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
+import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
 import { putFile } from "./transfer.ts";
@@ -28,7 +29,7 @@ export async function extractAudio(req: ExtractAudioRequest, onProgress: OnProgr
 		const path = join(dir, `audio-${chunk.index}.mp3`);
 		const share = (f: number) => onProgress((position + f * 0.8) / req.chunks.length);
 		await runProcess(tools.ffmpeg, extractAudioChunkArgs(req.sourceUrl, chunk.start, chunk.duration, path), {
-			timeoutMs: 30 * 60_000,
+			timeoutMs: jobTimeouts.audioChunk(chunk.duration),
 			signal,
 			collectStdout: false,
 			onStdoutLine: ffmpegProgressReader(chunk.duration, share),

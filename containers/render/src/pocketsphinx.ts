@@ -2,12 +2,11 @@ import { join } from "node:path";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
 import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
+import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
 import { TierError } from "./tier-error.ts";
 import { tools, workRoot } from "./tool-paths.ts";
 import { fetchToFile } from "./transfer.ts";
-
-const TRANSCRIBE_TIMEOUT_MS = 30 * 60_000;
 
 /** Lines of pocketsphinx_continuous -time yes: `word start end posterior`. */
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
@@ -31,7 +30,7 @@ export async function transcribeLocally(audioUrl: string, language: string | nul
 		// 16 kHz mono 16-bit: 32,000 bytes a second after the 44-byte header.
 		const seconds = Math.max(1, ((await stat(wav)).size - 44) / 32_000);
 		const { stdout } = await runProcess(tools.pocketsphinx, ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], {
-			timeoutMs: TRANSCRIBE_TIMEOUT_MS,
+			timeoutMs: jobTimeouts.localTranscription(seconds),
 			signal,
 			// Word lines arrive utterance by utterance: the last word's end time is how far it got.
 			onStdoutLine: (line) => {

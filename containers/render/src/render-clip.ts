@@ -13,6 +13,7 @@ import type { Framing, OnProgress, RenderClipResult, RenderClipSpec } from "@cli
 import { scanFaces } from "./faces.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
+import { jobTimeouts } from "./job-timeouts.ts";
 import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
@@ -76,7 +77,7 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 				outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
 			}),
 			{
-				timeoutMs: Math.max(10 * 60_000, duration * 20_000),
+				timeoutMs: jobTimeouts.renderEncode(duration),
 				signal,
 				collectStdout: false,
 				onStdoutLine: ffmpegProgressReader(duration, (f) => onProgress(faceShare + f * (0.85 - faceShare))),

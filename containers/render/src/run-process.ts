@@ -8,13 +8,16 @@
  * URL never ends up in an error message.
  */
 import { spawn } from "node:child_process";
+import { wholeMilliseconds } from "@clipforge/contract";
 import { egressArgs, egressEnvironment } from "./egress-args.ts";
 import { egressProxy } from "./egress-proxy.ts";
+import { runningJobName } from "./job-context.ts";
 import { redactUrls } from "./redact.ts";
 import { tools } from "./tool-paths.ts";
 
 export class ProcessError extends Error {
-	readonly reason: "exit" | "timeout" | "aborted" | "spawn";
+	/** `internal`: the job asked for something no process can be given (a bug in the tier, not the media). */
+	readonly reason: "exit" | "timeout" | "aborted" | "spawn" | "internal";
 	readonly exitCode: number | null;
 	readonly stderrTail: string;
 	constructor(message: string, reason: ProcessError["reason"], exitCode: number | null, stderrTail: string) {
@@ -27,6 +30,7 @@ export class ProcessError extends Error {
 }
 
 export interface RunOptions {
+	/** Rounded up to a whole millisecond and capped at a timer's range; NaN or ≤ 0 is refused as a bug. */
 	timeoutMs: number;
 	signal?: AbortSignal;
 	cwd?: string;
@@ -57,6 +61,8 @@ const STDERR_TAIL_CHARS = 8_000;
 export async function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
 	const proxy = (await egressProxy()).url;
 	const tool = command === tools.ffmpeg ? "ffmpeg" : command === tools.ffprobe ? "ffprobe" : command === tools.ytDlp ? "yt-dlp" : "other";
+	const job = runningJobName();
+	const timeoutMs = processTimeoutMs(options.timeoutMs, tool === "other" ? command : tool, job);
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
 		// Node kills the process itself when the signal aborts or the timeout passes.
@@ -65,7 +71,7 @@ export async function runProcess(command: string, args: readonly string[], optio
 			stdio: ["ignore", "pipe", "pipe"],
 			env: { ...egressEnvironment(process.env, proxy), LC_ALL: "C.UTF-8" },
 			signal: options.signal,
-			timeout: options.timeoutMs,
+			timeout: timeoutMs,
 			killSignal: "SIGKILL",
 		});
 		let stdout = "";
@@ -106,8 +112,8 @@ export async function runProcess(command: string, args: readonly string[], optio
 				reject(new ProcessError(`${command}'s output could not be read: ${consumerError.message}`, "exit", code, stderr));
 			} else if (options.signal?.aborted) {
 				reject(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));
-			} else if (signal === "SIGKILL" && Date.now() - started >= options.timeoutMs) {
-				reject(new ProcessError(`${command} took longer than ${options.timeoutMs} ms`, "timeout", code, stderr));
+			} else if (signal === "SIGKILL" && Date.now() - started >= timeoutMs) {
+				reject(new ProcessError(`${command} took longer than ${timeoutMs} ms in the ${job} job`, "timeout", code, stderr));
 			} else if (code !== 0) {
 				reject(new ProcessError(`${command} exited with code ${code}: ${lastLines(stderr, 3)}`, "exit", code, stderr));
 			} else {
@@ -115,6 +121,21 @@ export async function runProcess(command: string, args: readonly string[], optio
 			}
 		});
 	});
+}
+
+/**
+ * The timeout spawn is given: Node refuses a fraction (757200.0000000002 failed every clip over
+ * 30 s) and overflows past 2^31 - 1 ms, so both are mended here, whatever a job computed. NaN or a
+ * value ≤ 0 has no sensible reading: it is reported as the bug it is, naming the job.
+ */
+function processTimeoutMs(timeoutMs: number, tool: string, job: string): number {
+	if (!(timeoutMs > 0)) {
+		throw new ProcessError(
+			`Internal error in the render tier's ${job} job: it gave ${tool} an invalid timeout (${timeoutMs} ms). This is a bug in clipforge, not a problem with the video.`,
+			"internal", null, "",
+		);
+	}
+	return wholeMilliseconds(timeoutMs);
 }
 
 function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {

@@ -16,6 +16,7 @@ import { importMedia, makeBackground } from "./backgrounds.ts";
 import { captionPreview } from "./caption-preview.ts";
 import { downloadSource } from "./download.ts";
 import { egressProxy } from "./egress-proxy.ts";
+import { runAsJob } from "./job-context.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
@@ -110,7 +111,7 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 			};
 			if (!("progress" in job)) {
 				try {
-					return c.json(await handler(parsed.data, () => {}, signal));
+					return c.json(await runAsJob(name, () => handler(parsed.data, () => {}, signal)));
 				} catch (error) {
 					const { status, ...tierError } = asRenderError(error);
 					return c.json({ error: tierError }, status);
@@ -118,7 +119,7 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 					done();
 				}
 			}
-			const run = (onProgress: OnProgress) => handler(parsed.data, onProgress, signal).finally(done);
+			const run = (onProgress: OnProgress) => runAsJob(name, () => handler(parsed.data, onProgress, signal)).finally(done);
 			return new Response(jobEventStream(run, (error) => {
 				const { status: _status, ...tierError } = asRenderError(error);
 				log("job failed", { code: tierError.code, message: tierError.message });

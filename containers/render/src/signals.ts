@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AudioSignals, OnProgress, SignalsRequest, SignalsResult } from "@clipforge/contract";
 import { loudnessArgs } from "./ffmpeg-args.ts";
+import { jobTimeouts } from "./job-timeouts.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
 import { putFile } from "./transfer.ts";
@@ -22,7 +23,7 @@ export async function computeSignals(req: SignalsRequest, onProgress: OnProgress
 	let time = start;
 	try {
 		await runProcess(tools.ffmpeg, loudnessArgs(req.sourceUrl, start, end), {
-			timeoutMs: Math.max(5 * 60_000, length * 1000),
+			timeoutMs: jobTimeouts.loudness(length),
 			signal,
 			collectStdout: false,
 			onStdoutLine: (line) => {

@@ -5,6 +5,7 @@
  */
 import type { JumpCutSpec, Word } from "@clipforge/contract";
 import type { JumpCutArgs } from "./ffmpeg-args.ts";
+import { jobTimeouts } from "./job-timeouts.ts";
 import { frameRateOf, MIN_CUT_SECONDS, parseSilences, planJumpCuts, retimeWords, type JumpCutPlan } from "./jump-cuts.ts";
 import { runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
@@ -64,7 +65,7 @@ async function detectSilences(url: string, start: number, duration: number, sign
 			"-map", "0:a:0", "-vn", "-af", `silencedetect=noise=${SILENCE_NOISE}:d=${MIN_CUT_SECONDS}`, "-f", "null", "-",
 		],
 		// stderr keeps only its tail: collect the detector's lines as they come.
-		{ timeoutMs: Math.max(60_000, duration * 2000), signal, onStderrLine: (line) => line.includes("silence_") && lines.push(line) },
+		{ timeoutMs: jobTimeouts.silenceDetect(duration), signal, onStderrLine: (line) => line.includes("silence_") && lines.push(line) },
 	);
 	return parseSilences(lines.join("\n"), duration);
 }

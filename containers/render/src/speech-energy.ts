@@ -3,6 +3,7 @@
  * speaker layouts. A stereo podcast often pans each microphone towards its speaker's side; a mono
  * one gives both channels the same energy and leaves the decision to mouth motion.
  */
+import { jobTimeouts } from "./job-timeouts.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
 
@@ -33,7 +34,7 @@ export async function channelEnergy(
 				"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
 				"-map", "0:a:0", "-ac", "2", "-ar", String(RATE), "-f", "s16le", "pipe:1",
 			],
-			{ timeoutMs: Math.max(2 * 60_000, duration * 2_000), signal, onStdoutBytes: (chunk) => void chunks.push(Buffer.from(chunk)) },
+			{ timeoutMs: jobTimeouts.channelEnergy(duration), signal, onStdoutBytes: (chunk) => void chunks.push(Buffer.from(chunk)) },
 		);
 	} catch (error) {
 		// "-map 0:a:0" matches nothing in a silent (video-only) source: no audio, not a failure.

@@ -21,6 +21,8 @@ export function toTierError(error: unknown): TierError {
 	if (error instanceof TierError) return error;
 	if (error instanceof ProcessError) {
 		if (error.reason === "timeout") return new TierError("timeout", error.message, true, 504);
+		// A bug in the job's own arithmetic: the same request would fail the same way again.
+		if (error.reason === "internal") return new TierError("internal_error", error.message, false, 500);
 		return new TierError("process_failed", error.message, true, 500);
 	}
 	const message = error instanceof Error ? error.message : String(error);
