@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test lint typecheck types-check test-contract test-worker test-render test-tools test-sdk test-e2e
+.PHONY: install install-test-deps demo up down test lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e
 
 install:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,8 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, then every test suite.
-test: install-test-deps types-check lint typecheck test-contract test-worker test-render test-tools test-sdk test-e2e
+## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite.
+test: install-test-deps types-check lint typecheck deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
@@ -34,6 +34,10 @@ lint:
 
 typecheck:
 	@npm run -s typecheck
+
+## wrangler deploy --dry-run of the production config: bindings, bundle size budget, startup time.
+deploy-check:
+	@npm run -s deploy:check
 
 test-contract:
 	@npm run -s test:contract

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { readAiCatalogue } from "./scripts/ai-catalogue.ts";
+import { hidePlatformLimitLines } from "./test/setup/platform-limits-reporter.ts";
 
 // The production transcriber (TRANSCRIBER=workers-ai) inside the Workers runtime: the same Worker,
 // D1, R2 and Workflows as vitest.config.ts, with the AI binding played by a stub worker
@@ -9,9 +11,11 @@ import { defineConfig } from "vitest/config";
 // workflow against its failures here.
 export default defineConfig(async () => {
 	const migrations = await readD1Migrations("./migrations");
+	// The model catalogue of the generated types: the stub refuses what Workers AI would.
+	const AI_CATALOGUE = readAiCatalogue();
 	// This run's own secrets: never a developer's .dev.vars, never a value anyone else knows. Also in
 	// process.env, where wrangler looks for the config's required secrets.
-	const secrets = { SIGNING_SECRET: randomBytes(32).toString("base64url"), RENDER_SECRET: randomBytes(32).toString("base64url") };
+	const secrets = { SIGNING_SECRET: randomBytes(32).toString("base64url"), RENDER_SECRET: randomBytes(32).toString("base64url"), OPERATOR_SECRET: randomBytes(32).toString("base64url") };
 	Object.assign(process.env, secrets);
 	return {
 		plugins: [
@@ -26,16 +30,33 @@ export default defineConfig(async () => {
 						INTERNAL_BASE_URL: "http://clipforge.test",
 						RENDER_IDLE_TIMEOUT_SECONDS: "1",
 						TRANSCRIBER: "workers-ai",
+						AI_CATALOGUE,
+						// One LLM call's retries on capacity errors, without the production pauses.
+						LLM_RETRY_DELAYS_MS: "5,5,5",
 					},
 					// An RPC service binding: `env.AI.run(model, input)` reaches the stub's `run`, as on the real binding.
 					serviceBindings: { AI: { name: "workers-ai-stub" } },
-					workers: [{ name: "workers-ai-stub", modules: true, scriptPath: "./test/workers-ai/ai-stub.mjs", compatibilityDate: "2025-11-01" }],
+					workers: [
+						{
+							name: "workers-ai-stub",
+							modulesRoot: "./test/workers-ai",
+							modules: [
+								{ type: "ESModule", path: "./test/workers-ai/ai-stub.mjs" },
+								{ type: "ESModule", path: "./test/workers-ai/ai-fidelity.mjs" },
+							],
+							compatibilityDate: "2025-11-01",
+							bindings: { AI_CATALOGUE },
+						},
+					],
 				},
 			}),
 		],
 		test: {
 			include: ["test/workers-ai/**/*.test.ts"],
-			setupFiles: ["./test/setup/apply-migrations.ts"],
+			// D1's and Workflows' limits, which Miniflare does not enforce, checked on every test.
+			setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/platform-guard.ts"],
+			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
+			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
 		},
 	};

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { readAiCatalogue } from "./scripts/ai-catalogue.ts";
+import { hidePlatformLimitLines } from "./test/setup/platform-limits-reporter.ts";
 
 // Worker + Workflows tests inside the Workers runtime (real D1, R2 and Workflows via Miniflare).
 // The render tier is the one thing stubbed here (test/helpers/fake-render-tier.ts); its real code
@@ -9,7 +11,7 @@ export default defineConfig(async () => {
 	const migrations = await readD1Migrations("./migrations");
 	// This run's own secrets: never a developer's .dev.vars, never a value anyone else knows. Also in
 	// process.env, where wrangler looks for the config's required secrets.
-	const secrets = { SIGNING_SECRET: randomBytes(32).toString("base64url"), RENDER_SECRET: randomBytes(32).toString("base64url") };
+	const secrets = { SIGNING_SECRET: randomBytes(32).toString("base64url"), RENDER_SECRET: randomBytes(32).toString("base64url"), OPERATOR_SECRET: randomBytes(32).toString("base64url") };
 	Object.assign(process.env, secrets);
 	return {
 		plugins: [
@@ -24,13 +26,18 @@ export default defineConfig(async () => {
 						INTERNAL_BASE_URL: "http://clipforge.test",
 						// Hung render jobs are detected in 1 s here (60 s in the real config).
 						RENDER_IDLE_TIMEOUT_SECONDS: "1",
+						// The generated model catalogue, for the unit tests' stand-ins of the AI binding.
+						AI_CATALOGUE: readAiCatalogue(),
 					},
 				},
 			}),
 		],
 		test: {
 			include: ["test/{integration,workflows,unit}/**/*.test.ts"],
-			setupFiles: ["./test/setup/apply-migrations.ts"],
+			// D1's and Workflows' limits, which Miniflare does not enforce, checked on every test.
+			setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/platform-guard.ts"],
+			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
+			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
 		},
 	};

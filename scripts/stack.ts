@@ -22,8 +22,8 @@ export const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 export const DEFAULT_STATE_DIR = join(ROOT, ".stack");
 export const DEV_VARS = join(ROOT, ".dev.vars");
 
-/** The secrets the local stack generates (wrangler.toml `[env.local.secrets]`). */
-export const LOCAL_SECRET_NAMES = ["SIGNING_SECRET", "RENDER_SECRET"] as const;
+/** The secrets the local stack generates (wrangler.toml `[env.local.secrets]`); OPERATOR_SECRET is `npm run smoke`'s key. */
+export const LOCAL_SECRET_NAMES = ["SIGNING_SECRET", "RENDER_SECRET", "OPERATOR_SECRET"] as const;
 export type LocalSecrets = Record<(typeof LOCAL_SECRET_NAMES)[number], string>;
 /** Values that were once public (committed); never kept, always replaced. */
 const PUBLIC_VALUES = new Set(["local-dev-signing-secret-not-for-production"]);
@@ -285,6 +285,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		console.log(`CLIPFORGE_URL=${info.url}`);
 		console.log(`CLIPFORGE_API_KEY=${info.apiKey}`);
 		console.log(`Dashboard: ${info.url}/app  (sign in as ${info.email} / ${info.password})`);
+		console.log(`Smoke check: npm run smoke -- --url ${info.url} --key "$(sed -n 's/^OPERATOR_SECRET=//p' ${secretsFileFor(stateDir)})"`);
 		const samplesUrl = await ensureSampleServer(info, Number(process.env.SAMPLES_PORT ?? 8789));
 		console.log(`Sample video to submit: ${samplesUrl}/${DEMO_SAMPLE}`);
 	} else if (command === "down") {

@@ -10,6 +10,7 @@ import { dashboardRoutes } from "./routes/dashboard";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
+import { smokeRoutes } from "./routes/admin/smoke";
 import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
@@ -24,6 +25,8 @@ export function createApp() {
 	app.get("/healthz", (c) => c.json({ ok: true, service: "clipforge" }));
 	app.route("/", dashboardRoutes);
 	app.route("/internal", internalObjectRoutes);
+	// The operator's smoke check: its own secret, not tenant credentials (routes/admin/smoke.ts).
+	app.route("/admin", smokeRoutes);
 	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
 	// The MCP server's tools call the API through this same app, in-process.

@@ -19,7 +19,7 @@ import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
-import { computeSignals, rankMoments } from "./steps/rank";
+import { computeSignals, rankAttempt, rankMoments } from "./steps/rank";
 import { renderClipStep } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
 import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip } from "./steps/edit-clip";
@@ -44,8 +44,12 @@ const DOWNLOAD_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "15 seco
 /** Receivers get about a day of retries: 30 s, 1 min, 2 min … (exponential), ten attempts. */
 const WEBHOOK_STEP: WorkflowStepConfig = { retries: { limit: 9, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
 const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
-/** The LLM analysis makes up to ~20 model calls (ClipPro's two passes); it falls back offline by itself, so few retries. */
-const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds", backoff: "exponential" }, timeout: "15 minutes" };
+/**
+ * The LLM analysis makes up to ~20 model calls (ClipPro's two passes), each retried on capacity and
+ * timeout errors; when all of them still fail, the step is retried (1 min, then 2 min later) and its
+ * last attempt falls back to the offline ranker (rankAttempt).
+ */
+const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "1 minute", backoff: "exponential" }, timeout: "15 minutes" };
 
 /** A waiting video checks for a slot this often even when no event wakes it; and gives up after a day. */
 const SLOT_CHECK_EVERY = "2 minutes";
@@ -62,6 +66,7 @@ const RENDER_PARALLELISM = 3;
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
 		const params = paramsOf(event.payload);
+		if (params.kind === "smoke") return step.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
 		const run = videoRun(this.env, params.videoId);
 		if (params.kind === "reprocess") return runReprocess(run, step, params.reprocessId);
 		if (params.kind === "clipEdit") return runClipEdit(run, step, params.clipEdit);
@@ -102,7 +107,7 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	let clipIds: string[] = [];
 	if (!config.skipClipping) {
 		const signals = await step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, source.key));
-		clipIds = (await step.do("rank moments", RANK_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds;
+		clipIds = (await step.do("rank moments", RANK_STEP, (ctx) => rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)))).clipIds;
 	}
 
 	await renderClips(run, step, video, clipIds, { sourceKey: source.key, transcriptKey: transcript.key });
@@ -148,7 +153,7 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 	const { video, reprocess } = await step.do("load reprocess", DB_STEP, () => loadReprocess(run, reprocessId));
 	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
 	const signals = await step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey));
-	const ranked = await step.do("rank moments", RANK_STEP, () => rankReprocess(run, video, reprocess, signals));
+	const ranked = await step.do("rank moments", RANK_STEP, (ctx) => rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)));
 	await renderClips(run, step, video, ranked.clipIds, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey });
 	await step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked));
 	return { status: "completed", clips: ranked.clipIds.length, notify: true };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { startStack, stopStack } from "../../scripts/stack.ts";
+import { ensureLocalSecrets, secretsFileFor, startStack, stopStack } from "../../scripts/stack.ts";
 
 declare module "vitest" {
 	export interface ProvidedContext {
@@ -14,6 +14,8 @@ declare module "vitest" {
 		clipforgeRenderUrl: string;
 		/** The stack's state folder (pids, logs), for tests that crash a part of it. */
 		clipforgeStateDir: string;
+		/** The stack's OPERATOR_SECRET, the key of `npm run smoke`. */
+		clipforgeOperatorSecret: string;
 	}
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
 	project.provide("clipforgeStateDir", stateDir);
 	project.provide("clipforgeEmail", stack.email);
 	project.provide("clipforgePassword", stack.password);
+	project.provide("clipforgeOperatorSecret", ensureLocalSecrets(secretsFileFor(stateDir)).OPERATOR_SECRET);
 	return () => {
 		stopStack(stateDir);
 		rmSync(stateDir, { recursive: true, force: true });

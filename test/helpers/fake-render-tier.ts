@@ -11,7 +11,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
-	encodeJobEvent, JOB_NAMES, renderJobs, verifyRenderRequest, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
+	encodeJobEvent, HEALTH_PATH, JOB_NAMES, renderJobs, verifyRenderRequest, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
 } from "@clipforge/contract";
 import { planJumpCuts } from "../../containers/render/src/jump-cuts";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
@@ -61,6 +61,8 @@ export class FakeRenderTier {
 	private readonly videoSources = new Map<string, string>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
 	readonly media = new Set<string>();
+	/** What the tier's startup self-check reports missing (its /healthz answers 503 with them). */
+	healthProblems: string[] = [];
 	/** Requests that reached the fake webhook receiver (any URL under WEBHOOK_BASE). */
 	readonly webhooks: { url: string; headers: Headers; body: string }[] = [];
 	/** Stretches [from, to) in seconds the signals job reports as loud. */
@@ -111,6 +113,11 @@ export class FakeRenderTier {
 			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
 			const url = new URL(request.url);
 			const path = url.pathname;
+			// As the real tier: its health check answers anyone, with its startup self-check.
+			if (path === HEALTH_PATH && request.method === "GET") {
+				const problems = this.healthProblems;
+				return Response.json({ ok: problems.length === 0, problems, versions: { ffmpeg: "5.1.9-fake", ytDlp: "2025.12.08" } }, { status: problems.length === 0 ? 200 : 503 });
+			}
 			const text = await request.text();
 			// As the real tier: only JSON signed with the Worker's RENDER_SECRET.
 			const verdict = await verifyRenderRequest(env.RENDER_SECRET, request.headers.get("authorization"), { method: request.method, path: path + url.search, body: text });
@@ -182,7 +189,10 @@ export class FakeRenderTier {
 		transcribe: async (req) => {
 			const audio = await exports.default.fetch(req.audioUrl);
 			if (!audio.ok) return { error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } };
-			const { start, duration, silent } = JSON.parse(new TextDecoder().decode(await audio.arrayBuffer())) as { start: number; duration: number; silent?: boolean };
+			const bytes = new Uint8Array(await audio.arrayBuffer());
+			// Real audio (the smoke check's WAV tone) has no words of the script.
+			if (new TextDecoder().decode(bytes.subarray(0, 4)) === "RIFF") return { result: { language: "en", segments: [] } };
+			const { start, duration, silent } = JSON.parse(new TextDecoder().decode(bytes)) as { start: number; duration: number; silent?: boolean };
 			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
 		},
 		signals: async (req) => {
@@ -225,6 +235,13 @@ export class FakeRenderTier {
 			return { result: { bytes, width: req.width, height: Math.round((req.width * 16) / 9 / 2) * 2 } };
 		},
 		importMedia: async (req) => {
+			// A picture stored in R2 is fetched through the Worker's signed URL, as the real tier would.
+			if (req.url.startsWith(`${env.INTERNAL_BASE_URL}/internal/objects/`)) {
+				const picture = await exports.default.fetch(req.url);
+				if (!picture.ok) return { error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } };
+				const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind, bytes: (await picture.arrayBuffer()).byteLength }), "image/png");
+				return { result: { bytes, width: 16, height: 16, duration: 0 } };
+			}
 			if (!this.media.has(req.url)) return { error: { code: "unsupported_source", message: "The URL is not a picture or a video.", retryable: false } };
 			const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind }), req.kind === "watermark" ? "image/png" : "video/mp4");
 			return { result: { bytes, width: 512, height: 256, duration: req.kind === "watermark" ? 0 : 20 } };

@@ -1,8 +1,10 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
 import { parseItems, LlmMoment } from "../../src/worker/services/ranking/llm/answer";
-import { createLlm, DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, openAiCompatibleLlm, workersAiLlm } from "../../src/worker/services/ranking/llm/client";
+import { createLlm as createLlmWithDelays, DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, openAiCompatibleLlm, workersAiLlm, type LlmSettings } from "../../src/worker/services/ranking/llm/client";
 import { rankMoments } from "../../src/worker/services/ranking/rank-moments";
+import { checkTextRequest, textReply } from "../workers-ai/ai-fidelity.mjs";
 import { sentencesOf } from "../../src/worker/services/transcription/transcript";
 import { GARDEN_EPISODE, STORY_TURNS } from "../helpers/garden-episode";
 import { spanOfTurns, transcriptOf, type Turn } from "../helpers/talk";
@@ -13,16 +15,24 @@ const pro = { ...basic, clipModel: "ClipPro" as const };
 
 type Input = { messages: { role: string; content: string }[]; response_format: { type: string; json_schema: Record<string, unknown> }; max_tokens: number };
 
-/** A Workers AI binding stub in the documented shape: `run(model, input)` → `{ response, usage }` (JSON mode parses `response`). */
+/** Retries on capacity errors without the production pauses. */
+const createLlm = (settings: LlmSettings, strength: "fast" | "strong") => createLlmWithDelays(settings, strength, { delaysMs: [0, 0, 0] });
+
+/**
+ * A Workers AI binding stub: refuses what Workers AI would (a model outside the generated
+ * catalogue, JSON mode on a model without it, a schema beyond the plain subset: ai-fidelity.mjs),
+ * then answers in the model's API shape (`{ response, usage }`, JSON mode parses `response`).
+ */
 function aiStub(answer: (input: Input, call: number) => unknown) {
 	const calls: { model: string; input: Input }[] = [];
 	return {
 		calls,
 		run: vi.fn(async (model: string, input: Record<string, unknown>) => {
+			const api = checkTextRequest(env.AI_CATALOGUE, model, input);
 			calls.push({ model, input: input as unknown as Input });
 			const value = answer(input as unknown as Input, calls.length);
 			if (value instanceof Error) throw value;
-			return { response: value, usage: { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200 } };
+			return textReply(api, value, { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200 });
 		}),
 	};
 }
@@ -163,7 +173,7 @@ describe("answers that go wrong", () => {
 		expect(garbage.clips.length).toBeGreaterThan(0);
 
 		const capacity = await rankMoments(episode, pro, null, createLlm({ AI: aiStub(() => new Error("3040: Capacity temporarily exceeded, please try again.")) }, "strong"));
-		expect(capacity.rankedBy).toMatch(/fallback, workers-ai:.* failed: 3040: Capacity temporarily exceeded/);
+		expect(capacity.rankedBy).toMatch(/fallback, workers-ai:.* failed: all 1 batches of windows failed: 3040: Capacity temporarily exceeded/);
 		expect(capacity.clips.length).toBeGreaterThan(0);
 
 		const jsonMode = await rankMoments(episode, basic, null, createLlm({ AI: aiStub(() => new Error("AiError: JSON Mode couldn't be met")) }, "fast"));

@@ -1,14 +1,17 @@
 import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DownloadResult, OnProgress, SourceLimits } from "@clipforge/contract";
-import { assertDownloadMatches, formatBytes, mediaFacts } from "./media-limits.ts";
+import { assertRoomFor, diskFullError, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk, type Disk } from "./disk-room.ts";
+import { assertDownloadMatches, mediaFacts } from "./media-limits.ts";
 import { ytDlpError } from "./probe.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
+import { tools, workRoot } from "./tool-paths.ts";
 import { fileSize, videoDir } from "./workdir.ts";
 import { ytDlpDownloadArgs } from "./yt-dlp-args.ts";
+
+type DiskLimits = ReturnType<typeof sourceLimitsOnDisk>;
 
 const DOWNLOAD_TIMEOUT_MS = 60 * 60_000;
 const PROGRESS_PREFIX = "cfprogress ";
@@ -29,8 +32,10 @@ export interface DownloadSpec {
 /**
  * Downloads the best ≤1080p rendition within the limits into the video's folder as MP4, and keeps
  * it only if ffprobe finds what was probed: a video stream, a picture and a size within the
- * limits, the charged duration (media-limits.ts). Idempotent: a finished (checked) file is reused,
- * a partial one is written to a temporary name first and only renamed when complete and checked.
+ * limits, the charged duration (media-limits.ts). The size limit is lowered to what this
+ * instance's disk can hold, and a download that would not fit next to other videos' files now is
+ * refused as busy (disk-room.ts). Idempotent: a finished (checked) file is reused, a partial one is
+ * written to a temporary name first and only renamed when complete and checked.
  */
 export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress, signal?: AbortSignal): Promise<DownloadResult> {
 	const target = await sourcePath(spec.videoId);
@@ -41,15 +46,17 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 	}
 	const dir = await videoDir(spec.videoId);
 	const downloaded = join(dir, "download.mp4");
-	const { refusedForSize } = await runYtDlp(spec, dir, onProgress, signal);
+	const disk = await diskOf(workRoot);
+	const limits = sourceLimitsOnDisk(spec.limits, disk);
+	const { refusedForSize } = await runYtDlp({ ...spec, limits }, disk, dir, onProgress, signal);
 	const bytes = await fileSize(downloaded);
 	if (!bytes) {
 		await removePartials(dir);
-		if (refusedForSize) throw tooLargeMessage(spec.limits.maxBytes);
+		if (refusedForSize) throw tooLargeMessage(limitWords(limits));
 		throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
 	}
 	try {
-		assertDownloadMatches(await mediaFacts(downloaded, spec.limits.maxPixels, signal), spec.limits, spec.expectedDuration);
+		assertDownloadMatches(await mediaFacts(downloaded, limits.maxPixels, signal), limits, spec.expectedDuration);
 	} catch (error) {
 		await rm(downloaded, { force: true });
 		throw error;
@@ -61,12 +68,14 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
 
 /**
  * yt-dlp into `dir/download.*`, reporting progress. It stops by itself when a size over the limit is
- * announced; a stream that does not say is cut here once it passes the limit (`refusedForSize`).
+ * announced; a stream that does not say is cut here once it passes the limit (`refusedForSize`), and
+ * one whose announced size does not fit in the disk's free room now is cut as busy.
  */
-async function runYtDlp(spec: DownloadSpec, dir: string, onProgress: OnProgress, signal?: AbortSignal): Promise<{ refusedForSize: boolean }> {
+async function runYtDlp(spec: DownloadSpec & { limits: DiskLimits }, disk: Disk, dir: string, onProgress: OnProgress, signal?: AbortSignal): Promise<{ refusedForSize: boolean }> {
 	const checkedUrl = await resolveSource(spec.url);
 	const overLimit = new AbortController();
 	let refusedForSize = false;
+	let refusedForRoom: TierError | null = null;
 	const onStdoutLine = (line: string) => {
 		if (line.includes("larger than max-filesize")) refusedForSize = true;
 		const bytes = downloadedBytes(line);
@@ -74,6 +83,8 @@ async function runYtDlp(spec: DownloadSpec, dir: string, onProgress: OnProgress,
 			refusedForSize = true;
 			overLimit.abort();
 		}
+		refusedForRoom ??= roomRefusal(announcedBytes(line), disk);
+		if (refusedForRoom) overLimit.abort();
 		const fraction = parseYtDlpProgress(line);
 		if (fraction !== null) onProgress(fraction);
 	};
@@ -87,20 +98,44 @@ async function runYtDlp(spec: DownloadSpec, dir: string, onProgress: OnProgress,
 	try {
 		await runProcess(tools.ytDlp, args, { timeoutMs: DOWNLOAD_TIMEOUT_MS, signal: stop, collectStdout: false, onStdoutLine });
 	} catch (error) {
-		if (refusedForSize && !signal?.aborted) {
-			await removePartials(dir);
-			throw tooLargeMessage(spec.limits.maxBytes);
-		}
-		if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
-			throw new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
-		}
-		throw ytDlpError(error);
+		await removePartials(dir);
+		throw downloadFailure(error, { refusedForRoom, refusedForSize: refusedForSize && !signal?.aborted, limits: spec.limits, cancelled: !!signal?.aborted });
 	}
 	return { refusedForSize };
 }
 
-function tooLargeMessage(maxBytes: number): TierError {
-	return new TierError("unsupported_source", `The video file is larger than the ${formatBytes(maxBytes)} limit.`, false, 422);
+/** Once the size is known, it must fit in what is free now; null while it fits or is unknown. */
+function roomRefusal(total: number | null, disk: Disk): TierError | null {
+	if (total === null) return null;
+	try {
+		assertRoomFor(total, disk);
+		return null;
+	} catch (error) {
+		return error as TierError;
+	}
+}
+
+/** What a failed yt-dlp run means to the caller, most specific first. */
+function downloadFailure(error: unknown, why: { refusedForRoom: TierError | null; refusedForSize: boolean; limits: DiskLimits; cancelled: boolean }): unknown {
+	if (why.refusedForRoom && !why.cancelled) return why.refusedForRoom;
+	if (why.refusedForSize) return tooLargeMessage(limitWords(why.limits));
+	if (error instanceof ProcessError && ranOutOfDisk(error.stderrTail)) return diskFullError();
+	if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
+		return new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
+	}
+	return ytDlpError(error);
+}
+
+function tooLargeMessage(limit: string): TierError {
+	return new TierError("unsupported_source", `The video file is larger than ${limit}.`, false, 422);
+}
+
+/** `cfprogress <downloaded> <total|NA> <estimate|NA>` → the total (or estimate) once announced, or null. */
+function announcedBytes(line: string): number | null {
+	if (!line.startsWith(PROGRESS_PREFIX)) return null;
+	const [, total, estimate] = line.slice(PROGRESS_PREFIX.length).split(" ").map(Number);
+	const known = [total, estimate].find((n) => n !== undefined && Number.isFinite(n) && n > 0);
+	return known ?? null;
 }
 
 /** yt-dlp's temporary files of a cut download (`download.mp4.part`, `download.f137.mp4`, …). */

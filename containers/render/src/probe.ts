@@ -1,10 +1,11 @@
 import { DEFAULT_SOURCE_LIMITS, ProbeResult, type SourceLimits } from "@clipforge/contract";
+import { diskOf, sourceLimitsOnDisk } from "./disk-room.ts";
 import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
+import { tools, workRoot } from "./tool-paths.ts";
 import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;
@@ -40,7 +41,8 @@ export async function probeSource(rawUrl: string, limits: SourceLimits = DEFAULT
 	const facts = needsFfprobe ? await mediaFacts(url, limits.maxPixels, signal, PROBE_TIMEOUT_MS) : null;
 	if (needsFfprobe && !facts) throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
 	if (facts && !facts.hasVideo) throw new TierError("unsupported_source", "The URL has no video stream.", false, 422);
-	if (facts) assertWithinLimits(facts, limits, "video");
+	// What this instance type's disk can hold bounds the size too (disk-room.ts).
+	if (facts) assertWithinLimits(facts, sourceLimitsOnDisk(limits, await diskOf(workRoot)), "video");
 
 	const duration = info.duration ?? facts?.duration ?? Number.NaN;
 	if (!Number.isFinite(duration) || duration <= 0) {

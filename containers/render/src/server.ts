@@ -21,6 +21,7 @@ import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
 import { renderClip } from "./render-clip.ts";
+import { selfCheck, type SelfCheck } from "./self-check.ts";
 import { computeSignals } from "./signals.ts";
 import { toTierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
@@ -65,6 +66,8 @@ export interface RenderAppOptions {
 	secret?: string;
 	/** Jobs run at once; defaults to RENDER_MAX_JOBS, else DEFAULT_MAX_JOBS. */
 	maxJobs?: number;
+	/** The startup self-check (self-check.ts) `/healthz` reports; none in tests that build the app themselves. */
+	selfCheck?: Promise<SelfCheck>;
 }
 
 /**
@@ -75,7 +78,11 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 	const secret = renderSecretFromEnv(options.secret === undefined ? process.env : { RENDER_SECRET: options.secret });
 	const app = new Hono<GuardEnv>();
 	app.use("*", refuseBrowsers());
-	app.get(HEALTH_PATH, (c) => c.json({ ok: true }));
+	app.get(HEALTH_PATH, async (c) => {
+		const check = await options.selfCheck;
+		if (!check) return c.json({ ok: true });
+		return c.json({ ok: check.ok, problems: check.problems, versions: check.versions }, check.ok ? 200 : 503);
+	});
 	const signedByWorker = requireWorkerSignature(secret);
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
 	let running = 0;
@@ -164,12 +171,15 @@ function log(event: string, fields: Record<string, unknown>): void {
 // Started directly (`node src/server.ts`): listen. Imported by tests: they call createRenderServer().
 if (import.meta.url === `file://${process.argv[1]}`) {
 	let server: Server;
+	// Started at once, answered by /healthz when done (a second or so): tools, filters, fonts.
+	const check = selfCheck();
 	try {
-		server = createRenderServer();
+		server = createRenderServer({ selfCheck: check });
 	} catch (error) {
 		console.error((error as Error).message);
 		process.exit(1);
 	}
+	void check.then((result) => log(result.ok ? "self-check passed" : "self-check FAILED", { problems: result.problems, versions: result.versions }));
 	await mkdir(workRoot, { recursive: true });
 	// Every tool reaches the network through this proxy (run-process.ts); it is up before any job.
 	const egress = await egressProxy();

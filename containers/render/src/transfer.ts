@@ -1,13 +1,19 @@
 import { createReadStream } from "node:fs";
+import { CompleteMultipart, MULTIPART_START, MultipartStarted, OBJECT_UPLOAD_LIMITS, objectParts, UploadedPart, type OnProgress } from "@clipforge/contract";
 import { egressFetch } from "./egress-fetch.ts";
 import { TierError } from "./tier-error.ts";
 import { fileSize } from "./workdir.ts";
-import type { OnProgress } from "@clipforge/contract";
+
+/** Tries of one part (network drops, 5xx) before the whole upload fails and is aborted. */
+const PART_TRIES = 3;
 
 /**
  * Streams a local file to a signed PUT URL served by the Worker (which writes it to R2), so the
- * tier never holds storage credentials. Reports the bytes sent as progress. Like every fetch of the
- * tier, it goes through the egress agent (egress-fetch.ts): the Worker's address is checked too.
+ * tier never holds storage credentials. A file up to one part goes in one PUT; a larger one (a
+ * source, a long clip) as a multipart upload through the same URL, one part at a time, because no
+ * request body may be larger than the zone's limit (@clipforge/contract object-upload.ts). Reports
+ * the bytes sent as progress. Like every fetch of the tier, it goes through the egress agent
+ * (egress-fetch.ts): the Worker's address is checked too.
  */
 export async function putFile(
 	path: string,
@@ -15,28 +21,67 @@ export async function putFile(
 	contentType: string,
 	onProgress?: OnProgress,
 	signal?: AbortSignal,
+	partBytes: number = OBJECT_UPLOAD_LIMITS.partBytes,
 ): Promise<number> {
 	const size = await fileSize(path);
 	if (!size) throw new TierError("source_missing", `Nothing to upload at ${path}.`, true);
 	let sent = 0;
-	const stream = createReadStream(path);
-	stream.on("data", (chunk) => {
-		sent += chunk.length;
-		onProgress?.(sent / size);
-	});
-	const response = await egressFetch(putUrl, {
-		method: "PUT",
-		body: stream as AsyncIterable<Uint8Array>,
-		headers: { "content-type": contentType, "content-length": String(size) },
-		duplex: "half",
-		signal,
-	});
+	const counted = (start: number, end: number) => {
+		const stream = createReadStream(path, { start, end: end - 1 });
+		stream.on("data", (chunk) => {
+			sent += chunk.length;
+			onProgress?.(sent / size);
+		});
+		return stream as AsyncIterable<Uint8Array>;
+	};
+	if (size <= partBytes) {
+		await send(putUrl, { method: "PUT", body: counted(0, size), headers: { "content-type": contentType, "content-length": String(size) } }, signal);
+		return size;
+	}
+	const { uploadId } = MultipartStarted.parse(await (await send(withQuery(putUrl, { [MULTIPART_START]: "" }), { method: "POST", headers: { "content-type": contentType } }, signal)).json());
+	const uploadUrl = (extra: Record<string, string> = {}) => withQuery(putUrl, { uploadId, ...extra });
+	try {
+		const plan = objectParts(size, partBytes);
+		const parts: UploadedPart[] = [];
+		for (let n = 1; n <= plan.count; n++) {
+			const start = (n - 1) * partBytes;
+			const end = Math.min(size, start + partBytes);
+			const before = sent;
+			for (let attempt = 1; ; attempt++) {
+				try {
+					const response = await send(uploadUrl({ partNumber: String(n) }), { method: "PUT", body: counted(start, end), headers: { "content-length": String(end - start) } }, signal);
+					parts.push(UploadedPart.parse(await response.json()));
+					break;
+				} catch (error) {
+					sent = before;
+					if (attempt >= PART_TRIES || signal?.aborted || (error instanceof TierError && !error.retryable)) throw error;
+				}
+			}
+		}
+		await send(uploadUrl(), { method: "POST", body: JSON.stringify(CompleteMultipart.parse({ parts })), headers: { "content-type": "application/json" } }, signal);
+		return size;
+	} catch (error) {
+		// Best effort: the parts already stored are dropped now rather than by R2's own expiry.
+		await egressFetch(uploadUrl(), { method: "DELETE" }).catch(() => undefined);
+		throw error;
+	}
+}
+
+/** `url` with `params` added to its query (the signature covers the path and method, not these). */
+function withQuery(url: string, params: Record<string, string>): string {
+	const next = new URL(url);
+	for (const [name, value] of Object.entries(params)) next.searchParams.set(name, value);
+	return next.toString();
+}
+
+async function send(url: string, init: { method: string; body?: AsyncIterable<Uint8Array> | string; headers: Record<string, string> }, signal?: AbortSignal): Promise<Response> {
+	const response = await egressFetch(url, { ...init, ...(init.body && typeof init.body !== "string" ? { duplex: "half" } : {}), signal });
 	if (!response.ok) {
 		const detail = (await response.text()).slice(0, 300);
 		// 4xx from the Worker means the signed URL is bad or expired: retrying the same URL will not help.
 		throw new TierError("upload_failed", `Upload answered ${response.status}: ${detail}`, response.status >= 500);
 	}
-	return size;
+	return response as unknown as Response;
 }
 
 /** Downloads a signed GET URL to a local file (used for audio chunks, which are small). */

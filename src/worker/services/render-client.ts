@@ -5,7 +5,7 @@
  * table, so a call is type-checked end to end and every answer is validated.
  */
 import {
-	isUsableRenderSecret, JobStreamError, readJobEvents, RenderErrorBody, renderJobs, signRenderRequest, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
+	HEALTH_PATH, isUsableRenderSecret, JobStreamError, readJobEvents, RenderErrorBody, renderJobs, signRenderRequest, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
 } from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
@@ -61,6 +61,26 @@ function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance
 		return () => Promise.reject(new RenderTierError("unreachable", "No render tier is configured (set RENDER_URL or bind RENDER_CONTAINER).", false));
 	}
 	return (path, init) => getContainer(namespace, instance).fetch(new Request(`http://render${path}`, tagged(init)));
+}
+
+/**
+ * The tier's `/healthz` (its startup self-check: tools, ffmpeg filters, fonts) on `instance`, the
+ * way its jobs reach it. For the operator's smoke check.
+ */
+export async function renderHealth(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance: RenderInstance): Promise<{ status: number; body: unknown }> {
+	try {
+		const response = await renderFetch(env, instance)(HEALTH_PATH, { method: "GET", signal: AbortSignal.timeout(60_000) });
+		const text = await response.text();
+		let body: unknown = text.slice(0, 500);
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// not JSON: keep the text
+		}
+		return { status: response.status, body };
+	} catch (error) {
+		throw error instanceof RenderTierError ? error : new RenderTierError("unreachable", `The render tier could not be reached: ${(error as Error).message}`, true);
+	}
 }
 
 /**

@@ -2,7 +2,8 @@
  * HMAC-signed URLs. Two kinds:
  * - internal object URLs (`/internal/objects/<key>`), short-lived, GET or PUT, used by the render
  *   tier to read sources and write outputs without R2 credentials;
- * - public clip URLs (`/api/clips/:id/download|thumbnail?token=`), valid one hour.
+ * - public clip URLs (`/api/clips/:id/download|thumbnail?token=`), valid one hour;
+ * - the operator's smoke check's download (`/admin/smoke/:runId/download?token=`), ten minutes.
  * The signature covers purpose, method, object key and expiry, so no URL can be reused for another.
  */
 import { ApiError } from "../errors";
@@ -97,4 +98,15 @@ export async function signUploadToken(env: Pick<Env, "SIGNING_SECRET">, uploadId
 export function checkUploadToken(env: Pick<Env, "SIGNING_SECRET">, uploadId: string, token: string | undefined, now = Date.now()) {
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["upload", uploadId], exp, sig, now);
+}
+
+/** `/admin/smoke/<runId>/download?token=<exp>.<sig>` on `origin`: the smoke check's object, signed as clip downloads are, for ten minutes. */
+export async function signSmokeDownloadUrl(env: Pick<Env, "SIGNING_SECRET">, origin: string, runId: string, objectKey: string, now = Date.now()): Promise<string> {
+	const exp = String(Math.floor(now / 1000) + 600);
+	return `${origin}/admin/smoke/${encodeURIComponent(runId)}/download?token=${exp}.${await sign(env, ["smoke", objectKey, exp])}`;
+}
+
+export function checkSmokeDownloadToken(env: Pick<Env, "SIGNING_SECRET">, objectKey: string, token: string | undefined, now = Date.now()) {
+	const [exp, sig] = (token ?? "").split(".", 2);
+	return check(env, ["smoke", objectKey], exp, sig, now);
 }

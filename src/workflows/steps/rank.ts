@@ -8,7 +8,7 @@ import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
 import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
-import type { RankOutcome } from "../../worker/services/ranking/rank-moments";
+import type { RankOptions, RankOutcome } from "../../worker/services/ranking/rank-moments";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
@@ -26,14 +26,14 @@ export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKe
 }
 
 /** The stored transcript (and loudness) ranked with the video's config: the clips, who ranked them and why there are fewer. */
-export async function rankTranscript(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<RankOutcome> {
+export async function rankTranscript(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }, options: RankOptions = {}): Promise<RankOutcome> {
 	const transcript = await readJson<Transcript>(run, transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
 	// Loaded here, not at start-up: the ranker's English model is megabytes of JavaScript that no
 	// other request needs (imported lazily, it costs nothing on a cold start for an API call).
 	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
-	const outcome = await rank(transcript, video.config, audio, llm);
+	const outcome = await rank(transcript, video.config, audio, llm, options);
 	return { ...outcome, clips: atMost(outcome.clips, video.config.maxClips) };
 }
 
@@ -45,11 +45,20 @@ function atMost<C extends { score: number }>(clips: C[], max: number | null): C[
 }
 
 /** Replaces, not appends: a repeated step leaves exactly this ranking. */
-export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }): Promise<{ clipIds: string[] }> {
+export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }, options: RankOptions = {}): Promise<{ clipIds: string[] }> {
 	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
-	const { clips, rankedBy, note } = await rankTranscript(run, video, transcriptKey, signals);
+	const { clips, rankedBy, note } = await rankTranscript(run, video, transcriptKey, signals, options);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
 	await replaceClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, clips.map((clip, n) => ({ ...clip, id: ids[n]! })), { rankedBy, note });
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
 	return { clipIds: ids };
+}
+
+/**
+ * Whether this is the step's last attempt (a step context's attempts count from 1, and `limit`
+ * retries follow the first): only then does an LLM that is unavailable for now give way to the
+ * offline ranker.
+ */
+export function rankAttempt(ctx: { attempt: number; config: { retries?: { limit: number } } }): RankOptions {
+	return { finalAttempt: ctx.attempt > (ctx.config.retries?.limit ?? 0) };
 }

@@ -14,6 +14,7 @@ import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
 import { createRenderClient } from "../../worker/services/render-client";
 import { renderInstance } from "../../worker/services/render-instances";
+import type { RankOptions } from "../../worker/services/ranking/rank-moments";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
 import { computeSignals, rankTranscript } from "./rank";
 import { loadVideo, type LoadedVideo, type VideoRun } from "./run";
@@ -48,8 +49,8 @@ export async function reuseOrComputeSignals(run: VideoRun, video: LoadedVideo, s
 }
 
 /** The first run's ranking, with the new config, into clips of the reprocess's generation. */
-export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess: LoadedReprocess, signals: { key: string; intervals: number }) {
-	const { clips, rankedBy, note } = await rankTranscript(run, video, reprocess.transcriptKey, signals);
+export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess: LoadedReprocess, signals: { key: string; intervals: number }, options: RankOptions = {}) {
+	const { clips, rankedBy, note } = await rankTranscript(run, video, reprocess.transcriptKey, signals, options);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_r${reprocess.number}_${n + 1}`);
 	await replaceGenerationClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, reprocess.number, clips.map((clip, n) => ({ ...clip, id: ids[n]! })));
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));

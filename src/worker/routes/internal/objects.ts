@@ -1,23 +1,30 @@
 /**
  * `/internal/objects/<key>`: how the render tier reads sources and writes outputs. Every request
- * carries an HMAC signature bound to the method, the key and an expiry (services/signing.ts).
+ * carries an HMAC signature bound to the method, the key and an expiry (services/signing.ts). A
+ * write is one PUT up to a zone's request body limit, or the steps of a multipart upload through
+ * the same PUT signature (services/object-multipart.ts).
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
+import { isMultipartRequest, multipartStep } from "../../services/object-multipart";
 import { serveR2Object } from "../../services/serve-object";
 import { checkInternalObjectSignature } from "../../services/signing";
 
 export const internalObjectRoutes = new Hono<AppEnv>();
 
-internalObjectRoutes.on(["GET", "HEAD", "PUT"], "/objects/*", async (c) => {
+internalObjectRoutes.on(["GET", "HEAD", "PUT", "POST", "DELETE"], "/objects/*", async (c) => {
 	const key = decodeURIComponent(c.req.path.replace(/^\/internal\/objects\//, ""));
-	const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+	const multipart = isMultipartRequest(new URL(c.req.url));
+	// Starting, completing and aborting a multipart upload are writes of the key: PUT's signature.
+	const method = c.req.method === "HEAD" ? "GET" : multipart ? "PUT" : c.req.method;
 	if (c.req.query("method") !== method) throw new ApiError("forbidden", "This URL is not signed for this method.");
 	const verdict = await checkInternalObjectSignature(c.env, key, method, c.req.query("exp"), c.req.query("sig"));
 	if (verdict === "expired") throw new ApiError("url_expired", "The signed URL has expired.");
 	if (verdict !== "valid") throw new ApiError("forbidden", "The signature is not valid.");
 
+	if (multipart) return multipartStep(c.env.MEDIA, key, c.req.raw);
+	if (c.req.method === "POST" || c.req.method === "DELETE") throw new ApiError("invalid_request", `${c.req.method} is only for the steps of a multipart upload.`);
 	if (method === "PUT") {
 		if (!c.req.raw.body) throw new ApiError("invalid_request", "PUT needs a body.");
 		const length = Number(c.req.header("content-length"));

@@ -7,7 +7,8 @@ import type { Segment, TranscribeResult } from "@clipforge/contract";
 import { z } from "zod";
 import { base64Encode } from "../crypto";
 
-export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo";
+/** Checked against the generated catalogue (worker-configuration.d.ts), like the LLMs' ids. */
+export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo" satisfies keyof AiModels;
 
 const WhisperOutput = z.object({
 	transcription_info: z.object({ language: z.string().optional() }).passthrough().optional(),
@@ -30,8 +31,7 @@ export interface AiRunner {
 }
 
 export async function whisperTranscribe(ai: AiRunner | Ai, audio: Uint8Array, language: string | null): Promise<TranscribeResult> {
-	const input: Record<string, unknown> = { audio: base64Encode(audio), task: "transcribe", vad_filter: true };
-	if (language) input.language = language;
+	const input = { audio: base64Encode(audio), task: "transcribe", vad_filter: true, ...(language ? { language } : {}) } satisfies AiModels[typeof WHISPER_MODEL]["inputs"];
 	let raw: unknown;
 	try {
 		raw = await (ai as AiRunner).run(WHISPER_MODEL, input);

@@ -1,12 +1,16 @@
 /**
- * What the LLM must answer, as zod schemas (validated here) and JSON schemas (sent with the request
- * for structured output), and the repairs a real answer sometimes needs: code fences, an answer cut
+ * What the LLM must answer, as zod schemas (validated here) and plain JSON schemas (sent with the
+ * request for structured output: plain-schema.ts), and the repairs a real answer sometimes needs: code fences, an answer cut
  * off mid-array, single invalid items among good ones.
  */
 import { z } from "zod";
 import type { JsonSchema } from "./client";
+import { plainJsonSchema } from "./plain-schema";
 
-/** One moment, as sentence ids of the numbered transcript (so every span is checkable). */
+/**
+ * One moment, as sentence ids of the numbered transcript (so every span is checkable). A hook the
+ * clip lacks is sent as a plain string (the prompt asks for "" when absent) and taken as null.
+ */
 export const LlmMoment = z.object({
 	firstSentence: z.number().int().nonnegative(),
 	lastSentence: z.number().int().nonnegative(),
@@ -21,7 +25,7 @@ export const LlmMoment = z.object({
 export type LlmMoment = z.infer<typeof LlmMoment>;
 export const MomentsAnswer = z.object({ clips: z.array(LlmMoment).max(20) });
 
-/** ClipPro's first pass: each window's promise, judged on three axes. */
+/** ClipPro's first pass: each window's promise, judged on three axes (relevance 0 when there is no prompt). */
 export const WindowScore = z.object({
 	window: z.number().int().nonnegative(),
 	hook: z.number().min(0).max(10),
@@ -32,7 +36,7 @@ export const WindowScore = z.object({
 export type WindowScore = z.infer<typeof WindowScore>;
 export const WindowsAnswer = z.object({ windows: z.array(WindowScore).max(200) });
 
-const jsonSchema = (name: string, schema: z.ZodType): JsonSchema => ({ name, schema: z.toJSONSchema(schema) as Record<string, unknown> });
+const jsonSchema = (name: string, schema: z.ZodType): JsonSchema => ({ name, schema: plainJsonSchema(schema) });
 export const MOMENTS_SCHEMA = jsonSchema("clip_moments", MomentsAnswer);
 export const WINDOWS_SCHEMA = jsonSchema("window_scores", WindowsAnswer);
 

@@ -1,7 +1,8 @@
 /**
  * ClipBasic with an LLM: the fast model reads the transcript once, in chunks of about 15 minutes
  * (four at a time), and proposes moments with their words; spans are checked and fitted to real
- * clips, then the best non-overlapping ones are kept.
+ * clips, then the best non-overlapping ones are kept. A chunk whose call fails (after its retries)
+ * is reported as missed; the others' clips are kept.
  */
 import { MAX_CLIPS } from "../offline/rank-offline";
 import type { TalkAnalysis } from "../offline/talk-analysis";
@@ -10,39 +11,38 @@ import type { RankedClip } from "../ranked-clip";
 import { LlmMoment, MOMENTS_SCHEMA } from "./answer";
 import type { LlmClient } from "./client";
 import { askFor, clipFromMoment, clipRules, fitSpan, LlmAnalysisError, numberedLines, promptRules, sentenceChunks } from "./moments-from-llm";
+import { askEach, requireAnswers, shortfallOf, type LlmRanking } from "./partial";
 
 const CHUNK_SECONDS = 15 * 60;
 const PARALLEL_CALLS = 4;
 
-export async function rankWithFastLlm(llm: LlmClient, talk: TalkAnalysis, genre: string): Promise<RankedClip[]> {
+export async function rankWithFastLlm(llm: LlmClient, talk: TalkAnalysis, genre: string): Promise<LlmRanking> {
 	const chunks = sentenceChunks(talk, CHUNK_SECONDS);
 	const wanted = Math.max(2, Math.ceil((MAX_CLIPS + 2) / chunks.length));
+	const asked = await askEach(chunks, PARALLEL_CALLS, ([from, to]) =>
+		askFor(
+			llm,
+			[
+				{ role: "system", content: clipRules(talk, genre) + promptRules(talk.promptText) },
+				{ role: "user", content: `Propose up to ${wanted} clips from sentences S${from}-S${to}, as firstSentence and lastSentence numbers:\n\n${numberedLines(talk, from, to)}` },
+			],
+			MOMENTS_SCHEMA,
+			"clips",
+			LlmMoment,
+			1800,
+		).then((moments) => moments.filter((m) => m.firstSentence >= from && m.lastSentence <= to)),
+	);
+	requireAnswers(asked, "transcript parts");
 	const clips: RankedClip[] = [];
-	for (let k = 0; k < chunks.length; k += PARALLEL_CALLS) {
-		const answers = await Promise.all(
-			chunks.slice(k, k + PARALLEL_CALLS).map(([from, to]) =>
-				askFor(
-					llm,
-					[
-						{ role: "system", content: clipRules(talk, genre) + promptRules(talk.promptText) },
-						{ role: "user", content: `Propose up to ${wanted} clips from sentences S${from}-S${to}, as firstSentence and lastSentence numbers:\n\n${numberedLines(talk, from, to)}` },
-					],
-					MOMENTS_SCHEMA,
-					"clips",
-					LlmMoment,
-					1800,
-				).then((moments) => moments.filter((m) => m.firstSentence >= from && m.lastSentence <= to)),
-			),
-		);
-		for (const moment of answers.flat()) {
-			const span = fitSpan(talk, moment.firstSentence, moment.lastSentence);
-			if (span) clips.push(clipFromMoment(talk, span, moment, null));
-		}
+	for (const moment of asked.answered.flatMap((a) => a.value)) {
+		const span = fitSpan(talk, moment.firstSentence, moment.lastSentence);
+		if (span) clips.push(clipFromMoment(talk, span, moment, null));
 	}
-	if (clips.length === 0 && !talk.prompt) throw new LlmAnalysisError("the model proposed no usable moment");
+	if (clips.length === 0 && !talk.prompt && asked.failed.length === 0) throw new LlmAnalysisError("the model proposed no usable moment");
 	const kept: RankedClip[] = [];
 	for (const clip of clips.sort((a, b) => b.score - a.score || a.start - b.start)) {
 		if (kept.length < MAX_CLIPS && !kept.some((k) => overlaps(k, clip))) kept.push(clip);
 	}
-	return kept;
+	const missed = asked.failed.map(({ item: [from, to] }) => ({ start: talk.units[from]!.start, end: talk.units[to]!.end }));
+	return { clips: kept, missed, shortfall: shortfallOf(asked, "transcript parts") };
 }

@@ -12,13 +12,9 @@ import type { TalkAnalysis } from "../offline/talk-analysis";
 import type { RankedClip } from "../ranked-clip";
 import type { ChatMessage, JsonSchema, LlmClient } from "./client";
 import { parseItems, type LlmMoment } from "./answer";
+import { LlmAnalysisError } from "./errors";
 
-export class LlmAnalysisError extends Error {
-	constructor(message: string) {
-		super(message);
-		this.name = "LlmAnalysisError";
-	}
-}
+export { LlmAnalysisError };
 
 /** "S12 [73.4] text" per sentence of units [from, to]. */
 export function numberedLines(talk: TalkAnalysis, from: number, to: number): string {
@@ -103,7 +99,7 @@ export function clipRules(talk: TalkAnalysis, genre: string): string {
 		`Genre: ${genre}.`,
 		"score: 0-100 for how likely viewers watch to the end and share; use the whole range (90+ only for exceptional moments, 40-60 for ordinary but usable ones).",
 		"title: a short descriptive title. hookTitle: a headline of at most 60 characters written for the clip (not a quote of its first words). reason: one sentence naming what happens in the clip that makes it work.",
-		"hooks: the question and/or statement in the first seconds that pulls viewers in (null when absent). emotions: 1-3 words (e.g. humor, surprise, inspiration, tension). description: a post caption of one or two sentences with 2-4 hashtags.",
+		"hooks: the question and/or statement in the first seconds that pulls viewers in (an empty string when absent). emotions: 1-3 words (e.g. humor, surprise, inspiration, tension). description: a post caption of one or two sentences with 2-4 hashtags.",
 		"Answer only with the JSON object the schema describes.",
 	].join("\n");
 }
