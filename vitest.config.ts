@@ -24,6 +24,9 @@ export default defineConfig(async () => {
 						INTERNAL_BASE_URL: "http://clipforge.test",
 						// Hung render jobs are detected in 1 s here (60 s in the real config).
 						RENDER_IDLE_TIMEOUT_SECONDS: "1",
+						// Lost connections and a busy tier are tried again for 0.4 s here (2 and 10 minutes in the real config).
+						RENDER_RECONNECT_SECONDS: "0.4",
+						RENDER_BUSY_WAIT_SECONDS: "0.4",
 					},
 				},
 			}),
