@@ -10,6 +10,7 @@ import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
+import { internalOperatorRoutes } from "./routes/internal/orphans";
 import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
@@ -24,6 +25,7 @@ export function createApp() {
 	app.get("/healthz", (c) => c.json({ ok: true, service: "clipforge" }));
 	app.route("/", dashboardRoutes);
 	app.route("/internal", internalObjectRoutes);
+	app.route("/internal", internalOperatorRoutes);
 	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
 	// The MCP server's tools call the API through this same app, in-process.

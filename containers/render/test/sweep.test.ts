@@ -82,7 +82,7 @@ describe("sweepWorkRoot", () => {
 	it("leaves alone every path a running job holds", async () => {
 		const root = leftByKilledJobs();
 		const held = new Set([join(root, "asr-Xq81aZ"), join(root, "vid_cut"), join(root, "_shared/make-gradient-1700000000000.mp4")]);
-		const { removed } = await sweepWorkRoot({ root, held, idleMs: 0 });
+		const { removed } = await sweepWorkRoot({ root, held, idleMs: 0, now: Date.now() + 1000 });
 		expect(removed.sort()).toEqual([
 			"_shared/0123456789abcdef0123456789abcdef.mp4.4242.1700000000000.part",
 			"_shared/import-1700000000000-x1.png",
@@ -95,7 +95,7 @@ describe("sweepWorkRoot", () => {
 
 	it("counts the cached backgrounds as no job's files", async () => {
 		const root = leftByKilledJobs();
-		await sweepWorkRoot({ root, held: new Set(), idleMs: 0 });
+		await sweepWorkRoot({ root, held: new Set(), idleMs: 0, now: Date.now() + 1000 });
 		expect(await jobFilesIn(root)).toEqual([]);
 		expect(await sweepWorkRoot({ root: join(root, "missing"), held: new Set(), idleMs: 0 })).toEqual({ removed: [] });
 	});

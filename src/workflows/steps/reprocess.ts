@@ -11,11 +11,10 @@ import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
-import { createRenderClient } from "../../worker/services/render-client";
-import { renderInstance } from "../../worker/services/render-instances";
 import { createLlm } from "../../worker/services/ranking/llm/client";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
 import type { Transcript } from "../../worker/services/transcription/transcript";
+import { cleanUpTier } from "./finish";
 import { computeSignals } from "./rank";
 import { loadVideo, readJson, type LoadedVideo, type VideoRun } from "./run";
 
@@ -69,7 +68,7 @@ export async function finishReprocess(run: VideoRun, reprocess: LoadedReprocess,
 	// Its processing slot is free: the workspace's next waiting video may start.
 	const video = await findVideoById(run.db, run.videoId);
 	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
-	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	await cleanUpTier(run);
 	return { clips: ranked.clipIds.length };
 }
 
