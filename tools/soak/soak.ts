@@ -18,18 +18,22 @@
  * rule, status p50/p99 and 5xx, job files left in the tier's work folder, orphaned R2 objects. Exits
  * 1 unless: 0 stuck, ≥ 95% completed (all, with --short), the rest failed and refunded, every
  * balance exact, no 5xx on status, every clip as long as it says, 0 job files, 0 orphans.
- * `--short` (make test): 3 videos, 2 workspaces, a 60 s window, a kill every 20 s, 15% broken.
+ * `--short` (make test): 2 videos of a 20 s talk in 2 workspaces (captions, smart crop), a 45 s
+ * window with a kill every 15 s, 15% of connections broken and the Worker restarted once.
  */
 import { spawnSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { jobFilesIn } from "../../containers/render/src/sweep.ts";
 import { fetchOrphanReport, signingSecretFrom, type OrphanReport } from "../../scripts/admin-orphans.ts";
+import { createAccountSql } from "../../scripts/admin-sql.ts";
 import { makeTalkVideo, SPEAKER_FACE } from "../../scripts/sample-video.ts";
 import { serveDirectory } from "../../scripts/serve-files.ts";
 import { crashRenderTier, freePort, renderWorkDir, restartWorker, ROOT, secretsFileFor, startStack, stopStack } from "../../scripts/stack.ts";
+import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 import { checkBalances, checkClips, percentile, queryLocalD1, type ClipCheck } from "./checks.ts";
 import { seededRandom, startFaultProxy } from "./fault-proxy.ts";
 
@@ -48,20 +52,22 @@ const { values: flags } = parseArgs({
 });
 const short = flags.short;
 const plan = {
-	videos: Number(flags.videos ?? (short ? 3 : 36)),
+	videos: Number(flags.videos ?? (short ? 2 : 36)),
 	workspaces: Number(flags.workspaces ?? (short ? 2 : 6)),
-	windowMs: Number(flags.minutes ?? (short ? 1 : 20)) * 60_000,
-	killEveryMs: Number(flags["kill-every"] ?? (short ? 20 : 60)) * 1000,
+	windowMs: Number(flags.minutes ?? (short ? 0.75 : 20)) * 60_000,
+	killEveryMs: Number(flags["kill-every"] ?? (short ? 15 : 60)) * 1000,
 	breakShare: Number(flags.break ?? (short ? 0.15 : 0.1)),
-	drainMs: Number(flags["drain-minutes"] ?? (short ? 1.2 : 15)) * 60_000,
+	drainMs: Number(flags["drain-minutes"] ?? (short ? 4 : 15)) * 60_000,
 	seed: Number(flags.seed),
 	/** Submissions are spread over this share of the window. */
-	submitShare: short ? 0.15 : 0.6,
+	submitShare: short ? 0.1 : 0.6,
 	/** The Worker restarts this far into the window. */
-	restartAt: short ? 0.35 : 0.4,
-	cronEveryMs: short ? 10_000 : 30_000,
-	staleMinutes: short ? "0.3" : "2",
-	sourceSeconds: short ? [24] : [45, 60, 75],
+	restartAt: short ? 0.2 : 0.4,
+	cronEveryMs: short ? 5_000 : 30_000,
+	staleMinutes: short ? "0.2" : "2",
+	sourceSeconds: short ? [20] : [45, 60, 75],
+	clipSeconds: short ? { clipDurationMin: 5, clipDurationMax: 12 } : { clipDurationMin: 10, clipDurationMax: 25 },
+	sweepIntervalSeconds: short ? 10 : 30,
 };
 const CONFIGS: { name: string; config: Record<string, unknown> }[] = [
 	{ name: "captions", config: { enableCaptions: true } },
@@ -70,9 +76,9 @@ const CONFIGS: { name: string; config: Record<string, unknown> }[] = [
 	{ name: "1:1", config: { aspectRatio: "1:1" } },
 	{ name: "split-screen", config: { enableSplitScreen: true } },
 ];
-const CLIP_CONFIG = { clipDurationMin: 10, clipDurationMax: 25 };
+const CLIP_CONFIG = plan.clipSeconds;
 const POLL_MS = 2000;
-const SWEEP_INTERVAL_SECONDS = 30;
+const SWEEP_INTERVAL_SECONDS = plan.sweepIntervalSeconds;
 
 interface VideoRecord {
 	index: number;
@@ -110,13 +116,7 @@ const stack = await startStack({
 const persist = join(stateDir, "wrangler-state");
 log(`stack up: ${stack.url}, render tier ${stack.renderUrl} behind ${proxy.url}`);
 
-const keys: string[] = [];
-for (let w = 0; w < plan.workspaces; w++) {
-	const result = spawnSync(process.execPath, [join(ROOT, "scripts/admin.ts"), "create-account", "--email", `soak-${w}@clipforge.local`, "--minutes", "500", "--persist-to", persist], { cwd: ROOT, encoding: "utf8" });
-	const key = result.stdout.trim().split("\n").pop() ?? "";
-	if (result.status !== 0 || !key.startsWith("cf_live_")) throw new Error(`creating workspace ${w} failed: ${result.stderr}`);
-	keys.push(key);
-}
+const keys = createWorkspaces(persist, plan.workspaces, 500);
 
 async function api(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
 	const started = performance.now();
@@ -352,6 +352,26 @@ if (!report.passed) {
 	process.exit(1);
 }
 process.exit(0);
+
+/** The soak's workspaces (each its own user, plan, 500 minutes and API key), in one D1 batch: as `npm run admin -- create-account` makes them, without a wrangler run each. */
+function createWorkspaces(persistTo: string, count: number, minutes: number): string[] {
+	const id = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+	const keys: string[] = [];
+	let sql = "";
+	for (let w = 0; w < count; w++) {
+		const key = `cf_live_${randomBytes(24).toString("base64url")}`;
+		keys.push(key);
+		sql += createAccountSql({
+			userId: id("usr"), email: `soak-${w}@clipforge.local`, passwordHash: null, workspaceId: id("wsp"), workspaceName: `soak ${w}`, minutes, planId: id("pln"),
+			maxSeconds: 3 * 3600, maxConcurrent: null, keyId: id("key"), keyHash: createHash("sha256").update(key).digest("hex"), keyPrefix: key.slice(0, 12),
+		});
+	}
+	const file = join(stateDir, "soak-workspaces.sql");
+	writeFileSync(file, sql);
+	const result = spawnSync(process.execPath, [WRANGLER_BIN, "d1", "execute", "DB", "--local", "--env", "local", "--persist-to", persistTo, "--file", file, "--yes"], { env: QUIET_WRANGLER_ENV, encoding: "utf8" });
+	if (result.status !== 0) throw new Error(`creating the soak's workspaces failed: ${result.stderr || result.stdout}`);
+	return keys;
+}
 
 function round(value: number | null): number | null {
 	return value === null ? null : Math.round(value * 10) / 10;
