@@ -34,9 +34,11 @@ export interface RunOptions {
 	timeoutMs?: number;
 	/**
 	 * How long a lost connection is tried again, on a fresh one, from the first loss since the tier
-	 * last said anything (defaults to the client's; see RetryPolicy).
+	 * last said anything (at most the client's; see RetryPolicy).
 	 */
 	reconnectForMs?: number;
+	/** How long a busy tier is asked again (at most the client's). */
+	busyWaitMs?: number;
 }
 
 export interface RenderClient {
@@ -214,7 +216,9 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secre
 	return {
 		async run(name, request, options = {}) {
 			const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : null;
-			const reconnectForMs = options.reconnectForMs ?? retry.reconnectForMs;
+			// A call may shorten the client's budgets (a request waiting on it), never lengthen them.
+			const reconnectForMs = Math.min(options.reconnectForMs ?? Infinity, retry.reconnectForMs);
+			const busyWaitMs = Math.min(options.busyWaitMs ?? Infinity, retry.busyWaitMs);
 			const started = Date.now();
 			let lostSince: number | null = null;
 			let cutsAfterEvents = 0;
@@ -236,7 +240,7 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secre
 						wait = delay;
 						delay = Math.min(delay * 2, retry.maxDelayMs);
 					} else if (error instanceof RenderTierError && error.code === "busy") {
-						if (now - started >= retry.busyWaitMs) throw error;
+						if (now - started >= busyWaitMs) throw error;
 						wait = Math.max(delay, error.retryAfterMs ?? 0);
 					} else {
 						throw error;
