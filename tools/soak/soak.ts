@@ -78,6 +78,7 @@ const CONFIGS: { name: string; config: Record<string, unknown> }[] = [
 ];
 const CLIP_CONFIG = plan.clipSeconds;
 const POLL_MS = 2000;
+const SUBMIT_PATIENCE_MS = 10 * 60_000;
 const SWEEP_INTERVAL_SECONDS = plan.sweepIntervalSeconds;
 
 interface VideoRecord {
@@ -152,6 +153,7 @@ let faulting = true;
 
 async function submit(video: VideoRecord): Promise<void> {
 	const { name, config } = CONFIGS.find((c) => c.name === video.config)!;
+	const firstTry = Date.now();
 	for (;;) {
 		video.submitAttempts++;
 		try {
@@ -167,12 +169,13 @@ async function submit(video: VideoRecord): Promise<void> {
 		} catch (error) {
 			log(`submission #${video.index} failed: ${(error as Error).message}`);
 		}
-		// The Worker may be restarting, or the tier's probe cut: a client tries again.
-		if (video.submitAttempts >= 60) {
+		// The Worker may be restarting, or the tier's probe cut or too slow: a client tries again,
+		// backing off (2 s doubling to 30 s) so a slow tier is not flooded with probes, for 10 minutes.
+		if (Date.now() - firstTry > SUBMIT_PATIENCE_MS) {
 			video.status = "not submitted";
 			return;
 		}
-		await sleep(2000);
+		await sleep(Math.min(30_000, 2000 * 2 ** (video.submitAttempts - 1)));
 	}
 }
 
@@ -284,11 +287,13 @@ const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).len
 
 const completed = videos.filter((v) => v.status === "completed").length;
 const failed = videos.filter((v) => v.status === "failed").length;
-const stuck = videos.filter((v) => !terminal(v)).length;
+const notSubmitted = videos.filter((v) => v.status === "not submitted").length;
+const stuck = videos.filter((v) => !terminal(v) && v.status !== "not submitted").length;
 const orphanCount = "orphans" in orphans ? orphans.orphans.length : null;
 const completedShare = completed / plan.videos;
 const verdicts = {
 	noneStuck: stuck === 0,
+	everySubmissionAccepted: notSubmitted === 0,
 	completedEnough: short ? completed === plan.videos : completedShare >= 0.95,
 	balancesExact: balances.every((b) => b.ok),
 	no5xxOnStatus: statusReads.fiveXx === 0,
@@ -304,9 +309,10 @@ const report = {
 	durationSeconds: Math.round((Date.now() - t0) / 1000),
 	verdicts,
 	passed: Object.values(verdicts).every(Boolean),
-	videos: { total: plan.videos, completed, failed, stuck, completedShare: Math.round(completedShare * 1000) / 1000 },
+	videos: { total: plan.videos, completed, failed, stuck, notSubmitted, completedShare: Math.round(completedShare * 1000) / 1000 },
+	submissions: { attempts: videos.reduce((n, v) => n + v.submitAttempts, 0), refusals: videos.reduce((n, v) => n + Math.max(0, v.submitAttempts - 1), 0) },
 	failures: videos.filter((v) => v.status === "failed").map((v) => ({ id: v.id, config: v.config, errorMessage: v.errorMessage })),
-	stuckVideos: videos.filter((v) => !terminal(v)).map((v) => ({ id: v.id, index: v.index, status: v.status })),
+	stuckVideos: videos.filter((v) => !terminal(v) && v.status !== "not submitted").map((v) => ({ id: v.id, index: v.index, status: v.status })),
 	secondsToEnd: { p50: percentile(videos.filter((v) => v.endedAt).map((v) => (v.endedAt! - v.submittedAt!) / 1000), 50), max: percentile(videos.filter((v) => v.endedAt).map((v) => (v.endedAt! - v.submittedAt!) / 1000), 100) },
 	clips: { checked: clipChecks.length, ok: clipChecks.filter((c) => c.ok).length, problems: clipChecks.filter((c) => !c.ok) },
 	balances,
@@ -342,7 +348,7 @@ await files.close();
 if (!flags.keep && report.passed) rmSync(stateDir, { recursive: true, force: true });
 
 console.log(
-	`soak (${report.mode}): ${completed}/${plan.videos} completed, ${failed} failed, ${stuck} stuck; clips ${report.clips.ok}/${report.clips.checked} as long as stated; ` +
+	`soak (${report.mode}): ${completed}/${plan.videos} completed, ${failed} failed, ${stuck} stuck${notSubmitted ? `, ${notSubmitted} never accepted` : ""}; clips ${report.clips.ok}/${report.clips.checked} as long as stated; ` +
 		`balances ${balances.filter((b) => b.ok).length}/${balances.length} exact; status p50 ${report.status.p50Ms} ms p99 ${report.status.p99Ms} ms, ${statusReads.fiveXx} 5xx; ` +
 		`${faults.kills} kills, ${report.faults.brokenConnections}/${proxy.counts.connections} connections broken, ${faults.workerRestarts} Worker restart(s); ` +
 		`left behind: ${jobFiles.length} job files, ${orphanCount ?? "?"} orphaned objects → ${out}`,
