@@ -19,6 +19,8 @@ async function expectNothingLeft(videoId: string) {
 	const clipRows = await env.DB.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ?").bind(videoId).first<number>("n");
 	expect(clipRows).toBe(0);
 	for (const prefix of r2Keys.videoPrefixes(videoId)) expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
+	// The video's folder on the tier (its download, audio, signals) is asked to go too.
+	expect(fake().calls.filter((c) => c.path === renderJobs.cleanup.path && (c.body as { videoId: string }).videoId === videoId)).toHaveLength(1);
 }
 
 describe("transient render-tier faults are retried and the video completes", () => {

@@ -136,4 +136,38 @@ describe("a job asked for again after its connection was lost", () => {
 		expect(requests).toBe(2);
 		expect(existsSync(work)).toBe(true);
 	});
+
+	it("a download cut off mid-way leaves no partial file: the aborted job's folder is swept", async () => {
+		// A host that sends the first part of a video, then nothing (the download is under way when the connection goes).
+		const video = join(work, "..", `${work.split("/").pop()}-video.mp4`);
+		execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-f", "lavfi", "-i", "sine=duration=6", "-t", "6", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", video]);
+		const bytes = readFileSync(video);
+		const stalling = createServer((req, res) => {
+			res.writeHead(200, { "content-type": "video/mp4", "content-length": String(bytes.length), "accept-ranges": "none" });
+			if (req.method === "HEAD") return res.end();
+			res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+		}).listen(0, "127.0.0.1");
+		await new Promise((r) => stalling.once("listening", r));
+		const server = createRenderServer({ abandonAfterMs: 0 }).listen(0, "127.0.0.1");
+		await new Promise((r) => server.once("listening", r));
+		const impatient = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const path = renderJobs.download.path;
+			const body = JSON.stringify({ videoId: "vid_cut_download", url: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/talk.mp4`, expectedDuration: 6 });
+			const { signRenderRequest } = await import("@clipforge/contract");
+			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body });
+			const connection = new AbortController();
+			const response = await fetch(impatient + path, { method: "POST", headers: { "content-type": "application/json", authorization }, body, signal: connection.signal });
+			expect(response.status).toBe(200);
+			const folder = join(work, "vid_cut_download");
+			await vi.waitFor(() => expect(existsSync(folder) ? readdirSync(folder).some((f) => f.startsWith("download.")) : false).toBe(true), { timeout: 30_000, interval: 100 });
+			connection.abort();
+			await vi.waitFor(() => expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]), { timeout: 10_000, interval: 100 });
+		} finally {
+			server.closeAllConnections();
+			server.close();
+			stalling.closeAllConnections();
+			stalling.close();
+		}
+	});
 });
