@@ -14,7 +14,7 @@ export interface FaultProxyOptions {
 	target: { host: string; port: number };
 	/** Share of connections broken, 0..1. */
 	breakShare: number;
-	/** A mid-life cut happens this long after the connection opened, drawn uniformly (ms). */
+	/** A mid-life cut happens this long after the connection opened, drawn uniformly (ms; default 1-20 s: most job streams last that long). */
 	midLifeMs?: [number, number];
 	/** A seeded random source, for a repeatable soak. */
 	random?: () => number;
@@ -43,7 +43,7 @@ export interface FaultProxy {
  */
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
 	const random = options.random ?? Math.random;
-	const [midFrom, midTo] = options.midLifeMs ?? [2_000, 60_000];
+	const [midFrom, midTo] = options.midLifeMs ?? [1_000, 20_000];
 	const counts: FaultProxyCounts = { connections: 0, reset: 0, cutEarly: 0, cutMidLife: 0 };
 	let share = options.breakShare;
 	const open = new Set<Socket>();
