@@ -87,8 +87,6 @@ export interface RenderAppOptions {
 	keepResultsMs?: number;
 	/** Defaults to RENDER_SWEEP_IDLE_SECONDS, else DEFAULT_SWEEP_IDLE_MS. */
 	sweepIdleMs?: number;
-	/** The folder jobs work in (tool-paths.ts workRoot). */
-	workRoot?: string;
 }
 
 /** The tier: its HTTP app, the jobs it runs, and the sweep of its work folder. */
@@ -114,7 +112,6 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	app.get(HEALTH_PATH, (c) => c.json({ ok: true }));
 	const signedByWorker = requireWorkerSignature(secret);
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
-	const root = options.workRoot ?? workRoot;
 	const idleMs = options.sweepIdleMs ?? secondsFromEnv("RENDER_SWEEP_IDLE_SECONDS", DEFAULT_SWEEP_IDLE_MS);
 	let sweeping: Promise<SweepReport> | null = null;
 	let again = false;
@@ -127,7 +124,7 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 			const removed: string[] = [];
 			do {
 				again = false;
-				removed.push(...(await sweepWorkRoot({ root, held: registry.heldPaths(), idleMs })).removed);
+				removed.push(...(await sweepWorkRoot({ root: workRoot, held: registry.heldPaths(), idleMs })).removed);
 			} while (again);
 			if (removed.length > 0) log("swept", { removed: removed.length, paths: removed.slice(0, 20) });
 			return { removed };

@@ -10,6 +10,9 @@ import {
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
 import type { RenderInstance } from "./render-instances";
+import { DEFAULT_RETRY_POLICY, retryPolicyOf, type RetryPolicy, type RetryVars } from "./render-retry";
+
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./render-retry";
 
 export class RenderTierError extends Error {
 	readonly code: RenderErrorCode | "unreachable";
@@ -49,32 +52,6 @@ export interface RenderClient {
 type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
 
 /**
- * How the client rides out a lost connection (a reset, a cut mid-request or mid-stream, a tier
- * restarting) and a busy tier: the job is sent again on a fresh connection after a backoff. The tier
- * keys jobs by their request (containers/render job-key.ts), so the same job sent again joins the
- * one still running, or gets the result of the one that finished, instead of running twice.
- */
-export interface RetryPolicy {
-	/** Lost connections are retried for this long since the tier last said anything (RENDER_RECONNECT_SECONDS). */
-	reconnectForMs: number;
-	/** A busy tier (503 `busy`) is asked again for this long, after its Retry-After (RENDER_BUSY_WAIT_SECONDS). */
-	busyWaitMs: number;
-	/**
-	 * Connections lost after the tier had said something (it was up, then the job's stream was cut
-	 * or the tier died) are tried again this many times at most: a job that kills its instance
-	 * each time must not be sent forever.
-	 */
-	maxCutsAfterEvents: number;
-	/** The first backoff; each next one doubles, up to maxDelayMs. */
-	firstDelayMs: number;
-	maxDelayMs: number;
-	/** Sleeps (tests replace it). */
-	sleep?: (ms: number) => Promise<void>;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { reconnectForMs: 120_000, busyWaitMs: 10 * 60_000, maxCutsAfterEvents: 10, firstDelayMs: 250, maxDelayMs: 5_000 };
-
-/**
  * @param instance The container instance (render-instances.ts: a bounded set of names). Requests
  * with the same instance reach the same container (its disk holds a video's downloaded source
  * between the download and upload steps). Sent as `X-Clipforge-Instance` too, so a natively run
@@ -82,28 +59,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { reconnectForMs: 120_000, busy
  */
 export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET"> & RetryVars, instance: RenderInstance): RenderClient {
 	return renderClientOver(renderFetch(env, instance), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET, retryPolicyOf(env));
-}
-
-/** The operator's retry vars (wrangler.toml), in seconds; unset gives DEFAULT_RETRY_POLICY. */
-interface RetryVars {
-	RENDER_RECONNECT_SECONDS?: string;
-	RENDER_BUSY_WAIT_SECONDS?: string;
-}
-
-function retryPolicyOf(env: RetryVars): RetryPolicy {
-	const seconds = (value: string | undefined, fallbackMs: number) => {
-		const n = Number(value);
-		return value !== undefined && value !== "" && Number.isFinite(n) && n >= 0 ? n * 1000 : fallbackMs;
-	};
-	const reconnectForMs = seconds(env.RENDER_RECONNECT_SECONDS, DEFAULT_RETRY_POLICY.reconnectForMs);
-	return {
-		...DEFAULT_RETRY_POLICY,
-		reconnectForMs,
-		busyWaitMs: seconds(env.RENDER_BUSY_WAIT_SECONDS, DEFAULT_RETRY_POLICY.busyWaitMs),
-		// A short budget (tests) backs off in proportion, so it still gets a few attempts.
-		firstDelayMs: Math.min(DEFAULT_RETRY_POLICY.firstDelayMs, reconnectForMs / 8),
-		maxDelayMs: Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, Math.max(reconnectForMs / 4, 1)),
-	};
 }
 
 export const INSTANCE_HEADER = "x-clipforge-instance";
