@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e
+.PHONY: install install-test-deps demo up down test lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak
 
 install:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,8 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite.
-test: install-test-deps types-check lint typecheck deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e
+## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite, then the short chaos soak.
+test: install-test-deps types-check lint typecheck deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
@@ -56,3 +56,7 @@ test-sdk:
 
 test-e2e:
 	@npm run -s test:e2e
+
+## The chaos soak in its short mode (under 3 minutes): tier kills, broken connections, a Worker restart.
+test-soak:
+	@npm run -s soak -- --short

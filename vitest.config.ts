@@ -28,6 +28,9 @@ export default defineConfig(async () => {
 						RENDER_IDLE_TIMEOUT_SECONDS: "1",
 						// The generated model catalogue, for the unit tests' stand-ins of the AI binding.
 						AI_CATALOGUE: readAiCatalogue(),
+						// Lost connections and a busy tier are tried again for 0.4 s here (2 and 10 minutes in the real config).
+						RENDER_RECONNECT_SECONDS: "0.4",
+						RENDER_BUSY_WAIT_SECONDS: "0.4",
 					},
 				},
 			}),

@@ -6,6 +6,9 @@
  *
  * `npm run admin -- reset-password --email E --password P [--remote]` sets a user's password and
  * ends every session of theirs (as does `create-account --password` for an existing user).
+ *
+ * `npm run admin -- orphans [--url URL] [--secrets-file FILE] [--min-age-minutes 10]` reports the R2
+ * objects no row points to (scripts/admin-orphans.ts).
  */
 import { createHash, pbkdf2Sync, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +23,15 @@ const USAGE =
 	"       (--concurrent: videos the workspace processes at once; default the MAX_CONCURRENT_VIDEOS var)\n" +
 	"       (the same email again adds another workspace to that user; --password sets the sign-in password)\n" +
 	"       npm run admin -- reset-password --email you@example.com --password P [--remote] [--persist-to DIR]\n" +
-	"       (a new password ends every session of the user)";
+	"       (a new password ends every session of the user)\n" +
+	"       npm run admin -- orphans [--url URL] [--secrets-file .dev.vars] [--min-age-minutes 10]\n" +
+	"       (R2 objects no row points to, from the running Worker; nothing is deleted)";
+
+if (process.argv[2] === "orphans") {
+	const { orphansCommand } = await import("./admin-orphans.ts");
+	await orphansCommand(process.argv.slice(3));
+	process.exit(0);
+}
 
 const { positionals, values } = parseArgs({
 	allowPositionals: true,

@@ -73,6 +73,8 @@ export interface StackInfo {
 	stateDir: string;
 	/** Where `make up` serves the sample talk video (`${samplesUrl}/talk-60s-speaker.mp4`), once started. */
 	samplesUrl?: string;
+	/** Where the Worker reaches the render tier (renderUrl, unless a proxy stands between them). */
+	workerRenderUrl?: string;
 }
 
 export interface StartOptions {
@@ -81,6 +83,15 @@ export interface StartOptions {
 	renderPort?: number;
 	/** Minutes granted to the bootstrap workspace. */
 	minutes?: number;
+	/**
+	 * Where the Worker reaches the render tier, when not at its own port: a proxy in front of it
+	 * (the soak's fault-injecting one, tools/soak/fault-proxy.ts).
+	 */
+	workerRenderUrl?: string;
+	/** Extra environment of the render tier (e.g. RENDER_SWEEP_INTERVAL_SECONDS). */
+	renderEnv?: Record<string, string>;
+	/** Vars of the Worker over wrangler.toml's `[env.local.vars]` (e.g. RECONCILE_STALE_MINUTES). */
+	workerVars?: Record<string, string>;
 }
 
 /** Starts both processes in the background (they outlive this one), waits until both answer. */
@@ -93,27 +104,17 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 		// Another server on the port would answer our health checks and fool every later step.
 		if (!(await isPortFree(p))) throw new Error(`Port ${p} is already in use on 127.0.0.1; stop that server or set CLIPFORGE_PORT / RENDER_PORT.`);
 	}
-	const inspectorPort = await freePort();
 	const persist = join(stateDir, "wrangler-state");
 	const url = `http://127.0.0.1:${port}`;
 	const renderUrl = `http://127.0.0.1:${renderPort}`;
-	const secretsFile = secretsFileFor(stateDir);
-	ensureLocalSecrets(secretsFile);
-	// .dev.vars is where wrangler looks by itself; another state folder's file is named explicitly.
-	const envFile = secretsFile === DEV_VARS ? [] : ["--env-file", secretsFile];
+	ensureLocalSecrets(secretsFileFor(stateDir));
 
 	runWrangler(["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist]);
 
-	const render = spawnRenderTier(stateDir, renderPort);
-	const worker = spawn(
-		process.execPath,
-		[
-			WRANGLER_BIN, "dev", "--env", "local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort),
-			"--persist-to", persist, "--show-interactive-dev-session=false", ...envFile,
-			"--var", `RENDER_URL:${renderUrl}`, "--var", `INTERNAL_BASE_URL:${url}`,
-		],
-		{ cwd: ROOT, detached: true, stdio: ["ignore", openSync(join(stateDir, "wrangler.log"), "a"), openSync(join(stateDir, "wrangler.log"), "a")], env: QUIET_WRANGLER_ENV },
-	);
+	const launch: LaunchInfo = { port, renderPort, workerRenderUrl: options.workerRenderUrl ?? renderUrl, renderEnv: options.renderEnv ?? {}, workerVars: options.workerVars ?? {} };
+	writeFileSync(join(stateDir, "launch.json"), JSON.stringify(launch));
+	const render = spawnRenderTier(stateDir, renderPort, launch.renderEnv);
+	const worker = await spawnWorker(stateDir, launch);
 	render.unref();
 	worker.unref();
 	const pids = [render.pid!, worker.pid!];
@@ -126,20 +127,82 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 		throw error;
 	}
 	const account = await ensureAccount(stateDir, persist, options.minutes ?? 1000, url);
-	const info: StackInfo = { url, renderUrl, ...account, pids, stateDir };
+	const info: StackInfo = { url, renderUrl, ...account, pids, stateDir, workerRenderUrl: launch.workerRenderUrl };
 	writeFileSync(join(stateDir, "stack.json"), JSON.stringify(info, null, 2));
 	return info;
 }
 
+/** How a stack's processes were started (`<state>/launch.json`), so a crashed one starts again the same way. */
+interface LaunchInfo {
+	port: number;
+	renderPort: number;
+	workerRenderUrl: string;
+	renderEnv: Record<string, string>;
+	workerVars: Record<string, string>;
+}
+
+const launchOf = (stateDir: string): LaunchInfo => JSON.parse(readFileSync(join(stateDir, "launch.json"), "utf8")) as LaunchInfo;
+
+/** The render tier's work folder in a stack's state folder. */
+export const renderWorkDir = (stateDir: string): string => join(resolve(stateDir), "render-work");
+
 /** The native render tier (the Container's code) on loopback, logging to the state folder, with the stack's RENDER_SECRET. */
-function spawnRenderTier(stateDir: string, renderPort: number) {
+function spawnRenderTier(stateDir: string, renderPort: number, extraEnv: Record<string, string> = {}) {
 	const { RENDER_SECRET } = ensureLocalSecrets(secretsFileFor(stateDir));
 	return spawn(process.execPath, [join(ROOT, "containers/render/src/server.ts")], {
 		cwd: ROOT,
 		detached: true,
 		stdio: ["ignore", openSync(join(stateDir, "render.log"), "a"), openSync(join(stateDir, "render.log"), "a")],
-		env: { ...process.env, PORT: String(renderPort), RENDER_HOST: "127.0.0.1", RENDER_SECRET, ALLOW_PRIVATE_SOURCES: "true", WORK_DIR: join(stateDir, "render-work") },
+		env: { ...process.env, PORT: String(renderPort), RENDER_HOST: "127.0.0.1", RENDER_SECRET, ALLOW_PRIVATE_SOURCES: "true", WORK_DIR: renderWorkDir(stateDir), ...extraEnv },
 	});
+}
+
+/** `wrangler dev --env local` on the stack's port and persisted state (D1, R2, Workflows), logging to the state folder. */
+async function spawnWorker(stateDir: string, launch: LaunchInfo) {
+	const persist = join(stateDir, "wrangler-state");
+	const url = `http://127.0.0.1:${launch.port}`;
+	const secretsFile = secretsFileFor(stateDir);
+	// .dev.vars is where wrangler looks by itself; another state folder's file is named explicitly.
+	const envFile = secretsFile === DEV_VARS ? [] : ["--env-file", secretsFile];
+	const inspectorPort = await freePort();
+	const log = join(stateDir, "wrangler.log");
+	return spawn(
+		process.execPath,
+		[
+			WRANGLER_BIN, "dev", "--env", "local", "--ip", "127.0.0.1", "--port", String(launch.port), "--inspector-port", String(inspectorPort),
+			"--persist-to", persist, "--show-interactive-dev-session=false", ...envFile,
+			"--var", `RENDER_URL:${launch.workerRenderUrl}`, "--var", `INTERNAL_BASE_URL:${url}`,
+			...Object.entries(launch.workerVars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+		],
+		{ cwd: ROOT, detached: true, stdio: ["ignore", openSync(log, "a"), openSync(log, "a")], env: QUIET_WRANGLER_ENV },
+	);
+}
+
+/**
+ * Stops the running stack's Worker (`wrangler dev` and its workerd, SIGTERM as `make down` does),
+ * waits `downMs`, and starts it again on the same port and persisted state. For fault tests: what
+ * happens to workflows in flight.
+ */
+export async function restartWorker(stateDir: string, downMs: number): Promise<void> {
+	const info = JSON.parse(readFileSync(join(stateDir, "stack.json"), "utf8")) as StackInfo;
+	const pids = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
+	const workerPid = pids[1]!;
+	try {
+		process.kill(-workerPid, "SIGTERM");
+	} catch {
+		// Already gone.
+	}
+	// Until the port is free: workerd lets go of it a moment after wrangler.
+	const port = Number(new URL(info.url).port);
+	const freeBy = Date.now() + 30_000;
+	while (!(await isPortFree(port)) && Date.now() < freeBy) await new Promise((r) => setTimeout(r, 200));
+	await new Promise((r) => setTimeout(r, downMs));
+	const worker = await spawnWorker(stateDir, launchOf(stateDir));
+	worker.unref();
+	const now = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
+	now[1] = worker.pid!;
+	writeFileSync(join(stateDir, "pids.json"), JSON.stringify(now));
+	await waitForHealth(`${info.url}/healthz`, 90_000, join(stateDir, "wrangler.log"));
 }
 
 /**
@@ -155,7 +218,7 @@ export async function crashRenderTier(stateDir: string, downMs: number): Promise
 		// Already gone.
 	}
 	await new Promise((r) => setTimeout(r, downMs));
-	const render = spawnRenderTier(stateDir, Number(new URL(info.renderUrl).port));
+	const render = spawnRenderTier(stateDir, Number(new URL(info.renderUrl).port), existsSync(join(stateDir, "launch.json")) ? launchOf(stateDir).renderEnv : {});
 	render.unref();
 	writeFileSync(join(stateDir, "pids.json"), JSON.stringify([render.pid!, ...rest]));
 	await waitForHealth(`${info.renderUrl}/healthz`, 30_000, join(stateDir, "render.log"));

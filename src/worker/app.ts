@@ -11,6 +11,7 @@ import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { internalObjectRoutes } from "./routes/internal/objects";
 import { smokeRoutes } from "./routes/admin/smoke";
+import { internalOperatorRoutes } from "./routes/internal/orphans";
 import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
@@ -27,6 +28,7 @@ export function createApp() {
 	app.route("/internal", internalObjectRoutes);
 	// The operator's smoke check: its own secret, not tenant credentials (routes/admin/smoke.ts).
 	app.route("/admin", smokeRoutes);
+	app.route("/internal", internalOperatorRoutes);
 	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
 	// The MCP server's tools call the API through this same app, in-process.

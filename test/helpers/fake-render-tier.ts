@@ -20,10 +20,10 @@ export const RENDER_URL = "http://render.test";
 
 /**
  * What a sick render tier does instead of answering: a contract error event, no connection at all,
- * an HTTP 500 page from a proxy, a garbage line, a stream that stops mid-job (process killed), or a
- * stream that never says anything again (wedged process).
+ * an HTTP 500 page from a proxy, a garbage line, a stream that stops mid-job (process killed), a
+ * stream that never says anything again (wedged process), or a connection lost mid-stream (reset).
  */
-export type Fault = RenderError | "unreachable" | "http500" | "garbage" | "cut" | "hang";
+export type Fault = RenderError | "unreachable" | "http500" | "garbage" | "cut" | "hang" | "lost";
 export const WEBHOOK_BASE = "https://hooks.example.com/";
 /** The resolver the Worker asks about webhook receivers (wrangler.toml's DNS_RESOLVER_URL). */
 export const DOH_URL = "https://cloudflare-dns.com/dns-query";
@@ -96,9 +96,9 @@ export class FakeRenderTier {
 		this.failures.set(path, [...(this.failures.get(path) ?? []), ...faults]);
 	}
 
-	/** Makes every call of a path meet `fault`. */
+	/** Makes every call of a path meet `fault` (the client sends a cut job again several times per step attempt). */
 	failAlways(path: string, fault: Fault): void {
-		this.failures.set(path, Array.from({ length: 100 }, () => fault));
+		this.failures.set(path, Array.from({ length: 10_000 }, () => fault));
 	}
 
 	install(): this {
@@ -152,6 +152,17 @@ export class FakeRenderTier {
 		if (failure === "http500") return new Response("<html><body>502 Bad Gateway</body></html>", { status: 500, headers: { "content-type": "text/html" } });
 		if (failure === "garbage") return new Response('{"type":"progress","fraction":0.2}\n<<binary garbage>>\n', { headers: { "content-type": "application/x-ndjson" } });
 		if (failure === "cut") return new Response('{"type":"progress","fraction":0.4}\n', { headers: { "content-type": "application/x-ndjson" } });
+		if (failure === "lost") {
+			let sent = false;
+			const body = new ReadableStream<Uint8Array>({
+				pull(controller) {
+					if (sent) return controller.error(new TypeError("Network connection lost."));
+					sent = true;
+					controller.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.3}\n'));
+				},
+			});
+			return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
+		}
 		if (failure === "hang") return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')) }), { headers: { "content-type": "application/x-ndjson" } });
 		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
 		const job = (this.jobs as Record<string, (input: unknown) => Promise<FakeAnswer<JobName>>>)[name]!;

@@ -19,6 +19,8 @@ async function expectNothingLeft(videoId: string) {
 	const clipRows = await env.DB.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ?").bind(videoId).first<number>("n");
 	expect(clipRows).toBe(0);
 	for (const prefix of r2Keys.videoPrefixes(videoId)) expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
+	// The video's folder on the tier (its download, audio, signals) is asked to go too.
+	expect(fake().calls.filter((c) => c.path === renderJobs.cleanup.path && (c.body as { videoId: string }).videoId === videoId)).toHaveLength(1);
 }
 
 describe("transient render-tier faults are retried and the video completes", () => {
@@ -27,6 +29,8 @@ describe("transient render-tier faults are retried and the video completes", () 
 		["HTTP 500 pages during upload", renderJobs.uploadSource.path, ["http500"]],
 		["a garbage line during audio extraction", renderJobs.extractAudio.path, ["garbage"]],
 		["killed mid-render (stream cut without a result)", renderJobs.renderClip.path, ["cut"]],
+		["connections lost mid-stream, again and again (a reset, as the platform's network does)", renderJobs.renderClip.path, ["lost", "lost", "lost", "lost", "lost", "lost"]],
+		["connections lost and refused during transcription, more often than the step retries", renderJobs.transcribe.path, ["lost", "unreachable", "lost", "unreachable", "lost"]],
 		["wedged mid-render (silent past the idle timeout)", renderJobs.renderClip.path, ["hang"]],
 		["a crash while transcribing", renderJobs.transcribe.path, [{ code: "process_failed", message: "pocketsphinx exited with code 139", retryable: true }]],
 	];

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { call } from "../helpers/api";
-import { reconcileStaleVideos } from "../../src/worker/services/reconcile";
+import { reconcileStaleVideos, WAKE_EVENT } from "../../src/worker/services/reconcile";
 
 const fake = useFakeRenderTier();
 
@@ -58,5 +58,24 @@ describe("reconciling stale videos", () => {
 		await waitOnExecutionContext(ctx);
 		const row = await env.DB.prepare("SELECT status FROM videos WHERE id = ?").bind(id).first<string>("status");
 		expect(row).toBe("failed");
+	});
+
+	it("wakes a stale video whose instance says it still runs (the local engine resumes it only on an event), and leaves it processing", async () => {
+		const { workspaceId, apiKey } = await createWorkspace({ minutes: 20 });
+		const id = await staleVideo(workspaceId, 30);
+		const events: { instance: string; type: string }[] = [];
+		// As `wrangler dev` leaves an instance after a restart: "running" on disk, nothing running it.
+		const idleEngine = {
+			get: async (instance: string) => ({
+				status: async () => ({ status: "running" }),
+				sendEvent: async (event: { type: string }) => void events.push({ instance, type: event.type }),
+			}),
+		} as unknown as Workflow;
+		const report = await reconcileStaleVideos({ ...env, PROCESS_VIDEO: idleEngine });
+		expect(report.running).toContain(id);
+		expect(report.failed).not.toContain(id);
+		expect(events).toContainEqual({ instance: id, type: WAKE_EVENT });
+		expect((await call("GET", `/api/videos/${id}/status`, { key: apiKey })).body.video.status).toBe("transcribing");
+		expect(await balanceOf(workspaceId)).toBe(17);
 	});
 });

@@ -15,6 +15,7 @@ import { TierError } from "./tier-error.ts";
 import { tools } from "./tool-paths.ts";
 import { putFile } from "./transfer.ts";
 import { sharedDir } from "./workdir.ts";
+import { holdPath } from "./job-context.ts";
 
 /** Seconds of a background loop: long enough not to feel repetitive, small enough to fetch per instance. */
 export const BACKGROUND_SECONDS = 12;
@@ -34,7 +35,7 @@ export const BACKGROUND_SOURCES: Record<BuiltinBackgroundId, string> = {
 const ENCODE = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "24", "-pix_fmt", "yuv420p", "-movflags", "+faststart"];
 
 export async function makeBackground(req: MakeBackgroundRequest, onProgress: OnProgress, signal: AbortSignal): Promise<MediaFileResult> {
-	const path = join(await sharedDir(), `make-${req.backgroundId}-${Date.now()}.mp4`);
+	const path = holdPath(join(await sharedDir(), `make-${req.backgroundId}-${Date.now()}.mp4`));
 	try {
 		await runProcess(
 			tools.ffmpeg,
@@ -67,7 +68,7 @@ export async function importMedia(req: ImportMediaRequest, onProgress: OnProgres
 	const facts = await mediaFacts(url, limits.maxPixels, signal);
 	if (!facts?.hasVideo || !facts.width || !facts.height) throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
 	assertWithinLimits(facts, limits, isImage ? "image" : "video");
-	const path = join(await sharedDir(), `import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`);
+	const path = holdPath(join(await sharedDir(), `import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`));
 	const seconds = Math.min(IMPORTED_BACKGROUND_SECONDS, Number.isFinite(facts.duration) && facts.duration > 0 ? facts.duration : IMPORTED_BACKGROUND_SECONDS);
 	const input = ["-max_pixels", String(limits.maxPixels), "-i", url];
 	const args = isImage

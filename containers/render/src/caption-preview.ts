@@ -3,15 +3,16 @@
  * draw them (the same ASS document, libass and layout), over a neutral background on a 9:16 frame.
  * The Worker stores it once per look in R2 and serves it to pickers through a signed URL.
  */
-import { access, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { access, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CAPTION_FONTS, EMOJI_FONT, type CaptionLook, type CaptionPreviewResult, type JobInput, type OnProgress, type Word } from "@clipforge/contract";
 import { buildAssDocument } from "./captions.ts";
 import { layoutFor } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
 import { TierError } from "./tier-error.ts";
-import { tools, workRoot } from "./tool-paths.ts";
+import { tools } from "./tool-paths.ts";
 import { putFile } from "./transfer.ts";
+import { jobScratchDir } from "./workdir.ts";
 
 /** The sample line: its third word ("idea") is being spoken at PREVIEW_AT, and is a keyword of the emoji look. */
 export const PREVIEW_WORDS: Word[] = "This one idea changed how I make money.".split(" ").map((word, i) => ({ word, start: 0.2 + i * 0.35, end: 0.2 + i * 0.35 + 0.3 }));
@@ -21,8 +22,7 @@ const BACKGROUND = "0x3b4654";
 
 export async function captionPreview(req: JobInput<"captionPreview">, onProgress: OnProgress, signal: AbortSignal): Promise<CaptionPreviewResult> {
 	await assertLookFonts(req.look);
-	await mkdir(workRoot, { recursive: true });
-	const dir = await mkdtemp(join(workRoot, "preview-"));
+	const dir = await jobScratchDir("preview");
 	try {
 		const ass = join(dir, "look.ass");
 		const png = join(dir, "look.png");

@@ -1,12 +1,13 @@
 import { join } from "node:path";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
 import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
 import { TierError } from "./tier-error.ts";
-import { tools, workRoot } from "./tool-paths.ts";
+import { tools } from "./tool-paths.ts";
 import { fetchToFile } from "./transfer.ts";
+import { jobScratchDir } from "./workdir.ts";
 
 /** Lines of pocketsphinx_continuous -time yes: `word start end posterior`. */
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
@@ -21,7 +22,7 @@ export async function transcribeLocally(audioUrl: string, language: string | nul
 	if (language && language !== "en") {
 		throw new TierError("invalid_request", `The local transcriber only understands English, not "${language}".`, false, 400);
 	}
-	const dir = await mkdtemp(join(workRoot, "asr-"));
+	const dir = await jobScratchDir("asr");
 	try {
 		const input = join(dir, "chunk.audio");
 		const wav = join(dir, "chunk.wav");

@@ -22,6 +22,7 @@ import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE
 import { channelEnergy } from "./speech-energy.ts";
 import { tools } from "./tool-paths.ts";
 import { fetchToFile, putFile } from "./transfer.ts";
+import { holdPath } from "./job-context.ts";
 import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
 
 /** Width of the JPEG thumbnail (height follows the aspect ratio). */
@@ -171,7 +172,7 @@ async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnPr
 async function localBackground(key: string, url: string, signal: AbortSignal): Promise<string> {
 	const path = join(await sharedDir(), `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.mp4`);
 	if ((await fileSize(path)) !== null) return path;
-	const partial = `${path}.${process.pid}.${Date.now()}.part`;
+	const partial = holdPath(`${path}.${process.pid}.${Date.now()}.part`);
 	await fetchToFile(url, partial, signal);
 	await rename(partial, path);
 	return path;

@@ -16,7 +16,8 @@ import { importMedia, makeBackground } from "./backgrounds.ts";
 import { captionPreview } from "./caption-preview.ts";
 import { downloadSource } from "./download.ts";
 import { egressProxy } from "./egress-proxy.ts";
-import { runAsJob } from "./job-context.ts";
+import { jobKey } from "./job-key.ts";
+import { JobRegistry, type JobWork } from "./job-registry.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
 import { probeSource } from "./probe.ts";
@@ -26,6 +27,7 @@ import { computeSignals } from "./signals.ts";
 import { toTierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
 import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./request-guard.ts";
+import { sweepWorkRoot, type SweepReport } from "./sweep.ts";
 import { removeVideoDir } from "./workdir.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
@@ -33,10 +35,24 @@ const MAX_BODY_BYTES = 1_000_000;
  * Jobs one instance runs at once (RENDER_MAX_JOBS). Past it a job is refused with 503 `busy`
  * (retryable), so a flood waits in the Workflows' step retries, not in this process's memory,
  * file descriptors and disk. Renders also queue for an encode slot per core (encode-slots.ts).
+ * A request for a job already running (the same key) joins it and never counts twice.
  */
 export const DEFAULT_MAX_JOBS = 16;
 /** Jobs that are never refused: cheap, and they free resources. */
 const ALWAYS_ACCEPTED: readonly JobName[] = ["cleanup"];
+/** Jobs run again for every request: their answer may change (a source probed again, files removed again). */
+const NOT_KEPT: readonly JobName[] = ["cleanup", "probe"];
+/**
+ * A job whose caller left (a lost connection) keeps running this long for the Worker's retry to
+ * join it (RENDER_ABANDON_SECONDS); then it is aborted and its files swept.
+ */
+export const DEFAULT_ABANDON_MS = 30_000;
+/** A finished job's result answers the same request for this long (RENDER_KEEP_RESULTS_SECONDS). */
+export const DEFAULT_KEEP_RESULTS_MS = 10 * 60_000;
+/** A video's folder unchanged this long is swept whole (RENDER_SWEEP_IDLE_SECONDS): longer than a result is kept. */
+export const DEFAULT_SWEEP_IDLE_MS = 15 * 60_000;
+/** How often the work root is swept (RENDER_SWEEP_INTERVAL_SECONDS). */
+export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
 
 type JobHandlers = { [N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>> };
 
@@ -68,6 +84,20 @@ export interface RenderAppOptions {
 	maxJobs?: number;
 	/** The startup self-check (self-check.ts) `/healthz` reports; none in tests that build the app themselves. */
 	selfCheck?: Promise<SelfCheck>;
+	/** Defaults to RENDER_ABANDON_SECONDS, else DEFAULT_ABANDON_MS. */
+	abandonAfterMs?: number;
+	/** Defaults to RENDER_KEEP_RESULTS_SECONDS, else DEFAULT_KEEP_RESULTS_MS. */
+	keepResultsMs?: number;
+	/** Defaults to RENDER_SWEEP_IDLE_SECONDS, else DEFAULT_SWEEP_IDLE_MS. */
+	sweepIdleMs?: number;
+}
+
+/** The tier: its HTTP app, the jobs it runs, and the sweep of its work folder. */
+export interface RenderTier {
+	app: Hono<GuardEnv>;
+	registry: JobRegistry;
+	/** Removes what no running job holds (sweep.ts); one sweep at a time, a request during one runs after it. */
+	sweep(): Promise<SweepReport>;
 }
 
 /**
@@ -75,6 +105,10 @@ export interface RenderAppOptions {
  * requests signed by the Worker (request-guard.ts); `/healthz` answers anyone but a browser.
  */
 export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> {
+	return createRenderTier(options).app;
+}
+
+export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	const secret = renderSecretFromEnv(options.secret === undefined ? process.env : { RENDER_SECRET: options.secret });
 	const app = new Hono<GuardEnv>();
 	app.use("*", refuseBrowsers());
@@ -85,7 +119,36 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 	});
 	const signedByWorker = requireWorkerSignature(secret);
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
-	let running = 0;
+	const idleMs = options.sweepIdleMs ?? secondsFromEnv("RENDER_SWEEP_IDLE_SECONDS", DEFAULT_SWEEP_IDLE_MS);
+	let sweeping: Promise<SweepReport> | null = null;
+	let again = false;
+	const sweep = async (): Promise<SweepReport> => {
+		if (sweeping) {
+			again = true;
+			return sweeping;
+		}
+		sweeping = (async () => {
+			const removed: string[] = [];
+			do {
+				again = false;
+				removed.push(...(await sweepWorkRoot({ root: workRoot, held: registry.heldPaths(), idleMs })).removed);
+			} while (again);
+			if (removed.length > 0) log("swept", { removed: removed.length, paths: removed.slice(0, 20) });
+			return { removed };
+		})().finally(() => {
+			sweeping = null;
+		});
+		return sweeping;
+	};
+	const registry = new JobRegistry({
+		abandonAfterMs: options.abandonAfterMs ?? secondsFromEnv("RENDER_ABANDON_SECONDS", DEFAULT_ABANDON_MS),
+		keepResultsMs: options.keepResultsMs ?? secondsFromEnv("RENDER_KEEP_RESULTS_SECONDS", DEFAULT_KEEP_RESULTS_MS),
+		maxKeptResults: 200,
+		// A job aborted before its end (every caller gone) may leave files its own cleanup did not reach.
+		onEnded: ({ aborted }) => {
+			if (aborted) void sweep();
+		},
+	});
 	for (const name of JOB_NAMES) {
 		const job = renderJobs[name];
 		const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
@@ -94,33 +157,42 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 			if (body === undefined) return refuse(c, 400, "The body is not JSON.");
 			const parsed = job.request.safeParse(body);
 			if (!parsed.success) return refuse(c, 400, parsed.error.message);
-			if (running >= maxJobs && !ALWAYS_ACCEPTED.includes(name)) {
+			const key = jobKey(name, parsed.data);
+			const keep = !NOT_KEPT.includes(name);
+			const kept = keep ? registry.keptResult(key) : undefined;
+			if (!kept && !registry.isRunning(key) && registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name)) {
 				c.header("Retry-After", "5");
 				return c.json({ error: { code: "busy", message: `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`, retryable: true } satisfies RenderError }, 503);
 			}
-			running++;
-			// The Worker closing the request (step timeout, cancellation) aborts this signal and stops the job's processes.
-			const signal = c.req.raw.signal;
-			const started = Date.now();
-			let finished = false;
-			const done = () => {
-				if (finished) return;
-				finished = true;
-				running--;
-				log(job.path, { ms: Date.now() - started });
+			const work: JobWork = async (onProgress, signal) => {
+				const started = Date.now();
+				try {
+					return await handler(parsed.data, onProgress, signal);
+				} finally {
+					log(job.path, { ms: Date.now() - started, aborted: signal.aborted || undefined });
+				}
+			};
+			// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
+			// the job stops when every caller has left and none came back (job-registry.ts).
+			const connection = c.req.raw.signal;
+			const outcome = (onProgress: OnProgress): Promise<unknown> => {
+				if (kept) {
+					log("job answered from its result", { path: job.path });
+					return Promise.resolve(kept.result);
+				}
+				const attached = registry.attach(key, name, work, onProgress, connection, keep);
+				if (attached.joined) log("job joined", { path: job.path });
+				return attached.promise;
 			};
 			if (!("progress" in job)) {
 				try {
-					return c.json(await runAsJob(name, () => handler(parsed.data, () => {}, signal)));
+					return c.json(await outcome(() => {}));
 				} catch (error) {
 					const { status, ...tierError } = asRenderError(error);
 					return c.json({ error: tierError }, status);
-				} finally {
-					done();
 				}
 			}
-			const run = (onProgress: OnProgress) => runAsJob(name, () => handler(parsed.data, onProgress, signal)).finally(done);
-			return new Response(jobEventStream(run, (error) => {
+			return new Response(jobEventStream(outcome, (error) => {
 				const { status: _status, ...tierError } = asRenderError(error);
 				log("job failed", { code: tierError.code, message: tierError.message });
 				return tierError;
@@ -133,7 +205,13 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 		log("unhandled", { error: toTierError(error).message });
 		return c.json({ error: { code: "internal_error", message: "internal error", retryable: true } satisfies RenderError }, 500);
 	});
-	return app;
+	return { app, registry, sweep };
+}
+
+/** A duration var in seconds (RENDER_…_SECONDS), in ms; unset or unreadable gives the default. */
+function secondsFromEnv(name: string, fallbackMs: number): number {
+	const seconds = Number(process.env[name]);
+	return Number.isFinite(seconds) && seconds >= 0 && process.env[name] !== "" && process.env[name] !== undefined ? seconds * 1000 : fallbackMs;
 }
 
 /**
@@ -145,7 +223,11 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** A Node HTTP server around the app, not yet listening. */
 export function createRenderServer(options: RenderAppOptions = {}) {
-	const server = createAdaptorServer({ fetch: createRenderApp(options).fetch }) as Server;
+	return serverFor(createRenderTier(options));
+}
+
+function serverFor(tier: RenderTier): Server {
+	const server = createAdaptorServer({ fetch: tier.app.fetch }) as Server;
 	server.keepAliveTimeout = KEEP_ALIVE_MS;
 	return server;
 }
@@ -170,17 +252,21 @@ function log(event: string, fields: Record<string, unknown>): void {
 
 // Started directly (`node src/server.ts`): listen. Imported by tests: they call createRenderServer().
 if (import.meta.url === `file://${process.argv[1]}`) {
-	let server: Server;
+	let tier: RenderTier;
 	// Started at once, answered by /healthz when done (a second or so): tools, filters, fonts.
 	const check = selfCheck();
 	try {
-		server = createRenderServer({ selfCheck: check });
+		tier = createRenderTier({ selfCheck: check });
 	} catch (error) {
 		console.error((error as Error).message);
 		process.exit(1);
 	}
 	void check.then((result) => log(result.ok ? "self-check passed" : "self-check FAILED", { problems: result.problems, versions: result.versions }));
+	const server = serverFor(tier);
 	await mkdir(workRoot, { recursive: true });
+	// What a killed predecessor left (no job runs yet), then again every interval.
+	await tier.sweep();
+	setInterval(() => void tier.sweep(), secondsFromEnv("RENDER_SWEEP_INTERVAL_SECONDS", DEFAULT_SWEEP_INTERVAL_MS)).unref();
 	// Every tool reaches the network through this proxy (run-process.ts); it is up before any job.
 	const egress = await egressProxy();
 	const port = Number(process.env.PORT ?? 8788);

@@ -1,6 +1,7 @@
-import { mkdir, rm, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { PATH_SAFE_ID } from "@clipforge/contract";
+import { holdPath } from "./job-context.ts";
 import { TierError } from "./tier-error.ts";
 import { workRoot } from "./tool-paths.ts";
 
@@ -19,11 +20,24 @@ export function pathInside(base: string, ...names: string[]): string {
 	return path;
 }
 
-/** A video's own folder under the work root (created), for an id of the contract's shape only. */
+/**
+ * A video's own folder under the work root (created), for an id of the contract's shape only. The
+ * running job holds it: no sweep touches it until every job using it has ended.
+ */
 export async function videoDir(videoId: string): Promise<string> {
-	const dir = pathInside(workRoot, checkedId(videoId));
+	const dir = holdPath(pathInside(workRoot, checkedId(videoId)));
 	await mkdir(dir, { recursive: true });
 	return dir;
+}
+
+/**
+ * A scratch folder of the running job under the work root (`asr-…`, `preview-…`), held while the job
+ * runs. The job removes it when it ends; if the job is cut off first (its process killed), the
+ * sweep does (sweep.ts: any `<prefix>-…` folder no running job holds).
+ */
+export async function jobScratchDir(prefix: "asr" | "preview"): Promise<string> {
+	await mkdir(workRoot, { recursive: true });
+	return holdPath(await mkdtemp(join(workRoot, `${prefix}-`)));
 }
 
 /** A file of a video's folder named after one of its ids (`clp_…` + suffix). */
@@ -44,7 +58,10 @@ export async function removeVideoDir(videoId: string): Promise<void> {
 	await rm(pathInside(workRoot, checkedId(videoId)), { recursive: true, force: true });
 }
 
-/** Files shared by every video on this instance (split-screen backgrounds), kept until it stops. */
+/**
+ * Files shared by every video on this instance (split-screen backgrounds), kept until it stops. A
+ * job's temporary files in it are held with holdPath; the sweep removes those no job holds.
+ */
 export async function sharedDir(): Promise<string> {
 	const dir = pathInside(workRoot, "_shared");
 	await mkdir(dir, { recursive: true });

@@ -203,7 +203,10 @@ describe("a job limit per instance", () => {
 		const stalled = createServer(() => undefined).listen(0, "127.0.0.1");
 		await new Promise((r) => stalled.once("listening", r));
 		const slow = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}/audio.wav`;
-		const app = createRenderApp({ maxJobs: 1 });
+		// The same request again would join the running job (job-registry.ts): another one is refused.
+		const other = `${slow}?take=2`;
+		// A job whose caller left stops at once here (30 s by default, for the caller's retry to come back).
+		const app = createRenderApp({ maxJobs: 1, abandonAfterMs: 0 });
 		const job = async (path: string, body: unknown, signal?: AbortSignal) => {
 			const text = JSON.stringify(body);
 			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body: text });
@@ -213,7 +216,10 @@ describe("a job limit per instance", () => {
 			const worker = new AbortController();
 			const first = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, worker.signal);
 			expect(first.status).toBe(200); // streamed: the job runs
-			const refused = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" });
+			const joined = new AbortController();
+			expect((await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, joined.signal)).status).toBe(200);
+			joined.abort();
+			const refused = await job(renderJobs.transcribe.path, { audioUrl: other, language: "en" });
 			expect(refused.status).toBe(503);
 			expect(refused.headers.get("retry-after")).toBe("5");
 			expect(await errorOf(refused)).toMatchObject({ code: "busy", retryable: true });
@@ -225,7 +231,7 @@ describe("a job limit per instance", () => {
 			await vi.waitFor(async () => expect((await job(cleanup, { videoId: "vid_other" })).status).toBe(200));
 			await vi.waitFor(async () => {
 				const again = new AbortController();
-				const response = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, again.signal);
+				const response = await job(renderJobs.transcribe.path, { audioUrl: other, language: "en" }, again.signal);
 				again.abort();
 				expect(response.status).toBe(200);
 			});

@@ -212,7 +212,8 @@ async function ensurePreview(env: Env, render: RenderClient, hash: string, look:
 	const key = r2Keys.captionPreview(hash);
 	if (await env.MEDIA.head(key)) return true;
 	try {
-		await render.run("captionPreview", { look, putUrl: await signInternalObjectUrl(env, key, "PUT") });
+		// A request waits on it: a lost connection is tried again for seconds, not the workflows' minutes.
+		await render.run("captionPreview", { look, putUrl: await signInternalObjectUrl(env, key, "PUT") }, { reconnectForMs: 15_000, busyWaitMs: 15_000 });
 		return true;
 	} catch (error) {
 		console.error(JSON.stringify({ event: "caption preview failed", hash, error: (error as Error).message }));

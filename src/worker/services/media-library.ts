@@ -157,7 +157,8 @@ export function watermarkView(row: { watermarkText: string | null; watermarkImag
 async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string, limits: ImportLimits) {
 	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
 	try {
-		return await render.run("importMedia", { kind, url, putUrl, limits });
+		// A request waits on it: a lost connection is tried again for seconds, not the workflows' minutes.
+		return await render.run("importMedia", { kind, url, putUrl, limits }, { reconnectForMs: 15_000, busyWaitMs: 15_000 });
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);

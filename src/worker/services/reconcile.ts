@@ -2,8 +2,11 @@
  * The safety net behind the workflow's own failure handling. A video still "processing" whose
  * row has not moved for RECONCILE_STALE_MINUTES is checked against its Workflow instance: when the instance
  * errored or was terminated without marking the video (or no longer exists), the video is failed,
- * refunded and cleaned up, so no one waits forever for it and no minutes stay held. Instances that
- * are still running are left alone (asking for their status also wakes an idle engine).
+ * refunded and cleaned up, so no one waits forever for it and no minutes stay held. An instance
+ * that says it is still running is sent a wake event (WAKE_EVENT): the local Workflows engine of
+ * `wrangler dev` does not resume an instance by itself after the process restarted (its state is
+ * on disk, its run is not), and an event is what starts it again, from its last finished step. On
+ * Cloudflare, where engines resume by themselves, the event is never waited for and changes nothing.
  * Runs from the cron trigger (`scheduled`).
  */
 import { failClipEdit, staleClipEdits } from "../db/clips";
@@ -18,6 +21,18 @@ import { deleteVideoArtifacts } from "./video-cleanup";
 import { markFailedAndRefund } from "./video-state";
 
 const BATCH = 50;
+/** The event that wakes an instance the local engine left idle after a restart (no step waits for it). */
+export const WAKE_EVENT = "reconcile-wake";
+const ALIVE_STATES = new Set(["queued", "running", "waiting"]);
+
+/** Sends WAKE_EVENT to an instance that says it runs; never throws (the next cron tries again). */
+async function wake(env: Pick<Env, "PROCESS_VIDEO">, instanceId: string): Promise<void> {
+	try {
+		await (await env.PROCESS_VIDEO.get(instanceId)).sendEvent({ type: WAKE_EVENT, payload: {} });
+	} catch (error) {
+		console.warn(JSON.stringify({ event: "reconcile wake", instanceId, error: (error as Error).message }));
+	}
+}
 
 export interface ReconcileReport {
 	checked: number;
@@ -56,6 +71,7 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 			}
 			report.failed.push(id);
 		} else {
+			if (ALIVE_STATES.has(state)) await wake(env, reprocess?.id ?? id);
 			report.running.push(id);
 		}
 	}
@@ -69,8 +85,9 @@ async function reconcileClipEdits(env: Pick<Env, "PROCESS_VIDEO">, db: ReturnTyp
 	for (const clip of await staleClipEdits(db, cutoff, BATCH)) {
 		report.checked++;
 		let state: string;
+		const instanceId = clipEditIdOf(clip.id, clip.edits);
 		try {
-			state = (await (await env.PROCESS_VIDEO.get(clipEditIdOf(clip.id, clip.edits))).status()).status;
+			state = (await (await env.PROCESS_VIDEO.get(instanceId)).status()).status;
 		} catch {
 			state = "missing";
 		}
@@ -78,6 +95,7 @@ async function reconcileClipEdits(env: Pick<Env, "PROCESS_VIDEO">, db: ReturnTyp
 			await failClipEdit(db, clip.id, clip.edits, "The edit could not be rendered: its job stopped unexpectedly. The clip keeps its previous version.");
 			report.failed.push(clip.id);
 		} else {
+			if (ALIVE_STATES.has(state)) await wake(env, instanceId);
 			report.running.push(clip.id);
 		}
 	}

@@ -10,15 +10,21 @@ import {
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
 import type { RenderInstance } from "./render-instances";
+import { DEFAULT_RETRY_POLICY, retryPolicyOf, type RetryPolicy, type RetryVars } from "./render-retry";
+
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./render-retry";
 
 export class RenderTierError extends Error {
 	readonly code: RenderErrorCode | "unreachable";
 	readonly retryable: boolean;
-	constructor(code: RenderTierError["code"], message: string, retryable: boolean) {
+	/** The tier's Retry-After (a busy tier), in ms. */
+	readonly retryAfterMs: number | undefined;
+	constructor(code: RenderTierError["code"], message: string, retryable: boolean, retryAfterMs?: number) {
 		super(message);
 		this.name = "RenderTierError";
 		this.code = code;
 		this.retryable = retryable;
+		this.retryAfterMs = retryAfterMs;
 	}
 }
 
@@ -27,8 +33,15 @@ export type ReportProgress = (fraction: number) => void | Promise<void>;
 export interface RunOptions {
 	/** Called with each progress event of a streamed job. */
 	onProgress?: ReportProgress;
-	/** For one-answer jobs: give up (503-worthy `timeout`) after this long. */
+	/** For one-answer jobs: give up (503-worthy `timeout`) after this long, reconnections included. */
 	timeoutMs?: number;
+	/**
+	 * How long a lost connection is tried again, on a fresh one, from the first loss since the tier
+	 * last said anything (at most the client's; see RetryPolicy).
+	 */
+	reconnectForMs?: number;
+	/** How long a busy tier is asked again (at most the client's). */
+	busyWaitMs?: number;
 }
 
 export interface RenderClient {
@@ -44,8 +57,8 @@ type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
  * between the download and upload steps). Sent as `X-Clipforge-Instance` too, so a natively run
  * tier (and the tests' fake) sees which instance it stands for.
  */
-export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET">, instance: RenderInstance): RenderClient {
-	return renderClientOver(renderFetch(env, instance), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET);
+export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET"> & RetryVars, instance: RenderInstance): RenderClient {
+	return renderClientOver(renderFetch(env, instance), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET, retryPolicyOf(env));
 }
 
 export const INSTANCE_HEADER = "x-clipforge-instance";
@@ -84,11 +97,27 @@ export async function renderHealth(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAIN
 }
 
 /**
+ * The connection was lost: the request never reached the tier, or its answer stopped before the
+ * job's last event (a reset, a cut, a tier killed mid-job). Sending the job again is safe.
+ */
+class ConnectionLost extends Error {
+	/** Whether the tier said anything on this connection first (progress, a heartbeat). */
+	readonly heard: boolean;
+	readonly final: RenderTierError;
+	constructor(final: RenderTierError, heard: boolean) {
+		super(final.message);
+		this.final = final;
+		this.heard = heard;
+	}
+}
+
+/**
  * A job that says nothing for `idleTimeoutMs` is taken as hung. The tier sends a heartbeat every
  * 15 s while it works, so silence means a dead or wedged process: better to retry now than to
  * wait for the step's own timeout (30 minutes).
  */
-export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secret: string | undefined): RenderClient {
+export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secret: string | undefined, retry: RetryPolicy = DEFAULT_RETRY_POLICY): RenderClient {
+	const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 	const post = async (path: string, body: unknown, signal?: AbortSignal): Promise<Response> => {
 		// The tier runs only jobs signed with the shared secret (packages/contract request-auth.ts).
 		if (!isUsableRenderSecret(secret)) {
@@ -96,43 +125,104 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secre
 		}
 		const text = JSON.stringify(body);
 		try {
+			// Signed afresh for each attempt: the tier accepts a nonce once.
 			const authorization = await signRenderRequest(secret, { method: "POST", path, body: text });
 			return await send(path, { method: "POST", headers: { "content-type": "application/json", authorization }, body: text, signal });
 		} catch (error) {
 			if (error instanceof RenderTierError) throw error;
 			if (signal?.aborted) throw new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);
-			throw new RenderTierError("unreachable", `The render tier could not be reached: ${(error as Error).message}`, true);
+			throw new ConnectionLost(new RenderTierError("unreachable", `The render tier could not be reached: ${(error as Error).message}`, true), false);
 		}
 	};
-	return {
-		async run(name, request, options = {}) {
-			const job = renderJobs[name];
-			const result = job.result as unknown as { parse(value: unknown): JobResult<typeof name> };
-			if (!("progress" in job)) {
-				const response = await post(job.path, request, options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined);
-				if (!response.ok) throw await errorFrom(response);
-				return result.parse(await response.json());
-			}
-			// Aborted when the tier is silent longer than idleTimeoutMs (each event rearms it).
-			const idle = new AbortController();
-			let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+
+	/** One attempt over one connection. */
+	const attempt = async <N extends JobName>(name: N, request: JobRequest<N>, options: RunOptions, deadline: number | null): Promise<JobResult<N>> => {
+		const job = renderJobs[name];
+		const result = job.result as unknown as { parse(value: unknown): JobResult<N> };
+		if (!("progress" in job)) {
+			const signal = deadline === null ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+			const response = await post(job.path, request, signal);
+			if (!response.ok) throw await errorFrom(response);
+			let text: string;
 			try {
-				const response = await post(job.path, request, idle.signal);
-				if (!response.ok || !response.body) throw await errorFrom(response);
-				for await (const event of readJobEvents(response.body, idle.signal)) {
-					clearTimeout(timer);
-					timer = setTimeout(() => idle.abort(), idleTimeoutMs);
-					if (event.type === "progress") await options.onProgress?.(event.fraction);
-					else if (event.type === "error") throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
-					else return result.parse(event.result);
-				}
-				throw new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true);
+				text = await response.text();
 			} catch (error) {
-				if (!(error instanceof JobStreamError)) throw error;
+				if (signal?.aborted) throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
+				throw new ConnectionLost(new RenderTierError("unreachable", `The render tier's answer to ${job.path} was cut off: ${(error as Error).message}`, true), false);
+			}
+			let answer: unknown;
+			try {
+				answer = JSON.parse(text);
+			} catch {
+				throw new RenderTierError("internal_error", `The render tier answered ${job.path} with something other than JSON: ${text.slice(0, 100)}`, true);
+			}
+			return result.parse(answer);
+		}
+		// Aborted when the tier is silent longer than idleTimeoutMs (each event rearms it).
+		const idle = new AbortController();
+		let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+		let heard = false;
+		try {
+			const response = await post(job.path, request, idle.signal);
+			if (!response.ok || !response.body) throw await errorFrom(response);
+			for await (const event of readJobEvents(response.body, idle.signal)) {
+				heard = true;
+				clearTimeout(timer);
+				timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+				if (event.type === "progress") await options.onProgress?.(event.fraction);
+				else if (event.type === "error") throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
+				else return result.parse(event.result);
+			}
+			// The stream ended without the job's last event: the tier died, or the connection was closed under it.
+			throw new ConnectionLost(new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true), heard);
+		} catch (error) {
+			if (error instanceof RenderTierError || error instanceof ConnectionLost) throw error;
+			if (error instanceof JobStreamError) {
 				if (error.reason === "stalled") throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
 				throw new RenderTierError("internal_error", `The render tier sent a malformed event on ${job.path}.`, true);
-			} finally {
-				clearTimeout(timer);
+			}
+			// Reading the body failed: the connection was reset or cut mid-stream.
+			throw new ConnectionLost(new RenderTierError("unreachable", `The render tier's connection was lost during ${job.path}: ${(error as Error).message}`, true), heard);
+		} finally {
+			clearTimeout(timer);
+		}
+	};
+
+	return {
+		async run(name, request, options = {}) {
+			const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : null;
+			// A call may shorten the client's budgets (a request waiting on it), never lengthen them.
+			const reconnectForMs = Math.min(options.reconnectForMs ?? Infinity, retry.reconnectForMs);
+			const busyWaitMs = Math.min(options.busyWaitMs ?? Infinity, retry.busyWaitMs);
+			const started = Date.now();
+			let lostSince: number | null = null;
+			let cutsAfterEvents = 0;
+			let delay = retry.firstDelayMs;
+			for (;;) {
+				let wait: number;
+				try {
+					return await attempt(name, request, options, deadline);
+				} catch (error) {
+					const now = Date.now();
+					if (error instanceof ConnectionLost) {
+						// A connection that carried events proves the tier was there: the clock starts again.
+						if (error.heard || lostSince === null) lostSince = now;
+						if (error.heard) {
+							delay = retry.firstDelayMs;
+							if (++cutsAfterEvents > retry.maxCutsAfterEvents) throw error.final;
+						}
+						if (now - lostSince >= reconnectForMs) throw error.final;
+						wait = delay;
+						delay = Math.min(delay * 2, retry.maxDelayMs);
+					} else if (error instanceof RenderTierError && error.code === "busy") {
+						if (now - started >= busyWaitMs) throw error;
+						wait = Math.max(delay, error.retryAfterMs ?? 0);
+					} else {
+						throw error;
+					}
+					if (deadline !== null && now + wait >= deadline) throw error instanceof ConnectionLost ? error.final : error;
+				}
+				await sleep(wait);
 			}
 		},
 	};
@@ -142,7 +232,8 @@ async function errorFrom(response: Response): Promise<RenderTierError> {
 	const text = await response.text();
 	try {
 		const { error } = RenderErrorBody.parse(JSON.parse(text));
-		return new RenderTierError(error.code, error.message, error.retryable);
+		const retryAfter = Number(response.headers.get("retry-after"));
+		return new RenderTierError(error.code, error.message, error.retryable, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
 	} catch {
 		return new RenderTierError("internal_error", `The render tier answered ${response.status}: ${text.slice(0, 200)}`, response.status >= 500);
 	}

@@ -14,17 +14,26 @@ export async function finish(run: VideoRun, video: { workspaceId: string }, clip
 	await wakeWaiting(run.env, run.db, video.workspaceId);
 	// Intermediate audio and per-chunk transcripts are not needed once merged.
 	await deletePrefixes(run.env.MEDIA, [`audio/${run.videoId}/`, `transcripts/${run.videoId}/`]);
-	// Best effort: the tier's scratch files also expire with the instance.
-	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	await cleanUpTier(run);
 	return { clips };
+}
+
+/**
+ * Best effort: the video's folder on its tier instance goes (what a lost cleanup leaves, the tier's
+ * own sweep removes later). Lost connections are tried again for a few seconds only: the step that
+ * asks has a short timeout.
+ */
+export async function cleanUpTier(run: VideoRun): Promise<void> {
+	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }, { reconnectForMs: 10_000 }).catch(() => undefined);
 }
 
 export async function failAndRefund(run: VideoRun, message: string): Promise<{ failed: true }> {
 	const video = await findVideoById(run.db, run.videoId);
 	await markFailedAndRefund(run.db, run.videoId, message);
 	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
-	// Nothing half-made stays behind: no clip rows without files, no orphan objects.
+	// Nothing half-made stays behind: no clip rows without files, no orphan objects, no files on the tier.
 	await deleteVideoArtifacts(run.env, run.videoId);
+	await cleanUpTier(run);
 	return { failed: true };
 }
 

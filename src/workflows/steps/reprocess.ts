@@ -12,10 +12,9 @@ import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
-import { createRenderClient } from "../../worker/services/render-client";
-import { renderInstance } from "../../worker/services/render-instances";
 import type { RankOptions } from "../../worker/services/ranking/rank-moments";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
+import { cleanUpTier } from "./finish";
 import { computeSignals, rankTranscript } from "./rank";
 import { loadVideo, type LoadedVideo, type VideoRun } from "./run";
 
@@ -64,7 +63,7 @@ export async function finishReprocess(run: VideoRun, reprocess: LoadedReprocess,
 	// Its processing slot is free: the workspace's next waiting video may start.
 	const video = await findVideoById(run.db, run.videoId);
 	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
-	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	await cleanUpTier(run);
 	return { clips: ranked.clipIds.length };
 }
 

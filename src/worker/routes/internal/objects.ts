@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
 import { isMultipartRequest, multipartStep } from "../../services/object-multipart";
+import { refusedWrite } from "../../services/orphans";
 import { serveR2Object } from "../../services/serve-object";
 import { checkInternalObjectSignature } from "../../services/signing";
 
@@ -29,6 +30,9 @@ internalObjectRoutes.on(["GET", "HEAD", "PUT", "POST", "DELETE"], "/objects/*", 
 		if (!c.req.raw.body) throw new ApiError("invalid_request", "PUT needs a body.");
 		const length = Number(c.req.header("content-length"));
 		if (!Number.isFinite(length) || length <= 0) throw new ApiError("invalid_request", "PUT needs a Content-Length.");
+		// A job that outlived what it writes for (a deleted or failed video, a replaced clip) stores nothing.
+		const refused = await refusedWrite(c.env, key);
+		if (refused) throw new ApiError("conflict", `Nothing is stored at ${key} any more: ${refused}.`);
 		const object = await c.env.MEDIA.put(key, c.req.raw.body, {
 			httpMetadata: { contentType: c.req.header("content-type") ?? "application/octet-stream" },
 		});
