@@ -81,6 +81,8 @@ export interface StartOptions {
 	renderPort?: number;
 	/** Minutes granted to the bootstrap workspace. */
 	minutes?: number;
+	/** Extra Worker vars (`wrangler dev --var NAME:value`), e.g. the benchmarks' SERVER_TIMING. */
+	vars?: Record<string, string>;
 }
 
 /** Starts both processes in the background (they outlive this one), waits until both answer. */
@@ -111,6 +113,7 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 			WRANGLER_BIN, "dev", "--env", "local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort),
 			"--persist-to", persist, "--show-interactive-dev-session=false", ...envFile,
 			"--var", `RENDER_URL:${renderUrl}`, "--var", `INTERNAL_BASE_URL:${url}`,
+			...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
 		],
 		{ cwd: ROOT, detached: true, stdio: ["ignore", openSync(join(stateDir, "wrangler.log"), "a"), openSync(join(stateDir, "wrangler.log"), "a")], env: QUIET_WRANGLER_ENV },
 	);

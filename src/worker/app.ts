@@ -9,12 +9,14 @@ import { createApi } from "./routes/api";
 import { dashboardRoutes } from "./routes/app";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
+import { serverTiming } from "./middleware/server-timing";
 import { internalObjectRoutes } from "./routes/internal/objects";
 import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
 
+	app.use("*", serverTiming);
 	app.use("*", requestId({ headerName: "X-Request-Id" }));
 	app.use("*", refuseDevelopmentSecrets());
 	app.use("*", limitBodies);

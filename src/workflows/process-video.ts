@@ -28,6 +28,7 @@ import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/ru
 import { downloadSource, uploadSource } from "./steps/source";
 import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
 import { renderInstance } from "../worker/services/render-instances";
+import { withStepTimeline } from "../worker/services/step-timeline";
 
 export interface ProcessVideoParams {
 	videoId: string;
@@ -65,8 +66,10 @@ const MAX_SLOT_CHECKS = 720;
 const RENDER_PARALLELISM = 3;
 
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
-	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
+	async run(event: WorkflowEvent<ProcessVideoParams>, workflowStep: WorkflowStep) {
 		const run = videoRun(this.env, event.payload.videoId);
+		// Every step that runs also leaves a row of the video's timeline (when it started and ended).
+		const step = withStepTimeline(workflowStep, run.db, { videoId: run.videoId, instanceId: event.instanceId });
 		if (event.payload.reprocessId) return reprocess(run, step, event.payload.reprocessId);
 		if (event.payload.clipEdit) return editClip(run, step, event.payload.clipEdit);
 		let outcome: Awaited<ReturnType<typeof processVideo>>;

@@ -123,6 +123,7 @@ export async function deleteVideoSettled(db: Db, videoId: string, minutesCharged
 		sql`DELETE FROM webhook_deliveries WHERE video_id = ${videoId}`,
 		sql`DELETE FROM video_reprocesses WHERE video_id = ${videoId}`,
 		sql`DELETE FROM videos WHERE id = ${videoId}`,
+		sql`DELETE FROM video_steps WHERE video_id = ${videoId}`,
 	]);
 	if (results[7]?.meta.changes !== 1) return null;
 	return { minutesRefunded: results[2]?.meta.changes === 1 ? minutesCharged : 0 };
