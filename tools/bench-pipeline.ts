@@ -67,8 +67,7 @@ try {
 
 /** Submits one source, waits for the end, and reads its timeline from D1. */
 async function processOne(stack: StackInfo, hostedUrl: string) {
-	const api = async (method: string, path: string, body?: unknown) =>
-		(await fetch(stack.url + path, { method, headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<any>;
+	const api = (method: string, path: string, body?: unknown) => apiCall(stack, method, path, body);
 	const started = Date.now();
 	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl, config: CONFIG });
 	const id: string = submitted.video.id;
@@ -86,6 +85,19 @@ async function processOne(stack: StackInfo, hostedUrl: string) {
 		status, clips: clipList.length, clipList, totalSeconds, clientSeconds: round1((Date.now() - started) / 1000),
 		stageSpans: stageSpans(timeline), idleGaps: idleGaps(timeline, totalSeconds), timeline,
 	};
+}
+
+/** One API call; a read whose connection drops (wrangler dev under load) is asked again. */
+async function apiCall(stack: StackInfo, method: string, path: string, body?: unknown): Promise<any> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const response = await fetch(stack.url + path, { method, headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+			return await response.json();
+		} catch (error) {
+			if (method !== "GET" || attempt >= 5) throw error;
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+	}
 }
 
 /** The same work done bare, one thing at a time: each clip's plain encode, then one ASR pass. */

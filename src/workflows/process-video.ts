@@ -27,8 +27,11 @@ import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuse
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSource, uploadSource } from "./steps/source";
 import { extractAudio, mergeTranscript, transcribeChunk } from "./steps/transcribe";
+import { r2Keys } from "../worker/services/r2-keys";
 import { renderInstance } from "../worker/services/render-instances";
 import { withStepTimeline } from "../worker/services/step-timeline";
+import { settingsOf } from "../worker/settings";
+import { runReprocessPlan, runVideoPlan } from "./video-plan";
 
 export interface ProcessVideoParams {
 	videoId: string;
@@ -57,14 +60,6 @@ const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "10 seconds"
 const SLOT_CHECK_EVERY = "2 minutes";
 const MAX_SLOT_CHECKS = 720;
 
-/**
- * Clip renders in flight at once, as a pool (a new one starts as soon as any finishes). One more
- * than the local tier's two cores: the tier encodes one clip per core and uploads outside its
- * encode slots, so the third starts encoding while another uploads. Production spreads them over
- * instances.
- */
-const RENDER_PARALLELISM = 3;
-
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, workflowStep: WorkflowStep) {
 		const run = videoRun(this.env, event.payload.videoId);
@@ -86,44 +81,49 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 	}
 }
 
-/** The steps, in order. */
+/**
+ * A first run: the order and fan-out are video-plan.ts's (also what `npm run bench:plan` simulates);
+ * here each of its steps is a durable step with its fixed name.
+ */
 async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const video = await step.do("load video", DB_STEP, () => loadVideo(run));
 	if (video.status === "completed" || video.status === "failed") return { status: video.status, clips: 0, notify: false };
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
-
-	await step.do("download source", DOWNLOAD_STEP, () => downloadSource(run, video));
-	const source = await step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video));
-	const chunks = await step.do("extract audio", RENDER_STEP, () => extractAudio(run, video, source.key));
-	await Promise.all(
-		chunks.map((chunk) => step.do(`transcribe chunk ${chunk.index + 1} of ${chunks.length}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, chunks.length))),
+	const { clips } = await runVideoPlan(
+		{
+			download: () => step.do("download source", DOWNLOAD_STEP, () => downloadSource(run, video)),
+			upload: () => step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video)),
+			extractAudio: () => step.do("extract audio", RENDER_STEP, () => extractAudio(run, video)),
+			transcribe: (chunk, n, total) => step.do(`transcribe chunk ${n + 1} of ${total}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, total)),
+			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
+			signals: () => step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, r2Keys.source(run.videoId))),
+			look: () => prepareLook(run, step, video),
+			rank: async (transcript, signals) => (await step.do("rank moments", RANK_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds,
+			render: (clip) => renderOne(run, step, video, clip.clipId, clip.index, clip.total, { sourceKey: clip.source.key, transcriptKey: clip.transcript.key, look: clip.look }),
+			finish: (count) => step.do("finish", DB_STEP, () => finish(run, video, count)),
+		},
+		settingsOf(run.env).fanOut,
+		{ clipping: !config.skipClipping },
 	);
-	const transcript = await step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks));
-
-	let clipIds: string[] = [];
-	if (!config.skipClipping) {
-		const signals = await step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, source.key));
-		clipIds = (await step.do("rank moments", RANK_STEP, () => rankMoments(run, video, transcript.key, signals))).clipIds;
-	}
-
-	await renderClips(run, step, video, clipIds, { sourceKey: source.key, transcriptKey: transcript.key });
-
-	await step.do("finish", DB_STEP, () => finish(run, video, clipIds.length));
-	return { status: "completed", clips: clipIds.length, notify: true };
+	return { status: "completed", clips, notify: true };
 }
 
-/** The look every clip shares, then each clip, a few at a time. */
-async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipIds: string[], stored: { sourceKey: string; transcriptKey: string }) {
+/** What every clip of the video shares, decided once (each part only when the config asks for it). */
+async function prepareLook(run: VideoRun, step: WorkflowStep, video: LoadedVideo): Promise<RenderLook> {
 	const { config } = video;
-	const look: RenderLook = { watermark: null, backgroundKey: null };
-	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
-	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
-	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
-	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
-		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
-		return step.do(`render clip ${n + 1} of ${clipIds.length}`, renderStep(config.clipDurationMax), () => renderClip(run, video, job));
-	});
+	const [watermark, backgroundKey, captions] = await Promise.all([
+		config.enableWatermark ? step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video)) : null,
+		config.enableSplitScreen ? step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video)) : null,
+		config.enableCaptions ? step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video)) : undefined,
+	]);
+	return { watermark, backgroundKey, ...(captions ? { captions } : {}) };
+}
+
+/** Clip `n` of `total`, on the render pool's instance for that position. */
+function renderOne(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipId: string, n: number, total: number, stored: { sourceKey: string; transcriptKey: string; look: RenderLook }) {
+	const job = { clipId, ...stored, total, instance: renderInstance.render(run.env, run.videoId, n) };
+	return step.do(`render clip ${n + 1} of ${total}`, renderStep(video.config.clipDurationMax), () => renderClip(run, video, job));
 }
 
 /**
@@ -149,11 +149,18 @@ async function reprocess(run: VideoRun, step: WorkflowStep, reprocessId: string)
 async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: string) {
 	const { video, reprocess } = await step.do("load reprocess", DB_STEP, () => loadReprocess(run, reprocessId));
 	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
-	const signals = await step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey));
-	const ranked = await step.do("rank moments", RANK_STEP, () => rankReprocess(run, video, reprocess, signals));
-	await renderClips(run, step, video, ranked.clipIds, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey });
-	await step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked));
-	return { status: "completed", clips: ranked.clipIds.length, notify: true };
+	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
+	const { clips } = await runReprocessPlan(
+		{
+			signals: () => step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey)),
+			look: () => prepareLook(run, step, video),
+			rank: async (signals) => (ranked = await step.do("rank moments", RANK_STEP, () => rankReprocess(run, video, reprocess, signals))).clipIds,
+			render: (clipId, n, total, look) => renderOne(run, step, video, clipId, n, total, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey, look }),
+			finish: () => step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked!)),
+		},
+		settingsOf(run.env).fanOut,
+	);
+	return { status: "completed", clips, notify: true };
 }
 
 /**
@@ -194,18 +201,6 @@ async function waitForSlot(run: VideoRun, step: WorkflowStep, video: { workspace
 		}
 	}
 	throw new NonRetryableError("The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.");
-}
-
-/** Runs `work` over `items` with at most `size` in flight, starting the next as soon as one ends (not in lock-step batches). */
-async function inPool<T>(items: T[], size: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
-	let next = 0;
-	const lane = async () => {
-		while (next < items.length) {
-			const index = next++;
-			await work(items[index]!, index);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */

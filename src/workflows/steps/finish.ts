@@ -15,7 +15,7 @@ export async function finish(run: VideoRun, video: { workspaceId: string }, clip
 	// Intermediate audio and per-chunk transcripts are not needed once merged.
 	await deletePrefixes(run.env.MEDIA, [`audio/${run.videoId}/`, `transcripts/${run.videoId}/`]);
 	// Best effort: the tier's scratch files also expire with the instance.
-	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	await createRenderClient(run.env, renderInstance.video(run.env, run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
 	return { clips };
 }
 

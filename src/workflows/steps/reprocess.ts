@@ -69,7 +69,7 @@ export async function finishReprocess(run: VideoRun, reprocess: LoadedReprocess,
 	// Its processing slot is free: the workspace's next waiting video may start.
 	const video = await findVideoById(run.db, run.videoId);
 	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
-	await createRenderClient(run.env, renderInstance.video(run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
+	await createRenderClient(run.env, renderInstance.video(run.env, run.videoId)).run("cleanup", { videoId: run.videoId }).catch(() => undefined);
 	return { clips: ranked.clipIds.length };
 }
 
