@@ -11,16 +11,14 @@
  * The stack's render tier, chunk size and fan-out are the local defaults (wrangler.toml
  * [env.local]); on a shared machine the numbers move with the load, the ratio less so.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { renderClipArgs, toPocketsphinxWavArgs } from "../containers/render/src/ffmpeg-args.ts";
-import { layoutFor } from "../containers/render/src/layout.ts";
 import { makeTalkVideo } from "../scripts/sample-video.ts";
 import { serveDirectory } from "../scripts/serve-files.ts";
 import { startStack, stopStack, type StackInfo } from "../scripts/stack.ts";
+import { bareFloor } from "./bench/floor.ts";
 import { queryLocalD1, sqlText } from "./bench/local-d1.ts";
 import { idleGaps, stageSpans, timelineOf, type StepRow } from "./bench/timeline.ts";
 
@@ -97,29 +95,5 @@ async function apiCall(stack: StackInfo, method: string, path: string, body?: un
 			if (method !== "GET" || attempt >= 5) throw error;
 			await new Promise((r) => setTimeout(r, 1000));
 		}
-	}
-}
-
-/** The same work done bare, one thing at a time: each clip's plain encode, then one ASR pass. */
-async function bareFloor(source: string, clips: { startTime: number; endTime: number }[]): Promise<{ encodeSeconds: number; asrSeconds: number; totalSeconds: number }> {
-	const run = promisify(execFile);
-	const dir = mkdtempSync(join(tmpdir(), "clipforge-floor-"));
-	try {
-		let started = performance.now();
-		for (const [n, clip] of clips.entries()) {
-			await run("ffmpeg", renderClipArgs({
-				sourceUrl: source, start: clip.startTime, end: clip.endTime, layout: layoutFor("9:16", null), track: null, assFile: null, backgroundFile: null, watermark: null,
-				outputPath: join(dir, `clip-${n}.mp4`),
-			}));
-		}
-		const encodeSeconds = (performance.now() - started) / 1000;
-		started = performance.now();
-		const wav = join(dir, "audio.wav");
-		await run("ffmpeg", toPocketsphinxWavArgs(source, wav));
-		await run("pocketsphinx_continuous", ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], { maxBuffer: 256 << 20 });
-		const asrSeconds = (performance.now() - started) / 1000;
-		return { encodeSeconds: round1(encodeSeconds), asrSeconds: round1(asrSeconds), totalSeconds: round1(encodeSeconds + asrSeconds) };
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
 	}
 }

@@ -30,6 +30,15 @@ const waitingAhead = (workspaceId: string, videoId: string) => sql`(SELECT COUNT
 	AND (a.started_at < me.started_at OR (a.started_at = me.started_at AND a.id < me.id)))`;
 
 /**
+ * For a row of `videos` in a query: its place in its workspace's line (1 = next to start) while it
+ * waits for a slot (`downloading`, none claimed), else null. The status poll reads it with the row,
+ * in the same query.
+ */
+export const queuePositionOfRow = sql`CASE WHEN videos.status = 'downloading' AND videos.slot_claimed_at IS NULL THEN 1 + (SELECT COUNT(*) FROM videos a
+	WHERE a.workspace_id = videos.workspace_id AND a.status IN (${PROCESSING}) AND a.slot_claimed_at IS NULL
+	AND (a.started_at < videos.started_at OR (a.started_at = videos.started_at AND a.id < videos.id))) END`;
+
+/**
  * The statement that gives `videoId` a slot if one is free for it: fewer than `limit` videos hold
  * one and wait ahead of it. One UPDATE, so concurrent claims (D1 runs them one at a time) can
  * never hand out more than `limit`.

@@ -7,7 +7,7 @@
 import { and, asc, count, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "../domain/video-status";
 import { runBatch, type Db } from "./client";
-import { claimSlotStatement, waitingCount } from "./slots";
+import { claimSlotStatement, queuePositionOfRow, waitingCount } from "./slots";
 import { clips, videos, webhookDeliveries, workspaces } from "./schema";
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -24,6 +24,20 @@ const statusPosition = sql`(CASE ${videos.status} ${sql.join(VIDEO_STATUSES.map(
 export function findVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow | undefined> {
 	return db.select().from(videos).where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds))).get();
 }
+
+/** What a status poll shows of a video (only these columns), with its place in line for a slot: one query. */
+export function findVideoStatus(db: Db, id: string, workspaceIds: string[]) {
+	return db
+		.select({
+			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, progress: videos.progress,
+			createdAt: videos.createdAt, updatedAt: videos.updatedAt, startedAt: videos.startedAt, queuePosition: sql<number | null>`${queuePositionOfRow}`,
+		})
+		.from(videos)
+		.where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds)))
+		.get();
+}
+
+export type VideoStatusRow = NonNullable<Awaited<ReturnType<typeof findVideoStatus>>>;
 
 export function findVideoById(db: Db, id: string): Promise<VideoRow | undefined> {
 	return db.select().from(videos).where(eq(videos.id, id)).get();
