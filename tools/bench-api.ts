@@ -65,7 +65,8 @@ try {
 	}
 	const timings: Record<string, number[]> = {};
 	const recordTiming = (_status: number, _body: string, _context: object, headers: Record<string, string | string[] | undefined> | undefined) => {
-		const header = headers?.["server-timing"];
+		// autocannon keeps the header names as sent.
+		const header = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "server-timing")?.[1];
 		for (const part of (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",")) {
 			const match = /([\w-]+);dur=([\d.]+)/.exec(part.trim());
 			if (match) (timings[match[1]!] ??= []).push(Number(match[2]));
@@ -124,6 +125,9 @@ try {
 			healthzP50Ms: median(rounds.map((r) => r.healthz.latencyMs.p50)),
 			/** What the client waited beyond the Worker's own time: the HTTP path (wrangler dev's proxy, workerd), the same for /healthz. */
 			outsideTheWorkerP50Ms: round2(statusP50 - (profile.app?.p50 ?? 0)),
+			/** The status p50 without its D1 read (the local simulator: a Durable Object running SQLite), over /healthz's p50. */
+			statusWithoutD1P50OverHealthz: round2((statusP50 - (profile.d1?.p50 ?? 0)) / Math.max(1, median(rounds.map((r) => r.healthz.latencyMs.p50)))),
+			d1ShareOfStatusP50: round2((profile.d1?.p50 ?? 0) / Math.max(1, statusP50)),
 		},
 		goal: "status p50 and p99 <= 1.5 x /healthz, 0 errors at 200 req/s (or the remainder shown to be the local D1 simulator)",
 	};
