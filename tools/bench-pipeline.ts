@@ -43,7 +43,7 @@ try {
 		const run = await processOne(stack, `${files.url}/talk-${minutes}.mp4`);
 		const floor = await bareFloor(join(media, `talk-${minutes}.mp4`), run.clipList);
 		const { clipList: _clips, ...result } = run;
-		runs.push({ minutes, ...result, floor, overFloor: round1((run.totalSeconds / floor.totalSeconds) * 100) / 100, loadAverage: { before: loadBefore, after: round1(loadavg()[0]!) } });
+		runs.push({ minutes, ...result, floor, overFloor: Math.round((run.totalSeconds / floor.totalSeconds) * 100) / 100, loadAverage: { before: loadBefore, after: round1(loadavg()[0]!) } });
 		const last = runs[runs.length - 1]!;
 		console.log(JSON.stringify({ minutes, status: last.status, clips: last.clips, totalSeconds: last.totalSeconds, floor: last.floor, overFloor: last.overFloor, spans: last.stageSpans, idle: last.idleGaps }));
 	}

@@ -72,7 +72,7 @@ try {
 		alone,
 		burst: { videos: videos.length, wallSeconds, videosPerHour: round1((videos.length / wallSeconds) * 3600), failed: videos.filter((v) => v.status !== "completed").length },
 		floor: { perVideo: floor, cores, capacitySeconds, videosPerHour: round1((videos.length / capacitySeconds) * 3600) },
-		throughputOverFloorCapacity: round1((capacitySeconds / wallSeconds) * 100) / 100,
+		throughputOverFloorCapacity: Math.round((capacitySeconds / wallSeconds) * 100) / 100,
 		fairness: others.map((v) => ({
 			workspace: v.workspace,
 			firstClipSeconds: v.firstClipSeconds,
