@@ -9,6 +9,7 @@ import { createApi } from "./routes/api";
 import { dashboardRoutes } from "./routes/dashboard";
 import { renderDocsPage } from "./routes/docs";
 import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
+import { serverTiming } from "./middleware/server-timing";
 import { internalObjectRoutes } from "./routes/internal/objects";
 import { smokeRoutes } from "./routes/admin/smoke";
 import { internalOperatorRoutes } from "./routes/internal/orphans";
@@ -17,6 +18,7 @@ import { mcpRoutes } from "./routes/mcp";
 export function createApp() {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: handleZodError });
 
+	app.use("*", serverTiming);
 	app.use("*", requestId({ headerName: "X-Request-Id" }));
 	app.use("*", refuseDevelopmentSecrets());
 	app.use("*", limitBodies);

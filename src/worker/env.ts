@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MembershipRole } from "@clipforge/domain";
+import type { Timings } from "./middleware/server-timing";
 
 /** Who is calling, as the auth middleware resolved it. */
 export type Principal =
@@ -11,6 +12,8 @@ export interface AppEnv {
 	Variables: {
 		requestId: string;
 		principal: Principal;
+		/** Set only when SERVER_TIMING is on (middleware/server-timing.ts). */
+		timings?: Timings;
 	};
 }
 

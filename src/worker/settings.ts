@@ -19,8 +19,16 @@ export const Settings = z.object({
 	TRANSCRIBER: z.string().optional().transform((v): "workers-ai" | "local" => (v === "workers-ai" ? "workers-ai" : "local")),
 	/** Loopback and private sources are fetched only where this is "true" (the `local` environment). */
 	ALLOW_PRIVATE_SOURCES: z.string().optional().transform((v) => v === "true"),
-	/** Seconds of audio per transcription chunk. */
+	/** Seconds of audio per transcription chunk (shorter chunks: more of them transcribed at once). */
 	AUDIO_CHUNK_SECONDS: numberOr(600),
+	/** Transcription chunks of one video in flight at once (concurrent Workers AI calls; local: pocketsphinx processes). */
+	TRANSCRIBE_PARALLELISM: numberOr(2),
+	/** Clip renders of one video in flight at once, spread over the render pool (docs/performance.md sizes it). */
+	RENDER_PARALLELISM: numberOr(3),
+	/** Container instances for videos' own work (download, upload, audio, signals); with RENDER_INSTANCES and the fixed probe and import pools, max_instances. */
+	VIDEO_INSTANCES: numberOr(4),
+	/** Container instances clip renders spread over (a video's clip n goes to the pool's instance n after its own). */
+	RENDER_INSTANCES: numberOr(3),
 	/** A render job silent for this long is retried (the tier sends a heartbeat every 15 s). */
 	RENDER_IDLE_TIMEOUT_SECONDS: numberOr(60),
 	/** Minutes without progress before the cron reconciler checks a video's workflow. */
@@ -43,10 +51,22 @@ export const Settings = z.object({
 	MAX_QUEUED_VIDEOS: numberOr(50),
 });
 
+/** How many of one video's pieces run at once. */
+export interface FanOut {
+	/** Clip renders in flight (spread over the render pool's instances). */
+	renders: number;
+	/** Transcription chunks in flight (concurrent Workers AI calls in production). */
+	transcriptions: number;
+}
+
 export interface OperatorSettings {
 	transcriber: "workers-ai" | "local";
 	allowPrivateSources: boolean;
 	audioChunkSeconds: number;
+	/** How many of one video's chunks and clips run at once (workflows/video-plan.ts). */
+	fanOut: FanOut;
+	/** The configurable container pools (services/render-instances.ts adds the fixed probe and import pools). */
+	instances: { video: number; render: number };
 	renderIdleTimeoutSeconds: number;
 	reconcileStaleMinutes: number;
 	dnsResolverUrl: string;
@@ -58,7 +78,7 @@ export interface OperatorSettings {
 	backgroundLimits: ImportLimits;
 }
 
-type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">> & {
+type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "TRANSCRIBE_PARALLELISM" | "RENDER_PARALLELISM" | "VIDEO_INSTANCES" | "RENDER_INSTANCES" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">> & {
 	MAX_SOURCE_PIXELS?: string;
 	MAX_SOURCE_BYTES?: string;
 	MAX_IMAGE_PIXELS?: string;
@@ -67,6 +87,7 @@ type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "
 };
 
 const parsed = new WeakMap<object, OperatorSettings>();
+const whole = (n: number) => Math.max(1, Math.floor(n));
 
 /**
  * @example settingsOf(env).audioChunkSeconds // 600 unless AUDIO_CHUNK_SECONDS says otherwise
@@ -79,6 +100,8 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
 			transcriber: vars.TRANSCRIBER,
 			allowPrivateSources: vars.ALLOW_PRIVATE_SOURCES,
 			audioChunkSeconds: vars.AUDIO_CHUNK_SECONDS,
+			fanOut: { transcriptions: whole(vars.TRANSCRIBE_PARALLELISM), renders: whole(vars.RENDER_PARALLELISM) },
+			instances: { video: whole(vars.VIDEO_INSTANCES), render: whole(vars.RENDER_INSTANCES) },
 			renderIdleTimeoutSeconds: vars.RENDER_IDLE_TIMEOUT_SECONDS,
 			reconcileStaleMinutes: vars.RECONCILE_STALE_MINUTES,
 			dnsResolverUrl: vars.DNS_RESOLVER_URL,

@@ -27,10 +27,12 @@ import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuse
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSourceStep, uploadSource } from "./steps/source";
 import { extractAudioStep, mergeTranscript, transcribeChunk } from "./steps/transcribe";
-import { inPool } from "../worker/lib/in-pool";
+import { r2Keys } from "../worker/services/r2-keys";
 import { renderInstance } from "../worker/services/render-instances";
+import { withStepTimeline } from "../worker/services/step-timeline";
+import { settingsOf } from "../worker/settings";
 import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
-
+import { runReprocessPlan, runVideoPlan } from "./video-plan";
 
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
 const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
@@ -55,19 +57,13 @@ const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "1 minute", 
 const SLOT_CHECK_EVERY = "2 minutes";
 const MAX_SLOT_CHECKS = 720;
 
-/**
- * Clip renders in flight at once, as a pool (a new one starts as soon as any finishes). One more
- * than the local tier's two cores: the tier encodes one clip per core and uploads outside its
- * encode slots, so the third starts encoding while another uploads. Production spreads them over
- * instances.
- */
-const RENDER_PARALLELISM = 3;
-
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
-	async run(event: WorkflowEvent<ProcessVideoParams>, step: WorkflowStep) {
+	async run(event: WorkflowEvent<ProcessVideoParams>, workflowStep: WorkflowStep) {
 		const params = paramsOf(event.payload);
-		if (params.kind === "smoke") return step.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
+		if (params.kind === "smoke") return workflowStep.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
 		const run = videoRun(this.env, params.videoId);
+		// Every step that runs also leaves a row of the video's timeline (when it started and ended).
+		const step = withStepTimeline(workflowStep, run.db, { videoId: run.videoId, instanceId: event.instanceId });
 		if (params.kind === "reprocess") return runReprocess(run, step, params.reprocessId);
 		if (params.kind === "clipEdit") return runClipEdit(run, step, params.clipEdit);
 		return runProcess(run, step);
@@ -89,44 +85,49 @@ async function runProcess(run: VideoRun, step: WorkflowStep) {
 	return { status: outcome.status, clips: outcome.clips };
 }
 
-/** The steps, in order. */
+/**
+ * A first run: the order and fan-out are video-plan.ts's (also what `npm run bench:plan` simulates);
+ * here each of its steps is a durable step with its fixed name.
+ */
 async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const video = await step.do("load video", DB_STEP, () => loadVideo(run));
 	if (video.status === "completed" || video.status === "failed") return { status: video.status, clips: 0, notify: false };
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
-
-	await step.do("download source", DOWNLOAD_STEP, () => downloadSourceStep(run, video));
-	const source = await step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video));
-	const chunks = await step.do("extract audio", RENDER_STEP, () => extractAudioStep(run, video, source.key));
-	await Promise.all(
-		chunks.map((chunk) => step.do(`transcribe chunk ${chunk.index + 1} of ${chunks.length}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, chunks.length))),
+	const { clips } = await runVideoPlan(
+		{
+			download: () => step.do("download source", DOWNLOAD_STEP, () => downloadSourceStep(run, video)),
+			upload: () => step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video)),
+			extractAudio: () => step.do("extract audio", RENDER_STEP, () => extractAudioStep(run, video)),
+			transcribe: (chunk, n, total) => step.do(`transcribe chunk ${n + 1} of ${total}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, total)),
+			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
+			signals: () => step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, r2Keys.source(run.videoId))),
+			look: () => prepareLook(run, step, video),
+			rank: async (transcript, signals) => (await step.do("rank moments", RANK_STEP, (ctx) => rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)))).clipIds,
+			render: (clip) => renderOne(run, step, video, clip.clipId, clip.index, clip.total, { sourceKey: clip.source.key, transcriptKey: clip.transcript.key, look: clip.look }),
+			finish: (count) => step.do("finish", DB_STEP, () => finish(run, video, count)),
+		},
+		settingsOf(run.env).fanOut,
+		{ clipping: !config.skipClipping },
 	);
-	const transcript = await step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks));
-
-	let clipIds: string[] = [];
-	if (!config.skipClipping) {
-		const signals = await step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, source.key));
-		clipIds = (await step.do("rank moments", RANK_STEP, (ctx) => rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)))).clipIds;
-	}
-
-	await renderClips(run, step, video, clipIds, { sourceKey: source.key, transcriptKey: transcript.key });
-
-	await step.do("finish", DB_STEP, () => finish(run, video, clipIds.length));
-	return { status: "completed", clips: clipIds.length, notify: true };
+	return { status: "completed", clips, notify: true };
 }
 
-/** The look every clip shares, then each clip, a few at a time. */
-async function renderClips(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipIds: string[], stored: { sourceKey: string; transcriptKey: string }) {
+/** What every clip of the video shares, decided once (each part only when the config asks for it). */
+async function prepareLook(run: VideoRun, step: WorkflowStep, video: LoadedVideo): Promise<RenderLook> {
 	const { config } = video;
-	const look: RenderLook = { watermark: null, backgroundKey: null };
-	if (config.enableWatermark && clipIds.length > 0) look.watermark = await step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video));
-	if (config.enableSplitScreen && clipIds.length > 0) look.backgroundKey = await step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video));
-	if (config.enableCaptions && clipIds.length > 0) look.captions = await step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video));
-	await inPool(clipIds, RENDER_PARALLELISM, (clipId, n) => {
-		const job = { clipId, ...stored, look, total: clipIds.length, instance: renderInstance.render(run.videoId, n) };
-		return step.do(`render clip ${n + 1} of ${clipIds.length}`, renderStep(config.clipDurationMax), () => renderClipStep(run, video, job));
-	});
+	const [watermark, backgroundKey, captions] = await Promise.all([
+		config.enableWatermark ? step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video)) : null,
+		config.enableSplitScreen ? step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video)) : null,
+		config.enableCaptions ? step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video)) : undefined,
+	]);
+	return { watermark, backgroundKey, ...(captions ? { captions } : {}) };
+}
+
+/** Clip `n` of `total`, on the render pool's instance for that position. */
+function renderOne(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipId: string, n: number, total: number, stored: { sourceKey: string; transcriptKey: string; look: RenderLook }) {
+	const job = { clipId, ...stored, total, instance: renderInstance.render(run.env, run.videoId, n) };
+	return step.do(`render clip ${n + 1} of ${total}`, renderStep(video.config.clipDurationMax), () => renderClipStep(run, video, job));
 }
 
 /**
@@ -152,11 +153,18 @@ async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: stri
 async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: string) {
 	const { video, reprocess } = await step.do("load reprocess", DB_STEP, () => loadReprocess(run, reprocessId));
 	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
-	const signals = await step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey));
-	const ranked = await step.do("rank moments", RANK_STEP, (ctx) => rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)));
-	await renderClips(run, step, video, ranked.clipIds, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey });
-	await step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked));
-	return { status: "completed", clips: ranked.clipIds.length, notify: true };
+	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
+	const { clips } = await runReprocessPlan(
+		{
+			signals: () => step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey)),
+			look: () => prepareLook(run, step, video),
+			rank: async (signals) => (ranked = await step.do("rank moments", RANK_STEP, (ctx) => rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)))).clipIds,
+			render: (clipId, n, total, look) => renderOne(run, step, video, clipId, n, total, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey, look }),
+			finish: () => step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked!)),
+		},
+		settingsOf(run.env).fanOut,
+	);
+	return { status: "completed", clips, notify: true };
 }
 
 /**

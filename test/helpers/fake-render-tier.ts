@@ -73,6 +73,10 @@ export class FakeRenderTier {
 	readonly renderDelays: number[] = [];
 	/** When each render ran (ms since the epoch), in call order. */
 	readonly renderLog: { clipId: string; start: number; end: number }[] = [];
+	/** How long every call of a path takes (ms): a slow upload, a slow transcription. */
+	readonly jobDelays = new Map<string, number>();
+	/** When each job ran (ms since the epoch), in call order: which jobs overlapped. */
+	readonly jobLog: { path: string; start: number; end: number }[] = [];
 	/**
 	 * What the DNS-over-HTTPS resolver (DNS_RESOLVER_URL, JSON API) answers: A and AAAA records per
 	 * name; a name not listed is NXDOMAIN. Only asked where the source policy is the production one.
@@ -166,7 +170,11 @@ export class FakeRenderTier {
 		if (failure === "hang") return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')) }), { headers: { "content-type": "application/x-ndjson" } });
 		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
 		const job = (this.jobs as Record<string, (input: unknown) => Promise<FakeAnswer<JobName>>>)[name]!;
+		const ran = { path, start: Date.now(), end: 0 };
+		this.jobLog.push(ran);
+		await new Promise((resolve) => setTimeout(resolve, this.jobDelays.get(path) ?? 0));
 		const answer = await job(renderJobs[name].request.parse(body));
+		ran.end = Date.now();
 		if ("error" in answer) return ndjson([{ type: "error", error: answer.error }]);
 		return ndjson([...(answer.progress ?? []).map((fraction) => ({ type: "progress" as const, fraction })), { type: "result", result: renderJobs[name].result.parse(answer.result) }]);
 	}

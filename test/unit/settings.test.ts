@@ -5,20 +5,28 @@ describe("operator settings", () => {
 	it("fall back to their defaults when missing, empty, zero or unreadable", () => {
 		expect(settingsOf({})).toEqual({
 			transcriber: "local", allowPrivateSources: false, audioChunkSeconds: 600, renderIdleTimeoutSeconds: 60, reconcileStaleMinutes: 10, dnsResolverUrl: "https://cloudflare-dns.com/dns-query", maxConcurrentVideos: 2, maxQueuedVideos: 50,
+			// A small deployment's fan-out (a two-core machine's); production's is in wrangler.toml.
+			fanOut: { transcriptions: 2, renders: 3 },
+			instances: { video: 4, render: 3 },
 			sourceLimits: { maxPixels: 4096 * 2160, maxBytes: 4 * 1024 ** 3 },
 			imageLimits: { maxPixels: 4096 * 4096, maxBytes: 20 * 1024 ** 2 },
 			backgroundLimits: { maxPixels: 4096 * 2160, maxBytes: 512 * 1024 ** 2 },
 		});
 		expect(settingsOf({ MAX_CONCURRENT_VIDEOS: "-3", MAX_QUEUED_VIDEOS: "lots" })).toMatchObject({ maxConcurrentVideos: 1, maxQueuedVideos: 50 });
+		expect(settingsOf({ RENDER_PARALLELISM: "0.5", TRANSCRIBE_PARALLELISM: "-1", RENDER_INSTANCES: "many" })).toMatchObject({ fanOut: { renders: 1, transcriptions: 1 }, instances: { render: 3 } });
 		expect(settingsOf({ AUDIO_CHUNK_SECONDS: "", RENDER_IDLE_TIMEOUT_SECONDS: "0", RECONCILE_STALE_MINUTES: "soon", DNS_RESOLVER_URL: "file:///etc/hosts" })).toMatchObject({
 			audioChunkSeconds: 600, renderIdleTimeoutSeconds: 60, reconcileStaleMinutes: 10, dnsResolverUrl: "https://cloudflare-dns.com/dns-query",
 		});
 	});
 
 	it("read what the operator set", () => {
-		const env = { TRANSCRIBER: "workers-ai", ALLOW_PRIVATE_SOURCES: "true", AUDIO_CHUNK_SECONDS: "300", RENDER_IDLE_TIMEOUT_SECONDS: "1", RECONCILE_STALE_MINUTES: "5", DNS_RESOLVER_URL: "https://dns.google/resolve", MAX_CONCURRENT_VIDEOS: "4", MAX_QUEUED_VIDEOS: "10" };
+		const env = {
+			TRANSCRIBER: "workers-ai", ALLOW_PRIVATE_SOURCES: "true", AUDIO_CHUNK_SECONDS: "300", RENDER_IDLE_TIMEOUT_SECONDS: "1", RECONCILE_STALE_MINUTES: "5", DNS_RESOLVER_URL: "https://dns.google/resolve", MAX_CONCURRENT_VIDEOS: "4", MAX_QUEUED_VIDEOS: "10",
+			TRANSCRIBE_PARALLELISM: "16", RENDER_PARALLELISM: "32", VIDEO_INSTANCES: "8", RENDER_INSTANCES: "32",
+		};
 		expect(settingsOf(env)).toMatchObject({
 			transcriber: "workers-ai", allowPrivateSources: true, audioChunkSeconds: 300, renderIdleTimeoutSeconds: 1, reconcileStaleMinutes: 5, dnsResolverUrl: "https://dns.google/resolve", maxConcurrentVideos: 4, maxQueuedVideos: 10,
+			fanOut: { transcriptions: 16, renders: 32 }, instances: { video: 8, render: 32 },
 		});
 		expect(settingsOf(env)).toBe(settingsOf(env)); // parsed once per env
 	});

@@ -71,7 +71,7 @@ describe("per-workspace processing slots", () => {
 		// The waiting ones did nothing before their turn: one download each, never more than two at once.
 		expect(fake().calls.filter((c) => c.path === renderJobs.download.path)).toHaveLength(9);
 		// Every job went to an instance of the bounded set.
-		const allowed = new Set(allRenderInstances());
+		const allowed = new Set(allRenderInstances(env));
 		for (const c of fake().calls) expect(allowed.has(c.instance ?? ""), `${c.path} → ${c.instance}`).toBe(true);
 		expect(await ledgerSum(flooder.workspaceId)).toBe(await balanceOf(flooder.workspaceId));
 	}, 60_000);

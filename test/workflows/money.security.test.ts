@@ -141,7 +141,8 @@ describe("failures the user causes are not refunded", () => {
 		return created.body.id as string;
 	}
 
-	for (const [when, path] of [["mid-render", renderJobs.renderClip.path], ["before the look is prepared", renderJobs.signals.path]] as const) {
+	// The look is prepared right after the download (beside the upload and the audio): deleting during the download is before it.
+	for (const [when, path] of [["mid-render", renderJobs.renderClip.path], ["before the look is prepared", renderJobs.download.path]] as const) {
 		it(`deleting one's own split-screen background ${when}: the video fails saying why, the charge stays, and DELETE refunds nothing`, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 			const backgroundId = await withOwnBackground(apiKey);
@@ -164,7 +165,7 @@ describe("failures the user causes are not refunded", () => {
 	it("emptying the category a video picks its background from is the user's doing too", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const backgroundId = await withOwnBackground(apiKey);
-		fake().before.set(renderJobs.signals.path, async () => {
+		fake().before.set(renderJobs.download.path, async () => {
 			await call("DELETE", `/api/backgrounds/${backgroundId}`, { key: apiKey });
 		});
 		const videoId = await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20, enableSplitScreen: true, splitScreenBgCategoryId: "custom" }, "errored");

@@ -116,6 +116,37 @@ describe("ProcessVideoWorkflow", () => {
 		for (const r of log) expect(log.filter((o) => o.start <= r.start && o.end > r.start).length).toBeLessThanOrEqual(3);
 	});
 
+	it("nothing that only needs the source waits for the words: the upload, audio, loudness and look overlap, chunks run two at once, renders follow the ranking", async () => {
+		const { apiKey } = await createWorkspace();
+		const source = fake().addSource(url("overlap"), { duration: 600 });
+		fake().jobDelays.set(renderJobs.uploadSource.path, 600);
+		fake().jobDelays.set(renderJobs.transcribe.path, 150);
+		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, enableCaptions: true });
+		const ran = (path: string) => fake().jobLog.filter((j) => j.path === path);
+		const [upload] = ran(renderJobs.uploadSource.path);
+		// The audio and the loudness are taken from the download while it is being stored.
+		expect(ran(renderJobs.extractAudio.path)[0]!.start).toBeLessThan(upload!.end);
+		expect(ran(renderJobs.signals.path)[0]!.start).toBeLessThan(upload!.end);
+		// 600 s in the local stack's 150 s chunks: four, two at a time (TRANSCRIBE_PARALLELISM), never more.
+		const chunks = ran(renderJobs.transcribe.path);
+		expect(chunks).toHaveLength(4);
+		const inFlight = chunks.map((c) => chunks.filter((o) => o.start <= c.start && o.end > c.start).length);
+		expect(Math.max(...inFlight)).toBe(2);
+		// The timeline the workflow recorded: one row per step, in the plan's order.
+		const rows = (await env.DB.prepare("SELECT step, started_at AS startedAt, ended_at AS endedAt, ok FROM video_steps WHERE video_id = ? ORDER BY id").bind(videoId).all<{ step: string; startedAt: string; endedAt: string; ok: number }>()).results;
+		const at = (step: string) => rows.find((r) => r.step === step)!;
+		for (const step of ["load video", "download source", "upload source", "extract audio", "compute signals", "prepare the caption look", "merge transcript", "rank moments", "finish"]) {
+			expect(at(step), step).toMatchObject({ ok: 1 });
+		}
+		expect(rows.filter((r) => r.step.startsWith("transcribe chunk"))).toHaveLength(4);
+		// The look was ready before the ranking ended, so the first render starts right after it.
+		expect(at("prepare the caption look").endedAt <= at("rank moments").endedAt).toBe(true);
+		const renders = rows.filter((r) => r.step.startsWith("render clip"));
+		expect(renders.length).toBeGreaterThanOrEqual(2);
+		for (const render of renders) expect(render.startedAt >= at("rank moments").endedAt).toBe(true);
+		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"]);
+	});
+
 	it("split-clips renders every consecutive part of the frame, numbered", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("split"), { duration: 150 });
@@ -157,16 +188,16 @@ describe("ProcessVideoWorkflow", () => {
 	it("transcribes only the time frame, in chunks, and merges the seams without losing or doubling words", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("long"), { duration: 1500 });
-		// 600 s chunks over 100..1400 s: three chunks with 2 s overlaps.
+		// The local stack's 150 s chunks over 100..1400 s: nine chunks with 2 s overlaps, the last one short.
 		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true, timeframeStart: 100, timeframeEnd: 1400 });
 		const extract = fake().calls.find((c) => c.path === renderJobs.extractAudio.path)!.body as { chunks: { start: number; duration: number }[] };
-		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual([[100, 602], [700, 602], [1300, 100]]);
+		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual(Array.from({ length: 9 }, (_, k) => [100 + 150 * k, k < 8 ? 152 : 100]));
 		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: { start: number }[] }>();
 		const starts = transcript.words.map((w) => w.start);
 		expect(starts[0]).toBeGreaterThanOrEqual(100);
 		expect(starts[starts.length - 1]).toBeLessThan(1400);
 		expect(new Set(starts.map((s) => s.toFixed(2))).size).toBe(starts.length);
-		// No gap wider than a sentence pause: nothing lost at 700 s or 1300 s.
+		// No gap wider than a sentence pause: nothing lost at any of the eight seams.
 		const gaps = starts.slice(1).map((s, i) => s - starts[i]!);
 		expect(Math.max(...gaps)).toBeLessThan(1.2);
 	});

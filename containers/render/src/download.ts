@@ -21,6 +21,16 @@ export async function sourcePath(videoId: string): Promise<string> {
 	return join(await videoDir(videoId), "source.mp4");
 }
 
+/**
+ * The video's downloaded source on this instance when it is there (only a complete, checked
+ * download has that name), else `url` (its copy in R2). Jobs that only read the source (audio,
+ * loudness) start from the local file while the upload to R2 is still running.
+ */
+export async function downloadedOrUrl(videoId: string, url: string): Promise<string> {
+	const local = await sourcePath(videoId);
+	return (await fileSize(local)) ? local : url;
+}
+
 export interface DownloadSpec {
 	videoId: string;
 	url: string;

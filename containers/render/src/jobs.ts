@@ -2,13 +2,13 @@
  * The tier's jobs: each takes a validated request, reports progress, and returns the contract's
  * result. HTTP plumbing lives in server.ts.
  */
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type {
 	ExtractAudioRequest, ExtractAudioResult, OnProgress, UploadSourceRequest, UploadSourceResult,
 } from "@clipforge/contract";
-import { downloadSource, sourcePath } from "./download.ts";
+import { downloadedOrUrl, downloadSource, sourcePath } from "./download.ts";
 import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
-import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
@@ -22,21 +22,30 @@ export async function uploadSource(req: UploadSourceRequest, onProgress: OnProgr
 	return { bytes };
 }
 
+/**
+ * The chunks are cut one per core at once (each ffmpeg decodes audio on one thread): on a
+ * four-vCPU instance a 30-minute source's audio is ready in a quarter of the time. Progress is the
+ * share of chunks stored.
+ */
 export async function extractAudio(req: ExtractAudioRequest, onProgress: OnProgress, signal: AbortSignal): Promise<ExtractAudioResult> {
 	const dir = await videoDir(req.videoId);
+	const source = await downloadedOrUrl(req.videoId, req.sourceUrl);
 	const chunks: ExtractAudioResult["chunks"] = [];
-	for (const [position, chunk] of req.chunks.entries()) {
-		const path = join(dir, `audio-${chunk.index}.mp3`);
-		const share = (f: number) => onProgress((position + f * 0.8) / req.chunks.length);
-		await runProcess(tools.ffmpeg, extractAudioChunkArgs(req.sourceUrl, chunk.start, chunk.duration, path), {
-			timeoutMs: jobTimeouts.audioChunk(chunk.duration),
-			signal,
-			collectStdout: false,
-			onStdoutLine: ffmpegProgressReader(chunk.duration, share),
-		});
-		const bytes = await putFile(path, chunk.putUrl, "audio/mpeg", undefined, signal);
-		chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
-		onProgress((position + 1) / req.chunks.length);
-	}
-	return { chunks };
+	let next = 0;
+	const lane = async () => {
+		while (next < req.chunks.length) {
+			const chunk = req.chunks[next++]!;
+			const path = join(dir, `audio-${chunk.index}.mp3`);
+			await runProcess(tools.ffmpeg, extractAudioChunkArgs(source, chunk.start, chunk.duration, path), {
+				timeoutMs: jobTimeouts.audioChunk(chunk.duration),
+				signal,
+				collectStdout: false,
+			});
+			const bytes = await putFile(path, chunk.putUrl, "audio/mpeg", undefined, signal);
+			chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
+			onProgress(chunks.length / req.chunks.length);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(availableParallelism(), req.chunks.length) }, lane));
+	return { chunks: chunks.sort((a, b) => a.index - b.index) };
 }

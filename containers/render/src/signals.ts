@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AudioSignals, OnProgress, SignalsRequest, SignalsResult } from "@clipforge/contract";
+import { downloadedOrUrl } from "./download.ts";
 import { loudnessArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
@@ -22,7 +23,7 @@ export async function computeSignals(req: SignalsRequest, onProgress: OnProgress
 	const loudness: number[] = [];
 	let time = start;
 	try {
-		await runProcess(tools.ffmpeg, loudnessArgs(req.sourceUrl, start, end), {
+		await runProcess(tools.ffmpeg, loudnessArgs(await downloadedOrUrl(req.videoId, req.sourceUrl), start, end), {
 			timeoutMs: jobTimeouts.loudness(length),
 			signal,
 			collectStdout: false,

@@ -119,6 +119,23 @@ describe("download and upload-source jobs", () => {
 		expect(sha(join(sinkDir, videoId, "source.mp4"))).toBe(sha(join(media, "talk.mp4")));
 	});
 
+	it("cuts the audio and measures the loudness from the downloaded copy, so neither waits for the upload to R2", async () => {
+		const videoId = `l${Date.now()}`;
+		await job(renderJobs.download.path, { videoId, url: `${files.url}/talk.mp4` });
+		// The source's R2 URL does not answer yet (the upload is still running): the local copy is used.
+		const notYetStored = `${files.url}/not-uploaded-yet.mp4`;
+		const chunks = [0, 1, 2].map((index) => ({ index, start: index * 3, duration: 4, putUrl: `${sink.url}/${videoId}/chunk-${index}.mp3` }));
+		const extracted = await job(renderJobs.extractAudio.path, { videoId, sourceUrl: notYetStored, chunks });
+		// Cut one per core at once, reported in index order.
+		expect(extracted.result.chunks.map((c: { index: number }) => c.index)).toEqual([0, 1, 2]);
+		for (const chunk of chunks) expect(Number(ffprobe(join(sinkDir, videoId, `chunk-${chunk.index}.mp3`)).format.duration)).toBeCloseTo(4, 0);
+		const signals = await job(renderJobs.signals.path, { videoId, sourceUrl: notYetStored, duration: 10, start: 0, end: 10, putUrl: `${sink.url}/${videoId}/signals.json` });
+		expect(signals.result.intervals).toBeGreaterThan(15);
+		// Without a download on this instance, the same request reads the URL, and fails as before.
+		const { last } = await job(renderJobs.extractAudio.path, { videoId: `${videoId}x`, sourceUrl: notYetStored, chunks: chunks.slice(0, 1) });
+		expect(last).toMatchObject({ type: "error", error: { retryable: true } });
+	});
+
 	it("reports a download of a missing source as a non-retryable error event", async () => {
 		const { last } = await job(renderJobs.download.path, { videoId: `gone${Date.now()}`, url: `${files.url}/missing.mp4` });
 		expect(last).toMatchObject({ type: "error", error: { code: "unsupported_source", retryable: false } });

@@ -80,6 +80,8 @@ export function benchSeedSql(workspaceId: string, keys: { hash: string; prefix: 
 				offline.insert(videos).values({
 					id: v.id, workspaceId, sourceUrl: `https://videos.example.com/${i}`, title: `Bench video ${i}`, status: v.status, progress: v.progress, config: {},
 					sourceVideoId: `v${i}`, duration: 600, thumbnail: "", channelName: "bench", minutesCharged: 10,
+					// Distinct start times: the waiting videos have places in line, as the status poll reads them.
+					startedAt: `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z`,
 				}),
 			),
 		),

@@ -163,6 +163,28 @@ export const videoEvents = sqliteTable(
 	(t) => [index("video_events_video").on(t.videoId, t.id)],
 );
 
+/**
+ * A video's timeline: one row per workflow step attempt that ran (not a replayed result), with
+ * when it started and ended, so where a video's minutes went can be read afterwards (`npm run
+ * bench:pipeline` does; `services/step-timeline.ts` writes it). Deleted with the video; the cron
+ * drops rows older than STEP_TIMELINE_DAYS. The step names are the workflow's (process-video.ts).
+ */
+export const videoSteps = sqliteTable(
+	"video_steps",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		videoId: text("video_id").notNull(),
+		/** The workflow instance: the video id, `<videoId>-r<n>` for a reprocess, `<clipId>-e<n>` for a clip edit. */
+		instanceId: text("instance_id").notNull(),
+		step: text("step").notNull(),
+		startedAt: text("started_at").notNull(),
+		endedAt: text("ended_at").notNull(),
+		/** False for an attempt that threw (it is retried, or the video fails). */
+		ok: integer("ok", { mode: "boolean" }).notNull(),
+	},
+	(t) => [index("video_steps_video").on(t.videoId, t.id), index("video_steps_ended").on(t.endedAt)],
+);
+
 export const clips = sqliteTable(
 	"clips",
 	{

@@ -34,6 +34,15 @@ const waitingAhead = (workspaceId: string, videoId: string) => sql`(SELECT COUNT
 	AND (${a.startedAt} < ${me.startedAt} OR (${a.startedAt} = ${me.startedAt} AND ${a.id} < ${me.id})))`;
 
 /**
+ * For a row of `videos` in a query: its place in its workspace's line (1 = next to start) while it
+ * waits for a slot (`downloading`, none claimed), else null. The status poll reads it with the row,
+ * in the same query.
+ */
+export const queuePositionOfRow = sql`CASE WHEN ${videos.status} = ${"downloading"} AND ${videos.slotClaimedAt} IS NULL THEN 1 + (SELECT COUNT(*) FROM ${from(a)}
+	WHERE ${a.workspaceId} = ${videos.workspaceId} AND ${processing(a)} AND ${a.slotClaimedAt} IS NULL
+	AND (${a.startedAt} < ${videos.startedAt} OR (${a.startedAt} = ${videos.startedAt} AND ${a.id} < ${videos.id}))) END`;
+
+/**
  * The statement that gives `videoId` a slot if one is free for it: fewer than `limit` videos hold
  * one and wait ahead of it. One UPDATE, so concurrent claims (D1 runs them one at a time) can
  * never hand out more than `limit`.

@@ -10,8 +10,8 @@ import { PROCESSING_STAGES, TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus 
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
 import { balanceOf, debitStatement, entryStatement, refundStatements } from "./ledger";
-import { clips, videoEvents, videoReprocesses, videos, webhookDeliveries } from "./schema";
-import { claimSlotStatement, waitingCount } from "./slots";
+import { clips, videoEvents, videoReprocesses, videos, videoSteps, webhookDeliveries } from "./schema";
+import { claimSlotStatement, queuePositionOfRow, waitingCount } from "./slots";
 import { uploadClaim, uploadStillCompleted } from "./uploads";
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -37,6 +37,20 @@ export function videoEventStatement(videoId: string, status: VideoStatus, guard:
 export function findVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow | undefined> {
 	return db.select().from(videos).where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds))).get();
 }
+
+/** What a status poll shows of a video (only these columns), with its place in line for a slot: one query. */
+export function findVideoStatus(db: Db, id: string, workspaceIds: string[]) {
+	return db
+		.select({
+			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, progress: videos.progress,
+			createdAt: videos.createdAt, updatedAt: videos.updatedAt, startedAt: videos.startedAt, queuePosition: sql<number | null>`${queuePositionOfRow}`,
+		})
+		.from(videos)
+		.where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds)))
+		.get();
+}
+
+export type VideoStatusRow = NonNullable<Awaited<ReturnType<typeof findVideoStatus>>>;
 
 export function findVideoById(db: Db, id: string): Promise<VideoRow | undefined> {
 	return db.select().from(videos).where(eq(videos.id, id)).get();
@@ -243,6 +257,7 @@ export async function deleteVideoSettled(db: Db, videoId: string, minutesCharged
 		db.delete(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)),
 		db.delete(videoReprocesses).where(eq(videoReprocesses.videoId, videoId)),
 		db.delete(videos).where(eq(videos.id, videoId)),
+		db.delete(videoSteps).where(eq(videoSteps.videoId, videoId)),
 	]);
 	if (results[7]?.meta.changes !== 1) return null;
 	return { minutesRefunded: results[2]?.meta.changes === 1 ? minutesCharged : 0 };

@@ -17,6 +17,7 @@ import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
 import { noteKeyUsed, verifiedKey } from "../services/key-cache";
+import { timed } from "./server-timing";
 
 export const API_KEY_PREFIX = "cf_live_";
 /** The cookie's name without its prefix (hono's cookie helpers add `__Host-` with `prefix: "host"`). */
@@ -30,8 +31,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
 	const cookie = getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX);
 	let principal: Principal;
-	if (header) principal = await fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work));
-	else if (cookie) principal = await fromSession(c.env, cookie);
+	if (header) principal = await timed(c, "auth", fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work)));
+	else if (cookie) principal = await timed(c, "auth", fromSession(c.env, cookie));
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
 	c.set("principal", principal);
 	await next();

@@ -6,6 +6,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { timed } from "./server-timing";
 
 const PERIOD_SECONDS = 60;
 
@@ -25,11 +26,11 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 	}
 	// A read changes nothing, so it runs while the limiter answers (one round trip less on every
 	// status poll); over the limit, its result is dropped and the answer is the 429.
-	const verdict = limiter.limit({ key });
+	const verdict = timed(c, "limiter", limiter.limit({ key }));
 	let failure: unknown = null;
 	await next().catch((error: unknown) => {
 		failure = error;
 	});
-	if (!(await verdict).success) throw refuse();
+	if (!(await timed(c, "limiter-wait", verdict)).success) throw refuse();
 	if (failure) throw failure;
 });

@@ -100,7 +100,7 @@ export async function renderEditedClip(run: VideoRun, video: LoadedVideo, edit: 
 		{ videoId: run.videoId, clipId: clip.id, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
 		{ watermark, background: look.backgroundKey && backgroundUrl ? { url: backgroundUrl, key: look.backgroundKey } : null, captions },
 	);
-	const result = await renderJob(run, "Rendering the edited clip", renderInstance.render(run.videoId, edit.number), "renderClip", request);
+	const result = await renderJob(run, "Rendering the edited clip", renderInstance.render(run.env, run.videoId, edit.number), "renderClip", request);
 	// With pauses cut out, the clip is shorter than its span in the source: report that length.
 	const cut = result.cutStretches.length > 0;
 	return { videoKey, thumbnailKey, bytes: result.bytes, jumpCuts: cut ? result.cutStretches : null, ...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}) };

@@ -10,18 +10,18 @@ import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { RankOptions, RankOutcome } from "../../worker/services/ranking/rank-moments";
 import type { Transcript } from "../../worker/services/transcription/transcript";
-import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
+import { readJson, renderJob, type LoadedVideo, type VideoRun } from "./run";
 
-/** Share of the analyzing band measuring the audio takes. */
-const SIGNALS_SHARE = 0.6;
-
+/**
+ * Runs beside the upload and the transcription (from the tier's copy of the download when it has
+ * one), so it neither moves the stage nor reports progress: "rank moments" enters `analyzing`.
+ */
 export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<{ key: string; intervals: number }> {
-	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
 	const key = r2Keys.signals(run.videoId);
 	const [sourceUrl, putUrl] = await Promise.all([signInternalObjectUrl(run.env, sourceKey, "GET"), signInternalObjectUrl(run.env, key, "PUT")]);
 	// Only the charged time frame is measured (the ranking reads loudness inside it only).
 	const request = { videoId: run.videoId, sourceUrl, duration: video.duration, ...frameOf(video.config, video.duration), putUrl };
-	const result = await renderJob(run, "Measuring the audio", renderInstance.video(run.videoId), "signals", request, reporter(run, "analyzing", 0, SIGNALS_SHARE));
+	const result = await renderJob(run, "Measuring the audio", renderInstance.video(run.env, run.videoId), "signals", request);
 	return { key, intervals: result.intervals };
 }
 

@@ -11,10 +11,17 @@ import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import { renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
+/**
+ * Ends in `uploading`: the upload, the audio and the loudness all start from the downloaded file
+ * at once (video-plan.ts), so the stage moves here rather than in whichever of them starts first.
+ */
 export async function downloadSourceStep(run: VideoRun, video: LoadedVideo) {
 	await enterStage(run.db, run.videoId, "downloading", 0);
-	if (video.sourceType === "upload") return { bytes: await storedUploadBytes(run) };
-	return renderJob(run, "Downloading the source", renderInstance.video(run.videoId), "download", downloadRequest(run, video), reporter(run, "downloading"));
+	const result = video.sourceType === "upload"
+		? { bytes: await storedUploadBytes(run) }
+		: await renderJob(run, "Downloading the source", renderInstance.video(run.env, run.videoId), "download", downloadRequest(run, video), reporter(run, "downloading"));
+	await enterStage(run.db, run.videoId, "uploading", progressAt("uploading", 0));
+	return result;
 }
 
 /** Skipped when R2 already has it (a repeated step). */
@@ -25,7 +32,7 @@ export async function uploadSource(run: VideoRun, video: LoadedVideo): Promise<{
 	if (bytes === undefined && video.sourceType === "upload") bytes = await storedUploadBytes(run);
 	if (bytes === undefined) {
 		const putUrl = await signInternalObjectUrl(run.env, key, "PUT");
-		const result = await renderJob(run, "Storing the source", renderInstance.video(run.videoId), "uploadSource", { ...downloadRequest(run, video), putUrl }, reporter(run, "uploading"));
+		const result = await renderJob(run, "Storing the source", renderInstance.video(run.env, run.videoId), "uploadSource", { ...downloadRequest(run, video), putUrl }, reporter(run, "uploading"));
 		bytes = result.bytes;
 	}
 	await recordSource(run.db, run.videoId, key);

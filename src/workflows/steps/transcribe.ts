@@ -16,22 +16,27 @@ import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../wo
 import { settingsOf } from "../../worker/settings";
 import { putJson, readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
 
-/** Share of the transcribing band the audio extraction takes; the chunks share the next 80%. */
+/** Where the chunks' share of the transcribing band starts (the audio is cut while uploading); they share the next 80%. */
 const EXTRACT_SHARE = 0.15;
 const CHUNKS_SHARE = 0.8;
 
-export async function extractAudioStep(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<ChunkPlan[]> {
-	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", 0));
+/**
+ * Runs beside the upload: the tier cuts the chunks from its own copy of the download when it has
+ * one (the R2 source otherwise), so it reports no progress of its own and leaves the stage to the
+ * chunks (the video is still `uploading`).
+ */
+export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promise<ChunkPlan[]> {
 	const frame = frameOf(video.config, video.duration);
 	const plan = planAudioChunks(frame.start, frame.end, settingsOf(run.env).audioChunkSeconds);
-	const sourceUrl = await signInternalObjectUrl(run.env, sourceKey, "GET");
+	const sourceUrl = await signInternalObjectUrl(run.env, r2Keys.source(run.videoId), "GET");
 	const specs = await Promise.all(plan.map(async (c) => ({ ...c, putUrl: await signInternalObjectUrl(run.env, r2Keys.audioChunk(run.videoId, c.index), "PUT") })));
-	await renderJob(run, "Extracting the audio", renderInstance.video(run.videoId), "extractAudio", { videoId: run.videoId, sourceUrl, chunks: specs }, reporter(run, "transcribing", 0, EXTRACT_SHARE));
+	await renderJob(run, "Extracting the audio", renderInstance.video(run.env, run.videoId), "extractAudio", { videoId: run.videoId, sourceUrl, chunks: specs });
 	return plan;
 }
 
 /** Chunks run in parallel: each reports its own share of the band (progress only rises). */
 export async function transcribeChunk(run: VideoRun, video: LoadedVideo, chunk: ChunkPlan, chunks: number): Promise<{ key: string }> {
+	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", EXTRACT_SHARE));
 	const key = r2Keys.transcriptChunk(run.videoId, chunk.index);
 	if (!(await run.env.MEDIA.head(key))) {
 		const share = reporter(run, "transcribing", EXTRACT_SHARE + (CHUNKS_SHARE * chunk.index) / chunks, CHUNKS_SHARE / chunks);

@@ -37,7 +37,7 @@ export function createTranscriber(env: Env): Transcriber {
 	return {
 		name: "local",
 		async transcribeChunk(chunk, language, onProgress) {
-			const render = createRenderClient(env, renderInstance.video(chunk.videoId));
+			const render = createRenderClient(env, renderInstance.video(env, chunk.videoId));
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
 			return render.run("transcribe", { audioUrl, language }, { onProgress });
 		},

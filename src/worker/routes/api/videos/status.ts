@@ -1,12 +1,14 @@
 /** GET /api/videos/{id}/status: stage and progress (poll every 10-15 s). */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { queuePosition } from "../../../db/slots";
+import { findVideoStatus } from "../../../db/videos";
+import { ApiError } from "../../../errors";
 import type { Api } from "../../../env";
+import { addTiming, timed } from "../../../middleware/server-timing";
 import { etagOf, holds, notModified, setRevalidate } from "../../conditional";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
 import { VideoId, VideoStatusResponse } from "./schemas";
-import { requireVideo, videoStatusView } from "./views";
+import { videoStatusView } from "./views";
 
 const statusRoute = createRoute({
 	method: "get",
@@ -18,14 +20,19 @@ const statusRoute = createRoute({
 	responses: { 200: jsonOk(VideoStatusResponse, "Current status, with an ETag."), ...notModified, ...errorResponses(401, 404) },
 });
 
+/**
+ * The poll clients repeat: one D1 read (the row's status columns and its place in line, in one
+ * query), the key verified from the edge cache (services/key-cache.ts), the rate limiter asked
+ * while the read runs (middleware/rate-limit.ts), and 304 with no body while nothing changed.
+ */
 export const registerStatus = (api: Api) => api.openapi(statusRoute, async (c) => {
 	const { id } = c.req.valid("param");
-	const db = getDb(c.env);
-	const row = await requireVideo(db, id, c.get("principal").workspaceIds);
-	// One more read only for a video that waits for a slot.
-	const position = row.status === "downloading" && !row.slotClaimedAt ? await queuePosition(db, row.id, row.workspaceId) : null;
-	const body = videoStatusView(row, position);
+	const row = await timed(c, "d1", findVideoStatus(getDb(c.env), id, c.get("principal").workspaceIds));
+	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
+	const started = performance.now();
+	const body = videoStatusView(row, row.queuePosition);
 	const etag = etagOf(body);
+	addTiming(c, "view", performance.now() - started);
 	setRevalidate(c, etag);
 	if (holds(c, etag)) return c.body(null, 304);
 	return c.json(body, 200);

@@ -19,7 +19,7 @@ export async function requireVideo(db: Db, id: string, workspaceIds: string[]): 
 	return row;
 }
 
-const titleOf = (row: VideoRow) => boundedText(row.title, PROBE_TEXT_LIMITS.title);
+const titleOf = (row: Pick<VideoRow, "title">) => boundedText(row.title, PROBE_TEXT_LIMITS.title);
 
 export function videoView(row: VideoRow): z.infer<typeof Video> {
 	return {
@@ -74,7 +74,7 @@ export async function videoDetailOf(db: Db, row: VideoRow): Promise<z.infer<type
 	return videoDetailView(row, (await clipCounts(db, [row.id])).get(row.id));
 }
 
-export function videoStatusView(row: VideoRow, queuePosition: number | null = null): z.infer<typeof VideoStatusResponse> {
+export function videoStatusView(row: Pick<VideoRow, "id" | "title" | "status" | "errorMessage" | "createdAt" | "updatedAt" | "progress" | "startedAt">, queuePosition: number | null = null): z.infer<typeof VideoStatusResponse> {
 	return {
 		video: {
 			id: row.id,

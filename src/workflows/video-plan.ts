@@ -1,0 +1,106 @@
+/**
+ * The order and fan-out of a video's steps, and nothing else: no Workflows, no bindings. The
+ * workflow (process-video.ts) runs these plans with durable steps; `npm run bench:plan` runs the
+ * very same functions with simulated steps (virtual time, N instances), so what the simulation
+ * predicts is the scheduling the workflow really does.
+ *
+ * A first run, as a timeline (→ waits for, ∥ runs beside):
+ *
+ *     download → upload ∥ signals ∥ look ∥ (audio → transcribe chunks, `transcriptions` at once → merge)
+ *              → rank (needs the words and the signals) → render clips, `renders` at once (needs the
+ *                upload and the look) → finish
+ *
+ * Nothing that only needs the source waits for the words: the upload to R2, the loudness and the
+ * clips' shared look run while the chunks are transcribed, so the renders start as soon as the
+ * ranking ends.
+ */
+
+import { inPool } from "../worker/lib/in-pool";
+
+export { inPool };
+import type { FanOut } from "../worker/settings";
+
+export type { FanOut };
+
+/** What a first run's steps take and give; the workflow's are durable steps, the simulator's virtual. */
+export interface VideoSteps<Source, Chunk, Transcript, Signals, Look> {
+	download(): Promise<unknown>;
+	/** The source into R2 (what renders read). */
+	upload(): Promise<Source>;
+	/** The audio cut into chunks, from the instance's own copy of the source while it is uploaded. */
+	extractAudio(): Promise<Chunk[]>;
+	transcribe(chunk: Chunk, index: number, total: number): Promise<unknown>;
+	merge(chunks: Chunk[]): Promise<Transcript>;
+	signals(): Promise<Signals>;
+	/** What every clip is drawn with (watermark, background, caption look). */
+	look(): Promise<Look>;
+	/** @returns the ids of the clips to render, best first. */
+	rank(transcript: Transcript, signals: Signals): Promise<string[]>;
+	render(clip: ClipJob<Source, Transcript, Look>): Promise<unknown>;
+	finish(clips: number): Promise<unknown>;
+}
+
+export interface ClipJob<Source, Transcript, Look> {
+	clipId: string;
+	/** 0-based position in the ranking: also which instance of the render pool it goes to. */
+	index: number;
+	total: number;
+	source: Source;
+	transcript: Transcript;
+	look: Look;
+}
+
+/** A first run. `clipping` false (skipClipping): transcribed only, no signals, ranking or renders. */
+export async function runVideoPlan<S, C, T, G, L>(steps: VideoSteps<S, C, T, G, L>, fanOut: FanOut, options: { clipping: boolean }): Promise<{ clips: number }> {
+	await steps.download();
+	const source = begun(steps.upload());
+	const signals = options.clipping ? begun(steps.signals()) : null;
+	const look = options.clipping ? begun(steps.look()) : null;
+	const transcript = await transcribeAll(steps, await steps.extractAudio(), fanOut);
+	let clipIds: string[] = [];
+	if (signals && look) {
+		clipIds = await steps.rank(transcript, await signals);
+		const [stored, drawnWith] = await Promise.all([source, look]);
+		await renderAll(clipIds, fanOut, (clipId, index, total) => steps.render({ clipId, index, total, source: stored, transcript, look: drawnWith }));
+	}
+	await source;
+	await steps.finish(clipIds.length);
+	return { clips: clipIds.length };
+}
+
+async function transcribeAll<S, C, T, G, L>(steps: VideoSteps<S, C, T, G, L>, chunks: C[], fanOut: FanOut): Promise<T> {
+	await inPool(chunks, fanOut.transcriptions, (chunk, index) => steps.transcribe(chunk, index, chunks.length));
+	return steps.merge(chunks);
+}
+
+/** A reprocess: the stored source and transcript ranked again with a new config, and its clips rendered. */
+export interface ReprocessSteps<Signals, Look> {
+	signals(): Promise<Signals>;
+	look(): Promise<Look>;
+	rank(signals: Signals): Promise<string[]>;
+	render(clipId: string, index: number, total: number, look: Look): Promise<unknown>;
+	finish(clipIds: string[]): Promise<unknown>;
+}
+
+export async function runReprocessPlan<G, L>(steps: ReprocessSteps<G, L>, fanOut: FanOut): Promise<{ clips: number }> {
+	const look = begun(steps.look());
+	const clipIds = await steps.rank(await steps.signals());
+	const drawnWith = await look;
+	await renderAll(clipIds, fanOut, (clipId, index, total) => steps.render(clipId, index, total, drawnWith));
+	await steps.finish(clipIds);
+	return { clips: clipIds.length };
+}
+
+/** Every clip through `render`, `fanOut.renders` at once, the next starting as soon as any ends. */
+export function renderAll(clipIds: string[], fanOut: FanOut, render: (clipId: string, index: number, total: number) => Promise<unknown>): Promise<void> {
+	return inPool(clipIds, fanOut.renders, (clipId, index) => render(clipId, index, clipIds.length));
+}
+
+/**
+ * A step started now and awaited later: its failure is still thrown where it is awaited, but is
+ * not reported as unhandled if the run fails elsewhere first.
+ */
+function begun<T>(work: Promise<T>): Promise<T> {
+	work.catch(() => undefined);
+	return work;
+}

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:throughput`: 12 videos from 3 workspaces at once on the local stack. Workspace A
+ * bursts 10 one-minute talks while B and C each send one, all at the same moment. Reports:
+ *
+ * - videos per hour, against the machine's floor capacity: the floor of one video (its clips' bare
+ *   encodes + bare ASR of its audio, measured in the same run) times 12, over the cores;
+ * - for B's and C's videos, when their first clip was ready (from submission), against the same
+ *   video processed alone on the idle stack first: the delay A's burst caused, against one video's
+ *   time (that lone video's end to end). Per-workspace processing slots (MAX_CONCURRENT_VIDEOS)
+ *   are what keep A's burst in its own line.
+ *
+ * Writes bench-results/throughput.json. First clip = the end of the video's first "render clip"
+ * step (video_steps). BENCH_BURST=10 changes the burst's size.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeTalkVideo } from "../scripts/sample-video.ts";
+import { serveDirectory } from "../scripts/serve-files.ts";
+import { startStack, stopStack, type StackInfo } from "../scripts/stack.ts";
+import { bareFloor } from "./bench/floor.ts";
+import { queryLocalD1, sqlText } from "./bench/local-d1.ts";
+
+const BURST = Number(process.env.BENCH_BURST ?? 10);
+const CONFIG = { clipDurationMin: 15, clipDurationMax: 45, aspectRatio: "9:16" };
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+const stateDir = mkdtempSync(join(tmpdir(), "clipforge-bench-throughput-"));
+const media = join(stateDir, "media");
+mkdirSync(media);
+try {
+	makeTalkVideo({ out: join(media, "talk.mp4"), seconds: 60 });
+	const files = await serveDirectory(media);
+	const stack = await startStack({ stateDir, minutes: 1000 });
+	const [a, b, c] = ["a", "b", "c"].map((name) => ({ name, key: createWorkspace(stack, name) }));
+	let copy = 0;
+	const submit = async (key: string) => {
+		const response = await call(stack, key, "POST", "/api/videos/hosted", { hostedUrl: `${files.url}/talk.mp4?copy=${copy++}`, config: CONFIG });
+		if (!response.video?.id) throw new Error(`submission failed: ${JSON.stringify(response)}`);
+		return response.video.id as string;
+	};
+
+	// One video alone on the idle stack: one video's time, and when its first clip is ready.
+	const aloneId = await submit(c!.key);
+	await waitForAll(stack, c!.key, [aloneId]);
+	const alone = timesOf(stack, aloneId);
+	const clipList = (await call(stack, c!.key, "GET", `/api/videos/${aloneId}/clips`)).clips as { startTime: number; endTime: number }[];
+	console.log(JSON.stringify({ alone }));
+
+	// The burst: A's ten and B's and C's one each, all at once.
+	const started = Date.now();
+	const loadBefore = round1(loadavg()[0]!);
+	const submitted = await Promise.all([
+		...Array.from({ length: BURST }, () => submit(a!.key).then((id) => ({ workspace: "a", id, key: a!.key }))),
+		submit(b!.key).then((id) => ({ workspace: "b", id, key: b!.key })),
+		submit(c!.key).then((id) => ({ workspace: "c", id, key: c!.key })),
+	]);
+	await Promise.all(["a", "b", "c"].map((w) => waitForAll(stack, submitted.find((s) => s.workspace === w)!.key, submitted.filter((s) => s.workspace === w).map((s) => s.id))));
+	const wallSeconds = round1((Date.now() - started) / 1000);
+	const videos = submitted.map((s) => ({ workspace: s.workspace, id: s.id, ...timesOf(stack, s.id) }));
+
+	const floor = await bareFloor(join(media, "talk.mp4"), clipList);
+	const cores = availableParallelism();
+	const capacitySeconds = round1((floor.totalSeconds * videos.length) / cores);
+	const others = videos.filter((v) => v.workspace !== "a");
+	const report = {
+		measuredAt: new Date().toISOString(),
+		machine: `${cores} cores; load average ${loadBefore} when the burst started, ${round1(loadavg()[0]!)} at its end (more than the cores: a shared machine)`,
+		scenario: `workspace A submits ${BURST} one-minute talks, B and C one each, at once (MAX_CONCURRENT_VIDEOS per workspace as configured for the local stack)`,
+		config: CONFIG,
+		alone,
+		burst: { videos: videos.length, wallSeconds, videosPerHour: round1((videos.length / wallSeconds) * 3600), failed: videos.filter((v) => v.status !== "completed").length },
+		floor: { perVideo: floor, cores, capacitySeconds, videosPerHour: round1((videos.length / capacitySeconds) * 3600) },
+		throughputOverFloorCapacity: Math.round((capacitySeconds / wallSeconds) * 100) / 100,
+		fairness: others.map((v) => ({
+			workspace: v.workspace,
+			firstClipSeconds: v.firstClipSeconds,
+			aloneFirstClipSeconds: alone.firstClipSeconds,
+			delaySeconds: v.firstClipSeconds === null || alone.firstClipSeconds === null ? null : round1(v.firstClipSeconds - alone.firstClipSeconds),
+			oneVideoSeconds: alone.totalSeconds,
+			withinOneVideo: v.firstClipSeconds !== null && alone.firstClipSeconds !== null && alone.totalSeconds !== null && v.firstClipSeconds - alone.firstClipSeconds <= alone.totalSeconds,
+		})),
+		videos,
+	};
+	mkdirSync("bench-results", { recursive: true });
+	writeFileSync("bench-results/throughput.json", `${JSON.stringify(report, null, 2)}\n`);
+	console.log(JSON.stringify({ burst: report.burst, floor: report.floor, throughputOverFloorCapacity: report.throughputOverFloorCapacity, fairness: report.fairness }, null, 2));
+	await files.close();
+} finally {
+	stopStack(stateDir);
+	rmSync(stateDir, { recursive: true, force: true });
+}
+
+/** A workspace of its own (with an API key), straight into the stack's local D1. */
+function createWorkspace(stack: StackInfo, name: string): string {
+	const result = spawnSync(process.execPath, [join(import.meta.dirname, "../scripts/admin.ts"), "create-account", "--email", `bench-${name}@clipforge.local`, "--name", `bench ${name}`, "--minutes", "1000", "--persist-to", join(stack.stateDir, "wrangler-state")], { encoding: "utf8" });
+	const key = result.stdout.trim().split("\n").pop() ?? "";
+	if (result.status !== 0 || !key.startsWith("cf_live_")) throw new Error(`creating workspace ${name} failed: ${result.stderr}`);
+	return key;
+}
+
+async function call(stack: StackInfo, key: string, method: string, path: string, body?: unknown): Promise<any> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const response = await fetch(stack.url + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+			return await response.json();
+		} catch (error) {
+			if (method !== "GET" || attempt >= 5) throw error;
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+	}
+}
+
+async function waitForAll(stack: StackInfo, key: string, ids: string[]): Promise<void> {
+	const pending = new Set(ids);
+	while (pending.size > 0) {
+		await new Promise((r) => setTimeout(r, 2000));
+		for (const id of [...pending]) {
+			const status = (await call(stack, key, "GET", `/api/videos/${id}/status`)).video?.status;
+			if (status === "completed" || status === "failed") pending.delete(id);
+		}
+	}
+}
+
+/** From the video's row and its timeline: seconds from submission to its first clip and to its end. */
+function timesOf(stack: StackInfo, id: string) {
+	const [video] = queryLocalD1<{ status: string; created_at: string; completed_at: string | null; slot_claimed_at: string | null }>(stack.stateDir, `SELECT status, created_at, completed_at, slot_claimed_at FROM videos WHERE id = ${sqlText(id)}`);
+	const [first] = queryLocalD1<{ ended_at: string | null }>(stack.stateDir, `SELECT MIN(ended_at) AS ended_at FROM video_steps WHERE video_id = ${sqlText(id)} AND step LIKE 'render clip %' AND ok = 1`);
+	const since = (iso: string | null | undefined) => (iso ? round1((Date.parse(iso) - Date.parse(video!.created_at)) / 1000) : null);
+	return { status: video!.status, waitedForSlotSeconds: since(video!.slot_claimed_at), firstClipSeconds: since(first?.ended_at), totalSeconds: since(video!.completed_at) };
+}
