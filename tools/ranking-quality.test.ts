@@ -21,7 +21,8 @@ describe("the offline ranker on the dev corpora (what it was fitted on: a regres
 		const random = await scoreHighlights(items, (t, o) => randomWindows(t, o.min, o.max, 5, 7));
 		expect(ours.recallAt5).toBeGreaterThanOrEqual(0.75);
 		expect(ours.recallAt5).toBeGreaterThan(random.recallAt5 + 0.5);
-		expect(ours.boundaryErrorSeconds!).toBeLessThanOrEqual(3);
+		expect(ours.startErrorSeconds!).toBeLessThanOrEqual(3);
+		expect(ours.endErrorSeconds!).toBeLessThanOrEqual(3);
 		expect(ours.distractorsPicked).toBeLessThan(0.1);
 	});
 
