@@ -43,7 +43,9 @@ import { buildMeetingCorpus, buildQmsumCorpus } from "./quality/prompt-corpus.ts
 import { buildRealFillerCorpus, buildTalkCorpus, type Planting, type Split, type TalkItem } from "./quality/talk-corpus.ts";
 import { hashSeed } from "./quality/turns-to-transcript.ts";
 
-const { values } = parseArgs({ options: { test: { type: "boolean" }, asr: { type: "boolean" } } });
+const { values } = parseArgs({ options: { test: { type: "boolean" }, asr: { type: "boolean" }, only: { type: "string" } } });
+/** `--only highlights,prompts,substance,speed`: a part of the run (tuning); the file is written only for a full run. */
+const parts = new Set((values.only ?? "highlights,prompts,substance,speed").split(","));
 const split: Split = values.test ? "test" : "dev";
 const half = split === "dev" ? "dev" : "heldout";
 
@@ -90,7 +92,7 @@ async function highlightSystems(items: TalkItem[]) {
 }
 
 const highlights: Record<string, unknown> = {};
-for (const planting of ["clean", "rough"] as Planting[]) {
+for (const planting of parts.has("highlights") ? (["clean", "rough"] as Planting[]) : []) {
 	for (const style of ["punctuated", "whisper", "plain"] as const) {
 		log(`highlights: ${split}, ${style}, ${planting}`);
 		highlights[`${style}/${planting}`] = await highlightSystems(buildTalkCorpus(split, style, undefined, planting));
@@ -101,7 +103,7 @@ for (const planting of ["clean", "rough"] as Planting[]) {
 		highlights[`real-meetings/${planting}`] = await highlightSystems(real);
 	} else highlights[`real-meetings/${planting}`] = { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
 }
-if (values.asr) {
+if (values.asr && parts.has("highlights")) {
 	log(`highlights: ${split} through flite + pocketsphinx`);
 	highlights["local-asr"] = await highlightSystems(await buildAsrCorpus(split, 3, 70, log));
 }
@@ -118,12 +120,16 @@ async function promptSystems(items: PromptItem[]) {
 }
 
 const prompts: Record<string, unknown> = {};
-log(`prompts: written meetings, ${split}`);
-prompts[`meetings-${split}`] = await promptSystems(buildMeetingCorpus(split));
-const qmsum = buildQmsumCorpus(half);
-if (qmsum) {
+if (parts.has("prompts")) {
+	log(`prompts: written meetings, ${split}`);
+	prompts[`meetings-${split}`] = await promptSystems(buildMeetingCorpus(split));
+}
+const qmsum = parts.has("prompts") || parts.has("substance") ? buildQmsumCorpus(half) : null;
+if (qmsum && parts.has("prompts")) {
 	log(`prompts: QMSum train, ${half} series`);
 	prompts[`qmsum-train-${half}`] = await promptSystems(qmsum);
+}
+if (qmsum && parts.has("substance")) {
 	log(`substance: QMSum train, ${half} series, no prompt`);
 	result.substance = {
 		[`qmsum-train-${half}`]: {
@@ -132,21 +138,25 @@ if (qmsum) {
 			...(withLlm ? { clipforgeLlm: await scoreSubstance(qmsum, withLlm) } : {}),
 		},
 	};
-} else {
+} else if (!qmsum && (parts.has("prompts") || parts.has("substance"))) {
 	prompts[`qmsum-train-${half}`] = { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
 	result.substance = { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
 }
 result.prompts = prompts;
-log("speed and size");
-result.speed = speed();
+if (parts.has("speed")) {
+	log("speed and size");
+	result.speed = speed();
+}
 result.llm = llm ? llm.name : "none: set CLIPFORGE_LLM_URL (+ _KEY, _MODEL, _FAST_MODEL) to an OpenAI-compatible server to measure the LLM path";
 
-mkdirSync("bench-results", { recursive: true });
-const out = values.test ? "bench-results/quality.json" : "bench-results/quality-dev.json";
-writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify(result, null, 2));
 for (const line of summaryLines(result)) log(line);
-log(`written to ${out}`);
+if (!values.only) {
+	mkdirSync("bench-results", { recursive: true });
+	const out = values.test ? "bench-results/quality.json" : "bench-results/quality-dev.json";
+	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+	console.log(JSON.stringify(result, null, 2));
+	log(`written to ${out}`);
+}
 
 /** A 90-minute transcript in this process, and 3 hours at 5-600 s in a process limited to a 64 MB heap. */
 function speed() {

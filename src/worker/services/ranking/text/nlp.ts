@@ -1,8 +1,10 @@
 /**
  * What wink-nlp's English model reads from each transcript word: its stem (Porter2, for matching
  * "discussed" with "discussion"), lemma, part of speech, and whether a negation governs it. The
- * transcript is read as one document (about 60 ms per 10,000 words once warm) and wink's tokens are
- * mapped back to the transcript's words by character offsets, so word timings stay exact.
+ * transcript is read in documents of about 2,000 words, each cut after a sentence end where one is
+ * near (about 60 ms per 10,000 words once warm; a 3-hour transcript as one document would hold tens
+ * of megabytes at once), and wink's tokens are mapped back to the transcript's words by character
+ * offsets, so word timings stay exact.
  */
 import winkNLP, { type ItemToken, type ItsFunction } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
@@ -20,10 +22,29 @@ export interface WordInfo {
 let nlp: ReturnType<typeof winkNLP> | null = null;
 const reader = () => (nlp ??= winkNLP(model, ["sbd", "pos", "negation"]));
 
+const CHUNK_WORDS = 2000;
+
 /** One WordInfo per input word (same order). */
 export function analyseWords(words: readonly string[]): WordInfo[] {
 	const infos: WordInfo[] = words.map((w) => ({ norm: normalise(w), stem: "", lemma: "", pos: "X", negated: false }));
-	if (words.length === 0) return infos;
+	for (let from = 0; from < words.length; ) {
+		let to = Math.min(words.length, from + CHUNK_WORDS);
+		// End the document on a sentence end within the last 200 words when there is one.
+		for (let k = to; to < words.length && k > to - 200; k--) {
+			if (/[.!?]["')]*$/.test(words[k - 1]!)) {
+				to = k;
+				break;
+			}
+		}
+		readChunk(words, infos, from, to);
+		from = to;
+	}
+	for (const info of infos) if (!info.stem) info.stem = info.lemma = info.norm;
+	return infos;
+}
+
+function readChunk(all: readonly string[], infos: WordInfo[], from: number, to: number): void {
+	const words = all.slice(from, to);
 	const engine = reader();
 	const its = engine.its;
 	const text = words.join(" ");
@@ -42,7 +63,7 @@ export function analyseWords(words: readonly string[]): WordInfo[] {
 		const index = wordAt[offset] ?? -1;
 		offset += value.length;
 		if (index < 0) return;
-		const info = infos[index]!;
+		const info = infos[from + index]!;
 		const pos = read(token, its.pos);
 		if (pos === "PUNCT" || pos === "SPACE") return;
 		// A word is several tokens when it holds a contraction ("didn't" = did + n't): the first names it.
@@ -53,8 +74,6 @@ export function analyseWords(words: readonly string[]): WordInfo[] {
 		}
 		if (read(token, its.negationFlag) === "true") info.negated = true;
 	});
-	for (const info of infos) if (!info.stem) info.stem = info.lemma = info.norm;
-	return infos;
 }
 
 /** "Don't," → "don't"; "Mm-hmm." → "mm-hmm". */
