@@ -47,6 +47,9 @@ export function rankForPrompt(talk: TalkAnalysis, relevance: Relevance): { span:
 		const time = timePrefix[span.j + 1]! - timePrefix[span.i]!;
 		return time > 0 ? (momentPrefix[span.j + 1]! - momentPrefix[span.i]!) / time : 0;
 	};
+	// "…, not the budget": no clip holds what the prompt leaves out or the talk right around it.
+	const excludedBefore = new Int32Array(units.length + 1);
+	units.forEach((_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)));
 	let rawBest = 1e-9;
 	spans.visit((i, j) => (rawBest = Math.max(rawBest, rawPrefix[j + 1]! - rawPrefix[i]!)));
 
@@ -60,7 +63,7 @@ export function rankForPrompt(talk: TalkAnalysis, relevance: Relevance): { span:
 		let pick: { span: Span; value: number } | null = null;
 		// Only passages holding the peak: first sentences from max seconds before it up to it.
 		spans.visitStartingAt(firstUnitFrom(units, peak - bounds.max - 1), lastUnitBefore(units, peak), (i, j, start, end) => {
-			if (start > peak || end < peak) return;
+			if (start > peak || end < peak || excludedBefore[j + 1]! - excludedBefore[i]! > 0) return;
 			const span = { i, j, start, end };
 			if (chosen.some((c) => overlaps(c.span, span))) return;
 			const opensOnIt = relevance.perUnit[i]! > 0 ? 0.1 : 0;

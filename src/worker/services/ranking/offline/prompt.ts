@@ -50,7 +50,7 @@ export interface ReadPrompt extends Place {
 
 /** Words that ask rather than name: they never count as topic terms. */
 const QUESTION_WORDS = new Set(
-	"summarize summarise summary discuss discussed discussing discussion discussions talk talked talking conversation meeting part parts moment moments clip clips bit bits section segment portion what why how when where who whom whose which whether think thought opinion opinions view views say said mention mentioned according regarding concerning about describe described explain explained tell told find show give want please only just every any some the their them they find whole best good great interesting favorite favourite top most anything stuff things bits".split(
+	"summarize summarise summary discuss discussed discussing discussion discussions talk talked talking conversation meeting part parts moment moments clip clips bit bits section segment portion what why how when where who whom whose which whether think thought opinion opinions view views say said mention mentioned according regarding concerning about describe described explain explained tell told find show give want please only just every any some the their them they find whole best good favorite favourite top most anything stuff things bits".split(
 		" ",
 	),
 );

@@ -22,8 +22,13 @@ export type RankConfig = Pick<VideoConfig, "clipType" | "clipDurationMin" | "cli
  */
 const ENERGY_WEIGHT: Record<NonNullable<RankConfig["genre"]>, number> = { Auto: 0.5, Gaming: 1.2, Entertainment: 0.8, Podcast: 0.4, Education: 0.3 };
 const MOOD_WEIGHT = 0.4;
-/** How far a sentence carrying what the prompt leaves out sinks (a full one sinks below any moment). */
-const EXCLUDED_WEIGHT = 1;
+/**
+ * How far a sentence carrying what the prompt leaves out sinks (far below any moment), and the
+ * talk within EXCLUDED_REACH seconds of it half as far: the sentences around "the pumpkin contest"
+ * are about it too, even when they say "it".
+ */
+const EXCLUDED_WEIGHT = 3;
+const EXCLUDED_REACH = 15;
 /** How far a sentence of chatter, greetings, time checks or logistics sinks: below the bar, whatever its fluency. */
 const CHATTER_WEIGHT = 0.6;
 
@@ -41,6 +46,8 @@ export interface TalkAnalysis {
 	 * that names only a mood that mood, and minus what the prompt leaves out ("skip the arguing").
 	 */
 	lift: number[];
+	/** Per sentence, 0..1: how much it is what the prompt leaves out (named, or said within 15 s of it); null when nothing is. */
+	excluded: number[] | null;
 	/** Where clips may lie: the frame, narrowed by the prompt's place ("the last ten minutes"). */
 	search: Frame;
 	/** Every passage that may be a clip (iterable; never all in memory). */
@@ -63,13 +70,24 @@ export function analyseTalk(transcript: Transcript, config: RankConfig, signals:
 	const mood = prompt && prompt.terms.length === 0 && prompt.moods.length > 0 ? moodScorer(prompt.moods) : null;
 	// "skip the arguing", "without the ads": sentences that carry it sink.
 	const excluded = prompt ? exclusionScorer(prompt) : null;
+	const pushedAway = excluded ? spreadExclusion(units, units.map((u) => Math.min(1, excluded(u)))) : null;
 	const lift = units.map(
-		(u) =>
+		(u, k) =>
 			(energy ? energyWeight * (energy(u.start, u.end) - 0.5) : 0) +
 			(mood ? MOOD_WEIGHT * Math.min(1, mood(u) / 2) : 0) -
-			(excluded ? EXCLUDED_WEIGHT * Math.min(1, excluded(u)) : 0) -
+			(pushedAway ? EXCLUDED_WEIGHT * pushedAway[k]! : 0) -
 			CHATTER_WEIGHT * Math.min(1, u.chatter),
 	);
-	return { frame, prompt, promptText, bounds, units, reading, energy, lift, search, spans };
+	return { frame, prompt, promptText, bounds, units, reading, energy, lift, excluded: pushedAway, search, spans };
 }
 
+
+/** Each sentence's exclusion, or half of the strongest one said within EXCLUDED_REACH seconds. */
+function spreadExclusion(units: Unit[], own: number[]): number[] {
+	return own.map((value, k) => {
+		let near = 0;
+		for (let n = k - 1; n >= 0 && units[k]!.start - units[n]!.end <= EXCLUDED_REACH; n--) near = Math.max(near, own[n]!);
+		for (let n = k + 1; n < units.length && units[n]!.start - units[k]!.end <= EXCLUDED_REACH; n++) near = Math.max(near, own[n]!);
+		return Math.max(value, near / 2);
+	});
+}

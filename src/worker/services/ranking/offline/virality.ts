@@ -98,12 +98,17 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		}
 	});
 	flush();
+	// "not the pumpkin contest": no clip holds it or the talk right around it.
+	const excludedBefore = new Int32Array(talk.units.length + 1);
+	talk.units.forEach((_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)));
+	const holdsExcluded = (span: Span) => excludedBefore[span.j + 1]! - excludedBefore[span.i]! > 0;
 	candidates.sort((a, b) => b.gain - a.gain || a.span.start - b.span.start);
 	const picked: Span[] = [];
 	for (const { span, gain } of candidates) {
 		if (picked.length >= most) break;
 		// Past the moments worth cutting, keep filling only up to the minimum count.
 		if (gain <= 0 && picked.length >= least) break;
+		if (holdsExcluded(span)) continue;
 		if (!picked.some((p) => overlaps(p, span) || splitsAMoment(talk.reading, p, span))) picked.push(span);
 	}
 	return picked;
