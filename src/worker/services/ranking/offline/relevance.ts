@@ -4,7 +4,9 @@
  * Gaussian (an answer in conversation spans many short turns, so the neighbourhood counts), and the
  * passage each moment belongs to (TextTiling edges over 60 s blocks) adds its own BM25 score, so a
  * passage about the prompt as a whole outranks one stray mention. Moods ("funny") add the density
- * of their signals; what the prompt leaves out ("not the budget") takes away. Runs in a few
+ * of their signals; what the prompt leaves out ("not the budget") takes away. The words the best-matching
+ * sentences share are borrowed at a quarter weight (pseudo-relevance feedback), so a paraphrase still
+ * finds its passage. Runs in a few
  * milliseconds per hour of talk.
  */
 import { continuityCurve, passageStarts } from "../text/cohesion";
@@ -18,6 +20,10 @@ const PASSAGE_BLOCK_SECONDS = 60;
 /** How much the whole passage counts beside the local density. */
 const PASSAGE_WEIGHT = 2;
 const K1 = 1.2;
+/** Words borrowed from the best-matching sentences, and their weight beside the prompt's own (1). */
+const FEEDBACK_TERMS = 5;
+const FEEDBACK_WEIGHT = 0.25;
+const FEEDBACK_SENTENCES = 8;
 const B = 0.75;
 
 export interface Relevance {
@@ -54,6 +60,13 @@ export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to:
 	};
 	const moodScore = moodScorer(prompt.moods);
 	const excludedScore = exclusionScorer(prompt);
+	if (FEEDBACK_TERMS > 0) {
+		// Pseudo-relevance feedback: the words the best-matching sentences share stand in for a paraphrase.
+		for (const [t, w] of feedbackTerms(units, (u) => bm25(u.keys, local, avg), idf, local)) {
+			local.set(t, w);
+			weight.set(t, w);
+		}
+	}
 	const perUnit = units.map((u) => {
 		let score = bm25(u.keys, local, avg);
 		for (const [a, b] of prompt.phrases) {
@@ -132,3 +145,21 @@ export function moodScorer(moods: Mood[]): (u: Unit) => number {
 	};
 }
 
+
+/** The rarest words said most across the sentences that match the prompt best (not the prompt's own words). */
+function feedbackTerms(units: Unit[], score: (u: Unit) => number, idf: (t: string) => number, prompt: Map<string, number>): [string, number][] {
+	const best = units
+		.map((u) => ({ u, s: score(u) }))
+		.filter((x) => x.s > 0)
+		.sort((a, b) => b.s - a.s)
+		.slice(0, FEEDBACK_SENTENCES);
+	if (best.length < 2) return [];
+	const counts = new Map<string, number>();
+	for (const { u } of best) for (const t of new Set(u.keys)) if (!prompt.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+	return [...counts]
+		.filter(([, c]) => c >= 2)
+		.map(([t, c]) => [t, c * idf(t)] as const)
+		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+		.slice(0, FEEDBACK_TERMS)
+		.map(([t]) => [t, FEEDBACK_WEIGHT]);
+}
