@@ -4,10 +4,9 @@
  * Gaussian (an answer in conversation spans many short turns, so the neighbourhood counts), and the
  * passage each moment belongs to (TextTiling edges over 60 s blocks) adds its own BM25 score, so a
  * passage about the prompt as a whole outranks one stray mention. Moods ("funny") add the density
- * of their signals; what the prompt leaves out ("not the budget") takes away. The words the best-matching
- * sentences share are borrowed at a quarter weight (pseudo-relevance feedback), so a paraphrase still
- * finds its passage. Runs in a few
- * milliseconds per hour of talk.
+ * of their signals; what the prompt leaves out ("not the budget") takes away. The words the
+ * best-matching sentences share are borrowed at a quarter weight (pseudo-relevance feedback), so a
+ * paraphrase still finds its passage. Runs in a few milliseconds per hour of talk.
  */
 import { continuityCurve, passageStarts } from "../text/cohesion";
 
