@@ -31,3 +31,13 @@ export function spanOfTurns(transcript: Transcript, first: number, last: number)
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** `minutes` of talk: the turns said again and again (the local engine's plain style when `plain`). */
+export function longTranscriptOf(turns: Turn[], minutes: number, options: { plain?: boolean } = {}): Transcript {
+	const once = transcriptOf(turns, options);
+	const repeats = Math.max(1, Math.ceil((minutes * 60) / once.duration));
+	const all = transcriptOf(Array.from({ length: repeats }, () => turns).flat(), options);
+	const segments = all.segments.filter((s) => s.end <= minutes * 60);
+	const words = segments.flatMap((s) => s.words);
+	return { language: "en", duration: Math.min(all.duration, minutes * 60), text: words.map((w) => w.word).join(" "), segments, words };
+}

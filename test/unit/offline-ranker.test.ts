@@ -4,6 +4,8 @@ import { defaultConfig } from "../../src/worker/domain/video-config";
 import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
 import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
 import { sentencesOf } from "../../src/worker/services/transcription/transcript";
+import { scoreOf } from "../../src/worker/domain/ranking-features";
+import { DEMO_TALK } from "../helpers/demo-talk";
 import { CONFESSION_TURNS, GARDEN_EPISODE, ORDINARY_ONLY, STORY_TURNS } from "../helpers/garden-episode";
 import { spanOfTurns, transcriptOf } from "../helpers/talk";
 
@@ -75,6 +77,38 @@ describe("the offline ranker picks moments a person would", () => {
 
 	it("is deterministic", () => {
 		expect(rankOffline(episode, config)).toEqual(rankOffline(episode, config));
+	});
+});
+
+describe("the demo's talk, as the local engine hears it", () => {
+	const demo = { ...config, clipDurationMin: 10, clipDurationMax: 30 };
+
+	it("puts the bakery story first, opening on its first sentence (not the housekeeping before it) and titled by it", () => {
+		const [best] = rankOffline(DEMO_TALK, demo).clips;
+		expect(best!.transcript).toMatch(/^ten years ago i work nights at a bakery in chicago/);
+		expect(best!.transcript).toMatch(/the worst sleeper/);
+		expect(best!.transcript).not.toMatch(/newsletter|anyway/);
+		expect(best!.title).toMatch(/bakery|chicago|walter/i);
+		expect(best!.hookTitle).not.toMatch(/^(What happened with|Why .* still matters)/);
+		expect(best!.transcript.toLowerCase().startsWith(best!.hookTitle.toLowerCase().replace(/[“”]/g, ""))).toBe(false);
+	});
+
+	it("scores the story above the housekeeping, and its score is what its breakdown says", () => {
+		const { clips } = rankOffline(DEMO_TALK, demo);
+		for (const clip of clips) expect(clip.score).toBe(scoreOf(clip.scoreBreakdown));
+		expect(clips[0]!.scoreBreakdown.story).toBeGreaterThanOrEqual(80);
+		expect(clips.every((c, i) => i === 0 || c.score <= clips[i - 1]!.score)).toBe(true);
+	});
+});
+
+describe("what a clip is called", () => {
+	it("gives each clip of a video its own title, from what happens in it, never a template around a topic word", () => {
+		for (const max of [30, 40, 90]) {
+			const { clips } = rankOffline(transcriptOf(GARDEN_EPISODE), { ...config, clipDurationMax: max });
+			const titles = clips.map((c) => c.title.toLowerCase());
+			expect(new Set(titles).size).toBe(titles.length);
+			for (const clip of clips) expect(`${clip.title} | ${clip.hookTitle}`).not.toMatch(/What happened with|still matters|, explained$|The truth about|The real answer on/);
+		}
 	});
 });
 

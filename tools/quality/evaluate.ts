@@ -12,7 +12,15 @@ export type Ranker = (transcript: Transcript, options: { min: number; max: numbe
 export interface HighlightScore {
 	recallAt5: number;
 	precisionAt5: number;
-	boundaryErrorSeconds: number | null;
+	/** Mean |clip start − highlight start| and |clip end − highlight end| over matched highlights. */
+	startErrorSeconds: number | null;
+	endErrorSeconds: number | null;
+	/** Mean signed differences: negative start = the clip opens early, positive end = it runs on. */
+	startBiasSeconds: number | null;
+	endBiasSeconds: number | null;
+	/** Mean length of the five best clips, and of the highlights. */
+	clipSeconds: number;
+	highlightSeconds: number;
 	highlights: number;
 	/** Share of planted hook-like distractor lines that fall inside a top-5 clip. */
 	distractorsPicked: number;
@@ -26,7 +34,10 @@ const TOP = 5;
 export async function scoreHighlights(items: TalkItem[], ranker: Ranker, clipRange = { min: 15, max: 60 }): Promise<HighlightScore> {
 	const found: number[] = [];
 	const precise: number[] = [];
-	const errors: number[] = [];
+	const startErrors: number[] = [];
+	const endErrors: number[] = [];
+	const clipLengths: number[] = [];
+	const highlightLengths: number[] = [];
 	const distractors: number[] = [];
 	const byGenre = new Map<string, number[]>();
 	let ms = 0;
@@ -41,15 +52,27 @@ export async function scoreHighlights(items: TalkItem[], ranker: Ranker, clipRan
 			const hit = best !== undefined && best.overlap >= IOU_MATCH;
 			found.push(hit ? 1 : 0);
 			byGenre.set(item.genre, [...(byGenre.get(item.genre) ?? []), hit ? 1 : 0]);
-			if (hit) errors.push((Math.abs(best.c.start - h.start) + Math.abs(best.c.end - h.end)) / 2);
+			highlightLengths.push(h.end - h.start);
+			if (hit) {
+				startErrors.push(best.c.start - h.start);
+				endErrors.push(best.c.end - h.end);
+			}
 		}
-		for (const c of clips) precise.push(item.highlights.some((h) => iou(c, h) >= IOU_MATCH) ? 1 : 0);
+		for (const c of clips) {
+			precise.push(item.highlights.some((h) => iou(c, h) >= IOU_MATCH) ? 1 : 0);
+			clipLengths.push(c.end - c.start);
+		}
 		for (const d of item.distractors) distractors.push(clips.some((c) => (d.start + d.end) / 2 >= c.start && (d.start + d.end) / 2 <= c.end) ? 1 : 0);
 	}
 	return {
 		recallAt5: round3(mean(found)),
 		precisionAt5: round3(mean(precise)),
-		boundaryErrorSeconds: errors.length ? round3(mean(errors)) : null,
+		startErrorSeconds: startErrors.length ? round3(mean(startErrors.map(Math.abs))) : null,
+		endErrorSeconds: endErrors.length ? round3(mean(endErrors.map(Math.abs))) : null,
+		startBiasSeconds: startErrors.length ? round3(mean(startErrors)) : null,
+		endBiasSeconds: endErrors.length ? round3(mean(endErrors)) : null,
+		clipSeconds: round3(mean(clipLengths)),
+		highlightSeconds: round3(mean(highlightLengths)),
 		highlights: found.length,
 		distractorsPicked: round3(mean(distractors)),
 		rankingMsPerHour: Math.round(ms / Math.max(1e-9, hours)),
@@ -105,3 +128,71 @@ export async function scorePrompts(items: PromptItem[], ranker: Ranker, clipRang
 		perKind: Object.fromEntries([...kinds].map(([kind, v]) => [kind, { hitAt1: round3(mean(v.at1)), hitAt3: round3(mean(v.at3)), queries: v.at1.length }])),
 	};
 }
+
+export interface SubstanceScore {
+	/** Share of the ranker's clips that lie at least half inside human-marked content. */
+	insideShare: number;
+	/** The same for windows of the same lengths placed at random (expected value over 64 even placements each). */
+	randomSameLengths: number;
+	/** Share of meeting time that is human-marked content. */
+	coverage: number;
+	clips: number;
+	meanClipSeconds: number;
+	rankingMsPerHour: number;
+}
+
+/**
+ * No prompt on real meetings: do the chosen clips land on substance? Human-marked content is the
+ * union of the passages that answer the meeting's specific questions (the whole-meeting and
+ * "summarize …" queries left out: they cover most of a meeting).
+ */
+export async function scoreSubstance(items: PromptItem[], ranker: Ranker, clipRange = { min: 15, max: 90 }, top = 5): Promise<SubstanceScore> {
+	const inside: number[] = [];
+	const random: number[] = [];
+	const lengths: number[] = [];
+	let marked = 0;
+	let total = 0;
+	let ms = 0;
+	for (const item of items) {
+		const content = contentOf(item);
+		if (content.length === 0) continue;
+		marked += content.reduce((s, c) => s + c.end - c.start, 0);
+		total += item.transcript.duration;
+		const started = performance.now();
+		const clips = (await ranker(item.transcript, { ...clipRange, prompt: null, genre: "Auto" })).slice(0, top);
+		ms += performance.now() - started;
+		for (const clip of clips) {
+			const length = clip.end - clip.start;
+			lengths.push(length);
+			inside.push(answers(clip, content) ? 1 : 0);
+			const room = Math.max(0, item.transcript.duration - length);
+			let hits = 0;
+			for (let k = 0; k < 64; k++) {
+				const start = (room * (k + 0.5)) / 64;
+				hits += answers({ start, end: start + length }, content) ? 1 : 0;
+			}
+			random.push(hits / 64);
+		}
+	}
+	return {
+		insideShare: round3(mean(inside)),
+		randomSameLengths: round3(mean(random)),
+		coverage: round3(total ? marked / total : 0),
+		clips: inside.length,
+		meanClipSeconds: round3(mean(lengths)),
+		rankingMsPerHour: Math.round(ms / Math.max(1e-9, total / 3600)),
+	};
+}
+
+/** The union of the answer passages of an item's specific (non-summary) questions, in time order. */
+export function contentOf(item: PromptItem): Span[] {
+	const spans = item.queries.filter((q) => q.kind !== "summary").flatMap((q) => q.answers).sort((a, b) => a.start - b.start);
+	const union: Span[] = [];
+	for (const s of spans) {
+		const last = union[union.length - 1];
+		if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+		else union.push({ ...s });
+	}
+	return union;
+}
+

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
 import type { Span } from "./metrics.ts";
 import { loadQmsumTrain } from "./qmsum.ts";
+import { profileOf, roughen } from "./roughen.ts";
 import { hashSeed, prng, turnsToTranscript, type TranscriptStyle, type Turn } from "./turns-to-transcript.ts";
 
 export type Split = "dev" | "test";
@@ -51,8 +52,14 @@ export function readTalkSplit(split: Split): { episodes: Episode[]; highlights: 
 	return { episodes, highlights };
 }
 
+/**
+ * How highlights are planted: as written (`clean`), or `rough`: each made as disfluent as the talk
+ * it is planted into (roughen.ts), so that fluency alone cannot find it.
+ */
+export type Planting = "clean" | "rough";
+
 /** Every episode of the split with five of its highlights planted. */
-export function buildTalkCorpus(split: Split, style: TranscriptStyle = "punctuated", seed = 20261123): TalkItem[] {
+export function buildTalkCorpus(split: Split, style: TranscriptStyle = "punctuated", seed = 20261123, planting: Planting = "clean"): TalkItem[] {
 	const { episodes, highlights } = readTalkSplit(split);
 	const random = prng(seed + hashSeed(split));
 	// Each episode takes highlights of its own genre where there are enough, the rest from any genre.
@@ -63,22 +70,26 @@ export function buildTalkCorpus(split: Split, style: TranscriptStyle = "punctuat
 	};
 	return episodes.map((episode) => {
 		const planted = Array.from({ length: PER_EPISODE }, () => take(episode.genre)).filter(Boolean);
-		return plant(`${split}/${episode.id}`, episode.genre, episode.turns, episode.distractorTurns, planted, style, random);
+		return plant(`${split}/${episode.id}`, episode.genre, episode.turns, episode.distractorTurns, planted, style, random, planting);
 	});
 }
 
 /** The split's highlights planted, five per meeting, into real meetings (QMSum train), or null without a local copy. */
-export function buildRealFillerCorpus(split: Split, style: TranscriptStyle = "punctuated", seed = 20261124): TalkItem[] | null {
+export function buildRealFillerCorpus(split: Split, style: TranscriptStyle = "punctuated", seed = 20261124, planting: Planting = "clean"): TalkItem[] | null {
 	const meetings = loadQmsumTrain(split === "dev" ? "dev" : "heldout");
 	if (!meetings) return null;
 	const { highlights } = readTalkSplit(split);
 	const random = prng(seed + hashSeed(split));
 	const pool = shuffle([...highlights], random);
 	const chosen = meetings.filter((m) => m.turns.length > 200).slice(0, Math.floor(pool.length / PER_EPISODE));
-	return chosen.map((meeting, n) => plant(`qmsum-${split}/${meeting.id}`, "Podcast", meeting.turns, [], pool.slice(n * PER_EPISODE, (n + 1) * PER_EPISODE), style, random));
+	return chosen.map((meeting, n) => plant(`qmsum-${split}/${meeting.id}`, "Podcast", meeting.turns, [], pool.slice(n * PER_EPISODE, (n + 1) * PER_EPISODE), style, random, planting));
 }
 
-function plant(id: string, genre: Genre, turns: Turn[], distractorTurns: number[], planted: Highlight[], style: TranscriptStyle, random: () => number): TalkItem {
+function plant(id: string, genre: Genre, turns: Turn[], distractorTurns: number[], written: Highlight[], style: TranscriptStyle, random: () => number, planting: Planting): TalkItem {
+	// Roughened with a generator of its own, so the clean and rough corpora plant at the same places.
+	const rough = prng(hashSeed(`rough:${id}`));
+	const profile = planting === "rough" ? profileOf(turns) : null;
+	const planted = profile ? written.map((h) => ({ ...h, turns: roughen(h.turns, profile, rough) })) : written;
 	// Five insertion points at turn boundaries, spread out: each in its own fifth of the episode.
 	const cuts = planted.map((_, k) => {
 		const from = Math.floor((turns.length * k) / planted.length) + 3;

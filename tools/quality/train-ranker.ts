@@ -5,18 +5,23 @@
  * read here.
  *
  * Training data: the dev split of the written talk corpus with its highlights planted, in the three
- * transcript styles (punctuated, Whisper without fillers, plain), and, when a local copy of QMSum is
- * present, the same dev highlights planted into real meetings from QMSum's train split (its `dev`
- * half), so the models also see real, unwritten conversation around the moments.
+ * transcript styles (punctuated, Whisper without fillers, plain), each planted clean (as written)
+ * and rough (as disfluent as the talk around them, so fluency is not what the models learn), and,
+ * when a local copy of QMSum is present, the same dev highlights planted into real meetings from
+ * QMSum's train split (its `dev` series), so the models also see real, unwritten conversation.
+ *
+ * The start and end models learn to tell the true edge from the sentences near it (within 30 s
+ * before and 20 s after), with a sample of the rest for calibration: where exactly a moment starts
+ * is what they are for, and the far-away talk is easy.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { continuityCurve, idfOf } from "../../src/worker/services/ranking/text/cohesion.ts";
 import { unitsOf } from "../../src/worker/services/ranking/text/units.ts";
-import { EDGE_BLOCK_SECONDS, endInput, MOMENT_INPUTS, momentInput, SIDE_FEATURES, startInput, unitVector } from "../../src/worker/services/ranking/offline/unit-features.ts";
+import { EDGE_BLOCK_SECONDS, END_EXTRAS, endInput, MOMENT_INPUTS, momentInput, SIDE_FEATURES, START_EXTRAS, startInput, unitVectors } from "../../src/worker/services/ranking/offline/unit-features.ts";
 import type { LogisticModel } from "../../src/worker/services/ranking/offline/logistic.ts";
 import { fitLogistic } from "./fit-logistic.ts";
-import { buildRealFillerCorpus, buildTalkCorpus, type TalkItem } from "./talk-corpus.ts";
+import { buildRealFillerCorpus, buildTalkCorpus, type Planting, type TalkItem } from "./talk-corpus.ts";
 import type { TranscriptStyle } from "./turns-to-transcript.ts";
 
 const STYLES: TranscriptStyle[] = ["punctuated", "whisper", "plain"];
@@ -24,12 +29,14 @@ const STYLES: TranscriptStyle[] = ["punctuated", "whisper", "plain"];
 export function trainingItems(): { items: TalkItem[]; realFiller: boolean } {
 	const items: TalkItem[] = [];
 	let realFiller = false;
-	for (const style of STYLES) {
-		items.push(...buildTalkCorpus("dev", style));
-		const real = buildRealFillerCorpus("dev", style);
-		if (real) {
-			items.push(...real);
-			realFiller = true;
+	for (const planting of ["clean", "rough"] as Planting[]) {
+		for (const style of STYLES) {
+			items.push(...buildTalkCorpus("dev", style, undefined, planting));
+			const real = buildRealFillerCorpus("dev", style, undefined, planting);
+			if (real) {
+				items.push(...real);
+				realFiller = true;
+			}
 		}
 	}
 	return { items, realFiller };
@@ -41,23 +48,30 @@ export function fitModels(items: TalkItem[]): { moment: LogisticModel; start: Lo
 	for (const item of items) {
 		const units = unitsOf(item.transcript);
 		const idf = idfOf(units);
-		const vectors = units.map((u) => unitVector(u, idf));
+		const vectors = unitVectors(units, idf);
 		const continuity = continuityCurve(units, idf, EDGE_BLOCK_SECONDS);
 		units.forEach((u, k) => {
 			const mid = (u.start + u.end) / 2;
 			rows.moment.push(momentInput(units, vectors, k));
 			labels.moment.push(item.highlights.some((h) => mid >= h.start && mid <= h.end) ? 1 : 0);
-			rows.start.push(startInput(units, vectors, continuity, k));
-			labels.start.push(item.highlights.some((h) => Math.abs(u.start - h.start) < 0.05) ? 1 : 0);
-			rows.end.push(endInput(units, vectors, continuity, k));
-			labels.end.push(item.highlights.some((h) => Math.abs(u.end - h.end) < 0.6 && mid < h.end) ? 1 : 0);
+			// Edges: every sentence near a true edge, one in five elsewhere.
+			const nearStart = item.highlights.some((h) => u.start >= h.start - 30 && u.start <= h.start + 20);
+			if (nearStart || k % 5 === 0) {
+				rows.start.push(startInput(units, vectors, continuity, k));
+				labels.start.push(item.highlights.some((h) => Math.abs(u.start - h.start) < 0.05) ? 1 : 0);
+			}
+			const nearEnd = item.highlights.some((h) => u.end >= h.end - 20 && u.end <= h.end + 30);
+			if (nearEnd || k % 5 === 0) {
+				rows.end.push(endInput(units, vectors, continuity, k));
+				labels.end.push(item.highlights.some((h) => Math.abs(u.end - h.end) < 0.6 && mid < h.end) ? 1 : 0);
+			}
 		});
 	}
 	const side = (prefix: string) => SIDE_FEATURES.map((f) => `${prefix}${f}`);
 	return {
 		moment: fitLogistic(MOMENT_INPUTS, rows.moment, labels.moment),
-		start: fitLogistic([...side("change:"), "topicBreak", "pauseBefore", "danglingStart", "backchannel"], rows.start, labels.start, { l2: 1e-2 }),
-		end: fitLogistic([...side("change:"), "topicBreak", "pauseAfter", "payoff", "question", "backchannel"], rows.end, labels.end, { l2: 1e-2 }),
+		start: fitLogistic([...side("change:"), ...START_EXTRAS], rows.start, labels.start, { l2: 1e-2 }),
+		end: fitLogistic([...side("change:"), ...END_EXTRAS], rows.end, labels.end, { l2: 1e-2 }),
 	};
 }
 

@@ -3266,8 +3266,9 @@ export interface components {
             duration: number;
             score: number;
             viralityReason: string;
-            /** @description What the score is made of, each 0-100: hook (the opening), story (narration, a scene), payoff (it lands), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals). */
+            /** @description What the score is made of, each 0-100; the score is their weighted mean (README: Judging the ranking). substance (carries content: a story, an explanation, a decision, not chatter or logistics), hook (opens on the moment's first sentence), payoff (ends on it landing), story (narration, a scene), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals). */
             scoreBreakdown: {
+                substance: number;
                 hook: number;
                 story: number;
                 payoff: number;

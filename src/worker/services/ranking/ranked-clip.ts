@@ -1,8 +1,9 @@
 /**
  * What every ranker (the offline one, and the LLM analyses) hands the workflow for each clip.
- * The score breakdown's components: hook (how the opening pulls a viewer in), story (narration, a
- * scene), payoff (the end lands), feeling, detail (names, numbers, specific words), flow (reads well
- * as a clip), relevance to the custom prompt, and vocal energy (domain/ranking-features.ts).
+ * The score breakdown's components: substance (carries content rather than chatter), hook (opens on
+ * the moment's first sentence), story (narration, a scene), payoff (the end lands), feeling, detail
+ * (names, numbers, specific words), flow (reads well as a clip), relevance to the custom prompt, and
+ * vocal energy; the score is their weighted mean (domain/ranking-features.ts).
  */
 import type { ScoreBreakdown } from "../../domain/ranking-features";
 
@@ -18,7 +19,7 @@ export interface ClipHooks {
 export interface RankedClip {
 	start: number;
 	end: number;
-	/** 0-100: how likely a viewer watches to the end and shares (with a prompt: how well it matches). */
+	/** 0-100: the breakdown's weighted mean (domain/ranking-features.ts scoreOf); with a prompt, relevance leads. */
 	score: number;
 	title: string;
 	/** A short headline shown in the clip's first seconds (never a transcript prefix). */

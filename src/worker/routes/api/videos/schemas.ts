@@ -115,7 +115,7 @@ export const Clip = z
 				...(Object.fromEntries(OPTIONAL_SCORE_FEATURES.map((f) => [f, z.number().nullable()])) as Record<(typeof OPTIONAL_SCORE_FEATURES)[number], z.ZodNullable<z.ZodNumber>>),
 			})
 			.nullable()
-			.openapi({ description: "What the score is made of, each 0-100: hook (the opening), story (narration, a scene), payoff (it lands), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals)." }),
+			.openapi({ description: "What the score is made of, each 0-100; the score is their weighted mean (README: Judging the ranking). substance (carries content: a story, an explanation, a decision, not chatter or logistics), hook (opens on the moment's first sentence), payoff (ends on it landing), story (narration, a scene), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals)." }),
 		hooks: z
 			.object({ question: z.string().nullable(), statement: z.string().nullable() })
 			.openapi({ description: "The question and/or statement that pulls viewers in during the first seconds (null when the clip has none)." }),

@@ -1,14 +1,18 @@
 /**
- * Words for an offline clip: a title from its key phrase, a headline for its first seconds (never a
- * transcript prefix), a reason that says what happens in it, its hooks, the feelings it carries and
- * a post description. Built from what the ranker measured, so each claim is backed by the clip.
+ * Words for an offline clip, built from what happens in it: a title naming who or what and the
+ * event ("Working nights at a bakery in Chicago"), a headline for its first seconds that is its
+ * most quotable line (the payoff, the punchline, the claim; never its first words), a reason that
+ * says what happens, its hooks, the feelings it carries and a post description. No template is
+ * wrapped around a topic word: when a clip names nothing specific, its own line is used.
  */
 import type { ClipHooks, ScoreBreakdown } from "../ranked-clip";
-import { CONTRAST_WORD, NUMBER_WORD, QUESTION_OPENER, STRONG_CLAIM } from "../text/lexicon";
+import { BACKCHANNEL_WORDS, CONTRAST_WORD, FILLER_WORDS, GENERIC_WORDS, NUMBER_WORD, QUESTION_OPENER, STRONG_CLAIM } from "../text/lexicon";
 import type { Unit } from "../text/units";
 
 export interface ClipWords {
 	title: string;
+	/** Other titles, best first (a video's clips never share one). */
+	titleChoices: string[];
 	hookTitle: string;
 	viralityReason: string;
 	hooks: ClipHooks;
@@ -17,82 +21,172 @@ export interface ClipWords {
 }
 
 const HEADLINE_CHARACTERS = 60;
+/** Nouns that name nothing in particular. */
+const VAGUE = /^(thing|things|stuff|lot|lots|kind|sort|way|bit|guy|guys|people|time|day|yeah|okay|um|uh|same|other|whole|sure|fine)$/;
+const TITLE_CHARACTERS = 80;
 
-/** The clip's most specific noun phrase ("uncle Ray's boat"), by IDF over the whole video. */
+interface Phrase {
+	text: string;
+	weight: number;
+	proper: boolean;
+}
+
+/** The clip's noun phrases ("a bakery in Chicago", "uncle Ray's boat"), most specific first (IDF over the whole video). */
 export function keyPhrases(units: Unit[], idf: Map<string, number>, count = 3): string[] {
-	const scored = new Map<string, number>();
-	for (const u of units) {
-		let phrase: { norm: string; stem: string; pos: string }[] = [];
+	return phrasesOf(units, idf)
+		.slice(0, count)
+		.map((p) => p.text);
+}
+
+function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
+	const scored = new Map<string, Phrase>();
+	units.forEach((u, n) => {
+		const early = 1 + 0.3 * Math.max(0, 1 - n / 4);
+		let phrase: number[] = [];
 		const flush = () => {
-			while (phrase.length && !["NOUN", "PROPN"].includes(phrase[phrase.length - 1]!.pos)) phrase.pop();
-			if (phrase.length && phrase.some((w) => (idf.get(w.stem) ?? 0) > 0)) {
-				const text = phrase.map((w) => u.words[u.tagged.indexOf(w)]?.word.replace(/[^\p{L}\p{N}'-]/gu, "") ?? w.norm).join(" ");
-				const weight = phrase.reduce((s, w) => s + (idf.get(w.stem) ?? 0), 0) * (1 + 0.15 * (phrase.length - 1));
-				scored.set(text, (scored.get(text) ?? 0) + weight);
+			while (phrase.length && !["NOUN", "PROPN"].includes(u.tagged[phrase[phrase.length - 1]!]!.pos)) phrase.pop();
+			while (phrase.length && ["ADP", "DET"].includes(u.tagged[phrase[0]!]!.pos)) phrase.shift();
+			if (phrase.length && phrase.some((k) => (idf.get(u.tagged[k]!.stem) ?? 0) > 0 && !GENERIC_WORDS.has(u.tagged[k]!.norm) && ["NOUN", "PROPN"].includes(u.tagged[k]!.pos))) {
+				const text = phrase.map((k) => surface(u, k)).join(" ");
+				const proper = phrase.some((k) => u.tagged[k]!.pos === "PROPN");
+				const weight = phrase.reduce((s, k) => s + (["ADP", "DET"].includes(u.tagged[k]!.pos) ? 0 : (idf.get(u.tagged[k]!.stem) ?? 0)), 0) * (1 + 0.15 * (phrase.length - 1)) * (proper ? 1.3 : 1) * early;
+				const known = scored.get(text.toLowerCase());
+				scored.set(text.toLowerCase(), { text: known?.text ?? text, weight: (known?.weight ?? 0) + weight, proper });
 			}
 			phrase = [];
 		};
-		for (const w of u.tagged) {
-			if ((w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") && w.norm.length > 1 && phrase.length < 4) phrase.push(w);
-			else flush();
-		}
+		u.tagged.forEach((w, k) => {
+			const previous = u.tagged[k - 1];
+			// "a bakery in Chicago", "the card on my desk": nouns joined by a preposition (and its article).
+			const linking =
+				phrase.length > 0 &&
+				((w.pos === "ADP" && ["in", "at", "of", "from", "on"].includes(w.norm) && ["NOUN", "PROPN"].includes(previous?.pos ?? "")) ||
+					(w.pos === "DET" && ["a", "an", "the"].includes(w.norm) && previous?.pos === "ADP"));
+			const naming = (w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") && w.norm.length > 1 && !VAGUE.test(w.norm) && !FILLER_WORDS.has(w.norm) && !BACKCHANNEL_WORDS.has(w.norm);
+			if (naming || (linking && phrase.length < 5)) {
+				if (phrase.length < 6) phrase.push(k);
+			} else flush();
+		});
 		flush();
-	}
-	const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-	const picked: string[] = [];
-	for (const [text] of ranked) {
-		if (picked.length >= count) break;
-		if (!picked.some((p) => p.toLowerCase().includes(text.toLowerCase()) || text.toLowerCase().includes(p.toLowerCase()))) picked.push(text);
+	});
+	const ranked = [...scored.values()].sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
+	const picked: Phrase[] = [];
+	for (const p of ranked) {
+		const lower = p.text.toLowerCase();
+		if (!picked.some((q) => q.text.toLowerCase().includes(lower) || lower.includes(q.text.toLowerCase()))) picked.push(p);
 	}
 	return picked;
 }
 
+/** The word as said, cleaned; proper nouns capitalised and "i" upper-case (the local engine writes lower case). */
+function surface(u: Unit, k: number): string {
+	const raw = (u.words[k]?.word ?? u.tagged[k]!.norm).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}'-]+$/gu, "");
+	if (u.tagged[k]!.pos === "PROPN" || raw === "i") return raw.charAt(0).toUpperCase() + raw.slice(1);
+	return raw;
+}
+
 export function describeClip(units: Unit[], breakdown: ScoreBreakdown, idf: Map<string, number>, prompt: { matched: string[]; text: string | null }): ClipWords {
-	const phrases = keyPhrases(units, idf);
-	const subject = phrases[0] ?? firstWords(units, 5);
+	const phrases = phrasesOf(units, idf);
 	const kind = kindOf(breakdown, units);
 	const hooks = hooksOf(units);
 	const emotions = emotionsOf(units);
-	const hookTitle = fit(headline(kind, subject, hooks), HEADLINE_CHARACTERS);
-	const title = fit(capitalise(phrases.length > 1 ? `${phrases[0]} and ${phrases[1]}` : subject), 80);
-	const tags = [...new Set(phrases.map((p) => p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")).filter((t) => t.length > 2))].slice(0, 3);
+	const titles = titlesOf(units, phrases, idf);
+	const title = titles[0]!;
+	const hookTitle = headlineOf(units, hooks, title);
+	const tags = [...new Set(phrases.map((p) => p.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")).filter((t) => t.length > 2))].slice(0, 3);
 	return {
 		title,
+		titleChoices: titles.slice(1),
 		hookTitle,
-		viralityReason: reasonOf(kind, breakdown, units, phrases, prompt),
+		viralityReason: reasonOf(kind, breakdown, units, phrases.map((p) => p.text), prompt),
 		hooks,
 		emotions,
-		description: `${hookTitle}${/[.!?]$/.test(hookTitle) ? "" : "."} ${fit(units.find((u) => !u.backchannel)?.text ?? "", 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
+		description: `${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(units.find((u) => !u.backchannel)?.text ?? "", 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
 	};
 }
 
-type Kind = "story" | "question" | "take" | "funny" | "emotional" | "explanation";
+/**
+ * Titles, best first: what happens ("Working nights at a bakery in Chicago", from the sentence that
+ * sets the clip up), then who or what it is about ("Walter and the card"), then its key line.
+ */
+function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): string[] {
+	const titles: string[] = [];
+	const event = eventOf(units, idf);
+	if (event) titles.push(event);
+	// Only phrases that name something: a proper noun, or several words rare in this video.
+	const strong = phrases.filter((p) => p.proper || (p.text.includes(" ") && p.weight >= 6));
+	if (strong.length >= 2) titles.push(`${capitalise(strong[0]!.text)} and ${strong[1]!.text}`);
+	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
+	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
+	titles.push(capitalise(clean(line?.text ?? units[0]?.text ?? "This moment")));
+	return [...new Set(titles.map((t) => fit(t, TITLE_CHARACTERS)))];
+}
+
+/**
+ * The event of the sentence that sets the clip up, as a gerund phrase without its subject:
+ * "ten years ago I worked nights at a bakery in Chicago" → "Working nights at a bakery in Chicago".
+ * Null when that sentence names nothing specific or leans on "me"/"you".
+ */
+function eventOf(units: Unit[], idf: Map<string, number>): string | null {
+	const candidates = units.slice(0, 4).filter((u) => !u.backchannel && !u.question && u.wordCount >= 4);
+	const setup = candidates.find((u) => u.storyOpener) ?? candidates[0];
+	if (!setup) return null;
+	const tagged = setup.tagged;
+	const verb = tagged.findIndex((w, k) => w.pos === "VERB" && k > 0 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos) && w.norm.length > 2);
+	if (verb < 0) return null;
+	let end = verb + 1;
+	while (end < tagged.length && end - verb < 9 && !/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "") && tagged[end]!.pos !== "CCONJ" && tagged[end]!.pos !== "SCONJ") end++;
+	const rest = Array.from({ length: end - verb - 1 }, (_, n) => verb + 1 + n);
+	if (rest.some((k) => /^(me|my|you|your|us|our|it|this|that|them|him|her)$/.test(tagged[k]!.norm))) return null;
+	const specific = rest.filter((k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2);
+	if (specific.length === 0 || rest.length < 2) return null;
+	while (rest.length && ["ADP", "DET", "ADV", "CCONJ"].includes(tagged[rest[rest.length - 1]!]!.pos)) rest.pop();
+	return capitalise([gerund(tagged[verb]!.lemma || tagged[verb]!.norm), ...rest.map((k) => surface(setup, k))].join(" "));
+}
+
+function gerund(lemma: string): string {
+	if (lemma === "be") return "being";
+	if (/ie$/.test(lemma)) return `${lemma.slice(0, -2)}ying`;
+	if (/[^aeiou]e$/.test(lemma) && lemma !== "see") return `${lemma.slice(0, -1)}ing`;
+	if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(lemma)) return `${lemma}${lemma.slice(-1)}ing`;
+	return `${lemma}ing`;
+}
+
+/**
+ * The headline for the clip's first seconds: its most quotable line (the payoff, a punchline, a
+ * strong claim), never its opening words; else the question it raises; else its title.
+ */
+function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
+	let best: { text: string; value: number } | null = null;
+	units.forEach((u, n) => {
+		if (n === 0 || u.backchannel || u.question || u.wordCount < 4) return;
+		const text = clean(u.text);
+		if (text.length > HEADLINE_CHARACTERS - 2 || text.length < 12) return;
+		const value = (u.payoff ? 2 : 0) + (u.laughter ? 1 : 0) + (STRONG_CLAIM.test(u.text) || CONTRAST_WORD.test(u.text) ? 1 : 0) + Math.min(1, Math.abs(u.valence) / 3) + 0.5 * Math.min(1, u.reasoning) + (n >= units.length - 3 ? 0.7 : 0) + (u.dangling ? -0.5 : 0);
+		if (value >= 0.5 && (!best || value > best.value)) best = { text, value };
+	});
+	const line = best as { text: string; value: number } | null;
+	if (line) return `“${line.text.replace(/[.!]+$/, "")}”`;
+	if (hooks.question && hooks.question.length <= HEADLINE_CHARACTERS && hooks.question.split(/\s+/).length >= 4) return hooks.question;
+	return fit(title, HEADLINE_CHARACTERS);
+}
+
+/** A line as it would be quoted: leading "and", "so", fillers dropped, first letter upper-case. */
+function clean(text: string): string {
+	const stripped = text.replace(/\s+/g, " ").trim().replace(/^((and|so|but|um|uh|well|like|yeah|okay|oh|anyway|anyways|right|alright)[,]?\s+)+/i, "");
+	return capitalise(stripped.replace(/\bi\b/g, "I").replace(/\bi'(m|ve|ll|d)\b/g, "I'$1"));
+}
+
+type Kind = "story" | "question" | "take" | "funny" | "emotional" | "explanation" | "decision";
 
 function kindOf(b: ScoreBreakdown, units: Unit[]): Kind {
 	if (units.some((u) => u.laughter)) return "funny";
 	if (b.story >= 55) return "story";
 	if (units[0]?.question || QUESTION_OPENER.test(units[0]?.text ?? "")) return "question";
 	if (b.feeling >= 60) return "emotional";
+	if (units.some((u) => /\b(decided|agreed|let's go with|we'll go with|decision)\b/i.test(u.text))) return "decision";
 	if (units.some((u) => u.secondPerson > 0) && units.some((u) => CONTRAST_WORD.test(u.text) || STRONG_CLAIM.test(u.text))) return "take";
 	return "explanation";
-}
-
-function headline(kind: Kind, subject: string, hooks: ClipHooks): string {
-	const s = subject;
-	switch (kind) {
-		case "story":
-			return `What happened with ${s}`;
-		case "funny":
-			return `The ${s} moment`;
-		case "question":
-			return hooks.question && hooks.question.length <= HEADLINE_CHARACTERS ? hooks.question : `The real answer on ${s}`;
-		case "emotional":
-			return `Why ${s} still matters`;
-		case "take":
-			return `The truth about ${s}`;
-		default:
-			return `${capitalise(s)}, explained`;
-	}
 }
 
 function hooksOf(units: Unit[]): ClipHooks {
@@ -100,7 +194,7 @@ function hooksOf(units: Unit[]): ClipHooks {
 	const question = opening.find((u) => u.question)?.text ?? null;
 	const first = opening[0];
 	const cues = first ? [QUESTION_OPENER, NUMBER_WORD, CONTRAST_WORD, STRONG_CLAIM].filter((re) => re.test(first.text)).length : 0;
-	const statement = first && !first.question && (cues > 0 || first.secondPerson > 0) ? first.text : null;
+	const statement = first && !first.question && (cues > 0 || first.secondPerson > 0 || first.storyOpener) ? first.text : null;
 	return { question: question ? fit(question, 140) : null, statement: statement ? fit(statement, 140) : null };
 }
 
@@ -132,6 +226,7 @@ function reasonOf(kind: Kind, b: ScoreBreakdown, units: Unit[], phrases: string[
 		emotional: "An emotional moment",
 		take: "A strong take, argued with reasons",
 		explanation: "A self-contained explanation",
+		decision: "A decision reached, with its reasons",
 	};
 	const traits: string[] = [];
 	if (b.detail >= 55) traits.push("concrete names and numbers");
@@ -143,13 +238,17 @@ function reasonOf(kind: Kind, b: ScoreBreakdown, units: Unit[], phrases: string[
 	const payoff = [...units].reverse().find((u) => u.payoff);
 	if (payoff && kind !== "question") parts.push(`it ends on "${fit(payoff.text, 70)}"`);
 	if (phrases.length) parts.push(`about ${phrases.slice(0, 2).join(" and ")}`);
+	// Say what holds the score down, so a low score next to high parts has its reason in view.
+	const weak = (["substance", "hook", "payoff"] as const).filter((f) => b[f] < 35);
+	if (weak.length) parts.push(`held back by ${weak.map((f) => WEAKNESS[f]).join(" and ")}`);
 	return `${parts.join("; ")}.`;
 }
 
-function firstWords(units: Unit[], count: number): string {
-	const words = units.flatMap((u) => u.tagged).filter((w) => w.pos !== "PUNCT" && w.norm).map((w) => w.norm);
-	return words.slice(0, count).join(" ") || "this moment";
-}
+const WEAKNESS = {
+	substance: "stretches of talk around the content (chatter, logistics, small talk)",
+	hook: "an opening that does not start the moment",
+	payoff: "an ending that does not land",
+} as const;
 
 export function fit(text: string, characters: number): string {
 	const clean = text.replace(/\s+/g, " ").trim();

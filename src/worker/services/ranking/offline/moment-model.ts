@@ -5,25 +5,25 @@
 import type { LogisticModel } from "./logistic";
 
 export const MOMENT_MODEL: LogisticModel = {
-	features: ["length","disfluency","backchannel","pastTense","timeMarkers","reportedSpeech","thirdPerson","firstPerson","secondPerson","properNouns","numbers","feeling","ratedWords","question","laughter","payoff","specificity","pauseBefore","danglingStart","around:length","around:disfluency","around:backchannel","around:pastTense","around:timeMarkers","around:reportedSpeech","around:thirdPerson","around:firstPerson","around:properNouns","around:numbers","around:feeling","around:specificity"],
-	mean: [0.4608,0.34275,0.22194,0.09734,0.05744,0.02363,0.04929,0.19682,0.08144,0.0575,0.09393,0.54555,0.40893,0.0626,0.00176,0.00562,1.31547,0.20958,0.2344,0.62904,0.15008,0.04784,0.13805,0.07465,0.03192,0.06326,0.2385,0.07521,0.10007,0.30986,1.77038],
-	scale: [0.24007,1.59635,0.41555,0.24648,0.26,0.19016,0.21033,0.44722,0.26476,0.26011,0.4139,1.18257,0.85525,0.24224,0.04192,0.07475,0.95362,0.09684,0.42362,0.12659,0.24875,0.06222,0.15625,0.11394,0.09408,0.11603,0.18363,0.1351,0.1992,0.26583,0.27883],
-	weights: [0.18548,-0.78842,0.11721,0.13608,0.00825,0.06297,0.06093,-0.01866,0.10095,0.00287,0.03898,0.19584,-0.30852,-0.17583,0.06433,0.09431,0.42837,-0.63771,-0.1679,-0.32581,-2.20365,-1.70341,0.4989,0.36218,0.32178,0.32038,-0.05524,0.15803,0.55997,-0.1075,1.30099],
-	bias: -3.34633,
+	features: ["length","disfluency","backchannel","pastTense","timeMarkers","reportedSpeech","thirdPerson","firstPerson","secondPerson","properNouns","numbers","feeling","ratedWords","question","laughter","payoff","pauseBefore","danglingStart","chatter","reasoning","storyOpener","returnMarker","contentDensity","centrality","around:length","around:disfluency","around:backchannel","around:pastTense","around:timeMarkers","around:reportedSpeech","around:thirdPerson","around:firstPerson","around:properNouns","around:numbers","around:feeling","around:chatter","around:reasoning","around:contentDensity","around:centrality"],
+	mean: [0.45186,0.55564,0.2389,0.10038,0.05453,0.02224,0.04435,0.17252,0.07799,0.06345,0.11454,0.5527,0.44381,0.08057,0.00154,0.00679,0.27223,0.22221,0.00583,0.0451,0.00434,0.00885,0.24932,0,0.62784,0.23274,0.05221,0.14644,0.07449,0.02998,0.05789,0.2161,0.08416,0.12718,0.30782,0.00928,0.08693,0.30062,-0.00009],
+	scale: [0.24678,2.02163,0.42641,0.24874,0.23628,0.18224,0.19333,0.40352,0.25736,0.28483,0.45327,1.10993,0.89619,0.27218,0.03918,0.08212,0.12566,0.41573,0.05601,0.15571,0.06576,0.09367,0.2407,0.06031,0.12653,0.34061,0.0685,0.16096,0.11194,0.08986,0.11222,0.1773,0.15363,0.23659,0.24217,0.04341,0.12888,0.09275,0.05756],
+	weights: [0.2631,-0.42529,0.30893,0.1748,0.02009,-0.00325,0.13607,0.06868,0.24766,0.06778,0.09888,-0.11522,0.17683,-0.11885,0.06104,0.09897,-0.59494,-0.01146,0.03231,-0.03078,0.11179,-0.00291,0.20918,-0.34106,0.21205,-0.82155,-0.90987,0.31975,0.23656,0.21874,0.47121,0.32229,-0.09173,0.11832,-0.16838,-0.1095,-0.3121,1.72434,-1.01055],
+	bias: -2.95717,
 };
 
 export const START_MODEL: LogisticModel = {
-	features: ["change:length","change:disfluency","change:backchannel","change:pastTense","change:timeMarkers","change:reportedSpeech","change:thirdPerson","change:properNouns","change:numbers","change:specificity","change:pauseBefore","topicBreak","pauseBefore","danglingStart","backchannel"],
-	mean: [-0.00069,-0.0002,0.00118,-0.00033,0.00063,-0.00008,-0.00015,0.00011,0.00004,-0.00262,-0.00231,0.89307,0.20958,0.2344,0.22194],
-	scale: [0.181,0.46573,0.14958,0.23347,0.19045,0.15958,0.17342,0.21491,0.28262,0.53777,0.0864,0.11497,0.09684,0.42362,0.41555],
-	weights: [0.07153,-0.39456,0.35037,0.40587,0.24089,0.10586,0.39105,0.18207,0.24859,0.8553,-0.68946,1.9673,0.75946,-0.9537,-1.65148],
-	bias: -3.02987,
+	features: ["change:length","change:disfluency","change:backchannel","change:pastTense","change:timeMarkers","change:reportedSpeech","change:thirdPerson","change:properNouns","change:numbers","change:specificity","change:pauseBefore","change:chatter","change:reasoning","change:centrality","topicBreak","topicDip","pauseBefore","danglingStart","backchannel","storyOpener","returnMarker","question"],
+	mean: [0.00456,-0.01151,-0.00078,0.01097,0.00643,0.00543,0.00874,0.00371,0.0092,0.00911,-0.00777,-0.00066,-0.00308,-0.00457,0.88581,-0.00015,0.27231,0.22354,0.21423,0.00994,0.00895,0.07622],
+	scale: [0.18167,0.58238,0.15668,0.2489,0.18898,0.16199,0.16891,0.23332,0.32805,0.21365,0.10769,0.06471,0.19893,0.0298,0.1196,0.07429,0.13227,0.41662,0.41029,0.09919,0.09417,0.26535],
+	weights: [0.4105,0.01301,0.58614,0.33813,0.079,0.19671,0.19382,0.09338,0.46988,0.69966,-0.46352,-0.11671,-0.20705,-0.4847,1.48405,0.73381,0.66506,-0.83511,-1.50881,0.34562,-0.01639,-0.1565],
+	bias: -3.09891,
 };
 
 export const END_MODEL: LogisticModel = {
-	features: ["change:length","change:disfluency","change:backchannel","change:pastTense","change:timeMarkers","change:reportedSpeech","change:thirdPerson","change:properNouns","change:numbers","change:specificity","change:pauseBefore","topicBreak","pauseAfter","payoff","question","backchannel"],
-	mean: [0.00069,0.0002,-0.00118,0.00033,-0.00063,0.00008,0.00015,-0.00011,-0.00004,0.00262,0.00231,0.89307,0.20958,0.00562,0.0626,0.22194],
-	scale: [0.181,0.46573,0.14958,0.23347,0.19045,0.15958,0.17342,0.21491,0.28262,0.53777,0.0864,0.11497,0.09684,0.07475,0.24224,0.41555],
-	weights: [0.03583,-0.3738,0.34944,0.48754,0.28917,0.04185,0.3172,0.19258,0.41791,0.73861,-1.37829,1.69455,0.6608,0.06507,-0.35534,-1.52046],
-	bias: -3.31016,
+	features: ["change:length","change:disfluency","change:backchannel","change:pastTense","change:timeMarkers","change:reportedSpeech","change:thirdPerson","change:properNouns","change:numbers","change:specificity","change:pauseBefore","change:chatter","change:reasoning","change:centrality","topicBreak","topicDip","pauseAfter","payoff","question","backchannel","laughter","nextReturns","nextOpensStory","nextLaughs"],
+	mean: [0.00461,-0.01165,-0.00312,0.01694,0.00248,0.00556,0.00964,0,0.00486,0.01053,-0.00333,-0.00029,-0.00136,-0.00488,0.88605,0.00017,0.26939,0.00563,0.07461,0.21306,0.00151,0.01117,0.00395,0.00213],
+	scale: [0.18343,0.59796,0.16093,0.2496,0.1958,0.17639,0.1838,0.24036,0.31522,0.21844,0.11608,0.07174,0.19788,0.03067,0.11983,0.07537,0.125,0.07482,0.26276,0.40947,0.0388,0.10511,0.06269,0.04608],
+	weights: [-0.08339,-0.08948,0.30576,0.40254,0.05198,0.09669,0.36529,0.15454,0.30827,0.74893,-0.95128,0.11563,0.04016,-0.47604,1.4652,0.79126,0.67312,0.04873,-0.42369,-1.43613,-0.05232,0.13774,-0.23519,-0.1214],
+	bias: -3.22445,
 };

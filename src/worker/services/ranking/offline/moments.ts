@@ -8,7 +8,7 @@ import { continuityCurve, idfOf } from "../text/cohesion";
 import type { Unit } from "../text/units";
 import { logit, sigmoid } from "./logistic";
 import { END_MODEL, MOMENT_MODEL, START_MODEL } from "./moment-model";
-import { EDGE_BLOCK_SECONDS, endInput, momentInput, startInput, unitVector, type UnitVector } from "./unit-features";
+import { EDGE_BLOCK_SECONDS, endInput, momentInput, startInput, unitVectors, type UnitVector } from "./unit-features";
 
 export interface MomentReading {
 	units: Unit[];
@@ -23,9 +23,14 @@ export interface MomentReading {
 	endLogit: number[];
 }
 
+/** Logits taken from a moment starting or ending on a sentence of chatter, greetings or logistics. */
+const CHATTER_EDGE = 3;
+/** Logits added to a moment ending just before "anyway", "so yeah", "moving on". */
+const RETURN_END = 2;
+
 export function readMoments(units: Unit[]): MomentReading {
 	const idf = idfOf(units);
-	const vectors = units.map((u) => unitVector(u, idf));
+	const vectors = unitVectors(units, idf);
 	const continuity = continuityCurve(units, idf, EDGE_BLOCK_SECONDS);
 	return {
 		units,
@@ -33,7 +38,9 @@ export function readMoments(units: Unit[]): MomentReading {
 		idf,
 		continuity,
 		moment: units.map((_, k) => sigmoid(logit(MOMENT_MODEL, momentInput(units, vectors, k)))),
-		startLogit: units.map((_, k) => logit(START_MODEL, startInput(units, vectors, continuity, k))),
-		endLogit: units.map((_, k) => logit(END_MODEL, endInput(units, vectors, continuity, k))),
+		// Housekeeping is never where a moment starts or ends ("welcome back", "the newsletter goes out on Friday").
+		startLogit: units.map((u, k) => logit(START_MODEL, startInput(units, vectors, continuity, k)) - CHATTER_EDGE * Math.min(1, u.chatter)),
+		// "Anyway, …" after a sentence says the moment before it is over.
+		endLogit: units.map((u, k) => logit(END_MODEL, endInput(units, vectors, continuity, k)) - CHATTER_EDGE * Math.min(1, u.chatter) + (units[k + 1]?.returnMarker ? RETURN_END : 0)),
 	};
 }

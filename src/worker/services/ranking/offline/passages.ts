@@ -39,19 +39,26 @@ export function durationBounds(config: Pick<VideoConfig, "clipDurationMin" | "cl
 	return { min, max };
 }
 
-/** Where clips may lie: all of the frame, or the part the prompt names ("skip the intro", "the last half"). */
+/**
+ * Where clips may lie: all of the frame, or the part the prompt names ("after the intro", "the
+ * second half", "in the last ten minutes" of the frame, "after minute 20" of the video).
+ */
 export function searchWindow(units: Unit[], prompt: ReadPrompt | null, frame: Frame): Frame {
 	if (!prompt) return frame;
 	const length = frame.end - frame.start;
 	let start = frame.start + prompt.within[0] * length;
-	const end = frame.start + prompt.within[1] * length;
-	if (prompt.skipIntro) {
+	let end = frame.start + prompt.within[1] * length;
+	if (prompt.firstSeconds !== null) end = Math.min(end, frame.start + prompt.firstSeconds);
+	if (prompt.lastSeconds !== null) start = Math.max(start, frame.end - prompt.lastSeconds);
+	if (prompt.afterSeconds !== null) start = Math.max(start, prompt.afterSeconds);
+	if (prompt.beforeSeconds !== null) end = Math.min(end, prompt.beforeSeconds);
+	if (prompt.skipIntro && units.length > 0) {
 		// The intro is the first passage (a topic shift ends it), or the first minute when none shows.
 		const starts = passageStarts(units, continuityCurve(units, idfOf(units), 60));
 		const second = starts[1] !== undefined ? units[starts[1]]!.start : frame.start + 60;
 		start = Math.max(start, Math.min(second, frame.start + 0.25 * length));
 	}
-	return { start, end };
+	return { start, end: Math.max(start, end) };
 }
 
 /**
@@ -64,21 +71,77 @@ export function padded(units: Unit[], i: number, j: number, frame: Frame): Span 
 	return { i, j, start: round2(start), end: Math.max(round2(end), round2(start)) };
 }
 
-/** Every passage that may be a clip: clean start, complete end, inside the range and the search window. */
-export function candidateSpans(units: Unit[], bounds: Bounds, frame: Frame, search: Frame = frame): Span[] {
-	const spans: Span[] = [];
-	for (let i = 0; i < units.length; i++) {
-		if (units[i]!.backchannel || units[i]!.start < search.start - 0.01) continue;
-		for (let j = i; j < units.length; j++) {
-			if (units[j]!.end - units[i]!.start > bounds.max || units[j]!.end > search.end + 0.01) break;
-			const last = units[j]!;
-			if (last.backchannel || (last.question && j + 1 < units.length)) continue;
-			const span = padded(units, i, j, frame);
-			const length = span.end - span.start;
-			if (length >= bounds.min - 1e-6 && length <= bounds.max + 1e-6) spans.push(span);
+/**
+ * Every passage that may be a clip (clean start, complete end, inside the range and the search
+ * window), never held in memory at once: 3 hours at 5-600 s are about 600,000 of them. `visit`
+ * walks them with numbers only; iterating yields them as Span objects, one at a time.
+ */
+export class SpanSpace implements Iterable<Span> {
+	/** Cut points of a passage starting at unit i / ending at unit j (lead-in and tail included). */
+	readonly startAt: Float64Array;
+	readonly endAt: Float64Array;
+	readonly canStart: Uint8Array;
+	readonly canEnd: Uint8Array;
+
+	constructor(
+		readonly units: Unit[],
+		readonly bounds: Bounds,
+		readonly frame: Frame,
+		readonly search: Frame = frame,
+	) {
+		const n = units.length;
+		this.startAt = new Float64Array(n);
+		this.endAt = new Float64Array(n);
+		this.canStart = new Uint8Array(n);
+		this.canEnd = new Uint8Array(n);
+		for (let k = 0; k < n; k++) {
+			const u = units[k]!;
+			this.startAt[k] = padded(units, k, k, frame).start;
+			this.endAt[k] = padded(units, k, k, frame).end;
+			this.canStart[k] = !u.backchannel && u.start >= search.start - 0.01 ? 1 : 0;
+			// Never end on a listener's "Yeah." or on a question left hanging (the video's last words included).
+			this.canEnd[k] = !u.backchannel && !u.question && u.end <= search.end + 0.01 ? 1 : 0;
 		}
 	}
-	return spans;
+
+	/** Calls `fn(i, j, start, end)` for every candidate passage, in order of i then j. */
+	visit(fn: (i: number, j: number, start: number, end: number) => void): void {
+		this.visitStartingAt(0, this.units.length - 1, fn);
+	}
+
+	/** The same for passages whose first unit lies in [from, to]. */
+	visitStartingAt(from: number, to: number, fn: (i: number, j: number, start: number, end: number) => void): void {
+		const { units, bounds } = this;
+		for (let i = Math.max(0, from); i <= Math.min(to, units.length - 1); i++) {
+			if (!this.canStart[i]) continue;
+			const start = this.startAt[i]!;
+			for (let j = i; j < units.length; j++) {
+				if (units[j]!.end - units[i]!.start > bounds.max) break;
+				if (!this.canEnd[j]) continue;
+				const end = Math.max(this.endAt[j]!, start);
+				const length = end - start;
+				if (length >= bounds.min - 1e-6 && length <= bounds.max + 1e-6) fn(i, j, start, end);
+			}
+		}
+	}
+
+	span(i: number, j: number): Span {
+		return { i, j, start: this.startAt[i]!, end: Math.max(this.endAt[j]!, this.startAt[i]!) };
+	}
+
+	*[Symbol.iterator](): Iterator<Span> {
+		const { units, bounds } = this;
+		for (let i = 0; i < units.length; i++) {
+			if (!this.canStart[i]) continue;
+			for (let j = i; j < units.length; j++) {
+				if (units[j]!.end - units[i]!.start > bounds.max) break;
+				if (!this.canEnd[j]) continue;
+				const span = this.span(i, j);
+				const length = span.end - span.start;
+				if (length >= bounds.min - 1e-6 && length <= bounds.max + 1e-6) yield span;
+			}
+		}
+	}
 }
 
 /** split-clips: consecutive parts covering the frame, each within the range, ending on a sentence end. */

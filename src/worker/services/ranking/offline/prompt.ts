@@ -1,13 +1,15 @@
 /**
  * A custom prompt read as a person means it: the topic or question ("why did they pick the menu
- * design?"), a mood ("only the funny moments"), and constraints on length and place ("under 30 s",
- * "skip the intro", "in the last ten minutes"). Plain patterns over English; whatever is not an
- * instruction is the topic, which keeps every unknown prompt useful.
+ * design?"), a mood ("only the funny moments"), what to leave out ("skip the arguing", "not the
+ * budget"), and constraints on length and place ("under 30 s", "after the intro", "in the last ten
+ * minutes", "the second half"). Plain patterns over English; whatever is not an instruction is the
+ * topic, which keeps every unknown prompt useful.
  */
 import { STOP_WORDS } from "../text/lexicon";
 import { analyseWords, normalise } from "../text/nlp";
+import { isKey } from "../text/units";
 
-export type Mood = "funny" | "emotional" | "heated" | "story" | "advice" | "surprising";
+export type Mood = "funny" | "emotional" | "heated" | "story" | "advice" | "surprising" | "decided";
 
 export interface PromptTerm {
 	stem: string;
@@ -18,23 +20,37 @@ export interface PromptTerm {
 	context: boolean;
 }
 
-export interface ReadPrompt {
+/** Where clips may lie, in seconds of the time frame: a start and an end, each from the frame's start or its end. */
+export interface Place {
+	/** Fractions of the time frame ([0, 1] unless the prompt says "the second half", "near the end"). */
+	within: [number, number];
+	/** "in the first ten minutes": clips end by then. */
+	firstSeconds: number | null;
+	/** "in the last five minutes": clips start no earlier than this before the end. */
+	lastSeconds: number | null;
+	/** "after minute 20", "after the first ten minutes": clips start after this. */
+	afterSeconds: number | null;
+	/** "before minute 20": clips end by then. */
+	beforeSeconds: number | null;
+}
+
+export interface ReadPrompt extends Place {
 	terms: PromptTerm[];
 	/** Adjacent topic stems ("energy source"), matched as phrases. */
 	phrases: [string, string][];
 	moods: Mood[];
 	/** "only the funny moments": the mood filters; otherwise it only lifts matching moments. */
 	onlyMood: boolean;
+	/** "skip the arguing, not the budget": what pushes a passage away. */
+	excluded: { terms: PromptTerm[]; moods: Mood[] };
 	maxSeconds: number | null;
 	minSeconds: number | null;
-	/** Fractions of the time frame to search: [0, 1] unless the prompt says where. */
-	within: [number, number];
 	skipIntro: boolean;
 }
 
 /** Words that ask rather than name: they never count as topic terms. */
 const QUESTION_WORDS = new Set(
-	"summarize summarise summary discuss discussed discussing discussion discussions talk talked talking conversation meeting part parts moment moments clip clips bit bits section segment portion what why how when where who whom whose which whether think thought opinion opinions view views say said mention mentioned according regarding concerning about describe described explain explained tell told find show give want please only just every any some the their them they find".split(
+	"summarize summarise summary discuss discussed discussing discussion discussions talk talked talking conversation meeting part parts moment moments clip clips bit bits section segment portion what why how when where who whom whose which whether think thought opinion opinions view views say said mention mentioned according regarding concerning about describe described explain explained tell told find show give want please only just every any some the their them they find whole best good favorite favourite top most anything stuff things bits".split(
 		" ",
 	),
 );
@@ -44,21 +60,30 @@ const PARTICIPANT_WORDS = new Set("host hosts guest guests speaker speakers pres
 const MOODS: [Mood, RegExp][] = [
 	["funny", /\b(funn(y|iest)|hilarious|humou?r(ous)?|jokes?|joking|laugh(s|ing|ter)?|comed(y|ic)|lol)\b/i],
 	["emotional", /\b(emotional|moving|touching|sad|heart(felt|warming|breaking)?|tears?|cr(y|ied|ying))\b/i],
-	["heated", /\b(heated|argu(e|ing|ment|ments)|debate[sd]?|disagree(ment|s)?|fight(s|ing)?|clash(es)?|controvers(y|ial)|rant)\b/i],
+	["heated", /\b(heated|argu(e|ed|ing|ment|ments)|debate[sd]?|debating|disagree(ment|ments|s|d)?|fight(s|ing)?|clash(es)?|controvers(y|ial)|rant(s|ing)?|bicker(ing)?)\b/i],
 	["story", /\b(stor(y|ies)|anecdotes?)\b/i],
 	["advice", /\b(advice|tips?|lessons?|how[- ]to|takeaways?)\b/i],
 	["surprising", /\b(surpris(e|ing)|shocking|unexpected|revelations?|reveal)\b/i],
+	["decided", /\b(agree(d|ment|ments)?|decid(e|ed|ing)|decisions?|conclu(de|ded|sion|sions)|settled|verdict|resolved)\b/i],
 ];
 
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, ten: 10, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90 };
+const NUMBER_WORDS: Record<string, number> = {
+	a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
+	twenty: 20, "twenty-five": 25, thirty: 30, forty: 40, "forty-five": 45, fifty: 50, sixty: 60, ninety: 90,
+};
+const QUANTITY = "(\\d+(?:\\.\\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty(?:-five)?|thirty|forty(?:-five)?|fifty|sixty|ninety)";
+const UNIT = "(s\\b|secs?\\b|seconds?\\b|m\\b|mins?\\b|minutes?\\b|h\\b|hrs?\\b|hours?\\b)";
 const quantity = (text: string) => Number(text) || NUMBER_WORDS[text.toLowerCase()] || null;
-const toSeconds = (n: number, unit: string) => (/^m/i.test(unit) ? n * 60 : n);
+const toSeconds = (n: number, unit: string) => (/^h/i.test(unit) ? n * 3600 : /^m/i.test(unit) ? n * 60 : n);
+
+/** Words that leave something out, and what follows them up to the end of the clause. */
+const EXCLUSION = /(?:\b(?:skip(?:ping)?|without|except(?:\s+for)?|excluding|exclude|ignor(?:e|ing)|avoid(?:ing)?|minus|apart from|other than|leav(?:e|ing) out|(?:i\s+)?(?:don't|do not)\s+(?:want|need|include)(?:\s+to\s+see)?|nothing (?:about|on)|no more)|(?:^\s*|[,;]\s*|\b(?:but|and|just)\s+)(?:not|no))\s+((?:the|any|all|a|an|those|these|that|this)\s+)?([^,;.!?]*?)(?=\s*(?:[,;.!?]|\bbut\b|\bjust\b|\bonly\b|\binstead\b|\brather\b|$))/gi;
 
 export function readPrompt(prompt: string): ReadPrompt {
 	let text = ` ${prompt.replace(/\s+/g, " ").trim()} `;
 	let maxSeconds: number | null = null;
 	let minSeconds: number | null = null;
-	let within: [number, number] = [0, 1];
+	const place: Place = { within: [0, 1], firstSeconds: null, lastSeconds: null, afterSeconds: null, beforeSeconds: null };
 	let skipIntro = false;
 	const cut = (re: RegExp, apply: (m: RegExpMatchArray) => void) => {
 		const m = text.match(re);
@@ -67,15 +92,37 @@ export function readPrompt(prompt: string): ReadPrompt {
 			text = text.replace(re, " ");
 		}
 	};
-	const span = "(\\d+|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty|fifty|sixty|ninety)\\s*(s\\b|secs?\\b|seconds?\\b|m\\b|mins?\\b|minutes?\\b)";
-	cut(new RegExp(`\\b(under|below|less than|shorter than|at most|max(imum)?|no (longer|more) than|up to)\\s+${span}`, "i"), (m) => (maxSeconds = toSeconds(quantity(m[m.length - 2]!) ?? 0, m[m.length - 1]!) || null));
-	cut(new RegExp(`\\b(over|above|more than|longer than|at least|min(imum)?)\\s+${span}`, "i"), (m) => (minSeconds = toSeconds(quantity(m[m.length - 2]!) ?? 0, m[m.length - 1]!) || null));
-	cut(/\b(skip|without|ignore|not|no)\s+(the\s+)?(intro(duction)?|opening|small talk|greetings?|beginning)\b/i, () => (skipIntro = true));
-	cut(/\b(in|from|during)\s+the\s+(first|opening)\s+half\b/i, () => (within = [0, 0.5]));
-	cut(/\b(in|from|during)\s+the\s+(second|last|final)\s+half\b/i, () => (within = [0.5, 1]));
-	cut(/\b(at|near|towards?)\s+the\s+(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i, () => (within = [0.75, 1]));
-	cut(/\b(at|near)\s+the\s+(start|beginning)\b/i, () => (within = [0, 0.25]));
-	const moods = MOODS.filter(([, re]) => re.test(text)).map(([mood]) => mood);
+	const span = `${QUANTITY}\\s*${UNIT}`;
+	const seconds = (m: RegExpMatchArray) => toSeconds(quantity(m[m.length - 2]!) ?? 0, m[m.length - 1]!) || null;
+	cut(new RegExp(`\\b(under|below|less than|shorter than|at most|max(imum)?|no (longer|more) than|up to)\\s+${span}`, "i"), (m) => (maxSeconds = seconds(m)));
+	cut(new RegExp(`\\b(over|above|more than|longer than|at least|min(imum)?)\\s+${span}`, "i"), (m) => (minSeconds = seconds(m)));
+	// Place: "in the first/last N minutes", "after minute N", "before minute N", halves, "after the intro".
+	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:first|opening)\\s+${span}`, "i"), (m) => (place.firstSeconds = seconds(m)));
+	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:last|final|closing)\\s+${span}`, "i"), (m) => (place.lastSeconds = seconds(m)));
+	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:first|opening)\\s+(minute|hour)\\b`, "i"), (m) => (place.firstSeconds = toSeconds(1, m[1]!)));
+	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:last|final|closing)\\s+(minute|hour)\\b`, "i"), (m) => (place.lastSeconds = toSeconds(1, m[1]!)));
+	cut(new RegExp(`\\b(?:after|past|from)\\s+(?:the\\s+)?(?:first\\s+)?${span}(?:\\s+mark)?(?:\\s+on(?:wards?)?)?`, "i"), (m) => (place.afterSeconds = seconds(m)));
+	cut(new RegExp(`\\b(?:after|past|from)\\s+(minute|hour)\\s+${QUANTITY}(?:\\s+on(?:wards?)?)?`, "i"), (m) => (place.afterSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)));
+	cut(new RegExp(`\\b(?:before|until|by)\\s+(minute|hour)\\s+${QUANTITY}`, "i"), (m) => (place.beforeSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)));
+	cut(new RegExp(`\\b(?:before|until|by)\\s+(?:the\\s+)?${span}(?:\\s+mark)?`, "i"), (m) => (place.beforeSeconds = seconds(m)));
+	cut(/\b(skip|skipping|without|ignore|ignoring|not|no|after|past)\s+(the\s+)?(intro(duction)?s?|opening|small talk|greetings?|beginning|chit[- ]?chat|housekeeping)\b/i, () => (skipIntro = true));
+	cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+half\b/i, () => (place.within = [0, 0.5]));
+	cut(/\b(in|from|during|of)?\s*the\s+(second|last|final|latter)\s+half\b/i, () => (place.within = [0.5, 1]));
+	cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+third\b/i, () => (place.within = [0, 1 / 3]));
+	cut(/\b(in|from|during|of)?\s*the\s+(last|final)\s+third\b/i, () => (place.within = [2 / 3, 1]));
+	cut(/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i, () => (place.within = [0.75, 1]));
+	cut(/\b(at|near|towards?)\s+the\s+(very\s+)?(start|beginning)\b/i, () => (place.within = [0, 0.25]));
+	cut(/\b(in\s+)?the\s+middle\b/i, () => (place.within = [0.25, 0.75]));
+
+	// "skip the arguing", "not the budget", "without the ads": what follows is pushed away.
+	const excludedText: string[] = [];
+	text = text.replace(EXCLUSION, (_whole, _determiner: string | undefined, what: string) => {
+		excludedText.push(what);
+		return " , ";
+	});
+	const excludedMoods = MOODS.filter(([, re]) => excludedText.some((x) => re.test(x))).map(([mood]) => mood);
+
+	const moods = MOODS.filter(([mood, re]) => re.test(text) && !excludedMoods.includes(mood)).map(([mood]) => mood);
 	const onlyMood = moods.length > 0 && /\b(only|just|nothing but)\b/i.test(text);
 	for (const [, re] of MOODS) text = text.replace(new RegExp(re.source, "gi"), " ");
 	text = text.replace(/\b(only|just|give me|show me|find|i want|clips? (about|of|on|where)|moments? (about|of|when|where))\b/gi, " ");
@@ -93,23 +140,39 @@ export function readPrompt(prompt: string): ReadPrompt {
 
 	const terms: PromptTerm[] = [];
 	const phrases: [string, string][] = [];
-	const add = (part: string, weight: number, isContext: boolean) => {
+	const termsOf = (part: string, weight: number, isContext: boolean, into: PromptTerm[], pairs: [string, string][] | null) => {
 		const words = part.split(/\s+/).filter(Boolean);
 		const infos = analyseWords(words);
 		let previous: string | null = null;
 		infos.forEach((info) => {
-			const keep = info.norm.length > 1 && !STOP_WORDS.has(info.norm) && !QUESTION_WORDS.has(info.norm) && !PARTICIPANT_WORDS.has(info.norm);
+			const keep = isKey(info.norm) && !STOP_WORDS.has(info.norm) && !QUESTION_WORDS.has(info.norm) && !PARTICIPANT_WORDS.has(info.norm);
 			if (!keep) {
 				previous = null;
 				return;
 			}
 			const w = subjectWords.has(info.norm) ? weight * 0.3 : weight;
-			if (!terms.some((t) => t.stem === info.stem)) terms.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
-			if (previous && !isContext && w === weight) phrases.push([previous, info.stem]);
+			if (!into.some((t) => t.stem === info.stem)) into.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
+			if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
 			previous = w === weight ? info.stem : null;
 		});
 	};
-	add(text, 1, false);
-	add(context, 0.5, true);
-	return { terms, phrases, moods, onlyMood, maxSeconds, minSeconds, within, skipIntro };
+	termsOf(text, 1, false, terms, phrases);
+	termsOf(context, 0.5, true, terms, phrases);
+	const excludedTerms: PromptTerm[] = [];
+	for (const x of excludedText) {
+		let rest = x;
+		for (const [, re] of MOODS) rest = rest.replace(new RegExp(re.source, "gi"), " ");
+		termsOf(rest, 1, false, excludedTerms, null);
+	}
+	return {
+		terms: terms.filter((t) => !excludedTerms.some((x) => x.stem === t.stem)),
+		phrases,
+		moods,
+		onlyMood,
+		excluded: { terms: excludedTerms, moods: excludedMoods },
+		maxSeconds,
+		minSeconds,
+		skipIntro,
+		...place,
+	};
 }

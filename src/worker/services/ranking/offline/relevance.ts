@@ -4,7 +4,9 @@
  * Gaussian (an answer in conversation spans many short turns, so the neighbourhood counts), and the
  * passage each moment belongs to (TextTiling edges over 60 s blocks) adds its own BM25 score, so a
  * passage about the prompt as a whole outranks one stray mention. Moods ("funny") add the density
- * of their signals. Runs in a few milliseconds per hour of talk.
+ * of their signals; what the prompt leaves out ("not the budget") takes away. The words the
+ * best-matching sentences share are borrowed at a quarter weight (pseudo-relevance feedback), so a
+ * paraphrase still finds its passage. Runs in a few milliseconds per hour of talk.
  */
 import { continuityCurve, passageStarts } from "../text/cohesion";
 
@@ -17,6 +19,10 @@ const PASSAGE_BLOCK_SECONDS = 60;
 /** How much the whole passage counts beside the local density. */
 const PASSAGE_WEIGHT = 2;
 const K1 = 1.2;
+/** Words borrowed from the best-matching sentences, and their weight beside the prompt's own (1). */
+const FEEDBACK_TERMS = 5;
+const FEEDBACK_WEIGHT = 0.25;
+const FEEDBACK_SENTENCES = 8;
 const B = 0.75;
 
 export interface Relevance {
@@ -28,11 +34,14 @@ export interface Relevance {
 	found: Set<string>;
 	/** Sum of the prompt terms' weights × IDF: 1 is "every term matched". */
 	fullWeight: number;
+	/** Share of the topic's weight (terms × IDF) said anywhere in the search window: 1 = every topic word. */
+	coverage: number;
 	idf: (stem: string) => number;
 	origin: number;
 }
 
-export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to: number): Relevance {
+/** Relevance over the frame [from, to]; what is "found" counts only inside the search window (the prompt's place). */
+export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to: number, search: { start: number; end: number } = { start: from, end: to }): Relevance {
 	const n = units.length;
 	const df = new Map<string, number>();
 	for (const u of units) for (const t of new Set(u.keys)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -49,12 +58,22 @@ export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to:
 		return score;
 	};
 	const moodScore = moodScorer(prompt.moods);
+	const excludedScore = exclusionScorer(prompt);
+	if (FEEDBACK_TERMS > 0) {
+		// Pseudo-relevance feedback: the words the best-matching sentences share stand in for a paraphrase.
+		for (const [t, w] of feedbackTerms(units, (u) => bm25(u.keys, local, avg), idf, local)) {
+			local.set(t, w);
+			weight.set(t, w);
+		}
+	}
 	const perUnit = units.map((u) => {
 		let score = bm25(u.keys, local, avg);
 		for (const [a, b] of prompt.phrases) {
 			for (let k = 0; k + 1 < u.keys.length; k++) if (u.keys[k] === a && u.keys[k + 1] === b) score += idf(a);
 		}
-		return score + moodScore(u);
+		score += moodScore(u);
+		// What the prompt leaves out cancels what it asks for in the same sentence.
+		return excludedScore ? Math.max(0, score - 2 * excludedScore(u)) : score;
 	});
 
 	const seconds = Math.max(1, Math.ceil(to - from) + 1);
@@ -74,20 +93,36 @@ export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to:
 		const passages = starts.map((first, p) => units.slice(first, starts[p + 1] ?? n));
 		const averageLength = passages.reduce((s, p) => s + p.reduce((c, u) => c + u.keys.length, 0), 0) / passages.length;
 		const scores = passages.map((p) => bm25(p.flatMap((u) => u.keys), weight, averageLength));
-		const best = Math.max(...scores, 1e-9);
+		const best = scores.reduce((m, v) => Math.max(m, v), 1e-9);
 		passages.forEach((p, k) => {
 			for (let t = Math.max(0, Math.floor(p[0]!.start - from)); t <= Math.min(seconds - 1, Math.ceil(p[p.length - 1]!.end - from)); t++) density[t]! += (PASSAGE_WEIGHT * scores[k]!) / best;
 		});
 	}
-	const found = new Set(units.flatMap((u) => u.keys.filter((t) => weight.has(t))));
+	const found = new Set<string>();
+	for (const u of units) if (u.start >= search.start - 0.01 && u.end <= search.end + 0.01) for (const t of u.keys) if (weight.has(t)) found.add(t);
 	const fullWeight = prompt.terms.reduce((s, t) => s + t.weight * idf(t.stem), 0);
-	return { perSecond: density, perUnit, found, fullWeight, idf, origin: from };
+	const topic = prompt.terms.filter((t) => !t.context);
+	const topicWeight = topic.reduce((s, t) => s + t.weight * idf(t.stem), 0);
+	const coverage = topicWeight > 0 ? topic.filter((t) => found.has(t.stem)).reduce((s, t) => s + t.weight * idf(t.stem), 0) / topicWeight : 1;
+	return { perSecond: density, perUnit, found, fullWeight, coverage, idf, origin: from };
 }
 
 function idfFromDf(df: Map<string, number>, n: number): Map<string, number> {
 	const idf = new Map<string, number>();
 	for (const [t, c] of df) idf.set(t, Math.log((1 + n) / (1 + c)) + 1);
 	return idf;
+}
+
+/**
+ * Per sentence, how much of what the prompt leaves out it carries (about 1 for a sentence that
+ * names an excluded topic word or carries an excluded mood); null when nothing is left out.
+ */
+export function exclusionScorer(prompt: ReadPrompt): ((u: Unit) => number) | null {
+	const { terms, moods } = prompt.excluded;
+	if (terms.length === 0 && moods.length === 0) return null;
+	const stems = new Set(terms.map((t) => t.stem));
+	const mood = moodScorer(moods);
+	return (u) => u.keys.reduce((n, t) => n + (stems.has(t) ? 1 : 0), 0) + mood(u) / 2;
 }
 
 /** Per-sentence evidence of a mood, in BM25-like units (one strong cue ≈ one matched rare word). */
@@ -103,8 +138,27 @@ export function moodScorer(moods: Mood[]): (u: Unit) => number {
 			if (mood === "story") score += Math.min(2, u.pastVerbs * 0.4 + u.temporal * 0.5 + u.reported * 0.6);
 			if (mood === "advice") score += (u.secondPerson > 0 ? 0.7 : 0) + (/\b(should|need to|have to|try|make sure|don't|always|never)\b/.test(text) ? 0.8 : 0);
 			if (mood === "surprising") score += /\b(actually|turns out|surpris|realized|no way|wow|believe)\b/.test(text) ? 1.2 : 0;
+			if (mood === "decided") score += (/\b(agree[ds]?|agreed|decided?|decision|let's go with|we'll go with|settled|conclusion|final|so we'll|we will|okay so we)\b/.test(text) ? 1.2 : 0) + Math.min(0.6, u.reasoning * 0.3);
 		}
 		return score;
 	};
 }
 
+
+/** The rarest words said most across the sentences that match the prompt best (not the prompt's own words). */
+function feedbackTerms(units: Unit[], score: (u: Unit) => number, idf: (t: string) => number, prompt: Map<string, number>): [string, number][] {
+	const best = units
+		.map((u) => ({ u, s: score(u) }))
+		.filter((x) => x.s > 0)
+		.sort((a, b) => b.s - a.s)
+		.slice(0, FEEDBACK_SENTENCES);
+	if (best.length < 2) return [];
+	const counts = new Map<string, number>();
+	for (const { u } of best) for (const t of new Set(u.keys)) if (!prompt.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+	return [...counts]
+		.filter(([, c]) => c >= 2)
+		.map(([t, c]) => [t, c * idf(t)] as const)
+		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+		.slice(0, FEEDBACK_TERMS)
+		.map(([t]) => [t, FEEDBACK_WEIGHT]);
+}

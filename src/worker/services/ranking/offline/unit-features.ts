@@ -9,18 +9,29 @@ import type { Unit } from "../text/units";
 /** Per-sentence properties, each scaled to about 0..1. */
 export const UNIT_FEATURES = [
 	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "firstPerson", "secondPerson", "properNouns",
-	"numbers", "feeling", "ratedWords", "question", "laughter", "payoff", "specificity", "pauseBefore", "danglingStart",
+	"numbers", "feeling", "ratedWords", "question", "laughter", "payoff", "specificity", "pauseBefore", "danglingStart", "chatter", "reasoning",
+	"storyOpener", "returnMarker", "contentDensity", "centrality",
 ] as const;
 export type UnitFeature = (typeof UNIT_FEATURES)[number];
 
 /** Properties averaged over the neighbourhood (a passage is more than one sentence). */
 export const CONTEXT_FEATURES = [
-	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "firstPerson", "properNouns", "numbers", "feeling", "specificity",
+	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "firstPerson", "properNouns", "numbers", "feeling",
+	"chatter", "reasoning", "contentDensity", "centrality",
 ] as const satisfies readonly UnitFeature[];
+
+/**
+ * What the moment model reads of a sentence itself: everything but its words' rarity in this
+ * video. Planted highlights bring words the talk around them never uses, so rarity would find the
+ * planting rather than the moment (and it means different things in a minute and in three hours);
+ * it still feeds the edges and the breakdown's detail.
+ */
+export const MOMENT_OWN_FEATURES = UNIT_FEATURES.filter((f) => f !== "specificity");
 
 /** Properties compared across a gap to find where a passage starts or ends. */
 export const SIDE_FEATURES = [
 	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "properNouns", "numbers", "specificity", "pauseBefore",
+	"chatter", "reasoning", "centrality",
 ] as const satisfies readonly UnitFeature[];
 
 export type UnitVector = Record<UnitFeature, number>;
@@ -31,9 +42,33 @@ export const EDGE_BLOCK_SECONDS = 20;
 const CONTEXT_REACH = 3;
 const SIDE_REACH = 4;
 
-export function unitVector(u: Unit, idf: Map<string, number>): UnitVector {
+/**
+ * Every sentence's vector. What depends on the video's length or pace is measured against the
+ * video itself, so a 60-second talk and a 3-hour meeting read alike: a word's rarity against the
+ * rarest a word can be in this transcript, a pause against the video's usual pause, closeness to
+ * the video's topic against its average closeness.
+ */
+export function unitVectors(units: Unit[], idf: Map<string, number>): UnitVector[] {
+	const centrality = centralityOf(units, idf);
+	const meanCentrality = centrality.reduce((a, b) => a + b, 0) / Math.max(1, centrality.length);
+	const gaps = units.map((u) => u.gapBefore).filter((g) => Number.isFinite(g)).sort((a, b) => a - b);
+	const usualGap = Math.max(0.2, gaps[Math.floor(gaps.length / 2)] ?? 0.5);
+	const rarest = Math.log((1 + units.length) / 2) + 1;
+	return units.map((u, k) => unitVector(u, idf, { centrality: centrality[k]! - meanCentrality, usualGap, rarest }));
+}
+
+interface VideoScale {
+	/** The sentence's closeness to the video's topic minus the video's average closeness. */
+	centrality: number;
+	/** The video's median pause between sentences (s). */
+	usualGap: number;
+	/** The IDF of a word said once in this transcript. */
+	rarest: number;
+}
+
+export function unitVector(u: Unit, idf: Map<string, number>, scale: VideoScale): UnitVector {
 	const words = Math.max(1, u.wordCount);
-	const specificity = u.terms.length ? u.terms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / u.terms.length : 0;
+	const specificity = u.terms.length ? u.terms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / u.terms.length / scale.rarest : 0;
 	return {
 		length: Math.log1p(u.wordCount) / 4,
 		disfluency: (u.fillers / words) * 5,
@@ -51,10 +86,54 @@ export function unitVector(u: Unit, idf: Map<string, number>): UnitVector {
 		question: u.question ? 1 : 0,
 		laughter: u.laughter ? 1 : 0,
 		payoff: u.payoff ? 1 : 0,
-		specificity: specificity / 3,
-		pauseBefore: Math.min(3, Number.isFinite(u.gapBefore) ? u.gapBefore : 3) / 3,
+		specificity,
+		pauseBefore: Math.min(4, (Number.isFinite(u.gapBefore) ? u.gapBefore : 4 * scale.usualGap) / scale.usualGap) / 4,
 		danglingStart: u.dangling ? 1 : 0,
+		chatter: Math.min(1, u.chatter / 2),
+		reasoning: Math.min(1, u.reasoning / 2),
+		storyOpener: u.storyOpener ? 1 : 0,
+		returnMarker: u.returnMarker ? 1 : 0,
+		contentDensity: u.terms.length / words,
+		centrality: scale.centrality,
 	};
+}
+
+const CENTRALITY_REACH_SECONDS = 30;
+
+/**
+ * Per sentence: the cosine between the talk within ±30 s of it and the whole video (IDF-weighted
+ * term counts). Meetings are asked about their main topics; chatter and tangents sit far from them.
+ * One sliding window, so it costs one pass over the terms.
+ */
+export function centralityOf(units: Unit[], idf: Map<string, number>): number[] {
+	const whole = new Map<string, number>();
+	for (const u of units) for (const t of u.terms) whole.set(t, (whole.get(t) ?? 0) + (idf.get(t) ?? 1));
+	let wholeNorm = 0;
+	for (const v of whole.values()) wholeNorm += v * v;
+	wholeNorm = Math.sqrt(wholeNorm);
+	const counts = new Map<string, number>();
+	let dot = 0;
+	let normSquared = 0;
+	const change = (u: Unit, by: 1 | -1) => {
+		for (const t of u.terms) {
+			const w = idf.get(t) ?? 1;
+			const before = counts.get(t) ?? 0;
+			const after = before + by;
+			counts.set(t, after);
+			normSquared += w * w * (after * after - before * before);
+			dot += by * w * whole.get(t)!;
+		}
+	};
+	const out: number[] = [];
+	let lo = 0;
+	let hi = 0;
+	for (let k = 0; k < units.length; k++) {
+		const centre = (units[k]!.start + units[k]!.end) / 2;
+		while (hi < units.length && units[hi]!.start <= centre + CENTRALITY_REACH_SECONDS) change(units[hi++]!, 1);
+		while (lo < hi && units[lo]!.end < centre - CENTRALITY_REACH_SECONDS) change(units[lo++]!, -1);
+		out.push(normSquared > 1e-9 && wholeNorm > 0 ? Math.max(0, Math.min(1, dot / (Math.sqrt(normSquared) * wholeNorm))) : 0);
+	}
+	return out;
 }
 
 /** Duration-weighted mean of `features` over units [from, to). */
@@ -74,11 +153,11 @@ function meanOver(units: Unit[], vectors: UnitVector[], from: number, to: number
 
 /** The moment model's input for unit k: its own properties, then its neighbourhood's (a few sentences either side). */
 export function momentInput(units: Unit[], vectors: UnitVector[], k: number): number[] {
-	return [...UNIT_FEATURES.map((f) => vectors[k]![f]), ...meanOver(units, vectors, k - CONTEXT_REACH, k + CONTEXT_REACH + 1, CONTEXT_FEATURES)];
+	return [...MOMENT_OWN_FEATURES.map((f) => vectors[k]![f]), ...meanOver(units, vectors, k - CONTEXT_REACH, k + CONTEXT_REACH + 1, CONTEXT_FEATURES)];
 }
 
 /** Names of momentInput's entries, in order. */
-export const MOMENT_INPUTS = [...UNIT_FEATURES, ...CONTEXT_FEATURES.map((f) => `around:${f}`)];
+export const MOMENT_INPUTS = [...MOMENT_OWN_FEATURES, ...CONTEXT_FEATURES.map((f) => `around:${f}`)];
 
 /**
  * The start model's input for a passage starting at unit k: how the talk after the gap differs
@@ -89,7 +168,26 @@ export function startInput(units: Unit[], vectors: UnitVector[], continuity: num
 	// Nothing is said before the first sentence: no change to measure (its topic break still counts).
 	const before = k > 0 ? meanOver(units, vectors, k - SIDE_REACH, k, SIDE_FEATURES) : after;
 	const v = vectors[k]!;
-	return [...after.map((a, n) => a - before[n]!), 1 - (k > 0 ? continuity[k - 1]! : 0), v.pauseBefore, v.danglingStart, v.backchannel];
+	return [...after.map((a, n) => a - before[n]!), 1 - (k > 0 ? continuity[k - 1]! : 0), dipAt(continuity, k - 1), v.pauseBefore, v.danglingStart, v.backchannel, v.storyOpener, v.returnMarker, v.question];
+}
+
+/** Names of startInput's entries after the side features' changes. */
+export const START_EXTRAS = ["topicBreak", "topicDip", "pauseBefore", "danglingStart", "backchannel", "storyOpener", "returnMarker", "question"];
+/** Names of endInput's entries after the side features' changes. */
+export const END_EXTRAS = ["topicBreak", "topicDip", "pauseAfter", "payoff", "question", "backchannel", "laughter", "nextReturns", "nextOpensStory", "nextLaughs"];
+
+/** How much deeper the continuity curve is at gap g than at the gaps around it (a topic shift stands out locally). */
+function dipAt(continuity: number[], g: number): number {
+	if (g < 0 || g >= continuity.length - 1) return 0;
+	let sum = 0;
+	let count = 0;
+	for (let k = g - 3; k <= g + 3; k++) {
+		if (k !== g && k >= 0 && k < continuity.length - 1) {
+			sum += continuity[k]!;
+			count++;
+		}
+	}
+	return count ? sum / count - continuity[g]! : 0;
 }
 
 /** The end model's input for a passage ending with unit k. */
@@ -97,5 +195,9 @@ export function endInput(units: Unit[], vectors: UnitVector[], continuity: numbe
 	const inside = meanOver(units, vectors, k - SIDE_REACH + 1, k + 1, SIDE_FEATURES);
 	const after = k + 1 < units.length ? meanOver(units, vectors, k + 1, k + 1 + SIDE_REACH, SIDE_FEATURES) : inside;
 	const v = vectors[k]!;
-	return [...inside.map((a, n) => a - after[n]!), 1 - (continuity[k] ?? 0), k + 1 < units.length ? vectors[k + 1]!.pauseBefore : 1, v.payoff, v.question, v.backchannel];
+	const next = vectors[k + 1];
+	return [
+		...inside.map((a, n) => a - after[n]!), 1 - (continuity[k] ?? 0), dipAt(continuity, k), next ? next.pauseBefore : 1, v.payoff, v.question, v.backchannel, v.laughter,
+		next ? next.returnMarker : 1, next ? next.storyOpener : 0, next ? next.laughter : 0,
+	];
 }

@@ -70,3 +70,56 @@ export const STRONG_CLAIM = /\b(best|worst|most|biggest|only|every|guaranteed|pr
 
 /** A sentence that leans on what came before it: a clip should not open on one. */
 export const DANGLING_OPENER = /^(and|but|or|because|which|also|too|plus|it|that|this|they|he|she|them|those|these|him|her)\b/i;
+
+/**
+ * A question by its shape, for transcripts without "?" (the local engine): an auxiliary before its
+ * subject ("did you", "is it", "can we"), or a wh-word before an auxiliary or a verb ("why does",
+ * "what happened"). "When I was a kid" and "what we did was" are not questions: a wh-word before a
+ * subject opens a statement.
+ */
+export const QUESTION_SHAPE =
+	/^(?:(?:so|and|but|okay|ok|well|um|uh|like|now|then)\s+)*(?:(?:do|does|did|is|are|was|were|can|could|would|will|should|shall|may|might|have|has|had|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't|haven't|hasn't)\s+(?:i|you|we|they|he|she|it|there|that|this|these|those|anybody|anyone|anything|everyone|everybody|somebody|someone|the|your|our|their|his|her|my)\b|(?:what|why|how|who|whom|whose|where|when|which)(?:'s|'re|'d)?\s+(?:do|does|did|is|are|was|were|can|could|would|will|should|have|has|had|happened|happens|makes|made|about|else|if|kind|sort|exactly)\b|(?:who|what)\s+(?:wants|knows|thinks|said|says|did|does|is|was)\b|(?:right|isn't it|don't you think|you know what i mean)\s*$)/i;
+
+/** Words of chatter, greetings, time checks and logistics: talk around the content, not content. */
+export const CHATTER_PHRASES = [
+	"good morning", "good afternoon", "good evening", "hello", "hi everybody", "hi everyone", "hey everyone", "welcome back", "welcome to", "how are you",
+	"nice to meet", "goodbye", "bye", "see you", "thanks for listening", "thanks for watching", "thank you for listening", "thanks for coming",
+	"take care", "o'clock", "half past", "quarter past", "quarter to", "minutes left", "what time", "running late", "on time", "microphone", "mic",
+	"mouse", "laptop", "battery", "projector", "slide", "slides", "next slide", "can you hear", "is it on", "is this on", "recording", "sound check",
+	"email", "newsletter", "link in the description", "subscribe", "patreon", "sponsor", "promo code", "discount code", "housekeeping", "announcement",
+	"let's start", "let's get started", "shall we start", "any other business", "that's it for today", "wrap up", "next meeting", "lunch", "coffee break",
+	"the agenda", "the minutes", "fill out", "fill in the form", "today we are talking about", "today we're talking about", "in this episode",
+	"in today's episode", "before we get into", "a few notes", "quick reminder", "don't forget to", "first things first", "let's get into it",
+];
+
+/** Words that carry reasoning: a point argued, explained or decided. */
+export const REASONING_PHRASES = [
+	"because", "so that", "the reason", "that's why", "which means", "therefore", "in order to", "the problem is", "the point is", "the question is",
+	"the idea is", "for example", "for instance", "compared to", "instead of", "the difference", "the advantage", "the downside", "the trade-off",
+	"i think", "i believe", "i'd argue", "i would argue", "in my opinion", "we should", "we need to", "we have to", "we decided", "let's go with",
+	"we'll go with", "i agree", "i disagree", "agreed", "decision", "decide", "conclusion", "it depends", "on the other hand", "the key",
+	"what matters", "the main", "means that", "turns out", "the result", "the data", "evidence", "research",
+];
+
+/** How a story opens: the scene is being set (looked for in a sentence's first five words). */
+export const STORY_OPENERS = [
+	"years ago", "year ago", "one time", "i remember", "when i was", "let me tell you", "true story", "the other day", "back in", "growing up",
+	"there was this", "funny story", "have i ever told you", "so my", "my uncle", "my aunt", "my dad", "my mom", "my mother", "my father",
+	"my brother", "my sister", "my grandmother", "my grandfather", "my friend", "my buddy", "my wife", "my husband", "my boss", "last summer",
+	"last spring", "last winter", "last fall", "last year", "when we were", "i was working", "i worked", "i used to",
+];
+
+/** How talk returns from a moment to the ordinary: the previous moment has ended. */
+export const RETURN_MARKERS = /^(?:(?:so|but|and|okay|ok|alright|all right)[,\s]+)?(?:anyway|anyways|moving on|so yeah|but yeah|where was i|back to|okay so|alright so|all right so)\b/i;
+
+/**
+ * Words too general to match a prompt on their own: dates, times, numbers and the vaguest nouns.
+ * "The CEO's resignation and the stock price in March" does not match a video whose only shared
+ * word is "March".
+ */
+export const GENERIC_WORDS = words(`
+	january february march april may june july august september october november december monday tuesday wednesday thursday friday
+	saturday sunday second seconds minute minutes hour hours day days week weeks month months year years time times morning night evening
+	afternoon today tomorrow yesterday weekend zero two three four five six seven eight nine ten hundred thousand million first last next
+	thing things stuff part parts way ways lot lots kind sort bit place people person guy guys everybody somebody anybody
+`);

@@ -1,10 +1,12 @@
 /**
  * What wink-nlp's English model reads from each transcript word: its stem (Porter2, for matching
  * "discussed" with "discussion"), lemma, part of speech, and whether a negation governs it. The
- * transcript is read as one document (about 60 ms per 10,000 words once warm) and wink's tokens are
- * mapped back to the transcript's words by character offsets, so word timings stay exact.
+ * transcript is read in documents of about 500 words, each cut after a sentence end where one is
+ * near (about 60 ms per 10,000 words once warm; a 3-hour transcript as one document would hold tens
+ * of megabytes at once), and wink's tokens are mapped back to the transcript's words by character
+ * offsets, so word timings stay exact.
  */
-import winkNLP, { type ItemToken, type ItsFunction } from "wink-nlp";
+import winkNLP, { type ItsFunction } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 
 export interface WordInfo {
@@ -20,10 +22,29 @@ export interface WordInfo {
 let nlp: ReturnType<typeof winkNLP> | null = null;
 const reader = () => (nlp ??= winkNLP(model, ["sbd", "pos", "negation"]));
 
+const CHUNK_WORDS = 500;
+
 /** One WordInfo per input word (same order). */
 export function analyseWords(words: readonly string[]): WordInfo[] {
 	const infos: WordInfo[] = words.map((w) => ({ norm: normalise(w), stem: "", lemma: "", pos: "X", negated: false }));
-	if (words.length === 0) return infos;
+	for (let from = 0; from < words.length; ) {
+		let to = Math.min(words.length, from + CHUNK_WORDS);
+		// End the document on a sentence end within the last 100 words when there is one.
+		for (let k = to; to < words.length && k > to - 100; k--) {
+			if (/[.!?]["')]*$/.test(words[k - 1]!)) {
+				to = k;
+				break;
+			}
+		}
+		readChunk(words, infos, from, to);
+		from = to;
+	}
+	for (const info of infos) if (!info.stem) info.stem = info.lemma = info.norm;
+	return infos;
+}
+
+function readChunk(all: readonly string[], infos: WordInfo[], from: number, to: number): void {
+	const words = all.slice(from, to);
 	const engine = reader();
 	const its = engine.its;
 	const text = words.join(" ");
@@ -32,29 +53,31 @@ export function analyseWords(words: readonly string[]): WordInfo[] {
 		wordAt.fill(i, at, at + words[i]!.length + 1);
 		at += words[i]!.length + 1;
 	}
-	const doc = engine.readDoc(text);
-	// wink's typings do not cover the model add-ons (stem, lemma): read every property as a string.
-	const read = (token: ItemToken, property: unknown) => String(token.out(property as ItsFunction<string>));
+	const tokens = engine.readDoc(text).tokens();
+	// Each property read for all tokens at once (one call per property, not per token). wink's
+	// typings do not cover the model add-ons (stem, lemma): every property is read as strings.
+	const column = (property: unknown) => (tokens.out(property as ItsFunction<string>) as unknown[]).map(String);
+	const values = column(its.value);
+	const spaces = column(its.precedingSpaces);
+	const pos = column(its.pos);
+	const stems = column(its.stem);
+	const lemmas = column(its.lemma);
+	const negated = column(its.negationFlag);
 	let offset = 0;
-	doc.tokens().each((token: ItemToken) => {
-		offset += read(token, its.precedingSpaces).length;
-		const value = read(token, its.value);
+	for (let n = 0; n < values.length; n++) {
+		offset += spaces[n]!.length;
 		const index = wordAt[offset] ?? -1;
-		offset += value.length;
-		if (index < 0) return;
-		const info = infos[index]!;
-		const pos = read(token, its.pos);
-		if (pos === "PUNCT" || pos === "SPACE") return;
+		offset += values[n]!.length;
+		if (index < 0 || pos[n] === "PUNCT" || pos[n] === "SPACE") continue;
+		const info = infos[from + index]!;
 		// A word is several tokens when it holds a contraction ("didn't" = did + n't): the first names it.
 		if (!info.stem) {
-			info.stem = read(token, its.stem).toLowerCase();
-			info.lemma = read(token, its.lemma).toLowerCase();
-			info.pos = pos;
+			info.stem = stems[n]!.toLowerCase();
+			info.lemma = lemmas[n]!.toLowerCase();
+			info.pos = pos[n]!;
 		}
-		if (read(token, its.negationFlag) === "true") info.negated = true;
-	});
-	for (const info of infos) if (!info.stem) info.stem = info.lemma = info.norm;
-	return infos;
+		if (negated[n] === "true") info.negated = true;
+	}
 }
 
 /** "Don't," → "don't"; "Mm-hmm." → "mm-hmm". */

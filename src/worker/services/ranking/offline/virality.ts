@@ -1,0 +1,126 @@
+/**
+ * Choosing moments without a prompt. A passage's gain is what its sentences are worth over
+ * ordinary talk (Σ duration × (p − τ + lift): above τ a sentence adds, below it costs, so a clip
+ * grows only while the moment lasts, never toward the maximum), plus how clean its edges are (a
+ * start and an end where the talk changes), plus whether its opening sets up what follows (the
+ * words of its first seconds come back later in it). Every candidate passage is scored once, in
+ * O(1) each from running sums, keeping a few per first sentence; the best non-overlapping ones win.
+ */
+import type { MomentReading } from "./moments";
+import { overlaps, type Span } from "./passages";
+import type { TalkAnalysis } from "./talk-analysis";
+
+/** A sentence is worth its duration × (p − τ): above τ it adds to a passage, below it costs. */
+export const MOMENT_BAR = 0.5;
+/** Weight of clean edges (a start and an end where talk changes) against the sentences' worth. */
+export const EDGE_WEIGHT = 8;
+/** How much an opening that sets up the rest of the passage counts, and how long the opening is. */
+export const OPENING_WEIGHT = 6;
+const OPENING_SECONDS = 8;
+/** Passages kept per first sentence (different ends), so a clip can still fit between two chosen ones. */
+const KEPT_PER_START = 3;
+
+interface Candidate {
+	span: Span;
+	gain: number;
+}
+
+/** Running sums of each sentence's worth: duration × (p − τ + lift from vocal energy, the asked-for mood, what is left out). */
+export function gainPrefix(talk: TalkAnalysis): Float64Array {
+	const prefix = new Float64Array(talk.units.length + 1);
+	talk.units.forEach((u, k) => (prefix[k + 1] = prefix[k]! + (u.end - u.start) * (talk.reading.moment[k]! - MOMENT_BAR + talk.lift[k]!)));
+	return prefix;
+}
+
+export function edgeGain(reading: MomentReading, i: number, j: number): number {
+	return EDGE_WEIGHT * (Math.tanh(reading.startLogit[i]! / 4) + Math.tanh(reading.endLogit[j]! / 4));
+}
+
+/**
+ * Calls `fn` with the gain of every candidate passage. The opening's cohesion is kept up as the
+ * passage grows (each later sentence's words checked once against the opening's), so the whole
+ * walk costs O(passages + words).
+ */
+export function visitGains(talk: TalkAnalysis, prefix: Float64Array, fn: (i: number, j: number, gain: number) => void): void {
+	const { units, reading, spans, bounds } = talk;
+	const { idf } = reading;
+	for (let i = 0; i < units.length; i++) {
+		if (!spans.canStart[i]) continue;
+		const opening = new Map<string, number>();
+		let k = i;
+		do for (const t of units[k]!.terms) opening.set(t, idf.get(t) ?? 1);
+		while (++k < units.length && units[k]!.start - units[i]!.start < OPENING_SECONDS);
+		const restStart = k;
+		let total = 0;
+		for (const w of opening.values()) total += w;
+		const seen = new Set<string>();
+		let shared = 0;
+		const start = spans.startAt[i]!;
+		for (let j = i; j < units.length; j++) {
+			if (units[j]!.end - units[i]!.start > bounds.max) break;
+			if (j >= restStart) {
+				for (const t of units[j]!.terms) {
+					if (opening.has(t) && !seen.has(t)) {
+						seen.add(t);
+						shared += opening.get(t)!;
+					}
+				}
+			}
+			if (!spans.canEnd[j]) continue;
+			const length = Math.max(spans.endAt[j]!, start) - start;
+			if (length < bounds.min - 1e-6 || length > bounds.max + 1e-6) continue;
+			const cohesion = total > 0 && j >= restStart ? shared / total : 0;
+			fn(i, j, prefix[j + 1]! - prefix[i]! + edgeGain(reading, i, j) + OPENING_WEIGHT * (cohesion - 0.3));
+		}
+	}
+}
+
+/** The best non-overlapping passages, best gain first: at most `most`, and past those worth cutting, at least `least`. */
+export function chooseMoments(talk: TalkAnalysis, most: number, least: number): Span[] {
+	const prefix = gainPrefix(talk);
+	const candidates: Candidate[] = [];
+	let current: Candidate[] = [];
+	let currentStart = -1;
+	const flush = () => {
+		candidates.push(...current);
+		current = [];
+	};
+	visitGains(talk, prefix, (i, j, gain) => {
+		if (i !== currentStart) {
+			flush();
+			currentStart = i;
+		}
+		if (current.length < KEPT_PER_START) current.push({ span: talk.spans.span(i, j), gain });
+		else {
+			let worst = 0;
+			for (let n = 1; n < current.length; n++) if (current[n]!.gain < current[worst]!.gain) worst = n;
+			if (gain > current[worst]!.gain) current[worst] = { span: talk.spans.span(i, j), gain };
+		}
+	});
+	flush();
+	// "not the pumpkin contest": no clip holds it or the talk right around it.
+	const excludedBefore = new Int32Array(talk.units.length + 1);
+	talk.units.forEach((_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)));
+	const holdsExcluded = (span: Span) => excludedBefore[span.j + 1]! - excludedBefore[span.i]! > 0;
+	candidates.sort((a, b) => b.gain - a.gain || a.span.start - b.span.start);
+	const picked: Span[] = [];
+	for (const { span, gain } of candidates) {
+		if (picked.length >= most) break;
+		// Past the moments worth cutting, keep filling only up to the minimum count.
+		if (gain <= 0 && picked.length >= least) break;
+		if (holdsExcluded(span)) continue;
+		if (!picked.some((p) => overlaps(p, span) || splitsAMoment(talk.reading, p, span))) picked.push(span);
+	}
+	return picked;
+}
+
+/**
+ * Two clips that touch (less than 3 s apart) must meet at a real edge, where one moment ends and
+ * another starts; otherwise the second would be the leftover of the first (a story's opening line
+ * glued to the talk before it).
+ */
+function splitsAMoment(reading: MomentReading, a: Span, b: Span): boolean {
+	const [first, second] = a.start <= b.start ? [a, b] : [b, a];
+	if (second.start - first.end >= 3) return false;
+	return reading.endLogit[first.j]! <= 0 || reading.startLogit[second.i]! <= 0;
+}

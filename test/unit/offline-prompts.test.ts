@@ -1,0 +1,113 @@
+/**
+ * Prompts read as a person means them (issue "Clips a person would post"): each case here failed
+ * before its fix.
+ */
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/worker/domain/video-config";
+import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
+import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
+import { unitsOf } from "../../src/worker/services/ranking/text/units";
+import { DEMO_TALK } from "../helpers/demo-talk";
+import { CONFESSION_TURNS, GARDEN_EPISODE } from "../helpers/garden-episode";
+import { longTranscriptOf, spanOfTurns, transcriptOf } from "../helpers/talk";
+
+const config = { ...defaultConfig(), clipDurationMin: 15, clipDurationMax: 90 };
+const garden = transcriptOf(GARDEN_EPISODE);
+
+describe("prompt words that are also listening sounds", () => {
+	it("are found in the transcript as the prompt reads them: 'the part about the man' finds the old man named Walter", () => {
+		const outcome = rankOffline(DEMO_TALK, { ...config, clipDurationMin: 10, clipDurationMax: 30, customPrompt: "the part about the man" });
+		expect(outcome.note).toBeNull();
+		expect(outcome.clips[0]!.transcript).toMatch(/old man named walter/);
+	});
+
+	it.each(["god", "thanks", "great", "nice", "sure", "interesting"])("'%s' in a prompt matches the sentence that says it", (word) => {
+		const talk = transcriptOf([
+			["A", "We spent the whole morning cleaning out the garage and sorting the boxes."],
+			["B", "Mm-hmm."],
+			["A", `The ${word} part was the letter we found in the bottom box, from my grandfather to my grandmother in 1952.`],
+			["B", "Wow."],
+			["A", "Then we drove the old couch to the dump and had lunch at the diner by the bridge."],
+			["B", "Right."],
+			["A", "After that we painted the fence, two coats, and the neighbour's dog supervised the whole time."],
+		]);
+		const outcome = rankOffline(talk, { ...config, clipDurationMin: 5, clipDurationMax: 15, customPrompt: `the ${word} part` });
+		expect(outcome.note).toBeNull();
+		expect(outcome.clips[0]!.transcript).toMatch(new RegExp(`\\b${word}\\b`, "i"));
+		expect(unitsOf(talk).find((u) => u.text.includes(word))!.keys.length).toBeGreaterThan(0);
+	});
+});
+
+describe("negation and exclusions", () => {
+	it("reads 'skip the arguing, just what they agreed' as: leave out the arguing, keep the agreement", () => {
+		const read = readPrompt("Skip the arguing, just what they agreed");
+		expect(read.excluded.moods).toEqual(["heated"]);
+		expect(read.moods).toEqual(["decided"]);
+		expect(read.terms.map((t) => t.word)).not.toContain("skip");
+	});
+
+	it("reads 'not the whole debate' as a mood to leave out, not one to look for", () => {
+		const read = readPrompt("not the whole debate");
+		expect(read.moods).not.toContain("heated");
+		expect(read.excluded.moods).toContain("heated");
+		expect(read.terms).toEqual([]);
+	});
+
+	it("pushes what it leaves out away: 'not the pumpkin contest' returns clips without it", () => {
+		const { clips } = rankOffline(garden, { ...config, customPrompt: "not the pumpkin contest" });
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.transcript).not.toMatch(/pumpkin/i);
+		const confession = spanOfTurns(garden, ...CONFESSION_TURNS);
+		expect(clips.some((c) => c.start < confession.end && confession.start < c.end && c.transcript.includes("truth"))).toBe(false);
+	});
+});
+
+describe("places in the video", () => {
+	it("parses first or last N minutes, halves and after the intro", () => {
+		expect(readPrompt("in the last ten minutes")).toMatchObject({ lastSeconds: 600, terms: [] });
+		expect(readPrompt("the compost, in the first 5 minutes")).toMatchObject({ firstSeconds: 300, terms: [{ word: "compost" }] });
+		expect(readPrompt("anything about taxes after minute 20")).toMatchObject({ afterSeconds: 1200, terms: [{ word: "taxes" }] });
+		expect(readPrompt("the second half")).toMatchObject({ within: [0.5, 1] });
+		expect(readPrompt("after the intro, the best story")).toMatchObject({ skipIntro: true, moods: ["story"] });
+	});
+
+	it("keeps every clip inside 'the last ten minutes'", () => {
+		const talk = longTranscriptOf(GARDEN_EPISODE, 30);
+		const { clips } = rankOffline(talk, { ...config, customPrompt: "in the last ten minutes" });
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.start).toBeGreaterThanOrEqual(talk.duration - 600 - 1e-6);
+	});
+});
+
+describe("a match needs the prompt's topic, not one shared common word", () => {
+	it("answers 'the CEO's resignation and the stock price in March' with no clips and says why", () => {
+		const outcome = rankOffline(garden, { ...config, customPrompt: "the CEO's resignation and the stock price in March" });
+		expect(outcome.clips).toEqual([]);
+		expect(outcome.note).toMatch(/only "march"/);
+	});
+
+	it("still answers a prompt whose one specific word is said", () => {
+		const outcome = rankOffline(garden, { ...config, customPrompt: "why the fig tree was wrapped in a coat" });
+		expect(outcome.clips[0]!.transcript).toMatch(/fig tree/);
+	});
+});
+
+describe("questions without a question mark (the local engine writes none)", () => {
+	it("are read by their shape", () => {
+		const plain = transcriptOf(
+			[
+				["A", "do you think we should plant the beans this week"],
+				["B", "when i was a kid we planted them in may"],
+				["A", "why does the soil stay so wet by the fence"],
+				["B", "what we did last year was add sand"],
+			],
+			{ plain: true },
+		);
+		expect(unitsOf(plain).map((u) => u.question)).toEqual([true, false, true, false]);
+	});
+
+	it("never end a clip", () => {
+		const { clips } = rankOffline(DEMO_TALK, { ...config, clipDurationMin: 10, clipDurationMax: 30 });
+		for (const clip of clips) expect(clip.transcript).not.toMatch(/why does this work so well for so many people$/);
+	});
+});
