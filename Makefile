@@ -29,8 +29,10 @@ types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
 	@npm run -s sdk:types -- --check
 
+## ESLint, then the formatter's check (Prettier; `npm run format` fixes what it reports).
 lint:
 	@npm run -s lint
+	@npm run -s format:check
 
 typecheck:
 	@npm run -s typecheck

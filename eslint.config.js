@@ -2,7 +2,18 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-	{ ignores: ["node_modules/", ".wrangler/", ".stack/", "demo-output/", "worker-configuration.d.ts", "migrations/", "bench-results/", "dist/"] },
+	{
+		ignores: [
+			"node_modules/",
+			".wrangler/",
+			".stack/",
+			"demo-output/",
+			"worker-configuration.d.ts",
+			"migrations/",
+			"bench-results/",
+			"dist/",
+		],
+	},
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{

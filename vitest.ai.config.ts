@@ -15,7 +15,11 @@ export default defineConfig(async () => {
 	const AI_CATALOGUE = readAiCatalogue();
 	// This run's own secrets: never a developer's .dev.vars, never a value anyone else knows. Also in
 	// process.env, where wrangler looks for the config's required secrets.
-	const secrets = { SIGNING_SECRET: randomBytes(32).toString("base64url"), RENDER_SECRET: randomBytes(32).toString("base64url"), OPERATOR_SECRET: randomBytes(32).toString("base64url") };
+	const secrets = {
+		SIGNING_SECRET: randomBytes(32).toString("base64url"),
+		RENDER_SECRET: randomBytes(32).toString("base64url"),
+		OPERATOR_SECRET: randomBytes(32).toString("base64url"),
+	};
 	Object.assign(process.env, secrets);
 	return {
 		plugins: [

@@ -24,27 +24,45 @@ export async function fetchOrphanReport(url: string, signingSecret: string, minA
 	const path = `/internal/orphans?minAgeMinutes=${minAgeMinutes}`;
 	const authorization = await signRenderRequest(signingSecret, { method: "GET", path, body: "" });
 	const response = await fetch(url + path, { headers: { authorization } });
-	if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(`GET ${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
 	return (await response.json()) as OrphanReport;
 }
 
 /** SIGNING_SECRET from a dotenv file (`.dev.vars`, or a stack's `<state>/dev.vars`). */
 export function signingSecretFrom(file: string): string | undefined {
 	if (!existsSync(file)) return undefined;
-	const line = readFileSync(file, "utf8").split("\n").find((l) => l.startsWith("SIGNING_SECRET="));
+	const line = readFileSync(file, "utf8")
+		.split("\n")
+		.find((l) => l.startsWith("SIGNING_SECRET="));
 	return line?.slice("SIGNING_SECRET=".length).replace(/^"(.*)"$/, "$1");
 }
 
 export async function orphansCommand(argv: string[]): Promise<void> {
-	const { values } = parseArgs({ args: argv, options: { url: { type: "string" }, "secrets-file": { type: "string" }, "min-age-minutes": { type: "string", default: "10" } } });
+	const { values } = parseArgs({
+		args: argv,
+		options: {
+			url: { type: "string" },
+			"secrets-file": { type: "string" },
+			"min-age-minutes": { type: "string", default: "10" },
+		},
+	});
 	const stackFile = join(DEFAULT_STATE_DIR, "stack.json");
-	const url = values.url ?? (existsSync(stackFile) ? (JSON.parse(readFileSync(stackFile, "utf8")) as { url: string }).url : "http://127.0.0.1:8787");
+	const url =
+		values.url ??
+		(existsSync(stackFile)
+			? (JSON.parse(readFileSync(stackFile, "utf8")) as { url: string }).url
+			: "http://127.0.0.1:8787");
 	const secret = process.env.CLIPFORGE_SIGNING_SECRET ?? signingSecretFrom(values["secrets-file"] ?? DEV_VARS);
 	if (!secret) {
-		console.error("No SIGNING_SECRET: set CLIPFORGE_SIGNING_SECRET or pass --secrets-file (a dotenv file with SIGNING_SECRET=…).");
+		console.error(
+			"No SIGNING_SECRET: set CLIPFORGE_SIGNING_SECRET or pass --secrets-file (a dotenv file with SIGNING_SECRET=…).",
+		);
 		process.exit(2);
 	}
 	const report = await fetchOrphanReport(url, secret, Number(values["min-age-minutes"]));
 	console.log(JSON.stringify(report, null, 2));
-	console.error(`${report.orphans.length} orphaned object(s), ${report.orphanBytes} bytes, of ${report.scanned} scanned (${report.young} unclaimed younger than ${report.minAgeMinutes} min not counted)`);
+	console.error(
+		`${report.orphans.length} orphaned object(s), ${report.orphanBytes} bytes, of ${report.scanned} scanned (${report.young} unclaimed younger than ${report.minAgeMinutes} min not counted)`,
+	);
 }

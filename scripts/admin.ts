@@ -74,7 +74,8 @@ if (command === "reset-password") {
 	const maxSeconds = Math.round(Number(values["max-hours"]) * 3600);
 	if (!Number.isFinite(maxSeconds) || maxSeconds <= 0) fail("--max-hours must be a positive number");
 	const maxConcurrent = values.concurrent === undefined ? null : Number(values.concurrent);
-	if (maxConcurrent !== null && (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)) fail("--concurrent must be a whole number ≥ 1");
+	if (maxConcurrent !== null && (!Number.isInteger(maxConcurrent) || maxConcurrent < 1))
+		fail("--concurrent must be a whole number ≥ 1");
 	const workspaceId = id("wsp");
 	const workspaceName = values.name ?? `${email.split("@")[0]}'s workspace`;
 	apiKey = `cf_live_${randomBytes(24).toString("base64url")}`;

@@ -25,14 +25,25 @@ export declare const jsonMode: { [M in JsonModeModel]: JsonModeApi<M> };
 
 export function readAiCatalogue(): AiCatalogue {
 	const options: ts.CompilerOptions = {
-		strict: true, noEmit: true, lib: ["lib.esnext.d.ts"], types: [], module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, allowImportingTsExtensions: true, skipLibCheck: true,
+		strict: true,
+		noEmit: true,
+		lib: ["lib.esnext.d.ts"],
+		types: [],
+		module: ts.ModuleKind.ESNext,
+		moduleResolution: ts.ModuleResolutionKind.Bundler,
+		allowImportingTsExtensions: true,
+		skipLibCheck: true,
 	};
 	const host = ts.createCompilerHost(options);
 	const readFile = host.readFile.bind(host);
 	const getSourceFile = host.getSourceFile.bind(host);
-	host.fileExists = ((exists) => (file: string) => file === PROBE || exists(file))(host.fileExists.bind(host));
+	host.fileExists = (
+		(exists) => (file: string) =>
+			file === PROBE || exists(file)
+	)(host.fileExists.bind(host));
 	host.readFile = (file) => (file === PROBE ? PROBE_TEXT : readFile(file));
-	host.getSourceFile = (file, language) => (file === PROBE ? ts.createSourceFile(file, PROBE_TEXT, language) : getSourceFile(file, language));
+	host.getSourceFile = (file, language) =>
+		file === PROBE ? ts.createSourceFile(file, PROBE_TEXT, language) : getSourceFile(file, language);
 	const program = ts.createProgram([join(ROOT, "worker-configuration.d.ts"), PROBE], options, host);
 	const checker = program.getTypeChecker();
 	const probe = program.getSourceFile(PROBE)!;
@@ -43,13 +54,16 @@ export function readAiCatalogue(): AiCatalogue {
 		return checker.getTypeOfSymbol(symbol);
 	};
 	const literal = (type: ts.Type) => (type.isStringLiteral() ? type.value : null);
-	const models = declared("models").getProperties().map((p) => p.name);
+	const models = declared("models")
+		.getProperties()
+		.map((p) => p.name);
 	const jsonMode: AiCatalogue["jsonMode"] = {};
 	for (const property of declared("jsonMode").getProperties()) {
 		const api = literal(checker.getTypeOfSymbol(property));
 		if (api === "workers-ai" || api === "chat-completions") jsonMode[property.name] = api;
 	}
-	if (models.length === 0 || Object.keys(jsonMode).length === 0) throw new Error("ai-catalogue: the generated AiModels type was not found (npm run cf-typegen)");
+	if (models.length === 0 || Object.keys(jsonMode).length === 0)
+		throw new Error("ai-catalogue: the generated AiModels type was not found (npm run cf-typegen)");
 	return { models, jsonMode };
 }
 

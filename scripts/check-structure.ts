@@ -50,7 +50,10 @@ interface Finding {
 }
 
 export function sourceFiles(root = ROOT): string[] {
-	const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts"], { cwd: root, encoding: "utf8" });
+	const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts"], {
+		cwd: root,
+		encoding: "utf8",
+	});
 	return listed
 		.split("\n")
 		.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
@@ -66,7 +69,12 @@ export function longFunctions(file: string, text: string, max = MAX_FUNCTION_LIN
 			const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 			const end = source.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
 			const lines = end - start + 1;
-			if (lines > max) found.push({ check: "functions", where: `${file}:${start}`, what: `${nameOf(node)} is ${lines} lines` });
+			if (lines > max)
+				found.push({
+					check: "functions",
+					where: `${file}:${start}`,
+					what: `${nameOf(node)} is ${lines} lines`,
+				});
 		}
 		ts.forEachChild(node, visit);
 	};
@@ -91,19 +99,26 @@ export function wideLines(file: string, text: string, max = MAX_LINE_WIDTH): Fin
 	});
 }
 
-const significant = (line: string) => /[A-Za-z0-9]/.test(line) && !/^(import|export \* from|export \{[^}]*\} from)\b/.test(line);
+const significant = (line: string) =>
+	/[A-Za-z0-9]/.test(line) && !/^(import|export \* from|export \{[^}]*\} from)\b/.test(line);
 
 /** Runs of `min` or more significant lines found in two places (merged into their longest extent). */
 export function duplicateRuns(files: Map<string, string>, min = MIN_DUPLICATE_RUN): Finding[] {
 	type At = { file: string; index: number };
 	const lines = new Map<string, { text: string; line: number }[]>();
 	for (const [file, text] of files) {
-		lines.set(file, text.split("\n").flatMap((raw, i) => (significant(raw.trim()) ? [{ text: raw.trim(), line: i + 1 }] : [])));
+		lines.set(
+			file,
+			text.split("\n").flatMap((raw, i) => (significant(raw.trim()) ? [{ text: raw.trim(), line: i + 1 }] : [])),
+		);
 	}
 	const windows = new Map<string, At[]>();
 	for (const [file, rows] of lines) {
 		for (let i = 0; i + min <= rows.length; i++) {
-			const key = rows.slice(i, i + min).map((r) => r.text).join("\n");
+			const key = rows
+				.slice(i, i + min)
+				.map((r) => r.text)
+				.join("\n");
 			windows.set(key, [...(windows.get(key) ?? []), { file, index: i }]);
 		}
 	}
@@ -128,7 +143,8 @@ export function duplicateRuns(files: Map<string, string>, min = MIN_DUPLICATE_RU
 	return found;
 }
 
-const layerOf = (file: string) => LAYERS.findIndex((folders) => folders.some((f) => file === f || file.startsWith(`${f}/`)));
+const layerOf = (file: string) =>
+	LAYERS.findIndex((folders) => folders.some((f) => file === f || file.startsWith(`${f}/`)));
 
 /** Workspace packages by name, so `@clipforge/x` imports are placed like relative ones. */
 function packageFolders(): Map<string, string> {
@@ -156,7 +172,12 @@ export function upwardImports(file: string, text: string, packages = packageFold
 		}
 		if (target === null) continue;
 		const to = layerOf(target);
-		if (to > from) found.push({ check: "layers", where: file, what: `imports ${spec} (${LAYERS[to]!.join("|")} is above ${LAYERS[from]!.join("|")})` });
+		if (to > from)
+			found.push({
+				check: "layers",
+				where: file,
+				what: `imports ${spec} (${LAYERS[to]!.join("|")} is above ${LAYERS[from]!.join("|")})`,
+			});
 	}
 	return found;
 }
@@ -175,7 +196,9 @@ function main(): void {
 	}
 	if (on("duplicates")) findings.push(...duplicateRuns(files));
 	for (const f of findings) console.log(`${f.check.padEnd(10)} ${f.where}  ${f.what}`);
-	const counts = ["functions", "lines", "duplicates", "layers"].filter((c) => on(c as Finding["check"])).map((c) => `${c} ${findings.filter((f) => f.check === c).length}`);
+	const counts = ["functions", "lines", "duplicates", "layers"]
+		.filter((c) => on(c as Finding["check"]))
+		.map((c) => `${c} ${findings.filter((f) => f.check === c).length}`);
 	console.log(`${files.size} files; findings: ${counts.join(", ")}`);
 	if (findings.length > 0 && !args.includes("--report")) process.exit(1);
 }

@@ -16,14 +16,30 @@ const stateDir = process.env.CLIPFORGE_STATE_DIR ?? DEFAULT_STATE_DIR;
 const started = Date.now();
 const already = await runningStack(stateDir);
 step(already ? `Using the running stack at ${already.url}` : "Starting the render tier and wrangler dev …");
-const stack = already ?? (await startStack({ stateDir, port: Number(process.env.CLIPFORGE_PORT ?? 8787), renderPort: Number(process.env.RENDER_PORT ?? 8788) }));
+const stack =
+	already ??
+	(await startStack({
+		stateDir,
+		port: Number(process.env.CLIPFORGE_PORT ?? 8787),
+		renderPort: Number(process.env.RENDER_PORT ?? 8788),
+	}));
 
 const samples = join(stateDir, "samples");
-ensureDemoSample(samples, () => step("Making a 60 s sample talk video (a face drifting over an ffmpeg gradient + flite speech) …"));
+ensureDemoSample(samples, () =>
+	step("Making a 60 s sample talk video (a face drifting over an ffmpeg gradient + flite speech) …"),
+);
 const files = await serveDirectory(samples);
 const hostedUrl = `${files.url}/${DEMO_SAMPLE}`;
 /** What a creator would ask for: vertical clips with karaoke captions, a hook title and smart crop on the speaker. */
-const DEMO_CONFIG = { clipDurationMin: 10, clipDurationMax: 30, aspectRatio: "9:16", enableCaptions: true, captionTemplateId: "karaoke", enableIntroTitle: true, enableSmartCrop: true };
+const DEMO_CONFIG = {
+	clipDurationMin: 10,
+	clipDurationMax: 30,
+	aspectRatio: "9:16",
+	enableCaptions: true,
+	captionTemplateId: "karaoke",
+	enableIntroTitle: true,
+	enableSmartCrop: true,
+};
 
 try {
 	const api = async (method: string, path: string, body?: unknown) => {
@@ -33,14 +49,17 @@ try {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const json = (await response.json()) as any;
-		if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${json.error?.code}: ${json.error?.message}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path} → ${response.status} ${json.error?.code}: ${json.error?.message}`);
 		return json;
 	};
 
 	step(`Submitting ${hostedUrl} with ${JSON.stringify(DEMO_CONFIG)}`);
 	const submitted = await api("POST", "/api/videos/hosted", { hostedUrl, config: DEMO_CONFIG });
 	const id: string = submitted.video.id;
-	console.log(`  video ${id} · "${submitted.videoInfo.title}" · ${submitted.videoInfo.duration} s · status ${submitted.video.status}`);
+	console.log(
+		`  video ${id} · "${submitted.videoInfo.title}" · ${submitted.videoInfo.duration} s · status ${submitted.video.status}`,
+	);
 
 	const deadline = Date.now() + TIMEOUT_MS;
 	let status = submitted.video.status as string;
@@ -66,7 +85,10 @@ try {
 	step(`${count} clip(s), best first:`);
 	for (const [n, clip] of (clips as any[]).entries()) {
 		const base = `${String(n + 1).padStart(2, "0")}-${slug(clip.title)}`;
-		for (const [url, ext] of [[clip.downloadUrl, "mp4"], [clip.thumbnailUrl, "jpg"]] as const) {
+		for (const [url, ext] of [
+			[clip.downloadUrl, "mp4"],
+			[clip.thumbnailUrl, "jpg"],
+		] as const) {
 			const file = await fetch(url);
 			if (!file.ok) throw new Error(`downloading ${ext} of ${clip.id} → ${file.status}`);
 			writeFileSync(join(outDir, `${base}.${ext}`), new Uint8Array(await file.arrayBuffer()));
@@ -76,13 +98,21 @@ try {
 		console.log(`       ${join("demo-output", id, `${base}.mp4`)}`);
 	}
 	writeFileSync(join(outDir, "clips.json"), JSON.stringify({ videoId: id, clips }, null, 2));
-	step(`Done in ${Math.round((Date.now() - started) / 1000)} s. Clips, thumbnails and clips.json are in demo-output/${id}/`);
+	step(
+		`Done in ${Math.round((Date.now() - started) / 1000)} s. Clips, thumbnails and clips.json are in demo-output/${id}/`,
+	);
 	if (already) {
-		console.log(`The stack keeps running (make down stops it): CLIPFORGE_URL=${stack.url} CLIPFORGE_API_KEY=${stack.apiKey}`);
+		console.log(
+			`The stack keeps running (make down stops it): CLIPFORGE_URL=${stack.url} CLIPFORGE_API_KEY=${stack.apiKey}`,
+		);
 		console.log(`Dashboard: ${stack.url}/app  (sign in as ${stack.email} / ${stack.password})`);
 	} else {
-		console.log("Next: `make up` keeps the stack running and prints the dashboard's address and sign-in (this video and its");
-		console.log("clips are listed there), the API key for the clipforge CLI, and a loopback URL serving this sample to submit again.");
+		console.log(
+			"Next: `make up` keeps the stack running and prints the dashboard's address and sign-in (this video and its",
+		);
+		console.log(
+			"clips are listed there), the API key for the clipforge CLI, and a loopback URL serving this sample to submit again.",
+		);
 	}
 } finally {
 	await files.close();
@@ -104,5 +134,11 @@ function fmt(seconds: number): string {
 }
 
 function slug(text: string): string {
-	return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
+	return (
+		text
+			.toLowerCase()
+			.replace(/[^a-z0-9]+/g, "-")
+			.replace(/^-|-$/g, "")
+			.slice(0, 40) || "clip"
+	);
 }

@@ -39,13 +39,23 @@ export interface DeployCheck {
 
 /** wrangler.toml with the render container's Dockerfile replaced by a registry URI. */
 export function dryRunConfig(toml: string): string {
-	const replaced = toml.replace(/^image\s*=\s*"\.\/containers\/render\/Dockerfile"\s*$/m, `image = "${DRY_RUN_IMAGE}"`).replace(/^image_build_context\s*=.*$/m, "");
-	if (!replaced.includes(DRY_RUN_IMAGE)) throw new Error("deploy-check: wrangler.toml's [[containers]] image is no longer ./containers/render/Dockerfile; update scripts/deploy-check.ts");
+	const replaced = toml
+		.replace(/^image\s*=\s*"\.\/containers\/render\/Dockerfile"\s*$/m, `image = "${DRY_RUN_IMAGE}"`)
+		.replace(/^image_build_context\s*=.*$/m, "");
+	if (!replaced.includes(DRY_RUN_IMAGE))
+		throw new Error(
+			"deploy-check: wrangler.toml's [[containers]] image is no longer ./containers/render/Dockerfile; update scripts/deploy-check.ts",
+		);
 	return replaced;
 }
 
 function wrangler(args: string[]): string {
-	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], { cwd: ROOT, encoding: "utf8", env: QUIET_WRANGLER_ENV, maxBuffer: 16 << 20 });
+	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], {
+		cwd: ROOT,
+		encoding: "utf8",
+		env: QUIET_WRANGLER_ENV,
+		maxBuffer: 16 << 20,
+	});
 	const output = `${result.stdout}\n${result.stderr}`;
 	if (result.status !== 0) throw new Error(`wrangler ${args[0]} failed:\n${output.slice(-4000)}`);
 	return output;
@@ -61,17 +71,35 @@ export function runDeployCheck(): DeployCheck {
 		const bundle = join(out, "worker.bundle");
 		const deployed = wrangler(["deploy", "--dry-run", "--config", config, "--env=", "--outfile", bundle]);
 		const size = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(deployed);
-		if (!size) throw new Error(`deploy-check: no "Total Upload" line in wrangler's output:\n${deployed.slice(-2000)}`);
+		if (!size)
+			throw new Error(`deploy-check: no "Total Upload" line in wrangler's output:\n${deployed.slice(-2000)}`);
 		const bindings = [...deployed.matchAll(/^env\.(\w+)/gm)].map((m) => m[1]!);
 		let startupActiveMs: number | null = null;
 		try {
-			const profiled = wrangler(["check", "startup", "--config", config, "--env=", "--worker", bundle, "--outfile", join(out, "startup.cpuprofile")]);
+			const profiled = wrangler([
+				"check",
+				"startup",
+				"--config",
+				config,
+				"--env=",
+				"--worker",
+				bundle,
+				"--outfile",
+				join(out, "startup.cpuprofile"),
+			]);
 			const active = /Active: ([\d.]+) ms/.exec(profiled);
 			startupActiveMs = active ? Number(active[1]) : null;
 		} catch (error) {
-			console.error(`deploy-check: the startup could not be profiled: ${(error as Error).message.split("\n")[0]}`);
+			console.error(
+				`deploy-check: the startup could not be profiled: ${(error as Error).message.split("\n")[0]}`,
+			);
 		}
-		return { totalBytes: Math.round(Number(size[1]) * KiB), gzipBytes: Math.round(Number(size[2]) * KiB), startupActiveMs, bindings };
+		return {
+			totalBytes: Math.round(Number(size[1]) * KiB),
+			gzipBytes: Math.round(Number(size[2]) * KiB),
+			startupActiveMs,
+			bindings,
+		};
 	} finally {
 		rmSync(config, { force: true });
 		rmSync(out, { recursive: true, force: true });
@@ -81,9 +109,15 @@ export function runDeployCheck(): DeployCheck {
 if (import.meta.url === `file://${process.argv[1]}`) {
 	const check = runDeployCheck();
 	const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
-	console.log(`wrangler deploy --dry-run: the production config bundles with ${check.bindings.length} bindings (${check.bindings.join(", ")})`);
-	console.log(`bundle: ${mb(check.totalBytes)}, ${mb(check.gzipBytes)} compressed of a ${mb(BUNDLE_BUDGET.gzipBytes)} budget (Workers Free's limit; Paid's is 10 MB)`);
-	console.log(`startup: ${check.startupActiveMs ?? "?"} ms of CPU in local workerd (the platform's limit is ${BUNDLE_BUDGET.startupMs} ms; measured on this machine, whatever else it is doing)`);
+	console.log(
+		`wrangler deploy --dry-run: the production config bundles with ${check.bindings.length} bindings (${check.bindings.join(", ")})`,
+	);
+	console.log(
+		`bundle: ${mb(check.totalBytes)}, ${mb(check.gzipBytes)} compressed of a ${mb(BUNDLE_BUDGET.gzipBytes)} budget (Workers Free's limit; Paid's is 10 MB)`,
+	);
+	console.log(
+		`startup: ${check.startupActiveMs ?? "?"} ms of CPU in local workerd (the platform's limit is ${BUNDLE_BUDGET.startupMs} ms; measured on this machine, whatever else it is doing)`,
+	);
 	const expected = ["DB", "MEDIA", "AI", "PROCESS_VIDEO", "RENDER_CONTAINER", "WRITE_LIMITER", "READ_LIMITER"];
 	const missing = expected.filter((name) => !check.bindings.includes(name));
 	if (missing.length > 0) {
@@ -91,7 +125,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		process.exit(1);
 	}
 	if (check.gzipBytes > BUNDLE_BUDGET.gzipBytes) {
-		console.error(`deploy-check: the bundle is over budget by ${mb(check.gzipBytes - BUNDLE_BUDGET.gzipBytes)} compressed`);
+		console.error(
+			`deploy-check: the bundle is over budget by ${mb(check.gzipBytes - BUNDLE_BUDGET.gzipBytes)} compressed`,
+		);
 		process.exit(1);
 	}
 }

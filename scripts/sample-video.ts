@@ -50,23 +50,49 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 			chains.push(`[${i + 2}:a]aresample=48000,apad=pad_dur=${PAUSE_SECONDS}[a${i}]`);
 		}
 		const visual = options.visual ?? `testsrc2=size=${width}x${height}:rate=25`;
-		const face = Math.round(height * 0.5 / 2) * 2;
+		const face = Math.round((height * 0.5) / 2) * 2;
 		const picture = options.speaker
 			? `[1:v]scale=${face}:${face}[face];[0:v][face]overlay=x='(W-w)*(0.5+0.4*sin(2*PI*t/20))':y=(H-h)*0.35:shortest=1[v]`
 			: "[0:v]null[v]";
 		const graph = `${picture};${chains.join(";")};${Array.from({ length: count }, (_, i) => `[a${i}]`).join("")}concat=n=${count}:v=0:a=1[speech]`;
 		const args = [
-			"-hide_banner", "-loglevel", "error", "-y",
-			"-f", "lavfi", "-i", visual,
+			"-hide_banner",
+			"-loglevel",
+			"error",
+			"-y",
+			"-f",
+			"lavfi",
+			"-i",
+			visual,
 			// Input 1 is the speaker's face, or a 1-frame placeholder so speech inputs keep their numbers.
 			...(options.speaker ? ["-loop", "1", "-i", options.speaker] : ["-f", "lavfi", "-i", "color=s=2x2:d=0.04"]),
 			...inputs,
-			"-filter_complex", graph,
-			"-map", "[v]", "-map", "[speech]",
-			"-t", String(seconds),
-			"-c:v", "libx264", "-preset", options.preset ?? "veryfast", "-crf", "28", "-pix_fmt", "yuv420p", "-g", "50",
-			"-c:a", "aac", "-b:a", "96k", "-ac", "1",
-			"-movflags", "+faststart",
+			"-filter_complex",
+			graph,
+			"-map",
+			"[v]",
+			"-map",
+			"[speech]",
+			"-t",
+			String(seconds),
+			"-c:v",
+			"libx264",
+			"-preset",
+			options.preset ?? "veryfast",
+			"-crf",
+			"28",
+			"-pix_fmt",
+			"yuv420p",
+			"-g",
+			"50",
+			"-c:a",
+			"aac",
+			"-b:a",
+			"96k",
+			"-ac",
+			"1",
+			"-movflags",
+			"+faststart",
 			out,
 		];
 		const result = spawnSync("ffmpeg", args, { stdio: ["ignore", "inherit", "inherit"] });
@@ -90,13 +116,26 @@ export function ensureDemoSample(dir: string, onMake?: () => void): string {
 	mkdirSync(dir, { recursive: true });
 	// Made beside its final name and renamed, so an interrupted run never leaves a half-written sample behind.
 	const partial = join(dir, `.${DEMO_SAMPLE}.part.mp4`);
-	makeTalkVideo({ out: partial, seconds: 60, width: 1280, height: 720, visual: "gradients=s=1280x720:speed=0.01:rate=25:c0=0x1d2671:c1=0x0f9b8e", speaker: SPEAKER_FACE });
+	makeTalkVideo({
+		out: partial,
+		seconds: 60,
+		width: 1280,
+		height: 720,
+		visual: "gradients=s=1280x720:speed=0.01:rate=25:c0=0x1d2671:c1=0x0f9b8e",
+		speaker: SPEAKER_FACE,
+	});
 	renameSync(partial, file);
 	return file;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-	const { values } = parseArgs({ options: { out: { type: "string" }, seconds: { type: "string", default: "60" }, size: { type: "string", default: "640x360" } } });
+	const { values } = parseArgs({
+		options: {
+			out: { type: "string" },
+			seconds: { type: "string", default: "60" },
+			size: { type: "string", default: "640x360" },
+		},
+	});
 	if (!values.out) {
 		console.error("usage: node scripts/sample-video.ts --out talk.mp4 [--seconds 60] [--size 640x360]");
 		process.exit(2);

@@ -19,11 +19,23 @@ export interface FileServer {
 	close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { mp4: "video/mp4", jpg: "image/jpeg", mp3: "audio/mpeg", txt: "text/plain", json: "application/json" };
+const TYPES: Record<string, string> = {
+	mp4: "video/mp4",
+	jpg: "image/jpeg",
+	mp3: "audio/mpeg",
+	txt: "text/plain",
+	json: "application/json",
+};
 
-export function serveDirectory(root: string, options: { port?: number; acceptPut?: boolean } = {}): Promise<FileServer> {
+export function serveDirectory(
+	root: string,
+	options: { port?: number; acceptPut?: boolean } = {},
+): Promise<FileServer> {
 	const server = createServer(async (req, res) => {
-		const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+		const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+			/^(\.\.[/\\])+/,
+			"",
+		);
 		const file = join(root, path);
 		if (!file.startsWith(root)) {
 			res.writeHead(403).end();
@@ -49,7 +61,12 @@ export function serveDirectory(root: string, options: { port?: number; acceptPut
 				res.writeHead(416, { "content-range": `bytes */${info.size}` }).end();
 				return;
 			}
-			res.writeHead(206, { "content-type": type, "accept-ranges": "bytes", "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${info.size}` });
+			res.writeHead(206, {
+				"content-type": type,
+				"accept-ranges": "bytes",
+				"content-length": end - start + 1,
+				"content-range": `bytes ${start}-${end}/${info.size}`,
+			});
 			if (req.method === "HEAD") res.end();
 			else createReadStream(file, { start, end }).pipe(res);
 			return;
@@ -61,13 +78,20 @@ export function serveDirectory(root: string, options: { port?: number; acceptPut
 	return new Promise((resolve) => {
 		server.listen(options.port ?? 0, "127.0.0.1", () => {
 			const { port } = server.address() as AddressInfo;
-			resolve({ url: `http://127.0.0.1:${port}`, server, close: () => new Promise((r) => server.close(() => r())) });
+			resolve({
+				url: `http://127.0.0.1:${port}`,
+				server,
+				close: () => new Promise((r) => server.close(() => r())),
+			});
 		});
 	});
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-	const { values, positionals } = parseArgs({ allowPositionals: true, options: { port: { type: "string", default: "0" } } });
+	const { values, positionals } = parseArgs({
+		allowPositionals: true,
+		options: { port: { type: "string", default: "0" } },
+	});
 	if (positionals.length !== 1) {
 		console.error("usage: node scripts/serve-files.ts <folder> [--port N]");
 		process.exit(2);

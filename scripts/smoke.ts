@@ -45,17 +45,27 @@ export async function smoke(base: string, key: string, print: (line: string) => 
 			return false;
 		}
 	} catch (error) {
-		print(`${MARK.failed} The Worker at ${base} cannot be reached (${(error as Error).message}). Check the URL: the deployment's workers.dev address or its own domain.`);
+		print(
+			`${MARK.failed} The Worker at ${base} cannot be reached (${(error as Error).message}). Check the URL: the deployment's workers.dev address or its own domain.`,
+		);
 		return false;
 	}
 	print(`Checking ${base} …`);
-	const response = await fetch(url("/admin/smoke"), { method: "POST", headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5 * 60_000) });
+	const response = await fetch(url("/admin/smoke"), {
+		method: "POST",
+		headers: { authorization: `Bearer ${key}` },
+		signal: AbortSignal.timeout(5 * 60_000),
+	});
 	if (response.status === 404) {
-		print(`${MARK.failed} The smoke route is off on this deployment: set its key with \`openssl rand -base64 48 | npx wrangler secret put OPERATOR_SECRET\` (at least 32 characters), then run this again with it.`);
+		print(
+			`${MARK.failed} The smoke route is off on this deployment: set its key with \`openssl rand -base64 48 | npx wrangler secret put OPERATOR_SECRET\` (at least 32 characters), then run this again with it.`,
+		);
 		return false;
 	}
 	if (response.status === 401) {
-		print(`${MARK.failed} The key was refused: pass the deployment's OPERATOR_SECRET with --key (not a tenant's API key).`);
+		print(
+			`${MARK.failed} The key was refused: pass the deployment's OPERATOR_SECRET with --key (not a tenant's API key).`,
+		);
 		return false;
 	}
 	if (!response.ok) {
@@ -64,44 +74,74 @@ export async function smoke(base: string, key: string, print: (line: string) => 
 	}
 	const report = (await response.json()) as Report;
 	let ok = report.ok;
-	for (const check of report.checks) print(`${MARK[check.status]} ${check.name}: ${check.status === "skipped" ? "skipped, " : ""}${check.detail} (${check.ms} ms)`);
+	for (const check of report.checks)
+		print(
+			`${MARK[check.status]} ${check.name}: ${check.status === "skipped" ? "skipped, " : ""}${check.detail} (${check.ms} ms)`,
+		);
 
 	// The signed download, fetched from outside as a client would.
 	try {
 		const download = await fetch(report.download.url, { signal: AbortSignal.timeout(60_000) });
 		const bytes = Buffer.from(await download.arrayBuffer());
 		const digest = createHash("sha256").update(bytes).digest("hex");
-		const forgedUrl = report.download.url.replace(/token=(\d+)\.(.)/, (_, exp: string, first: string) => `token=${exp}.${first === "A" ? "B" : "A"}`);
+		const forgedUrl = report.download.url.replace(
+			/token=(\d+)\.(.)/,
+			(_, exp: string, first: string) => `token=${exp}.${first === "A" ? "B" : "A"}`,
+		);
 		const forged = await fetch(forgedUrl, { signal: AbortSignal.timeout(60_000) });
 		if (!download.ok) throw new Error(`it answered ${download.status}: ${bytes.toString("utf8", 0, 200)}`);
-		if (digest !== report.download.sha256) throw new Error(`it served ${bytes.length} bytes, not the ${report.download.bytes} stored`);
+		if (digest !== report.download.sha256)
+			throw new Error(`it served ${bytes.length} bytes, not the ${report.download.bytes} stored`);
 		if (forged.status !== 403) throw new Error(`a forged token was answered ${forged.status}, not 403`);
-		print(`${MARK.ok} Signed download: ${bytes.length.toLocaleString("en")} bytes as stored; a forged token refused (403)`);
+		print(
+			`${MARK.ok} Signed download: ${bytes.length.toLocaleString("en")} bytes as stored; a forged token refused (403)`,
+		);
 	} catch (error) {
 		ok = false;
 		print(`${MARK.failed} Signed download: ${(error as Error).message}`);
 	}
 
-	const cleanup = await fetch(url(`/admin/smoke/${report.runId}`), { method: "DELETE", headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
+	const cleanup = await fetch(url(`/admin/smoke/${report.runId}`), {
+		method: "DELETE",
+		headers: { authorization: `Bearer ${key}` },
+		signal: AbortSignal.timeout(60_000),
+	});
 	if (cleanup.ok) {
 		const { removed, left } = (await cleanup.json()) as { removed: number; left: number };
-		print(`${left === 0 ? MARK.ok : MARK.failed} Cleaned up: removed ${removed} object(s) the run stored, ${left} left`);
+		print(
+			`${left === 0 ? MARK.ok : MARK.failed} Cleaned up: removed ${removed} object(s) the run stored, ${left} left`,
+		);
 		ok &&= left === 0;
 	} else {
 		ok = false;
-		print(`${MARK.failed} Cleaning up answered ${cleanup.status}: ${await said(cleanup)} (the cron removes smoke/${report.runId}/ within the hour)`);
+		print(
+			`${MARK.failed} Cleaning up answered ${cleanup.status}: ${await said(cleanup)} (the cron removes smoke/${report.runId}/ within the hour)`,
+		);
 	}
 	const failed = report.checks.filter((c) => c.status === "failed").length;
-	print(ok ? "Everything answered as it should." : `Something is wrong${failed ? `: ${failed} check(s) failed` : ""}; see the lines marked ${MARK.failed}.`);
+	print(
+		ok
+			? "Everything answered as it should."
+			: `Something is wrong${failed ? `: ${failed} check(s) failed` : ""}; see the lines marked ${MARK.failed}.`,
+	);
 	return ok;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-	const { values } = parseArgs({ options: { url: { type: "string" }, key: { type: "string" } }, allowPositionals: false });
+	const { values } = parseArgs({
+		options: { url: { type: "string" }, key: { type: "string" } },
+		allowPositionals: false,
+	});
 	const key = values.key ?? process.env.CLIPFORGE_OPERATOR_SECRET;
 	if (!values.url || !key || !URL.canParse(values.url)) {
-		console.error("usage: npm run smoke -- --url https://<your deployment> --key <OPERATOR_SECRET>   (or CLIPFORGE_OPERATOR_SECRET in the environment)");
+		console.error(
+			"usage: npm run smoke -- --url https://<your deployment> --key <OPERATOR_SECRET>   (or CLIPFORGE_OPERATOR_SECRET in the environment)",
+		);
 		process.exit(2);
 	}
-	process.exit((await smoke(values.url, key).catch((error: Error) => (console.log(`${MARK.failed} ${error.message}`), false))) ? 0 : 1);
+	process.exit(
+		(await smoke(values.url, key).catch((error: Error) => (console.log(`${MARK.failed} ${error.message}`), false)))
+			? 0
+			: 1,
+	);
 }

@@ -4,7 +4,12 @@ import { fileURLToPath } from "node:url";
 /** The project's wrangler entry point, run with this Node (npm scripts make it v22, as wrangler needs). */
 export const WRANGLER_BIN = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
-export const QUIET_WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
+export const QUIET_WRANGLER_ENV = {
+	...process.env,
+	WRANGLER_SEND_METRICS: "false",
+	CLOUDFLARE_CF_FETCH_ENABLED: "false",
+	CI: "true",
+};
 
 /**
  * Runs a wrangler command to completion. Its output (banners, tables, and the warning that
@@ -12,7 +17,11 @@ export const QUIET_WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: "fals
  * when it fails, on stderr, so `make up` and `make demo` print what a user needs and stdout stays clean.
  */
 export function runWrangler(args: string[]): void {
-	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: QUIET_WRANGLER_ENV, encoding: "utf8" });
+	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], {
+		stdio: ["ignore", "pipe", "pipe"],
+		env: QUIET_WRANGLER_ENV,
+		encoding: "utf8",
+	});
 	if (result.status !== 0) {
 		process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
 		console.error(`wrangler ${args.join(" ")} failed (exit ${result.status ?? result.signal})`);

@@ -51,17 +51,36 @@ try {
 	);
 	const file = join(stateDir, "seed.sql");
 	writeFileSync(file, sql);
-	runWrangler(["d1", "execute", "DB", "--local", "--env", "local", "--persist-to", join(stateDir, "wrangler-state"), "--file", file, "--yes"]);
+	runWrangler([
+		"d1",
+		"execute",
+		"DB",
+		"--local",
+		"--env",
+		"local",
+		"--persist-to",
+		join(stateDir, "wrangler-state"),
+		"--file",
+		file,
+		"--yes",
+	]);
 
 	// Warm up (first requests compile, open D1 and fill the key cache), and keep each video's ETag.
 	const etags = new Map<string, string>();
 	for (const [i, id] of videoIds.entries()) {
-		const response = await fetch(`${stack.url}/api/videos/${id}/status`, { headers: { authorization: `Bearer ${keys[i % KEYS]}` } });
+		const response = await fetch(`${stack.url}/api/videos/${id}/status`, {
+			headers: { authorization: `Bearer ${keys[i % KEYS]}` },
+		});
 		etags.set(id, response.headers.get("etag") ?? "");
 		await response.arrayBuffer();
 	}
 	const timings: Record<string, number[]> = {};
-	const recordTiming = (_status: number, _body: string, _context: object, headers: Record<string, string | string[] | undefined> | undefined) => {
+	const recordTiming = (
+		_status: number,
+		_body: string,
+		_context: object,
+		headers: Record<string, string | string[] | undefined> | undefined,
+	) => {
 		// autocannon keeps the header names as sent.
 		const header = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "server-timing")?.[1];
 		for (const part of (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",")) {
@@ -71,15 +90,36 @@ try {
 	};
 	const requests: Record<Phase, autocannon.Request[]> = {
 		healthz: [{ method: "GET", path: "/healthz" }],
-		status: videoIds.map((id, i) => ({ method: "GET" as const, path: `/api/videos/${id}/status`, headers: { authorization: `Bearer ${keys[i % KEYS]}` }, onResponse: recordTiming })),
-		statusWithEtag: videoIds.map((id, i) => ({ method: "GET" as const, path: `/api/videos/${id}/status`, headers: { authorization: `Bearer ${keys[i % KEYS]}`, "if-none-match": etags.get(id) ?? "" } })),
+		status: videoIds.map((id, i) => ({
+			method: "GET" as const,
+			path: `/api/videos/${id}/status`,
+			headers: { authorization: `Bearer ${keys[i % KEYS]}` },
+			onResponse: recordTiming,
+		})),
+		statusWithEtag: videoIds.map((id, i) => ({
+			method: "GET" as const,
+			path: `/api/videos/${id}/status`,
+			headers: { authorization: `Bearer ${keys[i % KEYS]}`, "if-none-match": etags.get(id) ?? "" },
+		})),
 	};
 	const measure = async (phase: Phase) => {
-		const result = await autocannon({ url: stack.url, connections: 20, overallRate: RATE, duration: SECONDS, requests: requests[phase] });
+		const result = await autocannon({
+			url: stack.url,
+			connections: 20,
+			overallRate: RATE,
+			duration: SECONDS,
+			requests: requests[phase],
+		});
 		return {
 			requests: result.requests.total,
 			achievedRatePerSecond: Math.round(result.requests.average),
-			latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: round2(result.latency.average) },
+			latencyMs: {
+				p50: result.latency.p50,
+				p90: result.latency.p90,
+				p99: result.latency.p99,
+				max: result.latency.max,
+				mean: round2(result.latency.average),
+			},
 			// A 304 is the answer asked for, not a failure.
 			non2xx: phase === "statusWithEtag" ? result.non2xx - (result["3xx"] ?? 0) : result.non2xx,
 			errors: result.errors,
@@ -87,21 +127,46 @@ try {
 			loadAverage: round2(loadavg()[0]!),
 		};
 	};
-	const orders: Phase[][] = [["healthz", "status", "statusWithEtag"], ["status", "statusWithEtag", "healthz"], ["statusWithEtag", "healthz", "status"]];
+	const orders: Phase[][] = [
+		["healthz", "status", "statusWithEtag"],
+		["status", "statusWithEtag", "healthz"],
+		["statusWithEtag", "healthz", "status"],
+	];
 	const rounds = [];
 	for (let r = 0; r < ROUNDS; r++) {
 		const phases = {} as Record<Phase, Awaited<ReturnType<typeof measure>>>;
 		for (const phase of orders[r % orders.length]!) phases[phase] = await measure(phase);
-		const ratio = (phase: Phase, p: "p50" | "p99") => round2(phases[phase].latencyMs[p] / Math.max(1, phases.healthz.latencyMs[p]));
+		const ratio = (phase: Phase, p: "p50" | "p99") =>
+			round2(phases[phase].latencyMs[p] / Math.max(1, phases.healthz.latencyMs[p]));
 		rounds.push({
 			order: orders[r % orders.length],
 			...phases,
-			ratios: { statusP50: ratio("status", "p50"), statusP99: ratio("status", "p99"), conditionalP50: ratio("statusWithEtag", "p50"), conditionalP99: ratio("statusWithEtag", "p99") },
+			ratios: {
+				statusP50: ratio("status", "p50"),
+				statusP99: ratio("status", "p99"),
+				conditionalP50: ratio("statusWithEtag", "p50"),
+				conditionalP99: ratio("statusWithEtag", "p99"),
+			},
 		});
-		console.log(JSON.stringify({ round: r + 1, ratios: rounds[r]!.ratios, healthz: phases.healthz.latencyMs, status: phases.status.latencyMs }));
+		console.log(
+			JSON.stringify({
+				round: r + 1,
+				ratios: rounds[r]!.ratios,
+				healthz: phases.healthz.latencyMs,
+				status: phases.status.latencyMs,
+			}),
+		);
 	}
 	const profile = Object.fromEntries(
-		Object.entries(timings).map(([phase, values]) => [phase, { n: values.length, p50: round2(percentile(values, 50)), p99: round2(percentile(values, 99)), mean: round2(values.reduce((a, b) => a + b, 0) / values.length) }]),
+		Object.entries(timings).map(([phase, values]) => [
+			phase,
+			{
+				n: values.length,
+				p50: round2(percentile(values, 50)),
+				p99: round2(percentile(values, 99)),
+				mean: round2(values.reduce((a, b) => a + b, 0) / values.length),
+			},
+		]),
 	);
 	const statusP50 = median(rounds.map((r) => r.status.latencyMs.p50));
 	const report = {
@@ -110,10 +175,22 @@ try {
 		target: `wrangler dev (local D1) on loopback, ${VIDEOS} videos in the table, ${KEYS} API keys, ${ROUNDS} rounds of three phases, each ${SECONDS} s at ${RATE} requests/s`,
 		rounds,
 		ratios: {
-			statusP50OverHealthz: { perRound: rounds.map((r) => r.ratios.statusP50), median: median(rounds.map((r) => r.ratios.statusP50)) },
-			statusP99OverHealthz: { perRound: rounds.map((r) => r.ratios.statusP99), median: median(rounds.map((r) => r.ratios.statusP99)) },
-			conditionalP50OverHealthz: { perRound: rounds.map((r) => r.ratios.conditionalP50), median: median(rounds.map((r) => r.ratios.conditionalP50)) },
-			conditionalP99OverHealthz: { perRound: rounds.map((r) => r.ratios.conditionalP99), median: median(rounds.map((r) => r.ratios.conditionalP99)) },
+			statusP50OverHealthz: {
+				perRound: rounds.map((r) => r.ratios.statusP50),
+				median: median(rounds.map((r) => r.ratios.statusP50)),
+			},
+			statusP99OverHealthz: {
+				perRound: rounds.map((r) => r.ratios.statusP99),
+				median: median(rounds.map((r) => r.ratios.statusP99)),
+			},
+			conditionalP50OverHealthz: {
+				perRound: rounds.map((r) => r.ratios.conditionalP50),
+				median: median(rounds.map((r) => r.ratios.conditionalP50)),
+			},
+			conditionalP99OverHealthz: {
+				perRound: rounds.map((r) => r.ratios.conditionalP99),
+				median: median(rounds.map((r) => r.ratios.conditionalP99)),
+			},
 		},
 		profile: {
 			about: "Server-Timing of every status answer in the status phases, ms, as the Worker's clock moves (with I/O: computation shows as ~0). auth: key hash + verified-key cache; limiter: the READ_LIMITER call (runs beside the handler); limiter-wait: how long the answer then still waited for it; d1: the one status query; view: building the body and its ETag; app: the whole Worker, first middleware to last.",
@@ -123,7 +200,9 @@ try {
 			/** What the client waited beyond the Worker's own time: the HTTP path (wrangler dev's proxy, workerd), the same for /healthz. */
 			outsideTheWorkerP50Ms: round2(statusP50 - (profile.app?.p50 ?? 0)),
 			/** The status p50 without its D1 read (the local simulator: a Durable Object running SQLite), over /healthz's p50. */
-			statusWithoutD1P50OverHealthz: round2((statusP50 - (profile.d1?.p50 ?? 0)) / Math.max(1, median(rounds.map((r) => r.healthz.latencyMs.p50)))),
+			statusWithoutD1P50OverHealthz: round2(
+				(statusP50 - (profile.d1?.p50 ?? 0)) / Math.max(1, median(rounds.map((r) => r.healthz.latencyMs.p50))),
+			),
 			d1ShareOfStatusP50: round2((profile.d1?.p50 ?? 0) / Math.max(1, statusP50)),
 		},
 		goal: "status p50 and p99 <= 1.5 x /healthz, 0 errors at 200 req/s (or the remainder shown to be the local D1 simulator)",

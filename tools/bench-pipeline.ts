@@ -33,7 +33,23 @@ try {
 	// One minute of talk, looped to each length (stream copy: seconds, not minutes, to build).
 	makeTalkVideo({ out: join(media, "talk-1.mp4"), seconds: 60 });
 	for (const minutes of MINUTES.filter((m) => m > 1)) {
-		execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-stream_loop", String(minutes), "-i", join(media, "talk-1.mp4"), "-t", String(minutes * 60), "-c", "copy", "-movflags", "+faststart", join(media, `talk-${minutes}.mp4`)]);
+		execFileSync("ffmpeg", [
+			"-hide_banner",
+			"-loglevel",
+			"error",
+			"-y",
+			"-stream_loop",
+			String(minutes),
+			"-i",
+			join(media, "talk-1.mp4"),
+			"-t",
+			String(minutes * 60),
+			"-c",
+			"copy",
+			"-movflags",
+			"+faststart",
+			join(media, `talk-${minutes}.mp4`),
+		]);
 	}
 	const files = await serveDirectory(media);
 	const stack = await startStack({ stateDir, minutes: 1000 });
@@ -43,9 +59,26 @@ try {
 		const run = await processOne(stack, `${files.url}/talk-${minutes}.mp4`);
 		const floor = await bareFloor(join(media, `talk-${minutes}.mp4`), run.clipList);
 		const { clipList: _clips, ...result } = run;
-		runs.push({ minutes, ...result, floor, overFloor: Math.round((run.totalSeconds / floor.totalSeconds) * 100) / 100, loadAverage: { before: loadBefore, after: round1(loadavg()[0]!) } });
+		runs.push({
+			minutes,
+			...result,
+			floor,
+			overFloor: Math.round((run.totalSeconds / floor.totalSeconds) * 100) / 100,
+			loadAverage: { before: loadBefore, after: round1(loadavg()[0]!) },
+		});
 		const last = runs[runs.length - 1]!;
-		console.log(JSON.stringify({ minutes, status: last.status, clips: last.clips, totalSeconds: last.totalSeconds, floor: last.floor, overFloor: last.overFloor, spans: last.stageSpans, idle: last.idleGaps }));
+		console.log(
+			JSON.stringify({
+				minutes,
+				status: last.status,
+				clips: last.clips,
+				totalSeconds: last.totalSeconds,
+				floor: last.floor,
+				overFloor: last.overFloor,
+				spans: last.stageSpans,
+				idle: last.idleGaps,
+			}),
+		);
 	}
 	const report = {
 		measuredAt: new Date().toISOString(),
@@ -56,7 +89,9 @@ try {
 	};
 	mkdirSync("bench-results", { recursive: true });
 	writeFileSync("bench-results/pipeline.json", `${JSON.stringify(report, null, 2)}\n`);
-	console.log(`bench-results/pipeline.json: ${runs.map((r) => `${r.minutes} min ${r.totalSeconds} s = ${r.overFloor} x floor ${r.floor.totalSeconds} s`).join("; ")}`);
+	console.log(
+		`bench-results/pipeline.json: ${runs.map((r) => `${r.minutes} min ${r.totalSeconds} s = ${r.overFloor} x floor ${r.floor.totalSeconds} s`).join("; ")}`,
+	);
 	await files.close();
 } finally {
 	stopStack(stateDir);
@@ -74,14 +109,26 @@ async function processOne(stack: StackInfo, hostedUrl: string) {
 		await new Promise((r) => setTimeout(r, 1000));
 		status = (await api("GET", `/api/videos/${id}/status`)).video.status;
 	}
-	const [video] = queryLocalD1<{ created_at: string; completed_at: string }>(stack.stateDir, `SELECT created_at, completed_at FROM videos WHERE id = ${sqlText(id)}`);
-	const rows = queryLocalD1<StepRow>(stack.stateDir, `SELECT step, started_at, ended_at, ok FROM video_steps WHERE video_id = ${sqlText(id)} ORDER BY id`);
+	const [video] = queryLocalD1<{ created_at: string; completed_at: string }>(
+		stack.stateDir,
+		`SELECT created_at, completed_at FROM videos WHERE id = ${sqlText(id)}`,
+	);
+	const rows = queryLocalD1<StepRow>(
+		stack.stateDir,
+		`SELECT step, started_at, ended_at, ok FROM video_steps WHERE video_id = ${sqlText(id)} ORDER BY id`,
+	);
 	const totalSeconds = round1((Date.parse(video!.completed_at) - Date.parse(video!.created_at)) / 1000);
 	const timeline = timelineOf(rows, video!.created_at);
 	const clipList = (await api("GET", `/api/videos/${id}/clips`)).clips as { startTime: number; endTime: number }[];
 	return {
-		status, clips: clipList.length, clipList, totalSeconds, clientSeconds: round1((Date.now() - started) / 1000),
-		stageSpans: stageSpans(timeline), idleGaps: idleGaps(timeline, totalSeconds), timeline,
+		status,
+		clips: clipList.length,
+		clipList,
+		totalSeconds,
+		clientSeconds: round1((Date.now() - started) / 1000),
+		stageSpans: stageSpans(timeline),
+		idleGaps: idleGaps(timeline, totalSeconds),
+		timeline,
 	};
 }
 
@@ -89,7 +136,11 @@ async function processOne(stack: StackInfo, hostedUrl: string) {
 async function apiCall(stack: StackInfo, method: string, path: string, body?: unknown): Promise<any> {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			const response = await fetch(stack.url + path, { method, headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+			const response = await fetch(stack.url + path, {
+				method,
+				headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "application/json" },
+				body: body ? JSON.stringify(body) : undefined,
+			});
 			return await response.json();
 		} catch (error) {
 			if (method !== "GET" || attempt >= 5) throw error;

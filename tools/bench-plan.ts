@@ -20,7 +20,13 @@ import { poolsOf, simulate, type Platform, type SimulationInput } from "./plan/s
 const BUDGET_SECONDS = 90;
 const COSTS_FILE = "bench-results/stage-costs.json";
 
-const { values } = parseArgs({ options: { instances: { type: "string" }, "instance-type": { type: "string" }, measure: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+	options: {
+		instances: { type: "string" },
+		"instance-type": { type: "string" },
+		measure: { type: "boolean", default: false },
+	},
+});
 const toml = readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8");
 const vars = wranglerVars(toml);
 if (values.instances) {
@@ -31,7 +37,9 @@ const instanceType = values["instance-type"] ?? containerConfig(toml).instanceTy
 
 mkdirSync("bench-results", { recursive: true });
 if (values.measure) writeFileSync(COSTS_FILE, `${JSON.stringify(await measureCosts(), null, 2)}\n`);
-const costs: MeasuredCosts = existsSync(COSTS_FILE) ? (JSON.parse(readFileSync(COSTS_FILE, "utf8")) as MeasuredCosts) : DEFAULT_COSTS;
+const costs: MeasuredCosts = existsSync(COSTS_FILE)
+	? (JSON.parse(readFileSync(COSTS_FILE, "utf8")) as MeasuredCosts)
+	: DEFAULT_COSTS;
 const platform: Platform = { ...PLATFORM };
 const base: SimulationInput = { vars, instanceType, costs, platform, video: BUDGET_VIDEO };
 
@@ -42,7 +50,9 @@ const predict = async (change: Partial<Omit<SimulationInput, "platform">> & { pl
 
 const sweep: Record<string, number> = {};
 for (const n of [1, 2, 4, 8, 16, 32]) {
-	sweep[`${n} render instances`] = await predict({ vars: { ...vars, RENDER_INSTANCES: String(n), RENDER_PARALLELISM: String(n) } });
+	sweep[`${n} render instances`] = await predict({
+		vars: { ...vars, RENDER_INSTANCES: String(n), RENDER_PARALLELISM: String(n) },
+	});
 }
 const sensitivity = {
 	"Whisper 20x real time": await predict({ platform: { whisperRealtimeFactor: 20 } }),
@@ -66,19 +76,33 @@ const report = {
 	budgetSeconds: BUDGET_SECONDS,
 	withinBudget: planned.wallSeconds <= BUDGET_SECONDS,
 	instancesUsed: planned.instancesUsed,
-	criticalPath: planned.criticalPath.map((s) => ({ step: s.step, from: round1(s.from), to: round1(s.to), seconds: round1(s.to - s.from) })),
+	criticalPath: planned.criticalPath.map((s) => ({
+		step: s.step,
+		from: round1(s.from),
+		to: round1(s.to),
+		seconds: round1(s.to - s.from),
+	})),
 	steps: planned.steps.map((s) => ({ ...s, from: round1(s.from), to: round1(s.to) })),
 	renderInstancesSweep: sweep,
 	sensitivity,
 };
 writeFileSync("bench-results/plan.json", `${JSON.stringify(report, null, 2)}\n`);
 
-console.log(`A ${BUDGET_VIDEO.minutes}-minute source, ${BUDGET_VIDEO.clipSeconds.length} clips (${BUDGET_VIDEO.clipSeconds.join(", ")} s), on ${instanceType} instances`);
-console.log(`(fan-out: ${report.deployment.fanOut.transcriptions} chunks of ${report.deployment.audioChunkSeconds} s and ${report.deployment.fanOut.renders} renders at once; ${report.deployment.render} render and ${report.deployment.video} video instances)`);
-console.log(`\npredicted end to end: ${report.predictedSeconds} s (budget ${BUDGET_SECONDS} s: ${report.withinBudget ? "met" : "NOT met"})\n\ncritical path:`);
-for (const s of report.criticalPath) console.log(`  ${String(s.from).padStart(6)} → ${String(s.to).padStart(6)} s  ${s.step}`);
+console.log(
+	`A ${BUDGET_VIDEO.minutes}-minute source, ${BUDGET_VIDEO.clipSeconds.length} clips (${BUDGET_VIDEO.clipSeconds.join(", ")} s), on ${instanceType} instances`,
+);
+console.log(
+	`(fan-out: ${report.deployment.fanOut.transcriptions} chunks of ${report.deployment.audioChunkSeconds} s and ${report.deployment.fanOut.renders} renders at once; ${report.deployment.render} render and ${report.deployment.video} video instances)`,
+);
+console.log(
+	`\npredicted end to end: ${report.predictedSeconds} s (budget ${BUDGET_SECONDS} s: ${report.withinBudget ? "met" : "NOT met"})\n\ncritical path:`,
+);
+for (const s of report.criticalPath)
+	console.log(`  ${String(s.from).padStart(6)} → ${String(s.to).padStart(6)} s  ${s.step}`);
 console.log("\nrender instances (renders at once = instances):");
 for (const [what, s] of Object.entries(sweep)) console.log(`  ${what.padEnd(36)} ${s} s`);
 console.log("\nif a figure the platform does not publish is otherwise:");
 for (const [what, s] of Object.entries(sensitivity)) console.log(`  ${what.padEnd(36)} ${s} s`);
-console.log(`\nbench-results/plan.json (costs: ${existsSync(COSTS_FILE) ? COSTS_FILE : "built-in defaults"}, measured ${costs.measuredAt})`);
+console.log(
+	`\nbench-results/plan.json (costs: ${existsSync(COSTS_FILE) ? COSTS_FILE : "built-in defaults"}, measured ${costs.measuredAt})`,
+);

@@ -40,16 +40,29 @@ import { longTalk } from "./quality/long-talk.ts";
 import { summaryLines } from "./quality/summary.ts";
 import type { Span } from "./quality/metrics.ts";
 import { buildMeetingCorpus, buildQmsumCorpus } from "./quality/prompt-corpus.ts";
-import { buildRealFillerCorpus, buildTalkCorpus, type Planting, type Split, type TalkItem } from "./quality/talk-corpus.ts";
+import {
+	buildRealFillerCorpus,
+	buildTalkCorpus,
+	type Planting,
+	type Split,
+	type TalkItem,
+} from "./quality/talk-corpus.ts";
 import { hashSeed } from "./quality/turns-to-transcript.ts";
 
-const { values } = parseArgs({ options: { test: { type: "boolean" }, asr: { type: "boolean" }, only: { type: "string" } } });
+const { values } = parseArgs({
+	options: { test: { type: "boolean" }, asr: { type: "boolean" }, only: { type: "string" } },
+});
 /** `--only highlights,prompts,substance,speed`: a part of the run (tuning); the file is written only for a full run. */
 const parts = new Set((values.only ?? "highlights,prompts,substance,speed").split(","));
 const split: Split = values.test ? "test" : "dev";
 const half = split === "dev" ? "dev" : "heldout";
 
-const configFor = (o: { min: number; max: number; prompt: string | null }) => ({ ...defaultConfig(), clipDurationMin: o.min, clipDurationMax: o.max, customPrompt: o.prompt });
+const configFor = (o: { min: number; max: number; prompt: string | null }) => ({
+	...defaultConfig(),
+	clipDurationMin: o.min,
+	clipDurationMax: o.max,
+	customPrompt: o.prompt,
+});
 
 /** The ranker's clips per transcript and prompt, kept so the baselines can take their lengths. */
 const ours = new WeakMap<Transcript, Map<string, Span[]>>();
@@ -64,22 +77,29 @@ const offline: Ranker = (transcript, o) => {
 const lengthsOf = (transcript: Transcript, prompt: string | null, count: number) =>
 	(ours.get(transcript)?.get(prompt ?? "") ?? []).slice(0, count).map((c) => c.end - c.start);
 const fluency: Ranker = (t, o) => fluencyWindows(t, lengthsOf(t, o.prompt, 5));
-const random: Ranker = (t, o) => randomWindowsOfLengths(t, lengthsOf(t, o.prompt, 5), hashSeed(`${t.duration}${o.prompt ?? ""}`));
+const random: Ranker = (t, o) =>
+	randomWindowsOfLengths(t, lengthsOf(t, o.prompt, 5), hashSeed(`${t.duration}${o.prompt ?? ""}`));
 const bm25Matched: Ranker = (t, o) => bm25WindowsOfLengths(t, o.prompt ?? "", lengthsOf(t, o.prompt, 3));
 const bm25Fixed: Ranker = (t, o) => bm25Windows(t, o.prompt ?? "", 3);
 const llm = llmFromEnvironment("fast");
-const withLlm: Ranker | null = llm ? async (transcript, o) => (await rankMoments(transcript, configFor(o), null, llm)).clips : null;
+const withLlm: Ranker | null = llm
+	? async (transcript, o) => (await rankMoments(transcript, configFor(o), null, llm)).clips
+	: null;
 
 const log = (line: string) => console.error(line);
 const result: Record<string, unknown> = {
 	measuredAt: new Date().toISOString(),
 	split: values.test ? "held out (talk test split, QMSum held-out series)" : "dev (tuning)",
 	definitions: {
-		recallAt5: "share of planted highlights that one of the ranker's five best clips overlaps with IoU >= 0.5 (clips 15-60 s)",
-		startErrorSeconds: "for matched highlights, mean |clip start - highlight start| (endErrorSeconds: the same for ends); bias: the signed means",
+		recallAt5:
+			"share of planted highlights that one of the ranker's five best clips overlaps with IoU >= 0.5 (clips 15-60 s)",
+		startErrorSeconds:
+			"for matched highlights, mean |clip start - highlight start| (endErrorSeconds: the same for ends); bias: the signed means",
 		hitAt1: "the first clip holds the answer: at least half of it lies inside an annotated answer passage (clips 15-90 s, the seed's defaults)",
-		insideShare: "no prompt: share of the five best clips (15-90 s) lying at least half inside the passages that answer the meeting's specific questions",
-		baselines: "fluencyWindows, randomWindows and bm25MatchedLengths take the lengths of the offline ranker's clips for the same transcript and prompt",
+		insideShare:
+			"no prompt: share of the five best clips (15-90 s) lying at least half inside the passages that answer the meeting's specific questions",
+		baselines:
+			"fluencyWindows, randomWindows and bm25MatchedLengths take the lengths of the offline ranker's clips for the same transcript and prompt",
 	},
 };
 
@@ -114,7 +134,9 @@ async function promptSystems(items: PromptItem[]) {
 		clipforgeOffline: await scorePrompts(items, offline),
 		bm25MatchedLengths: await scorePrompts(items, bm25Matched),
 		bm25Windows60s: await scorePrompts(items, bm25Fixed),
-		randomWindows: await scorePrompts(items, (t, o) => randomWindowsOfLengths(t, lengthsOf(t, o.prompt, 3), hashSeed(o.prompt ?? ""))),
+		randomWindows: await scorePrompts(items, (t, o) =>
+			randomWindowsOfLengths(t, lengthsOf(t, o.prompt, 3), hashSeed(o.prompt ?? "")),
+		),
 		...(withLlm ? { clipforgeLlm: await scorePrompts(items, withLlm) } : {}),
 	};
 }
@@ -147,7 +169,9 @@ if (parts.has("speed")) {
 	log("speed and size");
 	result.speed = speed();
 }
-result.llm = llm ? llm.name : "none: set CLIPFORGE_LLM_URL (+ _KEY, _MODEL, _FAST_MODEL) to an OpenAI-compatible server to measure the LLM path";
+result.llm = llm
+	? llm.name
+	: "none: set CLIPFORGE_LLM_URL (+ _KEY, _MODEL, _FAST_MODEL) to an OpenAI-compatible server to measure the LLM path";
 
 for (const line of summaryLines(result)) log(line);
 if (!values.only) {
@@ -176,14 +200,30 @@ function speed() {
 			const transcript = longTalk(180, style);
 			writeFileSync(file, JSON.stringify(transcript));
 			for (const prompt of [null, "why did they change the plan for the budget?"]) {
-				const args = ["--max-old-space-size=56", "--max-semi-space-size=4", "--import", "tsx", join(import.meta.dirname, "quality", "rank-long.ts"), file, "5", "600", ...(prompt ? [prompt] : [])];
+				const args = [
+					"--max-old-space-size=56",
+					"--max-semi-space-size=4",
+					"--import",
+					"tsx",
+					join(import.meta.dirname, "quality", "rank-long.ts"),
+					file,
+					"5",
+					"600",
+					...(prompt ? [prompt] : []),
+				];
 				const run = spawnSync(process.execPath, args, { encoding: "utf8" });
 				long[`${style}, ${prompt ? "prompt" : "no prompt"}`] =
-					run.status === 0 ? { ...JSON.parse(run.stdout), sentences: unitsOf(transcript).length } : { failed: `exit ${run.status}: ${run.stderr.slice(-300)}` };
+					run.status === 0
+						? { ...JSON.parse(run.stdout), sentences: unitsOf(transcript).length }
+						: { failed: `exit ${run.status}: ${run.stderr.slice(-300)}` };
 			}
 		}
 		return {
-			ninetyMinutes: { sentences: unitsOf(ninety).length, msWithoutPrompt: time(null), msWithPrompt: time("why did they change the plan for the budget?") },
+			ninetyMinutes: {
+				sentences: unitsOf(ninety).length,
+				msWithoutPrompt: time(null),
+				msWithPrompt: time("why did they change the plan for the budget?"),
+			},
 			threeHoursAt5to600sIn64MBHeap: long,
 			machine: "2 cores, shared with other work while measured unless stated",
 		};

@@ -79,12 +79,31 @@ function instantModel(): LlmClient & { calls: number; promptChars: number } {
 			const user = messages.at(-1)!.content;
 			if (messages[0]!.content.includes("Score each window")) {
 				const ids = [...user.matchAll(/### Window (\d+)/g)].map((m) => Number(m[1]));
-				return { windows: ids.map((window, n) => ({ window, hook: 9 - (n % 5), completeness: 8, payoff: 9 - (n % 4), relevance: 0 })) };
+				return {
+					windows: ids.map((window, n) => ({
+						window,
+						hook: 9 - (n % 5),
+						completeness: 8,
+						payoff: 9 - (n % 4),
+						relevance: 0,
+					})),
+				};
 			}
 			const ids = [...user.matchAll(/^S(\d+) /gm)].map((m) => Number(m[1]));
-			const clips = [0, 0.3, 0.6].map((at) => Math.floor(at * ids.length)).filter((k) => k + 8 < ids.length).map((k) => ({
-				firstSentence: ids[k], lastSentence: ids[k + 8], title: "A moment", hookTitle: "A headline", score: 70, reason: "It lands.", hooks: { question: "", statement: "" }, emotions: ["curiosity"], description: "A caption. #tag",
-			}));
+			const clips = [0, 0.3, 0.6]
+				.map((at) => Math.floor(at * ids.length))
+				.filter((k) => k + 8 < ids.length)
+				.map((k) => ({
+					firstSentence: ids[k],
+					lastSentence: ids[k + 8],
+					title: "A moment",
+					hookTitle: "A headline",
+					score: 70,
+					reason: "It lands.",
+					hooks: { question: "", statement: "" },
+					emotions: ["curiosity"],
+					description: "A caption. #tag",
+				}));
 			return { clips };
 		},
 	};
@@ -95,7 +114,10 @@ function instantModel(): LlmClient & { calls: number; promptChars: number } {
 async function runCase(which: Case, seconds: number): Promise<CaseResult> {
 	const stored = JSON.stringify(longTranscript(seconds));
 	const llm = which === "offline" ? null : instantModel();
-	const config = { ...defaultConfig(), clipModel: which === "ClipPro" ? ("ClipPro" as const) : ("ClipBasic" as const) };
+	const config = {
+		...defaultConfig(),
+		clipModel: which === "ClipPro" ? ("ClipPro" as const) : ("ClipBasic" as const),
+	};
 	(globalThis as { gc?: () => void }).gc?.();
 	const baseline = memoryUsage().heapUsed;
 	const before = cpuUsage();
@@ -124,10 +146,24 @@ const round = (n: number) => Math.round(n * 10) / 10;
 /** Every case in its own Node process, old space capped at the isolate's memory. */
 export function measureRankStep(seconds: number): CaseResult[] {
 	return CASES.map((which) => {
-		const out = execFileSync(process.execPath, [`--max-old-space-size=${ISOLATE_MEMORY_MB}`, "--expose-gc", "--import", "tsx", import.meta.filename, "--case", which, "--seconds", String(seconds)], {
-			encoding: "utf8",
-			maxBuffer: 1 << 20,
-		});
+		const out = execFileSync(
+			process.execPath,
+			[
+				`--max-old-space-size=${ISOLATE_MEMORY_MB}`,
+				"--expose-gc",
+				"--import",
+				"tsx",
+				import.meta.filename,
+				"--case",
+				which,
+				"--seconds",
+				String(seconds),
+			],
+			{
+				encoding: "utf8",
+				maxBuffer: 1 << 20,
+			},
+		);
 		return JSON.parse(out.trim().split("\n").at(-1)!) as CaseResult;
 	});
 }
@@ -145,12 +181,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		const seconds = short ? 30 * 60 : 3 * 3600;
 		const results = measureRankStep(seconds);
 		for (const r of results) {
-			console.log(`${r.case.padEnd(9)} ${r.hours} h, ${r.words} words (${r.transcriptJsonMB} MB of JSON): CPU ${r.cpuMs} ms of ${STEP_CPU_LIMIT_MS}, heap ${r.heapTotalMB} MB of ${ISOLATE_MEMORY_MB} (used ${r.heapUsedMB}, ${r.baselineHeapMB} before the work), ${r.clips} clips, ${r.llmCalls} model calls, ${r.promptCharsPerHour} prompt characters per hour`);
+			console.log(
+				`${r.case.padEnd(9)} ${r.hours} h, ${r.words} words (${r.transcriptJsonMB} MB of JSON): CPU ${r.cpuMs} ms of ${STEP_CPU_LIMIT_MS}, heap ${r.heapTotalMB} MB of ${ISOLATE_MEMORY_MB} (used ${r.heapUsedMB}, ${r.baselineHeapMB} before the work), ${r.clips} clips, ${r.llmCalls} model calls, ${r.promptCharsPerHour} prompt characters per hour`,
+			);
 		}
 		if (!short) {
 			const dir = join(import.meta.dirname, "..", "bench-results");
 			mkdirSync(dir, { recursive: true });
-			writeFileSync(join(dir, "rank-step.json"), `${JSON.stringify({ measuredAt: new Date().toISOString(), stepCpuLimitMs: STEP_CPU_LIMIT_MS, isolateMemoryMB: ISOLATE_MEMORY_MB, node: process.version, results }, null, 2)}\n`);
+			writeFileSync(
+				join(dir, "rank-step.json"),
+				`${JSON.stringify({ measuredAt: new Date().toISOString(), stepCpuLimitMs: STEP_CPU_LIMIT_MS, isolateMemoryMB: ISOLATE_MEMORY_MB, node: process.version, results }, null, 2)}\n`,
+			);
 		}
 	}
 }

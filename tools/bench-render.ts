@@ -34,7 +34,12 @@ try {
 	makeTalkVideo({ out: source, seconds: START + SECONDS + 5, width: 1280, height: 720 });
 	// A word every 0.36 s with short pauses: as dense as fast speech, so libass has work on every frame.
 	const words: Word[] = [];
-	for (let t = 0.2; t < SECONDS - 0.5; t += 0.36) words.push({ word: ["we", "render", "captions", "quickly", "today."][words.length % 5]!, start: t, end: t + 0.3 });
+	for (let t = 0.2; t < SECONDS - 0.5; t += 0.36)
+		words.push({
+			word: ["we", "render", "captions", "quickly", "today."][words.length % 5]!,
+			start: t,
+			end: t + 0.3,
+		});
 	const sink = join(dir, "sink");
 	mkdirSync(sink);
 	const files = await serveDirectory(dir, { acceptPut: true });
@@ -49,27 +54,67 @@ try {
 	const bareOut = join(dir, "bare.mp4");
 	// Async: the loopback file server lives in this process and must keep answering ffmpeg's reads.
 	const bare = () =>
-		run("ffmpeg", renderClipArgs({
-			sourceUrl: `${files.url}/talk.mp4`, start: START, end: START + SECONDS, layout: layoutFor("9:16", null),
-			track: null, assFile: null, backgroundFile: null, watermark: null, outputPath: bareOut,
-		}));
+		run(
+			"ffmpeg",
+			renderClipArgs({
+				sourceUrl: `${files.url}/talk.mp4`,
+				start: START,
+				end: START + SECONDS,
+				layout: layoutFor("9:16", null),
+				track: null,
+				assFile: null,
+				backgroundFile: null,
+				watermark: null,
+				outputPath: bareOut,
+			}),
+		);
 	// The same encode with the look's filters only (no thumbnail, probe or upload): what libass and drawtext cost.
 	const assFile = join(dir, "look.ass");
 	const markFile = join(dir, "mark.txt");
-	writeFileSync(assFile, buildAssDocument({ layout: layoutFor("9:16", null), captions: { look: presetLook("karaoke"), words }, hookTitle: HOOK, duration: SECONDS }));
+	writeFileSync(
+		assFile,
+		buildAssDocument({
+			layout: layoutFor("9:16", null),
+			captions: { look: presetLook("karaoke"), words },
+			hookTitle: HOOK,
+			duration: SECONDS,
+		}),
+	);
 	writeFileSync(markFile, "clipforge");
 	const styledEncode = () =>
-		run("ffmpeg", renderClipArgs({
-			sourceUrl: `${files.url}/talk.mp4`, start: START, end: START + SECONDS, layout: layoutFor("9:16", null),
-			track: null, assFile, backgroundFile: null, watermark: { kind: "text", textFile: markFile }, outputPath: join(dir, "styled-encode.mp4"),
-		}));
+		run(
+			"ffmpeg",
+			renderClipArgs({
+				sourceUrl: `${files.url}/talk.mp4`,
+				start: START,
+				end: START + SECONDS,
+				layout: layoutFor("9:16", null),
+				track: null,
+				assFile,
+				backgroundFile: null,
+				watermark: { kind: "text", textFile: markFile },
+				outputPath: join(dir, "styled-encode.mp4"),
+			}),
+		);
 	let n = 0;
 	const styled = () =>
 		renderClip(
 			{
-				videoId: "bench", clipId: `clip${n++}`, sourceUrl: `${files.url}/talk.mp4`, start: START, end: START + SECONDS, aspectRatio: "9:16",
-				captions: { look: presetLook("karaoke"), words }, hookTitle: HOOK, watermark: { kind: "text", text: "clipforge" },
-				splitScreen: null, smartCrop: false, jumpCuts: null, layout: "single", videoPutUrl: `${files.url}/sink/clip.mp4`, thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
+				videoId: "bench",
+				clipId: `clip${n++}`,
+				sourceUrl: `${files.url}/talk.mp4`,
+				start: START,
+				end: START + SECONDS,
+				aspectRatio: "9:16",
+				captions: { look: presetLook("karaoke"), words },
+				hookTitle: HOOK,
+				watermark: { kind: "text", text: "clipforge" },
+				splitScreen: null,
+				smartCrop: false,
+				jumpCuts: null,
+				layout: "single",
+				videoPutUrl: `${files.url}/sink/clip.mp4`,
+				thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
 			},
 			() => undefined,
 			new AbortController().signal,
@@ -88,7 +133,13 @@ try {
 	const result = {
 		measuredAt: new Date().toISOString(),
 		machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown" },
-		clip: { seconds: SECONDS, width: 1080, height: 1920, source: "1280x720 generated talk (testsrc2 + flite), read over loopback HTTP", options: "karaoke captions + hook title + text watermark" },
+		clip: {
+			seconds: SECONDS,
+			width: 1080,
+			height: 1920,
+			source: "1280x720 generated talk (testsrc2 + flite), read over loopback HTTP",
+			options: "karaoke captions + hook title + text watermark",
+		},
 		runs: RUNS,
 		bareEncodeSeconds: median(bareTimes),
 		styledRenderSeconds: median(styledTimes),
@@ -102,7 +153,9 @@ try {
 	};
 	mkdirSync("bench-results", { recursive: true });
 	writeFileSync("bench-results/render.json", `${JSON.stringify(result, null, 2)}\n`);
-	console.log(`bench:render → bare ${result.bareEncodeSeconds.toFixed(2)} s, styled ${result.styledRenderSeconds.toFixed(2)} s, ratio ${result.ratio.toFixed(3)} (goal ≤ 1.10; encode alone ${result.encodeOnlyRatio.toFixed(3)}), RTF ${result.realTimeFactor.toFixed(3)}`);
+	console.log(
+		`bench:render → bare ${result.bareEncodeSeconds.toFixed(2)} s, styled ${result.styledRenderSeconds.toFixed(2)} s, ratio ${result.ratio.toFixed(3)} (goal ≤ 1.10; encode alone ${result.encodeOnlyRatio.toFixed(3)}), RTF ${result.realTimeFactor.toFixed(3)}`,
+	);
 } finally {
 	rmSync(dir, { recursive: true, force: true });
 }

@@ -36,7 +36,10 @@ try {
 	const [a, b, c] = ["a", "b", "c"].map((name) => ({ name, key: createWorkspace(stack, name) }));
 	let copy = 0;
 	const submit = async (key: string) => {
-		const response = await call(stack, key, "POST", "/api/videos/hosted", { hostedUrl: `${files.url}/talk.mp4?copy=${copy++}`, config: CONFIG });
+		const response = await call(stack, key, "POST", "/api/videos/hosted", {
+			hostedUrl: `${files.url}/talk.mp4?copy=${copy++}`,
+			config: CONFIG,
+		});
 		if (!response.video?.id) throw new Error(`submission failed: ${JSON.stringify(response)}`);
 		return response.video.id as string;
 	};
@@ -45,7 +48,10 @@ try {
 	const aloneId = await submit(c!.key);
 	await waitForAll(stack, c!.key, [aloneId]);
 	const alone = timesOf(stack, aloneId);
-	const clipList = (await call(stack, c!.key, "GET", `/api/videos/${aloneId}/clips`)).clips as { startTime: number; endTime: number }[];
+	const clipList = (await call(stack, c!.key, "GET", `/api/videos/${aloneId}/clips`)).clips as {
+		startTime: number;
+		endTime: number;
+	}[];
 	console.log(JSON.stringify({ alone }));
 
 	// The burst: A's ten and B's and C's one each, all at once.
@@ -56,7 +62,15 @@ try {
 		submit(b!.key).then((id) => ({ workspace: "b", id, key: b!.key })),
 		submit(c!.key).then((id) => ({ workspace: "c", id, key: c!.key })),
 	]);
-	await Promise.all(["a", "b", "c"].map((w) => waitForAll(stack, submitted.find((s) => s.workspace === w)!.key, submitted.filter((s) => s.workspace === w).map((s) => s.id))));
+	await Promise.all(
+		["a", "b", "c"].map((w) =>
+			waitForAll(
+				stack,
+				submitted.find((s) => s.workspace === w)!.key,
+				submitted.filter((s) => s.workspace === w).map((s) => s.id),
+			),
+		),
+	);
 	const wallSeconds = round1((Date.now() - started) / 1000);
 	const videos = submitted.map((s) => ({ workspace: s.workspace, id: s.id, ...timesOf(stack, s.id) }));
 
@@ -70,22 +84,50 @@ try {
 		scenario: `workspace A submits ${BURST} one-minute talks, B and C one each, at once (MAX_CONCURRENT_VIDEOS per workspace as configured for the local stack)`,
 		config: CONFIG,
 		alone,
-		burst: { videos: videos.length, wallSeconds, videosPerHour: round1((videos.length / wallSeconds) * 3600), failed: videos.filter((v) => v.status !== "completed").length },
-		floor: { perVideo: floor, cores, capacitySeconds, videosPerHour: round1((videos.length / capacitySeconds) * 3600) },
+		burst: {
+			videos: videos.length,
+			wallSeconds,
+			videosPerHour: round1((videos.length / wallSeconds) * 3600),
+			failed: videos.filter((v) => v.status !== "completed").length,
+		},
+		floor: {
+			perVideo: floor,
+			cores,
+			capacitySeconds,
+			videosPerHour: round1((videos.length / capacitySeconds) * 3600),
+		},
 		throughputOverFloorCapacity: Math.round((capacitySeconds / wallSeconds) * 100) / 100,
 		fairness: others.map((v) => ({
 			workspace: v.workspace,
 			firstClipSeconds: v.firstClipSeconds,
 			aloneFirstClipSeconds: alone.firstClipSeconds,
-			delaySeconds: v.firstClipSeconds === null || alone.firstClipSeconds === null ? null : round1(v.firstClipSeconds - alone.firstClipSeconds),
+			delaySeconds:
+				v.firstClipSeconds === null || alone.firstClipSeconds === null
+					? null
+					: round1(v.firstClipSeconds - alone.firstClipSeconds),
 			oneVideoSeconds: alone.totalSeconds,
-			withinOneVideo: v.firstClipSeconds !== null && alone.firstClipSeconds !== null && alone.totalSeconds !== null && v.firstClipSeconds - alone.firstClipSeconds <= alone.totalSeconds,
+			withinOneVideo:
+				v.firstClipSeconds !== null &&
+				alone.firstClipSeconds !== null &&
+				alone.totalSeconds !== null &&
+				v.firstClipSeconds - alone.firstClipSeconds <= alone.totalSeconds,
 		})),
 		videos,
 	};
 	mkdirSync("bench-results", { recursive: true });
 	writeFileSync("bench-results/throughput.json", `${JSON.stringify(report, null, 2)}\n`);
-	console.log(JSON.stringify({ burst: report.burst, floor: report.floor, throughputOverFloorCapacity: report.throughputOverFloorCapacity, fairness: report.fairness }, null, 2));
+	console.log(
+		JSON.stringify(
+			{
+				burst: report.burst,
+				floor: report.floor,
+				throughputOverFloorCapacity: report.throughputOverFloorCapacity,
+				fairness: report.fairness,
+			},
+			null,
+			2,
+		),
+	);
 	await files.close();
 } finally {
 	stopStack(stateDir);
@@ -94,16 +136,36 @@ try {
 
 /** A workspace of its own (with an API key), straight into the stack's local D1. */
 function createWorkspace(stack: StackInfo, name: string): string {
-	const result = spawnSync(process.execPath, [join(import.meta.dirname, "../scripts/admin.ts"), "create-account", "--email", `bench-${name}@clipforge.local`, "--name", `bench ${name}`, "--minutes", "1000", "--persist-to", join(stack.stateDir, "wrangler-state")], { encoding: "utf8" });
+	const result = spawnSync(
+		process.execPath,
+		[
+			join(import.meta.dirname, "../scripts/admin.ts"),
+			"create-account",
+			"--email",
+			`bench-${name}@clipforge.local`,
+			"--name",
+			`bench ${name}`,
+			"--minutes",
+			"1000",
+			"--persist-to",
+			join(stack.stateDir, "wrangler-state"),
+		],
+		{ encoding: "utf8" },
+	);
 	const key = result.stdout.trim().split("\n").pop() ?? "";
-	if (result.status !== 0 || !key.startsWith("cf_live_")) throw new Error(`creating workspace ${name} failed: ${result.stderr}`);
+	if (result.status !== 0 || !key.startsWith("cf_live_"))
+		throw new Error(`creating workspace ${name} failed: ${result.stderr}`);
 	return key;
 }
 
 async function call(stack: StackInfo, key: string, method: string, path: string, body?: unknown): Promise<any> {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			const response = await fetch(stack.url + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+			const response = await fetch(stack.url + path, {
+				method,
+				headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+				body: body ? JSON.stringify(body) : undefined,
+			});
 			return await response.json();
 		} catch (error) {
 			if (method !== "GET" || attempt >= 5) throw error;
@@ -125,8 +187,25 @@ async function waitForAll(stack: StackInfo, key: string, ids: string[]): Promise
 
 /** From the video's row and its timeline: seconds from submission to its first clip and to its end. */
 function timesOf(stack: StackInfo, id: string) {
-	const [video] = queryLocalD1<{ status: string; created_at: string; completed_at: string | null; slot_claimed_at: string | null }>(stack.stateDir, `SELECT status, created_at, completed_at, slot_claimed_at FROM videos WHERE id = ${sqlText(id)}`);
-	const [first] = queryLocalD1<{ ended_at: string | null }>(stack.stateDir, `SELECT MIN(ended_at) AS ended_at FROM video_steps WHERE video_id = ${sqlText(id)} AND step LIKE 'render clip %' AND ok = 1`);
-	const since = (iso: string | null | undefined) => (iso ? round1((Date.parse(iso) - Date.parse(video!.created_at)) / 1000) : null);
-	return { status: video!.status, waitedForSlotSeconds: since(video!.slot_claimed_at), firstClipSeconds: since(first?.ended_at), totalSeconds: since(video!.completed_at) };
+	const [video] = queryLocalD1<{
+		status: string;
+		created_at: string;
+		completed_at: string | null;
+		slot_claimed_at: string | null;
+	}>(
+		stack.stateDir,
+		`SELECT status, created_at, completed_at, slot_claimed_at FROM videos WHERE id = ${sqlText(id)}`,
+	);
+	const [first] = queryLocalD1<{ ended_at: string | null }>(
+		stack.stateDir,
+		`SELECT MIN(ended_at) AS ended_at FROM video_steps WHERE video_id = ${sqlText(id)} AND step LIKE 'render clip %' AND ok = 1`,
+	);
+	const since = (iso: string | null | undefined) =>
+		iso ? round1((Date.parse(iso) - Date.parse(video!.created_at)) / 1000) : null;
+	return {
+		status: video!.status,
+		waitedForSlotSeconds: since(video!.slot_claimed_at),
+		firstClipSeconds: since(first?.ended_at),
+		totalSeconds: since(video!.completed_at),
+	};
 }

@@ -7,5 +7,13 @@ import { createLlm, type LlmClient } from "../src/worker/services/ranking/llm/cl
 export function llmFromEnvironment(strength: "fast" | "strong"): LlmClient | null {
 	const url = process.env.CLIPFORGE_LLM_URL;
 	if (!url) return null;
-	return createLlm({ LLM_BASE_URL: url, LLM_API_KEY: process.env.CLIPFORGE_LLM_KEY, LLM_MODEL: process.env.CLIPFORGE_LLM_MODEL ?? "gpt-4o-mini", LLM_FAST_MODEL: process.env.CLIPFORGE_LLM_FAST_MODEL }, strength);
+	return createLlm(
+		{
+			LLM_BASE_URL: url,
+			LLM_API_KEY: process.env.CLIPFORGE_LLM_KEY,
+			LLM_MODEL: process.env.CLIPFORGE_LLM_MODEL ?? "gpt-4o-mini",
+			LLM_FAST_MODEL: process.env.CLIPFORGE_LLM_FAST_MODEL,
+		},
+		strength,
+	);
 }

@@ -15,8 +15,13 @@ import { CLIP_MODELS, VideoConfigInput } from "../src/worker/domain/video-config
 import { llmFromEnvironment } from "./llm-from-env.ts";
 import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
 
-const USAGE = "usage: npm run rank -- <transcript.json> [--config config.json] [--signals signals.json] [--model ClipBasic|ClipPro]";
-const TranscriptFile = z.object({ language: z.string().default("en"), duration: z.number().positive(), segments: z.array(Segment) });
+const USAGE =
+	"usage: npm run rank -- <transcript.json> [--config config.json] [--signals signals.json] [--model ClipBasic|ClipPro]";
+const TranscriptFile = z.object({
+	language: z.string().default("en"),
+	duration: z.number().positive(),
+	segments: z.array(Segment),
+});
 
 const { positionals, values } = parseArgs({
 	allowPositionals: true,
@@ -34,23 +39,61 @@ const readJson = (path: string) => {
 const parsed = TranscriptFile.safeParse(readJson(positionals[0]!));
 if (!parsed.success) fail(`${positionals[0]} is not a transcript: ${parsed.error.message}`);
 const segments = parsed.data.segments;
-const transcript = { ...parsed.data, text: segments.map((s) => s.text).join(" "), words: segments.flatMap((s) => s.words) };
+const transcript = {
+	...parsed.data,
+	text: segments.map((s) => s.text).join(" "),
+	words: segments.flatMap((s) => s.words),
+};
 
-const configInput = { ...(values.config ? (readJson(values.config) as object) : {}), ...(values.model ? { clipModel: values.model } : {}) };
-if (values.model && !(CLIP_MODELS as readonly string[]).includes(values.model)) fail(`--model must be one of ${CLIP_MODELS.join(", ")}`);
+const configInput = {
+	...(values.config ? (readJson(values.config) as object) : {}),
+	...(values.model ? { clipModel: values.model } : {}),
+};
+if (values.model && !(CLIP_MODELS as readonly string[]).includes(values.model))
+	fail(`--model must be one of ${CLIP_MODELS.join(", ")}`);
 const config = VideoConfigInput.safeParse(configInput);
 if (!config.success) fail(`invalid config: ${config.error.message}`);
 const signals = values.signals ? AudioSignals.parse(readJson(values.signals)) : null;
 
-const outcome = await rankMoments(transcript, config.data, signals, llmFromEnvironment(config.data.clipModel === "ClipPro" ? "strong" : "fast"));
+const outcome = await rankMoments(
+	transcript,
+	config.data,
+	signals,
+	llmFromEnvironment(config.data.clipModel === "ClipPro" ? "strong" : "fast"),
+);
 console.log(
 	JSON.stringify(
 		{
 			rankedBy: outcome.rankedBy,
 			note: outcome.note,
-			clips: outcome.clips.map(({ start, end, score, title, hookTitle, viralityReason, hooks, emotions, description, scoreBreakdown, transcript }) => ({
-				start, end, duration: Math.round((end - start) * 100) / 100, score, title, hookTitle, viralityReason, hooks, emotions, description, scoreBreakdown, transcript,
-			})),
+			clips: outcome.clips.map(
+				({
+					start,
+					end,
+					score,
+					title,
+					hookTitle,
+					viralityReason,
+					hooks,
+					emotions,
+					description,
+					scoreBreakdown,
+					transcript,
+				}) => ({
+					start,
+					end,
+					duration: Math.round((end - start) * 100) / 100,
+					score,
+					title,
+					hookTitle,
+					viralityReason,
+					hooks,
+					emotions,
+					description,
+					scoreBreakdown,
+					transcript,
+				}),
+			),
 		},
 		null,
 		2,

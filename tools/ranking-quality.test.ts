@@ -14,7 +14,9 @@ import { scoreHighlights, scorePrompts, type Ranker } from "./quality/evaluate.t
 import { buildMeetingCorpus } from "./quality/prompt-corpus.ts";
 import { buildTalkCorpus } from "./quality/talk-corpus.ts";
 
-const offline: Ranker = (t, o) => rankOffline(t, { ...defaultConfig(), clipDurationMin: o.min, clipDurationMax: o.max, customPrompt: o.prompt }).clips;
+const offline: Ranker = (t, o) =>
+	rankOffline(t, { ...defaultConfig(), clipDurationMin: o.min, clipDurationMax: o.max, customPrompt: o.prompt })
+		.clips;
 
 describe("the offline ranker on the dev corpora (what it was fitted on: a regression guard, not the reported number)", () => {
 	it("finds the planted highlights made as disfluent as the talk around them, where the fewest-fillers windows cannot, with tight edges", async () => {
@@ -53,7 +55,9 @@ describe("the offline ranker on the dev corpora (what it was fitted on: a regres
 	});
 
 	it("builds the same corpus every time (seeded)", () => {
-		expect(JSON.stringify(buildTalkCorpus("dev").slice(0, 2))).toBe(JSON.stringify(buildTalkCorpus("dev").slice(0, 2)));
+		expect(JSON.stringify(buildTalkCorpus("dev").slice(0, 2))).toBe(
+			JSON.stringify(buildTalkCorpus("dev").slice(0, 2)),
+		);
 	});
 });
 
@@ -64,15 +68,36 @@ describe("npm run rank", () => {
 			const item = buildTalkCorpus("dev")[0]!;
 			writeFileSync(join(dir, "t.json"), JSON.stringify(item.transcript));
 			writeFileSync(join(dir, "c.json"), JSON.stringify({ clipDurationMin: 15, clipDurationMax: 60 }));
-			const run = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "rank.ts"), join(dir, "t.json"), "--config", join(dir, "c.json")], { encoding: "utf8" });
+			const run = spawnSync(
+				process.execPath,
+				[
+					"--import",
+					"tsx",
+					join(import.meta.dirname, "rank.ts"),
+					join(dir, "t.json"),
+					"--config",
+					join(dir, "c.json"),
+				],
+				{ encoding: "utf8" },
+			);
 			expect(run.status, run.stderr).toBe(0);
 			const printed = JSON.parse(run.stdout);
-			const expected = rankOffline(item.transcript, { ...defaultConfig(), clipDurationMin: 15, clipDurationMax: 60 }).clips;
+			const expected = rankOffline(item.transcript, {
+				...defaultConfig(),
+				clipDurationMin: 15,
+				clipDurationMax: 60,
+			}).clips;
 			expect(printed.rankedBy).toBe("ClipBasic (offline ranker: no LLM is configured)");
-			expect(printed.clips.map((c: { start: number; end: number; score: number }) => [c.start, c.end, c.score])).toEqual(expected.map((c) => [c.start, c.end, c.score]));
+			expect(
+				printed.clips.map((c: { start: number; end: number; score: number }) => [c.start, c.end, c.score]),
+			).toEqual(expected.map((c) => [c.start, c.end, c.score]));
 			expect(printed.clips[0]).toHaveProperty("hookTitle");
 
-			const bad = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "rank.ts"), join(dir, "c.json")], { encoding: "utf8" });
+			const bad = spawnSync(
+				process.execPath,
+				["--import", "tsx", join(import.meta.dirname, "rank.ts"), join(dir, "c.json")],
+				{ encoding: "utf8" },
+			);
 			expect(bad.status).toBe(2);
 			expect(bad.stderr).toMatch(/is not a transcript/);
 		} finally {

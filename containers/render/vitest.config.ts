@@ -9,6 +9,10 @@ export default defineConfig({
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
 		// RENDER_SECRET: this run's own, which the tests sign their job requests with (test/signed-post.ts).
-		env: { ALLOW_PRIVATE_SOURCES: "true", RENDER_QUIET: "true", RENDER_SECRET: randomBytes(32).toString("base64url") },
+		env: {
+			ALLOW_PRIVATE_SOURCES: "true",
+			RENDER_QUIET: "true",
+			RENDER_SECRET: randomBytes(32).toString("base64url"),
+		},
 	},
 });

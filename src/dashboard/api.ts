@@ -12,7 +12,9 @@ import type { components, paths } from "@clipforge/sdk/api-types";
 /** The API's named schemas (Clip, ClipDetail, CaptionTemplate, Upload, VideoConfig …). */
 export type Schemas = components["schemas"];
 /** The query parameters of a GET route. */
-export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+	? NonNullable<Q>
+	: never;
 
 export interface ErrorDetail {
 	path: string;
@@ -38,14 +40,20 @@ export const api = createClient<paths>({ credentials: "same-origin", headers: { 
 export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
 	const { data, error, response } = await request;
 	if (!response.ok) {
-		if (response.status === 401 && !new URL(response.url, location.href).pathname.startsWith("/api/auth/")) location.hash = "#/login";
-		throw new DashboardApiError(response.status, (error ?? null) as ConstructorParameters<typeof DashboardApiError>[1]);
+		if (response.status === 401 && !new URL(response.url, location.href).pathname.startsWith("/api/auth/"))
+			location.hash = "#/login";
+		throw new DashboardApiError(
+			response.status,
+			(error ?? null) as ConstructorParameters<typeof DashboardApiError>[1],
+		);
 	}
 	return data as T;
 }
 
 export function errorText(error: unknown): string {
 	if (!(error instanceof DashboardApiError)) return error instanceof Error ? error.message : String(error);
-	const details = Array.isArray(error.details) ? ` (${(error.details as ErrorDetail[]).map((d) => `${d.path}: ${d.message}`).join("; ")})` : "";
+	const details = Array.isArray(error.details)
+		? ` (${(error.details as ErrorDetail[]).map((d) => `${d.path}: ${d.message}`).join("; ")})`
+		: "";
 	return error.message + details;
 }

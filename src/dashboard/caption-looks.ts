@@ -10,15 +10,26 @@ export type CaptionTemplate = Schemas["CaptionTemplate"];
 /** GET /api/caption-templates: the looks, and the fonts and positions a template may use. */
 export type CaptionTemplateList = Awaited<ReturnType<typeof listCaptionTemplates>>;
 
-const listCaptionTemplates = (workspaceId: string) => call(api.GET("/api/caption-templates", { params: { query: { workspaceId } } }));
+const listCaptionTemplates = (workspaceId: string) =>
+	call(api.GET("/api/caption-templates", { params: { query: { workspaceId } } }));
 
 /** The workspace's looks; without the API (or the tier for previews), the presets by name. */
 export async function loadCaptionTemplates(workspaceId: string): Promise<CaptionTemplateList> {
 	return listCaptionTemplates(workspaceId).catch((): CaptionTemplateList => ({
 		templates: CAPTION_PRESETS.map((p) => ({
-			id: p.id, kind: "preset" as const, name: p.name, description: p.description, presetId: p.id, font: p.look.font,
-			textColor: p.look.textColor, highlightColor: p.look.highlightColor, position: p.look.position, overrides: null, previewUrl: null,
-			createdAt: null, updatedAt: null,
+			id: p.id,
+			kind: "preset" as const,
+			name: p.name,
+			description: p.description,
+			presetId: p.id,
+			font: p.look.font,
+			textColor: p.look.textColor,
+			highlightColor: p.look.highlightColor,
+			position: p.look.position,
+			overrides: null,
+			previewUrl: null,
+			createdAt: null,
+			updatedAt: null,
 		})),
 		fonts: [],
 		positions: [],
@@ -31,8 +42,19 @@ const NAME = "captionTemplateId";
 export function lookCard(t: CaptionTemplate, input: HTMLElement | null = null): HTMLElement {
 	const picture = t.previewUrl
 		? h("img", { src: t.previewUrl, alt: "", width: 120, height: 213, loading: "lazy", class: "look-preview" })
-		: h("span", { class: "look-preview empty", "aria-hidden": "true" }, swatch(t.textColor), swatch(t.highlightColor));
-	return h(input ? "label" : "div", { class: "look", title: t.description }, input, picture, h("span", { class: "look-name", text: t.name }));
+		: h(
+				"span",
+				{ class: "look-preview empty", "aria-hidden": "true" },
+				swatch(t.textColor),
+				swatch(t.highlightColor),
+			);
+	return h(
+		input ? "label" : "div",
+		{ class: "look", title: t.description },
+		input,
+		picture,
+		h("span", { class: "look-name", text: t.name }),
+	);
 }
 
 /** A colour chip, set through the CSSOM (the page's CSP allows no inline style attributes). */
@@ -48,10 +70,23 @@ function swatch(color: string): HTMLElement {
  */
 export function lookPicker(list: CaptionTemplateList, selected: string): HTMLElement {
 	const chosen = list.templates.some((t) => t.id === selected) ? selected : (list.templates[0]?.id ?? "");
-	return h("fieldset", { class: "looks", role: "radiogroup", "aria-label": "Caption style" },
+	return h(
+		"fieldset",
+		{ class: "looks", role: "radiogroup", "aria-label": "Caption style" },
 		h("legend", { text: "Caption style" }),
-		list.templates.map((t) => lookCard(t, h("input", { type: "radio", name: NAME, value: t.id, checked: t.id === chosen, "aria-label": t.name }))),
-		h("p", { class: "muted" }, "Your own looks (fonts, colours, position): ", h("a", { href: "#/looks", text: "Caption looks" }), "."),
+		list.templates.map((t) =>
+			lookCard(
+				t,
+				h("input", { type: "radio", name: NAME, value: t.id, checked: t.id === chosen, "aria-label": t.name }),
+			),
+		),
+		h(
+			"p",
+			{ class: "muted" },
+			"Your own looks (fonts, colours, position): ",
+			h("a", { href: "#/looks", text: "Caption looks" }),
+			".",
+		),
 	);
 }
 

@@ -54,7 +54,14 @@ export function formFieldsOf(options: Record<string, ConfigOption>, form: { repr
 	return Object.entries(options).flatMap(([key, option]): FormField[] => {
 		const place = option.form;
 		if (!place || (form.reprocess && place.submitOnly)) return [];
-		const field: FormField = { key, label: option.label, help: option.help, group: place.group, input: inputOf(option, place), nullable: Boolean(option.nullable) };
+		const field: FormField = {
+			key,
+			label: option.label,
+			help: option.help,
+			group: place.group,
+			input: inputOf(option, place),
+			nullable: Boolean(option.nullable),
+		};
 		if (place.onlyWith) field.onlyWith = place.onlyWith;
 		return [field];
 	});

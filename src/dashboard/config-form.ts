@@ -21,7 +21,10 @@ export interface LoadedChoices {
 	looks: CaptionTemplateList;
 }
 
-const GROUPS = [["clips", "Clips"], ["look", "Look"]] as const;
+const GROUPS = [
+	["clips", "Clips"],
+	["look", "Look"],
+] as const;
 
 function inputFor(f: FormField, value: unknown, loaded: LoadedChoices): HTMLElement {
 	const id = f.key;
@@ -32,11 +35,34 @@ function inputFor(f: FormField, value: unknown, loaded: LoadedChoices): HTMLElem
 		case "loaded-select":
 			return field(id, f.label, select(id, loaded[f.input.from], text || (f.input.fallback ?? "")));
 		case "number":
-			return field(id, f.label, h("input", { id, type: "number", min: f.input.min, max: f.input.max, step: f.input.step, value: text, title: f.help }));
+			return field(
+				id,
+				f.label,
+				h("input", {
+					id,
+					type: "number",
+					min: f.input.min,
+					max: f.input.max,
+					step: f.input.step,
+					value: text,
+					title: f.help,
+				}),
+			);
 		case "check":
 			return check(id, f.label, value === true);
 		case "text":
-			return field(id, f.label, h("input", { id, type: "text", maxlength: f.input.maxLength, pattern: f.input.pattern, value: text, title: f.help }));
+			return field(
+				id,
+				f.label,
+				h("input", {
+					id,
+					type: "text",
+					maxlength: f.input.maxLength,
+					pattern: f.input.pattern,
+					value: text,
+					title: f.help,
+				}),
+			);
 		case "textarea":
 			return field(id, f.label, h("textarea", { id, rows: 2, maxlength: f.input.maxLength, text }));
 		case "looks":
@@ -49,12 +75,23 @@ function inputFor(f: FormField, value: unknown, loaded: LoadedChoices): HTMLElem
  * then the rest. A reprocess reuses the transcript, so it shows what it cannot change (language,
  * "transcribe only") not at all: the API would refuse a change of either.
  */
-export function configFields(initial: FormConfig, loaded: LoadedChoices, options: { reprocess?: boolean } = {}): HTMLElement[] {
+export function configFields(
+	initial: FormConfig,
+	loaded: LoadedChoices,
+	options: { reprocess?: boolean } = {},
+): HTMLElement[] {
 	const fields = configFormFields(options);
-	const draw = (f: FormField) => inputFor(f, (initial as Record<string, unknown>)[f.key] ?? (CONFIG_DEFAULTS as Record<string, unknown>)[f.key], loaded);
+	const draw = (f: FormField) =>
+		inputFor(
+			f,
+			(initial as Record<string, unknown>)[f.key] ?? (CONFIG_DEFAULTS as Record<string, unknown>)[f.key],
+			loaded,
+		);
 	const inGroup = (group: FormField["group"]) => fields.filter((f) => f.group === group).map(draw);
 	return [
-		...GROUPS.map(([group, legend]) => h("fieldset", {}, h("legend", { text: legend }), h("div", { class: "grid" }, ...inGroup(group)))),
+		...GROUPS.map(([group, legend]) =>
+			h("fieldset", {}, h("legend", { text: legend }), h("div", { class: "grid" }, ...inGroup(group))),
+		),
 		...inGroup("looks"),
 		...inGroup("prompt"),
 		...inGroup("end"),
@@ -83,7 +120,10 @@ function valueOf(form: HTMLFormElement, f: FormField): unknown {
  * The form's fields as a config. The fields it does not show are left out: the API keeps or
  * defaults them (the generated type is the config with its defaults filled, hence the cast).
  */
-export function readConfig(form: HTMLFormElement, options: { reprocess?: boolean } = {}): NonNullable<Schemas["VideoConfig"]> {
+export function readConfig(
+	form: HTMLFormElement,
+	options: { reprocess?: boolean } = {},
+): NonNullable<Schemas["VideoConfig"]> {
 	const config: Record<string, unknown> = {};
 	for (const f of configFormFields(options)) {
 		const value = valueOf(form, f);

@@ -6,7 +6,11 @@ export type Attrs = Record<string, string | number | boolean | null | undefined 
 /**
  * @example h("a", { href: "#/videos", text: "Videos" })
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+	tag: K,
+	attrs: Attrs = {},
+	...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
 	const el = document.createElement(tag);
 	for (const [k, v] of Object.entries(attrs)) {
 		if (v === false || v === null || v === undefined) continue;
@@ -14,7 +18,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 		else if (k === "text") el.textContent = String(v);
 		else el.setAttribute(k, v === true ? "" : String(v));
 	}
-	for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) el.append(child instanceof Node ? child : String(child));
+	for (const child of children.flat())
+		if (child !== null && child !== undefined && child !== false)
+			el.append(child instanceof Node ? child : String(child));
 	return el;
 }
 
@@ -28,6 +34,13 @@ export function toast(text: string): void {
 	setTimeout(() => el.classList.remove("show"), 2500);
 }
 
-export const field = (id: string, label: string, input: HTMLElement) => h("div", {}, h("label", { for: id, text: label }), input);
-export const check = (id: string, label: string, checked = false) => h("label", { class: "check", for: id }, h("input", { id, type: "checkbox", checked }), label);
-export const select = (id: string, options: readonly string[], value: string) => h("select", { id }, options.map((o) => h("option", { value: o, selected: o === value, text: o })));
+export const field = (id: string, label: string, input: HTMLElement) =>
+	h("div", {}, h("label", { for: id, text: label }), input);
+export const check = (id: string, label: string, checked = false) =>
+	h("label", { class: "check", for: id }, h("input", { id, type: "checkbox", checked }), label);
+export const select = (id: string, options: readonly string[], value: string) =>
+	h(
+		"select",
+		{ id },
+		options.map((o) => h("option", { value: o, selected: o === value, text: o })),
+	);

@@ -20,8 +20,23 @@ const PART_ATTEMPTS = 4;
 const memoKey = (file: File) => `clipforge-upload:${file.name}:${file.size}:${file.lastModified}`;
 
 /** Uploads `file` (resuming an earlier upload of the same file) and answers the completed upload's id. */
-export async function uploadFile(file: File, workspaceId: string, onProgress: (progress: UploadProgress) => void): Promise<string> {
-	const upload = (await resumable(file)) ?? (await call(api.POST("/api/uploads", { body: { fileName: file.name, size: file.size, contentType: file.type || "application/octet-stream", workspaceId } })));
+export async function uploadFile(
+	file: File,
+	workspaceId: string,
+	onProgress: (progress: UploadProgress) => void,
+): Promise<string> {
+	const upload =
+		(await resumable(file)) ??
+		(await call(
+			api.POST("/api/uploads", {
+				body: {
+					fileName: file.name,
+					size: file.size,
+					contentType: file.type || "application/octet-stream",
+					workspaceId,
+				},
+			}),
+		));
 	localStorage.setItem(memoKey(file), upload.id);
 	if (upload.status !== "uploading") return upload.id;
 	const done = new Map(upload.parts.map((p) => [p.partNumber, p.size]));
@@ -93,7 +108,15 @@ async function putPart(url: string, blob: Blob, onLoaded: (bytes: number) => voi
 			} catch {
 				// not the API's error body
 			}
-			throw new DashboardApiError(outcome.status, body ?? { error: { message: outcome.status === 0 ? "The upload was interrupted (network)." : `HTTP ${outcome.status}` } });
+			throw new DashboardApiError(
+				outcome.status,
+				body ?? {
+					error: {
+						message:
+							outcome.status === 0 ? "The upload was interrupted (network)." : `HTTP ${outcome.status}`,
+					},
+				},
+			);
 		}
 		onLoaded(0);
 		await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1)));

@@ -34,10 +34,22 @@ export function createApp() {
 	app.use("/api/*", d1Session);
 	app.route("/api", createApi());
 	// The MCP server's tools call the API through this same app, in-process.
-	app.route("/mcp", mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)));
+	app.route(
+		"/mcp",
+		mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)),
+	);
 
-	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "An API key: `cf_live_…`" });
-	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME, description: "Set by POST /api/auth/login." });
+	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+		type: "http",
+		scheme: "bearer",
+		description: "An API key: `cf_live_…`",
+	});
+	app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", {
+		type: "apiKey",
+		in: "cookie",
+		name: SESSION_COOKIE_NAME,
+		description: "Set by POST /api/auth/login.",
+	});
 	app.doc31("/api/openapi.json", OPENAPI_INFO);
 	app.get("/docs", (c) => c.html(renderDocsPage(app.getOpenAPI31Document(OPENAPI_INFO))));
 	return app;

@@ -5,7 +5,13 @@ import type { Timings } from "./middleware/server-timing";
 /** Who is calling, as the auth middleware resolved it. */
 export type Principal =
 	| { kind: "api_key"; apiKeyId: string; workspaceIds: [string] }
-	| { kind: "session"; sessionId: string; userId: string; workspaceIds: string[]; roles: Record<string, MembershipRole> };
+	| {
+			kind: "session";
+			sessionId: string;
+			userId: string;
+			workspaceIds: string[];
+			roles: Record<string, MembershipRole>;
+	  };
 
 export interface AppEnv {
 	Bindings: Env;

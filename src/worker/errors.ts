@@ -61,7 +61,11 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 };
 
 /** The code of an HTTPException that is not ours, by status (where several codes share one). */
-const GENERIC_CODE: Partial<Record<number, ErrorCode>> = { 403: "forbidden", 413: "payload_too_large", 429: "rate_limited" };
+const GENERIC_CODE: Partial<Record<number, ErrorCode>> = {
+	403: "forbidden",
+	413: "payload_too_large",
+	429: "rate_limited",
+};
 
 export const ErrorBody = z
 	.object({
@@ -91,7 +95,8 @@ export function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: stri
 	if (details !== undefined) body.error.details = details;
 	// Every 429 says when to come back.
 	const retryAfter = (details as { retryAfter?: unknown } | undefined)?.retryAfter;
-	if (STATUS[code] === 429 && typeof retryAfter === "number" && !c.res.headers.get("retry-after")) c.header("Retry-After", String(retryAfter));
+	if (STATUS[code] === 429 && typeof retryAfter === "number" && !c.res.headers.get("retry-after"))
+		c.header("Retry-After", String(retryAfter));
 	return c.json(body, STATUS[code]);
 }
 
@@ -106,9 +111,13 @@ export function zodIssues(error: z.ZodError): { path: string; message: string }[
 /** `app.onError`: our errors as they are, Hono's with their status, anything else as a logged 500. */
 export function handleError(err: Error, c: Context<AppEnv>): Response {
 	if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.details);
-	if (err instanceof z.ZodError) return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(err));
+	if (err instanceof z.ZodError)
+		return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(err));
 	if (err instanceof HTTPException) {
-		const code = GENERIC_CODE[err.status] ?? ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ?? "internal_error";
+		const code =
+			GENERIC_CODE[err.status] ??
+			ERROR_CODES.find((candidate) => STATUS[candidate] === err.status) ??
+			"internal_error";
 		return errorResponse(c, code, err.message || "The request failed.");
 	}
 	console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message, stack: err.stack }));

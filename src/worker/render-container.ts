@@ -20,5 +20,9 @@ export class RenderContainer extends Container<Env> {
 	 * The tier runs only jobs signed with RENDER_SECRET: the Worker's secret, handed over at start
 	 * (without it the tier refuses to start, so a misconfigured deployment fails closed).
 	 */
-	envVars: Record<string, string> = { ALLOW_PRIVATE_SOURCES: "false", NODE_ENV: "production", RENDER_SECRET: this.env.RENDER_SECRET ?? "" };
+	envVars: Record<string, string> = {
+		ALLOW_PRIVATE_SOURCES: "false",
+		NODE_ENV: "production",
+		RENDER_SECRET: this.env.RENDER_SECRET ?? "",
+	};
 }

@@ -3,7 +3,13 @@
  * code reads a raw string var or repeats its default. A missing, empty, zero or unreadable number
  * falls back to its default.
  */
-import { DEFAULT_BACKGROUND_LIMITS, DEFAULT_IMAGE_LIMITS, DEFAULT_SOURCE_LIMITS, type ImportLimits, type SourceLimits } from "@clipforge/contract";
+import {
+	DEFAULT_BACKGROUND_LIMITS,
+	DEFAULT_IMAGE_LIMITS,
+	DEFAULT_SOURCE_LIMITS,
+	type ImportLimits,
+	type SourceLimits,
+} from "@clipforge/contract";
 import { z } from "zod";
 
 const numberOr = (fallback: number) =>
@@ -16,9 +22,15 @@ export const DEFAULT_DNS_RESOLVER = "https://cloudflare-dns.com/dns-query";
 
 export const Settings = z.object({
 	/** `workers-ai` (production: Whisper through the AI binding) or `local` (pocketsphinx in the render tier). */
-	TRANSCRIBER: z.string().optional().transform((v): "workers-ai" | "local" => (v === "workers-ai" ? "workers-ai" : "local")),
+	TRANSCRIBER: z
+		.string()
+		.optional()
+		.transform((v): "workers-ai" | "local" => (v === "workers-ai" ? "workers-ai" : "local")),
 	/** Loopback and private sources are fetched only where this is "true" (the `local` environment). */
-	ALLOW_PRIVATE_SOURCES: z.string().optional().transform((v) => v === "true"),
+	ALLOW_PRIVATE_SOURCES: z
+		.string()
+		.optional()
+		.transform((v) => v === "true"),
 	/** Seconds of audio per transcription chunk (shorter chunks: more of them transcribed at once). */
 	AUDIO_CHUNK_SECONDS: numberOr(600),
 	/** Transcription chunks of one video in flight at once (concurrent Workers AI calls; local: pocketsphinx processes). */
@@ -78,7 +90,23 @@ export interface OperatorSettings {
 	backgroundLimits: ImportLimits;
 }
 
-type SettingsEnv = Partial<Pick<Env, "TRANSCRIBER" | "ALLOW_PRIVATE_SOURCES" | "AUDIO_CHUNK_SECONDS" | "TRANSCRIBE_PARALLELISM" | "RENDER_PARALLELISM" | "VIDEO_INSTANCES" | "RENDER_INSTANCES" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RECONCILE_STALE_MINUTES" | "DNS_RESOLVER_URL" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">> & {
+type SettingsEnv = Partial<
+	Pick<
+		Env,
+		| "TRANSCRIBER"
+		| "ALLOW_PRIVATE_SOURCES"
+		| "AUDIO_CHUNK_SECONDS"
+		| "TRANSCRIBE_PARALLELISM"
+		| "RENDER_PARALLELISM"
+		| "VIDEO_INSTANCES"
+		| "RENDER_INSTANCES"
+		| "RENDER_IDLE_TIMEOUT_SECONDS"
+		| "RECONCILE_STALE_MINUTES"
+		| "DNS_RESOLVER_URL"
+		| "MAX_CONCURRENT_VIDEOS"
+		| "MAX_QUEUED_VIDEOS"
+	>
+> & {
 	MAX_SOURCE_PIXELS?: string;
 	MAX_SOURCE_BYTES?: string;
 	MAX_IMAGE_PIXELS?: string;
@@ -122,7 +150,13 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
  * operator's.
  * @example sourceLimitsFor(env, { maxSourcePixels: 1280 * 720, maxSourceBytes: null }) // { maxPixels: 921600, maxBytes: 4294967296 }
  */
-export function sourceLimitsFor(env: SettingsEnv, plan: { maxSourcePixels: number | null; maxSourceBytes: number | null } | null | undefined): SourceLimits {
+export function sourceLimitsFor(
+	env: SettingsEnv,
+	plan: { maxSourcePixels: number | null; maxSourceBytes: number | null } | null | undefined,
+): SourceLimits {
 	const defaults = settingsOf(env).sourceLimits;
-	return { maxPixels: plan?.maxSourcePixels || defaults.maxPixels, maxBytes: plan?.maxSourceBytes || defaults.maxBytes };
+	return {
+		maxPixels: plan?.maxSourcePixels || defaults.maxPixels,
+		maxBytes: plan?.maxSourceBytes || defaults.maxBytes,
+	};
 }

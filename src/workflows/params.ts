@@ -17,7 +17,9 @@ export type ProcessVideoParams =
 	| { kind: "smoke"; videoId: string };
 
 /** Instances started before `kind` existed carry only their ids: what they run follows from which ids. */
-type StoredParams = ProcessVideoParams | { kind?: undefined; videoId: string; reprocessId?: string; clipEdit?: ClipEditParams; smoke?: boolean };
+type StoredParams =
+	| ProcessVideoParams
+	| { kind?: undefined; videoId: string; reprocessId?: string; clipEdit?: ClipEditParams; smoke?: boolean };
 
 export function paramsOf(stored: StoredParams): ProcessVideoParams {
 	if (stored.kind) return stored;

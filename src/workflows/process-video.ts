@@ -23,7 +23,13 @@ import { computeSignals, rankAttempt, rankMoments } from "./steps/rank";
 import { renderClipStep } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
 import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip } from "./steps/edit-clip";
-import { failReprocessStep, finishReprocess, loadReprocess, rankReprocess, reuseOrComputeSignals } from "./steps/reprocess";
+import {
+	failReprocessStep,
+	finishReprocess,
+	loadReprocess,
+	rankReprocess,
+	reuseOrComputeSignals,
+} from "./steps/reprocess";
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSourceStep, uploadSource } from "./steps/source";
 import { extractAudioStep, mergeTranscript, transcribeChunk } from "./steps/transcribe";
@@ -34,24 +40,45 @@ import { settingsOf } from "../worker/settings";
 import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
 import { runReprocessPlan, runVideoPlan } from "./video-plan";
 
-const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "2 minutes" };
-const RENDER_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
+const DB_STEP: WorkflowStepConfig = {
+	retries: { limit: 5, delay: "2 seconds", backoff: "exponential" },
+	timeout: "2 minutes",
+};
+const RENDER_STEP: WorkflowStepConfig = {
+	retries: { limit: 3, delay: "10 seconds", backoff: "exponential" },
+	timeout: "30 minutes",
+};
 /**
  * Rendering a clip up to `clipSeconds` long: the step waits as long as the tier may take for it
  * (the contract's render budget, which grows with the clip), so a 10-minute clip on a slow
  * instance is not given up while the tier is still within its own limits.
  */
-const renderStep = (clipSeconds: number): WorkflowStepConfig => ({ ...RENDER_STEP, timeout: renderJobBudgetMs(clipSeconds) });
-const DOWNLOAD_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "15 seconds", backoff: "exponential" }, timeout: "2 hours" };
+const renderStep = (clipSeconds: number): WorkflowStepConfig => ({
+	...RENDER_STEP,
+	timeout: renderJobBudgetMs(clipSeconds),
+});
+const DOWNLOAD_STEP: WorkflowStepConfig = {
+	retries: { limit: 3, delay: "15 seconds", backoff: "exponential" },
+	timeout: "2 hours",
+};
 /** Receivers get about a day of retries: 30 s, 1 min, 2 min … (exponential), ten attempts. */
-const WEBHOOK_STEP: WorkflowStepConfig = { retries: { limit: 9, delay: "30 seconds", backoff: "exponential" }, timeout: "1 minute" };
-const TRANSCRIBE_STEP: WorkflowStepConfig = { retries: { limit: 4, delay: "10 seconds", backoff: "exponential" }, timeout: "30 minutes" };
+const WEBHOOK_STEP: WorkflowStepConfig = {
+	retries: { limit: 9, delay: "30 seconds", backoff: "exponential" },
+	timeout: "1 minute",
+};
+const TRANSCRIBE_STEP: WorkflowStepConfig = {
+	retries: { limit: 4, delay: "10 seconds", backoff: "exponential" },
+	timeout: "30 minutes",
+};
 /**
  * The LLM analysis makes up to ~20 model calls (ClipPro's two passes), each retried on capacity and
  * timeout errors; when all of them still fail, the step is retried (1 min, then 2 min later) and its
  * last attempt falls back to the offline ranker (rankAttempt).
  */
-const RANK_STEP: WorkflowStepConfig = { retries: { limit: 2, delay: "1 minute", backoff: "exponential" }, timeout: "15 minutes" };
+const RANK_STEP: WorkflowStepConfig = {
+	retries: { limit: 2, delay: "1 minute", backoff: "exponential" },
+	timeout: "15 minutes",
+};
 
 /** A waiting video checks for a slot this often even when no event wakes it; and gives up after a day. */
 const SLOT_CHECK_EVERY = "2 minutes";
@@ -60,7 +87,8 @@ const MAX_SLOT_CHECKS = 720;
 export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoParams> {
 	async run(event: WorkflowEvent<ProcessVideoParams>, workflowStep: WorkflowStep) {
 		const params = paramsOf(event.payload);
-		if (params.kind === "smoke") return workflowStep.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
+		if (params.kind === "smoke")
+			return workflowStep.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
 		const run = videoRun(this.env, params.videoId);
 		// Every step that runs also leaves a row of the video's timeline (when it started and ended).
 		const step = withStepTimeline(workflowStep, run.db, { videoId: run.videoId, instanceId: event.instanceId });
@@ -91,7 +119,8 @@ async function runProcess(run: VideoRun, step: WorkflowStep) {
  */
 async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const video = await step.do("load video", DB_STEP, () => loadVideo(run));
-	if (video.status === "completed" || video.status === "failed") return { status: video.status, clips: 0, notify: false };
+	if (video.status === "completed" || video.status === "failed")
+		return { status: video.status, clips: 0, notify: false };
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
 	const { clips } = await runVideoPlan(
@@ -99,12 +128,26 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 			download: () => step.do("download source", DOWNLOAD_STEP, () => downloadSourceStep(run, video)),
 			upload: () => step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video)),
 			extractAudio: () => step.do("extract audio", RENDER_STEP, () => extractAudioStep(run, video)),
-			transcribe: (chunk, n, total) => step.do(`transcribe chunk ${n + 1} of ${total}`, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, total)),
+			transcribe: (chunk, n, total) =>
+				step.do(`transcribe chunk ${n + 1} of ${total}`, TRANSCRIBE_STEP, () =>
+					transcribeChunk(run, video, chunk, total),
+				),
 			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
-			signals: () => step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, r2Keys.source(run.videoId))),
+			signals: () =>
+				step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, r2Keys.source(run.videoId))),
 			look: () => prepareLook(run, step, video),
-			rank: async (transcript, signals) => (await step.do("rank moments", RANK_STEP, (ctx) => rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)))).clipIds,
-			render: (clip) => renderOne(run, step, video, clip.clipId, clip.index, clip.total, { sourceKey: clip.source.key, transcriptKey: clip.transcript.key, look: clip.look }),
+			rank: async (transcript, signals) =>
+				(
+					await step.do("rank moments", RANK_STEP, (ctx) =>
+						rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)),
+					)
+				).clipIds,
+			render: (clip) =>
+				renderOne(run, step, video, clip.clipId, clip.index, clip.total, {
+					sourceKey: clip.source.key,
+					transcriptKey: clip.transcript.key,
+					look: clip.look,
+				}),
 			finish: (count) => step.do("finish", DB_STEP, () => finish(run, video, count)),
 		},
 		settingsOf(run.env).fanOut,
@@ -118,16 +161,30 @@ async function prepareLook(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 	const { config } = video;
 	const [watermark, backgroundKey, captions] = await Promise.all([
 		config.enableWatermark ? step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video)) : null,
-		config.enableSplitScreen ? step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video)) : null,
-		config.enableCaptions ? step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video)) : undefined,
+		config.enableSplitScreen
+			? step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video))
+			: null,
+		config.enableCaptions
+			? step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video))
+			: undefined,
 	]);
 	return { watermark, backgroundKey, ...(captions ? { captions } : {}) };
 }
 
 /** Clip `n` of `total`, on the render pool's instance for that position. */
-function renderOne(run: VideoRun, step: WorkflowStep, video: LoadedVideo, clipId: string, n: number, total: number, stored: { sourceKey: string; transcriptKey: string; look: RenderLook }) {
+function renderOne(
+	run: VideoRun,
+	step: WorkflowStep,
+	video: LoadedVideo,
+	clipId: string,
+	n: number,
+	total: number,
+	stored: { sourceKey: string; transcriptKey: string; look: RenderLook },
+) {
 	const job = { clipId, ...stored, total, instance: renderInstance.render(run.env, run.videoId, n) };
-	return step.do(`render clip ${n + 1} of ${total}`, renderStep(video.config.clipDurationMax), () => renderClipStep(run, video, job));
+	return step.do(`render clip ${n + 1} of ${total}`, renderStep(video.config.clipDurationMax), () =>
+		renderClipStep(run, video, job),
+	);
 }
 
 /**
@@ -142,7 +199,9 @@ async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: stri
 		outcome = await reprocessSteps(run, step, reprocessId);
 	} catch (error) {
 		const cause = failureMessage(error);
-		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () => failReprocessStep(run, reprocessId, cause));
+		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () =>
+			failReprocessStep(run, reprocessId, cause),
+		);
 		await notify(run, step, "video.failed");
 		throw new NonRetryableError(`Reprocessing failed: ${cause} (${failed.minutesRefunded} minute(s) refunded)`);
 	}
@@ -156,10 +215,19 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
 	const { clips } = await runReprocessPlan(
 		{
-			signals: () => step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey)),
+			signals: () =>
+				step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey)),
 			look: () => prepareLook(run, step, video),
-			rank: async (signals) => (ranked = await step.do("rank moments", RANK_STEP, (ctx) => rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)))).clipIds,
-			render: (clipId, n, total, look) => renderOne(run, step, video, clipId, n, total, { sourceKey: reprocess.sourceKey, transcriptKey: reprocess.transcriptKey, look }),
+			rank: async (signals) =>
+				(ranked = await step.do("rank moments", RANK_STEP, (ctx) =>
+					rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)),
+				)).clipIds,
+			render: (clipId, n, total, look) =>
+				renderOne(run, step, video, clipId, n, total, {
+					sourceKey: reprocess.sourceKey,
+					transcriptKey: reprocess.transcriptKey,
+					look,
+				}),
 			finish: () => step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked!)),
 		},
 		settingsOf(run.env).fanOut,
@@ -177,8 +245,12 @@ async function runClipEdit(run: VideoRun, step: WorkflowStep, params: ClipEditPa
 	try {
 		const { video, edit } = await step.do("load clip edit", DB_STEP, () => loadClipEdit(run, params));
 		if (!edit.running) return { status: "skipped", clips: 0 };
-		const look = await step.do("prepare the look of the edited clip", RENDER_STEP, () => prepareEditLook(run, video));
-		const files = await step.do("render the edited clip", renderStep(CLIP_SECONDS.max), () => renderEditedClip(run, video, edit, look));
+		const look = await step.do("prepare the look of the edited clip", RENDER_STEP, () =>
+			prepareEditLook(run, video),
+		);
+		const files = await step.do("render the edited clip", renderStep(CLIP_SECONDS.max), () =>
+			renderEditedClip(run, video, edit, look),
+		);
 		const finished = await step.do("finish clip edit", DB_STEP, () => finishClipEdit(run, edit, files));
 		return { status: finished.replaced ? "completed" : "overtaken", clips: 1 };
 	} catch (error) {
@@ -193,18 +265,27 @@ async function runClipEdit(run: VideoRun, step: WorkflowStep, params: ClipEditPa
  * the workspace ends, else checking again every SLOT_CHECK_EVERY. "finished" when the video ended
  * (deleted, failed) while it waited.
  */
-async function waitForSlot(run: VideoRun, step: WorkflowStep, video: { workspaceId: string } & Parameters<typeof claimSlotStep>[1]): Promise<"claimed" | "finished"> {
+async function waitForSlot(
+	run: VideoRun,
+	step: WorkflowStep,
+	video: { workspaceId: string } & Parameters<typeof claimSlotStep>[1],
+): Promise<"claimed" | "finished"> {
 	for (let check = 1; check <= MAX_SLOT_CHECKS; check++) {
 		const name = check === 1 ? "claim a processing slot" : `claim a processing slot (${check})`;
 		const { state } = await step.do(name, DB_STEP, () => claimSlotStep(run, video));
 		if (state !== "waiting") return state;
 		try {
-			await step.waitForEvent(`wait for a processing slot (${check})`, { type: SLOT_EVENT, timeout: SLOT_CHECK_EVERY });
+			await step.waitForEvent(`wait for a processing slot (${check})`, {
+				type: SLOT_EVENT,
+				timeout: SLOT_CHECK_EVERY,
+			});
 		} catch {
 			// No event within SLOT_CHECK_EVERY: check again.
 		}
 	}
-	throw new NonRetryableError("The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.");
+	throw new NonRetryableError(
+		"The video waited a day for one of its workspace's processing slots without getting one. The minutes were refunded.",
+	);
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */

@@ -51,7 +51,11 @@ export interface ClipJob<Source, Transcript, Look> {
 }
 
 /** A first run. `clipping` false (skipClipping): transcribed only, no signals, ranking or renders. */
-export async function runVideoPlan<S, C, T, G, L>(steps: VideoSteps<S, C, T, G, L>, fanOut: FanOut, options: { clipping: boolean }): Promise<{ clips: number }> {
+export async function runVideoPlan<S, C, T, G, L>(
+	steps: VideoSteps<S, C, T, G, L>,
+	fanOut: FanOut,
+	options: { clipping: boolean },
+): Promise<{ clips: number }> {
 	await steps.download();
 	const source = begun(steps.upload());
 	const signals = options.clipping ? begun(steps.signals()) : null;
@@ -61,7 +65,9 @@ export async function runVideoPlan<S, C, T, G, L>(steps: VideoSteps<S, C, T, G, 
 	if (signals && look) {
 		clipIds = await steps.rank(transcript, await signals);
 		const [stored, drawnWith] = await Promise.all([source, look]);
-		await renderAll(clipIds, fanOut, (clipId, index, total) => steps.render({ clipId, index, total, source: stored, transcript, look: drawnWith }));
+		await renderAll(clipIds, fanOut, (clipId, index, total) =>
+			steps.render({ clipId, index, total, source: stored, transcript, look: drawnWith }),
+		);
 	}
 	await source;
 	await steps.finish(clipIds.length);
@@ -92,7 +98,11 @@ export async function runReprocessPlan<G, L>(steps: ReprocessSteps<G, L>, fanOut
 }
 
 /** Every clip through `render`, `fanOut.renders` at once, the next starting as soon as any ends. */
-export function renderAll(clipIds: string[], fanOut: FanOut, render: (clipId: string, index: number, total: number) => Promise<unknown>): Promise<void> {
+export function renderAll(
+	clipIds: string[],
+	fanOut: FanOut,
+	render: (clipId: string, index: number, total: number) => Promise<unknown>,
+): Promise<void> {
 	return inPool(clipIds, fanOut.renders, (clipId, index) => render(clipId, index, clipIds.length));
 }
 

@@ -13,26 +13,46 @@ import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const media = useServedMedia("clipforge-e2e-cli-clips-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }));
+const media = useServedMedia("clipforge-e2e-cli-clips-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
+);
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
 			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
-			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") }, encoding: "utf8", timeout: 5 * 60_000 },
-			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+			{
+				env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") },
+				encoding: "utf8",
+				timeout: 5 * 60_000,
+			},
+			(error, stdout, stderr) =>
+				resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);
 	});
 }
 
 describe("clipforge clip commands", () => {
 	it("lists with filters, shows, edits and exports clips", async () => {
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4`, config: { clipDurationMin: 8, clipDurationMax: 20, enableCaptions: true } });
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/talk.mp4`,
+			config: { clipDurationMin: 8, clipDurationMax: 20, enableCaptions: true },
+		});
 		const videoId = submitted.body.video.id as string;
 		expect((await waitForStatus(videoId)).video.status).toBe("completed");
 
-		const listed = await cli(["--json", "clips", videoId, "--sort-by", "startTime", "--sort-order", "asc", "--min-score", "0"]);
+		const listed = await cli([
+			"--json",
+			"clips",
+			videoId,
+			"--sort-by",
+			"startTime",
+			"--sort-order",
+			"asc",
+			"--min-score",
+			"0",
+		]);
 		expect(listed.code, listed.stderr).toBe(0);
 		const clips = JSON.parse(listed.stdout).clips as { id: string; startTime: number; endTime: number }[];
 		expect(clips.length).toBeGreaterThan(0);
@@ -45,14 +65,31 @@ describe("clipforge clip commands", () => {
 		expect(shown.stdout).toMatch(/^ {3}0 +\d+\.\d\d +\S+$/m);
 
 		// A trim 2 s shorter, rendered again, waited for.
-		const trimmed = await cli(["--json", "edit", clip.id, "--end", (clip.endTime - 2).toFixed(2), "--title", "Trimmed by the CLI", "--wait"]);
+		const trimmed = await cli([
+			"--json",
+			"edit",
+			clip.id,
+			"--end",
+			(clip.endTime - 2).toFixed(2),
+			"--title",
+			"Trimmed by the CLI",
+			"--wait",
+		]);
 		expect(trimmed.code, trimmed.stderr).toBe(0);
 		const after = JSON.parse(trimmed.stdout);
-		expect(after).toMatchObject({ id: clip.id, status: "completed", edits: 1, editError: null, title: "Trimmed by the CLI" });
+		expect(after).toMatchObject({
+			id: clip.id,
+			status: "completed",
+			edits: 1,
+			editError: null,
+			title: "Trimmed by the CLI",
+		});
 		expect(after.endTime).toBeLessThan(clip.endTime - 1);
 		// Favorites and a corrected word.
 		expect((await cli(["edit", clip.id, "--favorite", "--word", "0=Clipforge", "--wait"])).code).toBe(0);
-		const favorites = JSON.parse((await cli(["--json", "clips", videoId, "--favorites"])).stdout).clips as { id: string }[];
+		const favorites = JSON.parse((await cli(["--json", "clips", videoId, "--favorites"])).stdout).clips as {
+			id: string;
+		}[];
 		expect(favorites.map((c) => c.id)).toEqual([clip.id]);
 		// Refusals: bad times (2), nothing to change (2).
 		const bad = await cli(["edit", clip.id, "--start", "0", "--end", "1"]);
@@ -66,12 +103,24 @@ describe("clipforge clip commands", () => {
 		expect(zip.code, zip.stderr).toBe(0);
 		const tested = spawnSync("unzip", ["-t", join(dir, "clips.zip")], { encoding: "utf8" });
 		expect(tested.stdout).toMatch(/No errors detected/);
-		const fcpxml = await cli(["export", videoId, "--format", "fcpxml", "--media-url", "file:///tmp/talk.mp4", "--out", join(dir, "clips.fcpxml")]);
+		const fcpxml = await cli([
+			"export",
+			videoId,
+			"--format",
+			"fcpxml",
+			"--media-url",
+			"file:///tmp/talk.mp4",
+			"--out",
+			join(dir, "clips.fcpxml"),
+		]);
 		expect(fcpxml.code, fcpxml.stderr).toBe(0);
 		const xml = readFileSync(join(dir, "clips.fcpxml"), "utf8");
 		expect(XMLValidator.validate(xml)).toBe(true);
 		expect(xml).toContain(`src="file:///tmp/talk.mp4"`);
-		expect((await cli(["export", videoId, "--format", "premiere", "--favorites", "--out", join(dir, "clips.xml")])).code).toBe(0);
+		expect(
+			(await cli(["export", videoId, "--format", "premiere", "--favorites", "--out", join(dir, "clips.xml")]))
+				.code,
+		).toBe(0);
 		expect(readFileSync(join(dir, "clips.xml"), "utf8").match(/<clipitem id="clipitem-/g)).toHaveLength(1);
 		const srt = await cli(["export", videoId, "--format", "srt", "--out", join(dir, "srt")]);
 		expect(srt.code, srt.stderr).toBe(0);
@@ -79,6 +128,17 @@ describe("clipforge clip commands", () => {
 		expect(files).toHaveLength(clips.length);
 		const first = readFileSync(join(dir, "srt", files.sort()[0]!), "utf8");
 		expect(first).toMatch(/^1\n\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}\n/);
-		expect(readFileSync(join(dir, "srt", files.find((f) => f.includes("trimmed-by-the-cli"))!), "utf8").split("\n")[2]!.startsWith("Clipforge")).toBe(true);
+		expect(
+			readFileSync(
+				join(
+					dir,
+					"srt",
+					files.find((f) => f.includes("trimmed-by-the-cli"))!,
+				),
+				"utf8",
+			)
+				.split("\n")[2]!
+				.startsWith("Clipforge"),
+		).toBe(true);
 	});
 });

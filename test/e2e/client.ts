@@ -33,7 +33,8 @@ export async function waitForStatus(
 		const { body } = await api("GET", `/api/videos/${videoId}/status`);
 		options.onStatus?.(body);
 		if (until.includes(body.video.status) || FINISHED.includes(body.video.status)) return body;
-		if (Date.now() > deadline) throw new Error(`video ${videoId} was still ${body.video.status} after ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`video ${videoId} was still ${body.video.status} after ${timeoutMs} ms`);
 		await new Promise((r) => setTimeout(r, intervalMs));
 	}
 }

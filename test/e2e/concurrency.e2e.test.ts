@@ -7,13 +7,18 @@ import { describe, expect, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
-const media = useServedMedia("clipforge-concurrency-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }));
+const media = useServedMedia("clipforge-concurrency-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }),
+);
 
 describe("six videos at once", () => {
 	it("the ones over the workspace's limit wait in line; all complete with clips, and every video's progress is monotonic", async () => {
 		const ids = await Promise.all(
 			Array.from({ length: 6 }, async (_, i) => {
-				const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4?copy=${i}`, config: { clipDurationMin: 5, clipDurationMax: 12 } });
+				const submitted = await api("POST", "/api/videos/hosted", {
+					hostedUrl: `${media.url()}/talk.mp4?copy=${i}`,
+					config: { clipDurationMin: 5, clipDurationMax: 12 },
+				});
 				expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
 				return submitted.body.video.id as string;
 			}),
@@ -37,7 +42,10 @@ describe("six videos at once", () => {
 		const done = finished.map((body) => body.video.status as string);
 		expect(done).toEqual(ids.map(() => "completed"));
 		for (const [id, progress] of history) {
-			expect(progress.every((p, i) => i === 0 || p >= progress[i - 1]!), `${id}: ${progress.join(",")}`).toBe(true);
+			expect(
+				progress.every((p, i) => i === 0 || p >= progress[i - 1]!),
+				`${id}: ${progress.join(",")}`,
+			).toBe(true);
 			expect(progress[progress.length - 1]).toBe(100);
 			expect((await api("GET", `/api/videos/${id}/clips`)).body.count).toBeGreaterThan(0);
 		}

@@ -15,7 +15,9 @@ import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const media = useServedMedia("clipforge-e2e-clips-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }));
+const media = useServedMedia("clipforge-e2e-clips-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
+);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,7 +25,16 @@ beforeAll(async () => {
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+		args: [
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+			"--autoplay-policy=no-user-gesture-required",
+		],
 	});
 });
 afterAll(async () => {
@@ -41,17 +52,28 @@ async function untilClip(id: string, done: (clip: any) => boolean) {
 
 describe("dashboard: clips", () => {
 	it("favourites, filters, orders, exports, and edits a clip (trim previewed, saved and rendered again; a caption word corrected)", async () => {
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4`, config: { clipDurationMin: 8, clipDurationMax: 20, enableCaptions: true } });
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/talk.mp4`,
+			config: { clipDurationMin: 8, clipDurationMax: 20, enableCaptions: true },
+		});
 		const id = submitted.body.video.id as string;
 		expect((await waitForStatus(id)).video.status).toBe("completed");
-		const listed = (await api("GET", `/api/videos/${id}/clips`)).body.clips as { id: string; startTime: number; endTime: number; duration: number }[];
+		const listed = (await api("GET", `/api/videos/${id}/clips`)).body.clips as {
+			id: string;
+			startTime: number;
+			endTime: number;
+			duration: number;
+		}[];
 		expect(listed.length).toBeGreaterThan(0);
 
 		const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-		page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`));
+		page.on(
+			"console",
+			(m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`),
+		);
 		await page.goto(`${stackUrl()}/app#/login`);
 		await page.getByLabel("Email").fill(inject("clipforgeEmail"));
 		await page.getByLabel("Password").fill(inject("clipforgePassword"));
@@ -65,7 +87,9 @@ describe("dashboard: clips", () => {
 		// Favourite the best clip; the favourites filter then shows it alone.
 		const first = cards.first();
 		await first.getByRole("button", { name: /Favorite/ }).click();
-		await expect.poll(() => first.getByRole("button", { name: /Favorite/ }).getAttribute("aria-pressed")).toBe("true");
+		await expect
+			.poll(() => first.getByRole("button", { name: /Favorite/ }).getAttribute("aria-pressed"))
+			.toBe("true");
 		expect((await api("GET", `/api/clips/${listed[0]!.id}`)).body.favorited).toBe(true);
 		await page.getByLabel("Favorites only").check();
 		await expect.poll(() => cards.count()).toBe(1);
@@ -77,10 +101,14 @@ describe("dashboard: clips", () => {
 		await page.getByLabel("Sort by").selectOption("startTime");
 		await page.getByLabel("Order").selectOption("asc");
 		const byTime = [...listed].sort((a, b) => a.startTime - b.startTime).map((c) => c.id);
-		await expect.poll(async () => cards.evaluateAll((els) => els.map((el) => el.getAttribute("data-clip-id")))).toEqual(byTime);
+		await expect
+			.poll(async () => cards.evaluateAll((els) => els.map((el) => el.getAttribute("data-clip-id"))))
+			.toEqual(byTime);
 
 		// The export links answer with the session: a timeline that parses, a ZIP that unzips.
-		const fcpxml = await page.request.get(`${stackUrl()}${await page.getByRole("link", { name: /FCPXML/ }).getAttribute("href")}`);
+		const fcpxml = await page.request.get(
+			`${stackUrl()}${await page.getByRole("link", { name: /FCPXML/ }).getAttribute("href")}`,
+		);
 		expect(fcpxml.status()).toBe(200);
 		expect(await fcpxml.text()).toContain(`<fcpxml version="1.9">`);
 		const zipDownload = page.waitForEvent("download");
@@ -109,10 +137,17 @@ describe("dashboard: clips", () => {
 		expect(trimmed.endTime).toBeLessThan(target.endTime - 1);
 		// The page reloads the list with the re-rendered clip: its player has the new length.
 		const newCard = page.locator(`li.clip[data-clip-id="${target.id}"]`);
-		await expect.poll(async () => newCard.locator("video").evaluate(async (el: HTMLVideoElement) => {
-			if (el.readyState < 1) await new Promise((r) => el.addEventListener("loadedmetadata", r, { once: true }));
-			return Math.round(el.duration);
-		}), { timeout: 30_000 }).toBe(Math.round(trimmed.duration));
+		await expect
+			.poll(
+				async () =>
+					newCard.locator("video").evaluate(async (el: HTMLVideoElement) => {
+						if (el.readyState < 1)
+							await new Promise((r) => el.addEventListener("loadedmetadata", r, { once: true }));
+						return Math.round(el.duration);
+					}),
+				{ timeout: 30_000 },
+			)
+			.toBe(Math.round(trimmed.duration));
 
 		// Correct the first caption word.
 		await newCard.getByText("Edit clip").click();
@@ -123,7 +158,11 @@ describe("dashboard: clips", () => {
 		await newCard.getByRole("button", { name: "Save" }).click();
 		const corrected = await untilClip(target.id, (c) => c.status === "completed" && c.edits === 2);
 		expect(corrected.words[0].word).toBe("Clipforge");
-		const srt = await (await fetch(`${stackUrl()}/api/clips/${target.id}/captions?format=srt`, { headers: { authorization: `Bearer ${inject("clipforgeApiKey")}` } })).text();
+		const srt = await (
+			await fetch(`${stackUrl()}/api/clips/${target.id}/captions?format=srt`, {
+				headers: { authorization: `Bearer ${inject("clipforgeApiKey")}` },
+			})
+		).text();
 		expect(srt.split("\n")[2]!.startsWith("Clipforge")).toBe(true);
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-9-clip-edited.png"), fullPage: true });
 		writeFileSync(join(ARTIFACTS, "dashboard-clips.srt"), srt);

@@ -12,14 +12,24 @@ import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const media = useServedMedia("clipforge-e2e-layout-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20 }));
+const media = useServedMedia("clipforge-e2e-layout-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20 }),
+);
 
 let browser: Browser;
 beforeAll(async () => {
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+		args: [
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+		],
 	});
 });
 afterAll(async () => {

@@ -17,7 +17,9 @@ import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const media = useServedMedia("clipforge-e2e-looks-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+const media = useServedMedia("clipforge-e2e-looks-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -25,7 +27,15 @@ beforeAll(async () => {
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+		args: [
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+		],
 	});
 });
 afterAll(async () => {
@@ -59,7 +69,10 @@ describe("caption looks in the dashboard", () => {
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
 		// The 401 before signing in and the refused duplicate name's 409 are logged by the browser as failed resources; anything else is a problem.
-		page.on("console", (m) => m.type() === "error" && !/\b(401|409)\b/.test(m.text()) && problems.push(`console: ${m.text()}`));
+		page.on(
+			"console",
+			(m) => m.type() === "error" && !/\b(401|409)\b/.test(m.text()) && problems.push(`console: ${m.text()}`),
+		);
 		await signIn(page);
 
 		// The looks page: every preset with its drawn preview.
@@ -82,14 +95,22 @@ describe("caption looks in the dashboard", () => {
 		const mine = page.locator('[aria-label="Your caption looks"] .look');
 		// Saving waits for the tier to draw the new look's preview (a second or two on a busy machine).
 		await expect
-			.poll(async () => [...(await mine.locator(".look-name").allTextContents()), await page.getByRole("alert").textContent()], { timeout: 30_000 })
+			.poll(
+				async () => [
+					...(await mine.locator(".look-name").allTextContents()),
+					await page.getByRole("alert").textContent(),
+				],
+				{ timeout: 30_000 },
+			)
 			.toEqual(["Brand", ""]);
 		const [brandPreview] = await loadedPreviews(page, '[aria-label="Your caption looks"] img.look-preview');
 		expect(brandPreview).toEqual({ width: 360, height: 640 });
 
 		await page.getByLabel("Name").fill("brand");
 		await page.getByRole("button", { name: "Save look" }).click();
-		await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 }).toContain("already has a caption template named");
+		await expect
+			.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 })
+			.toContain("already has a caption template named");
 
 		// Edit: the form fills with the look; the change shows in the API.
 		await page.getByRole("button", { name: "Edit Brand" }).click();
@@ -97,10 +118,25 @@ describe("caption looks in the dashboard", () => {
 		await page.getByLabel("Highlight colour").fill("#00ccff");
 		await page.getByRole("button", { name: "Save Brand" }).click();
 		await expect
-			.poll(async () => (await api("GET", "/api/caption-templates")).body.templates.find((t: { name: string }) => t.name === "Brand")?.highlightColor, { timeout: 30_000 })
+			.poll(
+				async () =>
+					(await api("GET", "/api/caption-templates")).body.templates.find(
+						(t: { name: string }) => t.name === "Brand",
+					)?.highlightColor,
+				{ timeout: 30_000 },
+			)
 			.toBe("#00CCFF");
-		const brand = (await api("GET", "/api/caption-templates")).body.templates.find((t: { name: string }) => t.name === "Brand");
-		expect(brand).toMatchObject({ kind: "custom", presetId: "boxed", font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" });
+		const brand = (await api("GET", "/api/caption-templates")).body.templates.find(
+			(t: { name: string }) => t.name === "Brand",
+		);
+		expect(brand).toMatchObject({
+			kind: "custom",
+			presetId: "boxed",
+			font: "bebas-neue",
+			textColor: "#FF3366",
+			highlightColor: "#00CCFF",
+			position: "top",
+		});
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-looks-1-brand-kit.png"), fullPage: true });
 
 		// The new-video form offers it with its preview; pick it and remove silences.
@@ -109,11 +145,15 @@ describe("caption looks in the dashboard", () => {
 		const picker = page.getByRole("radiogroup", { name: "Caption style" });
 		expect(await picker.getByRole("radio").count()).toBe(CAPTION_PRESETS.length + 1);
 		expect(await picker.getByRole("radio", { name: "Karaoke" }).isChecked()).toBe(true);
-		const unlabeled = await page.$$eval("input, select, textarea", (els) => els.filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id));
+		const unlabeled = await page.$$eval("input, select, textarea", (els) =>
+			els.filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id),
+		);
 		expect(unlabeled).toEqual([]);
 		await picker.locator("label.look", { hasText: "Brand" }).click();
 		expect(await picker.getByRole("radio", { name: "Brand" }).isChecked()).toBe(true);
-		expect((await loadedPreviews(page, "fieldset.looks img.look-preview")).every((s) => s.width === 360)).toBe(true);
+		expect((await loadedPreviews(page, "fieldset.looks img.look-preview")).every((s) => s.width === 360)).toBe(
+			true,
+		);
 		await page.getByLabel("Video URL").fill(`${media.url()}/talk.mp4`);
 		await page.getByLabel("Shortest clip (s)").fill("8");
 		await page.getByLabel("Longest clip (s)").fill("20");
@@ -126,15 +166,32 @@ describe("caption looks in the dashboard", () => {
 		const final = await waitForStatus(videoId, { intervalMs: 1000 });
 		expect(final.video.status).toBe("completed");
 		const detail = (await api("GET", `/api/videos/${videoId}`)).body;
-		expect(detail.config).toMatchObject({ enableCaptions: true, captionTemplateId: brand.id, removeSilences: true, silenceThresholdSeconds: 0.6 });
-		const { clips } = (await api("GET", `/api/videos/${videoId}/clips`)).body as { clips: { startTime: number; endTime: number; duration: number; downloadUrl: string }[] };
+		expect(detail.config).toMatchObject({
+			enableCaptions: true,
+			captionTemplateId: brand.id,
+			removeSilences: true,
+			silenceThresholdSeconds: 0.6,
+		});
+		const { clips } = (await api("GET", `/api/videos/${videoId}/clips`)).body as {
+			clips: { startTime: number; endTime: number; duration: number; downloadUrl: string }[];
+		};
 		expect(clips.length).toBeGreaterThan(0);
 		// The talk pauses 0.8 s between sentences: every clip of 8 s or more spans a pause, and loses it.
 		for (const clip of clips) {
 			expect(clip.duration).toBeLessThan(clip.endTime - clip.startTime - 0.3);
 			const file = join(media.dir(), `clip-${clips.indexOf(clip)}.mp4`);
 			writeFileSync(file, Buffer.from(await (await fetch(clip.downloadUrl)).arrayBuffer()));
-			const seconds = Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]).toString());
+			const seconds = Number(
+				execFileSync("ffprobe", [
+					"-v",
+					"error",
+					"-show_entries",
+					"format=duration",
+					"-of",
+					"csv=p=0",
+					file,
+				]).toString(),
+			);
 			expect(seconds).toBeCloseTo(clip.duration, 1);
 		}
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-looks-3-clips.png"), fullPage: true });
@@ -148,7 +205,9 @@ describe("caption looks in the dashboard", () => {
 
 		// Phone width: the looks page does not overflow sideways.
 		await page.setViewportSize({ width: 375, height: 812 });
-		expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+		expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+			1,
+		);
 		expect(problems).toEqual([]);
 		await context.close();
 	});

@@ -13,7 +13,9 @@ import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const media = useServedMedia("clipforge-e2e-regenerate-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+const media = useServedMedia("clipforge-e2e-regenerate-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,7 +23,16 @@ beforeAll(async () => {
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+		args: [
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+			"--autoplay-policy=no-user-gesture-required",
+		],
 	});
 });
 afterAll(async () => {
@@ -30,7 +41,10 @@ afterAll(async () => {
 
 describe("dashboard: regenerate clips", () => {
 	it("regenerates a finished video's clips with changed settings, free the first time, then says what the next costs", async () => {
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4`, config: { clipDurationMin: 8, clipDurationMax: 20, enableCaptions: true } });
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/talk.mp4`,
+			config: { clipDurationMin: 8, clipDurationMax: 20, enableCaptions: true },
+		});
 		const id = submitted.body.video.id as string;
 		expect((await waitForStatus(id)).video.status).toBe("completed");
 		const minutesBefore = (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;
@@ -39,7 +53,10 @@ describe("dashboard: regenerate clips", () => {
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-		page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`));
+		page.on(
+			"console",
+			(m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`),
+		);
 		await page.goto(`${stackUrl()}/app#/login`);
 		await page.getByLabel("Email").fill(inject("clipforgeEmail"));
 		await page.getByLabel("Password").fill(inject("clipforgePassword"));
@@ -54,7 +71,9 @@ describe("dashboard: regenerate clips", () => {
 		expect(await page.getByLabel("Shortest clip (s)").inputValue()).toBe("8");
 		expect(await page.getByLabel("Captions").isChecked()).toBe(true);
 		expect(await page.locator("#regenerate-cost").textContent()).toMatch(/^This one is free\./);
-		const unlabeled = await page.$$eval("form input, form select, form textarea", (els) => els.filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id));
+		const unlabeled = await page.$$eval("form input, form select, form textarea", (els) =>
+			els.filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id),
+		);
 		expect(unlabeled).toEqual([]);
 		await page.getByLabel("Aspect ratio").selectOption("1:1");
 		await page.getByLabel("Captions").uncheck();
@@ -63,8 +82,12 @@ describe("dashboard: regenerate clips", () => {
 
 		// Followed like a new video: the stage moves from analyzing, then the new clips play.
 		const stage = page.locator(".stage");
-		await expect.poll(async () => (await stage.textContent()) ?? "", { timeout: 10_000 }).toMatch(/^(analyzing|generating clips)/);
-		await expect.poll(async () => (await stage.textContent()) ?? "", { timeout: 4 * 60_000, interval: 500 }).toMatch(/^completed · 100%/);
+		await expect
+			.poll(async () => (await stage.textContent()) ?? "", { timeout: 10_000 })
+			.toMatch(/^(analyzing|generating clips)/);
+		await expect
+			.poll(async () => (await stage.textContent()) ?? "", { timeout: 4 * 60_000, interval: 500 })
+			.toMatch(/^completed · 100%/);
 		const clip = page.locator("li.clip").first();
 		await clip.waitFor();
 		const size = await clip.locator("video").evaluate(async (el: HTMLVideoElement) => {
@@ -85,7 +108,9 @@ describe("dashboard: regenerate clips", () => {
 
 		// Phone width: nothing overflows sideways.
 		await page.setViewportSize({ width: 375, height: 812 });
-		expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+		expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+			1,
+		);
 		expect(problems).toEqual([]);
 		await context.close();
 	});

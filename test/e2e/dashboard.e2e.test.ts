@@ -14,7 +14,9 @@ import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const media = useServedMedia("clipforge-e2e-browser-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+const media = useServedMedia("clipforge-e2e-browser-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,7 +25,16 @@ beforeAll(async () => {
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+		args: [
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+			"--autoplay-policy=no-user-gesture-required",
+		],
 	});
 });
 afterAll(async () => {
@@ -44,7 +55,10 @@ describe("dashboard in Chromium", () => {
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-		page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`));
+		page.on(
+			"console",
+			(m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`),
+		);
 
 		await page.goto(`${stackUrl()}/`);
 		await page.getByRole("heading", { name: "Sign in" }).waitFor();
@@ -57,13 +71,18 @@ describe("dashboard in Chromium", () => {
 		await signIn(page);
 
 		// Every form control has a label (screen readers, and a click on the label focuses it).
-		const unlabeled = await page.$$eval("input, select, textarea", (els) => els.filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id));
+		const unlabeled = await page.$$eval("input, select, textarea", (els) =>
+			els.filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id),
+		);
 		expect(unlabeled).toEqual([]);
 
 		await page.getByLabel("Video URL").fill(`${media.url()}/talk.mp4`);
 		await page.getByLabel("Shortest clip (s)").fill("8");
 		await page.getByLabel("Longest clip (s)").fill("20");
-		await page.getByRole("radiogroup", { name: "Caption style" }).locator("label.look", { hasText: "Word by word" }).click();
+		await page
+			.getByRole("radiogroup", { name: "Caption style" })
+			.locator("label.look", { hasText: "Word by word" })
+			.click();
 		expect(await page.getByRole("radio", { name: "Word by word" }).isChecked()).toBe(true);
 		await page.getByLabel("Hook title").check();
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-2-submit.png"), fullPage: true });
@@ -76,7 +95,8 @@ describe("dashboard in Chromium", () => {
 		while (Date.now() < deadline) {
 			seen.add(Number(await progress.getAttribute("value")));
 			if ((await page.locator(".stage").textContent())?.startsWith("completed")) break;
-			if ((await page.locator(".stage").textContent())?.startsWith("failed")) throw new Error(await page.getByRole("alert").first().textContent() ?? "failed");
+			if ((await page.locator(".stage").textContent())?.startsWith("failed"))
+				throw new Error((await page.getByRole("alert").first().textContent()) ?? "failed");
 			await page.waitForTimeout(500);
 		}
 		expect(await page.locator(".stage").textContent()).toMatch(/^completed · 100%/);
@@ -102,11 +122,24 @@ describe("dashboard in Chromium", () => {
 		await expect.poll(() => firstClip.locator(".score").textContent()).toMatch(/^\d+$/);
 		expect((await firstClip.locator("h3").textContent())?.length).toBeGreaterThan(5);
 
-		const [download] = await Promise.all([page.waitForEvent("download"), firstClip.getByRole("link", { name: "Download MP4" }).click()]);
+		const [download] = await Promise.all([
+			page.waitForEvent("download"),
+			firstClip.getByRole("link", { name: "Download MP4" }).click(),
+		]);
 		const saved = join(media.dir(), "downloaded.mp4");
 		await download.saveAs(saved);
 		expect(statSync(saved).size).toBeGreaterThan(10_000);
-		expect(execFileSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", saved]).toString()).toContain("h264");
+		expect(
+			execFileSync("ffprobe", [
+				"-v",
+				"error",
+				"-show_entries",
+				"stream=codec_name",
+				"-of",
+				"csv=p=0",
+				saved,
+			]).toString(),
+		).toContain("h264");
 
 		// Phone width: nothing overflows sideways.
 		await page.setViewportSize({ width: 375, height: 812 });
@@ -137,7 +170,13 @@ describe("dashboard in Chromium", () => {
 
 		page.once("dialog", (d) => d.accept());
 		await page.getByRole("button", { name: "Revoke browser test" }).click();
-		await expect.poll(async () => (await fetch(`${stackUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+		await expect
+			.poll(
+				async () =>
+					(await fetch(`${stackUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${key}` } }))
+						.status,
+			)
+			.toBe(401);
 		await context.close();
 	});
 

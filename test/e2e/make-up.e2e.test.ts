@@ -17,7 +17,15 @@ function makeUp(samplesPort: number): Promise<string> {
 		execFile(
 			process.execPath,
 			[join(ROOT, "scripts/stack.ts"), "up"],
-			{ env: { ...process.env, CLIPFORGE_STATE_DIR: inject("clipforgeStateDir"), SAMPLES_PORT: String(samplesPort) }, encoding: "utf8", timeout: 2 * 60_000 },
+			{
+				env: {
+					...process.env,
+					CLIPFORGE_STATE_DIR: inject("clipforgeStateDir"),
+					SAMPLES_PORT: String(samplesPort),
+				},
+				encoding: "utf8",
+				timeout: 2 * 60_000,
+			},
 			(error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
 		);
 	});
@@ -29,7 +37,9 @@ describe("make up", () => {
 		const printed = await makeUp(port);
 		expect(printed).toContain(`CLIPFORGE_URL=${stackUrl()}`);
 		expect(printed).toContain(`CLIPFORGE_API_KEY=${inject("clipforgeApiKey")}`);
-		expect(printed).toContain(`Dashboard: ${stackUrl()}/app  (sign in as ${inject("clipforgeEmail")} / ${inject("clipforgePassword")})`);
+		expect(printed).toContain(
+			`Dashboard: ${stackUrl()}/app  (sign in as ${inject("clipforgeEmail")} / ${inject("clipforgePassword")})`,
+		);
 		const sampleUrl = /^Sample video to submit: (\S+)$/m.exec(printed)?.[1];
 		expect(sampleUrl).toBe(`http://127.0.0.1:${port}/talk-60s-speaker.mp4`);
 

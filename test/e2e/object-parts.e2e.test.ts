@@ -24,7 +24,8 @@ it("an 11 MiB file stored in three parts through wrangler dev reads back byte fo
 	// The stack's Worker is on loopback: the tier's egress policy lets it through only when told to, as in dev.
 	process.env.ALLOW_PRIVATE_SOURCES = "true";
 	const secret = ensureLocalSecrets(secretsFileFor(inject("clipforgeStateDir"))).SIGNING_SECRET;
-	const signed = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(secret, inject("clipforgeUrl"), key, method);
+	const signed = (key: string, method: "GET" | "PUT") =>
+		signInternalObjectUrl(secret, inject("clipforgeUrl"), key, method);
 	const dir = mkdtempSync(join(tmpdir(), "clipforge-e2e-parts-"));
 	try {
 		const data = randomBytes(11 * 1024 * 1024 + 12345);
@@ -32,7 +33,16 @@ it("an 11 MiB file stored in three parts through wrangler dev reads back byte fo
 		writeFileSync(path, data);
 		const key = `e2e/${randomBytes(8).toString("hex")}/big.bin`;
 		const progress: number[] = [];
-		expect(await putFile(path, signed(key, "PUT"), "application/octet-stream", (f) => void progress.push(f), undefined, 5 * 1024 * 1024)).toBe(data.length);
+		expect(
+			await putFile(
+				path,
+				signed(key, "PUT"),
+				"application/octet-stream",
+				(f) => void progress.push(f),
+				undefined,
+				5 * 1024 * 1024,
+			),
+		).toBe(data.length);
 		expect(progress.at(-1)).toBe(1);
 		const back = await fetch(signed(key, "GET"));
 		expect(back.status).toBe(200);

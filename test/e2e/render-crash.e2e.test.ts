@@ -9,12 +9,17 @@ import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 import { crashRenderTier } from "../../scripts/stack.ts";
 
-const media = useServedMedia("clipforge-e2e-crash-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }));
+const media = useServedMedia("clipforge-e2e-crash-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }),
+);
 
 describe("the render tier dies mid-render", () => {
 	it("is retried after it comes back, and the video completes with all its clips", async () => {
 		const { body: before } = await api("GET", "/api/workspaces");
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4`, config: { clipDurationMin: 10, clipDurationMax: 20, enableCaptions: true } });
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/talk.mp4`,
+			config: { clipDurationMin: 10, clipDurationMax: 20, enableCaptions: true },
+		});
 		expect(submitted.status).toBe(201);
 		const id = submitted.body.video.id;
 

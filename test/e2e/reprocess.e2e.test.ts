@@ -14,15 +14,22 @@ import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const media = useServedMedia("clipforge-e2e-reprocess-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+const media = useServedMedia("clipforge-e2e-reprocess-", (dir) =>
+	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+);
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
 			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
-			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") }, encoding: "utf8", timeout: 5 * 60_000 },
-			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+			{
+				env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") },
+				encoding: "utf8",
+				timeout: 5 * 60_000,
+			},
+			(error, stdout, stderr) =>
+				resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);
 	});
 }
@@ -30,7 +37,11 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 const balance = async () => (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;
 
 function dimensions(path: string): string {
-	return execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path], { encoding: "utf8" }).trim();
+	return execFileSync(
+		"ffprobe",
+		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path],
+		{ encoding: "utf8" },
+	).trim();
 }
 
 async function firstClipDimensions(id: string, name: string): Promise<string> {
@@ -42,14 +53,19 @@ async function firstClipDimensions(id: string, name: string): Promise<string> {
 
 describe("reprocessing a finished video", () => {
 	it("through the API (free), the SDK and the CLI (half the minutes each), re-rendering from the stored source", async () => {
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/talk.mp4`, config: { clipDurationMin: 8, clipDurationMax: 20 } });
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/talk.mp4`,
+			config: { clipDurationMin: 8, clipDurationMax: 20 },
+		});
 		const id = submitted.body.video.id as string;
 		expect((await waitForStatus(id)).video.status).toBe("completed");
 		expect(await firstClipDimensions(id, "first.mp4")).toBe("1080,1920");
 		const start = await balance();
 
 		// The API: the first one is free; the video goes back to analyzing and on, never downloading again.
-		const byApi = await api("POST", `/api/videos/${id}/reprocess`, { config: { aspectRatio: "1:1", enableCaptions: true, captionTemplateId: "sentence" } });
+		const byApi = await api("POST", `/api/videos/${id}/reprocess`, {
+			config: { aspectRatio: "1:1", enableCaptions: true, captionTemplateId: "sentence" },
+		});
 		expect(byApi.status, JSON.stringify(byApi.body)).toBe(202);
 		expect(byApi.body.reprocess).toMatchObject({ number: 1, minutesCharged: 0, status: "processing" });
 		const seen: { status: string; progress: number }[] = [];
@@ -71,7 +87,19 @@ describe("reprocessing a finished video", () => {
 
 		// The CLI: flags change only what they name; --wait shows progress and downloads the new clips.
 		const out = join(media.dir(), "cli-clips");
-		const byCli = await cli(["--json", "reprocess", id, "--aspect", "9:16", "--no-captions", "--wait", "--interval", "1", "--out", out]);
+		const byCli = await cli([
+			"--json",
+			"reprocess",
+			id,
+			"--aspect",
+			"9:16",
+			"--no-captions",
+			"--wait",
+			"--interval",
+			"1",
+			"--out",
+			out,
+		]);
 		expect(byCli.code, byCli.stderr + byCli.stdout).toBe(0);
 		const result = JSON.parse(byCli.stdout);
 		expect(result.video.status).toBe("completed");
@@ -79,14 +107,28 @@ describe("reprocessing a finished video", () => {
 		expect(dimensions(result.files[0])).toBe("1080,1920");
 		expect(await balance()).toBe(start - 2);
 		const detail = (await api("GET", `/api/videos/${id}`)).body;
-		expect(detail.config).toMatchObject({ aspectRatio: "9:16", enableCaptions: false, captionTemplateId: "sentence", clipDurationMin: 8, clipDurationMax: 20 });
+		expect(detail.config).toMatchObject({
+			aspectRatio: "9:16",
+			enableCaptions: false,
+			captionTemplateId: "sentence",
+			clipDurationMin: 8,
+			clipDurationMax: 20,
+		});
 		const history = await cf.reprocesses(id);
-		expect(history.reprocesses.map((r) => [r.number, r.status, r.minutesCharged])).toEqual([[1, "completed", 0], [2, "completed", 1], [3, "completed", 1]]);
+		expect(history.reprocesses.map((r) => [r.number, r.status, r.minutesCharged])).toEqual([
+			[1, "completed", 0],
+			[2, "completed", 1],
+			[3, "completed", 1],
+		]);
 
 		// While one runs, another is refused (409 video_processing, exit 2), and nothing more is charged.
 		const started = await cli(["reprocess", id, "--genre", "Podcast"]);
 		expect(started.code, started.stderr).toBe(0);
-		expect(started.stdout).toMatch(new RegExp(`^Reprocessing ${id} \\(reprocess 4, 1 minute\\(s\\) charged\\): analyzing\\. Follow it with: clipforge status ${id}`));
+		expect(started.stdout).toMatch(
+			new RegExp(
+				`^Reprocessing ${id} \\(reprocess 4, 1 minute\\(s\\) charged\\): analyzing\\. Follow it with: clipforge status ${id}`,
+			),
+		);
 		const refused = await cli(["--json", "reprocess", id, "--genre", "Gaming"]);
 		expect(refused.code).toBe(2);
 		expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "video_processing", status: 409 });
@@ -97,7 +139,10 @@ describe("reprocessing a finished video", () => {
 	it("refuses a video whose files were deleted when it failed (410 source_deleted, CLI exit 5), charging nothing", async () => {
 		const gone = join(media.dir(), "short-lived.mp4");
 		makeTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
-		const submitted = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/short-lived.mp4`, config: {} });
+		const submitted = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/short-lived.mp4`,
+			config: {},
+		});
 		rmSync(gone);
 		const id = submitted.body.video.id as string;
 		expect((await waitForStatus(id, { timeoutMs: 2 * 60_000 })).video.status).toBe("failed");

@@ -14,13 +14,26 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const media = useServedMedia("clipforge-e2e-cli-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
 
 /** Runs the CLI as a user would. Async: the media server lives in this process and must keep answering. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+	args: string[],
+	env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
 			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
-			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey"), ...env }, encoding: "utf8", timeout: 5 * 60_000 },
-			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+			{
+				env: {
+					...process.env,
+					CLIPFORGE_URL: stackUrl(),
+					CLIPFORGE_API_KEY: inject("clipforgeApiKey"),
+					...env,
+				},
+				encoding: "utf8",
+				timeout: 5 * 60_000,
+			},
+			(error, stdout, stderr) =>
+				resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);
 	});
 }
@@ -36,7 +49,26 @@ describe("the SDK's OpenAPI document", () => {
 describe("clipforge CLI", () => {
 	it("submits with flags, waits, downloads the clips and prints JSON", async () => {
 		const out = join(media.dir(), "clips");
-		const run = await cli(["--json", "submit", `${media.url()}/talk.mp4`, "--aspect", "1:1", "--captions", "sentence", "--min", "8", "--max", "20", "--layout", "stacked", "--wait", "--interval", "1", "--out", out]);
+		const run = await cli([
+			"--json",
+			"submit",
+			`${media.url()}/talk.mp4`,
+			"--aspect",
+			"1:1",
+			"--captions",
+			"sentence",
+			"--min",
+			"8",
+			"--max",
+			"20",
+			"--layout",
+			"stacked",
+			"--wait",
+			"--interval",
+			"1",
+			"--out",
+			out,
+		]);
 		expect(run.code, run.stderr + run.stdout).toBe(0);
 		const result = JSON.parse(run.stdout);
 		expect(result.video.status).toBe("completed");
@@ -44,7 +76,11 @@ describe("clipforge CLI", () => {
 		expect(result.clips.length).toBeGreaterThan(0);
 		expect(result.files).toHaveLength(result.clips.length);
 		for (const file of result.files) expect(existsSync(file)).toBe(true);
-		const probe = spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", result.files[0]], { encoding: "utf8" });
+		const probe = spawnSync(
+			"ffprobe",
+			["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", result.files[0]],
+			{ encoding: "utf8" },
+		);
 		expect(probe.stdout.trim().split("\n")[0]).toBe("1080,1080");
 
 		const status = await cli(["status", result.video.id]);
@@ -53,9 +89,13 @@ describe("clipforge CLI", () => {
 	});
 
 	it("stops waiting on Ctrl-C (exit 130) while the video goes on processing", async () => {
-		const child = spawn(process.execPath, [join(ROOT, "packages/sdk/src/cli.ts"), "submit", `${media.url()}/talk.mp4`, "--wait", "--interval", "1"], {
-			env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") },
-		});
+		const child = spawn(
+			process.execPath,
+			[join(ROOT, "packages/sdk/src/cli.ts"), "submit", `${media.url()}/talk.mp4`, "--wait", "--interval", "1"],
+			{
+				env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey") },
+			},
+		);
 		let stderr = "";
 		const submitted = new Promise<string>((resolve) => {
 			child.stderr.on("data", (chunk) => {
@@ -79,7 +119,11 @@ describe("clipforge CLI", () => {
 		expect((await cli(["submit", `${media.url()}/talk.mp4`, "--aspect", "4:3"])).code).toBe(2);
 		expect((await cli(["submit", `${media.url()}/talk.mp4`, "--layout", "sideways"])).code).toBe(2);
 		const json = await cli(["--json", "status", "vid_doesnotexist"]);
-		expect(JSON.parse(json.stdout).error).toMatchObject({ code: "not_found", status: 404, requestId: expect.any(String) });
+		expect(JSON.parse(json.stdout).error).toMatchObject({
+			code: "not_found",
+			status: 404,
+			requestId: expect.any(String),
+		});
 		expect((await cli(["workspaces"], { CLIPFORGE_URL: "http://127.0.0.1:9" })).code).toBe(7);
 	});
 });

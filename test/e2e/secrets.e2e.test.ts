@@ -61,13 +61,25 @@ describe("the stack's render tier", () => {
 	it("refuses a web page's text/plain cleanup of _shared, an Origin, and a wrong signature", async () => {
 		const tier = inject("clipforgeRenderUrl");
 		const body = JSON.stringify({ videoId: "_shared" });
-		const plain = await fetch(`${tier}/jobs/cleanup`, { method: "POST", headers: { "content-type": "text/plain" }, body });
+		const plain = await fetch(`${tier}/jobs/cleanup`, {
+			method: "POST",
+			headers: { "content-type": "text/plain" },
+			body,
+		});
 		expect(plain.status).toBe(415);
-		const fromPage = await fetch(`${tier}/jobs/cleanup`, { method: "POST", headers: { "content-type": "application/json", origin: "https://evil.example" }, body });
+		const fromPage = await fetch(`${tier}/jobs/cleanup`, {
+			method: "POST",
+			headers: { "content-type": "application/json", origin: "https://evil.example" },
+			body,
+		});
 		expect(fromPage.status).toBe(403);
 		const t = Math.floor(Date.now() / 1000);
 		const forged = `Clipforge-HMAC-SHA256 t=${t},n=${"a".repeat(32)},s=${createHmac("sha256", OLD_COMMITTED_SECRET).update(body).digest("hex")}`;
-		const wrong = await fetch(`${tier}/jobs/cleanup`, { method: "POST", headers: { "content-type": "application/json", authorization: forged }, body });
+		const wrong = await fetch(`${tier}/jobs/cleanup`, {
+			method: "POST",
+			headers: { "content-type": "application/json", authorization: forged },
+			body,
+		});
 		expect(wrong.status).toBe(401);
 	});
 });

@@ -11,7 +11,12 @@ import { describe, expect, inject, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const run = (args: string[], env: Record<string, string> = {}) =>
-	spawnSync(process.execPath, [join(ROOT, "scripts/smoke.ts"), ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, timeout: 5 * 60_000 });
+	spawnSync(process.execPath, [join(ROOT, "scripts/smoke.ts"), ...args], {
+		cwd: ROOT,
+		encoding: "utf8",
+		env: { ...process.env, ...env },
+		timeout: 5 * 60_000,
+	});
 
 describe("npm run smoke against make up's stack", () => {
 	it("passes, checking every binding for real, and leaves nothing behind", () => {
@@ -30,7 +35,10 @@ describe("npm run smoke against make up's stack", () => {
 			/^✓ Signed download: 65,536 bytes as stored; a forged token refused \(403\)$/,
 			/^✓ Cleaned up: removed 1 object\(s\) the run stored, 0 left$/,
 		]) {
-			expect(lines.some((l) => line.test(l)), `${line}\n${result.stdout}`).toBe(true);
+			expect(
+				lines.some((l) => line.test(l)),
+				`${line}\n${result.stdout}`,
+			).toBe(true);
 		}
 		expect(lines.at(-1)).toBe("Everything answered as it should.");
 		expect(result.status).toBe(0);
@@ -39,11 +47,15 @@ describe("npm run smoke against make up's stack", () => {
 	it("says what to do about a wrong key, an unreachable deployment, or missing arguments", () => {
 		const wrongKey = run(["--url", inject("clipforgeUrl"), "--key", "cf_live_not-the-operator-key"]);
 		expect(wrongKey.status).toBe(1);
-		expect(wrongKey.stdout).toContain("✗ The key was refused: pass the deployment's OPERATOR_SECRET with --key (not a tenant's API key).");
+		expect(wrongKey.stdout).toContain(
+			"✗ The key was refused: pass the deployment's OPERATOR_SECRET with --key (not a tenant's API key).",
+		);
 		const nowhere = run(["--url", "http://127.0.0.1:9", "--key", "x"]);
 		expect(nowhere.status).toBe(1);
 		expect(nowhere.stdout).toMatch(/^✗ The Worker at http:\/\/127\.0\.0\.1:9 cannot be reached/);
-		const fromEnvironment = run(["--url", inject("clipforgeUrl")], { CLIPFORGE_OPERATOR_SECRET: "wrong-but-present" });
+		const fromEnvironment = run(["--url", inject("clipforgeUrl")], {
+			CLIPFORGE_OPERATOR_SECRET: "wrong-but-present",
+		});
 		expect(fromEnvironment.stdout).toContain("The key was refused");
 		const usage = run(["--key", "x"]);
 		expect(usage.status).toBe(2);

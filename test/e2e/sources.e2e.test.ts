@@ -14,12 +14,45 @@ const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-
 
 const media = useServedMedia("clipforge-sources-", (dir) => {
 	writeFileSync(join(dir, "notes.txt"), "this is not a video\n");
-	writeFileSync(join(dir, "random.mp4"), new Uint8Array(200_000).map((_, i) => (i * 7919) % 251));
+	writeFileSync(
+		join(dir, "random.mp4"),
+		new Uint8Array(200_000).map((_, i) => (i * 7919) % 251),
+	);
 	makeTalkVideo({ out: join(dir, "full.mp4"), seconds: 30, width: 320, height: 180 });
 	const full = readFileSync(join(dir, "full.mp4"));
 	writeFileSync(join(dir, "truncated.mp4"), full.subarray(0, Math.floor(full.length * 0.4)));
-	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "mute.mp4"));
-	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", join(dir, "silent.mp4"));
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"testsrc2=size=320x180:rate=25",
+		"-t",
+		"20",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		join(dir, "mute.mp4"),
+	);
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"testsrc2=size=320x180:rate=25",
+		"-f",
+		"lavfi",
+		"-i",
+		"anullsrc=r=48000:cl=mono",
+		"-t",
+		"20",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-c:a",
+		"aac",
+		join(dir, "silent.mp4"),
+	);
 	makeTalkVideo({ out: join(dir, "short.mp4"), seconds: 8, width: 320, height: 180 });
 	makeTalkVideo({ out: join(dir, "portrait.mp4"), seconds: 25, width: 720, height: 1280, preset: "ultrafast" });
 	makeTalkVideo({ out: join(dir, "uhd.mp4"), seconds: 20, width: 3840, height: 2160, preset: "ultrafast" });
@@ -36,7 +69,12 @@ async function processToEnd(name: string, config: object = {}) {
 }
 
 describe("sources refused at submission (nothing charged)", () => {
-	for (const [name, fragment] of [["notes.txt", /not a playable video/], ["random.mp4", /not a playable video/], ["mute.mp4", /no audio track/], ["missing.mp4", /^The source could not be fetched\.$/]] as const) {
+	for (const [name, fragment] of [
+		["notes.txt", /not a playable video/],
+		["random.mp4", /not a playable video/],
+		["mute.mp4", /no audio track/],
+		["missing.mp4", /^The source could not be fetched\.$/],
+	] as const) {
 		it(`${name} → 422 unsupported_source`, async () => {
 			const before = await balance();
 			const result = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/${name}`, config: {} });
@@ -55,9 +93,19 @@ describe("a refused connection and an HTTP error read the same (no port-scan ora
 		const { port } = closed.address() as AddressInfo;
 		await new Promise((resolve) => closed.close(resolve));
 		const before = await balance();
-		const refused = await api("POST", "/api/videos/hosted", { hostedUrl: `http://127.0.0.1:${port}/v.mp4`, config: {} });
-		const missing = await api("POST", "/api/videos/hosted", { hostedUrl: `${media.url()}/missing.mp4`, config: {} });
-		expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([missing.status, missing.body.error.code, missing.body.error.message]);
+		const refused = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `http://127.0.0.1:${port}/v.mp4`,
+			config: {},
+		});
+		const missing = await api("POST", "/api/videos/hosted", {
+			hostedUrl: `${media.url()}/missing.mp4`,
+			config: {},
+		});
+		expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([
+			missing.status,
+			missing.body.error.code,
+			missing.body.error.message,
+		]);
 		expect(await balance()).toBe(before);
 	});
 });
@@ -92,7 +140,10 @@ describe("sources processed to a defined end", () => {
 		expect(body.clips[0].duration).toBeLessThanOrEqual(8);
 	});
 
-	for (const [name, aspectRatio, size] of [["portrait.mp4", "16:9", [1920, 1080]], ["uhd.mp4", "9:16", [1080, 1920]]] as const) {
+	for (const [name, aspectRatio, size] of [
+		["portrait.mp4", "16:9", [1920, 1080]],
+		["uhd.mp4", "9:16", [1080, 1920]],
+	] as const) {
 		it(`${name} → ${aspectRatio} clips at ${size.join("x")}`, async () => {
 			const end = await processToEnd(name, { clipDurationMin: 5, clipDurationMax: 15, aspectRatio });
 			expect(end.status, end.errorMessage ?? "").toBe("completed");
@@ -100,7 +151,19 @@ describe("sources processed to a defined end", () => {
 			expect(body.count).toBeGreaterThan(0);
 			const file = join(media.dir(), `${name}.clip.mp4`);
 			writeFileSync(file, new Uint8Array(await (await fetch(body.clips[0].downloadUrl)).arrayBuffer()));
-			const probe = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "json", file]).toString());
+			const probe = JSON.parse(
+				execFileSync("ffprobe", [
+					"-v",
+					"error",
+					"-select_streams",
+					"v:0",
+					"-show_entries",
+					"stream=width,height",
+					"-of",
+					"json",
+					file,
+				]).toString(),
+			);
 			expect([probe.streams[0].width, probe.streams[0].height]).toEqual(size);
 		});
 	}

@@ -31,8 +31,31 @@ beforeAll(() => {
 	makeTalkVideo({ out: talk, seconds: 30 });
 	bigTalk = join(dir, "big talk.mov");
 	execFileSync("ffmpeg", [
-		"-hide_banner", "-loglevel", "error", "-y", "-i", talk, "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "6M", "-minrate", "6M", "-maxrate", "6M",
-		"-bufsize", "2M", "-x264-params", "nal-hrd=cbr:filler=1", "-c:a", "copy", "-f", "mov", bigTalk,
+		"-hide_banner",
+		"-loglevel",
+		"error",
+		"-y",
+		"-i",
+		talk,
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-b:v",
+		"6M",
+		"-minrate",
+		"6M",
+		"-maxrate",
+		"6M",
+		"-bufsize",
+		"2M",
+		"-x264-params",
+		"nal-hrd=cbr:filler=1",
+		"-c:a",
+		"copy",
+		"-f",
+		"mov",
+		bigTalk,
 	]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,7 +88,13 @@ describe("upload with the SDK", () => {
 
 		const sentAfterResume: number[] = [];
 		const upload = await cf.uploadFile(bigTalk, { uploadId, onProgress: (p) => sentAfterResume.push(p.partsDone) });
-		expect(upload).toMatchObject({ id: uploadId, status: "completed", size, contentType: "video/quicktime", fileName: "big talk.mov" });
+		expect(upload).toMatchObject({
+			id: uploadId,
+			status: "completed",
+			size,
+			contentType: "video/quicktime",
+			fileName: "big talk.mov",
+		});
 		expect(sentAfterResume[0]).toBe(halfway.parts.length);
 
 		const before = await minutes();
@@ -79,7 +108,11 @@ describe("upload with the SDK", () => {
 		expect(clips.length).toBeGreaterThan(0);
 		const file = join(dir, "sdk-clip.mp4");
 		await cf.downloadClip(clips[0]!, file);
-		const probe = spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", file], { encoding: "utf8" });
+		const probe = spawnSync(
+			"ffprobe",
+			["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", file],
+			{ encoding: "utf8" },
+		);
 		expect(probe.stdout).toContain("video");
 		expect((await cf.upload(upload.id)).status).toBe("used");
 	});
@@ -91,8 +124,18 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 		execFile(
 			process.execPath,
 			[join(ROOT, "packages/sdk/src/cli.ts"), ...args],
-			{ env: { ...process.env, CLIPFORGE_URL: stackUrl(), CLIPFORGE_API_KEY: inject("clipforgeApiKey"), CLIPFORGE_STATE_DIR: join(dir, "cli-state") }, encoding: "utf8", timeout: 5 * 60_000 },
-			(error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+			{
+				env: {
+					...process.env,
+					CLIPFORGE_URL: stackUrl(),
+					CLIPFORGE_API_KEY: inject("clipforgeApiKey"),
+					CLIPFORGE_STATE_DIR: join(dir, "cli-state"),
+				},
+				encoding: "utf8",
+				timeout: 5 * 60_000,
+			},
+			(error, stdout, stderr) =>
+				resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
 		);
 	});
 }
@@ -100,13 +143,32 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 describe("clipforge submit ./file", () => {
 	it("uploads a local file, waits and downloads its clips", async () => {
 		const out = join(dir, "cli-clips");
-		const run = await cli(["--json", "submit", talk, "--aspect", "1:1", "--min", "8", "--max", "20", "--wait", "--interval", "1", "--out", out]);
+		const run = await cli([
+			"--json",
+			"submit",
+			talk,
+			"--aspect",
+			"1:1",
+			"--min",
+			"8",
+			"--max",
+			"20",
+			"--wait",
+			"--interval",
+			"1",
+			"--out",
+			out,
+		]);
 		expect(run.code, run.stderr + run.stdout).toBe(0);
 		const result = JSON.parse(run.stdout);
 		expect(result.video.status).toBe("completed");
 		expect(result.files.length).toBeGreaterThan(0);
 		for (const file of result.files) expect(existsSync(file)).toBe(true);
-		const probe = spawnSync("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", result.files[0]], { encoding: "utf8" });
+		const probe = spawnSync(
+			"ffprobe",
+			["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", result.files[0]],
+			{ encoding: "utf8" },
+		);
 		expect(probe.stdout.trim().split("\n")[0]).toBe("1080,1080");
 	});
 
@@ -125,7 +187,18 @@ describe("dashboard drop zone", () => {
 	let browser: Browser;
 	beforeAll(async () => {
 		mkdirSync(ARTIFACTS, { recursive: true });
-		browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+		browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: [
+				"--no-sandbox",
+				"--disable-gpu",
+				"--no-first-run",
+				"--disable-background-networking",
+				"--disable-component-update",
+				"--disable-sync",
+			],
+		});
 	});
 	afterAll(async () => {
 		await browser?.close();
@@ -161,7 +234,10 @@ describe("dashboard drop zone", () => {
 		const percents: number[] = [];
 		const watching = (async () => {
 			for (let i = 0; i < 200 && !page.isClosed(); i++) {
-				const value = await page.locator("#uploadProgress").evaluate((el: HTMLProgressElement) => (el.hidden ? -1 : el.value)).catch(() => -2);
+				const value = await page
+					.locator("#uploadProgress")
+					.evaluate((el: HTMLProgressElement) => (el.hidden ? -1 : el.value))
+					.catch(() => -2);
 				if (value === -2) return;
 				if (value >= 0) percents.push(value);
 				await page.waitForTimeout(50);
@@ -174,7 +250,9 @@ describe("dashboard drop zone", () => {
 		expect(percents).toEqual([...percents].sort((a, b) => a - b));
 		const id = /#\/videos\/(vid_\w+)/.exec(page.url())![1]!;
 		const stage = page.locator(".stage");
-		await expect.poll(async () => (await stage.textContent()) ?? "", { timeout: 4 * 60_000, interval: 500 }).toMatch(/^completed · 100%/);
+		await expect
+			.poll(async () => (await stage.textContent()) ?? "", { timeout: 4 * 60_000, interval: 500 })
+			.toMatch(/^completed · 100%/);
 		await page.screenshot({ path: join(ARTIFACTS, "dashboard-upload.png"), fullPage: true });
 		const video = (await api("GET", `/api/videos/${id}`)).body;
 		expect(video).toMatchObject({ sourceType: "upload", title: "big talk", status: "completed" });

@@ -12,7 +12,11 @@ export interface CallOptions {
 }
 
 /** Calls the Worker like a client would; `key: null` sends no Authorization header. */
-export async function call(method: string, path: string, options: CallOptions = {}): Promise<{ status: number; body: any; response: Response }> {
+export async function call(
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<{ status: number; body: any; response: Response }> {
 	const headers: Record<string, string> = { ...options.headers };
 	if (options.key) headers.authorization = `Bearer ${options.key}`;
 	let body: string | undefined;
@@ -32,19 +36,29 @@ export async function call(method: string, path: string, options: CallOptions = 
 }
 
 /** Submits a video and waits for its workflow instance to end; returns the video id. */
-export function submitAndProcess(key: string, hostedUrl: string, config: Record<string, unknown>, expectStatus: "complete" | "errored" = "complete"): Promise<string> {
+export function submitAndProcess(
+	key: string,
+	hostedUrl: string,
+	config: Record<string, unknown>,
+	expectStatus: "complete" | "errored" = "complete",
+): Promise<string> {
 	return submitBodyAndProcess(key, { hostedUrl, config }, expectStatus);
 }
 
 /** Like submitAndProcess, with a whole submission body (webhookUrl, projectId …). */
-export async function submitBodyAndProcess(key: string, body: Record<string, unknown>, expectStatus: "complete" | "errored" = "complete"): Promise<string> {
+export async function submitBodyAndProcess(
+	key: string,
+	body: Record<string, unknown>,
+	expectStatus: "complete" | "errored" = "complete",
+): Promise<string> {
 	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
 	await introspector.modifyAll(async (m) => {
 		await m.disableSleeps();
 		await m.disableRetryDelays();
 	});
 	const submitted = await call("POST", "/api/videos/hosted", { key, body });
-	if (submitted.status !== 201) throw new Error(`submission answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+	if (submitted.status !== 201)
+		throw new Error(`submission answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
 	const instances = await introspector.get();
 	if (instances.length !== 1) throw new Error(`expected one workflow instance, got ${instances.length}`);
 	await instances[0]!.waitForStatus(expectStatus);

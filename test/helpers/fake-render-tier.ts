@@ -11,7 +11,19 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
-	encodeJobEvent, HEALTH_PATH, JOB_NAMES, renderJobs, verifyRenderRequest, type JobEvent, type JobInput, type JobName, type JobOutput, OUTPUT_SIZE, type ProbeResult, type RenderError, type Segment,
+	encodeJobEvent,
+	HEALTH_PATH,
+	JOB_NAMES,
+	renderJobs,
+	verifyRenderRequest,
+	type JobEvent,
+	type JobInput,
+	type JobName,
+	type JobOutput,
+	OUTPUT_SIZE,
+	type ProbeResult,
+	type RenderError,
+	type Segment,
 } from "@clipforge/contract";
 import { planJumpCuts } from "../../containers/render/src/jump-cuts";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
@@ -102,37 +114,56 @@ export class FakeRenderTier {
 
 	/** Makes every call of a path meet `fault` (the client sends a cut job again several times per step attempt). */
 	failAlways(path: string, fault: Fault): void {
-		this.failures.set(path, Array.from({ length: 10_000 }, () => fault));
+		this.failures.set(
+			path,
+			Array.from({ length: 10_000 }, () => fault),
+		);
 	}
 
 	install(): this {
 		const realFetch = globalThis.fetch;
-		this.spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-			const request = new Request(input, init);
-			if (request.url.startsWith(DOH_URL)) return this.answerDns(new URL(request.url));
-			if (request.url.startsWith(WEBHOOK_BASE)) {
-				this.webhooks.push({ url: request.url, headers: request.headers, body: await request.text() });
-				return new Response("ok", { status: this.webhookAnswers.shift() ?? 200 });
-			}
-			if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
-			const url = new URL(request.url);
-			const path = url.pathname;
-			// As the real tier: its health check answers anyone, with its startup self-check.
-			if (path === HEALTH_PATH && request.method === "GET") {
-				const problems = this.healthProblems;
-				return Response.json({ ok: problems.length === 0, problems, versions: { ffmpeg: "5.1.9-fake", ytDlp: "2025.12.08" } }, { status: problems.length === 0 ? 200 : 503 });
-			}
-			const text = await request.text();
-			// As the real tier: only JSON signed with the Worker's RENDER_SECRET.
-			const verdict = await verifyRenderRequest(env.RENDER_SECRET, request.headers.get("authorization"), { method: request.method, path: path + url.search, body: text });
-			if (!verdict.ok || request.headers.get("content-type") !== "application/json") {
-				this.refused.push(path);
-				return Response.json({ error: { code: "unauthorized", message: "not signed by the Worker", retryable: false } }, { status: 401 });
-			}
-			const body: unknown = JSON.parse(text);
-			this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
-			return this.handle(path, body);
-		});
+		this.spy = vi
+			.spyOn(globalThis, "fetch")
+			.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+				const request = new Request(input, init);
+				if (request.url.startsWith(DOH_URL)) return this.answerDns(new URL(request.url));
+				if (request.url.startsWith(WEBHOOK_BASE)) {
+					this.webhooks.push({ url: request.url, headers: request.headers, body: await request.text() });
+					return new Response("ok", { status: this.webhookAnswers.shift() ?? 200 });
+				}
+				if (!request.url.startsWith(RENDER_URL)) return realFetch(request);
+				const url = new URL(request.url);
+				const path = url.pathname;
+				// As the real tier: its health check answers anyone, with its startup self-check.
+				if (path === HEALTH_PATH && request.method === "GET") {
+					const problems = this.healthProblems;
+					return Response.json(
+						{
+							ok: problems.length === 0,
+							problems,
+							versions: { ffmpeg: "5.1.9-fake", ytDlp: "2025.12.08" },
+						},
+						{ status: problems.length === 0 ? 200 : 503 },
+					);
+				}
+				const text = await request.text();
+				// As the real tier: only JSON signed with the Worker's RENDER_SECRET.
+				const verdict = await verifyRenderRequest(env.RENDER_SECRET, request.headers.get("authorization"), {
+					method: request.method,
+					path: path + url.search,
+					body: text,
+				});
+				if (!verdict.ok || request.headers.get("content-type") !== "application/json") {
+					this.refused.push(path);
+					return Response.json(
+						{ error: { code: "unauthorized", message: "not signed by the Worker", retryable: false } },
+						{ status: 401 },
+					);
+				}
+				const body: unknown = JSON.parse(text);
+				this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
+				return this.handle(path, body);
+			});
 		return this;
 	}
 
@@ -143,7 +174,11 @@ export class FakeRenderTier {
 
 	private async handle(path: string, body: unknown): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
-		if (!name) return Response.json({ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } }, { status: 404 });
+		if (!name)
+			return Response.json(
+				{ error: { code: "invalid_request", message: `no route ${path}`, retryable: false } },
+				{ status: 404 },
+			);
 		const hook = this.before.get(path);
 		if (hook) {
 			this.before.delete(path);
@@ -153,9 +188,19 @@ export class FakeRenderTier {
 		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body));
 		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
-		if (failure === "http500") return new Response("<html><body>502 Bad Gateway</body></html>", { status: 500, headers: { "content-type": "text/html" } });
-		if (failure === "garbage") return new Response('{"type":"progress","fraction":0.2}\n<<binary garbage>>\n', { headers: { "content-type": "application/x-ndjson" } });
-		if (failure === "cut") return new Response('{"type":"progress","fraction":0.4}\n', { headers: { "content-type": "application/x-ndjson" } });
+		if (failure === "http500")
+			return new Response("<html><body>502 Bad Gateway</body></html>", {
+				status: 500,
+				headers: { "content-type": "text/html" },
+			});
+		if (failure === "garbage")
+			return new Response('{"type":"progress","fraction":0.2}\n<<binary garbage>>\n', {
+				headers: { "content-type": "application/x-ndjson" },
+			});
+		if (failure === "cut")
+			return new Response('{"type":"progress","fraction":0.4}\n', {
+				headers: { "content-type": "application/x-ndjson" },
+			});
 		if (failure === "lost") {
 			let sent = false;
 			const body = new ReadableStream<Uint8Array>({
@@ -167,8 +212,18 @@ export class FakeRenderTier {
 			});
 			return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
 		}
-		if (failure === "hang") return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')) }), { headers: { "content-type": "application/x-ndjson" } });
-		if (failure) return ndjson([{ type: "progress", fraction: 0.1 }, { type: "error", error: failure }]);
+		if (failure === "hang")
+			return new Response(
+				new ReadableStream({
+					start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')),
+				}),
+				{ headers: { "content-type": "application/x-ndjson" } },
+			);
+		if (failure)
+			return ndjson([
+				{ type: "progress", fraction: 0.1 },
+				{ type: "error", error: failure },
+			]);
 		const job = (this.jobs as Record<string, (input: unknown) => Promise<FakeAnswer<JobName>>>)[name]!;
 		const ran = { path, start: Date.now(), end: 0 };
 		this.jobLog.push(ran);
@@ -176,16 +231,24 @@ export class FakeRenderTier {
 		const answer = await job(renderJobs[name].request.parse(body));
 		ran.end = Date.now();
 		if ("error" in answer) return ndjson([{ type: "error", error: answer.error }]);
-		return ndjson([...(answer.progress ?? []).map((fraction) => ({ type: "progress" as const, fraction })), { type: "result", result: renderJobs[name].result.parse(answer.result) }]);
+		return ndjson([
+			...(answer.progress ?? []).map((fraction) => ({ type: "progress" as const, fraction })),
+			{ type: "result", result: renderJobs[name].result.parse(answer.result) },
+		]);
 	}
 
 	/** What each streamed job of the contract does here (probe and cleanup answer in handle()). */
-	private readonly jobs: { [N in Exclude<JobName, "probe" | "cleanup">]: (input: JobInput<N>) => Promise<FakeAnswer<N>> } = {
+	private readonly jobs: {
+		[N in Exclude<JobName, "probe" | "cleanup">]: (input: JobInput<N>) => Promise<FakeAnswer<N>>;
+	} = {
 		download: async (req) => {
 			this.videoSources.set(req.videoId, req.url);
 			return { progress: [0.5, 1], result: { bytes: 1234 } };
 		},
-		uploadSource: async (req) => ({ progress: [1], result: { bytes: await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4") } }),
+		uploadSource: async (req) => ({
+			progress: [1],
+			result: { bytes: await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4") },
+		}),
 		extractAudio: async (req) => {
 			const source = this.sources.get(this.videoSources.get(req.videoId) ?? "");
 			const silent = source?.silent ?? [...this.sources.values()].some((s) => s.silent);
@@ -207,16 +270,24 @@ export class FakeRenderTier {
 		},
 		transcribe: async (req) => {
 			const audio = await exports.default.fetch(req.audioUrl);
-			if (!audio.ok) return { error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } };
+			if (!audio.ok)
+				return { error: { code: "source_missing", message: `audio ${audio.status}`, retryable: false } };
 			const bytes = new Uint8Array(await audio.arrayBuffer());
 			// Real audio (the smoke check's WAV tone) has no words of the script.
-			if (new TextDecoder().decode(bytes.subarray(0, 4)) === "RIFF") return { result: { language: "en", segments: [] } };
-			const { start, duration, silent } = JSON.parse(new TextDecoder().decode(bytes)) as { start: number; duration: number; silent?: boolean };
+			if (new TextDecoder().decode(bytes.subarray(0, 4)) === "RIFF")
+				return { result: { language: "en", segments: [] } };
+			const { start, duration, silent } = JSON.parse(new TextDecoder().decode(bytes)) as {
+				start: number;
+				duration: number;
+				silent?: boolean;
+			};
 			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
 		},
 		signals: async (req) => {
 			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
-			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) => (i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28));
+			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) =>
+				i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28,
+			);
 			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
 			return { result: { intervals: loudness.length, bytes } };
 		},
@@ -229,19 +300,47 @@ export class FakeRenderTier {
 			if (req.splitScreen && !this.backgroundsFetched.has(req.splitScreen.backgroundKey)) {
 				const response = await exports.default.fetch(req.splitScreen.backgroundUrl);
 				await response.body?.cancel();
-				if (!response.ok) return { error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } };
+				if (!response.ok)
+					return {
+						error: {
+							code: "unsupported_source",
+							message: "The source could not be fetched.",
+							retryable: false,
+						},
+					};
 				this.backgroundsFetched.add(req.splitScreen.backgroundKey);
 			}
-			const bytes = await put(req.videoPutUrl, JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }), "video/mp4");
+			const bytes = await put(
+				req.videoPutUrl,
+				JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }),
+				"video/mp4",
+			);
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
 			const { width, height } = OUTPUT_SIZE[req.aspectRatio];
 			// Remove silences as the tier plans it (on a 30 fps grid; the fake's sources are silent between words, so every pause is confirmed).
-			const cuts = req.jumpCuts ? planJumpCuts(req.jumpCuts.pauses.filter((p) => p.start < req.end - req.start), req.end - req.start, 30, null) : null;
+			const cuts = req.jumpCuts
+				? planJumpCuts(
+						req.jumpCuts.pauses.filter((p) => p.start < req.end - req.start),
+						req.end - req.start,
+						30,
+						null,
+					)
+				: null;
 			const duration = cuts ? cuts.duration : req.end - req.start;
 			// The fake's sources have no faces: the real tier draws such a clip centred whatever the layout.
 			return {
 				progress: [0.5],
-				result: { bytes, thumbnailBytes, width, height, duration, framing: "centre", removedSeconds: cuts?.removed ?? 0, cuts: cuts?.cuts.length ?? 0, cutStretches: cuts?.cuts ?? [] },
+				result: {
+					bytes,
+					thumbnailBytes,
+					width,
+					height,
+					duration,
+					framing: "centre",
+					removedSeconds: cuts?.removed ?? 0,
+					cuts: cuts?.cuts.length ?? 0,
+					cutStretches: cuts?.cuts ?? [],
+				},
 			};
 		},
 		makeBackground: async (req) => {
@@ -257,12 +356,38 @@ export class FakeRenderTier {
 			// A picture stored in R2 is fetched through the Worker's signed URL, as the real tier would.
 			if (req.url.startsWith(`${env.INTERNAL_BASE_URL}/internal/objects/`)) {
 				const picture = await exports.default.fetch(req.url);
-				if (!picture.ok) return { error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } };
-				const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind, bytes: (await picture.arrayBuffer()).byteLength }), "image/png");
+				if (!picture.ok)
+					return {
+						error: {
+							code: "unsupported_source",
+							message: "The source could not be fetched.",
+							retryable: false,
+						},
+					};
+				const bytes = await put(
+					req.putUrl,
+					JSON.stringify({
+						imported: req.url,
+						kind: req.kind,
+						bytes: (await picture.arrayBuffer()).byteLength,
+					}),
+					"image/png",
+				);
 				return { result: { bytes, width: 16, height: 16, duration: 0 } };
 			}
-			if (!this.media.has(req.url)) return { error: { code: "unsupported_source", message: "The URL is not a picture or a video.", retryable: false } };
-			const bytes = await put(req.putUrl, JSON.stringify({ imported: req.url, kind: req.kind }), req.kind === "watermark" ? "image/png" : "video/mp4");
+			if (!this.media.has(req.url))
+				return {
+					error: {
+						code: "unsupported_source",
+						message: "The URL is not a picture or a video.",
+						retryable: false,
+					},
+				};
+			const bytes = await put(
+				req.putUrl,
+				JSON.stringify({ imported: req.url, kind: req.kind }),
+				req.kind === "watermark" ? "image/png" : "video/mp4",
+			);
 			return { result: { bytes, width: 512, height: 256, duration: req.kind === "watermark" ? 0 : 20 } };
 		},
 	};
@@ -272,8 +397,11 @@ export class FakeRenderTier {
 		const type = query.searchParams.get("type") === "AAAA" ? 28 : 1;
 		this.dnsQueries.push(`${name} ${type === 28 ? "AAAA" : "A"}`);
 		const addresses = this.dns.get(name);
-		if (!addresses) return Response.json({ Status: 3, Answer: [] }, { headers: { "content-type": "application/dns-json" } });
-		const answer = addresses.filter((a) => (type === 28) === a.includes(":")).map((data) => ({ name, type, TTL: 60, data }));
+		if (!addresses)
+			return Response.json({ Status: 3, Answer: [] }, { headers: { "content-type": "application/dns-json" } });
+		const answer = addresses
+			.filter((a) => (type === 28) === a.includes(":"))
+			.map((data) => ({ name, type, TTL: 60, data }));
 		return Response.json({ Status: 0, Answer: answer }, { headers: { "content-type": "application/dns-json" } });
 	}
 
@@ -281,7 +409,17 @@ export class FakeRenderTier {
 		if (url.startsWith(`${env.INTERNAL_BASE_URL}/internal/objects/`)) return this.probeStored(url, limits);
 		const source = this.sources.get(url);
 		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).
-		if (!source) return Response.json({ error: { code: "unsupported_source", message: "The source could not be fetched.", retryable: false } }, { status: 422 });
+		if (!source)
+			return Response.json(
+				{
+					error: {
+						code: "unsupported_source",
+						message: "The source could not be fetched.",
+						retryable: false,
+					},
+				},
+				{ status: 422 },
+			);
 		if (source.probeError) {
 			const { status, ...error } = source.probeError;
 			return Response.json({ error }, { status });
@@ -304,13 +442,16 @@ export class FakeRenderTier {
 	 * reads it: the same refusals (not fetchable, not a video, over the limits) in the same words.
 	 */
 	private async probeStored(url: string, limits: JobInput<"probe">["limits"]): Promise<Response> {
-		const refuse = (message: string) => Response.json({ error: { code: "unsupported_source", message, retryable: false } }, { status: 422 });
+		const refuse = (message: string) =>
+			Response.json({ error: { code: "unsupported_source", message, retryable: false } }, { status: 422 });
 		const response = await exports.default.fetch(url, { headers: { range: "bytes=0-4095" } });
 		if (!response.ok) {
 			await response.body?.cancel();
 			return refuse("The source could not be fetched.");
 		}
-		const size = Number(response.headers.get("content-range")?.split("/")[1] ?? response.headers.get("content-length"));
+		const size = Number(
+			response.headers.get("content-range")?.split("/")[1] ?? response.headers.get("content-length"),
+		);
 		const firstLine = new TextDecoder().decode(await response.arrayBuffer()).split("\n")[0]!;
 		let media: { duration: number; hasAudio?: boolean; width?: number; height?: number } | undefined;
 		try {
@@ -321,8 +462,18 @@ export class FakeRenderTier {
 		if (!media) return refuse("The URL is not a playable video.");
 		const width = media.width ?? 640;
 		const height = media.height ?? 360;
-		if (width * height > limits.maxPixels || size > limits.maxBytes) return refuse("The video is larger than the limits.");
-		const result: ProbeResult = { id: "source", title: "source", duration: media.duration, thumbnail: "", channelName: new URL(url).host, width, height, hasAudio: media.hasAudio ?? true };
+		if (width * height > limits.maxPixels || size > limits.maxBytes)
+			return refuse("The video is larger than the limits.");
+		const result: ProbeResult = {
+			id: "source",
+			title: "source",
+			duration: media.duration,
+			thumbnail: "",
+			channelName: new URL(url).host,
+			width,
+			height,
+			hasAudio: media.hasAudio ?? true,
+		};
 		return Response.json(result);
 	}
 }
@@ -331,7 +482,10 @@ export class FakeRenderTier {
  * The first line of a file the fake "decodes" (FakeRenderTier.probeStored): a user's upload in the
  * tests is this line, then any padding. Anything else is not a video, as for the real tier.
  */
-export function fakeVideoFile(media: { duration: number; hasAudio?: boolean; width?: number; height?: number }, size: number): Uint8Array {
+export function fakeVideoFile(
+	media: { duration: number; hasAudio?: boolean; width?: number; height?: number },
+	size: number,
+): Uint8Array {
 	const header = new TextEncoder().encode(`${JSON.stringify({ fakeVideo: media })}\n`);
 	const bytes = new Uint8Array(Math.max(size, header.length));
 	bytes.set(header);
@@ -370,8 +524,13 @@ export function useFakeRenderTier(options: { introspect?: boolean } = {}): () =>
 
 async function put(url: string, text: string, contentType: string): Promise<number> {
 	const bytes = new TextEncoder().encode(text);
-	const response = await exports.default.fetch(url, { method: "PUT", body: bytes, headers: { "content-type": contentType, "content-length": String(bytes.length) } });
-	if (!response.ok) throw new Error(`fake render tier: PUT ${url} answered ${response.status}: ${await response.text()}`);
+	const response = await exports.default.fetch(url, {
+		method: "PUT",
+		body: bytes,
+		headers: { "content-type": contentType, "content-length": String(bytes.length) },
+	});
+	if (!response.ok)
+		throw new Error(`fake render tier: PUT ${url} answered ${response.status}: ${await response.text()}`);
 	return bytes.length;
 }
 
@@ -397,8 +556,16 @@ export function scriptSegments(from: number, to: number): Segment[] {
 			return w;
 		});
 		t += PAUSE_SECONDS;
-		const inside = words.filter((w) => w.start >= from && w.end <= to).map((w) => ({ word: w.word, start: round3(w.start - from), end: round3(w.end - from) }));
-		if (inside.length > 0) segments.push({ start: inside[0]!.start, end: inside[inside.length - 1]!.end, text: inside.map((w) => w.word).join(" "), words: inside });
+		const inside = words
+			.filter((w) => w.start >= from && w.end <= to)
+			.map((w) => ({ word: w.word, start: round3(w.start - from), end: round3(w.end - from) }));
+		if (inside.length > 0)
+			segments.push({
+				start: inside[0]!.start,
+				end: inside[inside.length - 1]!.end,
+				text: inside.map((w) => w.word).join(" "),
+				words: inside,
+			});
 	}
 	return segments;
 }
@@ -411,6 +578,10 @@ function whisperOutput(segments: Segment[]) {
 		transcription_info: { language: "en", language_probability: 0.98, duration: segments.at(-1)?.end ?? 0 },
 		text: segments.map((s) => s.text).join(" "),
 		word_count: segments.reduce((n, s) => n + s.words.length, 0),
-		segments: segments.map((s) => ({ ...s, text: ` ${s.text}`, words: s.words.map((w) => ({ ...w, word: ` ${w.word}` })) })),
+		segments: segments.map((s) => ({
+			...s,
+			text: ` ${s.text}`,
+			words: s.words.map((w) => ({ ...w, word: ` ${w.word}` })),
+		})),
 	};
 }

@@ -10,7 +10,10 @@ const ordinary: Turn[] = [
 	["Joe", "Hi everyone."],
 	["Ana", "So this week is mostly housekeeping, uh, we have the watering schedule and the tool shed to go over."],
 	["Joe", "Yeah. The schedule is up on the board by the gate, and also in the group chat, I think."],
-	["Ana", "Right. If your name is on a Tuesday, you do the morning round, and, um, the evening round is the Thursday people."],
+	[
+		"Ana",
+		"Right. If your name is on a Tuesday, you do the morning round, and, um, the evening round is the Thursday people.",
+	],
 	["Joe", "Mm-hmm."],
 	["Ana", "And if you swap, just write it on the board, so nobody waters twice."],
 	["Joe", "Did you know that most people water their tomatoes wrong?"],
@@ -43,18 +46,33 @@ const ordinary: Turn[] = [
 /** A story: setup, turn, payoff. */
 export const STORY: Turn[] = [
 	["Joe", "So, my grandmother kept a fig tree in a bucket on her balcony in Lisbon for thirty years."],
-	["Joe", "Every winter she wrapped it in an old wool coat, my grandfather's coat, and every summer it gave her maybe six figs."],
+	[
+		"Joe",
+		"Every winter she wrapped it in an old wool coat, my grandfather's coat, and every summer it gave her maybe six figs.",
+	],
 	["Ana", "Six?"],
-	["Joe", "Six. She counted them. When she moved to the care home in 2015, she gave the tree to her neighbour, a young guy named Rui, and she made him promise to wrap it in the coat."],
-	["Joe", "Last spring I went back to Lisbon and knocked on his door, just to see. And there it was, taller than me, planted in the courtyard. And Rui handed me a jar of fig jam and said, she still gets a jar every September. To this day she thinks it's from her tree in the bucket."],
+	[
+		"Joe",
+		"Six. She counted them. When she moved to the care home in 2015, she gave the tree to her neighbour, a young guy named Rui, and she made him promise to wrap it in the coat.",
+	],
+	[
+		"Joe",
+		"Last spring I went back to Lisbon and knocked on his door, just to see. And there it was, taller than me, planted in the courtyard. And Rui handed me a jar of fig jam and said, she still gets a jar every September. To this day she thinks it's from her tree in the bucket.",
+	],
 ];
 
 /** A confession with a reveal at its end. */
 export const CONFESSION: Turn[] = [
 	["Ana", "Okay, I have to confess something about the pumpkin contest last October."],
-	["Ana", "Everyone thought my pumpkin won because of the compost I made, and I let everyone believe that. I even gave a little speech about worm castings."],
+	[
+		"Ana",
+		"Everyone thought my pumpkin won because of the compost I made, and I let everyone believe that. I even gave a little speech about worm castings.",
+	],
 	["Joe", "I remember the speech."],
-	["Ana", "The truth is my dad drove it up from his farm in Vermont the night before, in the back of his truck, and I just set it in my bed at six in the morning. I have never grown a pumpkin bigger than a softball in my life, and I still have the blue ribbon on my fridge."],
+	[
+		"Ana",
+		"The truth is my dad drove it up from his farm in Vermont the night before, in the back of his truck, and I just set it in my bed at six in the morning. I have never grown a pumpkin bigger than a softball in my life, and I still have the blue ribbon on my fridge.",
+	],
 ];
 
 const closing: Turn[] = [
@@ -66,7 +84,16 @@ const closing: Turn[] = [
 	["Ana", "Just show up on your watering day. That's all. Okay, thanks for listening, see you next week."],
 ];
 
-export const GARDEN_EPISODE: Turn[] = [...ordinary.slice(0, 14), ...STORY, ...ordinary.slice(14), ...CONFESSION, ...closing];
+export const GARDEN_EPISODE: Turn[] = [
+	...ordinary.slice(0, 14),
+	...STORY,
+	...ordinary.slice(14),
+	...CONFESSION,
+	...closing,
+];
 export const STORY_TURNS: [number, number] = [14, 14 + STORY.length - 1];
-export const CONFESSION_TURNS: [number, number] = [ordinary.length + STORY.length, ordinary.length + STORY.length + CONFESSION.length - 1];
+export const CONFESSION_TURNS: [number, number] = [
+	ordinary.length + STORY.length,
+	ordinary.length + STORY.length + CONFESSION.length - 1,
+];
 export const ORDINARY_ONLY: Turn[] = [...ordinary, ...closing];

@@ -11,14 +11,22 @@ export function transcriptOf(turns: Turn[], options: { plain?: boolean; startAt?
 	let t = options.startAt ?? 0.5;
 	const segments: Transcript["segments"] = [];
 	for (const [, text] of turns) {
-		const words = text.split(/\s+/).filter(Boolean).map((raw) => {
-			const word = options.plain ? raw.toLowerCase().replace(/[^\p{L}\p{N}'-]/gu, "") : raw;
-			const length = 0.22 + 0.045 * raw.length;
-			const w = { word, start: round3(t), end: round3(t + length * 0.9) };
-			t += length + (/[.!?]$/.test(raw) ? 0.35 : 0.04);
-			return w;
+		const words = text
+			.split(/\s+/)
+			.filter(Boolean)
+			.map((raw) => {
+				const word = options.plain ? raw.toLowerCase().replace(/[^\p{L}\p{N}'-]/gu, "") : raw;
+				const length = 0.22 + 0.045 * raw.length;
+				const w = { word, start: round3(t), end: round3(t + length * 0.9) };
+				t += length + (/[.!?]$/.test(raw) ? 0.35 : 0.04);
+				return w;
+			});
+		segments.push({
+			start: words[0]!.start,
+			end: words[words.length - 1]!.end,
+			text: words.map((w) => w.word).join(" "),
+			words,
 		});
-		segments.push({ start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.word).join(" "), words });
 		t += 0.6;
 	}
 	const words = segments.flatMap((s) => s.words);
@@ -39,5 +47,11 @@ export function longTranscriptOf(turns: Turn[], minutes: number, options: { plai
 	const all = transcriptOf(Array.from({ length: repeats }, () => turns).flat(), options);
 	const segments = all.segments.filter((s) => s.end <= minutes * 60);
 	const words = segments.flatMap((s) => s.words);
-	return { language: "en", duration: Math.min(all.duration, minutes * 60), text: words.map((w) => w.word).join(" "), segments, words };
+	return {
+		language: "en",
+		duration: Math.min(all.duration, minutes * 60),
+		text: words.map((w) => w.word).join(" "),
+		segments,
+		words,
+	};
 }

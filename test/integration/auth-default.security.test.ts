@@ -2,16 +2,25 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
 
-const PUBLIC = new Set(["POST /api/auth/login", "POST /api/auth/logout", "GET /api/openapi.json", "PUT /api/uploads/{id}/parts/{partNumber}"]);
+const PUBLIC = new Set([
+	"POST /api/auth/login",
+	"POST /api/auth/logout",
+	"GET /api/openapi.json",
+	"PUT /api/uploads/{id}/parts/{partNumber}",
+]);
 
 describe("authentication by default", () => {
 	it("every operation of the OpenAPI document answers 401 without credentials, except the public ones", async () => {
 		const { body: doc } = await call("GET", "/api/openapi.json");
-		const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+		const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+			([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+		);
 		expect(operations.length).toBeGreaterThanOrEqual(18);
 		for (const operation of operations.filter((op) => !PUBLIC.has(op))) {
 			const [method, path] = operation.split(" ") as [string, string];
-			const result = await call(method, path.replace(/\{[^}]+\}/g, "x"), { body: method === "GET" || method === "DELETE" ? undefined : {} });
+			const result = await call(method, path.replace(/\{[^}]+\}/g, "x"), {
+				body: method === "GET" || method === "DELETE" ? undefined : {},
+			});
 			expect(result.status, operation).toBe(401);
 			expect(result.body.error.code, operation).toBe("unauthorized");
 		}

@@ -31,10 +31,15 @@ describe("sessions", () => {
 		const user = await createUser({ workspaces: 2 });
 		const cookie = await signIn(user.email, user.password);
 		const hostedUrl = fake().addSource(`https://videos.example.com/s/${crypto.randomUUID()}`, { duration: 60 });
-		const created = await call("POST", "/api/videos/hosted", { headers: { cookie }, body: { hostedUrl, workspaceId: user.workspaceIds[1] } });
+		const created = await call("POST", "/api/videos/hosted", {
+			headers: { cookie },
+			body: { hostedUrl, workspaceId: user.workspaceIds[1] },
+		});
 		expect(created.status).toBe(201);
 		expect(created.body.video.workspaceId).toBe(user.workspaceIds[1]);
-		expect((await call("GET", `/api/videos/${created.body.video.id}/status`, { headers: { cookie } })).status).toBe(200);
+		expect((await call("GET", `/api/videos/${created.body.video.id}/status`, { headers: { cookie } })).status).toBe(
+			200,
+		);
 	});
 
 	it("logout ends the session at once", async () => {
@@ -51,7 +56,10 @@ describe("API keys", () => {
 	it("are created with the plaintext shown once, listed without it, and work at once", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const created = await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "CI" } });
+		const created = await call("POST", "/api/api-keys", {
+			headers: { cookie },
+			body: { workspaceId: user.workspaceIds[0], name: "CI" },
+		});
 		expect(created.status).toBe(201);
 		expect(created.body.key).toMatch(/^cf_live_[A-Za-z0-9_-]{32}$/);
 		expect(created.body.prefix).toBe(created.body.key.slice(0, 12));
@@ -60,7 +68,9 @@ describe("API keys", () => {
 		expect(mine).toMatchObject({ name: "CI", workspaceId: user.workspaceIds[0], revokedAt: null });
 		expect(mine).not.toHaveProperty("key");
 		expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
-		const stored = await env.DB.prepare("SELECT key_hash AS h FROM api_keys WHERE id = ?").bind(created.body.id).first<string>("h");
+		const stored = await env.DB.prepare("SELECT key_hash AS h FROM api_keys WHERE id = ?")
+			.bind(created.body.id)
+			.first<string>("h");
 		expect(stored).toBe(await sha256Hex(created.body.key));
 		const everything = JSON.stringify((await env.DB.prepare("SELECT * FROM api_keys").all()).results);
 		expect(everything).not.toContain(created.body.key);
@@ -71,8 +81,14 @@ describe("API keys", () => {
 	it("record when they were last used, without a write on every request", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const created = await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "poller" } });
-		const lastUsed = async () => (await call("GET", "/api/api-keys", { headers: { cookie } })).body.apiKeys.find((k: { id: string }) => k.id === created.body.id).lastUsedAt;
+		const created = await call("POST", "/api/api-keys", {
+			headers: { cookie },
+			body: { workspaceId: user.workspaceIds[0], name: "poller" },
+		});
+		const lastUsed = async () =>
+			(await call("GET", "/api/api-keys", { headers: { cookie } })).body.apiKeys.find(
+				(k: { id: string }) => k.id === created.body.id,
+			).lastUsedAt;
 		expect(await lastUsed()).toBeNull();
 
 		const before = Date.now();
@@ -97,7 +113,10 @@ describe("API keys", () => {
 	it("a revoked key gets 401 on its very next request", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const created = await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "temp" } });
+		const created = await call("POST", "/api/api-keys", {
+			headers: { cookie },
+			body: { workspaceId: user.workspaceIds[0], name: "temp" },
+		});
 		expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(200);
 		const revoked = await call("DELETE", `/api/api-keys/${created.body.id}`, { headers: { cookie } });
 		expect(revoked.status).toBe(200);
@@ -110,13 +129,23 @@ describe("projects", () => {
 	it("are created in the key's workspace, listed, and accepted on submission", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const key = (await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "k" } })).body.key;
+		const key = (
+			await call("POST", "/api/api-keys", {
+				headers: { cookie },
+				body: { workspaceId: user.workspaceIds[0], name: "k" },
+			})
+		).body.key;
 		const project = await call("POST", "/api/projects", { key, body: { name: "Podcast shorts" } });
 		expect(project.status).toBe(201);
 		expect(project.body).toMatchObject({ name: "Podcast shorts", workspaceId: user.workspaceIds[0] });
-		expect((await call("GET", "/api/projects", { key })).body.projects.map((p: { id: string }) => p.id)).toEqual([project.body.id]);
+		expect((await call("GET", "/api/projects", { key })).body.projects.map((p: { id: string }) => p.id)).toEqual([
+			project.body.id,
+		]);
 		const hostedUrl = fake().addSource(`https://videos.example.com/p/${crypto.randomUUID()}`, { duration: 30 });
-		const video = await call("POST", "/api/videos/hosted", { key, body: { hostedUrl, projectId: project.body.id } });
+		const video = await call("POST", "/api/videos/hosted", {
+			key,
+			body: { hostedUrl, projectId: project.body.id },
+		});
 		expect(video.status).toBe(201);
 	});
 });

@@ -9,7 +9,14 @@
 import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { applyOverrides, CAPTION_PRESET_IDS, presetLook, renderJobs, RenderClipRequest, type RenderClipSpec } from "@clipforge/contract";
+import {
+	applyOverrides,
+	CAPTION_PRESET_IDS,
+	presetLook,
+	renderJobs,
+	RenderClipRequest,
+	type RenderClipSpec,
+} from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
 import { pausesToCut, retime } from "../../src/worker/domain/silences";
 import { resolveCaptionLook } from "../../src/worker/services/caption-templates";
@@ -23,7 +30,9 @@ const previewCalls = () => fake().calls.filter((c) => c.path === renderJobs.capt
 
 function renderRequests(videoId: string): RenderClipSpec[] {
 	return fake()
-		.calls.filter((c) => c.path === renderJobs.renderClip.path && (c.body as { videoId: string }).videoId === videoId)
+		.calls.filter(
+			(c) => c.path === renderJobs.renderClip.path && (c.body as { videoId: string }).videoId === videoId,
+		)
 		.map((c) => RenderClipRequest.parse(c.body));
 }
 
@@ -39,7 +48,14 @@ interface Template {
 	previewUrl: string | null;
 }
 
-const brandKit = { name: "Brand", presetId: "boxed", font: "bebas-neue", textColor: "#ff3366", highlightColor: "#00CCFF", position: "top" };
+const brandKit = {
+	name: "Brand",
+	presetId: "boxed",
+	font: "bebas-neue",
+	textColor: "#ff3366",
+	highlightColor: "#00CCFF",
+	position: "top",
+};
 
 describe("GET /api/caption-templates", () => {
 	it("lists the nine presets with previews the tier draws once, stored in R2 and served through signed URLs", async () => {
@@ -50,16 +66,29 @@ describe("GET /api/caption-templates", () => {
 		const templates = listed.body.templates as Template[];
 		expect(templates.map((t) => t.id)).toEqual([...CAPTION_PRESET_IDS]);
 		expect(templates.slice(0, 3).map((t) => t.id)).toEqual(["karaoke", "word-by-word", "sentence"]);
-		expect(templates.every((t) => t.kind === "preset" && t.previewUrl?.startsWith(`${BASE}/api/caption-previews/`))).toBe(true);
-		expect(listed.body.fonts.map((f: { id: string }) => f.id)).toEqual(["dejavu-sans", "dejavu-serif", "noto-sans", "lato-black", "bebas-neue"]);
+		expect(
+			templates.every((t) => t.kind === "preset" && t.previewUrl?.startsWith(`${BASE}/api/caption-previews/`)),
+		).toBe(true);
+		expect(listed.body.fonts.map((f: { id: string }) => f.id)).toEqual([
+			"dejavu-sans",
+			"dejavu-serif",
+			"noto-sans",
+			"lato-black",
+			"bebas-neue",
+		]);
 		expect(listed.body.positions).toEqual(["bottom", "middle", "top", "lower-third"]);
 
 		// Each preview was drawn by the tier (its look and a putUrl), at most once per look, whichever test ran first.
-		for (const c of previewCalls().slice(before)) expect((c.body as { look: unknown }).look).toEqual(expect.objectContaining({ animation: expect.any(String) }));
+		for (const c of previewCalls().slice(before))
+			expect((c.body as { look: unknown }).look).toEqual(
+				expect.objectContaining({ animation: expect.any(String) }),
+			);
 		const drawn = previewCalls().length;
 		const again = await call("GET", "/api/caption-templates", { key: apiKey });
 		expect(previewCalls().length).toBe(drawn);
-		expect((again.body.templates as Template[]).map((t) => t.previewUrl !== null)).toEqual(templates.map(() => true));
+		expect((again.body.templates as Template[]).map((t) => t.previewUrl !== null)).toEqual(
+			templates.map(() => true),
+		);
 
 		// The signed URL needs no credentials and answers the PNG the tier stored; a tampered or expired one is refused.
 		const karaoke = templates.find((t) => t.id === "karaoke")!;
@@ -67,13 +96,23 @@ describe("GET /api/caption-templates", () => {
 		expect(image.status).toBe(200);
 		expect(image.response.headers.get("content-type")).toBe("image/png");
 		expect(image.body).toEqual({ preview: presetLook("karaoke") });
-		const tampered = await call("GET", karaoke.previewUrl!.slice(BASE.length).replace(/token=(\d+)\./, "token=$1.x"), { key: null });
+		const tampered = await call(
+			"GET",
+			karaoke.previewUrl!.slice(BASE.length).replace(/token=(\d+)\./, "token=$1.x"),
+			{ key: null },
+		);
 		expect(tampered.status).toBe(403);
 		expect(tampered.body.error.code).toBe("forbidden");
-		const expired = await call("GET", karaoke.previewUrl!.slice(BASE.length).replace(/token=\d+\./, "token=1000."), { key: null });
+		const expired = await call(
+			"GET",
+			karaoke.previewUrl!.slice(BASE.length).replace(/token=\d+\./, "token=1000."),
+			{ key: null },
+		);
 		expect(expired.status).toBe(403);
 		const other = templates.find((t) => t.id === "boxed")!;
-		const swapped = karaoke.previewUrl!.slice(BASE.length).replace(/caption-previews\/[0-9a-f]+/, other.previewUrl!.match(/caption-previews\/[0-9a-f]+/)![0]);
+		const swapped = karaoke
+			.previewUrl!.slice(BASE.length)
+			.replace(/caption-previews\/[0-9a-f]+/, other.previewUrl!.match(/caption-previews\/[0-9a-f]+/)![0]);
 		expect((await call("GET", swapped, { key: null })).status).toBe(403);
 		expect((await call("GET", "/api/caption-templates", { key: null })).status).toBe(401);
 	});
@@ -81,11 +120,18 @@ describe("GET /api/caption-templates", () => {
 	it("lists a preview as null while the tier cannot draw it, and draws it on the next list", async () => {
 		const { apiKey } = await createWorkspace();
 		// A look no other test uses, so its preview is not stored yet.
-		const created = await call("POST", "/api/caption-templates", { key: apiKey, body: { name: "Rare", presetId: "two-color", textColor: "#123456", highlightColor: "#654321" } });
+		const created = await call("POST", "/api/caption-templates", {
+			key: apiKey,
+			body: { name: "Rare", presetId: "two-color", textColor: "#123456", highlightColor: "#654321" },
+		});
 		expect(created.status).toBe(201);
 		expect(created.body.previewUrl).not.toBeNull();
 		await env.MEDIA.delete((await env.MEDIA.list({ prefix: "caption-previews/" })).objects.map((o) => o.key));
-		fake().failAlways(renderJobs.captionPreview.path, { code: "internal_error", message: "ffmpeg crashed", retryable: true });
+		fake().failAlways(renderJobs.captionPreview.path, {
+			code: "internal_error",
+			message: "ffmpeg crashed",
+			retryable: true,
+		});
 		const listed = await call("GET", "/api/caption-templates", { key: apiKey });
 		expect(listed.status).toBe(200);
 		expect((listed.body.templates as Template[]).every((t) => t.previewUrl === null)).toBe(true);
@@ -101,61 +147,131 @@ describe("a workspace's own caption templates (brand kit)", () => {
 		const created = await call("POST", "/api/caption-templates", { key: apiKey, body: brandKit });
 		expect(created.status).toBe(201);
 		expect(created.body).toMatchObject({
-			id: expect.stringMatching(/^custom:ct_/), kind: "custom", name: "Brand", presetId: "boxed",
-			font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top",
+			id: expect.stringMatching(/^custom:ct_/),
+			kind: "custom",
+			name: "Brand",
+			presetId: "boxed",
+			font: "bebas-neue",
+			textColor: "#FF3366",
+			highlightColor: "#00CCFF",
+			position: "top",
 			overrides: { font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" },
 			previewUrl: expect.stringContaining("/api/caption-previews/"),
 		});
-		const look = applyOverrides(presetLook("boxed"), { font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" });
+		const look = applyOverrides(presetLook("boxed"), {
+			font: "bebas-neue",
+			textColor: "#FF3366",
+			highlightColor: "#00CCFF",
+			position: "top",
+		});
 		const preview = await call("GET", created.body.previewUrl.slice(BASE.length), { key: null });
 		expect(preview.body).toEqual({ preview: look });
 
-		const partial = await call("POST", "/api/caption-templates", { key: apiKey, body: { name: "Just yellow", presetId: "karaoke", highlightColor: "#FFE600" } });
-		expect(partial.body).toMatchObject({ font: "dejavu-sans", position: "bottom", overrides: { font: null, textColor: null, highlightColor: "#FFE600", position: null } });
+		const partial = await call("POST", "/api/caption-templates", {
+			key: apiKey,
+			body: { name: "Just yellow", presetId: "karaoke", highlightColor: "#FFE600" },
+		});
+		expect(partial.body).toMatchObject({
+			font: "dejavu-sans",
+			position: "bottom",
+			overrides: { font: null, textColor: null, highlightColor: "#FFE600", position: null },
+		});
 		// The same look as a preset shares its preview.
 		const presets = (await call("GET", "/api/caption-templates", { key: apiKey })).body.templates as Template[];
 		const listed = presets.filter((t) => t.kind === "custom");
 		expect(listed.map((t) => t.name)).toEqual(["Just yellow", "Brand"]);
-		expect(new URL(listed[0]!.previewUrl!).pathname).toBe(new URL(presets.find((t) => t.id === "karaoke")!.previewUrl!).pathname);
+		expect(new URL(listed[0]!.previewUrl!).pathname).toBe(
+			new URL(presets.find((t) => t.id === "karaoke")!.previewUrl!).pathname,
+		);
 
 		const id = (created.body.id as string).slice("custom:".length);
-		const changed = await call("PATCH", `/api/caption-templates/${id}`, { key: apiKey, body: { name: "Brand v2", position: null, presetId: "highlight-box" } });
+		const changed = await call("PATCH", `/api/caption-templates/${id}`, {
+			key: apiKey,
+			body: { name: "Brand v2", position: null, presetId: "highlight-box" },
+		});
 		expect(changed.status).toBe(200);
-		expect(changed.body).toMatchObject({ name: "Brand v2", presetId: "highlight-box", position: "bottom", font: "bebas-neue", textColor: "#FF3366" });
+		expect(changed.body).toMatchObject({
+			name: "Brand v2",
+			presetId: "highlight-box",
+			position: "bottom",
+			font: "bebas-neue",
+			textColor: "#FF3366",
+		});
 
 		expect((await call("DELETE", `/api/caption-templates/${id}`, { key: apiKey })).status).toBe(204);
 		const after = (await call("GET", "/api/caption-templates", { key: apiKey })).body.templates as Template[];
 		expect(after.filter((t) => t.kind === "custom").map((t) => t.name)).toEqual(["Just yellow"]);
 		expect((await call("DELETE", `/api/caption-templates/${id}`, { key: apiKey })).status).toBe(404);
-		expect((await call("PATCH", `/api/caption-templates/${id}`, { key: apiKey, body: { name: "Back" } })).status).toBe(404);
+		expect(
+			(await call("PATCH", `/api/caption-templates/${id}`, { key: apiKey, body: { name: "Back" } })).status,
+		).toBe(404);
 	});
 
 	it("answers 400 with each field's problem, 404 for another workspace's template, 409 for a name in use", async () => {
 		const { apiKey } = await createWorkspace();
-		const bad = await call("POST", "/api/caption-templates", { key: apiKey, body: { name: "", presetId: "neon", font: "Comic Sans", textColor: "red", position: "left" } });
+		const bad = await call("POST", "/api/caption-templates", {
+			key: apiKey,
+			body: { name: "", presetId: "neon", font: "Comic Sans", textColor: "red", position: "left" },
+		});
 		expect(bad.status).toBe(400);
 		expect(bad.body.error.code).toBe("invalid_request");
 		expect(bad.body.error.requestId).toEqual(expect.any(String));
-		expect((bad.body.error.details as { path: string }[]).map((d) => d.path).sort()).toEqual(["font", "name", "position", "presetId", "textColor"]);
-		expect((await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, outline: 3 } })).status).toBe(400);
-		expect((await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, highlightColor: "#12345" } })).status).toBe(400);
+		expect((bad.body.error.details as { path: string }[]).map((d) => d.path).sort()).toEqual([
+			"font",
+			"name",
+			"position",
+			"presetId",
+			"textColor",
+		]);
+		expect(
+			(await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, outline: 3 } })).status,
+		).toBe(400);
+		expect(
+			(
+				await call("POST", "/api/caption-templates", {
+					key: apiKey,
+					body: { ...brandKit, highlightColor: "#12345" },
+				})
+			).status,
+		).toBe(400);
 
 		const created = await call("POST", "/api/caption-templates", { key: apiKey, body: brandKit });
-		const clash = await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: " brand " } });
+		const clash = await call("POST", "/api/caption-templates", {
+			key: apiKey,
+			body: { ...brandKit, name: " brand " },
+		});
 		expect(clash.status).toBe(409);
 		expect(clash.body.error).toMatchObject({ code: "conflict", details: { id: created.body.id } });
-		const second = await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "Second" } });
+		const second = await call("POST", "/api/caption-templates", {
+			key: apiKey,
+			body: { ...brandKit, name: "Second" },
+		});
 		const secondId = (second.body.id as string).slice("custom:".length);
-		expect((await call("PATCH", `/api/caption-templates/${secondId}`, { key: apiKey, body: { name: "BRAND" } })).status).toBe(409);
-		expect((await call("PATCH", `/api/caption-templates/${secondId}`, { key: apiKey, body: { textColor: "blue" } })).status).toBe(400);
-		expect((await call("PATCH", `/api/caption-templates/not-an-id`, { key: apiKey, body: { name: "x" } })).status).toBe(400);
+		expect(
+			(await call("PATCH", `/api/caption-templates/${secondId}`, { key: apiKey, body: { name: "BRAND" } }))
+				.status,
+		).toBe(409);
+		expect(
+			(await call("PATCH", `/api/caption-templates/${secondId}`, { key: apiKey, body: { textColor: "blue" } }))
+				.status,
+		).toBe(400);
+		expect(
+			(await call("PATCH", `/api/caption-templates/not-an-id`, { key: apiKey, body: { name: "x" } })).status,
+		).toBe(400);
 
 		const other = await createWorkspace();
-		const foreign = await call("PATCH", `/api/caption-templates/${secondId}`, { key: other.apiKey, body: { name: "Mine now" } });
+		const foreign = await call("PATCH", `/api/caption-templates/${secondId}`, {
+			key: other.apiKey,
+			body: { name: "Mine now" },
+		});
 		expect(foreign.status).toBe(404);
 		expect(foreign.body.error.code).toBe("not_found");
 		expect((await call("DELETE", `/api/caption-templates/${secondId}`, { key: other.apiKey })).status).toBe(404);
-		expect(((await call("GET", "/api/caption-templates", { key: other.apiKey })).body.templates as Template[]).some((t) => t.kind === "custom")).toBe(false);
+		expect(
+			((await call("GET", "/api/caption-templates", { key: other.apiKey })).body.templates as Template[]).some(
+				(t) => t.kind === "custom",
+			),
+		).toBe(false);
 	});
 });
 
@@ -165,39 +281,69 @@ describe("who may change the brand kit", () => {
 		const existing = await call("POST", "/api/caption-templates", { key: workspace.apiKey, body: brandKit });
 		const cookieOf = async (role: "admin" | "member") => {
 			const user = await createUser({ workspaces: 0 });
-			await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id, role) VALUES (?, ?, ?)").bind(user.userId, workspace.workspaceId, role).run();
+			await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id, role) VALUES (?, ?, ?)")
+				.bind(user.userId, workspace.workspaceId, role)
+				.run();
 			return signIn(user.email, user.password);
 		};
 		const member = await cookieOf("member");
 		const id = (existing.body.id as string).slice("custom:".length);
 		const q = `?workspaceId=${workspace.workspaceId}`;
 		for (const attempt of [
-			call("POST", "/api/caption-templates", { headers: { cookie: member }, body: { ...brandKit, name: "Mine", workspaceId: workspace.workspaceId } }),
+			call("POST", "/api/caption-templates", {
+				headers: { cookie: member },
+				body: { ...brandKit, name: "Mine", workspaceId: workspace.workspaceId },
+			}),
 			call("PATCH", `/api/caption-templates/${id}${q}`, { headers: { cookie: member }, body: { name: "Mine" } }),
 			call("DELETE", `/api/caption-templates/${id}${q}`, { headers: { cookie: member } }),
 		]) {
 			const res = await attempt;
 			expect(res.status).toBe(403);
-			expect(res.body.error).toMatchObject({ code: "forbidden", message: expect.stringMatching(/owner or an admin/) });
+			expect(res.body.error).toMatchObject({
+				code: "forbidden",
+				message: expect.stringMatching(/owner or an admin/),
+			});
 		}
 		const listed = await call("GET", `/api/caption-templates${q}`, { headers: { cookie: member } });
-		expect((listed.body.templates as Template[]).filter((t) => t.kind === "custom").map((t) => t.name)).toEqual(["Brand"]);
+		expect((listed.body.templates as Template[]).filter((t) => t.kind === "custom").map((t) => t.name)).toEqual([
+			"Brand",
+		]);
 
 		const admin = await cookieOf("admin");
-		const created = await call("POST", "/api/caption-templates", { headers: { cookie: admin }, body: { ...brandKit, name: "Admin's", workspaceId: workspace.workspaceId } });
+		const created = await call("POST", "/api/caption-templates", {
+			headers: { cookie: admin },
+			body: { ...brandKit, name: "Admin's", workspaceId: workspace.workspaceId },
+		});
 		expect(created.status).toBe(201);
-		expect((await call("DELETE", `/api/caption-templates/${created.body.id}${q}`, { headers: { cookie: admin } })).status).toBe(204);
+		expect(
+			(await call("DELETE", `/api/caption-templates/${created.body.id}${q}`, { headers: { cookie: admin } }))
+				.status,
+		).toBe(204);
 	});
 
 	it("keeps at most 50 templates a workspace: 409 quota_exceeded beyond, room again after a delete", async () => {
 		const { apiKey } = await createWorkspace();
 		const ids: string[] = [];
-		for (let n = 0; n < 50; n++) ids.push((await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: `Look ${n}` } })).body.id);
-		const full = await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "One more" } });
+		for (let n = 0; n < 50; n++)
+			ids.push(
+				(
+					await call("POST", "/api/caption-templates", {
+						key: apiKey,
+						body: { ...brandKit, name: `Look ${n}` },
+					})
+				).body.id,
+			);
+		const full = await call("POST", "/api/caption-templates", {
+			key: apiKey,
+			body: { ...brandKit, name: "One more" },
+		});
 		expect(full.status).toBe(409);
 		expect(full.body.error).toMatchObject({ code: "quota_exceeded", details: { limit: 50, used: 50 } });
 		await call("DELETE", `/api/caption-templates/${ids[0]}`, { key: apiKey });
-		expect((await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "One more" } })).status).toBe(201);
+		expect(
+			(await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "One more" } }))
+				.status,
+		).toBe(201);
 	});
 });
 
@@ -205,26 +351,54 @@ describe("captionTemplateId at submission", () => {
 	it("draws every clip in a preset's look or the workspace's template", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
 		const source = fake().addSource(url("talk.mp4"), { duration: 90 });
-		const boldId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, enableCaptions: true, captionTemplateId: "bold-outline" });
-		expect(renderRequests(boldId).map((r) => r.captions?.look)).toEqual(renderRequests(boldId).map(() => presetLook("bold-outline")));
+		const boldId = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			enableCaptions: true,
+			captionTemplateId: "bold-outline",
+		});
+		expect(renderRequests(boldId).map((r) => r.captions?.look)).toEqual(
+			renderRequests(boldId).map(() => presetLook("bold-outline")),
+		);
 
 		const created = await call("POST", "/api/caption-templates", { key: apiKey, body: brandKit });
-		const customId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, enableCaptions: true, captionTemplateId: created.body.id });
+		const customId = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			enableCaptions: true,
+			captionTemplateId: created.body.id,
+		});
 		const requests = renderRequests(customId);
 		expect(requests.length).toBeGreaterThan(0);
-		const look = applyOverrides(presetLook("boxed"), { font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" });
+		const look = applyOverrides(presetLook("boxed"), {
+			font: "bebas-neue",
+			textColor: "#FF3366",
+			highlightColor: "#00CCFF",
+			position: "top",
+		});
 		for (const r of requests) expect(r.captions?.look).toEqual(look);
-		expect((await call("GET", `/api/videos/${customId}`, { key: apiKey })).body.config.captionTemplateId).toBe(created.body.id);
+		expect((await call("GET", `/api/videos/${customId}`, { key: apiKey })).body.config.captionTemplateId).toBe(
+			created.body.id,
+		);
 
 		// No captions: no look is sent.
-		const bare = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, enableCaptions: false, captionTemplateId: created.body.id });
+		const bare = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			enableCaptions: false,
+			captionTemplateId: created.body.id,
+		});
 		expect(renderRequests(bare).every((r) => r.captions === null)).toBe(true);
 	});
 
 	it("refuses an unknown, deleted or another workspace's template with 400 before charging", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 50 });
 		const source = fake().addSource(url("talk.mp4"), { duration: 90 });
-		const submit = (captionTemplateId: unknown) => call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source, config: { captionTemplateId } } });
+		const submit = (captionTemplateId: unknown) =>
+			call("POST", "/api/videos/hosted", {
+				key: apiKey,
+				body: { hostedUrl: source, config: { captionTemplateId } },
+			});
 
 		const unknownPreset = await submit("neon");
 		expect(unknownPreset.status).toBe(400);
@@ -232,7 +406,9 @@ describe("captionTemplateId at submission", () => {
 		expect((await submit("Karaoke")).status).toBe(400);
 		const missing = await submit("custom:ct_missing");
 		expect(missing.status).toBe(400);
-		expect(missing.body.error.details).toEqual([{ path: "config.captionTemplateId", message: "unknown caption template" }]);
+		expect(missing.body.error.details).toEqual([
+			{ path: "config.captionTemplateId", message: "unknown caption template" },
+		]);
 
 		const other = await createWorkspace();
 		const foreign = await call("POST", "/api/caption-templates", { key: other.apiKey, body: brandKit });
@@ -246,18 +422,33 @@ describe("captionTemplateId at submission", () => {
 
 		// The same check on PUT …/config for a video waiting for its config.
 		const pending = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source } });
-		const put = await call("PUT", `/api/videos/${pending.body.video.id}/config`, { key: apiKey, body: { captionTemplateId: "custom:ct_missing" } });
+		const put = await call("PUT", `/api/videos/${pending.body.video.id}/config`, {
+			key: apiKey,
+			body: { captionTemplateId: "custom:ct_missing" },
+		});
 		expect(put.status).toBe(400);
-		expect((await call("GET", `/api/videos/${pending.body.video.id}/status`, { key: apiKey })).body.video.status).toBe("pending_config");
+		expect(
+			(await call("GET", `/api/videos/${pending.body.video.id}/status`, { key: apiKey })).body.video.status,
+		).toBe("pending_config");
 	});
 
 	it("still resolves a deleted template for the videos submitted with it", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();
 		const created = await call("POST", "/api/caption-templates", { key: apiKey, body: brandKit });
-		expect((await call("DELETE", `/api/caption-templates/${(created.body.id as string).slice(7)}`, { key: apiKey })).status).toBe(204);
-		const look = applyOverrides(presetLook("boxed"), { font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" });
+		expect(
+			(await call("DELETE", `/api/caption-templates/${(created.body.id as string).slice(7)}`, { key: apiKey }))
+				.status,
+		).toBe(204);
+		const look = applyOverrides(presetLook("boxed"), {
+			font: "bebas-neue",
+			textColor: "#FF3366",
+			highlightColor: "#00CCFF",
+			position: "top",
+		});
 		expect(await resolveCaptionLook(getDb(env), workspaceId, created.body.id)).toEqual(look);
-		await expect(resolveCaptionLook(getDb(env), (await createWorkspace()).workspaceId, created.body.id)).rejects.toThrow(/does not exist/);
+		await expect(
+			resolveCaptionLook(getDb(env), (await createWorkspace()).workspaceId, created.body.id),
+		).rejects.toThrow(/does not exist/);
 	});
 });
 
@@ -265,10 +456,22 @@ describe("removeSilences", () => {
 	it("sends the transcript's pauses as jump cuts and reports the cut clip's duration", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
 		const source = fake().addSource(url("talk.mp4"), { duration: 120 });
-		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, removeSilences: true, enableCaptions: true, captionTemplateId: "karaoke" });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			removeSilences: true,
+			enableCaptions: true,
+			captionTemplateId: "karaoke",
+		});
 		const requests = renderRequests(videoId);
 		expect(requests.length).toBeGreaterThanOrEqual(2);
-		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as { id: string; startTime: number; endTime: number; duration: number; transcript: string }[];
+		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as {
+			id: string;
+			startTime: number;
+			endTime: number;
+			duration: number;
+			transcript: string;
+		}[];
 		let cutSomewhere = false;
 		for (const req of requests) {
 			// The pauses are the gaps of 0.6 s or more between the clip's words (the script pauses 0.83 s between sentences), less 0.12 s of padding each side.
@@ -278,7 +481,10 @@ describe("removeSilences", () => {
 			const clip = clips.find((c) => c.id === req.clipId)!;
 			const span = clip.endTime - clip.startTime;
 			// The fake tier cuts as the real one plans (30 fps grid): each pause loses whole frames.
-			const removed = req.jumpCuts!.pauses.reduce((sum, p) => sum + (Math.floor(p.end * 30 + 1e-6) - Math.ceil(p.start * 30 - 1e-6)) / 30, 0);
+			const removed = req.jumpCuts!.pauses.reduce(
+				(sum, p) => sum + (Math.floor(p.end * 30 + 1e-6) - Math.ceil(p.start * 30 - 1e-6)) / 30,
+				0,
+			);
 			expect(clip.duration).toBeCloseTo(span - removed, 1);
 			if (removed > 0) cutSomewhere = true;
 			expect(clip.duration).toBeLessThan(span);
@@ -289,13 +495,23 @@ describe("removeSilences", () => {
 	it("cuts only pauses at least as long as silenceThresholdSeconds, with or without captions, and leaves clips alone by default", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
 		const source = fake().addSource(url("talk.mp4"), { duration: 60 });
-		const strict = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, removeSilences: true, silenceThresholdSeconds: 1, enableCaptions: false });
+		const strict = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			removeSilences: true,
+			silenceThresholdSeconds: 1,
+			enableCaptions: false,
+		});
 		for (const r of renderRequests(strict)) {
 			expect(r.captions).toBeNull();
 			expect(r.jumpCuts).toBeNull();
 		}
 		const plain = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30 });
-		const clips = (await call("GET", `/api/videos/${plain}/clips`, { key: apiKey })).body.clips as { startTime: number; endTime: number; duration: number }[];
+		const clips = (await call("GET", `/api/videos/${plain}/clips`, { key: apiKey })).body.clips as {
+			startTime: number;
+			endTime: number;
+			duration: number;
+		}[];
 		for (const r of renderRequests(plain)) expect(r.jumpCuts).toBeNull();
 		for (const c of clips) expect(c.duration).toBeCloseTo(c.endTime - c.startTime, 2);
 		const config = (await call("GET", `/api/videos/${plain}`, { key: apiKey })).body.config;
@@ -305,7 +521,11 @@ describe("removeSilences", () => {
 	it("refuses a threshold out of range or of the wrong type", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 50 });
 		const source = fake().addSource(url("talk.mp4"), { duration: 60 });
-		for (const config of [{ removeSilences: "yes" }, { removeSilences: true, silenceThresholdSeconds: 0.1 }, { silenceThresholdSeconds: 9 }]) {
+		for (const config of [
+			{ removeSilences: "yes" },
+			{ removeSilences: true, silenceThresholdSeconds: 0.1 },
+			{ silenceThresholdSeconds: 9 },
+		]) {
 			const res = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source, config } });
 			expect(res.status).toBe(400);
 			expect(res.body.error.details[0].path).toMatch(/^config\.(removeSilences|silenceThresholdSeconds)$/);
@@ -322,15 +542,23 @@ describe("a cut clip's captions and edits", () => {
 			await m.disableRetryDelays();
 		});
 		const response = await call("PATCH", `/api/clips/${clipId}`, { key, body });
-		if (response.status === 202) for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+		if (response.status === 202)
+			for (const instance of await introspector.get()) await instance.waitForStatus("complete");
 		return response;
 	}
 
 	it("lists its caption words and exports SRT/VTT on the cut clip's timeline; an edit keeps silences removed and may take a workspace look", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
 		const source = fake().addSource(url("talk.mp4"), { duration: 120 });
-		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, removeSilences: true, enableCaptions: true });
-		const listed = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as { id: string }[];
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			removeSilences: true,
+			enableCaptions: true,
+		});
+		const listed = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as {
+			id: string;
+		}[];
 		const clip = (await call("GET", `/api/clips/${listed[0]!.id}`, { key: apiKey })).body;
 		const request = RenderClipRequest.parse(renderRequests(videoId).find((r) => r.clipId === clip.id));
 		const cuts = planned(request);
@@ -350,13 +578,23 @@ describe("a cut clip's captions and edits", () => {
 
 		// An edit in a workspace look: cut again, drawn in that look, its duration the new cut file's.
 		const look = await call("POST", "/api/caption-templates", { key: apiKey, body: brandKit });
-		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { captionStyle: "custom:ct_missing" } })).body.error.details).toEqual([
-			{ path: "captionStyle", message: "unknown caption template" },
-		]);
+		expect(
+			(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { captionStyle: "custom:ct_missing" } }))
+				.body.error.details,
+		).toEqual([{ path: "captionStyle", message: "unknown caption template" }]);
 		const edited = await editAndWait(apiKey, clip.id, { captionStyle: look.body.id, endTime: clip.endTime - 3 });
 		expect(edited.status, JSON.stringify(edited.body)).toBe(202);
-		const again = renderRequests(videoId).filter((r) => r.clipId === clip.id).at(-1)!;
-		expect(again.captions?.look).toEqual(applyOverrides(presetLook("boxed"), { font: "bebas-neue", textColor: "#FF3366", highlightColor: "#00CCFF", position: "top" }));
+		const again = renderRequests(videoId)
+			.filter((r) => r.clipId === clip.id)
+			.at(-1)!;
+		expect(again.captions?.look).toEqual(
+			applyOverrides(presetLook("boxed"), {
+				font: "bebas-neue",
+				textColor: "#FF3366",
+				highlightColor: "#00CCFF",
+				position: "top",
+			}),
+		);
 		expect(again.jumpCuts?.pauses.length).toBeGreaterThan(0);
 		const after = (await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body;
 		expect(after).toMatchObject({ status: "completed", captionStyle: look.body.id });

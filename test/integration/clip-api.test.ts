@@ -31,7 +31,14 @@ describe("GET /api/clips/:id", () => {
 		const { downloadUrl, thumbnailUrl, words, ...rest } = body;
 		const { downloadUrl: _d, thumbnailUrl: _t, ...listedRest } = listed;
 		expect(rest).toEqual(listedRest);
-		expect(rest).toMatchObject({ videoId, status: "completed", favorited: false, edits: 0, editError: null, captionStyle: null });
+		expect(rest).toMatchObject({
+			videoId,
+			status: "completed",
+			favorited: false,
+			edits: 0,
+			editError: null,
+			captionStyle: null,
+		});
 		expect((await call("GET", path(downloadUrl))).body).toMatchObject({ clip: listed.id });
 		expect((await call("GET", path(thumbnailUrl))).status).toBe(200);
 		// Words from the clip's start, indexed, inside the clip.
@@ -47,8 +54,13 @@ describe("GET /api/clips/:id", () => {
 	it("is 404 for an unknown clip and for another workspace's clip, 401 without credentials", async () => {
 		const { clips } = await processed();
 		const other = await createWorkspace();
-		expect((await call("GET", `/api/clips/${clips[0]!.id}`, { key: other.apiKey })).body.error.code).toBe("not_found");
-		expect((await call("PATCH", `/api/clips/${clips[0]!.id}`, { key: other.apiKey, body: { favorited: true } })).status).toBe(404);
+		expect((await call("GET", `/api/clips/${clips[0]!.id}`, { key: other.apiKey })).body.error.code).toBe(
+			"not_found",
+		);
+		expect(
+			(await call("PATCH", `/api/clips/${clips[0]!.id}`, { key: other.apiKey, body: { favorited: true } }))
+				.status,
+		).toBe(404);
 		expect((await call("GET", "/api/clips/clp_nope_1", { key: other.apiKey })).status).toBe(404);
 		expect((await call("GET", `/api/clips/${clips[0]!.id}`, { key: null })).status).toBe(401);
 	});
@@ -71,7 +83,10 @@ describe("favorites and the list's filters", () => {
 
 		const video = (await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body;
 		expect(video).toMatchObject({ clipsCount: clips.length, favoritedClipsCount: 2 });
-		await call("PATCH", `/api/clips/${a.id}`, { key: apiKey, body: { favorited: false, title: "  A better title " } });
+		await call("PATCH", `/api/clips/${a.id}`, {
+			key: apiKey,
+			body: { favorited: false, title: "  A better title " },
+		});
 		const again = (await call("GET", `/api/clips/${a.id}`, { key: apiKey })).body;
 		expect(again).toMatchObject({ favorited: false, title: "A better title", status: "completed" });
 		expect(again.updatedAt).toEqual(expect.any(String));
@@ -81,7 +96,8 @@ describe("favorites and the list's filters", () => {
 		const { apiKey, videoId, clips } = await processed();
 		const scores = clips.map((c) => c.score as number);
 		const mid = [...scores].sort((x, y) => x - y)[Math.floor(scores.length / 2)]!;
-		const list = async (query: string) => (await call("GET", `/api/videos/${videoId}/clips?${query}`, { key: apiKey })).body;
+		const list = async (query: string) =>
+			(await call("GET", `/api/videos/${videoId}/clips?${query}`, { key: apiKey })).body;
 
 		const ranged = await list(`minScore=${mid}&maxScore=${mid}`);
 		expect(ranged.clips.length).toBe(scores.filter((s) => s === mid).length);
@@ -90,11 +106,15 @@ describe("favorites and the list's filters", () => {
 		expect((await list("status=generating")).count).toBe(0);
 		expect((await list("status=failed")).count).toBe(0);
 
-		const starts = (await list("sortBy=startTime&sortOrder=asc")).clips.map((c: { startTime: number }) => c.startTime);
+		const starts = (await list("sortBy=startTime&sortOrder=asc")).clips.map(
+			(c: { startTime: number }) => c.startTime,
+		);
 		expect(starts).toEqual([...starts].sort((x: number, y: number) => x - y));
 		const startsDesc = (await list("sortBy=startTime")).clips.map((c: { startTime: number }) => c.startTime);
 		expect(startsDesc).toEqual([...starts].reverse());
-		const durations = (await list("sortBy=duration&sortOrder=asc")).clips.map((c: { duration: number }) => c.duration);
+		const durations = (await list("sortBy=duration&sortOrder=asc")).clips.map(
+			(c: { duration: number }) => c.duration,
+		);
 		expect(durations).toEqual([...durations].sort((x: number, y: number) => x - y));
 		const worstFirst = (await list("sortBy=score&sortOrder=asc")).clips.map((c: { score: number }) => c.score);
 		expect(worstFirst).toEqual([...scores].sort((x, y) => x - y));
@@ -108,7 +128,14 @@ describe("favorites and the list's filters", () => {
 
 	it("refuses unknown values and a minScore above maxScore with 400 invalid_request", async () => {
 		const { apiKey, videoId } = await processed();
-		for (const query of ["sortBy=loudness", "sortOrder=up", "status=queued", "favorited=yes", "minScore=101", "minScore=80&maxScore=20"]) {
+		for (const query of [
+			"sortBy=loudness",
+			"sortOrder=up",
+			"status=queued",
+			"favorited=yes",
+			"minScore=101",
+			"minScore=80&maxScore=20",
+		]) {
 			const { status, body } = await call("GET", `/api/videos/${videoId}/clips?${query}`, { key: apiKey });
 			expect(status, query).toBe(400);
 			expect(body.error.code).toBe("invalid_request");
@@ -118,7 +145,11 @@ describe("favorites and the list's filters", () => {
 
 describe("GET /api/videos/:id", () => {
 	it("returns the whole record: config with defaults, duration, language, error, charge and clip counts", async () => {
-		const { apiKey, videoId, clips } = await processed({ clipDurationMin: 10, clipDurationMax: 30, enableCaptions: true });
+		const { apiKey, videoId, clips } = await processed({
+			clipDurationMin: 10,
+			clipDurationMax: 30,
+			enableCaptions: true,
+		});
 		const { status, body } = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(status).toBe(200);
 		expect(body).toMatchObject({
@@ -134,11 +165,19 @@ describe("GET /api/videos/:id", () => {
 			favoritedClipsCount: 0,
 			progress: 100,
 			videoInfo: { duration: 240 },
-			config: { clipDurationMin: 10, clipDurationMax: 30, enableCaptions: true, aspectRatio: "9:16", captionTemplateId: "karaoke" },
+			config: {
+				clipDurationMin: 10,
+				clipDurationMax: 30,
+				enableCaptions: true,
+				aspectRatio: "9:16",
+				captionTemplateId: "karaoke",
+			},
 		});
 		expect(body.completedAt).toEqual(expect.any(String));
 		// The list of videos shows the same counts.
-		const listed = (await call("GET", "/api/videos", { key: apiKey })).body.videos.find((v: { id: string }) => v.id === videoId);
+		const listed = (await call("GET", "/api/videos", { key: apiKey })).body.videos.find(
+			(v: { id: string }) => v.id === videoId,
+		);
 		expect(listed).toMatchObject({ clipsCount: clips.length, duration: 240 });
 	});
 });

@@ -48,9 +48,13 @@ describe("signed clip URLs", () => {
 
 	it("a tampered token → 403 forbidden; an expired one → 403 url_expired", async () => {
 		const { clip } = await completedClip();
-		const flip = (url: string, index: number) => url.slice(0, index) + (url[index] === "A" ? "B" : "A") + url.slice(index + 1);
+		const flip = (url: string, index: number) =>
+			url.slice(0, index) + (url[index] === "A" ? "B" : "A") + url.slice(index + 1);
 		// A character in the middle of the signature, and the last one (whose spare bits must not be ignored).
-		for (const tampered of [flip(clip.downloadUrl, clip.downloadUrl.length - 10), flip(clip.downloadUrl, clip.downloadUrl.length - 1)]) {
+		for (const tampered of [
+			flip(clip.downloadUrl, clip.downloadUrl.length - 10),
+			flip(clip.downloadUrl, clip.downloadUrl.length - 1),
+		]) {
 			const bad = await call("GET", pathOf(tampered));
 			expect(bad.status).toBe(403);
 			expect(bad.body.error.code).toBe("forbidden");
@@ -60,7 +64,9 @@ describe("signed clip URLs", () => {
 		expect(swapped.status).toBe(403);
 		expect((await call("GET", `/api/clips/${clip.id}/download`)).status).toBe(403);
 
-		const key = (await env.DB.prepare("SELECT video_key AS k FROM clips WHERE id = ?").bind(clip.id).first<string>("k"))!;
+		const key = (await env.DB.prepare("SELECT video_key AS k FROM clips WHERE id = ?")
+			.bind(clip.id)
+			.first<string>("k"))!;
 		const old = await signClipUrl(env, BASE, clip.id, "download", key, Date.now() - 2 * 3600_000);
 		const expired = await call("GET", pathOf(old));
 		expect(expired.status).toBe(403);

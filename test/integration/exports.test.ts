@@ -19,8 +19,14 @@ const path = (signed: string) => new URL(signed).pathname + new URL(signed).sear
 
 async function processed(config: Record<string, unknown> = {}) {
 	const { apiKey } = await createWorkspace({ minutes: 100 });
-	const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), { clipDurationMin: 15, clipDurationMax: 30, ...config });
-	const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<Record<string, any>>;
+	const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), {
+		clipDurationMin: 15,
+		clipDurationMax: 30,
+		...config,
+	});
+	const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<
+		Record<string, any>
+	>;
 	expect(clips.length).toBeGreaterThan(1);
 	return { apiKey, videoId, clips };
 }
@@ -38,7 +44,9 @@ describe("a clip's captions", () => {
 	it("SRT: numbered cues, HH:MM:SS,mmm --> HH:MM:SS,mmm, times from the clip's start, every word once", async () => {
 		const { apiKey, clips } = await processed();
 		const clip = (await call("GET", `/api/clips/${clips[0]!.id}`, { key: apiKey })).body;
-		const { status, body, response } = await call("GET", `/api/clips/${clip.id}/captions?format=srt`, { key: apiKey });
+		const { status, body, response } = await call("GET", `/api/clips/${clip.id}/captions?format=srt`, {
+			key: apiKey,
+		});
 		expect(status).toBe(200);
 		expect(response.headers.get("content-type")).toBe("application/x-subrip; charset=utf-8");
 		expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${clip.id}.srt"`);
@@ -57,7 +65,9 @@ describe("a clip's captions", () => {
 			expect(text.length).toBeGreaterThan(0);
 			last = end;
 		});
-		expect(blocks[0]!.split("\n")[1]).toBe(`${stamp(clip.words[0].start, ",")} --> ${blocks[0]!.split("\n")[1]!.split(" ")[2]}`);
+		expect(blocks[0]!.split("\n")[1]).toBe(
+			`${stamp(clip.words[0].start, ",")} --> ${blocks[0]!.split("\n")[1]!.split(" ")[2]}`,
+		);
 		const spoken = blocks.flatMap((b) => b.split("\n").slice(2).join(" ").split(" "));
 		expect(spoken).toEqual(clip.words.map((w: { word: string }) => w.word.trim()));
 	});
@@ -92,16 +102,29 @@ describe("the clip set as an editor timeline", () => {
 	it("FCPXML 1.9: one asset on the source, each clip its in/out in frames, one after another", async () => {
 		const { apiKey, videoId, clips } = await processed();
 		const media = "file:///Users/me/Movies/talk & friends.mp4";
-		const { status, body, response } = await call("GET", `/api/videos/${videoId}/export?format=fcpxml&mediaUrl=${encodeURIComponent(media)}`, { key: apiKey });
+		const { status, body, response } = await call(
+			"GET",
+			`/api/videos/${videoId}/export?format=fcpxml&mediaUrl=${encodeURIComponent(media)}`,
+			{ key: apiKey },
+		);
 		expect(status).toBe(200);
 		expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
 		expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${videoId}-clips.fcpxml"`);
 		expect(XMLValidator.validate(body)).toBe(true);
-		const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => name === "asset-clip" }).parse(body);
+		const doc = new XMLParser({
+			ignoreAttributes: false,
+			attributeNamePrefix: "",
+			isArray: (name) => name === "asset-clip",
+		}).parse(body);
 		expect(doc.fcpxml.version).toBe("1.9");
 		const { format, asset } = doc.fcpxml.resources;
 		expect(format).toMatchObject({ id: "r1", frameDuration: "1/30s" });
-		expect(asset).toMatchObject({ id: "r2", format: "r1", duration: `${240 * 30}/30s`, "media-rep": { src: media, kind: "original-media" } });
+		expect(asset).toMatchObject({
+			id: "r2",
+			format: "r1",
+			duration: `${240 * 30}/30s`,
+			"media-rep": { src: media, kind: "original-media" },
+		});
 		const sequence = doc.fcpxml.library.event.project.sequence;
 		const items = sequence.spine["asset-clip"] as Array<Record<string, string>>;
 		expect(items).toHaveLength(clips.length);
@@ -124,7 +147,11 @@ describe("the clip set as an editor timeline", () => {
 		const { status, body } = await call("GET", `/api/videos/${videoId}/export?format=premiere`, { key: apiKey });
 		expect(status).toBe(200);
 		expect(XMLValidator.validate(body)).toBe(true);
-		const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => name === "clipitem" }).parse(body);
+		const doc = new XMLParser({
+			ignoreAttributes: false,
+			attributeNamePrefix: "",
+			isArray: (name) => name === "clipitem",
+		}).parse(body);
 		expect(doc.xmeml.version).toBe("4");
 		const { sequence } = doc.xmeml;
 		expect(sequence.rate).toEqual({ timebase: 30, ntsc: "FALSE" });
@@ -133,24 +160,39 @@ describe("the clip set as an editor timeline", () => {
 		expect(video).toHaveLength(clips.length);
 		expect(audio).toHaveLength(clips.length);
 		// The source is defined once (with where it is: the submitted URL by default) and referred to after.
-		expect(video[0]!.file).toMatchObject({ id: "file-1", pathurl: clips.length && (await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.sourceUrl, duration: 240 * 30 });
+		expect(video[0]!.file).toMatchObject({
+			id: "file-1",
+			pathurl: clips.length && (await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.sourceUrl,
+			duration: 240 * 30,
+		});
 		expect(video[1]!.file).toEqual({ id: "file-1" });
 		let at = 0;
 		clips.forEach((clip, i) => {
 			const inFrame = Math.round(clip.startTime * 30);
 			const outFrame = Math.round(clip.endTime * 30);
 			for (const item of [video[i]!, audio[i]!]) {
-				expect(item).toMatchObject({ name: clip.title, in: inFrame, out: outFrame, start: at, end: at + outFrame - inFrame });
+				expect(item).toMatchObject({
+					name: clip.title,
+					in: inFrame,
+					out: outFrame,
+					start: at,
+					end: at + outFrame - inFrame,
+				});
 			}
 			at += outFrame - inFrame;
 		});
 		expect(sequence.duration).toBe(at);
 
 		// The list's filters apply: only the favorite.
-		const favorites = (await call("GET", `/api/videos/${videoId}/export?format=premiere&favorited=true`, { key: apiKey })).body;
-		const only = new XMLParser({ isArray: (name) => name === "clipitem" }).parse(favorites).xmeml.sequence.media.video.track.clipitem;
+		const favorites = (
+			await call("GET", `/api/videos/${videoId}/export?format=premiere&favorited=true`, { key: apiKey })
+		).body;
+		const only = new XMLParser({ isArray: (name) => name === "clipitem" }).parse(favorites).xmeml.sequence.media
+			.video.track.clipitem;
 		expect(only.map((c: { name: string }) => c.name)).toEqual([clips[1]!.title]);
-		expect((await call("GET", `/api/videos/${videoId}/export?format=fcpxml&minScore=101`, { key: apiKey })).status).toBe(400);
+		expect(
+			(await call("GET", `/api/videos/${videoId}/export?format=fcpxml&minScore=101`, { key: apiKey })).status,
+		).toBe(400);
 		const none = await call("GET", `/api/videos/${videoId}/export?format=fcpxml&status=failed`, { key: apiKey });
 		expect(none.status).toBe(409);
 		expect((await call("GET", `/api/videos/${videoId}/export?format=edl`, { key: apiKey })).status).toBe(400);
@@ -161,9 +203,16 @@ describe("an uploaded video's clips", () => {
 	it("point the timeline at a file named after the upload, and can be edited from the stored file", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
 		const file = fakeVideoFile({ duration: 180 }, 4096);
-		const created = await call("POST", "/api/uploads", { key: apiKey, body: { fileName: "My talk.mp4", size: file.length, contentType: "video/mp4" } });
+		const created = await call("POST", "/api/uploads", {
+			key: apiKey,
+			body: { fileName: "My talk.mp4", size: file.length, contentType: "video/mp4" },
+		});
 		expect(created.status, JSON.stringify(created.body)).toBe(201);
-		const part = await exports.default.fetch(created.body.partUrlTemplate.replace("{partNumber}", "1"), { method: "PUT", body: file, headers: { "content-type": "application/octet-stream" } });
+		const part = await exports.default.fetch(created.body.partUrlTemplate.replace("{partNumber}", "1"), {
+			method: "PUT",
+			body: file,
+			headers: { "content-type": "application/octet-stream" },
+		});
 		expect(part.status).toBe(200);
 		expect((await call("POST", `/api/uploads/${created.body.id}/complete`, { key: apiKey })).status).toBe(200);
 		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
@@ -171,28 +220,43 @@ describe("an uploaded video's clips", () => {
 			await m.disableSleeps();
 			await m.disableRetryDelays();
 		});
-		const submitted = await call("POST", "/api/videos/upload", { key: apiKey, body: { uploadId: created.body.id, config: { clipDurationMin: 15, clipDurationMax: 30 } } });
+		const submitted = await call("POST", "/api/videos/upload", {
+			key: apiKey,
+			body: { uploadId: created.body.id, config: { clipDurationMin: 15, clipDurationMax: 30 } },
+		});
 		expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
 		const videoId = submitted.body.video.id as string;
-		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<Record<string, any>>;
+		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<
+			Record<string, any>
+		>;
 		expect(clips.length).toBeGreaterThan(0);
 
 		const xml = (await call("GET", `/api/videos/${videoId}/export?format=fcpxml`, { key: apiKey })).body as string;
-		const asset = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).fcpxml.resources.asset;
+		const asset = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).fcpxml.resources
+			.asset;
 		expect(asset["media-rep"].src).toBe("file:///My%20talk.mp4");
 
-		const edit = await call("PATCH", `/api/clips/${clips[0]!.id}`, { key: apiKey, body: { endTime: clips[0]!.endTime - 2 } });
+		const edit = await call("PATCH", `/api/clips/${clips[0]!.id}`, {
+			key: apiKey,
+			body: { endTime: clips[0]!.endTime - 2 },
+		});
 		expect(edit.status, JSON.stringify(edit.body)).toBe(202);
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
-		expect((await call("GET", `/api/clips/${clips[0]!.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 1, editError: null });
+		expect((await call("GET", `/api/clips/${clips[0]!.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			edits: 1,
+			editError: null,
+		});
 	});
 });
 
 describe("a ZIP of the clips", () => {
 	it("streams every rendered clip (stored, CRC-checked) and a clips.json, with its exact length announced", async () => {
 		const { apiKey, videoId, clips } = await processed();
-		const response = await exports.default.fetch(`http://clipforge.test/api/videos/${videoId}/export?format=zip`, { headers: { authorization: `Bearer ${apiKey}` } });
+		const response = await exports.default.fetch(`http://clipforge.test/api/videos/${videoId}/export?format=zip`, {
+			headers: { authorization: `Bearer ${apiKey}` },
+		});
 		expect(response.status).toBe(200);
 		expect(response.headers.get("content-type")).toBe("application/zip");
 		expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${videoId}-clips.zip"`);
@@ -225,14 +289,19 @@ describe("a ZIP of the clips", () => {
 			const nameLength = view.getUint16(at + 28, true);
 			const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
 			const gz = gzipSync(files[name]!, { level: 0 });
-			expect(crc, name).toBe(new DataView(gz.buffer, gz.byteOffset, gz.byteLength).getUint32(gz.byteLength - 8, true));
+			expect(crc, name).toBe(
+				new DataView(gz.buffer, gz.byteOffset, gz.byteLength).getUint32(gz.byteLength - 8, true),
+			);
 			at += 46 + nameLength;
 		}
 	});
 
 	it("is 409 before the video has clips, 404 for another workspace's video", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
-		const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: fake().addSource(url("talk"), { duration: 120 }) } });
+		const submitted = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: fake().addSource(url("talk"), { duration: 120 }) },
+		});
 		expect(submitted.status).toBe(201);
 		const videoId = submitted.body.video.id;
 		const early = await call("GET", `/api/videos/${videoId}/export?format=zip`, { key: apiKey });

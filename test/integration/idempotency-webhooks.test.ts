@@ -8,7 +8,8 @@ import { signWebhook } from "../../src/worker/services/webhooks";
 
 const fake = useFakeRenderTier({ introspect: false });
 
-const source = (duration: number) => fake().addSource(`https://videos.example.com/i/${crypto.randomUUID()}`, { duration });
+const source = (duration: number) =>
+	fake().addSource(`https://videos.example.com/i/${crypto.randomUUID()}`, { duration });
 
 describe("Idempotency-Key", () => {
 	it("the same key and body return the first response and charge once", async () => {
@@ -30,7 +31,11 @@ describe("Idempotency-Key", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
 		const headers = { "idempotency-key": "k-1" };
 		await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) }, headers });
-		const other = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) }, headers });
+		const other = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: source(60) },
+			headers,
+		});
 		expect(other.status).toBe(409);
 		expect(other.body.error.code).toBe("conflict");
 		expect(await balanceOf(workspaceId)).toBe(19);
@@ -41,14 +46,26 @@ describe("Idempotency-Key", () => {
 		const b = await createWorkspace({ minutes: 5 });
 		const hostedUrl = source(60);
 		const headers = { "idempotency-key": "shared" };
-		expect((await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers })).status).toBe(402);
-		expect((await call("POST", "/api/videos/hosted", { key: b.apiKey, body: { hostedUrl }, headers })).status).toBe(201);
+		expect((await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers })).status).toBe(
+			402,
+		);
+		expect((await call("POST", "/api/videos/hosted", { key: b.apiKey, body: { hostedUrl }, headers })).status).toBe(
+			201,
+		);
 		await env.DB.batch([
 			env.DB.prepare("UPDATE workspaces SET minutes_balance = 5 WHERE id = ?").bind(a.workspaceId),
-			env.DB.prepare("INSERT INTO minutes_ledger (workspace_id, kind, minutes) VALUES (?, 'grant', 5)").bind(a.workspaceId),
+			env.DB.prepare("INSERT INTO minutes_ledger (workspace_id, kind, minutes) VALUES (?, 'grant', 5)").bind(
+				a.workspaceId,
+			),
 		]);
-		expect((await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers })).status).toBe(201);
-		const bad = await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers: { "idempotency-key": "has spaces" } });
+		expect((await call("POST", "/api/videos/hosted", { key: a.apiKey, body: { hostedUrl }, headers })).status).toBe(
+			201,
+		);
+		const bad = await call("POST", "/api/videos/hosted", {
+			key: a.apiKey,
+			body: { hostedUrl },
+			headers: { "idempotency-key": "has spaces" },
+		});
 		expect(bad.status).toBe(400);
 		expect(bad.body.error.details[0].path).toBe("Idempotency-Key");
 	});
@@ -60,7 +77,11 @@ describe("webhooks", () => {
 		const webhookUrl = `${WEBHOOK_BASE}done`;
 		const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60) } });
 		expect(submitted.status).toBe(201); // a video without webhookUrl sends nothing
-		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: source(60), webhookUrl, config: { clipDurationMin: 10, clipDurationMax: 20 } });
+		const videoId = await submitBodyAndProcess(apiKey, {
+			hostedUrl: source(60),
+			webhookUrl,
+			config: { clipDurationMin: 10, clipDurationMax: 20 },
+		});
 		expect(fake().webhooks).toHaveLength(1);
 		const hook = fake().webhooks[0]!;
 		expect(hook.url).toBe(webhookUrl);
@@ -70,48 +91,111 @@ describe("webhooks", () => {
 		expect(payload.clipsCount).toBeGreaterThan(0);
 		expect(hook.headers.get("x-clipforge-event")).toBe("video.completed");
 
-		const secret = (await env.DB.prepare("SELECT webhook_secret AS s FROM workspaces WHERE id = ?").bind(workspaceId).first<string>("s"))!;
+		const secret = (await env.DB.prepare("SELECT webhook_secret AS s FROM workspaces WHERE id = ?")
+			.bind(workspaceId)
+			.first<string>("s"))!;
 		const signature = hook.headers.get("x-clipforge-signature")!;
 		const t = Number(/t=(\d+)/.exec(signature)![1]);
 		expect(Math.abs(Date.now() / 1000 - t)).toBeLessThan(60);
 		expect(signature).toBe(await signWebhook(secret, t, hook.body));
 
 		const deliveries = await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey });
-		expect(deliveries.body.deliveries).toEqual([expect.objectContaining({ event: "video.completed", url: webhookUrl, attempt: 1, statusCode: 200, error: null })]);
+		expect(deliveries.body.deliveries).toEqual([
+			expect.objectContaining({
+				event: "video.completed",
+				url: webhookUrl,
+				attempt: 1,
+				statusCode: 200,
+				error: null,
+			}),
+		]);
 	});
 
 	it("retries a failing receiver with backoff; the video stays completed", async () => {
 		const { apiKey } = await createWorkspace();
 		fake().webhookAnswers.push(500, 503);
-		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: source(30), webhookUrl: `${WEBHOOK_BASE}flaky`, config: { skipClipping: true } });
+		const videoId = await submitBodyAndProcess(apiKey, {
+			hostedUrl: source(30),
+			webhookUrl: `${WEBHOOK_BASE}flaky`,
+			config: { skipClipping: true },
+		});
 		const { body } = await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey });
-		expect(body.deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([[1, 500], [2, 503], [3, 200]]);
-		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		expect(body.deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([
+			[1, 500],
+			[2, 503],
+			[3, 200],
+		]);
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe(
+			"completed",
+		);
 	});
 
 	it("sends video.failed to the workspace's webhook when processing fails", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();
-		const settings = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: `${WEBHOOK_BASE}ws` } });
+		const settings = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, {
+			key: apiKey,
+			body: { url: `${WEBHOOK_BASE}ws` },
+		});
 		expect(settings.status).toBe(200);
 		expect(settings.body.secret).toMatch(/^whsec_/);
 		const hostedUrl = source(60);
-		fake().failNext(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 410.", retryable: false });
+		fake().failNext(renderJobs.download.path, {
+			code: "unsupported_source",
+			message: "The source answered HTTP 410.",
+			retryable: false,
+		});
 		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl, config: {} }, "errored");
 		expect(fake().webhooks).toHaveLength(1);
 		const payload = JSON.parse(fake().webhooks[0]!.body);
-		expect(payload).toMatchObject({ event: "video.failed", video: { id: videoId, status: "failed", errorMessage: "Downloading the source failed: The source answered HTTP 410." }, clipsCount: 0 });
-		expect(await signWebhook(settings.body.secret, Number(/t=(\d+)/.exec(fake().webhooks[0]!.headers.get("x-clipforge-signature")!)![1]), fake().webhooks[0]!.body)).toBe(
-			fake().webhooks[0]!.headers.get("x-clipforge-signature"),
-		);
+		expect(payload).toMatchObject({
+			event: "video.failed",
+			video: {
+				id: videoId,
+				status: "failed",
+				errorMessage: "Downloading the source failed: The source answered HTTP 410.",
+			},
+			clipsCount: 0,
+		});
+		expect(
+			await signWebhook(
+				settings.body.secret,
+				Number(/t=(\d+)/.exec(fake().webhooks[0]!.headers.get("x-clipforge-signature")!)![1]),
+				fake().webhooks[0]!.body,
+			),
+		).toBe(fake().webhooks[0]!.headers.get("x-clipforge-signature"));
 	});
 
 	it("refuses a webhook URL that is not http(s), and another workspace's settings", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();
 		const other = await createWorkspace();
-		expect((await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60), webhookUrl: "ftp://x.example/y" } })).body.error.code).toBe("invalid_url");
-		expect((await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: "file:///etc/passwd" } })).status).toBe(400);
-		expect((await call("PUT", `/api/workspaces/${other.workspaceId}/webhook`, { key: apiKey, body: { url: `${WEBHOOK_BASE}x` } })).status).toBe(403);
-		const cleared = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: null } });
+		expect(
+			(
+				await call("POST", "/api/videos/hosted", {
+					key: apiKey,
+					body: { hostedUrl: source(60), webhookUrl: "ftp://x.example/y" },
+				})
+			).body.error.code,
+		).toBe("invalid_url");
+		expect(
+			(
+				await call("PUT", `/api/workspaces/${workspaceId}/webhook`, {
+					key: apiKey,
+					body: { url: "file:///etc/passwd" },
+				})
+			).status,
+		).toBe(400);
+		expect(
+			(
+				await call("PUT", `/api/workspaces/${other.workspaceId}/webhook`, {
+					key: apiKey,
+					body: { url: `${WEBHOOK_BASE}x` },
+				})
+			).status,
+		).toBe(403);
+		const cleared = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, {
+			key: apiKey,
+			body: { url: null },
+		});
 		expect(cleared.body.url).toBeNull();
 	});
 });

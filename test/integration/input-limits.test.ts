@@ -6,7 +6,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BACKGROUND_LIMITS, DEFAULT_IMAGE_LIMITS, DEFAULT_SOURCE_LIMITS, renderJobs } from "@clipforge/contract";
+import {
+	DEFAULT_BACKGROUND_LIMITS,
+	DEFAULT_IMAGE_LIMITS,
+	DEFAULT_SOURCE_LIMITS,
+	renderJobs,
+} from "@clipforge/contract";
 import { createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -15,12 +20,17 @@ const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://media.example.com/${name}-${crypto.randomUUID()}`;
 
 async function planWith(workspaceId: string, columns: Record<string, number>): Promise<void> {
-	const sets = Object.keys(columns).map((c, i) => `${c} = ?${i + 2}`).join(", ");
-	await env.DB.prepare(`UPDATE plans SET ${sets} WHERE workspace_id = ?1`).bind(workspaceId, ...Object.values(columns)).run();
+	const sets = Object.keys(columns)
+		.map((c, i) => `${c} = ?${i + 2}`)
+		.join(", ");
+	await env.DB.prepare(`UPDATE plans SET ${sets} WHERE workspace_id = ?1`)
+		.bind(workspaceId, ...Object.values(columns))
+		.run();
 }
 
 const importCalls = () => fake().calls.filter((c) => c.path === renderJobs.importMedia.path);
-const backgroundObjects = async (workspaceId: string) => (await env.MEDIA.list({ prefix: `backgrounds/${workspaceId}/` })).objects.length;
+const backgroundObjects = async (workspaceId: string) =>
+	(await env.MEDIA.list({ prefix: `backgrounds/${workspaceId}/` })).objects.length;
 
 describe("background imports per workspace", () => {
 	it("stop at the plan's count with 409 quota_exceeded, before the tier does any work; deleting one makes room", async () => {
@@ -52,7 +62,9 @@ describe("background imports per workspace", () => {
 		await planWith(workspaceId, { max_backgrounds: 1 });
 		const sources = Array.from({ length: 4 }, () => url("race"));
 		for (const s of sources) fake().media.add(s);
-		const answers = await Promise.all(sources.map((s) => call("POST", "/api/backgrounds", { key: apiKey, body: { url: s } })));
+		const answers = await Promise.all(
+			sources.map((s) => call("POST", "/api/backgrounds", { key: apiKey, body: { url: s } })),
+		);
 		expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
 		expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.code === "quota_exceeded")).toBe(true);
 		const listed = await call("GET", "/api/backgrounds", { key: apiKey });
@@ -67,8 +79,17 @@ describe("background imports per workspace", () => {
 		fake().media.add(bg);
 		fake().media.add(logo);
 		expect((await call("POST", "/api/backgrounds", { key: apiKey, body: { url: bg } })).status).toBe(201);
-		expect((await call("PUT", `/api/workspaces/${workspaceId}/watermark`, { key: apiKey, body: { type: "image", imageUrl: logo } })).status).toBe(200);
-		const [background, watermark] = importCalls().slice(-2).map((c) => c.body as { kind: string; limits: unknown });
+		expect(
+			(
+				await call("PUT", `/api/workspaces/${workspaceId}/watermark`, {
+					key: apiKey,
+					body: { type: "image", imageUrl: logo },
+				})
+			).status,
+		).toBe(200);
+		const [background, watermark] = importCalls()
+			.slice(-2)
+			.map((c) => c.body as { kind: string; limits: unknown });
 		expect(background).toMatchObject({ kind: "background", limits: DEFAULT_BACKGROUND_LIMITS });
 		expect(watermark).toMatchObject({ kind: "watermark", limits: DEFAULT_IMAGE_LIMITS });
 	});
@@ -79,8 +100,19 @@ describe("sources", () => {
 		const { apiKey, workspaceId } = await createWorkspace();
 		await planWith(workspaceId, { max_source_pixels: 1280 * 720 });
 		const source = fake().addSource(url("talk"), { duration: 90 });
-		const videoId = await submitAndProcess(apiKey, source, { timeframeStart: 10, timeframeEnd: 70, clipDurationMin: 10, clipDurationMax: 30 });
-		const body = (path: string) => fake().calls.find((c) => c.path === path && ((c.body as { videoId?: string; url?: string }).videoId === videoId || (c.body as { url?: string }).url === source))?.body;
+		const videoId = await submitAndProcess(apiKey, source, {
+			timeframeStart: 10,
+			timeframeEnd: 70,
+			clipDurationMin: 10,
+			clipDurationMax: 30,
+		});
+		const body = (path: string) =>
+			fake().calls.find(
+				(c) =>
+					c.path === path &&
+					((c.body as { videoId?: string; url?: string }).videoId === videoId ||
+						(c.body as { url?: string }).url === source),
+			)?.body;
 		const limits = { maxPixels: 1280 * 720, maxBytes: DEFAULT_SOURCE_LIMITS.maxBytes };
 		expect(body(renderJobs.probe.path)).toMatchObject({ url: source, limits });
 		expect(body(renderJobs.download.path)).toMatchObject({ videoId, limits, expectedDuration: 90 });
@@ -93,7 +125,9 @@ describe("sources", () => {
 		const source = fake().addSource(url("talk"), { duration: 30 });
 		const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source } });
 		expect(submitted.status).toBe(201);
-		const probe = fake().calls.find((c) => c.path === renderJobs.probe.path && (c.body as { url: string }).url === source);
+		const probe = fake().calls.find(
+			(c) => c.path === renderJobs.probe.path && (c.body as { url: string }).url === source,
+		);
 		expect(probe?.body).toMatchObject({ limits: DEFAULT_SOURCE_LIMITS });
 	});
 });

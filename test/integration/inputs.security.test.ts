@@ -37,14 +37,27 @@ describe("a body limit on every route", () => {
 		const { apiKey } = await createWorkspace();
 		const { body: doc } = await call("GET", "/api/openapi.json");
 		// The one exception, a part of a user's upload (up to 50 MiB), is tested in uploads.test.ts.
-		const writes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([path]) => path !== "/api/uploads/{id}/parts/{partNumber}").flatMap(([path, item]) =>
-			Object.keys(item).filter((m) => m !== "get").map((m) => [m.toUpperCase(), path.replace(/\{[^}]+\}/g, "x")] as const),
-		);
+		const writes = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+			.filter(([path]) => path !== "/api/uploads/{id}/parts/{partNumber}")
+			.flatMap(([path, item]) =>
+				Object.keys(item)
+					.filter((m) => m !== "get")
+					.map((m) => [m.toUpperCase(), path.replace(/\{[^}]+\}/g, "x")] as const),
+			);
 		expect(writes.length).toBeGreaterThanOrEqual(12);
 		const huge = jsonOfSize(MAX_BODY_BYTES + 1);
-		for (const [method, path] of [...writes, ["POST", "/healthz"], ["POST", "/app"], ["PUT", "/api/no-such-route"], ["POST", "/docs"]] as const) {
+		for (const [method, path] of [
+			...writes,
+			["POST", "/healthz"],
+			["POST", "/app"],
+			["PUT", "/api/no-such-route"],
+			["POST", "/docs"],
+		] as const) {
 			await expectTooLarge(await call(method, path, { rawBody: huge }), `${method} ${path} anonymous`);
-			await expectTooLarge(await call(method, path, { key: apiKey, rawBody: huge }), `${method} ${path} with a key`);
+			await expectTooLarge(
+				await call(method, path, { key: apiKey, rawBody: huge }),
+				`${method} ${path} with a key`,
+			);
 		}
 		const { body: ops } = await call("GET", "/api/openapi.json");
 		expect(ops.info.description).toMatch(/64 KiB/);
@@ -71,13 +84,18 @@ describe("a body limit on every route", () => {
 
 	it("sign-in with a megabyte password is refused before any hashing", async () => {
 		const started = Date.now();
-		const result = await call("POST", "/api/auth/login", { body: { email: "a@example.com", password: "p".repeat(1024 * 1024) } });
+		const result = await call("POST", "/api/auth/login", {
+			body: { email: "a@example.com", password: "p".repeat(1024 * 1024) },
+		});
 		await expectTooLarge(result, "login");
 		expect(Date.now() - started).toBeLessThan(2000);
 	});
 
 	it("an internal object upload must declare its length", async () => {
-		const response = await exports.default.fetch(`${BASE}/internal/objects/sources/x/source.mp4?method=PUT&exp=1&sig=x`, { method: "PUT", body: streamed(1000) });
+		const response = await exports.default.fetch(
+			`${BASE}/internal/objects/sources/x/source.mp4?method=PUT&exp=1&sig=x`,
+			{ method: "PUT", body: streamed(1000) },
+		);
 		expect(response.status).toBe(400);
 	});
 });
@@ -86,7 +104,12 @@ describe("what a probe says is bounded", () => {
 	it("a megabyte title and channel name are stored and served cut to 300 and 200 characters; a javascript: thumbnail is dropped", async () => {
 		const { apiKey } = await createWorkspace();
 		const title = `🎬${"T".repeat(1024 * 1024)}`;
-		const hostedUrl = fake().addSource(`https://videos.example.com/b/${crypto.randomUUID()}`, { duration: 60, title, channelName: "C\u0000".repeat(500_000), thumbnail: "javascript:alert(1)" });
+		const hostedUrl = fake().addSource(`https://videos.example.com/b/${crypto.randomUUID()}`, {
+			duration: 60,
+			title,
+			channelName: "C\u0000".repeat(500_000),
+			thumbnail: "javascript:alert(1)",
+		});
 		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
 		expect(created.status).toBe(201);
 		const id = created.body.video.id;
@@ -95,7 +118,11 @@ describe("what a probe says is bounded", () => {
 		expect(created.body.videoInfo.channelName.length).toBeLessThanOrEqual(200);
 		expect(created.body.videoInfo.channelName).not.toContain("\u0000");
 		expect(created.body.videoInfo.thumbnail).toBe("");
-		const row = await env.DB.prepare("SELECT length(title) AS t, length(channel_name) AS c FROM videos WHERE id = ?").bind(id).first<{ t: number; c: number }>();
+		const row = await env.DB.prepare(
+			"SELECT length(title) AS t, length(channel_name) AS c FROM videos WHERE id = ?",
+		)
+			.bind(id)
+			.first<{ t: number; c: number }>();
 		expect(row!.t).toBeLessThanOrEqual(300);
 		expect(row!.c).toBeLessThanOrEqual(200);
 		for (const path of [`/api/videos/${id}`, `/api/videos/${id}/status`, "/api/videos"]) {
@@ -108,7 +135,9 @@ describe("what a probe says is bounded", () => {
 		const { apiKey } = await createWorkspace();
 		const hostedUrl = fake().addSource(`https://videos.example.com/b/${crypto.randomUUID()}`, { duration: 60 });
 		const id = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } })).body.video.id;
-		await env.DB.prepare("UPDATE videos SET title = ?, channel_name = ? WHERE id = ?").bind("x".repeat(100_000), "y".repeat(100_000), id).run();
+		await env.DB.prepare("UPDATE videos SET title = ?, channel_name = ? WHERE id = ?")
+			.bind("x".repeat(100_000), "y".repeat(100_000), id)
+			.run();
 		const detail = (await call("GET", `/api/videos/${id}`, { key: apiKey })).body;
 		expect(detail.title.length).toBe(300);
 		expect(detail.videoInfo.channelName.length).toBe(200);

@@ -13,7 +13,9 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier();
 const submit = async (apiKey: string) => {
-	const hostedUrl = fake().addSource(`https://videos.example.com/latency/${crypto.randomUUID()}.mp4`, { duration: 30 });
+	const hostedUrl = fake().addSource(`https://videos.example.com/latency/${crypto.randomUUID()}.mp4`, {
+		duration: 30,
+	});
 	const { body } = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
 	return body.video.id as string;
 };
@@ -25,11 +27,21 @@ describe("D1 sessions", () => {
 		const first = await call("GET", `/api/videos/${id}/status`, { key: apiKey });
 		const bookmark = first.response.headers.get("x-clipforge-bookmark");
 		expect(bookmark).toMatch(/\S+/);
-		const next = await call("GET", `/api/videos/${id}/status`, { key: apiKey, headers: { "x-clipforge-bookmark": bookmark! } });
+		const next = await call("GET", `/api/videos/${id}/status`, {
+			key: apiKey,
+			headers: { "x-clipforge-bookmark": bookmark! },
+		});
 		expect(next.status).toBe(200);
 		expect(next.response.headers.get("x-clipforge-bookmark")).toMatch(/\S+/);
 		// A bookmark that is not one is ignored, never an error.
-		expect((await call("GET", `/api/videos/${id}/status`, { key: apiKey, headers: { "x-clipforge-bookmark": "'; DROP TABLE videos; --" } })).status).toBe(200);
+		expect(
+			(
+				await call("GET", `/api/videos/${id}/status`, {
+					key: apiKey,
+					headers: { "x-clipforge-bookmark": "'; DROP TABLE videos; --" },
+				})
+			).status,
+		).toBe(200);
 	});
 });
 
@@ -48,8 +60,12 @@ describe("API keys verified at the edge", () => {
 	it("revoking a key through the API purges it: the very next request is refused", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const created = await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "cached" } });
-		for (let i = 0; i < 3; i++) expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(200);
+		const created = await call("POST", "/api/api-keys", {
+			headers: { cookie },
+			body: { workspaceId: user.workspaceIds[0], name: "cached" },
+		});
+		for (let i = 0; i < 3; i++)
+			expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(200);
 		expect((await call("DELETE", `/api/api-keys/${created.body.id}`, { headers: { cookie } })).status).toBe(200);
 		expect((await call("GET", "/api/workspaces", { key: created.body.key })).status).toBe(401);
 	});
@@ -72,18 +88,28 @@ describe("conditional status polls", () => {
 		expect(same.status).toBe(304);
 		expect(same.body).toBe("");
 		expect(same.response.headers.get("etag")).toBe(etag);
-		await env.DB.prepare("UPDATE videos SET progress = progress + 1, updated_at = ? WHERE id = ?").bind(new Date(Date.now() + 1000).toISOString(), id).run();
-		const moved = await call("GET", `/api/videos/${id}/status`, { key: apiKey, headers: { "if-none-match": etag } });
+		await env.DB.prepare("UPDATE videos SET progress = progress + 1, updated_at = ? WHERE id = ?")
+			.bind(new Date(Date.now() + 1000).toISOString(), id)
+			.run();
+		const moved = await call("GET", `/api/videos/${id}/status`, {
+			key: apiKey,
+			headers: { "if-none-match": etag },
+		});
 		expect(moved.status).toBe(200);
 		expect(moved.response.headers.get("etag")).not.toBe(etag);
 		// Another workspace's video is still a 404, ETag or not.
 		const other = await createWorkspace();
-		expect((await call("GET", `/api/videos/${id}/status`, { key: other.apiKey, headers: { "if-none-match": etag } })).status).toBe(404);
+		expect(
+			(await call("GET", `/api/videos/${id}/status`, { key: other.apiKey, headers: { "if-none-match": etag } }))
+				.status,
+		).toBe(404);
 	});
 
 	it("clip lists are never stored by caches (their URLs are signed per call)", async () => {
 		const { apiKey } = await createWorkspace();
 		const id = await submit(apiKey);
-		expect((await call("GET", `/api/videos/${id}/clips`, { key: apiKey })).response.headers.get("cache-control")).toBe("no-store");
+		expect(
+			(await call("GET", `/api/videos/${id}/clips`, { key: apiKey })).response.headers.get("cache-control"),
+		).toBe("no-store");
 	});
 });

@@ -13,17 +13,25 @@ import { call } from "../helpers/api";
 let ipCounter = 0;
 /** A fresh client address per test, so tests do not share an IP budget. */
 const freshIp = () => `198.51.100.${(ipCounter++ % 250) + 1}`;
-const login = (email: string, password: string, ip: string) => call("POST", "/api/auth/login", { body: { email, password }, headers: { "cf-connecting-ip": ip } });
+const login = (email: string, password: string, ip: string) =>
+	call("POST", "/api/auth/login", { body: { email, password }, headers: { "cf-connecting-ip": ip } });
 const emailKey = async (email: string) => `email:${await sha256Hex(email.toLowerCase())}`;
 /** Lets `key` try again now, as if its wait had passed. */
-const waitOut = (key: string) => env.DB.prepare("UPDATE login_throttle SET next_allowed_at = 0 WHERE key = ?").bind(key).run();
-const rowOf = (key: string) => env.DB.prepare("SELECT attempts, last_attempt_at AS last, next_allowed_at AS next FROM login_throttle WHERE key = ?").bind(key).first<{ attempts: number; last: number; next: number }>();
+const waitOut = (key: string) =>
+	env.DB.prepare("UPDATE login_throttle SET next_allowed_at = 0 WHERE key = ?").bind(key).run();
+const rowOf = (key: string) =>
+	env.DB.prepare(
+		"SELECT attempts, last_attempt_at AS last, next_allowed_at AS next FROM login_throttle WHERE key = ?",
+	)
+		.bind(key)
+		.first<{ attempts: number; last: number; next: number }>();
 
 describe("sign-in backoff per email", () => {
 	it("five free tries, then each further try waits twice as long; too early → 429 with Retry-After, even with the right password", async () => {
 		const user = await createUser();
 		const ip = freshIp();
-		for (let i = 0; i < LOGIN_BACKOFF.email.free + 1; i++) expect((await login(user.email, "wrong-password", ip)).status, `try ${i + 1}`).toBe(401);
+		for (let i = 0; i < LOGIN_BACKOFF.email.free + 1; i++)
+			expect((await login(user.email, "wrong-password", ip)).status, `try ${i + 1}`).toBe(401);
 		const early = await login(user.email, user.password, ip);
 		expect(early.status).toBe(429);
 		expect(early.body.error.code).toBe("rate_limited");
@@ -54,7 +62,11 @@ describe("sign-in backoff per email", () => {
 	it("the wait is capped at 15 minutes", async () => {
 		const user = await createUser();
 		const key = await emailKey(user.email);
-		await env.DB.prepare("INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce) VALUES (?, 40, ?, 0, 'x')").bind(key, Date.now()).run();
+		await env.DB.prepare(
+			"INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce) VALUES (?, 40, ?, 0, 'x')",
+		)
+			.bind(key, Date.now())
+			.run();
 		expect((await login(user.email, "wrong-password", freshIp())).status).toBe(401);
 		const row = (await rowOf(key))!;
 		expect(row.next - row.last).toBe(15 * 60_000);
@@ -64,7 +76,9 @@ describe("sign-in backoff per email", () => {
 
 	it("a burst of 40 parallel guesses: only the free tries and one more reach the password check", async () => {
 		const user = await createUser();
-		const results = await Promise.all(Array.from({ length: 40 }, (_, i) => login(user.email, `guess-${i}`, freshIp())));
+		const results = await Promise.all(
+			Array.from({ length: 40 }, (_, i) => login(user.email, `guess-${i}`, freshIp())),
+		);
 		expect(results.filter((r) => r.status === 401)).toHaveLength(LOGIN_BACKOFF.email.free + 1);
 		expect(results.filter((r) => r.status === 429)).toHaveLength(40 - LOGIN_BACKOFF.email.free - 1);
 	});
@@ -82,7 +96,11 @@ describe("sign-in backoff per client network", () => {
 	it("spraying many emails from one address hits the address's limit; another address is unaffected", async () => {
 		const ip = freshIp();
 		const users = await Promise.all([createUser(), createUser()]);
-		const sprayed = await Promise.all(Array.from({ length: LOGIN_BACKOFF.ip.free + 10 }, (_, i) => login(`sprayed-${i}-${crypto.randomUUID()}@example.com`, "Winter2026!", ip)));
+		const sprayed = await Promise.all(
+			Array.from({ length: LOGIN_BACKOFF.ip.free + 10 }, (_, i) =>
+				login(`sprayed-${i}-${crypto.randomUUID()}@example.com`, "Winter2026!", ip),
+			),
+		);
 		expect(sprayed.filter((r) => r.status === 401)).toHaveLength(LOGIN_BACKOFF.ip.free + 1);
 		const blocked = await login(users[0]!.email, users[0]!.password, ip);
 		expect(blocked.status).toBe(429);
@@ -94,7 +112,10 @@ describe("sign-in backoff per client network", () => {
 		const prefix = `2001:db8:${(ipCounter++).toString(16)}:1`;
 		const results = [];
 		for (let i = 0; i < LOGIN_BACKOFF.ip.free + 3; i++) {
-			results.push((await login(`v6-${i}-${crypto.randomUUID()}@example.com`, "x", `${prefix}::${(i + 1).toString(16)}`)).status);
+			results.push(
+				(await login(`v6-${i}-${crypto.randomUUID()}@example.com`, "x", `${prefix}::${(i + 1).toString(16)}`))
+					.status,
+			);
 		}
 		expect(results.at(-1)).toBe(429);
 		expect(clientNetwork("2001:db8:0:1::1")).toBe(clientNetwork("2001:0db8:0000:0001:ffff:ffff:ffff:ffff"));
@@ -105,6 +126,7 @@ describe("sign-in backoff per client network", () => {
 	it("successful sign-ins from one address do not use up its budget (people behind one NAT)", async () => {
 		const ip = freshIp();
 		const user = await createUser();
-		for (let i = 0; i < LOGIN_BACKOFF.ip.free + 5; i++) expect((await login(user.email, user.password, ip)).status, `sign-in ${i + 1}`).toBe(200);
+		for (let i = 0; i < LOGIN_BACKOFF.ip.free + 5; i++)
+			expect((await login(user.email, user.password, ip)).status, `sign-in ${i + 1}`).toBe(200);
 	}, 60_000);
 });

@@ -25,7 +25,10 @@ async function connect(key: string | null) {
 		fetch: (input, init) => exports.default.fetch(new Request(input, init)),
 	});
 	// Workers refuse Ajv's generated code; this validator checks the tools' output schemas without it.
-	const client = new Client({ name: "clipforge-test", version: "1" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+	const client = new Client(
+		{ name: "clipforge-test", version: "1" },
+		{ jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+	);
 	await client.connect(transport);
 	return client;
 }
@@ -44,37 +47,78 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 50 });
 		const mcp = await connect(apiKey);
 		const { tools } = await mcp.listTools();
-		expect(tools.map((t) => t.name)).toEqual(["list_workspaces", "list_videos", "submit_video", "get_status", "wait_for_completion", "list_clips", "get_clip", "update_clip", "reprocess_video", "delete_video"]);
+		expect(tools.map((t) => t.name)).toEqual([
+			"list_workspaces",
+			"list_videos",
+			"submit_video",
+			"get_status",
+			"wait_for_completion",
+			"list_clips",
+			"get_clip",
+			"update_clip",
+			"reprocess_video",
+			"delete_video",
+		]);
 
 		const workspaces = structured(await mcp.callTool({ name: "list_workspaces", arguments: {} }));
 		expect(workspaces.workspaces).toEqual([expect.objectContaining({ id: workspaceId, minutesBalance: 50 })]);
 
 		const hostedUrl = fake().addSource(url("talk"), { duration: 150 });
-		const submitted = structured(await mcp.callTool({ name: "submit_video", arguments: { hostedUrl, config: { aspectRatio: "1:1", clipDurationMin: 10, clipDurationMax: 30, enableCaptions: true } } }));
+		const submitted = structured(
+			await mcp.callTool({
+				name: "submit_video",
+				arguments: {
+					hostedUrl,
+					config: { aspectRatio: "1:1", clipDurationMin: 10, clipDurationMax: 30, enableCaptions: true },
+				},
+			}),
+		);
 		expect(submitted).toMatchObject({ status: "downloading", minutesCharged: 3, durationSeconds: 150 });
 		const videoId = submitted.videoId as string;
 
 		const progress: number[] = [];
-		const waited = await mcp.callTool({ name: "wait_for_completion", arguments: { videoId, timeoutSeconds: 120, pollSeconds: 2 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
-		expect(structured(waited)).toMatchObject({ done: true, status: "completed", progress: 100, errorMessage: null });
+		const waited = await mcp.callTool(
+			{ name: "wait_for_completion", arguments: { videoId, timeoutSeconds: 120, pollSeconds: 2 } },
+			undefined,
+			{ onprogress: (p) => progress.push(p.progress) },
+		);
+		expect(structured(waited)).toMatchObject({
+			done: true,
+			status: "completed",
+			progress: 100,
+			errorMessage: null,
+		});
 		expect(progress.length).toBeGreaterThan(0);
 		expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
 		const clips = structured(await mcp.callTool({ name: "list_clips", arguments: { videoId } }));
 		expect(clips.count).toBeGreaterThan(0);
-		expect(clips.clips[0]).toMatchObject({ aspectRatio: "1:1", downloadUrl: expect.stringContaining(`${BASE}/api/clips/`) });
-		const clip = structured(await mcp.callTool({ name: "get_clip", arguments: { videoId, clipId: clips.clips[0].id } }));
+		expect(clips.clips[0]).toMatchObject({
+			aspectRatio: "1:1",
+			downloadUrl: expect.stringContaining(`${BASE}/api/clips/`),
+		});
+		const clip = structured(
+			await mcp.callTool({ name: "get_clip", arguments: { videoId, clipId: clips.clips[0].id } }),
+		);
 		const file = await call("GET", new URL(clip.clip.downloadUrl).pathname + new URL(clip.clip.downloadUrl).search);
 		expect(file.status).toBe(200);
 		expect(file.body).toMatchObject({ clip: clips.clips[0].id, aspectRatio: "1:1" });
 
-		const reprocessed = structured(await mcp.callTool({ name: "reprocess_video", arguments: { videoId, config: { aspectRatio: "16:9" } } }));
+		const reprocessed = structured(
+			await mcp.callTool({ name: "reprocess_video", arguments: { videoId, config: { aspectRatio: "16:9" } } }),
+		);
 		expect(reprocessed).toMatchObject({ status: "analyzing", minutesCharged: 0, number: 1 });
-		expect(structured(await mcp.callTool({ name: "wait_for_completion", arguments: { videoId, pollSeconds: 2 } }))).toMatchObject({ done: true, status: "completed" });
+		expect(
+			structured(await mcp.callTool({ name: "wait_for_completion", arguments: { videoId, pollSeconds: 2 } })),
+		).toMatchObject({ done: true, status: "completed" });
 		const after = structured(await mcp.callTool({ name: "list_clips", arguments: { videoId, sort: "time" } }));
 		expect(after.clips.every((c: { aspectRatio: string }) => c.aspectRatio === "16:9")).toBe(true);
 
-		expect(structured(await mcp.callTool({ name: "delete_video", arguments: { videoId } }))).toEqual({ videoId, deleted: true, minutesRefunded: 0 });
+		expect(structured(await mcp.callTool({ name: "delete_video", arguments: { videoId } }))).toEqual({
+			videoId,
+			deleted: true,
+			minutesRefunded: 0,
+		});
 		expect(await balanceOf(workspaceId)).toBe(47);
 		await mcp.close();
 	});
@@ -82,13 +126,27 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 	it("answers bad input with a tool error carrying the API's code and message, never a crash", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 50 });
 		const mcp = await connect(apiKey);
-		const refused = await mcp.callTool({ name: "submit_video", arguments: { hostedUrl: "ftp://example.com/a.mp4" } });
+		const refused = await mcp.callTool({
+			name: "submit_video",
+			arguments: { hostedUrl: "ftp://example.com/a.mp4" },
+		});
 		expect(refused.isError).toBe(true);
-		const direct = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: "ftp://example.com/a.mp4" } });
+		const direct = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: "ftp://example.com/a.mp4" },
+		});
 		expect(text(refused)).toBe(`${direct.body.error.code}: ${direct.body.error.message}`);
 
-		const bounds = await mcp.callTool({ name: "submit_video", arguments: { hostedUrl: fake().addSource(url("talk"), { duration: 60 }), config: { clipDurationMin: 60, clipDurationMax: 20 } } });
-		expect(text(bounds)).toBe("invalid_request: The request is invalid. (config.clipDurationMax: must be greater than or equal to clipDurationMin)");
+		const bounds = await mcp.callTool({
+			name: "submit_video",
+			arguments: {
+				hostedUrl: fake().addSource(url("talk"), { duration: 60 }),
+				config: { clipDurationMin: 60, clipDurationMax: 20 },
+			},
+		});
+		expect(text(bounds)).toBe(
+			"invalid_request: The request is invalid. (config.clipDurationMax: must be greater than or equal to clipDurationMin)",
+		);
 		expect(bounds._meta?.["clipforge/error"]).toMatchObject({ code: "invalid_request", status: 400 });
 
 		const unknown = await mcp.callTool({ name: "get_status", arguments: { videoId: "vid_nope" } });
@@ -106,10 +164,14 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		const owner = await createWorkspace();
 		const stranger = await createWorkspace();
 		const hostedUrl = fake().addSource(url("talk"), { duration: 60 });
-		const videoId = (await call("POST", "/api/videos/hosted", { key: owner.apiKey, body: { hostedUrl, config: {} } })).body.video.id;
+		const videoId = (
+			await call("POST", "/api/videos/hosted", { key: owner.apiKey, body: { hostedUrl, config: {} } })
+		).body.video.id;
 		const mcp = await connect(stranger.apiKey);
 		for (const name of ["get_status", "list_clips", "reprocess_video", "delete_video"]) {
-			expect(text(await mcp.callTool({ name, arguments: { videoId } }))).toBe(`not_found: Video ${videoId} was not found.`);
+			expect(text(await mcp.callTool({ name, arguments: { videoId } }))).toBe(
+				`not_found: Video ${videoId} was not found.`,
+			);
 		}
 	});
 
@@ -119,12 +181,25 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		const { apiKey, apiKeyId } = await createWorkspace();
 		const mcp = await connect(apiKey);
 		expect((await mcp.listTools()).tools).toHaveLength(10);
-		await env.DB.prepare("UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(apiKeyId).run();
+		await env.DB.prepare("UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+			.bind(apiKeyId)
+			.run();
 		// As DELETE /api/api-keys/:id does (a revocation elsewhere takes up to the key cache's 60 s).
 		await forgetKey(await sha256Hex(apiKey));
-		await expect(mcp.listTools()).rejects.toMatchObject({ code: 401, message: expect.stringContaining("The API key is unknown or revoked.") });
+		await expect(mcp.listTools()).rejects.toMatchObject({
+			code: 401,
+			message: expect.stringContaining("The API key is unknown or revoked."),
+		});
 		await expect(connect(apiKey)).rejects.toMatchObject({ code: 401 });
-		const raw = await exports.default.fetch(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", cookie: "cf_session=anything" }, body: "{}" });
+		const raw = await exports.default.fetch(`${BASE}/mcp`, {
+			method: "POST",
+			headers: {
+				"content-type": "application/json",
+				accept: "application/json, text/event-stream",
+				cookie: "cf_session=anything",
+			},
+			body: "{}",
+		});
 		expect(raw.status).toBe(401);
 		expect(((await raw.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
 	});
@@ -133,8 +208,12 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		const { apiKey } = await createWorkspace();
 		await freshRateWindow();
 		const mcp = await connect(apiKey);
-		for (let i = 0; i < 60; i++) expect((await call("POST", "/api/projects", { key: apiKey, body: { name: `p${i}` } })).status).toBe(201);
-		const limited = await mcp.callTool({ name: "submit_video", arguments: { hostedUrl: fake().addSource(url("talk"), { duration: 60 }) } });
+		for (let i = 0; i < 60; i++)
+			expect((await call("POST", "/api/projects", { key: apiKey, body: { name: `p${i}` } })).status).toBe(201);
+		const limited = await mcp.callTool({
+			name: "submit_video",
+			arguments: { hostedUrl: fake().addSource(url("talk"), { duration: 60 }) },
+		});
 		expect(limited.isError).toBe(true);
 		expect(text(limited)).toBe("rate_limited: Too many writes with these credentials; retry after 60 s.");
 		expect(structured(await mcp.callTool({ name: "list_workspaces", arguments: {} })).workspaces).toHaveLength(1);
@@ -143,10 +222,15 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 	it("counts each MCP request as a read of the key's budget: past 600 a minute, /mcp answers 429", async () => {
 		const { apiKey } = await createWorkspace();
 		await freshRateWindow();
-		for (let i = 0; i < 600; i += 50) await Promise.all(Array.from({ length: 50 }, () => call("GET", "/api/projects", { key: apiKey })));
+		for (let i = 0; i < 600; i += 50)
+			await Promise.all(Array.from({ length: 50 }, () => call("GET", "/api/projects", { key: apiKey })));
 		const over = await exports.default.fetch(`${BASE}/mcp`, {
 			method: "POST",
-			headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+			headers: {
+				authorization: `Bearer ${apiKey}`,
+				"content-type": "application/json",
+				accept: "application/json, text/event-stream",
+			},
 			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
 		});
 		expect(over.status).toBe(429);
@@ -156,7 +240,10 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 	it("answers GET and DELETE with 405 (a stateless server keeps no stream or session)", async () => {
 		const { apiKey } = await createWorkspace();
 		for (const method of ["GET", "DELETE"]) {
-			const response = await exports.default.fetch(`${BASE}/mcp`, { method, headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" } });
+			const response = await exports.default.fetch(`${BASE}/mcp`, {
+				method,
+				headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" },
+			});
 			expect(response.status).toBe(405);
 			expect(response.headers.get("allow")).toBe("POST");
 		}

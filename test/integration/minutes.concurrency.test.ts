@@ -11,14 +11,17 @@ describe("minutes under concurrent submissions", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 5 });
 		const results = await Promise.all(
 			Array.from({ length: 12 }, () => {
-				const hostedUrl = fake().addSource(`https://videos.example.com/c/${crypto.randomUUID()}`, { duration: 100 });
+				const hostedUrl = fake().addSource(`https://videos.example.com/c/${crypto.randomUUID()}`, {
+					duration: 100,
+				});
 				return call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
 			}),
 		);
 		const statuses = results.map((r) => r.status).sort();
 		expect(statuses.filter((s) => s === 201)).toHaveLength(2);
 		expect(statuses.filter((s) => s === 402)).toHaveLength(10);
-		for (const refused of results.filter((r) => r.status === 402)) expect(refused.body.error.code).toBe("insufficient_minutes");
+		for (const refused of results.filter((r) => r.status === 402))
+			expect(refused.body.error.code).toBe("insufficient_minutes");
 		expect(await balanceOf(workspaceId)).toBe(1);
 		expect(await ledgerSum(workspaceId)).toBe(1);
 	});
@@ -27,7 +30,9 @@ describe("minutes under concurrent submissions", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const results = await Promise.all(
 			Array.from({ length: 50 }, () => {
-				const hostedUrl = fake().addSource(`https://videos.example.com/c50/${crypto.randomUUID()}`, { duration: 60 });
+				const hostedUrl = fake().addSource(`https://videos.example.com/c50/${crypto.randomUUID()}`, {
+					duration: 60,
+				});
 				return call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl } });
 			}),
 		);
@@ -36,7 +41,11 @@ describe("minutes under concurrent submissions", () => {
 		expect(results.every((r) => r.status === 201 || r.body.error.details.required === 1)).toBe(true);
 		expect(await balanceOf(workspaceId)).toBe(0);
 		expect(await ledgerSum(workspaceId)).toBe(0);
-		const charged = await env.DB.prepare("SELECT COUNT(*) AS n FROM minutes_ledger WHERE workspace_id = ? AND kind = 'charge'").bind(workspaceId).first<number>("n");
+		const charged = await env.DB.prepare(
+			"SELECT COUNT(*) AS n FROM minutes_ledger WHERE workspace_id = ? AND kind = 'charge'",
+		)
+			.bind(workspaceId)
+			.first<number>("n");
 		expect(charged).toBe(10);
 	});
 });

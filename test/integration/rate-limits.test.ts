@@ -21,7 +21,9 @@ describe("rate limits per API key", () => {
 	it("the 601st read in a minute → 429 with Retry-After, whatever the read would have answered", async () => {
 		const { apiKey } = await createWorkspace();
 		for (let i = 0; i < 600; i += 50) {
-			const batch = await Promise.all(Array.from({ length: 50 }, () => call("GET", "/api/projects", { key: apiKey })));
+			const batch = await Promise.all(
+				Array.from({ length: 50 }, () => call("GET", "/api/projects", { key: apiKey })),
+			);
 			expect(batch.every((r) => r.status === 200)).toBe(true);
 		}
 		const limited = await call("GET", "/api/projects", { key: apiKey });

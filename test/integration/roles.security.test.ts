@@ -14,7 +14,9 @@ const fake = useFakeRenderTier({ introspect: false });
 
 /** `user` becomes a `role` of `workspaceId` (a workspace they were not in). */
 async function join(user: TestUser, workspaceId: string, role: "owner" | "admin" | "member") {
-	await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id, role) VALUES (?, ?, ?)").bind(user.userId, workspaceId, role).run();
+	await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id, role) VALUES (?, ?, ?)")
+		.bind(user.userId, workspaceId, role)
+		.run();
 }
 
 async function asRole(role: "owner" | "admin" | "member") {
@@ -27,11 +29,16 @@ async function asRole(role: "owner" | "admin" | "member") {
 describe("a member cannot manage the workspace", () => {
 	it("minting, revoking, setting the webhook, rotating its secret: 403 forbidden, nothing changed", async () => {
 		const { workspaceId, apiKeyId, apiKey, cookie } = await asRole("member");
-		const before = await env.DB.prepare("SELECT webhook_url AS u, webhook_secret AS s FROM workspaces WHERE id = ?").bind(workspaceId).first();
+		const before = await env.DB.prepare("SELECT webhook_url AS u, webhook_secret AS s FROM workspaces WHERE id = ?")
+			.bind(workspaceId)
+			.first();
 		const attempts = [
 			call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId, name: "mine now" } }),
 			call("DELETE", `/api/api-keys/${apiKeyId}`, { headers: { cookie } }),
-			call("PUT", `/api/workspaces/${workspaceId}/webhook`, { headers: { cookie }, body: { url: `${WEBHOOK_BASE}exfiltrate` } }),
+			call("PUT", `/api/workspaces/${workspaceId}/webhook`, {
+				headers: { cookie },
+				body: { url: `${WEBHOOK_BASE}exfiltrate` },
+			}),
 			call("POST", `/api/workspaces/${workspaceId}/webhook/secret`, { headers: { cookie } }),
 		];
 		for (const result of await Promise.all(attempts)) {
@@ -39,11 +46,21 @@ describe("a member cannot manage the workspace", () => {
 			expect(result.body.error.code).toBe("forbidden");
 			expect(result.body.error.message).toMatch(/owner or an admin/);
 		}
-		expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?").bind(workspaceId).first("n"))).toBe(1);
+		expect(
+			await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?")
+				.bind(workspaceId)
+				.first("n"),
+		).toBe(1);
 		expect((await call("GET", "/api/workspaces", { key: apiKey })).status).toBe(200); // not revoked
-		expect(await env.DB.prepare("SELECT webhook_url AS u, webhook_secret AS s FROM workspaces WHERE id = ?").bind(workspaceId).first()).toEqual(before);
+		expect(
+			await env.DB.prepare("SELECT webhook_url AS u, webhook_secret AS s FROM workspaces WHERE id = ?")
+				.bind(workspaceId)
+				.first(),
+		).toEqual(before);
 		// A member still uses the workspace: lists its keys, submits videos.
-		expect((await call("GET", `/api/api-keys?workspaceId=${workspaceId}`, { headers: { cookie } })).status).toBe(200);
+		expect((await call("GET", `/api/api-keys?workspaceId=${workspaceId}`, { headers: { cookie } })).status).toBe(
+			200,
+		);
 	});
 
 	it("the role is per workspace: owner of one, member of another", async () => {
@@ -51,8 +68,22 @@ describe("a member cannot manage the workspace", () => {
 		const other = await createWorkspace();
 		await join(user, other.workspaceId, "member");
 		const cookie = await signIn(user.email, user.password);
-		expect((await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: user.workspaceIds[0], name: "ok" } })).status).toBe(201);
-		expect((await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId: other.workspaceId, name: "no" } })).status).toBe(403);
+		expect(
+			(
+				await call("POST", "/api/api-keys", {
+					headers: { cookie },
+					body: { workspaceId: user.workspaceIds[0], name: "ok" },
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(
+				await call("POST", "/api/api-keys", {
+					headers: { cookie },
+					body: { workspaceId: other.workspaceId, name: "no" },
+				})
+			).status,
+		).toBe(403);
 	});
 });
 
@@ -60,12 +91,20 @@ describe("owners and admins manage it", () => {
 	for (const role of ["owner", "admin"] as const) {
 		it(`${role}: mints and revokes keys, sets the webhook, rotates its secret`, async () => {
 			const { workspaceId, apiKeyId, apiKey, cookie } = await asRole(role);
-			expect((await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId, name: "ci" } })).status).toBe(201);
+			expect(
+				(await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId, name: "ci" } }))
+					.status,
+			).toBe(201);
 			expect((await call("DELETE", `/api/api-keys/${apiKeyId}`, { headers: { cookie } })).status).toBe(200);
 			expect((await call("GET", "/api/workspaces", { key: apiKey })).status).toBe(401);
-			const set = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { headers: { cookie }, body: { url: `${WEBHOOK_BASE}${role}` } });
+			const set = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, {
+				headers: { cookie },
+				body: { url: `${WEBHOOK_BASE}${role}` },
+			});
 			expect(set.status).toBe(200);
-			const rotated = await call("POST", `/api/workspaces/${workspaceId}/webhook/secret`, { headers: { cookie } });
+			const rotated = await call("POST", `/api/workspaces/${workspaceId}/webhook/secret`, {
+				headers: { cookie },
+			});
 			expect(rotated.status).toBe(200);
 			expect(rotated.body.secret).toMatch(/^whsec_/);
 			expect(rotated.body.secret).not.toBe(set.body.secret);
@@ -76,9 +115,16 @@ describe("owners and admins manage it", () => {
 describe("rotating the webhook secret", () => {
 	it("the old secret stops at once: the next delivery verifies with the new one only", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();
-		const first = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: `${WEBHOOK_BASE}rotate` } });
+		const first = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, {
+			key: apiKey,
+			body: { url: `${WEBHOOK_BASE}rotate` },
+		});
 		const rotated = await call("POST", `/api/workspaces/${workspaceId}/webhook/secret`, { key: apiKey });
-		expect(rotated.body).toEqual({ workspaceId, url: `${WEBHOOK_BASE}rotate`, secret: expect.stringMatching(/^whsec_/) });
+		expect(rotated.body).toEqual({
+			workspaceId,
+			url: `${WEBHOOK_BASE}rotate`,
+			secret: expect.stringMatching(/^whsec_/),
+		});
 		const hostedUrl = fake().addSource(`https://videos.example.com/w/${crypto.randomUUID()}`, { duration: 30 });
 		await submitBodyAndProcess(apiKey, { hostedUrl, config: { skipClipping: true } });
 		const hook = fake().webhooks[0]!;
@@ -92,6 +138,8 @@ describe("rotating the webhook secret", () => {
 	it("another workspace's secret cannot be rotated", async () => {
 		const mine = await createWorkspace();
 		const theirs = await createWorkspace();
-		expect((await call("POST", `/api/workspaces/${theirs.workspaceId}/webhook/secret`, { key: mine.apiKey })).status).toBe(403);
+		expect(
+			(await call("POST", `/api/workspaces/${theirs.workspaceId}/webhook/secret`, { key: mine.apiKey })).status,
+		).toBe(403);
 	});
 });

@@ -22,7 +22,8 @@ function seedClient(apiKey: string) {
 	};
 	return {
 		workspaces: () => request("GET", "/api/workspaces"),
-		submit: (hostedUrl: string, workspaceId: string, config: object) => request("POST", "/api/videos/hosted", { hostedUrl, workspaceId, config }),
+		submit: (hostedUrl: string, workspaceId: string, config: object) =>
+			request("POST", "/api/videos/hosted", { hostedUrl, workspaceId, config }),
 		status: (id: string) => request("GET", `/api/videos/${id}/status`),
 		clips: (id: string) => request("GET", `/api/videos/${id}/clips`),
 	};
@@ -31,7 +32,10 @@ function seedClient(apiKey: string) {
 describe("the seed's example client flow", () => {
 	it("submit → poll → list works unchanged", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
-		const hostedUrl = fake().addSource("https://www.videos.example.com/watch?v=dQw4w9WgXcQ", { duration: 185, title: "A talk about sleep" });
+		const hostedUrl = fake().addSource("https://www.videos.example.com/watch?v=dQw4w9WgXcQ", {
+			duration: 185,
+			title: "A talk about sleep",
+		});
 		const client = seedClient(apiKey);
 
 		const workspaces = await client.workspaces();
@@ -40,16 +44,44 @@ describe("the seed's example client flow", () => {
 
 		// Every config field of seed 2.3, with the seed's value types.
 		const config = {
-			clipType: "viral-clips", clipModel: "ClipBasic", genre: "Podcast", clipDurationMin: 15, clipDurationMax: 60, aspectRatio: "9:16",
-			enableCaptions: true, enableIntroTitle: true, captionTemplateId: "karaoke", language: "en", timeframeStart: 0, timeframeEnd: null,
-			enableSplitScreen: false, splitScreenBgVideoId: null, splitScreenBgCategoryId: null, splitRatio: 50, enableSmartCrop: false,
-			enableWatermark: true, skipClipping: false, customPrompt: "Find the most surprising moments",
+			clipType: "viral-clips",
+			clipModel: "ClipBasic",
+			genre: "Podcast",
+			clipDurationMin: 15,
+			clipDurationMax: 60,
+			aspectRatio: "9:16",
+			enableCaptions: true,
+			enableIntroTitle: true,
+			captionTemplateId: "karaoke",
+			language: "en",
+			timeframeStart: 0,
+			timeframeEnd: null,
+			enableSplitScreen: false,
+			splitScreenBgVideoId: null,
+			splitScreenBgCategoryId: null,
+			splitRatio: 50,
+			enableSmartCrop: false,
+			enableWatermark: true,
+			skipClipping: false,
+			customPrompt: "Find the most surprising moments",
 		};
 		const submitted = await client.submit(hostedUrl, workspaceId, config);
 		expect(submitted.status).toBe(201);
 		expect(typeof submitted.json.message).toBe("string");
-		expect(submitted.json.video).toMatchObject({ status: "downloading", sourceType: "hosted", sourceUrl: hostedUrl, workspaceId, title: "A talk about sleep" });
-		expect(submitted.json.videoInfo).toMatchObject({ title: "A talk about sleep", duration: 185, channelName: expect.any(String), thumbnail: expect.any(String), id: expect.any(String) });
+		expect(submitted.json.video).toMatchObject({
+			status: "downloading",
+			sourceType: "hosted",
+			sourceUrl: hostedUrl,
+			workspaceId,
+			title: "A talk about sleep",
+		});
+		expect(submitted.json.videoInfo).toMatchObject({
+			title: "A talk about sleep",
+			duration: 185,
+			channelName: expect.any(String),
+			thumbnail: expect.any(String),
+			id: expect.any(String),
+		});
 		const id: string = submitted.json.video.id;
 
 		let status = "";
@@ -69,7 +101,20 @@ describe("the seed's example client flow", () => {
 		expect(listed.json.count).toBe(listed.json.clips.length);
 		expect(listed.json.count).toBeGreaterThan(0);
 		for (const clip of listed.json.clips) {
-			for (const field of ["id", "title", "startTime", "endTime", "duration", "score", "viralityReason", "transcript", "downloadUrl", "thumbnailUrl", "status", "aspectRatio"]) {
+			for (const field of [
+				"id",
+				"title",
+				"startTime",
+				"endTime",
+				"duration",
+				"score",
+				"viralityReason",
+				"transcript",
+				"downloadUrl",
+				"thumbnailUrl",
+				"status",
+				"aspectRatio",
+			]) {
 				expect(clip).toHaveProperty(field);
 			}
 			expect(clip.status).toBe("completed");

@@ -9,36 +9,66 @@ import { createUser, createWorkspace } from "../helpers/accounts";
 import { call, signIn } from "../helpers/api";
 
 const asCookie = (setCookie: string | null) => (setCookie ?? "").split(";")[0]!;
-const canRead = async (cookie: string) => (await call("GET", "/api/workspaces", { headers: { cookie } })).status === 200;
+const canRead = async (cookie: string) =>
+	(await call("GET", "/api/workspaces", { headers: { cookie } })).status === 200;
 
 describe("changing a password", () => {
 	it("ends every session of the user at once; the browser that changed it gets a fresh one", async () => {
 		const user = await createUser();
 		const stolen = await signIn(user.email, user.password);
 		const mine = await signIn(user.email, user.password);
-		const changed = await call("POST", "/api/auth/password", { headers: { cookie: mine }, body: { currentPassword: user.password, newPassword: "a new long password" } });
+		const changed = await call("POST", "/api/auth/password", {
+			headers: { cookie: mine },
+			body: { currentPassword: user.password, newPassword: "a new long password" },
+		});
 		expect(changed.status).toBe(200);
 		const fresh = asCookie(changed.response.headers.get("set-cookie"));
 		expect(fresh).toMatch(/^__Host-cf_session=/);
 		expect(await canRead(stolen)).toBe(false);
 		expect(await canRead(mine)).toBe(false);
 		expect(await canRead(fresh)).toBe(true);
-		expect((await call("POST", "/api/auth/login", { body: { email: user.email, password: user.password } })).status).toBe(401);
-		expect((await call("POST", "/api/auth/login", { body: { email: user.email, password: "a new long password" } })).status).toBe(200);
+		expect(
+			(await call("POST", "/api/auth/login", { body: { email: user.email, password: user.password } })).status,
+		).toBe(401);
+		expect(
+			(await call("POST", "/api/auth/login", { body: { email: user.email, password: "a new long password" } }))
+				.status,
+		).toBe(200);
 	});
 
 	it("needs the current password, a session (not an API key) and a new password of 8+ characters", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const wrong = await call("POST", "/api/auth/password", { headers: { cookie }, body: { currentPassword: "not it", newPassword: "a new long password" } });
+		const wrong = await call("POST", "/api/auth/password", {
+			headers: { cookie },
+			body: { currentPassword: "not it", newPassword: "a new long password" },
+		});
 		expect(wrong.status).toBe(401);
 		expect(await canRead(cookie)).toBe(true);
-		expect((await call("POST", "/api/auth/password", { headers: { cookie }, body: { currentPassword: user.password, newPassword: "short" } })).status).toBe(400);
+		expect(
+			(
+				await call("POST", "/api/auth/password", {
+					headers: { cookie },
+					body: { currentPassword: user.password, newPassword: "short" },
+				})
+			).status,
+		).toBe(400);
 		const { apiKey } = await createWorkspace();
-		const byKey = await call("POST", "/api/auth/password", { key: apiKey, body: { currentPassword: "x", newPassword: "a new long password" } });
+		const byKey = await call("POST", "/api/auth/password", {
+			key: apiKey,
+			body: { currentPassword: "x", newPassword: "a new long password" },
+		});
 		expect(byKey.status).toBe(403);
-		expect((await call("POST", "/api/auth/password", { body: { currentPassword: "x", newPassword: "a new long password" } })).status).toBe(401);
-		expect((await call("POST", "/api/auth/login", { body: { email: user.email, password: user.password } })).status).toBe(200);
+		expect(
+			(
+				await call("POST", "/api/auth/password", {
+					body: { currentPassword: "x", newPassword: "a new long password" },
+				})
+			).status,
+		).toBe(401);
+		expect(
+			(await call("POST", "/api/auth/login", { body: { email: user.email, password: user.password } })).status,
+		).toBe(200);
 	});
 
 	it("guessing the current password through a stolen session backs off like sign-in", async () => {
@@ -46,7 +76,14 @@ describe("changing a password", () => {
 		const cookie = await signIn(user.email, user.password);
 		const statuses = [];
 		for (let i = 0; i < 8; i++) {
-			statuses.push((await call("POST", "/api/auth/password", { headers: { cookie, "cf-connecting-ip": "192.0.2.77" }, body: { currentPassword: `guess-${i}`, newPassword: "a new long password" } })).status);
+			statuses.push(
+				(
+					await call("POST", "/api/auth/password", {
+						headers: { cookie, "cf-connecting-ip": "192.0.2.77" },
+						body: { currentPassword: `guess-${i}`, newPassword: "a new long password" },
+					})
+				).status,
+			);
 		}
 		expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
 		expect(statuses[7]).toBe(429);
@@ -55,10 +92,16 @@ describe("changing a password", () => {
 	it("an admin reset (npm run admin -- reset-password) ends every session too", async () => {
 		const user = await createUser();
 		const cookie = await signIn(user.email, user.password);
-		const statements = setPasswordSql(user.email, await hashPassword("reset by the admin")).split(";").map((s) => s.trim()).filter(Boolean);
+		const statements = setPasswordSql(user.email, await hashPassword("reset by the admin"))
+			.split(";")
+			.map((s) => s.trim())
+			.filter(Boolean);
 		await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
 		expect(await canRead(cookie)).toBe(false);
-		expect((await call("POST", "/api/auth/login", { body: { email: user.email, password: "reset by the admin" } })).status).toBe(200);
+		expect(
+			(await call("POST", "/api/auth/login", { body: { email: user.email, password: "reset by the admin" } }))
+				.status,
+		).toBe(200);
 	});
 });
 
@@ -88,17 +131,39 @@ describe("the cron purges", () => {
 		const old = new Date(Date.now() - 25 * 3600_000).toISOString();
 		const stamp = crypto.randomUUID();
 		await env.DB.batch([
-			env.DB.prepare("INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES (?, ?, ?, ?)").bind(`ses_old_${stamp}`, `h_old_${stamp}`, user.userId, "2020-01-01T00:00:00.000Z"),
-			env.DB.prepare("INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES (?, ?, ?, ?)").bind(`ses_live_${stamp}`, `h_live_${stamp}`, user.userId, "2999-01-01T00:00:00.000Z"),
-			env.DB.prepare("INSERT INTO idempotency_keys (workspace_id, key, request_hash, created_at) VALUES (?, ?, 'h', ?)").bind(workspaceId, `old-${stamp}`, old),
-			env.DB.prepare("INSERT INTO idempotency_keys (workspace_id, key, request_hash) VALUES (?, ?, 'h')").bind(workspaceId, `new-${stamp}`),
-			env.DB.prepare("INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce) VALUES (?, 3, ?, 0, 'n')").bind(`ip:old-${stamp}`, Date.now() - 2 * 3600_000),
-			env.DB.prepare("INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce) VALUES (?, 9, ?, ?, 'n')").bind(`ip:waiting-${stamp}`, Date.now() - 2 * 3600_000, Date.now() + 60_000),
+			env.DB.prepare("INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES (?, ?, ?, ?)").bind(
+				`ses_old_${stamp}`,
+				`h_old_${stamp}`,
+				user.userId,
+				"2020-01-01T00:00:00.000Z",
+			),
+			env.DB.prepare("INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES (?, ?, ?, ?)").bind(
+				`ses_live_${stamp}`,
+				`h_live_${stamp}`,
+				user.userId,
+				"2999-01-01T00:00:00.000Z",
+			),
+			env.DB.prepare(
+				"INSERT INTO idempotency_keys (workspace_id, key, request_hash, created_at) VALUES (?, ?, 'h', ?)",
+			).bind(workspaceId, `old-${stamp}`, old),
+			env.DB.prepare("INSERT INTO idempotency_keys (workspace_id, key, request_hash) VALUES (?, ?, 'h')").bind(
+				workspaceId,
+				`new-${stamp}`,
+			),
+			env.DB.prepare(
+				"INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce) VALUES (?, 3, ?, 0, 'n')",
+			).bind(`ip:old-${stamp}`, Date.now() - 2 * 3600_000),
+			env.DB.prepare(
+				"INSERT INTO login_throttle (key, attempts, last_attempt_at, next_allowed_at, nonce) VALUES (?, 9, ?, ?, 'n')",
+			).bind(`ip:waiting-${stamp}`, Date.now() - 2 * 3600_000, Date.now() + 60_000),
 		]);
 		const ctx = createExecutionContext();
 		worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/5 * * * *" }), env, ctx);
 		await waitOnExecutionContext(ctx);
-		const ids = async (sql: string) => (await env.DB.prepare(sql).all<{ id: string }>()).results.map((r) => r.id).filter((id) => id.includes(stamp));
+		const ids = async (sql: string) =>
+			(await env.DB.prepare(sql).all<{ id: string }>()).results
+				.map((r) => r.id)
+				.filter((id) => id.includes(stamp));
 		expect(await ids("SELECT id FROM sessions")).toEqual([`ses_live_${stamp}`]);
 		expect(await ids("SELECT key AS id FROM idempotency_keys")).toEqual([`new-${stamp}`]);
 		expect(await ids("SELECT key AS id FROM login_throttle")).toEqual([`ip:waiting-${stamp}`]);

@@ -15,10 +15,13 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
 const operator = { authorization: `Bearer ${env.OPERATOR_SECRET}` };
-const smoke = (headers: Record<string, string> = operator) => exports.default.fetch(`${BASE}/admin/smoke`, { method: "POST", headers });
+const smoke = (headers: Record<string, string> = operator) =>
+	exports.default.fetch(`${BASE}/admin/smoke`, { method: "POST", headers });
 
 async function sha256(bytes: ArrayBuffer): Promise<string> {
-	return Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+	return Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) =>
+		b.toString(16).padStart(2, "0"),
+	).join("");
 }
 
 describe("/admin/smoke", () => {
@@ -27,30 +30,64 @@ describe("/admin/smoke", () => {
 		expect(response.status).toBe(200);
 		const report = (await response.json()) as SmokeReport;
 		const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
-		expect(report.checks.map((c) => c.name)).toEqual(["D1", "R2", "Transcription (local, in the render tier)", "LLM for ClipBasic (LLM_FAST_MODEL)", "LLM for ClipPro (LLM_MODEL)", "Render tier (container)", "Workflows"]);
-		expect(byName.D1).toMatchObject({ status: "ok", detail: expect.stringMatching(/^read the schema and \d+ workspace\(s\)$/) });
+		expect(report.checks.map((c) => c.name)).toEqual([
+			"D1",
+			"R2",
+			"Transcription (local, in the render tier)",
+			"LLM for ClipBasic (LLM_FAST_MODEL)",
+			"LLM for ClipPro (LLM_MODEL)",
+			"Render tier (container)",
+			"Workflows",
+		]);
+		expect(byName.D1).toMatchObject({
+			status: "ok",
+			detail: expect.stringMatching(/^read the schema and \d+ workspace\(s\)$/),
+		});
 		expect(byName.R2).toMatchObject({ status: "ok" });
-		expect(byName["Transcription (local, in the render tier)"]).toMatchObject({ status: "ok", detail: "2 s of audio transcribed (0 segment(s), language en)" });
-		expect(byName["LLM for ClipBasic (LLM_FAST_MODEL)"]).toMatchObject({ status: "skipped", detail: expect.stringContaining("ClipBasic ranks with the offline ranker") });
-		expect(byName["Render tier (container)"]).toMatchObject({ status: "ok", detail: expect.stringContaining(`fetched a picture from ${env.INTERNAL_BASE_URL} and stored its 16x16 conversion back`) });
-		expect(byName.Workflows).toMatchObject({ status: "ok", detail: expect.stringMatching(/^instance smoke-\w+ created, ran its step and completed$/) });
+		expect(byName["Transcription (local, in the render tier)"]).toMatchObject({
+			status: "ok",
+			detail: "2 s of audio transcribed (0 segment(s), language en)",
+		});
+		expect(byName["LLM for ClipBasic (LLM_FAST_MODEL)"]).toMatchObject({
+			status: "skipped",
+			detail: expect.stringContaining("ClipBasic ranks with the offline ranker"),
+		});
+		expect(byName["Render tier (container)"]).toMatchObject({
+			status: "ok",
+			detail: expect.stringContaining(
+				`fetched a picture from ${env.INTERNAL_BASE_URL} and stored its 16x16 conversion back`,
+			),
+		});
+		expect(byName.Workflows).toMatchObject({
+			status: "ok",
+			detail: expect.stringMatching(/^instance smoke-\w+ created, ran its step and completed$/),
+		});
 		expect(report.ok).toBe(true);
 
 		// The download, signed as clip downloads are: the stored bytes, and a forged token refused.
 		const download = await exports.default.fetch(report.download.url);
 		expect(download.status).toBe(200);
 		expect(await sha256(await download.arrayBuffer())).toBe(report.download.sha256);
-		const forged = report.download.url.replace(/token=(\d+)\.(.)/, (_, exp, first) => `token=${exp}.${first === "A" ? "B" : "A"}`);
+		const forged = report.download.url.replace(
+			/token=(\d+)\.(.)/,
+			(_, exp, first) => `token=${exp}.${first === "A" ? "B" : "A"}`,
+		);
 		expect((await exports.default.fetch(forged)).status).toBe(403);
 
-		const cleanup = await exports.default.fetch(`${BASE}/admin/smoke/${report.runId}`, { method: "DELETE", headers: operator });
+		const cleanup = await exports.default.fetch(`${BASE}/admin/smoke/${report.runId}`, {
+			method: "DELETE",
+			headers: operator,
+		});
 		expect(await cleanup.json()).toEqual({ removed: 1, left: 0 });
 		expect((await env.MEDIA.list({ prefix: `smoke/${report.runId}/` })).objects).toEqual([]);
 		expect((await exports.default.fetch(report.download.url)).status).toBe(404);
 	});
 
 	it("says in words what is wrong with a sick render tier, and fails the run", async () => {
-		fake().healthProblems = ["ffmpeg lacks the filters ass.", "Fonts are missing: /usr/share/fonts/truetype/lato/Lato-Black.ttf."];
+		fake().healthProblems = [
+			"ffmpeg lacks the filters ass.",
+			"Fonts are missing: /usr/share/fonts/truetype/lato/Lato-Black.ttf.",
+		];
 		const report = (await (await smoke()).json()) as SmokeReport;
 		expect(report.ok).toBe(false);
 		expect(report.checks.find((c) => c.name === "Render tier (container)")).toMatchObject({
@@ -62,17 +99,39 @@ describe("/admin/smoke", () => {
 
 	it("opens only to OPERATOR_SECRET: not to a tenant's API key, not without it; and does not exist without the secret", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 1 });
-		const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${apiKey}` }, { authorization: `Bearer ${env.OPERATOR_SECRET}x` }, { authorization: env.OPERATOR_SECRET! }];
+		const attempts: Record<string, string>[] = [
+			{},
+			{ authorization: `Bearer ${apiKey}` },
+			{ authorization: `Bearer ${env.OPERATOR_SECRET}x` },
+			{ authorization: env.OPERATOR_SECRET! },
+		];
 		for (const headers of attempts) {
 			const response = await smoke(headers);
 			expect(response.status).toBe(401);
-			expect(await response.json()).toMatchObject({ error: { code: "unauthorized", message: "The operator key is not valid." } });
+			expect(await response.json()).toMatchObject({
+				error: { code: "unauthorized", message: "The operator key is not valid." },
+			});
 		}
-		expect((await exports.default.fetch(`${BASE}/admin/smoke/abcdefabcdef1234`, { method: "DELETE", headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(401);
+		expect(
+			(
+				await exports.default.fetch(`${BASE}/admin/smoke/abcdefabcdef1234`, {
+					method: "DELETE",
+					headers: { authorization: `Bearer ${apiKey}` },
+				})
+			).status,
+		).toBe(401);
 		const app = createApp();
-		const ctx = { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} } as unknown as ExecutionContext;
+		const ctx = {
+			waitUntil: () => undefined,
+			passThroughOnException: () => undefined,
+			props: {},
+		} as unknown as ExecutionContext;
 		for (const secret of [undefined, "too-short"]) {
-			const response = await app.fetch(new Request(`${BASE}/admin/smoke`, { method: "POST", headers: operator }), { ...env, OPERATOR_SECRET: secret }, ctx);
+			const response = await app.fetch(
+				new Request(`${BASE}/admin/smoke`, { method: "POST", headers: operator }),
+				{ ...env, OPERATOR_SECRET: secret },
+				ctx,
+			);
 			expect(response.status).toBe(404);
 		}
 	});

@@ -66,7 +66,9 @@ describe("POST /api/videos/hosted refuses private addresses in every spelling", 
 
 	it("still accepts a public source", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 30 });
-		expect((await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: publicSource() } })).status).toBe(201);
+		expect(
+			(await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: publicSource() } })).status,
+		).toBe(201);
 	});
 });
 
@@ -74,29 +76,50 @@ describe("webhook URLs and media imports refuse them too", () => {
 	for (const url of HOSTILE) {
 		it(`${url} as a submission's webhookUrl, the workspace's webhook, a background or a watermark image → 400 invalid_url`, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
-			const submitted = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: publicSource(), webhookUrl: url } });
+			const submitted = await call("POST", "/api/videos/hosted", {
+				key: apiKey,
+				body: { hostedUrl: publicSource(), webhookUrl: url },
+			});
 			expect([submitted.status, submitted.body.error?.code]).toEqual([400, "invalid_url"]);
 			const hook = await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url } });
 			expect([hook.status, hook.body.error?.code]).toEqual([400, "invalid_url"]);
 			const background = await call("POST", "/api/backgrounds", { key: apiKey, body: { url } });
 			expect([background.status, background.body.error?.code]).toEqual([400, "invalid_url"]);
-			const watermark = await call("PUT", `/api/workspaces/${workspaceId}/watermark`, { key: apiKey, body: { type: "image", imageUrl: url } });
+			const watermark = await call("PUT", `/api/workspaces/${workspaceId}/watermark`, {
+				key: apiKey,
+				body: { type: "image", imageUrl: url },
+			});
 			expect([watermark.status, watermark.body.error?.code]).toEqual([400, "invalid_url"]);
-			expect(fake().calls.filter((c) => c.path === renderJobs.probe.path || c.path === renderJobs.importMedia.path)).toHaveLength(0);
+			expect(
+				fake().calls.filter((c) => c.path === renderJobs.probe.path || c.path === renderJobs.importMedia.path),
+			).toHaveLength(0);
 			expect(await balanceOf(workspaceId)).toBe(30);
 		});
 	}
 });
 
 describe("webhook deliveries resolve the receiver's host at delivery time", () => {
-	const deliveriesOf = async (apiKey: string, videoId: string) => (await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey })).body.deliveries as { attempt: number; statusCode: number | null; error: string | null }[];
+	const deliveriesOf = async (apiKey: string, videoId: string) =>
+		(await call("GET", `/api/videos/${videoId}/webhooks`, { key: apiKey })).body.deliveries as {
+			attempt: number;
+			statusCode: number | null;
+			error: string | null;
+		}[];
 
-	for (const [name, answer] of [["rebound.example.com", "127.0.0.1"], ["mapped.example.com", "::ffff:7f00:1"], ["metadata.example.com", "::ffff:a9fe:a9fe"]] as const) {
+	for (const [name, answer] of [
+		["rebound.example.com", "127.0.0.1"],
+		["mapped.example.com", "::ffff:7f00:1"],
+		["metadata.example.com", "::ffff:a9fe:a9fe"],
+	] as const) {
 		it(`a saved name that now resolves to ${answer}: every attempt recorded as refused, the receiver gets nothing`, async () => {
 			const { apiKey } = await createWorkspace();
 			fake().dns.set(name, [answer]);
 			const webhookUrl = `https://${name}/hook`;
-			const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl, config: { skipClipping: true } });
+			const videoId = await submitBodyAndProcess(apiKey, {
+				hostedUrl: publicSource(),
+				webhookUrl,
+				config: { skipClipping: true },
+			});
 			const deliveries = await deliveriesOf(apiKey, videoId);
 			expect(deliveries.length).toBe(10); // the step's retries, each checked again
 			for (const delivery of deliveries) {
@@ -105,26 +128,46 @@ describe("webhook deliveries resolve the receiver's host at delivery time", () =
 			}
 			expect(fake().webhooks).toHaveLength(0);
 			expect(fake().dnsQueries).toContain(`${name} A`);
-			expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+			expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe(
+				"completed",
+			);
 		});
 	}
 
 	it("a name with one private address among public ones is refused; a name that does not resolve is not sent to", async () => {
 		const { apiKey } = await createWorkspace();
 		fake().dns.set("mixed.example.com", ["93.184.216.34", "10.0.0.7"]);
-		const mixed = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl: "https://mixed.example.com/hook", config: { skipClipping: true } });
-		expect((await deliveriesOf(apiKey, mixed))[0]!.error).toBe("not sent: mixed.example.com resolves to 10.0.0.7, which is not a public address");
-		const missing = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl: "https://nowhere.example.com/hook", config: { skipClipping: true } });
-		expect((await deliveriesOf(apiKey, missing))[0]!.error).toBe("not sent: nowhere.example.com did not resolve to any address");
+		const mixed = await submitBodyAndProcess(apiKey, {
+			hostedUrl: publicSource(),
+			webhookUrl: "https://mixed.example.com/hook",
+			config: { skipClipping: true },
+		});
+		expect((await deliveriesOf(apiKey, mixed))[0]!.error).toBe(
+			"not sent: mixed.example.com resolves to 10.0.0.7, which is not a public address",
+		);
+		const missing = await submitBodyAndProcess(apiKey, {
+			hostedUrl: publicSource(),
+			webhookUrl: "https://nowhere.example.com/hook",
+			config: { skipClipping: true },
+		});
+		expect((await deliveriesOf(apiKey, missing))[0]!.error).toBe(
+			"not sent: nowhere.example.com did not resolve to any address",
+		);
 		expect(fake().webhooks).toHaveLength(0);
 	});
 
 	it("a receiver whose name resolves to public addresses gets the event", async () => {
 		const { apiKey } = await createWorkspace();
 		fake().dns.set("hooks.example.com", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]);
-		const videoId = await submitBodyAndProcess(apiKey, { hostedUrl: publicSource(), webhookUrl: "https://hooks.example.com/ok", config: { skipClipping: true } });
+		const videoId = await submitBodyAndProcess(apiKey, {
+			hostedUrl: publicSource(),
+			webhookUrl: "https://hooks.example.com/ok",
+			config: { skipClipping: true },
+		});
 		expect(fake().webhooks.map((w) => w.url)).toEqual(["https://hooks.example.com/ok"]);
-		expect(await deliveriesOf(apiKey, videoId)).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null })]);
+		expect(await deliveriesOf(apiKey, videoId)).toEqual([
+			expect.objectContaining({ attempt: 1, statusCode: 200, error: null }),
+		]);
 		expect(fake().dnsQueries).toEqual(["hooks.example.com A", "hooks.example.com AAAA"]);
 	});
 });

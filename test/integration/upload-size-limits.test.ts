@@ -21,16 +21,20 @@ describe("a user's upload parts", () => {
 	it("every plan a source may get is within R2's rules and each part within the zone's body limit", () => {
 		const maxSource = settingsOf(env).sourceLimits.maxBytes;
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: maxSource }), fc.option(fc.integer({ min: UPLOAD_LIMITS.minPartBytes, max: UPLOAD_LIMITS.maxPartBytes })), (size, requested) => {
-				const plan = planParts(size, requested ?? undefined);
-				expect(plan).not.toBeNull();
-				const { partSize, partCount } = plan!;
-				expect(partCount).toBeLessThanOrEqual(R2.maxParts);
-				expect(partSize).toBeLessThanOrEqual(OBJECT_UPLOAD_LIMITS.zoneBodyBytes);
-				if (partCount > 1) expect(partSize).toBeGreaterThanOrEqual(R2.minPartBytes);
-				expect(partSize * (partCount - 1)).toBeLessThan(size);
-				expect(partSize * partCount).toBeGreaterThanOrEqual(size);
-			}),
+			fc.property(
+				fc.integer({ min: 1, max: maxSource }),
+				fc.option(fc.integer({ min: UPLOAD_LIMITS.minPartBytes, max: UPLOAD_LIMITS.maxPartBytes })),
+				(size, requested) => {
+					const plan = planParts(size, requested ?? undefined);
+					expect(plan).not.toBeNull();
+					const { partSize, partCount } = plan!;
+					expect(partCount).toBeLessThanOrEqual(R2.maxParts);
+					expect(partSize).toBeLessThanOrEqual(OBJECT_UPLOAD_LIMITS.zoneBodyBytes);
+					if (partCount > 1) expect(partSize).toBeGreaterThanOrEqual(R2.minPartBytes);
+					expect(partSize * (partCount - 1)).toBeLessThan(size);
+					expect(partSize * partCount).toBeGreaterThanOrEqual(size);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
@@ -38,7 +42,13 @@ describe("a user's upload parts", () => {
 
 describe("the render tier's writes", () => {
 	const signed = async (key: string) => new URL(await signInternalObjectUrl(env, key, "PUT"));
-	const step = async (url: URL, method: string, query: Record<string, string>, body?: BodyInit, headers: Record<string, string> = {}) => {
+	const step = async (
+		url: URL,
+		method: string,
+		query: Record<string, string>,
+		body?: BodyInit,
+		headers: Record<string, string> = {},
+	) => {
 		const target = new URL(url);
 		for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value);
 		return exports.default.fetch(target.toString(), { method, body, headers });
@@ -66,11 +76,15 @@ describe("the render tier's writes", () => {
 		const last = bytes(123_456, 13);
 		const parts = [];
 		for (const [n, data] of [first, last].entries()) {
-			const response = await step(url, "PUT", { uploadId, partNumber: String(n + 1) }, data, { "content-length": String(data.length) });
+			const response = await step(url, "PUT", { uploadId, partNumber: String(n + 1) }, data, {
+				"content-length": String(data.length),
+			});
 			expect(response.status).toBe(200);
 			parts.push(await response.json());
 		}
-		const done = await step(url, "POST", { uploadId }, JSON.stringify({ parts }), { "content-type": "application/json" });
+		const done = await step(url, "POST", { uploadId }, JSON.stringify({ parts }), {
+			"content-type": "application/json",
+		});
 		expect(done.status).toBe(201);
 		expect(await done.json()).toEqual({ key, size: first.length + last.length });
 		const stored = await env.MEDIA.get(key);

@@ -27,9 +27,15 @@ const createBody = fc.oneof(
 	fc.anything(),
 	fc.record(
 		{
-			fileName: fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("../../etc/passwd", "a\u0000b.mp4", "", " ", "x".repeat(256))),
+			fileName: fc.oneof(
+				fc.string({ maxLength: 300 }),
+				fc.constantFrom("../../etc/passwd", "a\u0000b.mp4", "", " ", "x".repeat(256)),
+			),
 			size: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 2 ** 53, 1e308, "10")),
-			contentType: fc.oneof(fc.string({ maxLength: 120 }), fc.constantFrom("video/mp4", "video/../../x", "text/html", "application/octet-stream")),
+			contentType: fc.oneof(
+				fc.string({ maxLength: 120 }),
+				fc.constantFrom("video/mp4", "video/../../x", "text/html", "application/octet-stream"),
+			),
 			partSize: fc.oneof(fc.integer(), fc.constantFrom(5 * 1024 ** 2, 50 * 1024 ** 2 + 1, 0)),
 			workspaceId: fc.string({ maxLength: 80 }),
 		},
@@ -42,8 +48,14 @@ describe("upload routes under random and hostile input", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 50 });
 		await fc.assert(
 			fc.asyncProperty(createBody, fc.anything(), async (body, submission) => {
-				expectDocumentedError(await call("POST", "/api/uploads", { key: apiKey, rawBody: JSON.stringify(body) ?? "null" }), "POST /api/uploads");
-				const submitted = await call("POST", "/api/videos/upload", { key: apiKey, rawBody: JSON.stringify(submission) ?? "null" });
+				expectDocumentedError(
+					await call("POST", "/api/uploads", { key: apiKey, rawBody: JSON.stringify(body) ?? "null" }),
+					"POST /api/uploads",
+				);
+				const submitted = await call("POST", "/api/videos/upload", {
+					key: apiKey,
+					rawBody: JSON.stringify(submission) ?? "null",
+				});
 				expectDocumentedError(submitted, "POST /api/videos/upload");
 				expect(submitted.status).not.toBe(201);
 			}),
@@ -53,12 +65,21 @@ describe("upload routes under random and hostile input", () => {
 		expect(open.body.videos).toEqual([]);
 		expect(await balanceOf(workspaceId)).toBe(50);
 		expect(await ledgerSum(workspaceId)).toBe(50);
-		expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE workspace_id = ?").bind(workspaceId).first<number>("n")).toBeLessThanOrEqual(5);
+		expect(
+			await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE workspace_id = ?")
+				.bind(workspaceId)
+				.first<number>("n"),
+		).toBeLessThanOrEqual(5);
 	});
 
 	it("the public part URL with hostile ids, numbers, tokens and bodies", async () => {
 		const { apiKey } = await createWorkspace();
-		const real = (await call("POST", "/api/uploads", { key: apiKey, body: { fileName: "a.mp4", size: 100, contentType: "video/mp4" } })).body;
+		const real = (
+			await call("POST", "/api/uploads", {
+				key: apiKey,
+				body: { fileName: "a.mp4", size: 100, contentType: "video/mp4" },
+			})
+		).body;
 		const token = /token=([^&]+)/.exec(real.partUrlTemplate as string)![1]!;
 		await fc.assert(
 			fc.asyncProperty(
@@ -68,9 +89,16 @@ describe("upload routes under random and hostile input", () => {
 				fc.uint8Array({ maxLength: 300 }),
 				async (id, partNumber, tok, bytes) => {
 					const url = `${BASE}/api/uploads/${encodeURIComponent(id) || "x"}/parts/${encodeURIComponent(partNumber) || "1"}?token=${encodeURIComponent(tok)}`;
-					const response = await exports.default.fetch(url, { method: "PUT", body: bytes, headers: { "content-type": "application/octet-stream" } });
+					const response = await exports.default.fetch(url, {
+						method: "PUT",
+						body: bytes,
+						headers: { "content-type": "application/octet-stream" },
+					});
 					const text = await response.text();
-					expectDocumentedError({ status: response.status, body: text ? JSON.parse(text) : {} }, `PUT ${url}`);
+					expectDocumentedError(
+						{ status: response.status, body: text ? JSON.parse(text) : {} },
+						`PUT ${url}`,
+					);
 					if (response.status === 200) expect(bytes.length).toBe(100);
 				},
 			),

@@ -6,15 +6,19 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
 
-const source = (duration: number) => fake().addSource(`https://videos.example.com/r/${crypto.randomUUID()}`, { duration });
+const source = (duration: number) =>
+	fake().addSource(`https://videos.example.com/r/${crypto.randomUUID()}`, { duration });
 
 describe("GET /api/videos", () => {
 	it("lists newest first, filters by status and project, and pages with a cursor", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();
-		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'p')").bind(`prj_${workspaceId}`, workspaceId).run();
+		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'p')")
+			.bind(`prj_${workspaceId}`, workspaceId)
+			.run();
 		const ids: string[] = [];
 		for (let i = 0; i < 5; i++) {
-			const body = i % 2 === 0 ? { hostedUrl: source(60), projectId: `prj_${workspaceId}` } : { hostedUrl: source(60) };
+			const body =
+				i % 2 === 0 ? { hostedUrl: source(60), projectId: `prj_${workspaceId}` } : { hostedUrl: source(60) };
 			ids.push((await call("POST", "/api/videos/hosted", { key: apiKey, body })).body.video.id);
 		}
 		const all = await call("GET", "/api/videos", { key: apiKey });
@@ -24,7 +28,9 @@ describe("GET /api/videos", () => {
 		const first = await call("GET", "/api/videos?limit=2", { key: apiKey });
 		const second = await call("GET", `/api/videos?limit=2&cursor=${first.body.nextCursor}`, { key: apiKey });
 		const third = await call("GET", `/api/videos?limit=2&cursor=${second.body.nextCursor}`, { key: apiKey });
-		expect([...first.body.videos, ...second.body.videos, ...third.body.videos].map((v: { id: string }) => v.id)).toEqual([...ids].reverse());
+		expect(
+			[...first.body.videos, ...second.body.videos, ...third.body.videos].map((v: { id: string }) => v.id),
+		).toEqual([...ids].reverse());
 		expect(third.body.nextCursor).toBeNull();
 
 		const inProject = await call("GET", `/api/videos?projectId=prj_${workspaceId}`, { key: apiKey });
@@ -71,14 +77,27 @@ describe("DELETE /api/videos/:id", () => {
 		for (const prefix of [`clips/${videoId}/`, `sources/${videoId}/`, `transcripts/${videoId}`]) {
 			expect((await env.MEDIA.list({ prefix })).objects).toHaveLength(0);
 		}
-		expect((await call("GET", new URL(clipsBefore.body.clips[0].downloadUrl).pathname + new URL(clipsBefore.body.clips[0].downloadUrl).search)).status).toBe(403);
+		expect(
+			(
+				await call(
+					"GET",
+					new URL(clipsBefore.body.clips[0].downloadUrl).pathname +
+						new URL(clipsBefore.body.clips[0].downloadUrl).search,
+				)
+			).status,
+		).toBe(403);
 	});
 
 	it("cannot delete another workspace's video (404)", async () => {
 		const owner = await createWorkspace();
 		const stranger = await createWorkspace();
-		const created = await call("POST", "/api/videos/hosted", { key: owner.apiKey, body: { hostedUrl: source(60) } });
-		expect((await call("DELETE", `/api/videos/${created.body.video.id}`, { key: stranger.apiKey })).status).toBe(404);
+		const created = await call("POST", "/api/videos/hosted", {
+			key: owner.apiKey,
+			body: { hostedUrl: source(60) },
+		});
+		expect((await call("DELETE", `/api/videos/${created.body.video.id}`, { key: stranger.apiKey })).status).toBe(
+			404,
+		);
 		expect((await call("GET", `/api/videos/${created.body.video.id}`, { key: owner.apiKey })).status).toBe(200);
 	});
 });
@@ -123,13 +142,19 @@ describe("GET /api/videos/:id/clips parameters", () => {
 		expect(high.clips.every((c: { score: number }) => c.score >= threshold)).toBe(true);
 		expect(high.count).toBe(scores.filter((s: number) => s >= threshold).length);
 
-		const byTime = (await call("GET", `/api/videos/${videoId}/clips?sort=time`, { key: apiKey })).body.clips.map((c: { startTime: number }) => c.startTime);
+		const byTime = (await call("GET", `/api/videos/${videoId}/clips?sort=time`, { key: apiKey })).body.clips.map(
+			(c: { startTime: number }) => c.startTime,
+		);
 		expect(byTime).toEqual([...byTime].sort((a, b) => a - b));
 
 		const page1 = (await call("GET", `/api/videos/${videoId}/clips?limit=2`, { key: apiKey })).body;
-		const page2 = (await call("GET", `/api/videos/${videoId}/clips?limit=2&cursor=${page1.nextCursor}`, { key: apiKey })).body;
+		const page2 = (
+			await call("GET", `/api/videos/${videoId}/clips?limit=2&cursor=${page1.nextCursor}`, { key: apiKey })
+		).body;
 		expect(page1.count).toBe(2);
-		expect([...page1.clips, ...page2.clips].map((c: { id: string }) => c.id)).toEqual(all.clips.slice(0, 2 + page2.count).map((c: { id: string }) => c.id));
+		expect([...page1.clips, ...page2.clips].map((c: { id: string }) => c.id)).toEqual(
+			all.clips.slice(0, 2 + page2.count).map((c: { id: string }) => c.id),
+		);
 		expect((await call("GET", `/api/videos/${videoId}/clips?sort=random`, { key: apiKey })).status).toBe(400);
 	});
 });

@@ -8,7 +8,8 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier();
 
-const source = (duration: number) => fake().addSource(`https://videos.example.com/v/${crypto.randomUUID()}`, { duration });
+const source = (duration: number) =>
+	fake().addSource(`https://videos.example.com/v/${crypto.randomUUID()}`, { duration });
 
 /** Every error has the one body shape, and nothing was charged. */
 async function expectError(result: { status: number; body: any }, status: number, code: string) {
@@ -30,15 +31,47 @@ describe("400 invalid_request", () => {
 		["hostedUrl not a string", { hostedUrl: 42 }, "hostedUrl"],
 		["unknown top-level field", { hostedUrl: "https://a.example/v", colour: "red" }, "(body)"],
 		["unknown config field", { hostedUrl: "https://a.example/v", config: { aspect: "9:16" } }, "config"],
-		["enum with wrong case", { hostedUrl: "https://a.example/v", config: { clipModel: "clipbasic" } }, "config.clipModel"],
-		["aspect ratio not allowed", { hostedUrl: "https://a.example/v", config: { aspectRatio: "4:3" } }, "config.aspectRatio"],
+		[
+			"enum with wrong case",
+			{ hostedUrl: "https://a.example/v", config: { clipModel: "clipbasic" } },
+			"config.clipModel",
+		],
+		[
+			"aspect ratio not allowed",
+			{ hostedUrl: "https://a.example/v", config: { aspectRatio: "4:3" } },
+			"config.aspectRatio",
+		],
 		["splitRatio below 10", { hostedUrl: "https://a.example/v", config: { splitRatio: 5 } }, "config.splitRatio"],
-		["clipDurationMin below 5", { hostedUrl: "https://a.example/v", config: { clipDurationMin: 1 } }, "config.clipDurationMin"],
-		["clipDurationMax < clipDurationMin", { hostedUrl: "https://a.example/v", config: { clipDurationMin: 60, clipDurationMax: 30 } }, "config.clipDurationMax"],
-		["timeframeEnd ≤ timeframeStart", { hostedUrl: "https://a.example/v", config: { timeframeStart: 100, timeframeEnd: 50 } }, "config.timeframeEnd"],
-		["language not ISO 639-1", { hostedUrl: "https://a.example/v", config: { language: "english" } }, "config.language"],
-		["customPrompt over 2000 chars", { hostedUrl: "https://a.example/v", config: { customPrompt: "x".repeat(2001) } }, "config.customPrompt"],
-		["boolean as string", { hostedUrl: "https://a.example/v", config: { enableCaptions: "yes" } }, "config.enableCaptions"],
+		[
+			"clipDurationMin below 5",
+			{ hostedUrl: "https://a.example/v", config: { clipDurationMin: 1 } },
+			"config.clipDurationMin",
+		],
+		[
+			"clipDurationMax < clipDurationMin",
+			{ hostedUrl: "https://a.example/v", config: { clipDurationMin: 60, clipDurationMax: 30 } },
+			"config.clipDurationMax",
+		],
+		[
+			"timeframeEnd ≤ timeframeStart",
+			{ hostedUrl: "https://a.example/v", config: { timeframeStart: 100, timeframeEnd: 50 } },
+			"config.timeframeEnd",
+		],
+		[
+			"language not ISO 639-1",
+			{ hostedUrl: "https://a.example/v", config: { language: "english" } },
+			"config.language",
+		],
+		[
+			"customPrompt over 2000 chars",
+			{ hostedUrl: "https://a.example/v", config: { customPrompt: "x".repeat(2001) } },
+			"config.customPrompt",
+		],
+		[
+			"boolean as string",
+			{ hostedUrl: "https://a.example/v", config: { enableCaptions: "yes" } },
+			"config.enableCaptions",
+		],
 	];
 	for (const [name, body, path] of cases) {
 		it(`${name} → 400 with details naming ${path}`, async () => {
@@ -52,16 +85,35 @@ describe("400 invalid_request", () => {
 
 	it("malformed JSON → 400 invalid_request", async () => {
 		const { apiKey } = await createWorkspace();
-		await expectError(await call("POST", "/api/videos/hosted", { key: apiKey, rawBody: '{"hostedUrl": ' }), 400, "invalid_request");
+		await expectError(
+			await call("POST", "/api/videos/hosted", { key: apiKey, rawBody: '{"hostedUrl": ' }),
+			400,
+			"invalid_request",
+		);
 	});
 
 	it("split-clips that would need more than 60 parts → 400 naming clipDurationMax, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 300 });
-		const result = await submit(apiKey, { hostedUrl: source(2 * 3600), config: { clipType: "split-clips", clipDurationMin: 5, clipDurationMax: 10 } });
+		const result = await submit(apiKey, {
+			hostedUrl: source(2 * 3600),
+			config: { clipType: "split-clips", clipDurationMin: 5, clipDurationMax: 10 },
+		});
 		await expectError(result, 400, "invalid_request");
-		expect(result.body.error.details[0]).toMatchObject({ path: "config.clipDurationMax", message: expect.stringMatching(/at least 720 parts; at most 60/) });
+		expect(result.body.error.details[0]).toMatchObject({
+			path: "config.clipDurationMax",
+			message: expect.stringMatching(/at least 720 parts; at most 60/),
+		});
 		expect(await balanceOf(workspaceId)).toBe(300);
-		const fits = await submit(apiKey, { hostedUrl: source(2 * 3600), config: { clipType: "split-clips", clipDurationMin: 60, clipDurationMax: 120, timeframeStart: 0, timeframeEnd: 3600 } });
+		const fits = await submit(apiKey, {
+			hostedUrl: source(2 * 3600),
+			config: {
+				clipType: "split-clips",
+				clipDurationMin: 60,
+				clipDurationMax: 120,
+				timeframeStart: 0,
+				timeframeEnd: 3600,
+			},
+		});
 		expect(fits.status).toBe(201);
 	});
 
@@ -75,7 +127,12 @@ describe("400 invalid_request", () => {
 });
 
 describe("400 invalid_url", () => {
-	for (const hostedUrl of ["ftp://videos.example.com/a.mp4", "not a url", "javascript:alert(1)", "https://user:pw@videos.example.com/a.mp4"]) {
+	for (const hostedUrl of [
+		"ftp://videos.example.com/a.mp4",
+		"not a url",
+		"javascript:alert(1)",
+		"https://user:pw@videos.example.com/a.mp4",
+	]) {
 		it(`${hostedUrl} → 400 invalid_url`, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
 			await expectError(await submit(apiKey, { hostedUrl }), 400, "invalid_url");
@@ -93,8 +150,19 @@ describe("401 unauthorized", () => {
 	];
 	for (const [name, h] of headers) {
 		it(`${name} → 401 on every authenticated route`, async () => {
-			for (const [method, path] of [["POST", "/api/videos/hosted"], ["GET", "/api/videos/vid_x/status"], ["GET", "/api/videos/vid_x/clips"], ["GET", "/api/videos/vid_x"], ["PUT", "/api/videos/vid_x/config"], ["GET", "/api/workspaces"]] as const) {
-				await expectError(await call(method, path, { headers: h, body: method === "GET" ? undefined : {} }), 401, "unauthorized");
+			for (const [method, path] of [
+				["POST", "/api/videos/hosted"],
+				["GET", "/api/videos/vid_x/status"],
+				["GET", "/api/videos/vid_x/clips"],
+				["GET", "/api/videos/vid_x"],
+				["PUT", "/api/videos/vid_x/config"],
+				["GET", "/api/workspaces"],
+			] as const) {
+				await expectError(
+					await call(method, path, { headers: h, body: method === "GET" ? undefined : {} }),
+					401,
+					"unauthorized",
+				);
 			}
 		});
 	}
@@ -102,7 +170,9 @@ describe("401 unauthorized", () => {
 	it("a key revoked behind the API's back → 401 once its cached verification expires (through the API: at once, see auth tests)", async () => {
 		const { apiKey, apiKeyId } = await createWorkspace();
 		expect((await call("GET", "/api/workspaces", { key: apiKey })).status).toBe(200);
-		await env.DB.prepare("UPDATE api_keys SET revoked_at = '2026-01-01T00:00:00Z' WHERE id = ?").bind(apiKeyId).run();
+		await env.DB.prepare("UPDATE api_keys SET revoked_at = '2026-01-01T00:00:00Z' WHERE id = ?")
+			.bind(apiKeyId)
+			.run();
 		// KEY_CACHE_SECONDS later, the edge asks D1 again.
 		await forgetKey(await sha256Hex(apiKey));
 		await expectError(await call("GET", "/api/workspaces", { key: apiKey }), 401, "unauthorized");
@@ -144,7 +214,11 @@ describe("403", () => {
 	it("workspaceId of another workspace → forbidden", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
 		const other = await createWorkspace();
-		await expectError(await submit(apiKey, { hostedUrl: source(60), workspaceId: other.workspaceId }), 403, "forbidden");
+		await expectError(
+			await submit(apiKey, { hostedUrl: source(60), workspaceId: other.workspaceId }),
+			403,
+			"forbidden",
+		);
 		expect(await balanceOf(workspaceId)).toBe(30);
 	});
 });
@@ -152,8 +226,17 @@ describe("403", () => {
 describe("404 not_found", () => {
 	it("unknown video on every video route", async () => {
 		const { apiKey } = await createWorkspace();
-		for (const [method, path] of [["GET", "/api/videos/vid_nope/status"], ["GET", "/api/videos/vid_nope/clips"], ["GET", "/api/videos/vid_nope"], ["PUT", "/api/videos/vid_nope/config"]] as const) {
-			await expectError(await call(method, path, { key: apiKey, body: method === "PUT" ? {} : undefined }), 404, "not_found");
+		for (const [method, path] of [
+			["GET", "/api/videos/vid_nope/status"],
+			["GET", "/api/videos/vid_nope/clips"],
+			["GET", "/api/videos/vid_nope"],
+			["PUT", "/api/videos/vid_nope/config"],
+		] as const) {
+			await expectError(
+				await call(method, path, { key: apiKey, body: method === "PUT" ? {} : undefined }),
+				404,
+				"not_found",
+			);
 		}
 	});
 
@@ -162,7 +245,12 @@ describe("404 not_found", () => {
 		const stranger = await createWorkspace();
 		const created = await submit(owner.apiKey, { hostedUrl: source(60) });
 		const id = created.body.video.id;
-		for (const [method, path] of [["GET", `/api/videos/${id}/status`], ["GET", `/api/videos/${id}/clips`], ["GET", `/api/videos/${id}`], ["PUT", `/api/videos/${id}/config`]] as const) {
+		for (const [method, path] of [
+			["GET", `/api/videos/${id}/status`],
+			["GET", `/api/videos/${id}/clips`],
+			["GET", `/api/videos/${id}`],
+			["PUT", `/api/videos/${id}/config`],
+		] as const) {
 			const result = await call(method, path, { key: stranger.apiKey, body: method === "PUT" ? {} : undefined });
 			await expectError(result, 404, "not_found");
 			expect(result.body.error.message).toBe(`Video ${id} was not found.`);
@@ -173,8 +261,14 @@ describe("404 not_found", () => {
 	it("a projectId of another workspace → 404, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
 		const other = await createWorkspace();
-		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'theirs')").bind(`prj_${other.workspaceId}`, other.workspaceId).run();
-		await expectError(await submit(apiKey, { hostedUrl: source(60), projectId: `prj_${other.workspaceId}` }), 404, "not_found");
+		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'theirs')")
+			.bind(`prj_${other.workspaceId}`, other.workspaceId)
+			.run();
+		await expectError(
+			await submit(apiKey, { hostedUrl: source(60), projectId: `prj_${other.workspaceId}` }),
+			404,
+			"not_found",
+		);
 		expect(await balanceOf(workspaceId)).toBe(30);
 	});
 
@@ -187,7 +281,11 @@ describe("409 conflict", () => {
 	it("PUT config on a video that is already processing", async () => {
 		const { apiKey } = await createWorkspace();
 		const created = await submit(apiKey, { hostedUrl: source(60), config: { skipClipping: true } });
-		await expectError(await call("PUT", `/api/videos/${created.body.video.id}/config`, { key: apiKey, body: {} }), 409, "conflict");
+		await expectError(
+			await call("PUT", `/api/videos/${created.body.video.id}/config`, { key: apiKey, body: {} }),
+			409,
+			"conflict",
+		);
 	});
 });
 
@@ -220,9 +318,17 @@ describe("413 video_too_long and 422 unsupported_source", () => {
 describe("content type", () => {
 	it("a write with a non-JSON Content-Type → 400 naming Content-Type, after authentication", async () => {
 		const { apiKey } = await createWorkspace();
-		const result = await call("POST", "/api/videos/hosted", { key: apiKey, rawBody: "{}", headers: { "content-type": "text/plain" } });
+		const result = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			rawBody: "{}",
+			headers: { "content-type": "text/plain" },
+		});
 		await expectError(result, 400, "invalid_request");
 		expect(result.body.error.details[0].path).toBe("Content-Type");
-		await expectError(await call("POST", "/api/videos/hosted", { rawBody: "{}", headers: { "content-type": "text/plain" } }), 401, "unauthorized");
+		await expectError(
+			await call("POST", "/api/videos/hosted", { rawBody: "{}", headers: { "content-type": "text/plain" } }),
+			401,
+			"unauthorized",
+		);
 	});
 });

@@ -7,7 +7,11 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier();
 
-const source = (duration: number) => fake().addSource(`https://videos.example.com/watch-${crypto.randomUUID()}`, { duration, title: "How sleep shapes your work" });
+const source = (duration: number) =>
+	fake().addSource(`https://videos.example.com/watch-${crypto.randomUUID()}`, {
+		duration,
+		title: "How sleep shapes your work",
+	});
 
 const DOCUMENTED_PATHS = [
 	"/api/api-keys",
@@ -78,11 +82,28 @@ describe("POST /api/videos/hosted", () => {
 	it("answers 201 with exactly the seed's shape and charges ceil(minutes) at once", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 50 });
 		const hostedUrl = source(1801); // 30 min 1 s → 31 minutes
-		const { status, body, response } = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config: { aspectRatio: "1:1" } } });
+		const { status, body, response } = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl, config: { aspectRatio: "1:1" } },
+		});
 		expect(status).toBe(201);
 		expect(Object.keys(body).sort()).toEqual(["message", "video", "videoInfo"]);
-		expect(Object.keys(body.video).sort()).toEqual(["createdAt", "id", "sourceType", "sourceUrl", "status", "title", "workspaceId"]);
-		expect(body.video).toMatchObject({ status: "downloading", sourceType: "hosted", sourceUrl: hostedUrl, workspaceId, title: "How sleep shapes your work" });
+		expect(Object.keys(body.video).sort()).toEqual([
+			"createdAt",
+			"id",
+			"sourceType",
+			"sourceUrl",
+			"status",
+			"title",
+			"workspaceId",
+		]);
+		expect(body.video).toMatchObject({
+			status: "downloading",
+			sourceType: "hosted",
+			sourceUrl: hostedUrl,
+			workspaceId,
+			title: "How sleep shapes your work",
+		});
 		expect(body.video.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 		expect(Object.keys(body.videoInfo).sort()).toEqual(["channelName", "duration", "id", "thumbnail", "title"]);
 		expect(body.videoInfo.duration).toBe(1801);
@@ -117,26 +138,52 @@ describe("POST /api/videos/hosted", () => {
 		const { apiKey } = await createWorkspace();
 		const created = await call("POST", "/api/videos/hosted", {
 			key: apiKey,
-			body: { hostedUrl: source(300), config: { clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true } },
+			body: {
+				hostedUrl: source(300),
+				config: {
+					clipModel: "ClipPro",
+					splitRatio: 70,
+					language: "es",
+					customPrompt: "funny moments",
+					skipClipping: true,
+				},
+			},
 		});
 		const detail = await call("GET", `/api/videos/${created.body.video.id}`, { key: apiKey });
-		expect(detail.body.config).toEqual({ ...DEFAULTS, clipModel: "ClipPro", splitRatio: 70, language: "es", customPrompt: "funny moments", skipClipping: true });
+		expect(detail.body.config).toEqual({
+			...DEFAULTS,
+			clipModel: "ClipPro",
+			splitRatio: 70,
+			language: "es",
+			customPrompt: "funny moments",
+			skipClipping: true,
+		});
 		expect(detail.body.minutesCharged).toBe(5);
 		expect(detail.body.videoInfo.duration).toBe(300);
 	});
 
 	it("charges only the time frame", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
-		await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(3600), config: { timeframeStart: 600, timeframeEnd: 1230, skipClipping: true } } });
+		await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: source(3600), config: { timeframeStart: 600, timeframeEnd: 1230, skipClipping: true } },
+		});
 		expect(await balanceOf(workspaceId)).toBe(100 - 11);
 	});
 
 	it("accepts a workspaceId equal to the key's workspace and a projectId of that workspace", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();
-		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'Shorts')").bind(`prj_${workspaceId}`, workspaceId).run();
-		const created = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(60), workspaceId, projectId: `prj_${workspaceId}` } });
+		await env.DB.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?1, ?2, 'Shorts')")
+			.bind(`prj_${workspaceId}`, workspaceId)
+			.run();
+		const created = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: source(60), workspaceId, projectId: `prj_${workspaceId}` },
+		});
 		expect(created.status).toBe(201);
-		expect((await call("GET", `/api/videos/${created.body.video.id}`, { key: apiKey })).body.projectId).toBe(`prj_${workspaceId}`);
+		expect((await call("GET", `/api/videos/${created.body.video.id}`, { key: apiKey })).body.projectId).toBe(
+			`prj_${workspaceId}`,
+		);
 	});
 });
 
@@ -152,7 +199,14 @@ describe("GET /api/videos/:id/clips before completion", () => {
 			clips: [],
 			count: 0,
 			nextCursor: null,
-			filters: { minScore: null, maxScore: null, status: null, favorited: null, sortBy: "score", sortOrder: "desc" },
+			filters: {
+				minScore: null,
+				maxScore: null,
+				status: null,
+				favorited: null,
+				sortBy: "score",
+				sortOrder: "desc",
+			},
 		});
 	});
 });
@@ -163,7 +217,11 @@ describe("GET /api/workspaces", () => {
 		const { status, body } = await call("GET", "/api/workspaces", { key: apiKey });
 		expect(status).toBe(200);
 		expect(body).toHaveLength(1);
-		expect(body[0]).toMatchObject({ id: workspaceId, minutesBalance: 42, plan: { active: true, maxVideoSeconds: 10800 } });
+		expect(body[0]).toMatchObject({
+			id: workspaceId,
+			minutesBalance: 42,
+			plan: { active: true, maxVideoSeconds: 10800 },
+		});
 	});
 });
 
@@ -179,7 +237,9 @@ describe("GET /api/openapi.json", () => {
 		expect(status).toBe(200);
 		expect(body.openapi).toBe("3.1.0");
 		expect(Object.keys(body.paths).sort()).toEqual(DOCUMENTED_PATHS);
-		expect(body.paths["/api/videos/hosted"].post.responses["402"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+		expect(body.paths["/api/videos/hosted"].post.responses["402"].content["application/json"].schema.$ref).toBe(
+			"#/components/schemas/Error",
+		);
 		expect(body.components.schemas.VideoConfig.properties.aspectRatio.default).toBe("9:16");
 	});
 });

@@ -32,7 +32,15 @@ interface Largest {
 	where: string;
 }
 
-type Measure = "boundParameters" | "statementBytes" | "valueBytes" | "queriesPerInvocation" | "r2OpsPerInvocation" | "stepResultBytes" | "stepsPerInstance" | "paramsBytes";
+type Measure =
+	| "boundParameters"
+	| "statementBytes"
+	| "valueBytes"
+	| "queriesPerInvocation"
+	| "r2OpsPerInvocation"
+	| "stepResultBytes"
+	| "stepsPerInstance"
+	| "paramsBytes";
 
 /** One guard per isolate, whichever module instance of this file asks (prototypes are patched once). */
 export interface PlatformGuard {
@@ -55,7 +63,11 @@ const fresh = (): Record<Measure, Largest> => ({
 });
 const current = new AsyncLocalStorage<Invocation>();
 const installed = (globalThis as Record<symbol, PlatformGuard | undefined>)[KEY];
-export const guard: PlatformGuard = installed ?? { largest: fresh(), violations: [], within: (label, work) => current.run({ label, queries: 0, storageOps: 0 }, work) };
+export const guard: PlatformGuard = installed ?? {
+	largest: fresh(),
+	violations: [],
+	within: (label, work) => current.run({ label, queries: 0, storageOps: 0 }, work),
+};
 const { violations } = guard;
 const stepsOf = new Map<string, Set<string>>();
 const encoder = new TextEncoder();
@@ -76,11 +88,29 @@ function checkStatement(sql: string, params: unknown[]): void {
 	const bytes = encoder.encode(sql).length;
 	see("boundParameters", params.length, shortSql(sql));
 	see("statementBytes", bytes, shortSql(sql));
-	const largestValue = Math.max(0, ...params.map((p) => (typeof p === "string" ? encoder.encode(p).length : p instanceof ArrayBuffer || ArrayBuffer.isView(p) ? p.byteLength : 8)));
+	const largestValue = Math.max(
+		0,
+		...params.map((p) =>
+			typeof p === "string"
+				? encoder.encode(p).length
+				: p instanceof ArrayBuffer || ArrayBuffer.isView(p)
+					? p.byteLength
+					: 8,
+		),
+	);
 	see("valueBytes", largestValue, shortSql(sql));
-	if (largestValue > D1_LIMITS.valueBytes) refuse(`D1_ERROR: a value of ${largestValue} bytes (D1 stores at most ${D1_LIMITS.valueBytes} per row or value) in ${shortSql(sql)}`);
-	if (params.length > D1_LIMITS.boundParameters) refuse(`D1_ERROR: too many SQL variables: ${params.length} bound parameters (D1 takes ${D1_LIMITS.boundParameters}) in ${shortSql(sql)}`);
-	if (bytes > D1_LIMITS.statementBytes) refuse(`D1_ERROR: statement too long: ${bytes} bytes (D1 takes ${D1_LIMITS.statementBytes}) in ${shortSql(sql)}`);
+	if (largestValue > D1_LIMITS.valueBytes)
+		refuse(
+			`D1_ERROR: a value of ${largestValue} bytes (D1 stores at most ${D1_LIMITS.valueBytes} per row or value) in ${shortSql(sql)}`,
+		);
+	if (params.length > D1_LIMITS.boundParameters)
+		refuse(
+			`D1_ERROR: too many SQL variables: ${params.length} bound parameters (D1 takes ${D1_LIMITS.boundParameters}) in ${shortSql(sql)}`,
+		);
+	if (bytes > D1_LIMITS.statementBytes)
+		refuse(
+			`D1_ERROR: statement too long: ${bytes} bytes (D1 takes ${D1_LIMITS.statementBytes}) in ${shortSql(sql)}`,
+		);
 }
 
 function countQueries(n: number): void {
@@ -88,7 +118,8 @@ function countQueries(n: number): void {
 	if (!invocation) return; // the test's own setup and assertions: not an invocation of the Worker
 	invocation.queries += n;
 	see("queriesPerInvocation", invocation.queries, invocation.label);
-	if (invocation.queries > D1_LIMITS.queriesPerInvocation) refuse(`D1: more than ${D1_LIMITS.queriesPerInvocation} queries in one invocation (${invocation.label})`);
+	if (invocation.queries > D1_LIMITS.queriesPerInvocation)
+		refuse(`D1: more than ${D1_LIMITS.queriesPerInvocation} queries in one invocation (${invocation.label})`);
 }
 
 function countStorageOp(operation: string): void {
@@ -96,7 +127,10 @@ function countStorageOp(operation: string): void {
 	if (!invocation) return;
 	invocation.storageOps++;
 	see("r2OpsPerInvocation", invocation.storageOps, invocation.label);
-	if (invocation.storageOps > R2_OPS_PER_INVOCATION) refuse(`R2: more than ${R2_OPS_PER_INVOCATION} operations in one invocation (${invocation.label}, at ${operation})`);
+	if (invocation.storageOps > R2_OPS_PER_INVOCATION)
+		refuse(
+			`R2: more than ${R2_OPS_PER_INVOCATION} operations in one invocation (${invocation.label}, at ${operation})`,
+		);
 }
 
 /** Every R2 call the Worker makes goes through the bucket binding's methods. */
@@ -115,7 +149,10 @@ function guardR2(): void {
 type Statement = { statement: string; params: unknown[] };
 
 function guardD1(): void {
-	const statementProto = Object.getPrototypeOf(env.DB.prepare("SELECT 1")) as Record<string, (...args: unknown[]) => unknown>;
+	const statementProto = Object.getPrototypeOf(env.DB.prepare("SELECT 1")) as Record<
+		string,
+		(...args: unknown[]) => unknown
+	>;
 	for (const method of ["first", "run", "all", "raw"]) {
 		const original = statementProto[method]!;
 		statementProto[method] = function (this: Statement, ...args: unknown[]) {
@@ -126,7 +163,9 @@ function guardD1(): void {
 	}
 	// A batch is one round trip but each of its statements is a query. The database's batch runs
 	// through a session's, so only the session's is counted (both when called directly).
-	const sessionProto = Object.getPrototypeOf(env.DB.withSession()) as { batch: (statements: Statement[]) => Promise<unknown> };
+	const sessionProto = Object.getPrototypeOf(env.DB.withSession()) as {
+		batch: (statements: Statement[]) => Promise<unknown>;
+	};
 	const batch = sessionProto.batch;
 	sessionProto.batch = function (this: unknown, statements: Statement[]) {
 		for (const s of statements) checkStatement(s.statement, s.params);
@@ -170,7 +209,10 @@ function guardInvocations(): void {
 								const result = await callback(...a);
 								const bytes = result === undefined ? 0 : encoder.encode(JSON.stringify(result)).length;
 								see("stepResultBytes", bytes, `step "${name}"`);
-								if (bytes > WORKFLOW_LIMITS.stepResultBytes) refuse(`Workflows: step "${name}" returned ${bytes} bytes (a step's result may be ${WORKFLOW_LIMITS.stepResultBytes})`);
+								if (bytes > WORKFLOW_LIMITS.stepResultBytes)
+									refuse(
+										`Workflows: step "${name}" returned ${bytes} bytes (a step's result may be ${WORKFLOW_LIMITS.stepResultBytes})`,
+									);
 								return result;
 							});
 						// The step is an RPC stub: its methods are called through Reflect, never looked up (`.call` would be an RPC property).
@@ -189,12 +231,15 @@ function guardInvocations(): void {
 		return run.call(this, event, guarded);
 	};
 
-	const workflowProto = Object.getPrototypeOf(env.PROCESS_VIDEO) as { create: (options?: { id?: string; params?: unknown }) => Promise<unknown> };
+	const workflowProto = Object.getPrototypeOf(env.PROCESS_VIDEO) as {
+		create: (options?: { id?: string; params?: unknown }) => Promise<unknown>;
+	};
 	const create = workflowProto.create;
 	workflowProto.create = function (this: unknown, options) {
 		const bytes = options?.params === undefined ? 0 : encoder.encode(JSON.stringify(options.params)).length;
 		see("paramsBytes", bytes, options?.id ?? "instance");
-		if (bytes > WORKFLOW_LIMITS.stepResultBytes) refuse(`Workflows: instance params of ${bytes} bytes (at most ${WORKFLOW_LIMITS.stepResultBytes})`);
+		if (bytes > WORKFLOW_LIMITS.stepResultBytes)
+			refuse(`Workflows: instance params of ${bytes} bytes (at most ${WORKFLOW_LIMITS.stepResultBytes})`);
 		return create.call(this, options);
 	};
 }

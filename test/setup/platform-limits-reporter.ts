@@ -44,6 +44,8 @@ export default class PlatformLimitsReporter implements Reporter {
 			const seen = this.largest.get(key) ?? { value: 0, where: "" };
 			return `  ${what}: largest ${seen.value.toLocaleString("en")} of ${limit.toLocaleString("en")}${seen.where ? ` (${seen.where})` : ""}`;
 		});
-		console.log(`\nPlatform limits (test/setup/platform-guard.ts), largest seen in this run:\n${lines.join("\n")}\n`);
+		console.log(
+			`\nPlatform limits (test/setup/platform-guard.ts), largest seen in this run:\n${lines.join("\n")}\n`,
+		);
 	}
 }

@@ -6,7 +6,11 @@
  */
 import { workersAiLlm, type AiBinding } from "../../src/worker/services/ranking/llm/client";
 import type { JsonModeModel, JsonModeTable } from "../../src/worker/services/ranking/llm/workers-ai-catalogue";
-import { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, type SupportedJsonModel } from "../../src/worker/services/ranking/llm/workers-ai-models";
+import {
+	DEFAULT_FAST_MODEL,
+	DEFAULT_STRONG_MODEL,
+	type SupportedJsonModel,
+} from "../../src/worker/services/ranking/llm/workers-ai-models";
 
 declare const ai: AiBinding;
 
@@ -26,6 +30,9 @@ workersAiLlm(ai, "@cf/meta/llama-3.1-8b-instruct-fast");
 export const responsesApi: SupportedJsonModel = "@cf/openai/gpt-oss-20b";
 
 // A model's API shape is checked too (the table JSON_MODE_MODELS satisfies).
-export const rightShape: JsonModeTable = { "@cf/zai-org/glm-4.7-flash": "chat-completions", "@cf/meta/llama-4-scout-17b-16e-instruct": "workers-ai" };
+export const rightShape: JsonModeTable = {
+	"@cf/zai-org/glm-4.7-flash": "chat-completions",
+	"@cf/meta/llama-4-scout-17b-16e-instruct": "workers-ai",
+};
 // @ts-expect-error glm-4.7-flash's input type is chat completions', not Workers AI's own JSON mode.
 export const wrongShape: JsonModeTable = { "@cf/zai-org/glm-4.7-flash": "workers-ai" };

@@ -34,7 +34,9 @@ describe("snapTrim", () => {
 		expect(snapTrim(words, -1, 20, 600).issues.map((i) => i.path)).toEqual(["startTime"]);
 		expect(snapTrim(words, 20, 20, 600).issues[0]!.message).toMatch(/after startTime/);
 		// 10.0 → 12.3 snaps to 2.3 s: too short.
-		expect(snapTrim(words, 10, 12.2, 600).issues[0]!.message).toMatch(/must last 5 to 600 s; .* 2\.3 s \(10 → 12\.3\)/);
+		expect(snapTrim(words, 10, 12.2, 600).issues[0]!.message).toMatch(
+			/must last 5 to 600 s; .* 2\.3 s \(10 → 12\.3\)/,
+		);
 		expect(snapTrim([], 0, 700, 800).issues[0]!.message).toMatch(/must last 5 to 600 s/);
 	});
 });
@@ -42,9 +44,15 @@ describe("snapTrim", () => {
 describe("corrected caption words", () => {
 	it("replace a word's text by its start in the source, so they survive a later trim", () => {
 		const inClip = clipWords(words, 12, 18, null);
-		const { fixes, issues } = withCorrections(inClip, null, [{ index: 0, word: " Hello " }, { index: 2, word: "there" }]);
+		const { fixes, issues } = withCorrections(inClip, null, [
+			{ index: 0, word: " Hello " },
+			{ index: 2, word: "there" },
+		]);
 		expect(issues).toEqual([]);
-		expect(fixes).toEqual([{ start: 12, word: "Hello" }, { start: 12.8, word: "there" }]);
+		expect(fixes).toEqual([
+			{ start: 12, word: "Hello" },
+			{ start: 12.8, word: "there" },
+		]);
 		const wider = clipWords(words, 11, 18, fixes);
 		expect(wider.map((w) => w.word).slice(0, 6)).toEqual(["w2", "w3", "w4", "Hello", "w6", "there"]);
 		expect(wider[3]).toEqual({ word: "Hello", start: 12, end: 12.3 });
@@ -63,8 +71,18 @@ describe("zipStream", () => {
 				},
 			});
 		const entries = [
-			{ name: "01-big.mp4", size: big.length, modified: new Date("2026-03-04T05:06:08Z"), open: async () => chunked(big, 4096) },
-			{ name: "02-ünïcode.txt", size: 5, modified: new Date("1970-01-01T00:00:00Z"), open: async () => chunked(new TextEncoder().encode("hello"), 2) },
+			{
+				name: "01-big.mp4",
+				size: big.length,
+				modified: new Date("2026-03-04T05:06:08Z"),
+				open: async () => chunked(big, 4096),
+			},
+			{
+				name: "02-ünïcode.txt",
+				size: 5,
+				modified: new Date("1970-01-01T00:00:00Z"),
+				open: async () => chunked(new TextEncoder().encode("hello"), 2),
+			},
 			{ name: "empty", size: 0, modified: new Date(), open: async () => chunked(new Uint8Array(0), 1) },
 		];
 		const bytes = new Uint8Array(await new Response(zipStream(entries)).arrayBuffer());
@@ -95,7 +113,9 @@ describe("timelines", () => {
 		};
 		for (const xml of [toFcpxml(timeline), toXmeml(timeline)]) {
 			expect(XMLValidator.validate(xml)).toBe(true);
-			expect(JSON.stringify(new XMLParser({ ignoreAttributes: false }).parse(xml))).toContain("It's <great> & more");
+			expect(JSON.stringify(new XMLParser({ ignoreAttributes: false }).parse(xml))).toContain(
+				"It's <great> & more",
+			);
 		}
 		// 1.01 s and 11.5 s at 30 fps: frames 30 and 345.
 		expect(toFcpxml(timeline)).toContain(`start="30/30s" duration="315/30s"`);

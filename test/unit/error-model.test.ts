@@ -25,6 +25,8 @@ describe("the one error model", () => {
 		});
 		const response = await app.request("/typed", {}, env);
 		expect(response.status).toBe(413);
-		expect(await response.json()).toMatchObject({ error: { code: "video_too_long", message: "Too long.", details: { duration: 2 } } });
+		expect(await response.json()).toMatchObject({
+			error: { code: "video_too_long", message: "Too long.", details: { duration: 2 } },
+		});
 	});
 });

@@ -2,7 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
 import { parseItems, LlmMoment } from "../../src/worker/services/ranking/llm/answer";
-import { createLlm as createLlmWithDelays, DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, openAiCompatibleLlm, workersAiLlm, type LlmSettings } from "../../src/worker/services/ranking/llm/client";
+import {
+	createLlm as createLlmWithDelays,
+	DEFAULT_FAST_MODEL,
+	DEFAULT_STRONG_MODEL,
+	openAiCompatibleLlm,
+	workersAiLlm,
+	type LlmSettings,
+} from "../../src/worker/services/ranking/llm/client";
 import { rankMoments } from "../../src/worker/services/ranking/rank-moments";
 import { checkTextRequest, textReply } from "../workers-ai/ai-fidelity.mjs";
 import { sentencesOf } from "../../src/worker/services/transcription/transcript";
@@ -13,10 +20,15 @@ const episode = transcriptOf(GARDEN_EPISODE);
 const basic = { ...defaultConfig(), clipModel: "ClipBasic" as const, clipDurationMin: 15, clipDurationMax: 90 };
 const pro = { ...basic, clipModel: "ClipPro" as const };
 
-type Input = { messages: { role: string; content: string }[]; response_format: { type: string; json_schema: Record<string, unknown> }; max_tokens: number };
+type Input = {
+	messages: { role: string; content: string }[];
+	response_format: { type: string; json_schema: Record<string, unknown> };
+	max_tokens: number;
+};
 
 /** Retries on capacity errors without the production pauses. */
-const createLlm = (settings: LlmSettings, strength: "fast" | "strong") => createLlmWithDelays(settings, strength, { delaysMs: [0, 0, 0] });
+const createLlm = (settings: LlmSettings, strength: "fast" | "strong") =>
+	createLlmWithDelays(settings, strength, { delaysMs: [0, 0, 0] });
 
 /**
  * A Workers AI binding stub: refuses what Workers AI would (a model outside the generated
@@ -59,11 +71,16 @@ const moment = (first: number, last: number, extra: Partial<Record<string, unkno
 
 describe("ClipBasic with an LLM (one pass, the fast model)", () => {
 	it("asks the fast model with a JSON schema, checks the sentence numbers against the transcript and fits the clip to whole sentences", async () => {
-		const ai = aiStub((input) => ({ clips: [moment(...sentenceNumbers(input, /my grandmother kept a fig tree/, /To this day/))] }));
+		const ai = aiStub((input) => ({
+			clips: [moment(...sentenceNumbers(input, /my grandmother kept a fig tree/, /To this day/))],
+		}));
 		const outcome = await rankMoments(episode, basic, null, createLlm({ AI: ai }, "fast"));
 		expect(ai.calls[0]!.model).toBe(DEFAULT_FAST_MODEL);
 		expect(ai.calls[0]!.input.response_format.type).toBe("json_schema");
-		expect(ai.calls[0]!.input.response_format.json_schema).toMatchObject({ type: "object", properties: { clips: { type: "array" } } });
+		expect(ai.calls[0]!.input.response_format.json_schema).toMatchObject({
+			type: "object",
+			properties: { clips: { type: "array" } },
+		});
 		expect(outcome.rankedBy).toBe(`ClipBasic (workers-ai:${DEFAULT_FAST_MODEL})`);
 		const [clip] = outcome.clips;
 		const story = spanOfTurns(episode, ...STORY_TURNS);
@@ -83,8 +100,15 @@ describe("ClipBasic with an LLM (one pass, the fast model)", () => {
 	});
 
 	it("drops spans that are not in the transcript, fits over-long ones inside the range, and removes overlaps", async () => {
-		const ai = aiStub(() => ({ clips: [moment(9000, 9010), moment(0, 400, { score: 80 }), moment(3, 8, { score: 70 }), moment(12, 11)] }));
-		const outcome = await rankMoments(episode, { ...basic, clipDurationMax: 40 }, null, createLlm({ AI: ai }, "fast"));
+		const ai = aiStub(() => ({
+			clips: [moment(9000, 9010), moment(0, 400, { score: 80 }), moment(3, 8, { score: 70 }), moment(12, 11)],
+		}));
+		const outcome = await rankMoments(
+			episode,
+			{ ...basic, clipDurationMax: 40 },
+			null,
+			createLlm({ AI: ai }, "fast"),
+		);
 		expect(outcome.rankedBy).toMatch(/^ClipBasic \(workers-ai/);
 		for (const clip of outcome.clips) {
 			expect(clip.end - clip.start).toBeLessThanOrEqual(40);
@@ -95,7 +119,13 @@ describe("ClipBasic with an LLM (one pass, the fast model)", () => {
 	});
 
 	it("keeps its own headline when the model's merely quotes the clip's first words", async () => {
-		const ai = aiStub((input) => ({ clips: [moment(...sentenceNumbers(input, /my grandmother kept a fig tree/, /To this day/), { hookTitle: "So, my grandmother kept a fig tree" })] }));
+		const ai = aiStub((input) => ({
+			clips: [
+				moment(...sentenceNumbers(input, /my grandmother kept a fig tree/, /To this day/), {
+					hookTitle: "So, my grandmother kept a fig tree",
+				}),
+			],
+		}));
 		const [clip] = (await rankMoments(episode, basic, null, createLlm({ AI: ai }, "fast"))).clips;
 		expect(clip!.hookTitle).not.toBe("So, my grandmother kept a fig tree");
 		expect(clip!.hookTitle.length).toBeLessThanOrEqual(60);
@@ -114,8 +144,18 @@ describe("ClipPro with an LLM (two passes, the strong model)", () => {
 		const ai = aiStub((input) => {
 			const system = input.messages[0]!.content;
 			if (system.includes("Score each window")) {
-				const ids = [...input.messages[1]!.content.matchAll(/### Window (\d+)\n([^#]*)/g)].map(([, id, text]) => ({ id: Number(id), story: /fig tree/.test(text!) }));
-				return { windows: ids.map(({ id, story }) => ({ window: id, hook: story ? 9 : 2, completeness: story ? 9 : 3, payoff: story ? 10 : 2, relevance: null })) };
+				const ids = [...input.messages[1]!.content.matchAll(/### Window (\d+)\n([^#]*)/g)].map(
+					([, id, text]) => ({ id: Number(id), story: /fig tree/.test(text!) }),
+				);
+				return {
+					windows: ids.map(({ id, story }) => ({
+						window: id,
+						hook: story ? 9 : 2,
+						completeness: story ? 9 : 3,
+						payoff: story ? 10 : 2,
+						relevance: null,
+					})),
+				};
 			}
 			const lines = input.messages[1]!.content;
 			if (!/my grandmother kept a fig tree/.test(lines) || !/To this day/.test(lines)) return { clips: [] };
@@ -138,8 +178,17 @@ describe("ClipPro with an LLM (two passes, the strong model)", () => {
 
 	it("passes the person's prompt verbatim to both passes; an empty answer means no clips, with the reason", async () => {
 		const prompt = "the part where they talk about the budget for the new fence";
-		const ai = aiStub((input) => (input.messages[0]!.content.includes("Score each window") ? { windows: [{ window: 0, hook: 5, completeness: 5, payoff: 5, relevance: 8 }] } : { clips: [] }));
-		const outcome = await rankMoments(episode, { ...pro, customPrompt: prompt }, null, createLlm({ AI: ai }, "strong"));
+		const ai = aiStub((input) =>
+			input.messages[0]!.content.includes("Score each window")
+				? { windows: [{ window: 0, hook: 5, completeness: 5, payoff: 5, relevance: 8 }] }
+				: { clips: [] },
+		);
+		const outcome = await rankMoments(
+			episode,
+			{ ...pro, customPrompt: prompt },
+			null,
+			createLlm({ AI: ai }, "strong"),
+		);
 		for (const call of ai.calls) expect(JSON.stringify(call.input.messages)).toContain(`«${prompt}»`);
 		expect(outcome.clips).toEqual([]);
 		expect(outcome.note).toBe("The model found no passage matching the prompt.");
@@ -149,17 +198,37 @@ describe("ClipPro with an LLM (two passes, the strong model)", () => {
 describe("answers that go wrong", () => {
 	it("repairs code fences and an answer cut off mid-array; drops single invalid items", () => {
 		const good = JSON.stringify(moment(1, 2));
-		expect(parseItems(`\`\`\`json\n{"clips": [${good}]}\n\`\`\``, "clips", LlmMoment)).toMatchObject({ ok: true, items: [{ firstSentence: 1 }] });
+		expect(parseItems(`\`\`\`json\n{"clips": [${good}]}\n\`\`\``, "clips", LlmMoment)).toMatchObject({
+			ok: true,
+			items: [{ firstSentence: 1 }],
+		});
 		const truncated = `{"clips": [${good}, ${JSON.stringify(moment(5, 9))}, {"firstSentence": 12, "lastSen`;
 		const repaired = parseItems(truncated, "clips", LlmMoment);
 		expect(repaired.ok && repaired.items.map((m) => m.firstSentence)).toEqual([1, 5]);
-		expect(parseItems("I think the best moment is at 3:20", "clips", LlmMoment)).toEqual({ ok: false, error: "not JSON" });
+		expect(parseItems("I think the best moment is at 3:20", "clips", LlmMoment)).toEqual({
+			ok: false,
+			error: "not JSON",
+		});
 		const mixed = parseItems({ clips: [{ ...moment(1, 2), score: "high" }, moment(3, 4)] }, "clips", LlmMoment);
 		expect(mixed.ok && mixed.items).toHaveLength(1);
 	});
 
 	it("asks once more, saying what was wrong, then uses the corrected answer", async () => {
-		const ai = aiStub((input, call) => (call === 1 ? "Sure! Here are your clips: the fig tree one" : { clips: [moment(...sentenceNumbers({ ...input, messages: [input.messages[1]!] }, /my grandmother kept a fig tree/, /To this day/))] }));
+		const ai = aiStub((input, call) =>
+			call === 1
+				? "Sure! Here are your clips: the fig tree one"
+				: {
+						clips: [
+							moment(
+								...sentenceNumbers(
+									{ ...input, messages: [input.messages[1]!] },
+									/my grandmother kept a fig tree/,
+									/To this day/,
+								),
+							),
+						],
+					},
+		);
 		const outcome = await rankMoments(episode, basic, null, createLlm({ AI: ai }, "fast"));
 		expect(ai.calls).toHaveLength(2);
 		expect(ai.calls[1]!.input.messages.at(-1)!.content).toContain("not valid (not JSON)");
@@ -168,20 +237,47 @@ describe("answers that go wrong", () => {
 	});
 
 	it("falls back to the offline ranker, saying why, when the model keeps failing, refuses, or the provider errors", async () => {
-		const garbage = await rankMoments(episode, basic, null, createLlm({ AI: aiStub(() => ({ answer: 42 })) }, "fast"));
-		expect(garbage.rankedBy).toMatch(/^ClipBasic \(offline ranker: fallback, workers-ai:.* failed: the model's answer did not match the schema twice \(no "clips" array\)\)$/);
+		const garbage = await rankMoments(
+			episode,
+			basic,
+			null,
+			createLlm({ AI: aiStub(() => ({ answer: 42 })) }, "fast"),
+		);
+		expect(garbage.rankedBy).toMatch(
+			/^ClipBasic \(offline ranker: fallback, workers-ai:.* failed: the model's answer did not match the schema twice \(no "clips" array\)\)$/,
+		);
 		expect(garbage.clips.length).toBeGreaterThan(0);
 
-		const capacity = await rankMoments(episode, pro, null, createLlm({ AI: aiStub(() => new Error("3040: Capacity temporarily exceeded, please try again.")) }, "strong"));
-		expect(capacity.rankedBy).toMatch(/fallback, workers-ai:.* failed: all 1 batches of windows failed: 3040: Capacity temporarily exceeded/);
+		const capacity = await rankMoments(
+			episode,
+			pro,
+			null,
+			createLlm(
+				{ AI: aiStub(() => new Error("3040: Capacity temporarily exceeded, please try again.")) },
+				"strong",
+			),
+		);
+		expect(capacity.rankedBy).toMatch(
+			/fallback, workers-ai:.* failed: all 1 batches of windows failed: 3040: Capacity temporarily exceeded/,
+		);
 		expect(capacity.clips.length).toBeGreaterThan(0);
 
-		const jsonMode = await rankMoments(episode, basic, null, createLlm({ AI: aiStub(() => new Error("AiError: JSON Mode couldn't be met")) }, "fast"));
+		const jsonMode = await rankMoments(
+			episode,
+			basic,
+			null,
+			createLlm({ AI: aiStub(() => new Error("AiError: JSON Mode couldn't be met")) }, "fast"),
+		);
 		expect(jsonMode.rankedBy).toMatch(/JSON Mode couldn't be met/);
 
-		const refusing = openAiCompatibleLlm("https://llm.example/v1", "k", "m", (async () => Response.json({ choices: [{ message: { content: null, refusal: "I can't help with that." } }] })) as unknown as typeof fetch);
+		const refusing = openAiCompatibleLlm("https://llm.example/v1", "k", "m", (async () =>
+			Response.json({
+				choices: [{ message: { content: null, refusal: "I can't help with that." } }],
+			})) as unknown as typeof fetch);
 		const refused = await rankMoments(episode, basic, null, refusing);
-		expect(refused.rankedBy).toMatch(/fallback, openai-compatible:m failed: the model refused: I can't help with that/);
+		expect(refused.rankedBy).toMatch(
+			/fallback, openai-compatible:m failed: the model refused: I can't help with that/,
+		);
 
 		const none = await rankMoments(episode, basic, null, null);
 		expect(none.rankedBy).toBe("ClipBasic (offline ranker: no LLM is configured)");
@@ -192,26 +288,45 @@ describe("LLM clients", () => {
 	it("Workers AI: messages and a JSON-schema response_format; the answer is output.response", async () => {
 		const ai = { run: vi.fn().mockResolvedValue({ response: { clips: [] }, usage: { prompt_tokens: 10 } }) };
 		const llm = workersAiLlm(ai, DEFAULT_STRONG_MODEL);
-		expect(await llm.complete([{ role: "user", content: "hi" }], { name: "x", schema: { type: "object" } })).toEqual({ clips: [] });
+		expect(
+			await llm.complete([{ role: "user", content: "hi" }], { name: "x", schema: { type: "object" } }),
+		).toEqual({ clips: [] });
 		expect(ai.run.mock.calls[0]![0]).toBe(DEFAULT_STRONG_MODEL);
-		expect(ai.run.mock.calls[0]![1]).toMatchObject({ messages: [{ role: "user", content: "hi" }], response_format: { type: "json_schema", json_schema: { type: "object" } } });
+		expect(ai.run.mock.calls[0]![1]).toMatchObject({
+			messages: [{ role: "user", content: "hi" }],
+			response_format: { type: "json_schema", json_schema: { type: "object" } },
+		});
 	});
 
 	it("OpenAI-compatible (Ollama, vLLM…): POST /chat/completions with a bearer key; the answer is choices[0].message.content", async () => {
 		const fetchStub = vi.fn(async () => Response.json({ choices: [{ message: { content: '{"clips": []}' } }] }));
-		const llm = openAiCompatibleLlm("https://llm.example.com/v1/", "sk-test", "llama3.1", fetchStub as unknown as typeof fetch);
-		expect(await llm.complete([{ role: "user", content: "hi" }], { name: "clip_moments", schema: { type: "object" } })).toBe('{"clips": []}');
+		const llm = openAiCompatibleLlm(
+			"https://llm.example.com/v1/",
+			"sk-test",
+			"llama3.1",
+			fetchStub as unknown as typeof fetch,
+		);
+		expect(
+			await llm.complete([{ role: "user", content: "hi" }], { name: "clip_moments", schema: { type: "object" } }),
+		).toBe('{"clips": []}');
 		const [url, init] = fetchStub.mock.calls[0] as unknown as [string, RequestInit];
 		expect(url).toBe("https://llm.example.com/v1/chat/completions");
 		expect((init.headers as Record<string, string>).authorization).toBe("Bearer sk-test");
-		expect(JSON.parse(init.body as string)).toMatchObject({ model: "llama3.1", response_format: { type: "json_schema", json_schema: { name: "clip_moments" } } });
+		expect(JSON.parse(init.body as string)).toMatchObject({
+			model: "llama3.1",
+			response_format: { type: "json_schema", json_schema: { name: "clip_moments" } },
+		});
 	});
 
 	it("picks the fast model for ClipBasic and the strong one for ClipPro, from the settings", () => {
 		const ai = { run: vi.fn() };
 		expect(createLlm({ AI: ai }, "fast")!.name).toBe(`workers-ai:${DEFAULT_FAST_MODEL}`);
-		expect(createLlm({ AI: ai, LLM_MODEL: "@cf/x/strong", LLM_FAST_MODEL: "@cf/x/fast" }, "strong")!.name).toBe("workers-ai:@cf/x/strong");
-		expect(createLlm({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1:70b" }, "fast")!.name).toBe("openai-compatible:llama3.1:70b");
+		expect(createLlm({ AI: ai, LLM_MODEL: "@cf/x/strong", LLM_FAST_MODEL: "@cf/x/fast" }, "strong")!.name).toBe(
+			"workers-ai:@cf/x/strong",
+		);
+		expect(createLlm({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1:70b" }, "fast")!.name).toBe(
+			"openai-compatible:llama3.1:70b",
+		);
 		expect(createLlm({}, "fast")).toBeNull();
 	});
 });

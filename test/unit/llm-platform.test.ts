@@ -8,7 +8,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
 import { MOMENTS_SCHEMA, WINDOWS_SCHEMA } from "../../src/worker/services/ranking/llm/answer";
-import { createLlm, DEFAULT_FAST_MODEL, SUPPORTED_WORKERS_AI_MODELS, workersAiLlm } from "../../src/worker/services/ranking/llm/client";
+import {
+	createLlm,
+	DEFAULT_FAST_MODEL,
+	SUPPORTED_WORKERS_AI_MODELS,
+	workersAiLlm,
+} from "../../src/worker/services/ranking/llm/client";
 import { isTransientLlmError, LlmUnavailableError } from "../../src/worker/services/ranking/llm/errors";
 import { plainSchemaProblems } from "../../src/worker/services/ranking/llm/plain-schema";
 import { rankMoments } from "../../src/worker/services/ranking/rank-moments";
@@ -44,36 +49,92 @@ function binding(answer: (model: string, input: Input, call: number) => unknown)
 /** Each chunk's first sentence as the whole moment: enough for a clip when the range allows. */
 const firstLines = (_model: string, input: Input) => {
 	const ids = [...input.messages.at(-1)!.content.matchAll(/^S(\d+) /gm)].map((m) => Number(m[1]));
-	return { clips: ids.length > 0 ? [{ firstSentence: ids[0], lastSentence: ids[Math.min(ids.length - 1, 6)], title: "A moment", hookTitle: "A headline", score: 80, reason: "It lands.", hooks: { question: "", statement: "" }, emotions: [], description: "A caption. #tag" }] : [] };
+	return {
+		clips:
+			ids.length > 0
+				? [
+						{
+							firstSentence: ids[0],
+							lastSentence: ids[Math.min(ids.length - 1, 6)],
+							title: "A moment",
+							hookTitle: "A headline",
+							score: 80,
+							reason: "It lands.",
+							hooks: { question: "", statement: "" },
+							emotions: [],
+							description: "A caption. #tag",
+						},
+					]
+				: [],
+	};
 };
 
 describe("models from the generated catalogue", () => {
 	it("the stand-in refuses what Workers AI refuses: an unknown model, JSON mode on a model without it, a schema beyond the plain subset", () => {
 		const messages = [{ role: "user", content: "hi" }];
 		const schema = { type: "object", properties: { ok: { type: "boolean" } } };
-		expect(() => checkTextRequest(env.AI_CATALOGUE, "@cf/meta/llama-3.1-8b-instruct-fast", { messages })).toThrow(/^5007: No such model @cf\/meta\/llama-3\.1-8b-instruct-fast/);
-		expect(() => checkTextRequest(env.AI_CATALOGUE, "@cf/meta/llama-3.1-8b-instruct-fp8", { messages, response_format: { type: "json_schema", json_schema: schema } })).toThrow(/^5025: This model doesn't support JSON Schema$/);
+		expect(() => checkTextRequest(env.AI_CATALOGUE, "@cf/meta/llama-3.1-8b-instruct-fast", { messages })).toThrow(
+			/^5007: No such model @cf\/meta\/llama-3\.1-8b-instruct-fast/,
+		);
+		expect(() =>
+			checkTextRequest(env.AI_CATALOGUE, "@cf/meta/llama-3.1-8b-instruct-fp8", {
+				messages,
+				response_format: { type: "json_schema", json_schema: schema },
+			}),
+		).toThrow(/^5025: This model doesn't support JSON Schema$/);
 		const nullable = { ...schema, properties: { ok: { anyOf: [{ type: "boolean" }, { type: "null" }] } } };
-		expect(() => checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, { messages, response_format: { type: "json_schema", json_schema: nullable } })).toThrow(/^5006: Bad input: .*anyOf is not supported/);
+		expect(() =>
+			checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, {
+				messages,
+				response_format: { type: "json_schema", json_schema: nullable },
+			}),
+		).toThrow(/^5006: Bad input: .*anyOf is not supported/);
 		const huge = { ...schema, properties: { n: { type: "integer", maximum: Number.MAX_SAFE_INTEGER } } };
-		expect(() => checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, { messages, response_format: { type: "json_schema", json_schema: huge } })).toThrow(/maximum 9007199254740991 is out of range/);
-		expect(() => checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, { messages, response_format: { type: "json_schema", json_schema: { $schema: "https://json-schema.org/draft/2020-12/schema", ...schema } } })).toThrow(/\$schema is not supported/);
-		expect(checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, { messages, response_format: { type: "json_schema", json_schema: schema } })).toBe("workers-ai");
+		expect(() =>
+			checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, {
+				messages,
+				response_format: { type: "json_schema", json_schema: huge },
+			}),
+		).toThrow(/maximum 9007199254740991 is out of range/);
+		expect(() =>
+			checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, {
+				messages,
+				response_format: {
+					type: "json_schema",
+					json_schema: { $schema: "https://json-schema.org/draft/2020-12/schema", ...schema },
+				},
+			}),
+		).toThrow(/\$schema is not supported/);
+		expect(
+			checkTextRequest(env.AI_CATALOGUE, DEFAULT_FAST_MODEL, {
+				messages,
+				response_format: { type: "json_schema", json_schema: schema },
+			}),
+		).toBe("workers-ai");
 	});
 
 	it("every model the code may call is a JSON-mode model of the catalogue in the API shape the code sends it", () => {
-		for (const model of SUPPORTED_WORKERS_AI_MODELS) expect.soft(env.AI_CATALOGUE.jsonMode[model], model).toBeDefined();
+		for (const model of SUPPORTED_WORKERS_AI_MODELS)
+			expect.soft(env.AI_CATALOGUE.jsonMode[model], model).toBeDefined();
 		for (const name of ["LLM_MODEL", "LLM_FAST_MODEL"]) {
-			for (const table of ["vars", "env.local.vars"]) expect(SUPPORTED_WORKERS_AI_MODELS, `${table} ${name}`).toContain(valueIn(table, name));
+			for (const table of ["vars", "env.local.vars"])
+				expect(SUPPORTED_WORKERS_AI_MODELS, `${table} ${name}`).toContain(valueIn(table, name));
 		}
 		expect(valueIn("vars", "LLM_FAST_MODEL")).toBe(DEFAULT_FAST_MODEL);
 	});
 
 	it("a configured model outside them ranks offline, saying which variable names what", async () => {
 		const ai = binding(firstLines);
-		const outcome = await rankMoments(episode, basic, null, createLlm({ AI: ai, LLM_FAST_MODEL: "@cf/meta/llama-3.1-8b-instruct-fast" }, "fast", noPause));
+		const outcome = await rankMoments(
+			episode,
+			basic,
+			null,
+			createLlm({ AI: ai, LLM_FAST_MODEL: "@cf/meta/llama-3.1-8b-instruct-fast" }, "fast", noPause),
+		);
 		expect(ai.calls).toHaveLength(0);
-		expect(outcome.rankedBy).toMatch(/^ClipBasic \(offline ranker: fallback, workers-ai:@cf\/meta\/llama-3\.1-8b-instruct-fast failed: LLM_FAST_MODEL = "@cf\/meta\/llama-3\.1-8b-instruct-fast" is not a Workers AI model with JSON mode/);
+		expect(outcome.rankedBy).toMatch(
+			/^ClipBasic \(offline ranker: fallback, workers-ai:@cf\/meta\/llama-3\.1-8b-instruct-fast failed: LLM_FAST_MODEL = "@cf\/meta\/llama-3\.1-8b-instruct-fast" is not a Workers AI model with JSON mode/,
+		);
 		expect(outcome.clips.length).toBeGreaterThan(0);
 	});
 
@@ -81,7 +142,10 @@ describe("models from the generated catalogue", () => {
 		const ai = binding(() => ({ clips: [] }));
 		const llm = workersAiLlm(ai, "@cf/zai-org/glm-4.7-flash");
 		expect(await llm.complete([{ role: "user", content: "hi" }], MOMENTS_SCHEMA)).toBe('{"clips":[]}');
-		expect(ai.calls[0]!.input.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "clip_moments", strict: true, schema: { type: "object" } } });
+		expect(ai.calls[0]!.input.response_format).toMatchObject({
+			type: "json_schema",
+			json_schema: { name: "clip_moments", strict: true, schema: { type: "object" } },
+		});
 	});
 });
 
@@ -107,10 +171,23 @@ describe("the schema on the wire", () => {
 
 describe("capacity and timeouts", () => {
 	it("classifies errors by what another try can change", () => {
-		for (const transient of ["3040: Capacity temporarily exceeded, please try again.", "AiError: 3040: No more data centers to forward the request to", "3007: Request timeout", "3046: Request timeout", "LLM endpoint answered 503: busy", "Network connection lost."]) {
+		for (const transient of [
+			"3040: Capacity temporarily exceeded, please try again.",
+			"AiError: 3040: No more data centers to forward the request to",
+			"3007: Request timeout",
+			"3046: Request timeout",
+			"LLM endpoint answered 503: busy",
+			"Network connection lost.",
+		]) {
 			expect.soft(isTransientLlmError(new Error(transient)), transient).toBe(true);
 		}
-		for (const lasting of ["5007: No such model @cf/x or task", "5025: This model doesn't support JSON Schema", "AiError: 5006: Bad input", "3036: You have used up your daily free allocation of 10,000 neurons.", "LLM endpoint answered 400: bad"]) {
+		for (const lasting of [
+			"5007: No such model @cf/x or task",
+			"5025: This model doesn't support JSON Schema",
+			"AiError: 5006: Bad input",
+			"3036: You have used up your daily free allocation of 10,000 neurons.",
+			"LLM endpoint answered 400: bad",
+		]) {
 			expect.soft(isTransientLlmError(new Error(lasting)), lasting).toBe(false);
 		}
 	});
@@ -140,7 +217,11 @@ describe("capacity and timeouts", () => {
 		});
 		const outcome = await rankMoments(long, basic, null, createLlm({ AI: ai }, "fast", noPause));
 		const chunks = Math.ceil(long.duration / 900);
-		expect(outcome.rankedBy).toMatch(new RegExp(`^ClipBasic \\(workers-ai:${DEFAULT_FAST_MODEL}; ${chunks - 1} of ${chunks} transcript parts answered \\(1 failed: 3040: Capacity temporarily exceeded`));
+		expect(outcome.rankedBy).toMatch(
+			new RegExp(
+				`^ClipBasic \\(workers-ai:${DEFAULT_FAST_MODEL}; ${chunks - 1} of ${chunks} transcript parts answered \\(1 failed: 3040: Capacity temporarily exceeded`,
+			),
+		);
 		// Four attempts of the failing chunk (the first and three retries), one of every other.
 		expect(ai.calls).toHaveLength(chunks - 1 + 4);
 		const fromModel = outcome.clips.filter((c) => c.hookTitle === "A headline");
@@ -158,15 +239,21 @@ describe("capacity and timeouts", () => {
 
 	it("when every call stays busy: throws for the step to retry, and its final attempt ranks offline", async () => {
 		const busy = () => createLlm({ AI: binding(() => capacity()) }, "fast", noPause);
-		await expect(rankMoments(episode, basic, null, busy(), { finalAttempt: false })).rejects.toBeInstanceOf(LlmUnavailableError);
+		await expect(rankMoments(episode, basic, null, busy(), { finalAttempt: false })).rejects.toBeInstanceOf(
+			LlmUnavailableError,
+		);
 		const last = await rankMoments(episode, basic, null, busy(), { finalAttempt: true });
-		expect(last.rankedBy).toMatch(/^ClipBasic \(offline ranker: fallback, .* failed: all 1 transcript parts failed: 3040/);
+		expect(last.rankedBy).toMatch(
+			/^ClipBasic \(offline ranker: fallback, .* failed: all 1 transcript parts failed: 3040/,
+		);
 		expect(last.clips.length).toBeGreaterThan(0);
 	});
 
 	it("a lasting error is not retried: one call, then the offline ranker at once", async () => {
 		const ai = binding(() => new Error("5025: This model doesn't support JSON Schema"));
-		const outcome = await rankMoments(episode, basic, null, createLlm({ AI: ai }, "fast", noPause), { finalAttempt: false });
+		const outcome = await rankMoments(episode, basic, null, createLlm({ AI: ai }, "fast", noPause), {
+			finalAttempt: false,
+		});
 		expect(ai.calls).toHaveLength(1);
 		expect(outcome.rankedBy).toMatch(/offline ranker: fallback, .* failed: 5025/);
 	});

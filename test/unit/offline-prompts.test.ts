@@ -16,26 +16,42 @@ const garden = transcriptOf(GARDEN_EPISODE);
 
 describe("prompt words that are also listening sounds", () => {
 	it("are found in the transcript as the prompt reads them: 'the part about the man' finds the old man named Walter", () => {
-		const outcome = rankOffline(DEMO_TALK, { ...config, clipDurationMin: 10, clipDurationMax: 30, customPrompt: "the part about the man" });
+		const outcome = rankOffline(DEMO_TALK, {
+			...config,
+			clipDurationMin: 10,
+			clipDurationMax: 30,
+			customPrompt: "the part about the man",
+		});
 		expect(outcome.note).toBeNull();
 		expect(outcome.clips[0]!.transcript).toMatch(/old man named walter/);
 	});
 
-	it.each(["god", "thanks", "great", "nice", "sure", "interesting"])("'%s' in a prompt matches the sentence that says it", (word) => {
-		const talk = transcriptOf([
-			["A", "We spent the whole morning cleaning out the garage and sorting the boxes."],
-			["B", "Mm-hmm."],
-			["A", `The ${word} part was the letter we found in the bottom box, from my grandfather to my grandmother in 1952.`],
-			["B", "Wow."],
-			["A", "Then we drove the old couch to the dump and had lunch at the diner by the bridge."],
-			["B", "Right."],
-			["A", "After that we painted the fence, two coats, and the neighbour's dog supervised the whole time."],
-		]);
-		const outcome = rankOffline(talk, { ...config, clipDurationMin: 5, clipDurationMax: 15, customPrompt: `the ${word} part` });
-		expect(outcome.note).toBeNull();
-		expect(outcome.clips[0]!.transcript).toMatch(new RegExp(`\\b${word}\\b`, "i"));
-		expect(unitsOf(talk).find((u) => u.text.includes(word))!.keys.length).toBeGreaterThan(0);
-	});
+	it.each(["god", "thanks", "great", "nice", "sure", "interesting"])(
+		"'%s' in a prompt matches the sentence that says it",
+		(word) => {
+			const talk = transcriptOf([
+				["A", "We spent the whole morning cleaning out the garage and sorting the boxes."],
+				["B", "Mm-hmm."],
+				[
+					"A",
+					`The ${word} part was the letter we found in the bottom box, from my grandfather to my grandmother in 1952.`,
+				],
+				["B", "Wow."],
+				["A", "Then we drove the old couch to the dump and had lunch at the diner by the bridge."],
+				["B", "Right."],
+				["A", "After that we painted the fence, two coats, and the neighbour's dog supervised the whole time."],
+			]);
+			const outcome = rankOffline(talk, {
+				...config,
+				clipDurationMin: 5,
+				clipDurationMax: 15,
+				customPrompt: `the ${word} part`,
+			});
+			expect(outcome.note).toBeNull();
+			expect(outcome.clips[0]!.transcript).toMatch(new RegExp(`\\b${word}\\b`, "i"));
+			expect(unitsOf(talk).find((u) => u.text.includes(word))!.keys.length).toBeGreaterThan(0);
+		},
+	);
 });
 
 describe("negation and exclusions", () => {
@@ -58,15 +74,23 @@ describe("negation and exclusions", () => {
 		expect(clips.length).toBeGreaterThan(0);
 		for (const clip of clips) expect(clip.transcript).not.toMatch(/pumpkin/i);
 		const confession = spanOfTurns(garden, ...CONFESSION_TURNS);
-		expect(clips.some((c) => c.start < confession.end && confession.start < c.end && c.transcript.includes("truth"))).toBe(false);
+		expect(
+			clips.some((c) => c.start < confession.end && confession.start < c.end && c.transcript.includes("truth")),
+		).toBe(false);
 	});
 });
 
 describe("places in the video", () => {
 	it("parses first or last N minutes, halves and after the intro", () => {
 		expect(readPrompt("in the last ten minutes")).toMatchObject({ lastSeconds: 600, terms: [] });
-		expect(readPrompt("the compost, in the first 5 minutes")).toMatchObject({ firstSeconds: 300, terms: [{ word: "compost" }] });
-		expect(readPrompt("anything about taxes after minute 20")).toMatchObject({ afterSeconds: 1200, terms: [{ word: "taxes" }] });
+		expect(readPrompt("the compost, in the first 5 minutes")).toMatchObject({
+			firstSeconds: 300,
+			terms: [{ word: "compost" }],
+		});
+		expect(readPrompt("anything about taxes after minute 20")).toMatchObject({
+			afterSeconds: 1200,
+			terms: [{ word: "taxes" }],
+		});
 		expect(readPrompt("the second half")).toMatchObject({ within: [0.5, 1] });
 		expect(readPrompt("after the intro, the best story")).toMatchObject({ skipIntro: true, moods: ["story"] });
 	});
@@ -81,7 +105,10 @@ describe("places in the video", () => {
 
 describe("a match needs the prompt's topic, not one shared common word", () => {
 	it("answers 'the CEO's resignation and the stock price in March' with no clips and says why", () => {
-		const outcome = rankOffline(garden, { ...config, customPrompt: "the CEO's resignation and the stock price in March" });
+		const outcome = rankOffline(garden, {
+			...config,
+			customPrompt: "the CEO's resignation and the stock price in March",
+		});
 		expect(outcome.clips).toEqual([]);
 		expect(outcome.note).toMatch(/only "march"/);
 	});

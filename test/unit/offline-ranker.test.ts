@@ -11,7 +11,8 @@ import { spanOfTurns, transcriptOf } from "../helpers/talk";
 
 const config = { ...defaultConfig(), clipDurationMin: 15, clipDurationMax: 90 };
 const iou = (a: { start: number; end: number }, b: { start: number; end: number }) =>
-	Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start)) / (Math.max(a.end, b.end) - Math.min(a.start, b.start));
+	Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start)) /
+	(Math.max(a.end, b.end) - Math.min(a.start, b.start));
 
 describe("the offline ranker picks moments a person would", () => {
 	const episode = transcriptOf(GARDEN_EPISODE);
@@ -24,7 +25,8 @@ describe("the offline ranker picks moments a person would", () => {
 		expect(clips[0]!.transcript).toMatch(/So, my grandmother kept a fig tree/);
 		expect(clips[0]!.transcript).toMatch(/To this day she thinks it's from her tree in the bucket\.$/);
 		// The distractors ("Did you know…", "craziest thing…") are not what the best clips open on.
-		for (const clip of clips.slice(0, 2)) expect(clip.transcript).not.toMatch(/^(Did you know|This is the craziest)/);
+		for (const clip of clips.slice(0, 2))
+			expect(clip.transcript).not.toMatch(/^(Did you know|This is the craziest)/);
 		expect(clips.some((c) => iou(c, spanOfTurns(episode, ...CONFESSION_TURNS)) > 0.4)).toBe(true);
 	});
 
@@ -90,7 +92,9 @@ describe("the demo's talk, as the local engine hears it", () => {
 		expect(best!.transcript).not.toMatch(/newsletter|anyway/);
 		expect(best!.title).toMatch(/bakery|chicago|walter/i);
 		expect(best!.hookTitle).not.toMatch(/^(What happened with|Why .* still matters)/);
-		expect(best!.transcript.toLowerCase().startsWith(best!.hookTitle.toLowerCase().replace(/[“”]/g, ""))).toBe(false);
+		expect(best!.transcript.toLowerCase().startsWith(best!.hookTitle.toLowerCase().replace(/[“”]/g, ""))).toBe(
+			false,
+		);
 	});
 
 	it("scores the story above the housekeeping, and its score is what its breakdown says", () => {
@@ -107,14 +111,25 @@ describe("what a clip is called", () => {
 			const { clips } = rankOffline(transcriptOf(GARDEN_EPISODE), { ...config, clipDurationMax: max });
 			const titles = clips.map((c) => c.title.toLowerCase());
 			expect(new Set(titles).size).toBe(titles.length);
-			for (const clip of clips) expect(`${clip.title} | ${clip.hookTitle}`).not.toMatch(/What happened with|still matters|, explained$|The truth about|The real answer on/);
+			for (const clip of clips)
+				expect(`${clip.title} | ${clip.hookTitle}`).not.toMatch(
+					/What happened with|still matters|, explained$|The truth about|The real answer on/,
+				);
 		}
 	});
 });
 
 describe("clip lengths", () => {
 	it("never returns a clip outside [min, max], even on one long unpunctuated run-on", () => {
-		const runOn = transcriptOf([["A", `${"so we went down to the river and then we walked along it for a while and ".repeat(12)}that was the day`]], { plain: true });
+		const runOn = transcriptOf(
+			[
+				[
+					"A",
+					`${"so we went down to the river and then we walked along it for a while and ".repeat(12)}that was the day`,
+				],
+			],
+			{ plain: true },
+		);
 		for (const max of [20, 40]) {
 			const { clips } = rankOffline(runOn, { ...config, clipDurationMin: 10, clipDurationMax: max });
 			expect(clips.length).toBeGreaterThan(0);
@@ -128,15 +143,27 @@ describe("clip lengths", () => {
 	it("holds for any range and time frame (property)", () => {
 		const episode = transcriptOf(GARDEN_EPISODE);
 		fc.assert(
-			fc.property(fc.integer({ min: 5, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 200 }), (min, extra, from) => {
-				const max = min + extra;
-				const { clips } = rankOffline(episode, { ...config, clipDurationMin: min, clipDurationMax: max, timeframeStart: from, timeframeEnd: null });
-				for (const c of clips) {
-					expect(c.end - c.start).toBeLessThanOrEqual(max + 1e-6);
-					expect(c.start).toBeGreaterThanOrEqual(from - 1e-6);
-					if (episode.duration - from > min + 5) expect(c.end - c.start).toBeGreaterThanOrEqual(min - 1e-6);
-				}
-			}),
+			fc.property(
+				fc.integer({ min: 5, max: 60 }),
+				fc.integer({ min: 0, max: 60 }),
+				fc.integer({ min: 0, max: 200 }),
+				(min, extra, from) => {
+					const max = min + extra;
+					const { clips } = rankOffline(episode, {
+						...config,
+						clipDurationMin: min,
+						clipDurationMax: max,
+						timeframeStart: from,
+						timeframeEnd: null,
+					});
+					for (const c of clips) {
+						expect(c.end - c.start).toBeLessThanOrEqual(max + 1e-6);
+						expect(c.start).toBeGreaterThanOrEqual(from - 1e-6);
+						if (episode.duration - from > min + 5)
+							expect(c.end - c.start).toBeGreaterThanOrEqual(min - 1e-6);
+					}
+				},
+			),
 			{ numRuns: 25 },
 		);
 	});
@@ -146,12 +173,19 @@ describe("clip lengths", () => {
 		const { clips } = rankOffline(short, config);
 		expect(clips).toHaveLength(1);
 		expect(clips[0]!.end - clips[0]!.start).toBeLessThan(15);
-		expect(rankOffline({ language: "en", duration: 60, text: "", segments: [], words: [] }, config).clips).toEqual([]);
+		expect(rankOffline({ language: "en", duration: 60, text: "", segments: [], words: [] }, config).clips).toEqual(
+			[],
+		);
 	});
 
 	it("split-clips covers the frame with consecutive numbered parts inside the range", () => {
 		const episode = transcriptOf(GARDEN_EPISODE);
-		const { clips: parts } = rankOffline(episode, { ...config, clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 45 });
+		const { clips: parts } = rankOffline(episode, {
+			...config,
+			clipType: "split-clips",
+			clipDurationMin: 20,
+			clipDurationMax: 45,
+		});
 		expect(parts.length).toBeGreaterThanOrEqual(6);
 		parts.forEach((part, i) => {
 			expect(part.title.startsWith(`Part ${i + 1}: `)).toBe(true);
@@ -183,22 +217,36 @@ describe("custom prompts lead", () => {
 	it("returns no clips, with the reason, when nothing in the video matches", () => {
 		const outcome = rankOffline(episode, { ...config, customPrompt: "the quarterly earnings call" });
 		expect(outcome.clips).toEqual([]);
-		expect(outcome.note).toMatch(/Nothing in the video matches the prompt: none of "quarterly", "earnings", "call" is said/);
+		expect(outcome.note).toMatch(
+			/Nothing in the video matches the prompt: none of "quarterly", "earnings", "call" is said/,
+		);
 	});
 
 	it("applies instructions: a length limit and skipping the intro", () => {
 		const short = rankOffline(episode, { ...config, customPrompt: "the fig tree, under 25 seconds" }).clips;
 		expect(short.length).toBeGreaterThan(0);
 		for (const c of short) expect(c.end - c.start).toBeLessThanOrEqual(25 + 1e-6);
-		const noIntro = rankOffline(episode, { ...config, customPrompt: "skip the intro, the watering schedule" }).clips;
+		const noIntro = rankOffline(episode, {
+			...config,
+			customPrompt: "skip the intro, the watering schedule",
+		}).clips;
 		for (const c of noIntro) expect(c.start).toBeGreaterThan(20);
 	});
 
 	it("tells instructions from topics", () => {
-		expect(readPrompt("only the funny moments about the dog")).toMatchObject({ moods: ["funny"], terms: [{ word: "dog" }] });
-		expect(readPrompt("clips about the budget under 30 seconds")).toMatchObject({ maxSeconds: 30, terms: [{ word: "budget" }] });
+		expect(readPrompt("only the funny moments about the dog")).toMatchObject({
+			moods: ["funny"],
+			terms: [{ word: "dog" }],
+		});
+		expect(readPrompt("clips about the budget under 30 seconds")).toMatchObject({
+			maxSeconds: 30,
+			terms: [{ word: "budget" }],
+		});
 		expect(readPrompt("skip the intro, just the decisions about hiring")).toMatchObject({ skipIntro: true });
-		expect(readPrompt("the part where they argue about pricing")).toMatchObject({ moods: ["heated"], terms: [{ word: "pricing" }] });
+		expect(readPrompt("the part where they argue about pricing")).toMatchObject({
+			moods: ["heated"],
+			terms: [{ word: "pricing" }],
+		});
 		// Who spoke is not what was said: the question's subject weighs little, a "when discussing" clause only locates.
 		const read = readPrompt("What did the designer think of the colour when discussing the prototype?");
 		expect(read.terms.find((t) => t.word === "designer")!.weight).toBeLessThan(0.5);
@@ -211,11 +259,17 @@ describe("audio signals", () => {
 	it("lift the stretch with more vocal energy and report it", () => {
 		const episode = transcriptOf(ORDINARY_ONLY);
 		const quiet = rankOffline(episode, config).clips;
-		const loudness = Array.from({ length: Math.ceil(episode.duration * 2) }, (_, i) => (i >= 240 && i < 300 ? -12 : -30 + (i % 3)));
+		const loudness = Array.from({ length: Math.ceil(episode.duration * 2) }, (_, i) =>
+			i >= 240 && i < 300 ? -12 : -30 + (i % 3),
+		);
 		const loud = rankOffline(episode, config, { intervalSeconds: 0.5, loudness }).clips;
 		const top = loud.find((c) => c.start < 150 && c.end > 120);
 		expect(top).toBeDefined();
 		expect(top!.scoreBreakdown.energy).toBeGreaterThan(60);
-		expect(loud.indexOf(top!)).toBeLessThan(quiet.findIndex((c) => c.start < 150 && c.end > 120) === -1 ? 99 : quiet.findIndex((c) => c.start < 150 && c.end > 120) + 1);
+		expect(loud.indexOf(top!)).toBeLessThan(
+			quiet.findIndex((c) => c.start < 150 && c.end > 120) === -1
+				? 99
+				: quiet.findIndex((c) => c.start < 150 && c.end > 120) + 1,
+		);
 	});
 });

@@ -15,7 +15,12 @@ const hours3 = longTranscriptOf(GARDEN_EPISODE, 180);
 
 describe("long transcripts", () => {
 	it("rank 3 hours at 5-600 s with a prompt (Math.max over every passage threw RangeError)", () => {
-		const outcome = rankOffline(hours3, { ...defaultConfig(), clipDurationMin: 5, clipDurationMax: 600, customPrompt: "the fig tree in the bucket" });
+		const outcome = rankOffline(hours3, {
+			...defaultConfig(),
+			clipDurationMin: 5,
+			clipDurationMax: 600,
+			customPrompt: "the fig tree in the bucket",
+		});
 		expect(outcome.clips.length).toBeGreaterThan(0);
 		for (const c of outcome.clips) expect(c.end - c.start).toBeLessThanOrEqual(600 + 1e-6);
 	}, 60_000);
@@ -32,18 +37,30 @@ describe("long transcripts", () => {
 		const lengths = [1, 12, 45, 180];
 		const transcripts = new Map(lengths.map((m) => [m, longTranscriptOf(GARDEN_EPISODE, m, { plain: m === 45 })]));
 		fc.assert(
-			fc.property(fc.constantFrom(...lengths), fc.integer({ min: 5, max: 120 }), fc.integer({ min: 0, max: 480 }), fc.boolean(), (minutes, min, extra, withPrompt) => {
-				const transcript = transcripts.get(minutes)!;
-				const max = Math.min(600, min + extra);
-				const { clips } = rankOffline(transcript, { ...defaultConfig(), clipDurationMin: min, clipDurationMax: max, customPrompt: withPrompt ? "the compost bin" : null });
-				const speech = transcript.segments[transcript.segments.length - 1]!.end - transcript.segments[0]!.start;
-				for (const c of clips) {
-					expect(c.end - c.start).toBeLessThanOrEqual(max + 1e-6);
-					if (speech > min + 5) expect(c.end - c.start).toBeGreaterThanOrEqual(min - 1e-6);
-					expect(c.start).toBeGreaterThanOrEqual(0);
-					expect(c.end).toBeLessThanOrEqual(transcript.duration + 1e-6);
-				}
-			}),
+			fc.property(
+				fc.constantFrom(...lengths),
+				fc.integer({ min: 5, max: 120 }),
+				fc.integer({ min: 0, max: 480 }),
+				fc.boolean(),
+				(minutes, min, extra, withPrompt) => {
+					const transcript = transcripts.get(minutes)!;
+					const max = Math.min(600, min + extra);
+					const { clips } = rankOffline(transcript, {
+						...defaultConfig(),
+						clipDurationMin: min,
+						clipDurationMax: max,
+						customPrompt: withPrompt ? "the compost bin" : null,
+					});
+					const speech =
+						transcript.segments[transcript.segments.length - 1]!.end - transcript.segments[0]!.start;
+					for (const c of clips) {
+						expect(c.end - c.start).toBeLessThanOrEqual(max + 1e-6);
+						if (speech > min + 5) expect(c.end - c.start).toBeGreaterThanOrEqual(min - 1e-6);
+						expect(c.start).toBeGreaterThanOrEqual(0);
+						expect(c.end).toBeLessThanOrEqual(transcript.duration + 1e-6);
+					}
+				},
+			),
 			{ numRuns: 8, seed: 25 },
 		);
 	}, 120_000);

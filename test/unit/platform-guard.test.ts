@@ -22,10 +22,18 @@ describe("the platform guard", () => {
 	it("fails a query with more than 100 bound parameters, as D1 does", async () => {
 		const placeholders = Array.from({ length: 101 }, () => "?").join(", ");
 		const params = Array.from({ length: 101 }, (_, n) => n);
-		await expect(Promise.resolve().then(() => env.DB.prepare(`SELECT ${placeholders}`).bind(...params).all())).rejects.toThrow(/too many SQL variables: 101 bound parameters/);
+		await expect(
+			Promise.resolve().then(() =>
+				env.DB.prepare(`SELECT ${placeholders}`)
+					.bind(...params)
+					.all(),
+			),
+		).rejects.toThrow(/too many SQL variables: 101 bound parameters/);
 		expect(guard.violations).toHaveLength(1);
 		const fine = Array.from({ length: 100 }, () => "?").join(", ");
-		await env.DB.prepare(`SELECT ${fine}`).bind(...params.slice(0, 100)).all();
+		await env.DB.prepare(`SELECT ${fine}`)
+			.bind(...params.slice(0, 100))
+			.all();
 	});
 
 	it("fails a statement over 100 KB", async () => {
@@ -34,7 +42,13 @@ describe("the platform guard", () => {
 	});
 
 	it("fails a value over 2 MB", async () => {
-		await expect(Promise.resolve().then(() => env.DB.prepare("SELECT ?").bind("x".repeat(D1_LIMITS.valueBytes + 1)).first())).rejects.toThrow(/a value of 2000001 bytes/);
+		await expect(
+			Promise.resolve().then(() =>
+				env.DB.prepare("SELECT ?")
+					.bind("x".repeat(D1_LIMITS.valueBytes + 1))
+					.first(),
+			),
+		).rejects.toThrow(/a value of 2000001 bytes/);
 	});
 
 	it("fails the 1,001st query of one invocation, counting each statement of a batch", async () => {
@@ -42,7 +56,9 @@ describe("the platform guard", () => {
 			await env.DB.batch(Array.from({ length: 990 }, () => env.DB.prepare("SELECT 1")));
 			for (let k = 0; k < 10; k++) await env.DB.prepare("SELECT 1").first();
 			expect(guard.largest.queriesPerInvocation.value).toBe(1000);
-			await expect(Promise.resolve().then(() => env.DB.prepare("SELECT 1").first())).rejects.toThrow(/more than 1000 queries in one invocation \(a test invocation\)/);
+			await expect(Promise.resolve().then(() => env.DB.prepare("SELECT 1").first())).rejects.toThrow(
+				/more than 1000 queries in one invocation \(a test invocation\)/,
+			);
 		});
 		// Another invocation starts from zero; the test's own queries are no invocation.
 		await guard.within("the next", () => env.DB.prepare("SELECT 1").first());
@@ -52,7 +68,9 @@ describe("the platform guard", () => {
 	it("fails the 1,001st R2 operation of one invocation", async () => {
 		await guard.within("an R2-heavy invocation", async () => {
 			for (let k = 0; k < 1000; k++) await env.MEDIA.head(`missing/${k}`);
-			await expect(Promise.resolve().then(() => env.MEDIA.head("missing/last"))).rejects.toThrow(/R2: more than 1000 operations in one invocation \(an R2-heavy invocation, at head\)/);
+			await expect(Promise.resolve().then(() => env.MEDIA.head("missing/last"))).rejects.toThrow(
+				/R2: more than 1000 operations in one invocation \(an R2-heavy invocation, at head\)/,
+			);
 		});
 	});
 

@@ -22,7 +22,9 @@ describe("render instances", () => {
 		const { renders } = settingsOf(production).fanOut;
 		expect(renders).toBeGreaterThan(3);
 		expect(renders).toBeLessThanOrEqual(renderPoolsOf(production).render);
-		expect(new Set(Array.from({ length: renders }, (_, n) => renderInstance.render(production, "vid_x", n))).size).toBe(renders);
+		expect(
+			new Set(Array.from({ length: renders }, (_, n) => renderInstance.render(production, "vid_x", n))).size,
+		).toBe(renders);
 	});
 
 	it("ten thousand videos, workspaces and backgrounds still map onto the bounded set", () => {
@@ -31,7 +33,12 @@ describe("render instances", () => {
 		const seen = new Set<string>();
 		for (let i = 0; i < 10_000; i++) {
 			const id = `vid_${crypto.randomUUID()}`;
-			for (const name of [renderInstance.video(env, id), renderInstance.render(env, id, i % 40), renderInstance.probe(`wsp_${i}`), renderInstance.import(`bg_${i}`)]) {
+			for (const name of [
+				renderInstance.video(env, id),
+				renderInstance.render(env, id, i % 40),
+				renderInstance.probe(`wsp_${i}`),
+				renderInstance.import(`bg_${i}`),
+			]) {
 				expect(allowed.has(name), name).toBe(true);
 				seen.add(name);
 			}
@@ -39,7 +46,9 @@ describe("render instances", () => {
 		expect(seen).toEqual(allowed);
 		// One video's steps stay on one instance; its clips spread over the render pool.
 		expect(renderInstance.video(env, "vid_x")).toBe(renderInstance.video(env, "vid_x"));
-		expect(new Set(Array.from({ length: 6 }, (_, n) => renderInstance.render(env, "vid_x", n))).size).toBe(renderPoolsOf(env).render);
+		expect(new Set(Array.from({ length: 6 }, (_, n) => renderInstance.render(env, "vid_x", n))).size).toBe(
+			renderPoolsOf(env).render,
+		);
 	});
 
 	it("an idle instance sleeps within two minutes", () => {

@@ -7,7 +7,17 @@ import { defaultConfig } from "../../src/worker/domain/video-config";
 
 describe("parseSourceUrl in production (ALLOW_PRIVATE_SOURCES=false)", () => {
 	const prod = { ALLOW_PRIVATE_SOURCES: "false" };
-	for (const url of ["http://127.0.0.1/a.mp4", "http://localhost:8080/a", "http://10.0.0.5/a", "http://169.254.169.254/latest/meta-data", "http://[::1]/a", "http://[fd00::1]/a", "http://100.64.1.1/a", "http://192.168.1.1/a", "http://metadata.google.internal/x"]) {
+	for (const url of [
+		"http://127.0.0.1/a.mp4",
+		"http://localhost:8080/a",
+		"http://10.0.0.5/a",
+		"http://169.254.169.254/latest/meta-data",
+		"http://[::1]/a",
+		"http://[fd00::1]/a",
+		"http://100.64.1.1/a",
+		"http://192.168.1.1/a",
+		"http://metadata.google.internal/x",
+	]) {
 		it(`refuses ${url}`, () => {
 			expect(() => parseSourceUrl(url, prod)).toThrow(ApiError);
 		});

@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { mergeChunkTranscripts, planAudioChunks, sentencesOf } from "../../src/worker/services/transcription/transcript";
+import {
+	mergeChunkTranscripts,
+	planAudioChunks,
+	sentencesOf,
+} from "../../src/worker/services/transcription/transcript";
 import { WHISPER_MODEL, whisperTranscribe } from "../../src/worker/services/transcription/workers-ai";
 
 describe("planAudioChunks", () => {
@@ -29,12 +33,38 @@ describe("mergeChunkTranscripts", () => {
 		const w = (word: string, start: number) => ({ word, start, end: start + 0.4 });
 		const merged = mergeChunkTranscripts(
 			[
-				{ plan: { index: 0, start: 0, duration: 12 }, result: { language: "en", segments: [{ start: 9, end: 11.9, text: "", words: [w("alpha", 9), w("beta", 10.2), w("gamma", 11.4)] }] } },
-				{ plan: { index: 1, start: 10, duration: 12 }, result: { language: "en", segments: [{ start: 0.2, end: 3, text: "", words: [w("beta", 0.2), w("gamma", 1.4), w("delta", 2.6)] }] } },
+				{
+					plan: { index: 0, start: 0, duration: 12 },
+					result: {
+						language: "en",
+						segments: [
+							{
+								start: 9,
+								end: 11.9,
+								text: "",
+								words: [w("alpha", 9), w("beta", 10.2), w("gamma", 11.4)],
+							},
+						],
+					},
+				},
+				{
+					plan: { index: 1, start: 10, duration: 12 },
+					result: {
+						language: "en",
+						segments: [
+							{ start: 0.2, end: 3, text: "", words: [w("beta", 0.2), w("gamma", 1.4), w("delta", 2.6)] },
+						],
+					},
+				},
 			],
 			22,
 		);
-		expect(merged.words.map((x) => [x.word, x.start])).toEqual([["alpha", 9], ["beta", 10.2], ["gamma", 11.4], ["delta", 12.6]]);
+		expect(merged.words.map((x) => [x.word, x.start])).toEqual([
+			["alpha", 9],
+			["beta", 10.2],
+			["gamma", 11.4],
+			["delta", 12.6],
+		]);
 		expect(merged.text).toBe("alpha beta gamma delta");
 	});
 });
@@ -44,12 +74,27 @@ describe("sentencesOf", () => {
 
 	it("without punctuation (the local engine), splits at pauses of 0.6 s or more", () => {
 		const words = [w("hello", 0), w("there", 0.35), w("no", 1.5), w("punctuation", 1.85), w("here", 2.2)];
-		expect(sentencesOf({ segments: [{ start: 0, end: 2.5, text: "", words }] }).map((s) => s.text)).toEqual(["hello there", "no punctuation here"]);
+		expect(sentencesOf({ segments: [{ start: 0, end: 2.5, text: "", words }] }).map((s) => s.text)).toEqual([
+			"hello there",
+			"no punctuation here",
+		]);
 	});
 
 	it("with punctuation (Whisper), splits at sentence ends, not at a breath after a comma; a long silence still ends one", () => {
-		const words = [w("Hello,", 0), w("well,", 1.4), w("there.", 1.8), w("Next", 2.2), w("one", 2.6), w("after", 5.5), w("silence.", 5.9)];
-		expect(sentencesOf({ segments: [{ start: 0, end: 6.2, text: "", words }] }).map((s) => s.text)).toEqual(["Hello, well, there.", "Next one", "after silence."]);
+		const words = [
+			w("Hello,", 0),
+			w("well,", 1.4),
+			w("there.", 1.8),
+			w("Next", 2.2),
+			w("one", 2.6),
+			w("after", 5.5),
+			w("silence.", 5.9),
+		];
+		expect(sentencesOf({ segments: [{ start: 0, end: 6.2, text: "", words }] }).map((s) => s.text)).toEqual([
+			"Hello, well, there.",
+			"Next one",
+			"after silence.",
+		]);
 	});
 });
 
@@ -60,8 +105,28 @@ describe("workers-ai transcriber (Whisper large-v3-turbo)", () => {
 		text: "Hola a todos. Bienvenidos.",
 		word_count: 4,
 		segments: [
-			{ start: 0.0, end: 1.5, text: " Hola a todos.", avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01, words: [{ word: " Hola", start: 0.0, end: 0.4 }, { word: " a", start: 0.45, end: 0.5 }, { word: " todos.", start: 0.55, end: 1.5 }] },
-			{ start: 2.0, end: 3.1, text: " Bienvenidos.", avg_logprob: -0.3, compression_ratio: 1.0, no_speech_prob: 0.02, words: [{ word: " Bienvenidos.", start: 2.0, end: 3.1 }] },
+			{
+				start: 0.0,
+				end: 1.5,
+				text: " Hola a todos.",
+				avg_logprob: -0.2,
+				compression_ratio: 1.1,
+				no_speech_prob: 0.01,
+				words: [
+					{ word: " Hola", start: 0.0, end: 0.4 },
+					{ word: " a", start: 0.45, end: 0.5 },
+					{ word: " todos.", start: 0.55, end: 1.5 },
+				],
+			},
+			{
+				start: 2.0,
+				end: 3.1,
+				text: " Bienvenidos.",
+				avg_logprob: -0.3,
+				compression_ratio: 1.0,
+				no_speech_prob: 0.02,
+				words: [{ word: " Bienvenidos.", start: 2.0, end: 3.1 }],
+			},
 		],
 		vtt: "WEBVTT\n\n00:00.000 --> 00:01.500\nHola a todos.",
 	};
@@ -95,14 +160,50 @@ describe("workers-ai transcriber end to end (stub binding, real R2)", () => {
 		await env.MEDIA.put("audio/wai/chunk-1.mp3", new Uint8Array([4, 5, 6]));
 		// Chunk 0 covers 0..12 s, chunk 1 starts at 10 s: "world." sits in the 10-12 s overlap of both.
 		const outputs = [
-			{ transcription_info: { language: "en" }, segments: [{ start: 8, end: 11.5, text: " Hello, world.", words: [{ word: " Hello,", start: 8.5, end: 9.2 }, { word: " world.", start: 10.6, end: 11.2 }] }] },
-			{ transcription_info: { language: "en" }, segments: [{ start: 0.5, end: 3, text: " world. Next one.", words: [{ word: " world.", start: 0.6, end: 1.2 }, { word: " Next", start: 1.8, end: 2.1 }, { word: " one.", start: 2.2, end: 2.6 }] }] },
+			{
+				transcription_info: { language: "en" },
+				segments: [
+					{
+						start: 8,
+						end: 11.5,
+						text: " Hello, world.",
+						words: [
+							{ word: " Hello,", start: 8.5, end: 9.2 },
+							{ word: " world.", start: 10.6, end: 11.2 },
+						],
+					},
+				],
+			},
+			{
+				transcription_info: { language: "en" },
+				segments: [
+					{
+						start: 0.5,
+						end: 3,
+						text: " world. Next one.",
+						words: [
+							{ word: " world.", start: 0.6, end: 1.2 },
+							{ word: " Next", start: 1.8, end: 2.1 },
+							{ word: " one.", start: 2.2, end: 2.6 },
+						],
+					},
+				],
+			},
 		];
 		const ai = { run: vi.fn(async () => outputs.shift()) };
 		const transcriber = createTranscriber({ ...env, TRANSCRIBER: "workers-ai", AI: ai as unknown as Ai });
 		const parts = [];
-		for (const [index, start] of [[0, 0], [1, 10]] as const) {
-			parts.push({ plan: { index, start, duration: 12 }, result: await transcriber.transcribeChunk({ videoId: "wai", key: `audio/wai/chunk-${index}.mp3` }, "en") });
+		for (const [index, start] of [
+			[0, 0],
+			[1, 10],
+		] as const) {
+			parts.push({
+				plan: { index, start, duration: 12 },
+				result: await transcriber.transcribeChunk(
+					{ videoId: "wai", key: `audio/wai/chunk-${index}.mp3` },
+					"en",
+				),
+			});
 		}
 		expect(ai.run).toHaveBeenCalledTimes(2);
 		expect((ai.run.mock.calls[0] as unknown[])[1]).toMatchObject({ audio: "AQID", language: "en" });
@@ -114,7 +215,13 @@ describe("workers-ai transcriber end to end (stub binding, real R2)", () => {
 	it("a chunk missing from R2 is an error naming it (the step retries, then fails with it)", async () => {
 		const { env } = await import("cloudflare:workers");
 		const { createTranscriber } = await import("../../src/worker/services/transcription/transcriber");
-		const transcriber = createTranscriber({ ...env, TRANSCRIBER: "workers-ai", AI: { run: vi.fn() } as unknown as Ai });
-		await expect(transcriber.transcribeChunk({ videoId: "x", key: "audio/x/chunk-9.mp3" }, null)).rejects.toThrow("Audio chunk audio/x/chunk-9.mp3 is missing.");
+		const transcriber = createTranscriber({
+			...env,
+			TRANSCRIBER: "workers-ai",
+			AI: { run: vi.fn() } as unknown as Ai,
+		});
+		await expect(transcriber.transcribeChunk({ videoId: "x", key: "audio/x/chunk-9.mp3" }, null)).rejects.toThrow(
+			"Audio chunk audio/x/chunk-9.mp3 is missing.",
+		);
 	});
 });

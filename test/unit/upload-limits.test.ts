@@ -21,7 +21,16 @@ describe("planParts", () => {
 	});
 
 	it("knows a video's content types", () => {
-		for (const type of ["video/mp4", "video/quicktime", "video/x-matroska", "video/webm", "application/octet-stream", "VIDEO/MP4"]) expect(VIDEO_CONTENT_TYPE.test(type), type).toBe(true);
-		for (const type of ["text/plain", "image/png", "video/", "video/mp4; x", "application/json"]) expect(VIDEO_CONTENT_TYPE.test(type), type).toBe(false);
+		for (const type of [
+			"video/mp4",
+			"video/quicktime",
+			"video/x-matroska",
+			"video/webm",
+			"application/octet-stream",
+			"VIDEO/MP4",
+		])
+			expect(VIDEO_CONTENT_TYPE.test(type), type).toBe(true);
+		for (const type of ["text/plain", "image/png", "video/", "video/mp4; x", "application/json"])
+			expect(VIDEO_CONTENT_TYPE.test(type), type).toBe(false);
 	});
 });

@@ -27,7 +27,8 @@ function recorder() {
 		started.push(name);
 		running.add(name);
 		const kind = name.split(" ")[0] as "transcribe" | "render";
-		if (kind in peak) peak = { ...peak, [kind]: Math.max(peak[kind], [...running].filter((r) => r.startsWith(kind)).length) };
+		if (kind in peak)
+			peak = { ...peak, [kind]: Math.max(peak[kind], [...running].filter((r) => r.startsWith(kind)).length) };
 		try {
 			return await work;
 		} finally {
@@ -54,7 +55,11 @@ describe("a first run's plan", () => {
 			signals: () => track("signals", signals.promise),
 			look: () => track("look", look.promise),
 			rank: (transcript, loudness) => track(`rank ${transcript} ${loudness}`, Promise.resolve(["a", "b", "c"])),
-			render: (clip) => track(`render ${clip.clipId} ${clip.index}/${clip.total} ${clip.source} ${clip.look}`, renders[clip.index]!.promise),
+			render: (clip) =>
+				track(
+					`render ${clip.clipId} ${clip.index}/${clip.total} ${clip.source} ${clip.look}`,
+					renders[clip.index]!.promise,
+				),
 			finish: (clips) => track(`finish ${clips}`, Promise.resolve()),
 		};
 		const done = runVideoPlan(steps, { transcriptions: 2, renders: 2 }, { clipping: true });
@@ -78,7 +83,10 @@ describe("a first run's plan", () => {
 		expect(started.some((s) => s.startsWith("render"))).toBe(false);
 		upload.open("stored");
 		await settle();
-		expect(started.filter((s) => s.startsWith("render"))).toEqual(["render a 0/3 stored look", "render b 1/3 stored look"]);
+		expect(started.filter((s) => s.startsWith("render"))).toEqual([
+			"render a 0/3 stored look",
+			"render b 1/3 stored look",
+		]);
 		renders[1]!.open();
 		await settle();
 		expect(running.has("render c 2/3 stored look")).toBe(true);
@@ -132,7 +140,9 @@ describe("a first run's plan", () => {
 				render: async () => undefined,
 				finish: async () => undefined,
 			};
-			await expect(runVideoPlan(steps, { transcriptions: 2, renders: 2 }, { clipping: true })).rejects.toThrow(/Whisper/);
+			await expect(runVideoPlan(steps, { transcriptions: 2, renders: 2 }, { clipping: true })).rejects.toThrow(
+				/Whisper/,
+			);
 			upload.fail(new Error("Storing the source failed"));
 			await settle();
 			expect(unhandled).toEqual([]);
@@ -151,7 +161,8 @@ describe("a reprocess's plan", () => {
 				signals: () => track("signals", signals.promise),
 				look: () => track("look", Promise.resolve("look")),
 				rank: (loudness) => track(`rank ${loudness}`, Promise.resolve(["a", "b", "c", "d"])),
-				render: (clipId, n, total, look) => track(`render ${clipId} ${n}/${total} ${look}`, new Promise((r) => setTimeout(r, 5))),
+				render: (clipId, n, total, look) =>
+					track(`render ${clipId} ${n}/${total} ${look}`, new Promise((r) => setTimeout(r, 5))),
 				finish: (clipIds) => track(`finish ${clipIds.join(",")}`, Promise.resolve()),
 			},
 			{ transcriptions: 1, renders: 3 },

@@ -9,8 +9,19 @@
  */
 
 const PLAIN_KEYWORDS = new Set([
-	"type", "properties", "required", "additionalProperties", "items", "enum", "description",
-	"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems",
+	"type",
+	"properties",
+	"required",
+	"additionalProperties",
+	"items",
+	"enum",
+	"description",
+	"minimum",
+	"maximum",
+	"minLength",
+	"maxLength",
+	"minItems",
+	"maxItems",
 ]);
 const BOUNDS = new Set(["minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"]);
 const MAX_BOUND = 10_000;
@@ -24,7 +35,8 @@ export function unsupportedSchemaFeature(schema, path = "#") {
 	if (!schema || typeof schema !== "object" || Array.isArray(schema)) return `${path} is not a schema`;
 	for (const [key, value] of Object.entries(schema)) {
 		if (!PLAIN_KEYWORDS.has(key)) return `${path}/${key} is not supported`;
-		if (BOUNDS.has(key) && (typeof value !== "number" || Math.abs(value) > MAX_BOUND)) return `${path}/${key} ${value} is out of range`;
+		if (BOUNDS.has(key) && (typeof value !== "number" || Math.abs(value) > MAX_BOUND))
+			return `${path}/${key} ${value} is out of range`;
 		if (key === "type" && typeof value !== "string") return `${path}/type must be a single type`;
 		if (key === "properties") {
 			for (const [name, child] of Object.entries(value)) {
@@ -52,10 +64,13 @@ export function checkTextRequest(catalogue, model, input) {
 	const api = catalogue.jsonMode[model];
 	if (format === undefined) return api ?? "workers-ai";
 	if (!api) throw new Error("5025: This model doesn't support JSON Schema");
-	if (format.type !== "json_schema") throw badInput(`response_format.type ${JSON.stringify(format.type)} is not json_schema`);
+	if (format.type !== "json_schema")
+		throw badInput(`response_format.type ${JSON.stringify(format.type)} is not json_schema`);
 	const schema = api === "workers-ai" ? format.json_schema : format.json_schema?.schema;
-	if (api === "chat-completions" && typeof format.json_schema?.name !== "string") throw badInput("response_format.json_schema.name is required");
-	if (api === "workers-ai" && format.json_schema?.type !== "object") throw badInput("response_format.json_schema must be the schema itself (type: object)");
+	if (api === "chat-completions" && typeof format.json_schema?.name !== "string")
+		throw badInput("response_format.json_schema.name is required");
+	if (api === "workers-ai" && format.json_schema?.type !== "object")
+		throw badInput("response_format.json_schema must be the schema itself (type: object)");
 	const feature = unsupportedSchemaFeature(schema);
 	if (feature) throw badInput(`response_format.json_schema: ${feature}`);
 	return api;
@@ -65,7 +80,14 @@ export function checkTextRequest(catalogue, model, input) {
 export function textReply(api, value, usage = { prompt_tokens: 1200, completion_tokens: 150, total_tokens: 1350 }) {
 	if (api === "chat-completions") {
 		const content = typeof value === "string" ? value : JSON.stringify(value);
-		return { id: "chatcmpl-stub", object: "chat.completion", created: 0, model: "stub", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage };
+		return {
+			id: "chatcmpl-stub",
+			object: "chat.completion",
+			created: 0,
+			model: "stub",
+			choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+			usage,
+		};
 	}
 	return { response: value, usage };
 }

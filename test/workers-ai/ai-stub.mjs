@@ -33,7 +33,13 @@ export default class WorkersAiStub extends WorkerEntrypoint {
 			descriptor = JSON.parse(atob(input.audio));
 		} catch {
 			// Real audio (a smoke check's tone): Whisper hears nothing in it.
-			return { transcription_info: { language: "en", language_probability: 1, duration: 2, duration_after_vad: 0 }, text: "", word_count: 0, segments: [], vtt: "WEBVTT\n\n" };
+			return {
+				transcription_info: { language: "en", language_probability: 1, duration: 2, duration_after_vad: 0 },
+				text: "",
+				word_count: 0,
+				segments: [],
+				vtt: "WEBVTT\n\n",
+			};
 		}
 		const key = `${descriptor.videoId}:${descriptor.start}`;
 		const attempt = attempts.get(key) ?? 0;
@@ -61,13 +67,28 @@ export default class WorkersAiStub extends WorkerEntrypoint {
 			throw new Error("3040: Capacity temporarily exceeded, please try again.");
 		}
 		if (everything.includes("llm-fault:garbage")) return reply("Sorry, I cannot produce that right now.");
-		if (input.response_format?.json_schema?.properties?.ok || input.response_format?.json_schema?.schema?.properties?.ok) return reply({ ok: true });
+		if (
+			input.response_format?.json_schema?.properties?.ok ||
+			input.response_format?.json_schema?.schema?.properties?.ok
+		)
+			return reply({ ok: true });
 		const user = messages.at(-1).content;
 		if (messages[0].content.includes("Score each window")) {
 			const ids = [...user.matchAll(/### Window (\d+)/g)].map((m) => Number(m[1]));
-			return reply({ windows: ids.map((window, n) => ({ window, hook: 9 - (n % 5), completeness: 8, payoff: 9 - (n % 4), relevance: 0 })) });
+			return reply({
+				windows: ids.map((window, n) => ({
+					window,
+					hook: 9 - (n % 5),
+					completeness: 8,
+					payoff: 9 - (n % 4),
+					relevance: 0,
+				})),
+			});
 		}
-		const numbers = [...user.matchAll(/^S(\d+) \[(\d+(?:\.\d+)?)\]/gm)].map((m) => ({ id: Number(m[1]), start: Number(m[2]) }));
+		const numbers = [...user.matchAll(/^S(\d+) \[(\d+(?:\.\d+)?)\]/gm)].map((m) => ({
+			id: Number(m[1]),
+			start: Number(m[2]),
+		}));
 		if (numbers.length === 0) return reply({ clips: [] });
 		const first = numbers[0];
 		const last = numbers.filter((n) => n.start - first.start <= 12).at(-1);

@@ -21,7 +21,11 @@ describe("LLM analysis in the workflow", () => {
 	] as const) {
 		it(`${clipModel} ranks with ${model} and the clips carry its words`, async () => {
 			const { apiKey } = await createWorkspace({ minutes: 10 });
-			const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 120 }), { clipModel, clipDurationMin: 10, clipDurationMax: 30 });
+			const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 120 }), {
+				clipModel,
+				clipDurationMin: 10,
+				clipDurationMax: 30,
+			});
 			const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 			expect(detail.body.rankedBy).toBe(`${clipModel} (workers-ai:${model})`);
 			const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
@@ -40,15 +44,25 @@ describe("LLM analysis in the workflow", () => {
 
 	it("falls back to the offline ranker when the model's answers are not JSON, and the video says why", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 10 });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), { clipDurationMin: 10, clipDurationMax: 30, customPrompt: "sleep llm-fault:garbage" });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), {
+			clipDurationMin: 10,
+			clipDurationMax: 30,
+			customPrompt: "sleep llm-fault:garbage",
+		});
 		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(detail.body.status).toBe("completed");
-		expect(detail.body.rankedBy).toMatch(/^ClipBasic \(offline ranker: fallback, workers-ai:@cf\/meta\/llama-4-scout-17b-16e-instruct failed: the model's answer did not match the schema twice \(not JSON\)\)$/);
+		expect(detail.body.rankedBy).toMatch(
+			/^ClipBasic \(offline ranker: fallback, workers-ai:@cf\/meta\/llama-4-scout-17b-16e-instruct failed: the model's answer did not match the schema twice \(not JSON\)\)$/,
+		);
 	});
 
 	it("a capacity error on each call is retried at once, call by call: the model still ranks", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 10 });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), { clipDurationMin: 10, clipDurationMax: 30, customPrompt: "sleep llm-fault:capacity-once" });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), {
+			clipDurationMin: 10,
+			clipDurationMax: 30,
+			customPrompt: "sleep llm-fault:capacity-once",
+		});
 		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(detail.body.rankedBy).toBe("ClipBasic (workers-ai:@cf/meta/llama-4-scout-17b-16e-instruct)");
 	});
@@ -56,11 +70,21 @@ describe("LLM analysis in the workflow", () => {
 	it("a model busy through every retry: the rank step is tried three times, and only its last attempt ranks offline", async () => {
 		const marker = `llm-fault:capacity ${crypto.randomUUID()}`;
 		const { apiKey } = await createWorkspace({ minutes: 10 });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), { clipDurationMin: 10, clipDurationMax: 30, customPrompt: `sleep ${marker}` });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), {
+			clipDurationMin: 10,
+			clipDurationMax: 30,
+			customPrompt: `sleep ${marker}`,
+		});
 		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(detail.body.status).toBe("completed");
-		expect(detail.body.rankedBy).toMatch(/^ClipBasic \(offline ranker: fallback, workers-ai:.* failed: all 1 transcript parts failed: 3040: Capacity temporarily exceeded/);
+		expect(detail.body.rankedBy).toMatch(
+			/^ClipBasic \(offline ranker: fallback, workers-ai:.* failed: all 1 transcript parts failed: 3040: Capacity temporarily exceeded/,
+		);
 		// One transcript part: 4 calls per attempt (the first and three retries), 3 attempts of the step.
-		expect(await (env.AI as unknown as { run(model: string, input: unknown): Promise<number> }).run("stub:calls", { marker })).toBe(12);
+		expect(
+			await (env.AI as unknown as { run(model: string, input: unknown): Promise<number> }).run("stub:calls", {
+				marker,
+			}),
+		).toBe(12);
 	});
 });

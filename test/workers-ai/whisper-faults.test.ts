@@ -36,7 +36,11 @@ describe("Whisper on Workers AI", () => {
 	for (const [name, faults] of transient) {
 		it(`retries ${name} and completes`, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-			const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60, whisperFaults: { faults } }), config);
+			const videoId = await submitAndProcess(
+				apiKey,
+				fake().addSource(url(), { duration: 60, whisperFaults: { faults } }),
+				config,
+			);
 			const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 			expect(body.status).toBe("completed");
 			expect(body.count).toBeGreaterThan(0);
@@ -45,20 +49,34 @@ describe("Whisper on Workers AI", () => {
 	}
 
 	const persistent: [string, WhisperFault, RegExp][] = [
-		["capacity errors", "error", /^Transcription failed: Workers AI \(Whisper\) failed: 3040: Capacity temporarily exceeded/],
+		[
+			"capacity errors",
+			"error",
+			/^Transcription failed: Workers AI \(Whisper\) failed: 3040: Capacity temporarily exceeded/,
+		],
 		["timeouts", "timeout", /^Transcription failed: Workers AI \(Whisper\) failed: 3046: Request timeout$/],
-		["answers in the wrong shape", "malformed", /^Transcription failed: Workers AI \(Whisper\) answered in an unexpected shape/],
+		[
+			"answers in the wrong shape",
+			"malformed",
+			/^Transcription failed: Workers AI \(Whisper\) answered in an unexpected shape/,
+		],
 	];
 	for (const [name, fault, message] of persistent) {
 		it(`fails with a readable message and a full refund when ${name} persist`, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-			const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60, whisperFaults: { faults: [fault], repeat: true } }), config, "errored");
+			const videoId = await submitAndProcess(
+				apiKey,
+				fake().addSource(url(), { duration: 60, whisperFaults: { faults: [fault], repeat: true } }),
+				config,
+				"errored",
+			);
 			const { body } = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
 			expect(body.video.status).toBe("failed");
 			expect(body.video.errorMessage).toMatch(message);
 			expect(await balanceOf(workspaceId)).toBe(10);
 			expect(await ledgerSum(workspaceId)).toBe(10);
-			for (const prefix of r2Keys.videoPrefixes(videoId)) expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
+			for (const prefix of r2Keys.videoPrefixes(videoId))
+				expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
 		});
 	}
 });

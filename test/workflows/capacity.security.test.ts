@@ -20,14 +20,27 @@ const fake = useFakeRenderTier({ introspect: false });
 const source = () => fake().addSource(`https://videos.example.com/q/${crypto.randomUUID()}.mp4`, { duration: 40 });
 const config = { clipDurationMin: 10, clipDurationMax: 20 };
 
-const setLimit = (workspaceId: string, limit: number) => env.DB.prepare("UPDATE plans SET max_concurrent_videos = ? WHERE workspace_id = ?").bind(limit, workspaceId).run();
+const setLimit = (workspaceId: string, limit: number) =>
+	env.DB.prepare("UPDATE plans SET max_concurrent_videos = ? WHERE workspace_id = ?").bind(limit, workspaceId).run();
 const holding = async (workspaceId: string) =>
-	(await env.DB.prepare("SELECT COUNT(*) AS n FROM videos WHERE workspace_id = ? AND slot_claimed_at IS NOT NULL AND status NOT IN ('completed', 'failed', 'pending_config')").bind(workspaceId).first<number>("n"))!;
+	(await env.DB.prepare(
+		"SELECT COUNT(*) AS n FROM videos WHERE workspace_id = ? AND slot_claimed_at IS NOT NULL AND status NOT IN ('completed', 'failed', 'pending_config')",
+	)
+		.bind(workspaceId)
+		.first<number>("n"))!;
 
 /** Largest number of the videos that held a slot at the same moment, from their claim and end times. */
 async function peakConcurrency(ids: string[]): Promise<number> {
-	const rows = await Promise.all(ids.map((id) => env.DB.prepare("SELECT slot_claimed_at AS a, completed_at AS b FROM videos WHERE id = ?").bind(id).first<{ a: string; b: string }>()));
-	const edges = rows.flatMap((r) => [[Date.parse(r!.a), 1] as const, [Date.parse(r!.b), -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+	const rows = await Promise.all(
+		ids.map((id) =>
+			env.DB.prepare("SELECT slot_claimed_at AS a, completed_at AS b FROM videos WHERE id = ?")
+				.bind(id)
+				.first<{ a: string; b: string }>(),
+		),
+	);
+	const edges = rows
+		.flatMap((r) => [[Date.parse(r!.a), 1] as const, [Date.parse(r!.b), -1] as const])
+		.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
 	let now = 0;
 	let peak = 0;
 	for (const [, step] of edges) peak = Math.max(peak, (now += step));
@@ -48,25 +61,40 @@ describe("per-workspace processing slots", () => {
 		const held = new Promise<void>((r) => (release = r));
 		fake().before.set(renderJobs.renderClip.path, () => held);
 
-		const submitted = await Promise.all(Array.from({ length: 8 }, () => call("POST", "/api/videos/hosted", { key: flooder.apiKey, body: { hostedUrl: source(), config } })));
+		const submitted = await Promise.all(
+			Array.from({ length: 8 }, () =>
+				call("POST", "/api/videos/hosted", { key: flooder.apiKey, body: { hostedUrl: source(), config } }),
+			),
+		);
 		expect(submitted.map((s) => s.status)).toEqual(Array(8).fill(201));
 		expect(await balanceOf(flooder.workspaceId)).toBe(92);
 		const ids = submitted.map((s) => s.body.video.id as string);
 		expect(await holding(flooder.workspaceId)).toBe(2);
-		const positions = (await Promise.all(ids.map((id) => call("GET", `/api/videos/${id}/status`, { key: flooder.apiKey })))).map((s) => s.body.job.queuePosition);
+		const positions = (
+			await Promise.all(ids.map((id) => call("GET", `/api/videos/${id}/status`, { key: flooder.apiKey })))
+		).map((s) => s.body.job.queuePosition);
 		expect(positions.filter((p) => p === null)).toHaveLength(2);
 		expect(positions.filter((p) => p !== null).sort()).toEqual([1, 2, 3, 4, 5, 6]);
-		expect(submitted.filter((s) => /waits for one of the workspace's processing slots/.test(s.body.message))).toHaveLength(6);
+		expect(
+			submitted.filter((s) => /waits for one of the workspace's processing slots/.test(s.body.message)),
+		).toHaveLength(6);
 
 		const other = await createWorkspace({ minutes: 10 });
-		const theirs = await call("POST", "/api/videos/hosted", { key: other.apiKey, body: { hostedUrl: source(), config } });
+		const theirs = await call("POST", "/api/videos/hosted", {
+			key: other.apiKey,
+			body: { hostedUrl: source(), config },
+		});
 		expect(theirs.status).toBe(201);
-		expect((await call("GET", `/api/videos/${theirs.body.video.id}/status`, { key: other.apiKey })).body.job.queuePosition).toBeNull();
+		expect(
+			(await call("GET", `/api/videos/${theirs.body.video.id}/status`, { key: other.apiKey })).body.job
+				.queuePosition,
+		).toBeNull();
 		expect(await holding(flooder.workspaceId)).toBe(2);
 		release();
 
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
-		for (const id of ids) expect((await call("GET", `/api/videos/${id}`, { key: flooder.apiKey })).body.status).toBe("completed");
+		for (const id of ids)
+			expect((await call("GET", `/api/videos/${id}`, { key: flooder.apiKey })).body.status).toBe("completed");
 		expect(await peakConcurrency(ids)).toBeLessThanOrEqual(2);
 		// The waiting ones did nothing before their turn: one download each, never more than two at once.
 		expect(fake().calls.filter((c) => c.path === renderJobs.download.path)).toHaveLength(9);
@@ -84,13 +112,28 @@ describe("per-workspace processing slots", () => {
 		});
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
 		await setLimit(workspaceId, 1);
-		const make = async () => (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source() } })).body.video.id as string;
+		const make = async () =>
+			(await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source() } })).body.video
+				.id as string;
 		const [holder, sneaky] = [await make(), await make()];
 		// The holder is mid-processing with the slot; the other is put straight into `downloading` with no slot.
-		await env.DB.prepare("UPDATE videos SET status = 'transcribing', config = ?, started_at = '2026-01-01T00:00:00.000Z', slot_claimed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(JSON.stringify(config), holder).run();
-		await env.DB.prepare("UPDATE videos SET status = 'downloading', config = ?, started_at = '2026-01-01T00:00:01.000Z' WHERE id = ?").bind(JSON.stringify(config), sneaky).run();
+		await env.DB.prepare(
+			"UPDATE videos SET status = 'transcribing', config = ?, started_at = '2026-01-01T00:00:00.000Z', slot_claimed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?",
+		)
+			.bind(JSON.stringify(config), holder)
+			.run();
+		await env.DB.prepare(
+			"UPDATE videos SET status = 'downloading', config = ?, started_at = '2026-01-01T00:00:01.000Z' WHERE id = ?",
+		)
+			.bind(JSON.stringify(config), sneaky)
+			.run();
 		await env.PROCESS_VIDEO.create({ id: sneaky, params: { kind: "process", videoId: sneaky } });
-		await expect.poll(async () => (await call("GET", `/api/videos/${sneaky}/status`, { key: apiKey })).body.job.queuePosition, { timeout: 5000 }).toBe(1);
+		await expect
+			.poll(
+				async () => (await call("GET", `/api/videos/${sneaky}/status`, { key: apiKey })).body.job.queuePosition,
+				{ timeout: 5000 },
+			)
+			.toBe(1);
 		await new Promise((r) => setTimeout(r, 500));
 		expect(fake().calls.filter((c) => (c.body as { videoId?: string }).videoId === sneaky)).toHaveLength(0);
 
@@ -107,12 +150,23 @@ describe("per-workspace processing slots", () => {
 		const stamp = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
 		const ids: string[] = [];
 		for (let n = 0; n < 3; n++) {
-			const id = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source() } })).body.video.id as string;
-			await env.DB.prepare("UPDATE videos SET status = ?, config = ?, started_at = ?, slot_claimed_at = ? WHERE id = ?")
-				.bind(n === 0 ? "analyzing" : "downloading", JSON.stringify(config), stamp(n), n === 0 ? stamp(n) : null, id).run();
+			const id = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source() } })).body
+				.video.id as string;
+			await env.DB.prepare(
+				"UPDATE videos SET status = ?, config = ?, started_at = ?, slot_claimed_at = ? WHERE id = ?",
+			)
+				.bind(
+					n === 0 ? "analyzing" : "downloading",
+					JSON.stringify(config),
+					stamp(n),
+					n === 0 ? stamp(n) : null,
+					id,
+				)
+				.run();
 			ids.push(id);
 		}
-		const position = async (id: string) => (await call("GET", `/api/videos/${id}/status`, { key: apiKey })).body.job.queuePosition;
+		const position = async (id: string) =>
+			(await call("GET", `/api/videos/${id}/status`, { key: apiKey })).body.job.queuePosition;
 		expect([await position(ids[0]!), await position(ids[1]!), await position(ids[2]!)]).toEqual([null, 1, 2]);
 		expect((await call("DELETE", `/api/videos/${ids[1]}`, { key: apiKey })).body.minutesRefunded).toBe(1);
 		expect(await position(ids[2]!)).toBe(1);
@@ -126,8 +180,10 @@ describe("the waiting line is bounded", () => {
 		for (let n = 0; n < waiting; n++) {
 			const id = `vid_q${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 			statements.push(
-				env.DB.prepare(`INSERT INTO videos (id, workspace_id, source_type, source_url, title, status, progress, config, source_video_id, duration, thumbnail, channel_name, minutes_charged, started_at)
-					VALUES (?, ?, 'hosted', 'https://videos.example.com/x', 't', 'downloading', 0, '{}', 'x', 60, '', 'c', 0, ?)`).bind(id, workspaceId, new Date(Date.now() - 60_000 + n).toISOString()),
+				env.DB.prepare(
+					`INSERT INTO videos (id, workspace_id, source_type, source_url, title, status, progress, config, source_video_id, duration, thumbnail, channel_name, minutes_charged, started_at)
+					VALUES (?, ?, 'hosted', 'https://videos.example.com/x', 't', 'downloading', 0, '{}', 'x', 60, '', 'c', 0, ?)`,
+				).bind(id, workspaceId, new Date(Date.now() - 60_000 + n).toISOString()),
 			);
 		}
 		await env.DB.batch(statements);
@@ -137,7 +193,10 @@ describe("the waiting line is bounded", () => {
 	it("past MAX_QUEUED_VIDEOS waiting, a submission is refused with 429 queue_full and Retry-After before any probe, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
 		await fullLine(workspaceId, apiKey, 50);
-		const refused = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(), config } });
+		const refused = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: { hostedUrl: source(), config },
+		});
 		expect(refused.status).toBe(429);
 		expect(refused.body.error.code).toBe("queue_full");
 		expect(refused.body.error.details).toMatchObject({ maxQueued: 50, maxConcurrent: 1 });
@@ -147,16 +206,25 @@ describe("the waiting line is bounded", () => {
 		// Without a config (pending_config) nothing waits, so it is accepted; its PUT …/config is refused the same way.
 		const pending = await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source() } });
 		expect(pending.status).toBe(201);
-		const configured = await call("PUT", `/api/videos/${pending.body.video.id}/config`, { key: apiKey, body: config });
+		const configured = await call("PUT", `/api/videos/${pending.body.video.id}/config`, {
+			key: apiKey,
+			body: config,
+		});
 		expect(configured.status).toBe(429);
 		expect(configured.body.error.code).toBe("queue_full");
-		expect((await call("GET", `/api/videos/${pending.body.video.id}`, { key: apiKey })).body.status).toBe("pending_config");
+		expect((await call("GET", `/api/videos/${pending.body.video.id}`, { key: apiKey })).body.status).toBe(
+			"pending_config",
+		);
 	});
 
 	it("racing for the last place in line: of 6 concurrent submissions exactly one is accepted and charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
 		await fullLine(workspaceId, apiKey, 49);
-		const results = await Promise.all(Array.from({ length: 6 }, () => call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(), config } })));
+		const results = await Promise.all(
+			Array.from({ length: 6 }, () =>
+				call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: source(), config } }),
+			),
+		);
 		expect(results.filter((r) => r.status === 201)).toHaveLength(1);
 		expect(results.filter((r) => r.status === 429 && r.body.error.code === "queue_full")).toHaveLength(5);
 		expect(await balanceOf(workspaceId)).toBe(19);

@@ -21,25 +21,40 @@ const path = (signed: string) => new URL(signed).pathname + new URL(signed).sear
 
 async function processed(config: Record<string, unknown> = {}) {
 	const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
-	const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), { clipDurationMin: 15, clipDurationMax: 30, ...config });
-	const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<Record<string, any>>;
+	const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), {
+		clipDurationMin: 15,
+		clipDurationMax: 30,
+		...config,
+	});
+	const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<
+		Record<string, any>
+	>;
 	const clip = (await call("GET", `/api/clips/${clips[0]!.id}`, { key: apiKey })).body;
 	return { apiKey, workspaceId, videoId, clip };
 }
 
 /** PATCHes and, when a re-render started, waits for its workflow instance to end. */
-async function editAndWait(key: string, clipId: string, body: unknown, expectStatus: "complete" | "errored" = "complete") {
+async function editAndWait(
+	key: string,
+	clipId: string,
+	body: unknown,
+	expectStatus: "complete" | "errored" = "complete",
+) {
 	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
 	await introspector.modifyAll(async (m) => {
 		await m.disableSleeps();
 		await m.disableRetryDelays();
 	});
 	const response = await call("PATCH", `/api/clips/${clipId}`, { key, body });
-	if (response.status === 202) for (const instance of await introspector.get()) await instance.waitForStatus(expectStatus);
+	if (response.status === 202)
+		for (const instance of await introspector.get()) await instance.waitForStatus(expectStatus);
 	return response;
 }
 
-const renders = () => fake().calls.filter((c) => c.path === renderJobs.renderClip.path).map((c) => c.body as RenderClipRequest);
+const renders = () =>
+	fake()
+		.calls.filter((c) => c.path === renderJobs.renderClip.path)
+		.map((c) => c.body as RenderClipRequest);
 
 describe("editing a clip re-renders it alone", () => {
 	it("trims to word edges, renders the clip alone into files of its own, and is free", async () => {
@@ -52,7 +67,11 @@ describe("editing a clip re-renders it alone", () => {
 		const wantStart = clip.startTime + words[3]!.start;
 		const wantEnd = clip.startTime + words[Math.min(40, words.length - 1)]!.end;
 
-		const started = await editAndWait(apiKey, clip.id, { startTime: wantStart + 0.12, endTime: wantEnd - 0.1, title: "Trimmed" });
+		const started = await editAndWait(apiKey, clip.id, {
+			startTime: wantStart + 0.12,
+			endTime: wantEnd - 0.1,
+			title: "Trimmed",
+		});
 		expect(started.status, JSON.stringify(started.body)).toBe(202);
 		expect(started.body).toMatchObject({ id: clip.id, status: "generating", edits: 1, title: "Trimmed" });
 		expect(started.body.startTime).toBeCloseTo(wantStart, 3);
@@ -67,8 +86,14 @@ describe("editing a clip re-renders it alone", () => {
 		// Exactly one render, of this clip, with the new in/out points; its file is what is served now.
 		expect(renders().slice(before)).toHaveLength(1);
 		expect(renders().at(-1)).toMatchObject({ clipId: clip.id, start: after.startTime, end: after.endTime });
-		expect((await call("GET", path(after.downloadUrl))).body).toMatchObject({ clip: clip.id, start: after.startTime, end: after.endTime });
-		const stored = (await env.MEDIA.list({ prefix: `clips/${videoId}/${clip.id}` })).objects.map((o) => o.key).sort();
+		expect((await call("GET", path(after.downloadUrl))).body).toMatchObject({
+			clip: clip.id,
+			start: after.startTime,
+			end: after.endTime,
+		});
+		const stored = (await env.MEDIA.list({ prefix: `clips/${videoId}/${clip.id}` })).objects
+			.map((o) => o.key)
+			.sort();
 		expect(stored).toEqual([`clips/${videoId}/${clip.id}.e1.jpg`, `clips/${videoId}/${clip.id}.e1.mp4`]);
 		expect((await call("GET", path(clip.downloadUrl))).status).toBe(403);
 
@@ -81,7 +106,13 @@ describe("editing a clip re-renders it alone", () => {
 
 	it("corrects caption words keeping their timings, and a caption look of its own", async () => {
 		const { apiKey, clip } = await processed({ enableCaptions: true, captionTemplateId: "karaoke" });
-		const edited = await editAndWait(apiKey, clip.id, { captionWords: [{ index: 0, word: "Hello" }, { index: 2, word: "wörld" }], captionStyle: "sentence" });
+		const edited = await editAndWait(apiKey, clip.id, {
+			captionWords: [
+				{ index: 0, word: "Hello" },
+				{ index: 2, word: "wörld" },
+			],
+			captionStyle: "sentence",
+		});
 		expect(edited.status, JSON.stringify(edited.body)).toBe(202);
 		const request = renders().at(-1)!;
 		expect(request.captions?.look).toEqual(presetLook("sentence"));
@@ -94,7 +125,12 @@ describe("editing a clip re-renders it alone", () => {
 		});
 		const after = (await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body;
 		expect(after).toMatchObject({ status: "completed", captionStyle: "sentence", edits: 1 });
-		expect(after.words[0]).toMatchObject({ index: 0, word: "Hello", start: clip.words[0].start, end: clip.words[0].end });
+		expect(after.words[0]).toMatchObject({
+			index: 0,
+			word: "Hello",
+			start: clip.words[0].start,
+			end: clip.words[0].end,
+		});
 		expect(after.transcript.startsWith("Hello")).toBe(true);
 		const srt = await call("GET", `/api/clips/${clip.id}/captions?format=srt`, { key: apiKey });
 		expect(srt.body).toMatch(/^1\n00:00:00,\d{3} --> 00:00:\d\d,\d{3}\nHello /);
@@ -103,9 +139,18 @@ describe("editing a clip re-renders it alone", () => {
 	it("saves words of captions not shown, a hook title not drawn and a title without rendering", async () => {
 		const { apiKey, clip } = await processed({ enableCaptions: false, enableIntroTitle: false });
 		const before = renders().length;
-		const edited = await editAndWait(apiKey, clip.id, { captionWords: [{ index: 1, word: "fixed" }], hookTitle: "Wait for it", title: "New title" });
+		const edited = await editAndWait(apiKey, clip.id, {
+			captionWords: [{ index: 1, word: "fixed" }],
+			hookTitle: "Wait for it",
+			title: "New title",
+		});
 		expect(edited.status).toBe(200);
-		expect(edited.body).toMatchObject({ status: "completed", edits: 0, hookTitle: "Wait for it", title: "New title" });
+		expect(edited.body).toMatchObject({
+			status: "completed",
+			edits: 0,
+			hookTitle: "Wait for it",
+			title: "New title",
+		});
 		expect(edited.body.words[1].word).toBe("fixed");
 		expect(renders().length).toBe(before);
 		const vtt = (await call("GET", `/api/clips/${clip.id}/captions?format=vtt`, { key: apiKey })).body as string;
@@ -114,19 +159,40 @@ describe("editing a clip re-renders it alone", () => {
 
 	it("keeps the previous version when the render fails, and says why", async () => {
 		const { apiKey, videoId, clip } = await processed();
-		fake().failAlways(renderJobs.renderClip.path, { code: "process_failed", message: "ffmpeg could not open the font", retryable: false });
+		fake().failAlways(renderJobs.renderClip.path, {
+			code: "process_failed",
+			message: "ffmpeg could not open the font",
+			retryable: false,
+		});
 		const started = await editAndWait(apiKey, clip.id, { startTime: clip.startTime + 2 }, "errored");
 		expect(started.status).toBe(202);
 		const after = (await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body;
-		expect(after).toMatchObject({ status: "completed", startTime: clip.startTime, endTime: clip.endTime, duration: clip.duration, edits: 1 });
-		expect(after.editError).toMatch(/could not be rendered: .*ffmpeg could not open the font.*keeps its previous version/);
-		expect((await call("GET", path(after.downloadUrl))).body).toMatchObject({ clip: clip.id, start: clip.startTime });
-		const stored = (await env.MEDIA.list({ prefix: `clips/${videoId}/${clip.id}` })).objects.map((o) => o.key).sort();
+		expect(after).toMatchObject({
+			status: "completed",
+			startTime: clip.startTime,
+			endTime: clip.endTime,
+			duration: clip.duration,
+			edits: 1,
+		});
+		expect(after.editError).toMatch(
+			/could not be rendered: .*ffmpeg could not open the font.*keeps its previous version/,
+		);
+		expect((await call("GET", path(after.downloadUrl))).body).toMatchObject({
+			clip: clip.id,
+			start: clip.startTime,
+		});
+		const stored = (await env.MEDIA.list({ prefix: `clips/${videoId}/${clip.id}` })).objects
+			.map((o) => o.key)
+			.sort();
 		expect(stored).toEqual([`clips/${videoId}/${clip.id}.jpg`, `clips/${videoId}/${clip.id}.mp4`]);
 		// A later edit works again and clears the error.
 		fake().failures.clear();
 		expect((await editAndWait(apiKey, clip.id, { startTime: clip.startTime + 2 })).status).toBe(202);
-		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 2, editError: null });
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			edits: 2,
+			editError: null,
+		});
 	});
 });
 
@@ -145,8 +211,12 @@ describe("deleting the video while a clip renders again", () => {
 			deleted = call("DELETE", `/api/videos/${videoId}`, { key: apiKey });
 			await deleted;
 		});
-		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } })).status).toBe(202);
-		for (const instance of await introspector.get()) await instance.waitForStatus("complete").catch(() => instance.waitForStatus("errored"));
+		expect(
+			(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } }))
+				.status,
+		).toBe(202);
+		for (const instance of await introspector.get())
+			await instance.waitForStatus("complete").catch(() => instance.waitForStatus("errored"));
 		expect(deleted).not.toBeNull();
 		expect(((await deleted!) as { status: number }).status).toBe(200);
 		expect((await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects).toEqual([]);
@@ -160,12 +230,28 @@ describe("the reconciler", () => {
 	it("puts a clip whose edit's job vanished back to its previous version", async () => {
 		const { apiKey, clip } = await processed();
 		// As if an edit had started an hour ago and its instance were lost.
-		await env.DB.prepare("UPDATE clips SET status = 'generating', edits = 1, start_time = start_time + 3, previous_edit = ?, updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
-			.bind(JSON.stringify({ startTime: clip.startTime, endTime: clip.endTime, hookTitle: clip.hookTitle, captionStyle: null, captionFixes: null, transcript: clip.transcript }), clip.id)
+		await env.DB.prepare(
+			"UPDATE clips SET status = 'generating', edits = 1, start_time = start_time + 3, previous_edit = ?, updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?",
+		)
+			.bind(
+				JSON.stringify({
+					startTime: clip.startTime,
+					endTime: clip.endTime,
+					hookTitle: clip.hookTitle,
+					captionStyle: null,
+					captionFixes: null,
+					transcript: clip.transcript,
+				}),
+				clip.id,
+			)
 			.run();
 		const report = await reconcileStaleVideos(env);
 		expect(report.failed).toContain(clip.id);
-		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", startTime: clip.startTime, editError: expect.stringMatching(/stopped unexpectedly/) });
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			startTime: clip.startTime,
+			editError: expect.stringMatching(/stopped unexpectedly/),
+		});
 	});
 });
 
@@ -178,26 +264,46 @@ describe("refusals", () => {
 			await m.disableSleeps();
 			await m.disableRetryDelays();
 		});
-		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } })).status).toBe(202);
-		const again = await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { endTime: clip.endTime - 2 } });
+		expect(
+			(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } }))
+				.status,
+		).toBe(202);
+		const again = await call("PATCH", `/api/clips/${clip.id}`, {
+			key: apiKey,
+			body: { endTime: clip.endTime - 2 },
+		});
 		expect(again.status).toBe(409);
 		expect(again.body.error.code).toBe("clip_processing");
 		// Meanwhile the clip is listed as generating, and the signed URL handed out before still serves its previous file.
 		const listed = (await call("GET", `/api/videos/${videoId}/clips?status=generating`, { key: apiKey })).body;
-		expect(listed.clips.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([[clip.id, "generating"]]);
-		expect((await call("GET", path(clip.downloadUrl))).body).toMatchObject({ clip: clip.id, start: clip.startTime });
+		expect(listed.clips.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+			[clip.id, "generating"],
+		]);
+		expect((await call("GET", path(clip.downloadUrl))).body).toMatchObject({
+			clip: clip.id,
+			start: clip.startTime,
+		});
 		// Favoriting draws nothing: fine meanwhile.
-		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { favorited: true } })).status).toBe(200);
+		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { favorited: true } })).status).toBe(
+			200,
+		);
 		const reprocess = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} });
 		expect(reprocess.status).toBe(409);
 		expect(reprocess.body.error.code).toBe("video_processing");
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
-		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", favorited: true, edits: 1 });
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			favorited: true,
+			edits: 1,
+		});
 	});
 
 	it("at most 3 clips of a workspace render again at once: the 4th edit that would render gets 429 queue_full and changes nothing", async () => {
 		const { apiKey, videoId } = await processed();
-		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<{ id: string; startTime: number }>;
+		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips as Array<{
+			id: string;
+			startTime: number;
+		}>;
 		expect(clips.length).toBeGreaterThanOrEqual(4);
 		fake().renderDelays.push(1500, 1500, 1500);
 		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
@@ -205,15 +311,29 @@ describe("refusals", () => {
 			await m.disableSleeps();
 			await m.disableRetryDelays();
 		});
-		for (const clip of clips.slice(0, 3)) expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 1 } })).status).toBe(202);
+		for (const clip of clips.slice(0, 3))
+			expect(
+				(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 1 } }))
+					.status,
+			).toBe(202);
 		const fourth = clips[3]!;
-		const refused = await call("PATCH", `/api/clips/${fourth.id}`, { key: apiKey, body: { startTime: fourth.startTime + 1, title: "not saved" } });
+		const refused = await call("PATCH", `/api/clips/${fourth.id}`, {
+			key: apiKey,
+			body: { startTime: fourth.startTime + 1, title: "not saved" },
+		});
 		expect(refused.status).toBe(429);
 		expect(refused.response.headers.get("retry-after")).toBe("30");
 		expect(refused.body.error).toMatchObject({ code: "queue_full", details: { maxConcurrent: 3 } });
-		expect((await call("GET", `/api/clips/${fourth.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 0, startTime: fourth.startTime });
+		expect((await call("GET", `/api/clips/${fourth.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			edits: 0,
+			startTime: fourth.startTime,
+		});
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
-		expect((await call("PATCH", `/api/clips/${fourth.id}`, { key: apiKey, body: { startTime: fourth.startTime + 1 } })).status).toBe(202);
+		expect(
+			(await call("PATCH", `/api/clips/${fourth.id}`, { key: apiKey, body: { startTime: fourth.startTime + 1 } }))
+				.status,
+		).toBe(202);
 	});
 
 	it("of two edits sent at once, one starts and the other is refused: one re-render, never two", async () => {
@@ -234,7 +354,10 @@ describe("refusals", () => {
 		expect(instances).toHaveLength(1);
 		await instances[0]!.waitForStatus("complete");
 		expect(renders().length - before).toBe(1);
-		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 1 });
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			edits: 1,
+		});
 	});
 
 	it("409 video_processing while the video is being reprocessed", async () => {
@@ -244,8 +367,18 @@ describe("refusals", () => {
 			await m.disableSleeps();
 			await m.disableRetryDelays();
 		});
-		expect((await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: { config: { aspectRatio: "1:1" } } })).status).toBe(202);
-		const edit = await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } });
+		expect(
+			(
+				await call("POST", `/api/videos/${videoId}/reprocess`, {
+					key: apiKey,
+					body: { config: { aspectRatio: "1:1" } },
+				})
+			).status,
+		).toBe(202);
+		const edit = await call("PATCH", `/api/clips/${clip.id}`, {
+			key: apiKey,
+			body: { startTime: clip.startTime + 2 },
+		});
 		expect(edit.status).toBe(409);
 		expect(edit.body.error).toMatchObject({ code: "video_processing", details: { status: "analyzing" } });
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
@@ -257,7 +390,11 @@ describe("refusals", () => {
 		const edit = await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { endTime: clip.endTime - 2 } });
 		expect(edit.status).toBe(410);
 		expect(edit.body.error.code).toBe("source_deleted");
-		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 0, endTime: clip.endTime });
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			edits: 0,
+			endTime: clip.endTime,
+		});
 	});
 
 	it("400 for times outside the source, too short or too long, backwards, and unknown words or fields", async () => {
@@ -277,17 +414,28 @@ describe("refusals", () => {
 			expect(answer.error.code).toBe("invalid_request");
 			if (field) expect(JSON.stringify(answer.error.details), JSON.stringify(body)).toContain(field);
 		}
-		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ status: "completed", edits: 0 });
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({
+			status: "completed",
+			edits: 0,
+		});
 	});
 
 	it(`re-renders are free up to ${MAX_EDITS_PER_CLIP} per clip, then 409 quota_exceeded`, async () => {
 		const { apiKey, workspaceId, clip } = await processed();
 		await env.DB.prepare("UPDATE clips SET edits = ? WHERE id = ?").bind(MAX_EDITS_PER_CLIP, clip.id).run();
-		const edit = await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } });
+		const edit = await call("PATCH", `/api/clips/${clip.id}`, {
+			key: apiKey,
+			body: { startTime: clip.startTime + 2 },
+		});
 		expect(edit.status).toBe(409);
-		expect(edit.body.error).toMatchObject({ code: "quota_exceeded", details: { limit: MAX_EDITS_PER_CLIP, used: MAX_EDITS_PER_CLIP } });
+		expect(edit.body.error).toMatchObject({
+			code: "quota_exceeded",
+			details: { limit: MAX_EDITS_PER_CLIP, used: MAX_EDITS_PER_CLIP },
+		});
 		// What draws nothing stays possible.
-		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { favorited: true } })).status).toBe(200);
+		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { favorited: true } })).status).toBe(
+			200,
+		);
 		expect(await ledgerSum(workspaceId)).toBe(await balanceOf(workspaceId));
 	});
 });

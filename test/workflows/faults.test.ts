@@ -16,11 +16,18 @@ const url = () => `https://videos.example.com/f/${crypto.randomUUID()}.mp4`;
 const config = { clipDurationMin: 10, clipDurationMax: 20 };
 
 async function expectNothingLeft(videoId: string) {
-	const clipRows = await env.DB.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ?").bind(videoId).first<number>("n");
+	const clipRows = await env.DB.prepare("SELECT COUNT(*) AS n FROM clips WHERE video_id = ?")
+		.bind(videoId)
+		.first<number>("n");
 	expect(clipRows).toBe(0);
-	for (const prefix of r2Keys.videoPrefixes(videoId)) expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
+	for (const prefix of r2Keys.videoPrefixes(videoId))
+		expect((await env.MEDIA.list({ prefix })).objects, prefix).toHaveLength(0);
 	// The video's folder on the tier (its download, audio, signals) is asked to go too.
-	expect(fake().calls.filter((c) => c.path === renderJobs.cleanup.path && (c.body as { videoId: string }).videoId === videoId)).toHaveLength(1);
+	expect(
+		fake().calls.filter(
+			(c) => c.path === renderJobs.cleanup.path && (c.body as { videoId: string }).videoId === videoId,
+		),
+	).toHaveLength(1);
 }
 
 describe("transient render-tier faults are retried and the video completes", () => {
@@ -29,10 +36,22 @@ describe("transient render-tier faults are retried and the video completes", () 
 		["HTTP 500 pages during upload", renderJobs.uploadSource.path, ["http500"]],
 		["a garbage line during audio extraction", renderJobs.extractAudio.path, ["garbage"]],
 		["killed mid-render (stream cut without a result)", renderJobs.renderClip.path, ["cut"]],
-		["connections lost mid-stream, again and again (a reset, as the platform's network does)", renderJobs.renderClip.path, ["lost", "lost", "lost", "lost", "lost", "lost"]],
-		["connections lost and refused during transcription, more often than the step retries", renderJobs.transcribe.path, ["lost", "unreachable", "lost", "unreachable", "lost"]],
+		[
+			"connections lost mid-stream, again and again (a reset, as the platform's network does)",
+			renderJobs.renderClip.path,
+			["lost", "lost", "lost", "lost", "lost", "lost"],
+		],
+		[
+			"connections lost and refused during transcription, more often than the step retries",
+			renderJobs.transcribe.path,
+			["lost", "unreachable", "lost", "unreachable", "lost"],
+		],
 		["wedged mid-render (silent past the idle timeout)", renderJobs.renderClip.path, ["hang"]],
-		["a crash while transcribing", renderJobs.transcribe.path, [{ code: "process_failed", message: "pocketsphinx exited with code 139", retryable: true }]],
+		[
+			"a crash while transcribing",
+			renderJobs.transcribe.path,
+			[{ code: "process_failed", message: "pocketsphinx exited with code 139", retryable: true }],
+		],
 	];
 	for (const [name, path, faults] of transient) {
 		it(name, async () => {
@@ -43,7 +62,8 @@ describe("transient render-tier faults are retried and the video completes", () 
 			const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 			expect(body.status).toBe("completed");
 			expect(body.count).toBeGreaterThan(0);
-			for (const clip of body.clips) expect(await env.MEDIA.head(r2Keys.clipVideo(videoId, clip.id))).not.toBeNull();
+			for (const clip of body.clips)
+				expect(await env.MEDIA.head(r2Keys.clipVideo(videoId, clip.id))).not.toBeNull();
 			expect(await balanceOf(workspaceId)).toBe(9);
 		});
 	}
@@ -51,11 +71,36 @@ describe("transient render-tier faults are retried and the video completes", () 
 
 describe("persistent faults end in failed with a precise message, a full refund and nothing left", () => {
 	const persistent: [string, string, Fault, RegExp][] = [
-		["the tier stays unreachable", renderJobs.download.path, "unreachable", /^Downloading the source failed: The render tier could not be reached: .*ECONNREFUSED/],
-		["the tier answers 500 pages", renderJobs.uploadSource.path, "http500", /^Storing the source failed: The render tier answered 500: <html>/],
-		["renders keep hanging", renderJobs.renderClip.path, "hang", /^Rendering a clip failed: The render tier stopped answering \(\/jobs\/render-clip\)\.$/],
-		["renders keep being killed", renderJobs.renderClip.path, "cut", /^Rendering a clip failed: The render tier closed \/jobs\/render-clip without a result\.$/],
-		["the tier reports a permanent error", renderJobs.extractAudio.path, { code: "invalid_request", message: "The source has no audio track to extract.", retryable: false }, /^Extracting the audio failed: The source has no audio track to extract\.$/],
+		[
+			"the tier stays unreachable",
+			renderJobs.download.path,
+			"unreachable",
+			/^Downloading the source failed: The render tier could not be reached: .*ECONNREFUSED/,
+		],
+		[
+			"the tier answers 500 pages",
+			renderJobs.uploadSource.path,
+			"http500",
+			/^Storing the source failed: The render tier answered 500: <html>/,
+		],
+		[
+			"renders keep hanging",
+			renderJobs.renderClip.path,
+			"hang",
+			/^Rendering a clip failed: The render tier stopped answering \(\/jobs\/render-clip\)\.$/,
+		],
+		[
+			"renders keep being killed",
+			renderJobs.renderClip.path,
+			"cut",
+			/^Rendering a clip failed: The render tier closed \/jobs\/render-clip without a result\.$/,
+		],
+		[
+			"the tier reports a permanent error",
+			renderJobs.extractAudio.path,
+			{ code: "invalid_request", message: "The source has no audio track to extract.", retryable: false },
+			/^Extracting the audio failed: The source has no audio track to extract\.$/,
+		],
 	];
 	for (const [name, path, fault, message] of persistent) {
 		it(name, async () => {
@@ -75,7 +120,11 @@ describe("persistent faults end in failed with a precise message, a full refund 
 	it("a permanent error is not retried; a transient one is retried up to the step's limit", async () => {
 		const { apiKey } = await createWorkspace();
 		const permanent = fake().addSource(url(), { duration: 60 });
-		fake().failAlways(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		fake().failAlways(renderJobs.download.path, {
+			code: "unsupported_source",
+			message: "The source answered HTTP 404.",
+			retryable: false,
+		});
 		await submitAndProcess(apiKey, permanent, config, "errored");
 		expect(fake().calls.filter((c) => c.path === renderJobs.download.path)).toHaveLength(1);
 

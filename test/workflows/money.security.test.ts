@@ -14,10 +14,13 @@ import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
-const source = (duration: number) => fake().addSource(`https://videos.example.com/m/${crypto.randomUUID()}.mp4`, { duration });
+const source = (duration: number) =>
+	fake().addSource(`https://videos.example.com/m/${crypto.randomUUID()}.mp4`, { duration });
 
 const refundsOf = async (videoId: string) =>
-	(await env.DB.prepare("SELECT COUNT(*) AS n FROM minutes_ledger WHERE video_id = ? AND kind = 'refund'").bind(videoId).first<number>("n")) ?? 0;
+	(await env.DB.prepare("SELECT COUNT(*) AS n FROM minutes_ledger WHERE video_id = ? AND kind = 'refund'")
+		.bind(videoId)
+		.first<number>("n")) ?? 0;
 
 /** A charged video (submitted without config), then put in `status` with a transcript in R2, as a workflow would leave it. */
 async function videoAt(apiKey: string, status: string, duration = 300): Promise<string> {
@@ -25,8 +28,19 @@ async function videoAt(apiKey: string, status: string, duration = 300): Promise<
 	expect(created.status).toBe(201);
 	const id = created.body.video.id as string;
 	const key = `transcripts/${id}.json`;
-	await env.MEDIA.put(key, JSON.stringify({ language: "en", duration, text: "secret words", segments: [], words: [{ word: "secret", start: 0, end: 1 }] }));
-	await env.DB.prepare("UPDATE videos SET status = ?1, transcript_key = ?2, config = ?3 WHERE id = ?4").bind(status, key, JSON.stringify({ skipClipping: true }), id).run();
+	await env.MEDIA.put(
+		key,
+		JSON.stringify({
+			language: "en",
+			duration,
+			text: "secret words",
+			segments: [],
+			words: [{ word: "secret", start: 0, end: 1 }],
+		}),
+	);
+	await env.DB.prepare("UPDATE videos SET status = ?1, transcript_key = ?2, config = ?3 WHERE id = ?4")
+		.bind(status, key, JSON.stringify({ skipClipping: true }), id)
+		.run();
 	return id;
 }
 
@@ -63,7 +77,9 @@ describe("transcript, then delete", () => {
 		const id = await videoAt(apiKey, "transcribing");
 		await markFailedAndRefund(getDb(env), id, "Transcription failed.");
 		expect(await balanceOf(workspaceId)).toBe(20);
-		expect((await call("GET", `/api/videos/${id}/transcript`, { key: apiKey })).body.error.message).toMatch(/failed/);
+		expect((await call("GET", `/api/videos/${id}/transcript`, { key: apiKey })).body.error.message).toMatch(
+			/failed/,
+		);
 		expect((await call("DELETE", `/api/videos/${id}`, { key: apiKey })).body.minutesRefunded).toBe(0);
 		expect(await balanceOf(workspaceId)).toBe(20);
 		expect(await ledgerSum(workspaceId)).toBe(20);
@@ -88,10 +104,16 @@ describe("refunds racing completion", () => {
 			const id = await videoAt(apiKey, "transcribing", 60);
 			// The workflow's "finish" step of a transcribe-only video, landing before, among or after the DELETEs.
 			const delay = [-1, 0, 1, 2, 4, 8][round % 6]!;
-			const completing = delay < 0 ? markCompleted(db, id) : new Promise((r) => setTimeout(r, delay)).then(() => markCompleted(db, id));
+			const completing =
+				delay < 0
+					? markCompleted(db, id)
+					: new Promise((r) => setTimeout(r, delay)).then(() => markCompleted(db, id));
 			const deletes = Array.from({ length: 4 }, () => call("DELETE", `/api/videos/${id}`, { key: apiKey }));
 			const [completed, ...answers] = await Promise.all([completing, ...deletes]);
-			expect(answers.filter((a) => a.status === 200), `round ${round}`).toHaveLength(1);
+			expect(
+				answers.filter((a) => a.status === 200),
+				`round ${round}`,
+			).toHaveLength(1);
 			expect(answers.filter((a) => a.status === 404)).toHaveLength(3);
 			const refunded = answers.find((a) => a.status === 200)!.body.minutesRefunded;
 			expect(await refundsOf(id)).toBe(completed ? 0 : 1);
@@ -113,7 +135,9 @@ describe("refunds racing completion", () => {
 				markFailedAndRefund(db, id, "Processing stopped unexpectedly."),
 				markFailedAndRefund(db, id, "Processing stopped unexpectedly."),
 			]);
-			const status = await env.DB.prepare("SELECT status FROM videos WHERE id = ?").bind(id).first<string>("status");
+			const status = await env.DB.prepare("SELECT status FROM videos WHERE id = ?")
+				.bind(id)
+				.first<string>("status");
 			expect(status).toBe(completed ? "completed" : "failed");
 			expect(await refundsOf(id)).toBe(status === "completed" ? 0 : 1);
 			expect(failed.minutesRefunded).toBeLessThanOrEqual(1);
@@ -142,18 +166,28 @@ describe("failures the user causes are not refunded", () => {
 	}
 
 	// The look is prepared right after the download (beside the upload and the audio): deleting during the download is before it.
-	for (const [when, path] of [["mid-render", renderJobs.renderClip.path], ["before the look is prepared", renderJobs.download.path]] as const) {
+	for (const [when, path] of [
+		["mid-render", renderJobs.renderClip.path],
+		["before the look is prepared", renderJobs.download.path],
+	] as const) {
 		it(`deleting one's own split-screen background ${when}: the video fails saying why, the charge stays, and DELETE refunds nothing`, async () => {
 			const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 			const backgroundId = await withOwnBackground(apiKey);
 			fake().before.set(path, async () => {
 				expect((await call("DELETE", `/api/backgrounds/${backgroundId}`, { key: apiKey })).status).toBe(204);
 			});
-			const config = { clipDurationMin: 10, clipDurationMax: 20, enableSplitScreen: true, splitScreenBgVideoId: backgroundId };
+			const config = {
+				clipDurationMin: 10,
+				clipDurationMax: 20,
+				enableSplitScreen: true,
+				splitScreenBgVideoId: backgroundId,
+			};
 			const videoId = await submitAndProcess(apiKey, source(60), config, "errored");
 			const status = (await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body;
 			expect(status.video.status).toBe("failed");
-			expect(status.video.errorMessage).toMatch(/background .*was deleted by the workspace.*the minutes are not refunded/);
+			expect(status.video.errorMessage).toMatch(
+				/background .*was deleted by the workspace.*the minutes are not refunded/,
+			);
 			expect(await refundsOf(videoId)).toBe(0);
 			expect(await balanceOf(workspaceId)).toBe(9);
 			expect((await call("DELETE", `/api/videos/${videoId}`, { key: apiKey })).body.minutesRefunded).toBe(0);
@@ -168,16 +202,32 @@ describe("failures the user causes are not refunded", () => {
 		fake().before.set(renderJobs.download.path, async () => {
 			await call("DELETE", `/api/backgrounds/${backgroundId}`, { key: apiKey });
 		});
-		const videoId = await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20, enableSplitScreen: true, splitScreenBgCategoryId: "custom" }, "errored");
-		expect((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.errorMessage).toMatch(/category custom was deleted by the workspace/);
+		const videoId = await submitAndProcess(
+			apiKey,
+			source(60),
+			{ clipDurationMin: 10, clipDurationMax: 20, enableSplitScreen: true, splitScreenBgCategoryId: "custom" },
+			"errored",
+		);
+		expect((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.errorMessage).toMatch(
+			/category custom was deleted by the workspace/,
+		);
 		expect(await balanceOf(workspaceId)).toBe(9);
 	});
 
 	it("a render-tier failure the user did not cause is still refunded in full", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const backgroundId = await withOwnBackground(apiKey);
-		fake().failAlways(renderJobs.renderClip.path, { code: "process_failed", message: "ffmpeg crashed", retryable: false });
-		await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20, enableSplitScreen: true, splitScreenBgVideoId: backgroundId }, "errored");
+		fake().failAlways(renderJobs.renderClip.path, {
+			code: "process_failed",
+			message: "ffmpeg crashed",
+			retryable: false,
+		});
+		await submitAndProcess(
+			apiKey,
+			source(60),
+			{ clipDurationMin: 10, clipDurationMax: 20, enableSplitScreen: true, splitScreenBgVideoId: backgroundId },
+			"errored",
+		);
 		expect(await balanceOf(workspaceId)).toBe(10);
 	});
 });

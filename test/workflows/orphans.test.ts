@@ -21,18 +21,23 @@ const config = { clipDurationMin: 10, clipDurationMax: 20 };
 /** The objects of `videoId` the report calls orphans (the bucket is shared by the file's tests). */
 async function orphansOf(videoId: string): Promise<string[]> {
 	const report = await findOrphans(env, { minAgeMinutes: 0 });
-	return report.orphans.map((o) => o.key).filter((key) => key.includes(videoId)).sort();
+	return report.orphans
+		.map((o) => o.key)
+		.filter((key) => key.includes(videoId))
+		.sort();
 }
 
 async function storedUnder(videoId: string): Promise<string[]> {
 	const keys: string[] = [];
-	for (const prefix of r2Keys.videoPrefixes(videoId)) keys.push(...(await env.MEDIA.list({ prefix })).objects.map((o) => o.key));
+	for (const prefix of r2Keys.videoPrefixes(videoId))
+		keys.push(...(await env.MEDIA.list({ prefix })).objects.map((o) => o.key));
 	return keys.sort();
 }
 
 /** Waits until the fake tier has no render running (late renders are what this file is about). */
 async function rendersSettled(): Promise<void> {
-	for (let i = 0; i < 100 && fake().renderLog.some((r) => r.end === 0); i++) await new Promise((r) => setTimeout(r, 50));
+	for (let i = 0; i < 100 && fake().renderLog.some((r) => r.end === 0); i++)
+		await new Promise((r) => setTimeout(r, 50));
 	await new Promise((r) => setTimeout(r, 200));
 }
 
@@ -45,12 +50,22 @@ describe("the orphan report", () => {
 			await m.disableSleeps();
 			await m.disableRetryDelays();
 		});
-		expect((await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: { config: { ...config, aspectRatio: "1:1" } } })).status).toBe(202);
+		expect(
+			(
+				await call("POST", `/api/videos/${videoId}/reprocess`, {
+					key: apiKey,
+					body: { config: { ...config, aspectRatio: "1:1" } },
+				})
+			).status,
+		).toBe(202);
 		await (await introspector.get())[0]!.waitForStatus("complete");
 		const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(body.count).toBeGreaterThan(0);
 		const clip = body.clips[0];
-		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } })).status).toBe(202);
+		expect(
+			(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } }))
+				.status,
+		).toBe(202);
 		await (await introspector.get())[1]!.waitForStatus("complete");
 		expect((await storedUnder(videoId)).length).toBeGreaterThan(0);
 		expect(await orphansOf(videoId)).toEqual([]);
@@ -64,7 +79,9 @@ describe("the orphan report", () => {
 		await env.MEDIA.put(`sources/vid_gone${videoId}/source.mp4`, "x");
 		await env.MEDIA.put(`misc/${videoId}.bin`, "x");
 		const report = await findOrphans(env, { minAgeMinutes: 0 });
-		const mine = Object.fromEntries(report.orphans.filter((o) => o.key.includes(videoId)).map((o) => [o.key, o.reason]));
+		const mine = Object.fromEntries(
+			report.orphans.filter((o) => o.key.includes(videoId)).map((o) => [o.key, o.reason]),
+		);
 		expect(mine).toEqual({
 			[`clips/${videoId}/clp_stray_9.mp4`]: "no clip row names it",
 			[`audio/${videoId}/chunk-0.mp3`]: "its video is completed (audio chunks go once merged)",
@@ -97,11 +114,18 @@ describe("no object is left behind", () => {
 		const { apiKey } = await createWorkspace({ minutes: 20 });
 		const hostedUrl = fake().addSource(url(), { duration: 120 });
 		// The first render fails for good at once; the two beside it finish a moment later.
-		fake().failNext(renderJobs.renderClip.path, { code: "invalid_request", message: "The look cannot be drawn.", retryable: false });
+		fake().failNext(renderJobs.renderClip.path, {
+			code: "invalid_request",
+			message: "The look cannot be drawn.",
+			retryable: false,
+		});
 		fake().renderDelays.push(400, 400);
 		const videoId = await submitAndProcess(apiKey, hostedUrl, config, "errored");
 		// The failure was handled once the renders beside it had ended (their files then went with the rest).
-		expect(fake().renderLog.filter((r) => r.end > 0).length, "renders in flight had ended when the video failed").toBeGreaterThanOrEqual(1);
+		expect(
+			fake().renderLog.filter((r) => r.end > 0).length,
+			"renders in flight had ended when the video failed",
+		).toBeGreaterThanOrEqual(1);
 		await rendersSettled();
 		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("failed");
 		expect(await storedUnder(videoId)).toEqual([]);
@@ -117,7 +141,8 @@ describe("no object is left behind", () => {
 			await m.disableSleeps();
 			await m.disableRetryDelays();
 		});
-		const videoId = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config } })).body.video.id;
+		const videoId = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config } })).body
+			.video.id;
 		// The user deletes the video while its clips are being rendered.
 		for (let i = 0; i < 200 && fake().renderLog.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
 		expect(fake().renderLog.length).toBeGreaterThan(0);
@@ -134,13 +159,21 @@ describe("no object is left behind", () => {
 		const { body } = await call("GET", `/api/videos/${kept}/clips`, { key: apiKey });
 		const put = async (key: string) => {
 			const signed = await signInternalObjectUrl(env, key, "PUT");
-			const response = await call("PUT", signed.replace(env.INTERNAL_BASE_URL, ""), { rawBody: "late bytes", headers: { "content-type": "video/mp4", "content-length": "10" } });
+			const response = await call("PUT", signed.replace(env.INTERNAL_BASE_URL, ""), {
+				rawBody: "late bytes",
+				headers: { "content-type": "video/mp4", "content-length": "10" },
+			});
 			return { status: response.status, stored: (await env.MEDIA.head(key)) !== null };
 		};
 		// A deleted video: every kind of its files.
 		const deleted = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config);
 		expect((await call("DELETE", `/api/videos/${deleted}`, { key: apiKey })).status).toBe(200);
-		for (const key of [r2Keys.clipVideo(deleted, "clp_x_1"), r2Keys.source(deleted), r2Keys.audioChunk(deleted, 0), r2Keys.signals(deleted)]) {
+		for (const key of [
+			r2Keys.clipVideo(deleted, "clp_x_1"),
+			r2Keys.source(deleted),
+			r2Keys.audioChunk(deleted, 0),
+			r2Keys.signals(deleted),
+		]) {
 			expect(await put(key), key).toEqual({ status: 409, stored: false });
 		}
 		// A first run that failed: its files were deleted, none may come back.

@@ -15,10 +15,22 @@ describe("ProcessVideoWorkflow", () => {
 		const source = fake().addSource(url("talk"), { duration: 120 });
 		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30 });
 
-		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"]);
+		expect(await statusEvents(videoId)).toEqual([
+			"downloading",
+			"uploading",
+			"transcribing",
+			"analyzing",
+			"generating_clips",
+			"completed",
+		]);
 		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
 		expect(status.body.video.status).toBe("completed");
-		expect(status.body.job).toMatchObject({ progress: 100, stage: "completed", startedAt: expect.any(String), updatedAt: expect.any(String) });
+		expect(status.body.job).toMatchObject({
+			progress: 100,
+			stage: "completed",
+			startedAt: expect.any(String),
+			updatedAt: expect.any(String),
+		});
 		expect(status.body.video.errorMessage).toBeNull();
 
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
@@ -46,22 +58,42 @@ describe("ProcessVideoWorkflow", () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
 		const config = { clipDurationMin: 15, clipDurationMax: 30 };
 		const all = await submitAndProcess(apiKey, fake().addSource(url("all"), { duration: 240 }), config);
-		const every = (await call("GET", `/api/videos/${all}/clips`, { key: apiKey })).body.clips as { score: number; startTime: number }[];
+		const every = (await call("GET", `/api/videos/${all}/clips`, { key: apiKey })).body.clips as {
+			score: number;
+			startTime: number;
+		}[];
 		expect(every.length).toBeGreaterThan(2);
 
 		const rendersBefore = fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length;
-		const capped = await submitAndProcess(apiKey, fake().addSource(url("capped"), { duration: 240 }), { ...config, maxClips: 2 });
-		const clips = (await call("GET", `/api/videos/${capped}/clips`, { key: apiKey })).body.clips as { score: number; startTime: number }[];
+		const capped = await submitAndProcess(apiKey, fake().addSource(url("capped"), { duration: 240 }), {
+			...config,
+			maxClips: 2,
+		});
+		const clips = (await call("GET", `/api/videos/${capped}/clips`, { key: apiKey })).body.clips as {
+			score: number;
+			startTime: number;
+		}[];
 		expect(clips.map((c) => [c.startTime, c.score])).toEqual(every.slice(0, 2).map((c) => [c.startTime, c.score]));
 		expect(fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length - rendersBefore).toBe(2);
 		expect((await call("GET", `/api/videos/${capped}`, { key: apiKey })).body.config.maxClips).toBe(2);
-		expect((await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: url("x"), config: { maxClips: 0 } } })).status).toBe(400);
+		expect(
+			(
+				await call("POST", "/api/videos/hosted", {
+					key: apiKey,
+					body: { hostedUrl: url("x"), config: { maxClips: 0 } },
+				})
+			).status,
+		).toBe(400);
 	});
 
 	it("fails with the cause as errorMessage, refunds in full, and leaves no clips or objects", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const source = fake().addSource(url("gone"), { duration: 200 });
-		fake().failNext(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		fake().failNext(renderJobs.download.path, {
+			code: "unsupported_source",
+			message: "The source answered HTTP 404.",
+			retryable: false,
+		});
 		const videoId = await submitAndProcess(apiKey, source, {}, "errored");
 
 		const status = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
@@ -70,17 +102,28 @@ describe("ProcessVideoWorkflow", () => {
 		expect(await statusEvents(videoId)).toEqual(["downloading", "failed"]);
 		expect(await balanceOf(workspaceId)).toBe(10);
 		expect(await ledgerSum(workspaceId)).toBe(10);
-		const ledger = await env.DB.prepare("SELECT kind, minutes FROM minutes_ledger WHERE video_id = ? ORDER BY id").bind(videoId).all();
-		expect(ledger.results).toEqual([{ kind: "charge", minutes: -4 }, { kind: "refund", minutes: 4 }]);
+		const ledger = await env.DB.prepare("SELECT kind, minutes FROM minutes_ledger WHERE video_id = ? ORDER BY id")
+			.bind(videoId)
+			.all();
+		expect(ledger.results).toEqual([
+			{ kind: "charge", minutes: -4 },
+			{ kind: "refund", minutes: 4 },
+		]);
 		expect((await env.MEDIA.list({ prefix: `sources/${videoId}/` })).objects).toHaveLength(0);
 	});
 
 	it("retries a transient render-tier error and still completes", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("flaky"), { duration: 60 });
-		fake().failNext(renderJobs.renderClip.path, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
+		fake().failNext(renderJobs.renderClip.path, {
+			code: "process_failed",
+			message: "ffmpeg was killed",
+			retryable: true,
+		});
 		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 10, clipDurationMax: 20 });
-		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe(
+			"completed",
+		);
 		const renders = fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length;
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(renders).toBe(clips.body.count + 1);
@@ -90,7 +133,11 @@ describe("ProcessVideoWorkflow", () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("loud"), { duration: 240 });
 		fake().loudAt.push([150, 175]);
-		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, genre: "Gaming" });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			genre: "Gaming",
+		});
 		const signals = await (await env.MEDIA.get(`signals/${videoId}.json`))!.json<{ loudness: number[] }>();
 		expect(signals.loudness).toHaveLength(480);
 		const clips = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips;
@@ -98,7 +145,8 @@ describe("ProcessVideoWorkflow", () => {
 		const loud = clips.find((c: { startTime: number; endTime: number }) => c.startTime < 175 && c.endTime > 150);
 		expect(loud).toBeDefined();
 		expect(clips.indexOf(loud)).toBeLessThan(2);
-		for (const other of clips) if (other !== loud) expect(loud.scoreBreakdown.energy).toBeGreaterThan(other.scoreBreakdown.energy);
+		for (const other of clips)
+			if (other !== loud) expect(loud.scoreBreakdown.energy).toBeGreaterThan(other.scoreBreakdown.energy);
 	});
 
 	it("renders clips as a pool: a new render starts as soon as any finishes, not in lock-step batches", async () => {
@@ -106,14 +154,19 @@ describe("ProcessVideoWorkflow", () => {
 		const source = fake().addSource(url("pool"), { duration: 150 });
 		// The first render is slow; the others are quick.
 		fake().renderDelays.push(1500, 50, 50, 50, 50, 50, 50, 50);
-		const videoId = await submitAndProcess(apiKey, source, { clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 30 });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipType: "split-clips",
+			clipDurationMin: 20,
+			clipDurationMax: 30,
+		});
 		const log = fake().renderLog.filter((r) => r.clipId.startsWith(videoId.replace(/^vid_/, "clp_")));
 		expect(log.length).toBeGreaterThanOrEqual(5);
 		const slow = log[0]!;
 		// While the slow first clip renders, the other lanes keep going: clips 3, 4 and 5 all start before it ends.
 		for (const later of log.slice(2, 5)) expect(later.start).toBeLessThan(slow.end);
 		// Never more than three in flight.
-		for (const r of log) expect(log.filter((o) => o.start <= r.start && o.end > r.start).length).toBeLessThanOrEqual(3);
+		for (const r of log)
+			expect(log.filter((o) => o.start <= r.start && o.end > r.start).length).toBeLessThanOrEqual(3);
 	});
 
 	it("nothing that only needs the source waits for the words: the upload, audio, loudness and look overlap, chunks run two at once, renders follow the ranking", async () => {
@@ -121,7 +174,11 @@ describe("ProcessVideoWorkflow", () => {
 		const source = fake().addSource(url("overlap"), { duration: 600 });
 		fake().jobDelays.set(renderJobs.uploadSource.path, 600);
 		fake().jobDelays.set(renderJobs.transcribe.path, 150);
-		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30, enableCaptions: true });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+			enableCaptions: true,
+		});
 		const ran = (path: string) => fake().jobLog.filter((j) => j.path === path);
 		const [upload] = ran(renderJobs.uploadSource.path);
 		// The audio and the loudness are taken from the download while it is being stored.
@@ -133,9 +190,25 @@ describe("ProcessVideoWorkflow", () => {
 		const inFlight = chunks.map((c) => chunks.filter((o) => o.start <= c.start && o.end > c.start).length);
 		expect(Math.max(...inFlight)).toBe(2);
 		// The timeline the workflow recorded: one row per step, in the plan's order.
-		const rows = (await env.DB.prepare("SELECT step, started_at AS startedAt, ended_at AS endedAt, ok FROM video_steps WHERE video_id = ? ORDER BY id").bind(videoId).all<{ step: string; startedAt: string; endedAt: string; ok: number }>()).results;
+		const rows = (
+			await env.DB.prepare(
+				"SELECT step, started_at AS startedAt, ended_at AS endedAt, ok FROM video_steps WHERE video_id = ? ORDER BY id",
+			)
+				.bind(videoId)
+				.all<{ step: string; startedAt: string; endedAt: string; ok: number }>()
+		).results;
 		const at = (step: string) => rows.find((r) => r.step === step)!;
-		for (const step of ["load video", "download source", "upload source", "extract audio", "compute signals", "prepare the caption look", "merge transcript", "rank moments", "finish"]) {
+		for (const step of [
+			"load video",
+			"download source",
+			"upload source",
+			"extract audio",
+			"compute signals",
+			"prepare the caption look",
+			"merge transcript",
+			"rank moments",
+			"finish",
+		]) {
 			expect(at(step), step).toMatchObject({ ok: 1 });
 		}
 		expect(rows.filter((r) => r.step.startsWith("transcribe chunk"))).toHaveLength(4);
@@ -144,13 +217,26 @@ describe("ProcessVideoWorkflow", () => {
 		const renders = rows.filter((r) => r.step.startsWith("render clip"));
 		expect(renders.length).toBeGreaterThanOrEqual(2);
 		for (const render of renders) expect(render.startedAt >= at("rank moments").endedAt).toBe(true);
-		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "analyzing", "generating_clips", "completed"]);
+		expect(await statusEvents(videoId)).toEqual([
+			"downloading",
+			"uploading",
+			"transcribing",
+			"analyzing",
+			"generating_clips",
+			"completed",
+		]);
 	});
 
 	it("split-clips renders every consecutive part of the frame, numbered", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("split"), { duration: 150 });
-		const videoId = await submitAndProcess(apiKey, source, { clipType: "split-clips", clipDurationMin: 20, clipDurationMax: 40, timeframeStart: 10, timeframeEnd: 130 });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipType: "split-clips",
+			clipDurationMin: 20,
+			clipDurationMax: 40,
+			timeframeStart: 10,
+			timeframeEnd: 130,
+		});
 		const clips = (await call("GET", `/api/videos/${videoId}/clips?sort=time`, { key: apiKey })).body.clips;
 		expect(clips.length).toBeGreaterThanOrEqual(3);
 		clips.forEach((clip: { title: string; startTime: number; endTime: number }, i: number) => {
@@ -166,7 +252,11 @@ describe("ProcessVideoWorkflow", () => {
 	it("ClipPro without an LLM falls back to the offline ranker and the video records it", async () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("pro"), { duration: 60 });
-		const videoId = await submitAndProcess(apiKey, source, { clipModel: "ClipPro", clipDurationMin: 10, clipDurationMax: 20 });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipModel: "ClipPro",
+			clipDurationMin: 10,
+			clipDurationMax: 20,
+		});
 		const detail = await call("GET", `/api/videos/${videoId}`, { key: apiKey });
 		expect(detail.body.status).toBe("completed");
 		expect(detail.body.rankedBy).toBe("ClipPro (offline ranker: no LLM is configured)");
@@ -179,7 +269,10 @@ describe("ProcessVideoWorkflow", () => {
 		expect(await statusEvents(videoId)).toEqual(["downloading", "uploading", "transcribing", "completed"]);
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(clips.body).toMatchObject({ videoId, status: "completed", clips: [], count: 0 });
-		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: unknown[]; language: string }>();
+		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{
+			words: unknown[];
+			language: string;
+		}>();
 		expect(transcript.words.length).toBeGreaterThan(100);
 		expect(transcript.language).toBe("en");
 		expect(fake().calls.some((c) => c.path === renderJobs.renderClip.path)).toBe(false);
@@ -189,10 +282,20 @@ describe("ProcessVideoWorkflow", () => {
 		const { apiKey } = await createWorkspace();
 		const source = fake().addSource(url("long"), { duration: 1500 });
 		// The local stack's 150 s chunks over 100..1400 s: nine chunks with 2 s overlaps, the last one short.
-		const videoId = await submitAndProcess(apiKey, source, { skipClipping: true, timeframeStart: 100, timeframeEnd: 1400 });
-		const extract = fake().calls.find((c) => c.path === renderJobs.extractAudio.path)!.body as { chunks: { start: number; duration: number }[] };
-		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual(Array.from({ length: 9 }, (_, k) => [100 + 150 * k, k < 8 ? 152 : 100]));
-		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{ words: { start: number }[] }>();
+		const videoId = await submitAndProcess(apiKey, source, {
+			skipClipping: true,
+			timeframeStart: 100,
+			timeframeEnd: 1400,
+		});
+		const extract = fake().calls.find((c) => c.path === renderJobs.extractAudio.path)!.body as {
+			chunks: { start: number; duration: number }[];
+		};
+		expect(extract.chunks.map((c) => [c.start, c.duration])).toEqual(
+			Array.from({ length: 9 }, (_, k) => [100 + 150 * k, k < 8 ? 152 : 100]),
+		);
+		const transcript = await (await env.MEDIA.get(`transcripts/${videoId}.json`))!.json<{
+			words: { start: number }[];
+		}>();
 		const starts = transcript.words.map((w) => w.start);
 		expect(starts[0]).toBeGreaterThanOrEqual(100);
 		expect(starts[starts.length - 1]).toBeLessThan(1400);

@@ -18,7 +18,9 @@ async function staleVideo(workspaceId: string, minutesAgo: number, status = "tra
 			`INSERT INTO videos (id, workspace_id, source_url, title, status, progress, config, source_video_id, duration, thumbnail, channel_name, minutes_charged, updated_at)
 			 VALUES (?1, ?2, 'https://videos.example.com/x', 'x', ?3, 30, '{}', 'x', 150, '', 'c', 3, ?4)`,
 		).bind(id, workspaceId, status, at),
-		env.DB.prepare("INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes) VALUES (?1, ?2, 'charge', -3)").bind(workspaceId, id),
+		env.DB.prepare(
+			"INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes) VALUES (?1, ?2, 'charge', -3)",
+		).bind(workspaceId, id),
 	]);
 	await env.MEDIA.put(`sources/${id}/source.mp4`, "partial");
 	return id;
@@ -32,7 +34,9 @@ describe("reconciling stale videos", () => {
 		expect(report.failed).toContain(id);
 		const status = await call("GET", `/api/videos/${id}/status`, { key: apiKey });
 		expect(status.body.video.status).toBe("failed");
-		expect(status.body.video.errorMessage).toBe("Processing stopped unexpectedly (its processing job no longer exists). The minutes were refunded.");
+		expect(status.body.video.errorMessage).toBe(
+			"Processing stopped unexpectedly (its processing job no longer exists). The minutes were refunded.",
+		);
 		expect(await balanceOf(workspaceId)).toBe(20);
 		expect(await ledgerSum(workspaceId)).toBe(20);
 		expect((await env.MEDIA.list({ prefix: `sources/${id}/` })).objects).toHaveLength(0);
@@ -42,12 +46,17 @@ describe("reconciling stale videos", () => {
 		const { workspaceId, apiKey } = await createWorkspace({ minutes: 20 });
 		const fresh = await staleVideo(workspaceId, 2);
 		const hostedUrl = fake().addSource(`https://videos.example.com/r/${crypto.randomUUID()}`, { duration: 60 });
-		const running = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config: {} } })).body.video.id;
-		await env.DB.prepare("UPDATE videos SET updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(running).run();
+		const running = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config: {} } }))
+			.body.video.id;
+		await env.DB.prepare("UPDATE videos SET updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+			.bind(running)
+			.run();
 		const report = await reconcileStaleVideos(env);
 		expect(report.failed).not.toContain(fresh);
 		expect(report.failed).not.toContain(running);
-		expect((await call("GET", `/api/videos/${fresh}/status`, { key: apiKey })).body.video.status).toBe("transcribing");
+		expect((await call("GET", `/api/videos/${fresh}/status`, { key: apiKey })).body.video.status).toBe(
+			"transcribing",
+		);
 	});
 
 	it("runs from the cron trigger", async () => {

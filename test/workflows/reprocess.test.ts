@@ -17,7 +17,13 @@ const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
 
 /** Posts a reprocess and waits for its workflow instance to end. */
-async function reprocessAndWait(key: string, videoId: string, body: unknown, expectStatus: "complete" | "errored" = "complete", headers: Record<string, string> = {}) {
+async function reprocessAndWait(
+	key: string,
+	videoId: string,
+	body: unknown,
+	expectStatus: "complete" | "errored" = "complete",
+	headers: Record<string, string> = {},
+) {
 	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
 	await introspector.modifyAll(async (m) => {
 		await m.disableSleeps();
@@ -46,16 +52,41 @@ describe("reprocessing a finished video", () => {
 		const downloads = renderCalls(renderJobs.download.path);
 		const transcriptions = renderCalls(renderJobs.transcribe.path) + renderCalls(renderJobs.extractAudio.path);
 
-		const started = await reprocessAndWait(apiKey, videoId, { config: { aspectRatio: "1:1", clipDurationMin: 10, clipDurationMax: 20, customPrompt: "the bakery in Chicago" } });
+		const started = await reprocessAndWait(apiKey, videoId, {
+			config: {
+				aspectRatio: "1:1",
+				clipDurationMin: 10,
+				clipDurationMax: 20,
+				customPrompt: "the bakery in Chicago",
+			},
+		});
 		expect(started.status, JSON.stringify(started.body)).toBe(202);
-		expect(started.body.reprocess).toMatchObject({ id: `${videoId}-r1`, number: 1, status: "processing", minutesCharged: 0 });
+		expect(started.body.reprocess).toMatchObject({
+			id: `${videoId}-r1`,
+			number: 1,
+			status: "processing",
+			minutesCharged: 0,
+		});
 		expect(started.body.video).toMatchObject({ status: "analyzing", progress: 55 });
-		expect(started.body.video.config).toMatchObject({ aspectRatio: "1:1", clipDurationMin: 10, clipDurationMax: 20, customPrompt: "the bakery in Chicago", enableWatermark: true });
+		expect(started.body.video.config).toMatchObject({
+			aspectRatio: "1:1",
+			clipDurationMin: 10,
+			clipDurationMax: 20,
+			customPrompt: "the bakery in Chicago",
+			enableWatermark: true,
+		});
 
 		// No new download, audio extraction or transcription.
 		expect(renderCalls(renderJobs.download.path)).toBe(downloads);
-		expect(renderCalls(renderJobs.transcribe.path) + renderCalls(renderJobs.extractAudio.path)).toBe(transcriptions);
-		expect((await statusEvents(videoId)).slice(-4)).toEqual(["completed", "analyzing", "generating_clips", "completed"]);
+		expect(renderCalls(renderJobs.transcribe.path) + renderCalls(renderJobs.extractAudio.path)).toBe(
+			transcriptions,
+		);
+		expect((await statusEvents(videoId)).slice(-4)).toEqual([
+			"completed",
+			"analyzing",
+			"generating_clips",
+			"completed",
+		]);
 
 		const status = (await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body;
 		expect(status.video).toMatchObject({ status: "completed", errorMessage: null });
@@ -72,15 +103,26 @@ describe("reprocessing a finished video", () => {
 		}
 		// The old clips are gone, rows and files; their signed links no longer serve anything.
 		const old = before.clips[0];
-		expect((await call("GET", new URL(old.downloadUrl).pathname + new URL(old.downloadUrl).search)).status).toBe(403);
+		expect((await call("GET", new URL(old.downloadUrl).pathname + new URL(old.downloadUrl).search)).status).toBe(
+			403,
+		);
 		const stored = (await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects.map((o) => o.key);
-		expect(stored.filter((k) => !k.endsWith("watermark.png")).sort()).toEqual(after.clips.flatMap((c: { id: string }) => [`clips/${videoId}/${c.id}.jpg`, `clips/${videoId}/${c.id}.mp4`]).sort());
+		expect(stored.filter((k) => !k.endsWith("watermark.png")).sort()).toEqual(
+			after.clips
+				.flatMap((c: { id: string }) => [`clips/${videoId}/${c.id}.jpg`, `clips/${videoId}/${c.id}.mp4`])
+				.sort(),
+		);
 
 		expect(await balanceOf(workspaceId)).toBe(balance);
 		expect(await ledgerSum(workspaceId)).toBe(balance);
 		const list = (await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body;
 		expect(list.reprocesses).toHaveLength(1);
-		expect(list.reprocesses[0]).toMatchObject({ status: "completed", minutesCharged: 0, clipsCount: after.count, errorMessage: null });
+		expect(list.reprocesses[0]).toMatchObject({
+			status: "completed",
+			minutesCharged: 0,
+			clipsCount: after.count,
+			errorMessage: null,
+		});
 		// The next one costs half of the 4-minute frame.
 		expect(list.next).toMatchObject({ minutes: 2, freeReprocessesLeft: 0 });
 	});
@@ -89,14 +131,19 @@ describe("reprocessing a finished video", () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 300 }), {});
 		expect(await balanceOf(workspaceId)).toBe(95);
-		expect((await reprocessAndWait(apiKey, videoId, { config: { aspectRatio: "16:9" } })).body.reprocess.minutesCharged).toBe(0);
+		expect(
+			(await reprocessAndWait(apiKey, videoId, { config: { aspectRatio: "16:9" } })).body.reprocess
+				.minutesCharged,
+		).toBe(0);
 		// A 2-minute time frame this time: ceil(2 / 2) = 1 minute.
 		const second = await reprocessAndWait(apiKey, videoId, { config: { timeframeStart: 60, timeframeEnd: 180 } });
 		expect(second.status).toBe(202);
 		expect(second.body.reprocess).toMatchObject({ id: `${videoId}-r2`, minutesCharged: 1 });
 		expect(await balanceOf(workspaceId)).toBe(94);
 		expect(await ledgerSum(workspaceId)).toBe(94);
-		const rows = await env.DB.prepare("SELECT kind, minutes FROM minutes_ledger WHERE video_id = ?").bind(`${videoId}-r2`).all();
+		const rows = await env.DB.prepare("SELECT kind, minutes FROM minutes_ledger WHERE video_id = ?")
+			.bind(`${videoId}-r2`)
+			.all();
 		expect(rows.results).toEqual([{ kind: "charge", minutes: -1 }]);
 		for (const clip of (await clipsOf(apiKey, videoId)).clips) {
 			expect(clip.startTime).toBeGreaterThanOrEqual(60);
@@ -106,12 +153,19 @@ describe("reprocessing a finished video", () => {
 
 	it("fails with the cause, keeps the previous clips and config, and refunds the reprocess (not the video)", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), { clipDurationMin: 15, clipDurationMax: 30 });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+		});
 		await reprocessAndWait(apiKey, videoId, { config: { genre: "Podcast" } });
 		const before = await clipsOf(apiKey, videoId);
 		const balance = await balanceOf(workspaceId);
 
-		fake().failAlways(renderJobs.renderClip.path, { code: "process_failed", message: "ffmpeg could not open the font", retryable: false });
+		fake().failAlways(renderJobs.renderClip.path, {
+			code: "process_failed",
+			message: "ffmpeg could not open the font",
+			retryable: false,
+		});
 		const started = await reprocessAndWait(apiKey, videoId, { config: { aspectRatio: "1:1" } }, "errored");
 		expect(started.body.reprocess.minutesCharged).toBe(2);
 		expect(await balanceOf(workspaceId)).toBe(balance);
@@ -126,8 +180,17 @@ describe("reprocessing a finished video", () => {
 		expect(detail.config).toMatchObject({ aspectRatio: "9:16", genre: "Podcast" });
 		const after = await clipsOf(apiKey, videoId);
 		expect(after.clips.map((c: { id: string }) => c.id)).toEqual(before.clips.map((c: { id: string }) => c.id));
-		expect((await call("GET", new URL(after.clips[0].downloadUrl).pathname + new URL(after.clips[0].downloadUrl).search)).status).toBe(200);
-		expect((await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects.some((o) => o.key.includes("_r2_"))).toBe(false);
+		expect(
+			(
+				await call(
+					"GET",
+					new URL(after.clips[0].downloadUrl).pathname + new URL(after.clips[0].downloadUrl).search,
+				)
+			).status,
+		).toBe(200);
+		expect(
+			(await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects.some((o) => o.key.includes("_r2_")),
+		).toBe(false);
 		const list = (await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body;
 		expect(list.reprocesses.map((r: { status: string }) => r.status)).toEqual(["completed", "failed"]);
 
@@ -136,7 +199,9 @@ describe("reprocessing a finished video", () => {
 		const again = await reprocessAndWait(apiKey, videoId, { config: { aspectRatio: "1:1" } });
 		expect(again.status).toBe(202);
 		expect(again.body.reprocess).toMatchObject({ number: 3, minutesCharged: 2 });
-		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe(
+			"completed",
+		);
 	});
 
 	it("a failed free reprocess leaves the free one unused", async () => {
@@ -150,9 +215,13 @@ describe("reprocessing a finished video", () => {
 
 	it("makes clips for a transcribe-only video", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), { skipClipping: true });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), {
+			skipClipping: true,
+		});
 		expect((await clipsOf(apiKey, videoId)).count).toBe(0);
-		expect((await reprocessAndWait(apiKey, videoId, { config: { clipDurationMin: 10, clipDurationMax: 30 } })).status).toBe(202);
+		expect(
+			(await reprocessAndWait(apiKey, videoId, { config: { clipDurationMin: 10, clipDurationMax: 30 } })).status,
+		).toBe(202);
 		expect((await clipsOf(apiKey, videoId)).count).toBeGreaterThan(0);
 		expect((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.config.skipClipping).toBe(false);
 	});
@@ -165,12 +234,18 @@ describe("reprocess refusals (nothing charged)", () => {
 		await env.DB.prepare("UPDATE videos SET status = 'transcribing' WHERE id = ?").bind(videoId).run();
 		const busy = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} });
 		expect(busy.status).toBe(409);
-		expect(busy.body.error).toMatchObject({ code: "video_processing", message: "The video is still processing (transcribing); reprocess it once it has completed." });
+		expect(busy.body.error).toMatchObject({
+			code: "video_processing",
+			message: "The video is still processing (transcribing); reprocess it once it has completed.",
+		});
 		await env.DB.prepare("UPDATE videos SET status = 'completed' WHERE id = ?").bind(videoId).run();
 
 		const pendingUrl = fake().addSource(url("pending"), { duration: 60 });
-		const pending = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: pendingUrl } })).body.video.id;
-		expect((await call("POST", `/api/videos/${pending}/reprocess`, { key: apiKey, body: {} })).body.error.code).toBe("conflict");
+		const pending = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl: pendingUrl } }))
+			.body.video.id;
+		expect(
+			(await call("POST", `/api/videos/${pending}/reprocess`, { key: apiKey, body: {} })).body.error.code,
+		).toBe("conflict");
 
 		// Two at once: one starts, the other is refused; one reprocess row.
 		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
@@ -179,19 +254,33 @@ describe("reprocess refusals (nothing charged)", () => {
 			await m.disableRetryDelays();
 		});
 		const balance = await balanceOf(workspaceId);
-		const answers = await Promise.all([1, 2, 3].map(() => call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} })));
+		const answers = await Promise.all(
+			[1, 2, 3].map(() => call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} })),
+		);
 		expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409]);
-		expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.code === "video_processing")).toBe(true);
+		expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.code === "video_processing")).toBe(
+			true,
+		);
 		for (const instance of await introspector.get()) await instance.waitForStatus("complete");
-		expect((await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses).toHaveLength(1);
+		expect(
+			(await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses,
+		).toHaveLength(1);
 		expect(await balanceOf(workspaceId)).toBe(balance);
 	});
 
 	it("takes one of the workspace's processing slots: with its plan's limit in use, a (free) reprocess is refused with 429 queue_full, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
-		await env.DB.prepare("UPDATE plans SET max_concurrent_videos = 1 WHERE workspace_id = ?").bind(workspaceId).run();
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), { clipDurationMin: 15, clipDurationMax: 30 });
-		const busy = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), { clipDurationMin: 15, clipDurationMax: 30 });
+		await env.DB.prepare("UPDATE plans SET max_concurrent_videos = 1 WHERE workspace_id = ?")
+			.bind(workspaceId)
+			.run();
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+		});
+		const busy = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 120 }), {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+		});
 		// Another video of the workspace holds its one slot.
 		await env.DB.prepare("UPDATE videos SET status = 'generating_clips' WHERE id = ?").bind(busy).run();
 		const balance = await balanceOf(workspaceId);
@@ -199,7 +288,9 @@ describe("reprocess refusals (nothing charged)", () => {
 		expect(refused.status).toBe(429);
 		expect(refused.response.headers.get("retry-after")).toBe("60");
 		expect(refused.body.error).toMatchObject({ code: "queue_full", details: { maxConcurrent: 1 } });
-		expect((await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses).toHaveLength(0);
+		expect(
+			(await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses,
+		).toHaveLength(0);
 		expect(await balanceOf(workspaceId)).toBe(balance);
 
 		await env.DB.prepare("UPDATE videos SET status = 'completed' WHERE id = ?").bind(busy).run();
@@ -215,7 +306,11 @@ describe("reprocess refusals (nothing charged)", () => {
 		expect(gone.body.error.code).toBe("source_deleted");
 
 		const broken = fake().addSource(url("broken"), { duration: 60 });
-		fake().failNext(renderJobs.download.path, { code: "unsupported_source", message: "The source answered HTTP 404.", retryable: false });
+		fake().failNext(renderJobs.download.path, {
+			code: "unsupported_source",
+			message: "The source answered HTTP 404.",
+			retryable: false,
+		});
 		const failed = await submitAndProcess(apiKey, broken, {}, "errored");
 		const refused = await call("POST", `/api/videos/${failed}/reprocess`, { key: apiKey, body: {} });
 		expect(refused.status).toBe(410);
@@ -226,7 +321,11 @@ describe("reprocess refusals (nothing charged)", () => {
 
 	it("refuses settings a transcript cannot serve, and bad config, with the fields in details", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 100 });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 300 }), { timeframeStart: 30, timeframeEnd: 200, language: "en" });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 300 }), {
+			timeframeStart: 30,
+			timeframeEnd: 200,
+			language: "en",
+		});
 		const refuse = async (config: unknown) => {
 			const answer = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: { config } });
 			expect(answer.status).toBe(400);
@@ -240,9 +339,13 @@ describe("reprocess refusals (nothing charged)", () => {
 		expect(await refuse({ clipDurationMin: 120 })).toEqual(["config.clipDurationMax"]); // 120 > the kept max of 90
 		expect(await refuse({ aspectRatio: "4:3" })).toEqual(["config.aspectRatio"]);
 		expect(await refuse({ colour: "red" })).toEqual(["config"]);
-		expect(await refuse({ enableSplitScreen: true, splitScreenBgVideoId: "bg_nope" })).toEqual(["config.splitScreenBgVideoId"]);
+		expect(await refuse({ enableSplitScreen: true, splitScreenBgVideoId: "bg_nope" })).toEqual([
+			"config.splitScreenBgVideoId",
+		]);
 		expect((await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses).toEqual([]);
-		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe(
+			"completed",
+		);
 	});
 
 	it("refuses a charged reprocess the balance cannot cover (402), and another workspace's video (404)", async () => {
@@ -253,9 +356,13 @@ describe("reprocess refusals (nothing charged)", () => {
 		const poor = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} });
 		expect(poor.status).toBe(402);
 		expect(poor.body.error).toMatchObject({ code: "insufficient_minutes", details: { required: 3, balance: 1 } });
-		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("completed");
+		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe(
+			"completed",
+		);
 		const other = await createWorkspace();
-		expect((await call("POST", `/api/videos/${videoId}/reprocess`, { key: other.apiKey, body: {} })).status).toBe(404);
+		expect((await call("POST", `/api/videos/${videoId}/reprocess`, { key: other.apiKey, body: {} })).status).toBe(
+			404,
+		);
 	});
 });
 
@@ -267,12 +374,24 @@ describe("reprocess and money", () => {
 		const balance = await balanceOf(workspaceId);
 		const headers = { "idempotency-key": `rep-${crypto.randomUUID()}` };
 		const first = await reprocessAndWait(apiKey, videoId, { config: { genre: "Gaming" } }, "complete", headers);
-		const again = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: { config: { genre: "Gaming" } }, headers });
+		const again = await call("POST", `/api/videos/${videoId}/reprocess`, {
+			key: apiKey,
+			body: { config: { genre: "Gaming" } },
+			headers,
+		});
 		expect(again.status).toBe(202);
 		expect(again.response.headers.get("idempotent-replayed")).toBe("true");
 		expect(again.body.reprocess.id).toBe(first.body.reprocess.id);
 		expect(await balanceOf(workspaceId)).toBe(balance - 1);
-		expect((await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: { config: { genre: "Podcast" } }, headers })).status).toBe(409);
+		expect(
+			(
+				await call("POST", `/api/videos/${videoId}/reprocess`, {
+					key: apiKey,
+					body: { config: { genre: "Podcast" } },
+					headers,
+				})
+			).status,
+		).toBe(409);
 	});
 
 	it("deleting a video mid-reprocess refunds the reprocess only (the video's own minutes were delivered)", async () => {
@@ -281,14 +400,21 @@ describe("reprocess and money", () => {
 		await reprocessAndWait(apiKey, videoId, {});
 		expect(await balanceOf(workspaceId)).toBe(96);
 		fake().failAlways(renderJobs.renderClip.path, "hang");
-		const started = await call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: { config: { aspectRatio: "1:1" } } });
+		const started = await call("POST", `/api/videos/${videoId}/reprocess`, {
+			key: apiKey,
+			body: { config: { aspectRatio: "1:1" } },
+		});
 		expect(started.body.reprocess.minutesCharged).toBe(2);
 		expect(await balanceOf(workspaceId)).toBe(94);
 		const deleted = await call("DELETE", `/api/videos/${videoId}`, { key: apiKey });
 		expect(deleted.body).toMatchObject({ deleted: true, minutesRefunded: 2 });
 		expect(await balanceOf(workspaceId)).toBe(96);
 		expect(await ledgerSum(workspaceId)).toBe(96);
-		expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM video_reprocesses WHERE video_id = ?").bind(videoId).first<number>("n"))).toBe(0);
+		expect(
+			await env.DB.prepare("SELECT COUNT(*) AS n FROM video_reprocesses WHERE video_id = ?")
+				.bind(videoId)
+				.first<number>("n"),
+		).toBe(0);
 		// A completed, reprocessed video is deleted without a refund.
 		fake().failures.clear();
 		const other = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 60 }), {});
@@ -302,19 +428,27 @@ describe("reprocess and money", () => {
 		await reprocessAndWait(apiKey, videoId, {});
 		// A charged reprocess whose instance never existed (as if the engine lost it), stale for an hour.
 		await env.DB.batch([
-			env.DB.prepare("UPDATE workspaces SET minutes_balance = minutes_balance - 2 WHERE id = ?").bind(workspaceId),
+			env.DB.prepare("UPDATE workspaces SET minutes_balance = minutes_balance - 2 WHERE id = ?").bind(
+				workspaceId,
+			),
 			env.DB.prepare(
 				`INSERT INTO video_reprocesses (id, video_id, workspace_id, number, status, config, previous_config, minutes_charged)
 				 SELECT ?1, id, workspace_id, 2, 'processing', config, config, 2 FROM videos WHERE id = ?2`,
 			).bind(`${videoId}-r2`, videoId),
-			env.DB.prepare("INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes) VALUES (?1, ?2, 'charge', -2)").bind(workspaceId, `${videoId}-r2`),
-			env.DB.prepare("UPDATE videos SET status = 'generating_clips', updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(videoId),
+			env.DB.prepare(
+				"INSERT INTO minutes_ledger (workspace_id, video_id, kind, minutes) VALUES (?1, ?2, 'charge', -2)",
+			).bind(workspaceId, `${videoId}-r2`),
+			env.DB.prepare(
+				"UPDATE videos SET status = 'generating_clips', updated_at = '2020-01-01T00:00:00.000Z' WHERE id = ?",
+			).bind(videoId),
 		]);
 		const report = await reconcileStaleVideos(env);
 		expect(report.failed).toContain(videoId);
 		const status = (await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body;
 		expect(status.video.status).toBe("failed");
-		expect(status.video.errorMessage).toMatch(/^Reprocessing with the new settings failed: it stopped unexpectedly \(its processing job no longer exists\)\. The previous clips and settings are kept and its 2 minute\(s\) were refunded\.$/);
+		expect(status.video.errorMessage).toMatch(
+			/^Reprocessing with the new settings failed: it stopped unexpectedly \(its processing job no longer exists\)\. The previous clips and settings are kept and its 2 minute\(s\) were refunded\.$/,
+		);
 		expect(await balanceOf(workspaceId)).toBe(96);
 		expect(await ledgerSum(workspaceId)).toBe(96);
 		expect(await env.MEDIA.head(`sources/${videoId}/source.mp4`)).not.toBeNull();

@@ -61,12 +61,35 @@ async function runWorkflow(payload: Record<string, unknown>, script: Script): Pr
 	workflow.env = env;
 	const { step, recorded } = recordingStep(script);
 	// An instance id of its own per run (the platform guard counts steps per instance too).
-	await workflow.run({ payload, timestamp: new Date(), instanceId: `${String(payload.videoId)}-${crypto.randomUUID()}` } as never, step as never).catch(() => undefined);
+	await workflow
+		.run(
+			{
+				payload,
+				timestamp: new Date(),
+				instanceId: `${String(payload.videoId)}-${crypto.randomUUID()}`,
+			} as never,
+			step as never,
+		)
+		.catch(() => undefined);
 	return recorded;
 }
 
-const worstConfig = { ...defaultConfig(), clipType: "split-clips" as const, clipDurationMax: THREE_HOURS / MAX_SPLIT_PARTS, enableWatermark: true, enableSplitScreen: true, enableCaptions: true };
-const worstVideo = { status: "downloading", duration: THREE_HOURS, config: worstConfig, sourceUrl: "https://videos.example.com/3h.mp4", sourceType: "hosted", workspaceId: "wsp_x" };
+const worstConfig = {
+	...defaultConfig(),
+	clipType: "split-clips" as const,
+	clipDurationMax: THREE_HOURS / MAX_SPLIT_PARTS,
+	enableWatermark: true,
+	enableSplitScreen: true,
+	enableCaptions: true,
+};
+const worstVideo = {
+	status: "downloading",
+	duration: THREE_HOURS,
+	config: worstConfig,
+	sourceUrl: "https://videos.example.com/3h.mp4",
+	sourceType: "hosted",
+	workspaceId: "wsp_x",
+};
 const videoId = newId("vid");
 const clipIds = Array.from({ length: MAX_SPLIT_PARTS }, (_, n) => `${videoId.replace(/^vid_/, "clp_")}_r99_${n + 1}`);
 const chunks = planAudioChunks(0, THREE_HOURS, settingsOf(env).audioChunkSeconds);
@@ -80,7 +103,12 @@ function worstFirstRun(name: string): unknown {
 	if (name === "extract audio") return chunks;
 	if (name.startsWith("transcribe chunk")) return { key: `transcripts/${videoId}/chunk-999.json` };
 	if (name === "merge transcript") return { key: `transcripts/${videoId}.json`, words: 30_000, language: "en" };
-	if (name === "rank moments") return { clipIds, rankedBy: `ClipPro (workers-ai:@cf/meta/llama-3.3-70b-instruct-fp8-fast; ${"x".repeat(200)})`, note: null };
+	if (name === "rank moments")
+		return {
+			clipIds,
+			rankedBy: `ClipPro (workers-ai:@cf/meta/llama-3.3-70b-instruct-fp8-fast; ${"x".repeat(200)})`,
+			note: null,
+		};
 	if (name === "finish" || name === "finish reprocess") return finalFailure;
 	return { key: `clips/${videoId}/${"x".repeat(40)}.mp4`, videoKey: "k", thumbnailKey: "k", bytes: 1, ok: true };
 }
@@ -99,36 +127,79 @@ describe("workflow steps per instance, worst cases", () => {
 		expect(new Set(recorded.steps).size).toBe(recorded.steps.length);
 		expect(recorded.steps.length).toBeLessThanOrEqual(WORKFLOW_LIMITS.stepsPerInstance);
 		expect(recorded.largestResult.bytes).toBeLessThan(WORKFLOW_LIMITS.stepResultBytes);
-		console.log(`[step-budget] first run, worst case: ${recorded.steps.length} steps (${2 * SLOT_CHECKS_IN_A_DAY - 1} of them waiting for a slot); largest result ${recorded.largestResult.bytes} bytes (${recorded.largestResult.name})`);
+		console.log(
+			`[step-budget] first run, worst case: ${recorded.steps.length} steps (${2 * SLOT_CHECKS_IN_A_DAY - 1} of them waiting for a slot); largest result ${recorded.largestResult.bytes} bytes (${recorded.largestResult.name})`,
+		);
 	});
 
 	it("the same video without the wait: what one video costs on its own", async () => {
-		const recorded = await runWorkflow({ videoId }, (name) => (name.startsWith("claim a processing slot") ? { state: "claimed" } : worstFirstRun(name)));
+		const recorded = await runWorkflow({ videoId }, (name) =>
+			name.startsWith("claim a processing slot") ? { state: "claimed" } : worstFirstRun(name),
+		);
 		expect(recorded.steps.length).toBeLessThan(WORKFLOW_LIMITS.stepsPerInstanceFree);
 		// On Free, a video fits unless it waits: the checks left before 1,024, two steps each.
 		const checksLeftOnFree = Math.floor((WORKFLOW_LIMITS.stepsPerInstanceFree - recorded.steps.length) / 2);
-		console.log(`[step-budget] first run without waiting: ${recorded.steps.length} steps; on the Free plan's 1,024 it may wait ${checksLeftOnFree} slot checks (${((checksLeftOnFree * 2) / 60).toFixed(1)} h) before the instance runs out of steps`);
+		console.log(
+			`[step-budget] first run without waiting: ${recorded.steps.length} steps; on the Free plan's 1,024 it may wait ${checksLeftOnFree} slot checks (${((checksLeftOnFree * 2) / 60).toFixed(1)} h) before the instance runs out of steps`,
+		);
 	});
 
 	it("a reprocess of it (60 clips, failing at the end) and a clip edit are instances of their own, far within", async () => {
 		const reprocessId = reprocessIdOf(videoId, 99);
 		const reprocess = await runWorkflow({ videoId, reprocessId }, (name) =>
-			name === "load reprocess" ? { video: worstVideo, reprocess: { id: reprocessId, number: 99, status: "processing", sourceKey: "s", transcriptKey: "t" } } : worstFirstRun(name),
+			name === "load reprocess"
+				? {
+						video: worstVideo,
+						reprocess: {
+							id: reprocessId,
+							number: 99,
+							status: "processing",
+							sourceKey: "s",
+							transcriptKey: "t",
+						},
+					}
+				: worstFirstRun(name),
 		);
 		expect(reprocess.steps.filter((s) => s.startsWith("render clip"))).toHaveLength(MAX_SPLIT_PARTS);
 		expect(reprocess.steps).toContain("mark reprocess failed and refund its minutes");
 		expect(reprocess.steps.length).toBeLessThan(WORKFLOW_LIMITS.stepsPerInstanceFree);
 
-		const edit = await runWorkflow({ videoId, clipEdit: { clipId: clipIds.at(-1), number: MAX_EDITS_PER_CLIP } }, (name) =>
-			name === "load clip edit" ? { video: worstVideo, edit: { clipId: clipIds.at(-1), number: MAX_EDITS_PER_CLIP, running: true, sourceKey: "s", transcriptKey: "t" } } : name === "finish clip edit" ? finalFailure : worstFirstRun(name),
+		const edit = await runWorkflow(
+			{ videoId, clipEdit: { clipId: clipIds.at(-1), number: MAX_EDITS_PER_CLIP } },
+			(name) =>
+				name === "load clip edit"
+					? {
+							video: worstVideo,
+							edit: {
+								clipId: clipIds.at(-1),
+								number: MAX_EDITS_PER_CLIP,
+								running: true,
+								sourceKey: "s",
+								transcriptKey: "t",
+							},
+						}
+					: name === "finish clip edit"
+						? finalFailure
+						: worstFirstRun(name),
 		);
-		expect(edit.steps).toEqual(["load clip edit", "prepare the look of the edited clip", "render the edited clip", "finish clip edit", "mark clip edit failed"]);
+		expect(edit.steps).toEqual([
+			"load clip edit",
+			"prepare the look of the edited clip",
+			"render the edited clip",
+			"finish clip edit",
+			"mark clip edit failed",
+		]);
 		console.log(`[step-budget] reprocess: ${reprocess.steps.length} steps; clip edit: ${edit.steps.length} steps`);
 	});
 
 	it("every instance id fits Workflows' 64 characters of [a-zA-Z0-9_-]", () => {
 		// A smoke check's instance is `smoke-` and a UUID's 32 hex digits (routes/admin/smoke.ts).
-		const ids = [videoId, reprocessIdOf(videoId, 9999), clipEditIdOf(clipIds.at(-1)!, MAX_EDITS_PER_CLIP), `smoke-${crypto.randomUUID().replaceAll("-", "")}`];
+		const ids = [
+			videoId,
+			reprocessIdOf(videoId, 9999),
+			clipEditIdOf(clipIds.at(-1)!, MAX_EDITS_PER_CLIP),
+			`smoke-${crypto.randomUUID().replaceAll("-", "")}`,
+		];
 		for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/);
 		console.log(`[step-budget] longest instance id: ${Math.max(...ids.map((id) => id.length))} characters`);
 	});

@@ -14,15 +14,41 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 const fake = useFakeRenderTier({ introspect: false });
 const url = () => `https://videos.example.com/timeline-${crypto.randomUUID()}.mp4`;
 const stepsOf = async (videoId: string) =>
-	(await env.DB.prepare("SELECT step, instance_id AS instanceId, started_at AS startedAt, ended_at AS endedAt, ok FROM video_steps WHERE video_id = ? ORDER BY id").bind(videoId).all<{ step: string; instanceId: string; startedAt: string; endedAt: string; ok: number }>()).results;
+	(
+		await env.DB.prepare(
+			"SELECT step, instance_id AS instanceId, started_at AS startedAt, ended_at AS endedAt, ok FROM video_steps WHERE video_id = ? ORDER BY id",
+		)
+			.bind(videoId)
+			.all<{ step: string; instanceId: string; startedAt: string; endedAt: string; ok: number }>()
+	).results;
 
 describe("the step timeline", () => {
 	it("records every step that ran, a failed attempt too, each with its start before its end", async () => {
 		const { apiKey } = await createWorkspace();
-		fake().failNext(renderJobs.renderClip.path, { code: "process_failed", message: "ffmpeg was killed", retryable: true });
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), { clipDurationMin: 10, clipDurationMax: 20 });
+		fake().failNext(renderJobs.renderClip.path, {
+			code: "process_failed",
+			message: "ffmpeg was killed",
+			retryable: true,
+		});
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), {
+			clipDurationMin: 10,
+			clipDurationMax: 20,
+		});
 		const rows = await stepsOf(videoId);
-		expect(rows.map((r) => r.step)).toEqual(expect.arrayContaining(["load video", "claim a processing slot", "download source", "upload source", "extract audio", "transcribe chunk 1 of 1", "merge transcript", "compute signals", "rank moments", "finish"]));
+		expect(rows.map((r) => r.step)).toEqual(
+			expect.arrayContaining([
+				"load video",
+				"claim a processing slot",
+				"download source",
+				"upload source",
+				"extract audio",
+				"transcribe chunk 1 of 1",
+				"merge transcript",
+				"compute signals",
+				"rank moments",
+				"finish",
+			]),
+		);
 		for (const row of rows) {
 			expect(row.instanceId).toBe(videoId);
 			expect(Date.parse(row.endedAt)).toBeGreaterThanOrEqual(Date.parse(row.startedAt));
@@ -36,10 +62,16 @@ describe("the step timeline", () => {
 
 	it("goes with the video, and the cron drops rows older than its days", async () => {
 		const { apiKey } = await createWorkspace();
-		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 30 }), { skipClipping: true });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 30 }), {
+			skipClipping: true,
+		});
 		expect((await stepsOf(videoId)).length).toBeGreaterThan(5);
 		const old = new Date(Date.now() - (STEP_TIMELINE_DAYS + 1) * 86_400_000).toISOString();
-		await env.DB.prepare("INSERT INTO video_steps (video_id, instance_id, step, started_at, ended_at, ok) VALUES ('vid_gone', 'vid_gone', 'finish', ?, ?, 1)").bind(old, old).run();
+		await env.DB.prepare(
+			"INSERT INTO video_steps (video_id, instance_id, step, started_at, ended_at, ok) VALUES ('vid_gone', 'vid_gone', 'finish', ?, ?, 1)",
+		)
+			.bind(old, old)
+			.run();
 		expect((await purgeExpired(env)).stepTimings).toBeGreaterThanOrEqual(1);
 		expect(await stepsOf("vid_gone")).toEqual([]);
 		expect((await stepsOf(videoId)).length).toBeGreaterThan(5);

@@ -20,7 +20,12 @@ afterEach(() => {
 });
 
 /** Makes the first call of `method` on `target` whose arguments match `when` throw `error`; counts the failures. */
-function failOnce<T extends object, K extends keyof T>(target: T, method: K, when: (...args: any[]) => boolean, error: Error): { failed: number } {
+function failOnce<T extends object, K extends keyof T>(
+	target: T,
+	method: K,
+	when: (...args: any[]) => boolean,
+	error: Error,
+): { failed: number } {
 	const state = { failed: 0 };
 	const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
 	vi.spyOn(target, method as never).mockImplementation(((...args: unknown[]) => {
@@ -55,7 +60,8 @@ async function expectCompletedOnce(apiKey: string, workspaceId: string, videoId:
 	const { body } = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 	expect(body.status).toBe("completed");
 	expect(body.count).toBeGreaterThan(0);
-	for (const clip of body.clips) expect(await env.MEDIA.head(r2Keys.clipVideo(videoId, clip.id)), clip.id).not.toBeNull();
+	for (const clip of body.clips)
+		expect(await env.MEDIA.head(r2Keys.clipVideo(videoId, clip.id)), clip.id).not.toBeNull();
 	expect((await statusEvents(videoId)).filter((s) => s === "completed")).toHaveLength(1);
 	expect(await balanceOf(workspaceId)).toBe(minutes - 1);
 	expect(await ledgerSum(workspaceId)).toBe(minutes - 1);
@@ -66,7 +72,12 @@ async function expectCompletedOnce(apiKey: string, workspaceId: string, videoId:
 describe("a storage write that fails once", () => {
 	it("R2: the merged transcript's put → its step is retried, the video completes", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		const fault = failOnce(env.MEDIA, "put", (key: string) => /^transcripts\/[^/]+\.json$/.test(key), new Error("R2 put failed: internal error (10001)"));
+		const fault = failOnce(
+			env.MEDIA,
+			"put",
+			(key: string) => /^transcripts\/[^/]+\.json$/.test(key),
+			new Error("R2 put failed: internal error (10001)"),
+		);
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config);
 		expect(fault.failed).toBe(1);
 		await expectCompletedOnce(apiKey, workspaceId, videoId, 10);
@@ -74,7 +85,12 @@ describe("a storage write that fails once", () => {
 
 	it("R2: a clip file the tier stores through the internal PUT → the tier's job is sent again, every clip stored", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		const fault = failOnce(env.MEDIA, "put", (key: string) => /^clips\/.+\.mp4$/.test(key), new Error("R2 put failed: we encountered an internal error (10001)"));
+		const fault = failOnce(
+			env.MEDIA,
+			"put",
+			(key: string) => /^clips\/.+\.mp4$/.test(key),
+			new Error("R2 put failed: we encountered an internal error (10001)"),
+		);
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config);
 		expect(fault.failed).toBe(1);
 		await expectCompletedOnce(apiKey, workspaceId, videoId, 10);
@@ -83,7 +99,12 @@ describe("a storage write that fails once", () => {
 	it("D1: the batch that marks the video completed → the finish step is retried, completed once", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
 		const sqlOf = trackSql();
-		const fault = failOnce(env.DB, "batch", (statements: D1PreparedStatement[]) => statements.some((s) => sqlOf(s).includes("'completed' FROM videos")), new Error("D1_ERROR: Network connection lost."));
+		const fault = failOnce(
+			env.DB,
+			"batch",
+			(statements: D1PreparedStatement[]) => statements.some((s) => sqlOf(s).includes("'completed' FROM videos")),
+			new Error("D1_ERROR: Network connection lost."),
+		);
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config);
 		expect(fault.failed).toBe(1);
 		await expectCompletedOnce(apiKey, workspaceId, videoId, 10);
@@ -91,15 +112,28 @@ describe("a storage write that fails once", () => {
 
 	it("D1: the refund of a failed video → its step is retried, refunded exactly once", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		fake().failAlways("/jobs/extract-audio", { code: "invalid_request", message: "The source has no audio track to extract.", retryable: false });
+		fake().failAlways("/jobs/extract-audio", {
+			code: "invalid_request",
+			message: "The source has no audio track to extract.",
+			retryable: false,
+		});
 		const sqlOf = trackSql();
-		const fault = failOnce(env.DB, "batch", (statements: D1PreparedStatement[]) => statements.some((s) => /'refund'/.test(sqlOf(s))), new Error("D1_ERROR: Network connection lost."));
+		const fault = failOnce(
+			env.DB,
+			"batch",
+			(statements: D1PreparedStatement[]) => statements.some((s) => /'refund'/.test(sqlOf(s))),
+			new Error("D1_ERROR: Network connection lost."),
+		);
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config, "errored");
 		expect(fault.failed).toBe(1);
 		expect((await call("GET", `/api/videos/${videoId}/status`, { key: apiKey })).body.video.status).toBe("failed");
 		expect(await balanceOf(workspaceId)).toBe(10);
 		expect(await ledgerSum(workspaceId)).toBe(10);
-		const refunds = await env.DB.prepare("SELECT COUNT(*) AS n FROM minutes_ledger WHERE video_id = ? AND kind = 'refund'").bind(videoId).first<number>("n");
+		const refunds = await env.DB.prepare(
+			"SELECT COUNT(*) AS n FROM minutes_ledger WHERE video_id = ? AND kind = 'refund'",
+		)
+			.bind(videoId)
+			.first<number>("n");
 		expect(refunds).toBe(1);
 	});
 });

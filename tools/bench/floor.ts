@@ -25,18 +25,34 @@ export async function bareFloor(source: string, clips: { startTime: number; endT
 	try {
 		let started = performance.now();
 		for (const [n, clip] of clips.entries()) {
-			await run("ffmpeg", renderClipArgs({
-				sourceUrl: source, start: clip.startTime, end: clip.endTime, layout: layoutFor("9:16", null), track: null, assFile: null, backgroundFile: null, watermark: null,
-				outputPath: join(dir, `clip-${n}.mp4`),
-			}));
+			await run(
+				"ffmpeg",
+				renderClipArgs({
+					sourceUrl: source,
+					start: clip.startTime,
+					end: clip.endTime,
+					layout: layoutFor("9:16", null),
+					track: null,
+					assFile: null,
+					backgroundFile: null,
+					watermark: null,
+					outputPath: join(dir, `clip-${n}.mp4`),
+				}),
+			);
 		}
 		const encodeSeconds = (performance.now() - started) / 1000;
 		started = performance.now();
 		const wav = join(dir, "audio.wav");
 		await run("ffmpeg", toPocketsphinxWavArgs(source, wav));
-		await run("pocketsphinx_continuous", ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], { maxBuffer: 256 << 20 });
+		await run("pocketsphinx_continuous", ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], {
+			maxBuffer: 256 << 20,
+		});
 		const asrSeconds = (performance.now() - started) / 1000;
-		return { encodeSeconds: round1(encodeSeconds), asrSeconds: round1(asrSeconds), totalSeconds: round1(encodeSeconds + asrSeconds) };
+		return {
+			encodeSeconds: round1(encodeSeconds),
+			asrSeconds: round1(asrSeconds),
+			totalSeconds: round1(encodeSeconds + asrSeconds),
+		};
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

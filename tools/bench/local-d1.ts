@@ -7,8 +7,25 @@ import { join } from "node:path";
 import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 
 export function queryLocalD1<T>(stateDir: string, sql: string): T[] {
-	const args = [WRANGLER_BIN, "d1", "execute", "DB", "--local", "--env", "local", "--persist-to", join(stateDir, "wrangler-state"), "--json", "--command", sql];
-	const result = spawnSync(process.execPath, args, { encoding: "utf8", env: QUIET_WRANGLER_ENV, maxBuffer: 64 << 20 });
+	const args = [
+		WRANGLER_BIN,
+		"d1",
+		"execute",
+		"DB",
+		"--local",
+		"--env",
+		"local",
+		"--persist-to",
+		join(stateDir, "wrangler-state"),
+		"--json",
+		"--command",
+		sql,
+	];
+	const result = spawnSync(process.execPath, args, {
+		encoding: "utf8",
+		env: QUIET_WRANGLER_ENV,
+		maxBuffer: 64 << 20,
+	});
 	if (result.status !== 0) throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
 	const parsed = JSON.parse(result.stdout) as { results: T[] }[];
 	return parsed.flatMap((r) => r.results);

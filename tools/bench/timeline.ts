@@ -43,15 +43,33 @@ export function timelineOf(rows: StepRow[], submittedAt: string): TimelineEntry[
 	const t0 = Date.parse(submittedAt);
 	const at = (iso: string) => round1((Date.parse(iso) - t0) / 1000);
 	const steps = rows
-		.map((r) => ({ stage: stageOf(r.step), step: r.step, from: at(r.started_at), to: at(r.ended_at), seconds: round1((Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000), ok: r.ok === 1 }))
+		.map((r) => ({
+			stage: stageOf(r.step),
+			step: r.step,
+			from: at(r.started_at),
+			to: at(r.ended_at),
+			seconds: round1((Date.parse(r.ended_at) - Date.parse(r.started_at)) / 1000),
+			ok: r.ok === 1,
+		}))
 		.sort((a, b) => a.from - b.from);
 	const firstWork = steps.find((s) => s.stage !== "queue");
-	const queue = { stage: "queue", step: "submitted → download starts", from: 0, to: firstWork?.from ?? 0, seconds: firstWork?.from ?? 0, ok: true };
+	const queue = {
+		stage: "queue",
+		step: "submitted → download starts",
+		from: 0,
+		to: firstWork?.from ?? 0,
+		seconds: firstWork?.from ?? 0,
+		ok: true,
+	};
 	return [queue, ...steps.filter((s) => s.stage !== "queue")];
 }
 
 /** Stretches between `from` and `to` where no step ran (each longer than `minSeconds`). */
-export function idleGaps(timeline: TimelineEntry[], end: number, minSeconds = 0.5): { from: number; to: number; seconds: number }[] {
+export function idleGaps(
+	timeline: TimelineEntry[],
+	end: number,
+	minSeconds = 0.5,
+): { from: number; to: number; seconds: number }[] {
 	const work = timeline.filter((t) => t.stage !== "queue").sort((a, b) => a.from - b.from);
 	const gaps = [];
 	let covered = timeline.find((t) => t.stage === "queue")?.to ?? 0;
@@ -64,7 +82,9 @@ export function idleGaps(timeline: TimelineEntry[], end: number, minSeconds = 0.
 }
 
 /** Seconds per stage from its first start to its last end (stages overlap when they run in parallel). */
-export function stageSpans(timeline: TimelineEntry[]): Record<string, { from: number; to: number; seconds: number; steps: number }> {
+export function stageSpans(
+	timeline: TimelineEntry[],
+): Record<string, { from: number; to: number; seconds: number; steps: number }> {
 	const spans: Record<string, { from: number; to: number; seconds: number; steps: number }> = {};
 	for (const t of timeline) {
 		const span = spans[t.stage];

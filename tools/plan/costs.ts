@@ -26,7 +26,14 @@ export const PLATFORM = {
 	/** Containers FAQ (developers.cloudflare.com/containers/faq): "Container cold starts can often be in the 1-3 second range". The upper end. */
 	containerColdStartSeconds: 3,
 	/** Containers instance types (developers.cloudflare.com/containers/platform-details/limits): vCPUs per type. */
-	vcpus: { lite: 1 / 16, basic: 1 / 4, "standard-1": 1 / 2, "standard-2": 1, "standard-3": 2, "standard-4": 4 } as Record<string, number>,
+	vcpus: {
+		lite: 1 / 16,
+		basic: 1 / 4,
+		"standard-1": 1 / 2,
+		"standard-2": 1,
+		"standard-3": 2,
+		"standard-4": 4,
+	} as Record<string, number>,
 	/** x264 at 1080x1920 gains about 0.92 of a core per doubling of threads (an assumption; not measured on Cloudflare). */
 	threadEfficiencyPerDoubling: 0.92,
 	/**

@@ -25,10 +25,34 @@ export async function measureCosts(): Promise<MeasuredCosts> {
 		const long = join(dir, "talk-1080p-10min.mp4");
 		console.error("Making a 1080p sample talk and measuring (CPU time, a few minutes on a busy machine) …");
 		makeTalkVideo({ out: short, seconds: CLIP_SECONDS + 5, width: 1920, height: 1080, preset: "veryfast" });
-		execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-stream_loop", String(Math.ceil(LONG_SECONDS / CLIP_SECONDS)), "-i", short, "-t", String(LONG_SECONDS), "-c", "copy", long]);
-		const encodeArgs = oneThread(renderClipArgs({
-			sourceUrl: short, start: 2, end: 2 + CLIP_SECONDS, layout: layoutFor("9:16", null), track: null, assFile: null, backgroundFile: null, watermark: null, outputPath: join(dir, "clip.mp4"),
-		}));
+		execFileSync("ffmpeg", [
+			"-hide_banner",
+			"-loglevel",
+			"error",
+			"-y",
+			"-stream_loop",
+			String(Math.ceil(LONG_SECONDS / CLIP_SECONDS)),
+			"-i",
+			short,
+			"-t",
+			String(LONG_SECONDS),
+			"-c",
+			"copy",
+			long,
+		]);
+		const encodeArgs = oneThread(
+			renderClipArgs({
+				sourceUrl: short,
+				start: 2,
+				end: 2 + CLIP_SECONDS,
+				layout: layoutFor("9:16", null),
+				track: null,
+				assFile: null,
+				backgroundFile: null,
+				watermark: null,
+				outputPath: join(dir, "clip.mp4"),
+			}),
+		);
 		const encode = cpuSecondsOf(encodeArgs);
 		const audio = cpuSecondsOf(extractAudioChunkArgs(long, 0, LONG_SECONDS, join(dir, "audio.mp3")));
 		const loudness = cpuSecondsOf(loudnessArgs(long, 0, LONG_SECONDS));
@@ -58,13 +82,17 @@ function oneThread(args: string[]): string[] {
 /** User + system CPU seconds of one ffmpeg run. */
 function cpuSecondsOf(args: string[]): number {
 	const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-	const out = execFileSync("bash", ["-c", `TIMEFORMAT='%U %S'; { time ffmpeg ${quoted} >/dev/null 2>&1 ; } 2>&1`], { encoding: "utf8" });
+	const out = execFileSync("bash", ["-c", `TIMEFORMAT='%U %S'; { time ffmpeg ${quoted} >/dev/null 2>&1 ; } 2>&1`], {
+		encoding: "utf8",
+	});
 	const [user, system] = out.trim().split(/\s+/).slice(-2).map(Number);
 	return user! + system!;
 }
 
 function ffmpegVersion(): string {
-	return execFileSync("ffmpeg", ["-version"], { encoding: "utf8" }).split("\n")[0]!.replace(/ Copyright.*/, "");
+	return execFileSync("ffmpeg", ["-version"], { encoding: "utf8" })
+		.split("\n")[0]!
+		.replace(/ Copyright.*/, "");
 }
 
 /** The render tier's server from spawn to its first /healthz answer. */
@@ -78,12 +106,25 @@ async function tierStartSeconds(): Promise<number> {
 	});
 	const started = performance.now();
 	const tier = spawn(process.execPath, [join(import.meta.dirname, "../../containers/render/src/server.ts")], {
-		env: { ...process.env, PORT: String(port), RENDER_HOST: "127.0.0.1", RENDER_SECRET: randomBytes(32).toString("base64url"), RENDER_QUIET: "true", WORK_DIR: mkdtempSync(join(tmpdir(), "clipforge-tier-")) },
+		env: {
+			...process.env,
+			PORT: String(port),
+			RENDER_HOST: "127.0.0.1",
+			RENDER_SECRET: randomBytes(32).toString("base64url"),
+			RENDER_QUIET: "true",
+			WORK_DIR: mkdtempSync(join(tmpdir(), "clipforge-tier-")),
+		},
 		stdio: "ignore",
 	});
 	try {
 		for (;;) {
-			if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return (performance.now() - started) / 1000;
+			if (
+				await fetch(`http://127.0.0.1:${port}/healthz`).then(
+					(r) => r.ok,
+					() => false,
+				)
+			)
+				return (performance.now() - started) / 1000;
 			if (performance.now() - started > 60_000) throw new Error("The render tier did not start within 60 s.");
 			await new Promise((r) => setTimeout(r, 50));
 		}
@@ -95,7 +136,9 @@ async function tierStartSeconds(): Promise<number> {
 /** The rank step of bench:pipeline's 30-minute run (local, offline ranker), if it was measured. */
 function offlineRankSeconds(): number | null {
 	if (!existsSync("bench-results/pipeline.json")) return null;
-	const report = JSON.parse(readFileSync("bench-results/pipeline.json", "utf8")) as { runs?: { minutes: number; timeline?: { step: string; seconds: number }[] }[] };
+	const report = JSON.parse(readFileSync("bench-results/pipeline.json", "utf8")) as {
+		runs?: { minutes: number; timeline?: { step: string; seconds: number }[] }[];
+	};
 	const run = report.runs?.find((r) => r.minutes === 30);
 	return run?.timeline?.find((t) => t.step === "rank moments")?.seconds ?? null;
 }

@@ -10,7 +10,13 @@ import { simulate } from "./simulate.ts";
 import { SharedCpu, VirtualClock } from "./virtual-clock.ts";
 
 const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
-const production = { vars: wranglerVars(toml), instanceType: containerConfig(toml).instanceType, costs: DEFAULT_COSTS, platform: { ...PLATFORM }, video: BUDGET_VIDEO };
+const production = {
+	vars: wranglerVars(toml),
+	instanceType: containerConfig(toml).instanceType,
+	costs: DEFAULT_COSTS,
+	platform: { ...PLATFORM },
+	video: BUDGET_VIDEO,
+};
 
 describe("virtual time", () => {
 	it("shares a machine's cores between the jobs on it", async () => {
@@ -33,18 +39,23 @@ describe("the production deployment", () => {
 		const planned = await simulate(production);
 		expect(planned.wallSeconds).toBeLessThanOrEqual(90);
 		const at = (step: string) => planned.steps.find((s) => s.step === step)!;
-		for (const render of planned.steps.filter((s) => s.step.startsWith("render clip"))) expect(render.from).toBeCloseTo(at("rank moments").to, 6);
+		for (const render of planned.steps.filter((s) => s.step.startsWith("render clip")))
+			expect(render.from).toBeCloseTo(at("rank moments").to, 6);
 		// The upload is off the critical path: the words never waited for it.
 		expect(planned.criticalPath.map((s) => s.step)).not.toContain("upload source");
 	});
 
 	it("replays the workflow's render pool: one render at a time adds the clips up, one instance each runs them side by side", async () => {
-		const one = await simulate({ ...production, vars: { ...production.vars, RENDER_PARALLELISM: "1", RENDER_INSTANCES: "1" } });
+		const one = await simulate({
+			...production,
+			vars: { ...production.vars, RENDER_PARALLELISM: "1", RENDER_INSTANCES: "1" },
+		});
 		const many = await simulate(production);
 		const renders = (s: typeof one) => s.steps.filter((x) => x.step.startsWith("render clip"));
 		expect(Math.max(...renders(one).map((r) => r.to - r.from))).toBeLessThan(40);
 		// One after another on one instance: the render stage lasts about the sum of the clips' encodes.
-		const stage = (s: typeof one) => Math.max(...renders(s).map((r) => r.to)) - Math.min(...renders(s).map((r) => r.from));
+		const stage = (s: typeof one) =>
+			Math.max(...renders(s).map((r) => r.to)) - Math.min(...renders(s).map((r) => r.from));
 		expect(stage(one)).toBeGreaterThan(3 * stage(many));
 		expect(new Set(renders(many).map((r) => r.instance)).size).toBe(BUDGET_VIDEO.clipSeconds.length);
 	});

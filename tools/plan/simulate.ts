@@ -13,7 +13,9 @@ import type { BUDGET_VIDEO, MeasuredCosts, PLATFORM } from "./costs.ts";
 import { SharedCpu, VirtualClock } from "./virtual-clock.ts";
 
 /** The platform's figures, any of which a what-if may change. */
-export type Platform = { -readonly [K in keyof typeof PLATFORM]: (typeof PLATFORM)[K] extends number ? number : (typeof PLATFORM)[K] };
+export type Platform = {
+	-readonly [K in keyof typeof PLATFORM]: (typeof PLATFORM)[K] extends number ? number : (typeof PLATFORM)[K];
+};
 export type Video = { minutes: number; sourceMegabits: number; clipSeconds: readonly number[]; clipMegabits: number };
 
 export interface SimulationInput {
@@ -48,13 +50,18 @@ export async function simulate(input: SimulationInput): Promise<Simulation> {
 	const vcpus = platform.vcpus[input.instanceType];
 	if (!vcpus) throw new Error(`Unknown instance type ${input.instanceType}.`);
 	const settings = settingsOf(input.vars);
-	const speedup = (cores: number) => (cores <= 1 ? cores : cores * platform.threadEfficiencyPerDoubling ** Math.log2(cores));
+	const speedup = (cores: number) =>
+		cores <= 1 ? cores : cores * platform.threadEfficiencyPerDoubling ** Math.log2(cores);
 	const instances = new Map<string, { cpu: SharedCpu; slots: Slots; ready: Promise<void> }>();
 	/** The instance, started on first use (cold start + the tier's own start). */
 	const on = async (name: string) => {
 		let instance = instances.get(name);
 		if (!instance) {
-			instance = { cpu: new SharedCpu(clock, vcpus, speedup), slots: new Slots(Math.max(1, Math.floor(vcpus))), ready: clock.sleep(platform.containerColdStartSeconds + costs.tierStartSeconds) };
+			instance = {
+				cpu: new SharedCpu(clock, vcpus, speedup),
+				slots: new Slots(Math.max(1, Math.floor(vcpus))),
+				ready: clock.sleep(platform.containerColdStartSeconds + costs.tierStartSeconds),
+			};
 			instances.set(name, instance);
 		}
 		await instance.ready;
@@ -77,49 +84,81 @@ export async function simulate(input: SimulationInput): Promise<Simulation> {
 	const wallSeconds = await clock.run(async () => {
 		await runVideoPlan<string, ChunkPlan, string, string, string>(
 			{
-				download: () => step("download source", async () => {
-					await on(videoInstance);
-					await clock.sleep(sourceMegabytes / platform.originMegabytesPerSecond);
-				}, videoInstance),
-				upload: () => step("upload source", async () => {
-					await on(videoInstance);
-					await clock.sleep(sourceMegabytes / platform.r2MegabytesPerSecond);
-					return "source";
-				}, videoInstance),
-				extractAudio: () => step("extract audio", async () => {
-					const { cpu } = await on(videoInstance);
-					const chunks = planAudioChunks(0, seconds, settings.audioChunkSeconds);
-					// As the tier: chunks cut one per core at once (containers/render/src/jobs.ts).
-					await inPool(chunks, Math.max(1, Math.floor(vcpus)), (chunk) => cpu.work(chunk.duration * costs.audioCpuPerSourceSecond, 1));
-					return chunks;
-				}, videoInstance),
-				transcribe: (chunk, n, total) => step(`transcribe chunk ${n + 1} of ${total}`, () => clock.sleep(platform.whisperCallSeconds + chunk.duration / platform.whisperRealtimeFactor)),
+				download: () =>
+					step(
+						"download source",
+						async () => {
+							await on(videoInstance);
+							await clock.sleep(sourceMegabytes / platform.originMegabytesPerSecond);
+						},
+						videoInstance,
+					),
+				upload: () =>
+					step(
+						"upload source",
+						async () => {
+							await on(videoInstance);
+							await clock.sleep(sourceMegabytes / platform.r2MegabytesPerSecond);
+							return "source";
+						},
+						videoInstance,
+					),
+				extractAudio: () =>
+					step(
+						"extract audio",
+						async () => {
+							const { cpu } = await on(videoInstance);
+							const chunks = planAudioChunks(0, seconds, settings.audioChunkSeconds);
+							// As the tier: chunks cut one per core at once (containers/render/src/jobs.ts).
+							await inPool(chunks, Math.max(1, Math.floor(vcpus)), (chunk) =>
+								cpu.work(chunk.duration * costs.audioCpuPerSourceSecond, 1),
+							);
+							return chunks;
+						},
+						videoInstance,
+					),
+				transcribe: (chunk, n, total) =>
+					step(`transcribe chunk ${n + 1} of ${total}`, () =>
+						clock.sleep(platform.whisperCallSeconds + chunk.duration / platform.whisperRealtimeFactor),
+					),
 				merge: () => step("merge transcript", async () => "transcript"),
-				signals: () => step("compute signals", async () => {
-					const { cpu } = await on(videoInstance);
-					await cpu.work(seconds * costs.loudnessCpuPerSourceSecond, 1);
-					return "signals";
-				}, videoInstance),
+				signals: () =>
+					step(
+						"compute signals",
+						async () => {
+							const { cpu } = await on(videoInstance);
+							await cpu.work(seconds * costs.loudnessCpuPerSourceSecond, 1);
+							return "signals";
+						},
+						videoInstance,
+					),
 				look: () => step("prepare the caption look", async () => "look"),
-				rank: () => step("rank moments", async () => {
-					await clock.sleep((costs.offlineRankSeconds ?? 2) + platform.llmRankSeconds);
-					return clipIds;
-				}),
+				rank: () =>
+					step("rank moments", async () => {
+						await clock.sleep((costs.offlineRankSeconds ?? 2) + platform.llmRankSeconds);
+						return clipIds;
+					}),
 				render: (clip) => {
 					const name = renderInstance.render(input.vars, VIDEO_ID, clip.index);
 					const clipSeconds = video.clipSeconds[clip.index]!;
-					return step(`render clip ${clip.index + 1} of ${clip.total}`, async () => {
-						const { cpu, slots } = await on(name);
-						// The tier: read the clip's stretch of the source from R2, encode in an encode slot, store the clip.
-						const release = await slots.acquire();
-						try {
-							await clock.sleep((clipSeconds * video.sourceMegabits) / 8 / platform.r2MegabytesPerSecond);
-							await cpu.work(clipSeconds * costs.encodeCpuPerClipSecond, vcpus);
-						} finally {
-							release();
-						}
-						await clock.sleep((clipSeconds * video.clipMegabits) / 8 / platform.r2MegabytesPerSecond);
-					}, name);
+					return step(
+						`render clip ${clip.index + 1} of ${clip.total}`,
+						async () => {
+							const { cpu, slots } = await on(name);
+							// The tier: read the clip's stretch of the source from R2, encode in an encode slot, store the clip.
+							const release = await slots.acquire();
+							try {
+								await clock.sleep(
+									(clipSeconds * video.sourceMegabits) / 8 / platform.r2MegabytesPerSecond,
+								);
+								await cpu.work(clipSeconds * costs.encodeCpuPerClipSecond, vcpus);
+							} finally {
+								release();
+							}
+							await clock.sleep((clipSeconds * video.clipMegabits) / 8 / platform.r2MegabytesPerSecond);
+						},
+						name,
+					);
 				},
 				finish: () => step("finish", async () => undefined),
 			},
@@ -145,5 +184,9 @@ function criticalPath(steps: StepRun[]): StepRun[] {
 
 /** The configured pools, for the report. */
 export function poolsOf(vars: Record<string, string>) {
-	return { ...renderPoolsOf(vars), fanOut: settingsOf(vars).fanOut, audioChunkSeconds: settingsOf(vars).audioChunkSeconds };
+	return {
+		...renderPoolsOf(vars),
+		fanOut: settingsOf(vars).fanOut,
+		audioChunkSeconds: settingsOf(vars).audioChunkSeconds,
+	};
 }

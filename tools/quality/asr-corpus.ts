@@ -20,7 +20,12 @@ const SAMPLE_RATE = 16_000;
 const GAP_SECONDS = 0.45;
 const CACHE = join(import.meta.dirname, "../../.cache/asr");
 
-export async function buildAsrCorpus(split: Split, episodes = 3, turnsPerEpisode = 70, log: (line: string) => void = () => undefined): Promise<TalkItem[]> {
+export async function buildAsrCorpus(
+	split: Split,
+	episodes = 3,
+	turnsPerEpisode = 70,
+	log: (line: string) => void = () => undefined,
+): Promise<TalkItem[]> {
 	const { episodes: all, highlights } = readTalkSplit(split);
 	const random = prng(hashSeed(`asr-${split}`));
 	const items: TalkItem[] = [];
@@ -52,14 +57,21 @@ export async function buildAsrCorpus(split: Split, episodes = 3, turnsPerEpisode
 			id,
 			genre: episode.genre,
 			transcript: spoken.transcript,
-			highlights: ranges.map(([a, b], k) => ({ id: planted[k]!.id, kind: planted[k]!.kind, start: spoken.turnTimes[a]!.start, end: spoken.turnTimes[b]!.end })),
+			highlights: ranges.map(([a, b], k) => ({
+				id: planted[k]!.id,
+				kind: planted[k]!.kind,
+				start: spoken.turnTimes[a]!.start,
+				end: spoken.turnTimes[b]!.end,
+			})),
 			distractors: [],
 		});
 	}
 	return items;
 }
 
-async function speakAndTranscribe(turns: Turn[]): Promise<{ transcript: Transcript; turnTimes: { start: number; end: number }[] }> {
+async function speakAndTranscribe(
+	turns: Turn[],
+): Promise<{ transcript: Transcript; turnTimes: { start: number; end: number }[] }> {
 	const dir = mkdtempSync(join(tmpdir(), "asr-bench-"));
 	try {
 		const voices = new Map<string, string>();
@@ -71,7 +83,27 @@ async function speakAndTranscribe(turns: Turn[]): Promise<{ transcript: Transcri
 			const text = join(dir, `t${i}.txt`);
 			const raw = join(dir, `t${i}.raw`);
 			writeFileSync(text, turn.text.replace(/[^\p{L}\p{N}\s.,?!'-]/gu, " "));
-			await runProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `flite=textfile=${text}:voice=${voices.get(turn.speaker)}`, "-ar", String(SAMPLE_RATE), "-ac", "1", "-f", "s16le", "-y", raw], { timeoutMs: 60_000 });
+			await runProcess(
+				"ffmpeg",
+				[
+					"-hide_banner",
+					"-loglevel",
+					"error",
+					"-f",
+					"lavfi",
+					"-i",
+					`flite=textfile=${text}:voice=${voices.get(turn.speaker)}`,
+					"-ar",
+					String(SAMPLE_RATE),
+					"-ac",
+					"1",
+					"-f",
+					"s16le",
+					"-y",
+					raw,
+				],
+				{ timeoutMs: 60_000 },
+			);
 			const audio = readFileSync(raw);
 			turnTimes.push({ start: samples / SAMPLE_RATE, end: (samples + audio.length / 2) / SAMPLE_RATE });
 			pcm.push(audio, Buffer.alloc(2 * Math.round(GAP_SECONDS * SAMPLE_RATE)));
@@ -80,13 +112,38 @@ async function speakAndTranscribe(turns: Turn[]): Promise<{ transcript: Transcri
 		const all = join(dir, "all.raw");
 		const wav = join(dir, "all.wav");
 		writeFileSync(all, Buffer.concat(pcm));
-		await runProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "s16le", "-ar", String(SAMPLE_RATE), "-ac", "1", "-i", all, "-y", join(dir, "in.wav")], { timeoutMs: 60_000 });
+		await runProcess(
+			"ffmpeg",
+			[
+				"-hide_banner",
+				"-loglevel",
+				"error",
+				"-f",
+				"s16le",
+				"-ar",
+				String(SAMPLE_RATE),
+				"-ac",
+				"1",
+				"-i",
+				all,
+				"-y",
+				join(dir, "in.wav"),
+			],
+			{ timeoutMs: 60_000 },
+		);
 		await runProcess("ffmpeg", toPocketsphinxWavArgs(join(dir, "in.wav"), wav), { timeoutMs: 60_000 });
-		const { stdout } = await runProcess("pocketsphinx_continuous", ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], { timeoutMs: 60 * 60_000 });
+		const { stdout } = await runProcess(
+			"pocketsphinx_continuous",
+			["-infile", wav, "-time", "yes", "-logfn", "/dev/null"],
+			{ timeoutMs: 60 * 60_000 },
+		);
 		const segments = parsePocketsphinxOutput(stdout);
 		const words = segments.flatMap((s) => s.words);
 		const duration = samples / SAMPLE_RATE;
-		return { transcript: { language: "en", duration, text: segments.map((s) => s.text).join(" "), segments, words }, turnTimes };
+		return {
+			transcript: { language: "en", duration, text: segments.map((s) => s.text).join(" "), segments, words },
+			turnTimes,
+		};
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

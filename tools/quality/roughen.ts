@@ -13,7 +13,8 @@ const HESITATION = /^(um+|uh+|er+|erm|hmm+|mm+)[,.]?$/i;
 const FILLER_LIKE = /^like,$/i;
 const PHRASE = /\b(you know|i mean),/gi;
 const CUT_OFF = /^[\p{L}']+-$/u;
-const BACKCHANNEL_TURN = /^(yeah|yes|mm-hmm|mhm|uh-huh|right|okay|ok|sure|wow|huh|oh|no way|really|nice|exactly|totally)[.!?,]*( (yeah|right|okay|wow|sure|exactly|totally)[.!?,]*)?$/i;
+const BACKCHANNEL_TURN =
+	/^(yeah|yes|mm-hmm|mhm|uh-huh|right|okay|ok|sure|wow|huh|oh|no way|really|nice|exactly|totally)[.!?,]*( (yeah|right|okay|wow|sure|exactly|totally)[.!?,]*)?$/i;
 
 export interface DisfluencyProfile {
 	/** Per word of talk. */
@@ -102,6 +103,7 @@ export function roughen(turns: Turn[], profile: DisfluencyProfile, random: () =>
 }
 
 /** Sentence openers that are not names: lower-cased after an inserted "Uh,". */
-const COMMON_OPENER = /^(so|and|but|the|a|we|it|then|okay|my|he|she|they|that|this|there|what|when|if|because|now|one|every|last|first)\b/i;
+const COMMON_OPENER =
+	/^(so|and|but|the|a|we|it|then|okay|my|he|she|they|that|this|there|what|when|if|because|now|one|every|last|first)\b/i;
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

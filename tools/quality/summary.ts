@@ -25,13 +25,17 @@ export function summaryLines(result: Record<string, unknown>): string[] {
 		}
 		const s = systems as Scores;
 		const pair = (x: Scores[string]) => `${fmt(x?.hitAt1)}/${fmt(x?.hitAt3)}`;
-		lines.push(`prompts ${name.padEnd(20)} hit@1/@3 ${pair(s.clipforgeOffline)} (BM25 matched ${pair(s.bm25MatchedLengths)}, BM25 60 s ${pair(s.bm25Windows60s)}, random ${pair(s.randomWindows)})  empty ${fmt(s.clipforgeOffline?.empty)} of ${fmt(s.clipforgeOffline?.queries)}`);
+		lines.push(
+			`prompts ${name.padEnd(20)} hit@1/@3 ${pair(s.clipforgeOffline)} (BM25 matched ${pair(s.bm25MatchedLengths)}, BM25 60 s ${pair(s.bm25Windows60s)}, random ${pair(s.randomWindows)})  empty ${fmt(s.clipforgeOffline?.empty)} of ${fmt(s.clipforgeOffline?.queries)}`,
+		);
 	}
 	const substance = (result.substance ?? {}) as Record<string, Scores | string>;
 	for (const [name, systems] of Object.entries(substance)) {
 		if (typeof systems === "string") continue;
 		const o = systems.clipforgeOffline!;
-		lines.push(`substance ${name}: inside ${fmt(o.insideShare)} vs random same lengths ${fmt(o.randomSameLengths)} (${fmt((o.insideShare ?? 0) / Math.max(1e-9, o.randomSameLengths ?? 0))}x), fluency ${fmt(systems.fluencyWindows?.insideShare)}; coverage ${fmt(o.coverage)}, clips ${fmt(o.meanClipSeconds)} s`);
+		lines.push(
+			`substance ${name}: inside ${fmt(o.insideShare)} vs random same lengths ${fmt(o.randomSameLengths)} (${fmt((o.insideShare ?? 0) / Math.max(1e-9, o.randomSameLengths ?? 0))}x), fluency ${fmt(systems.fluencyWindows?.insideShare)}; coverage ${fmt(o.coverage)}, clips ${fmt(o.meanClipSeconds)} s`,
+		);
 	}
 	if (result.speed) lines.push(`speed ${JSON.stringify(result.speed)}`);
 	return lines;

@@ -59,7 +59,12 @@ export function readTalkSplit(split: Split): { episodes: Episode[]; highlights: 
 export type Planting = "clean" | "rough";
 
 /** Every episode of the split with five of its highlights planted. */
-export function buildTalkCorpus(split: Split, style: TranscriptStyle = "punctuated", seed = 20261123, planting: Planting = "clean"): TalkItem[] {
+export function buildTalkCorpus(
+	split: Split,
+	style: TranscriptStyle = "punctuated",
+	seed = 20261123,
+	planting: Planting = "clean",
+): TalkItem[] {
 	const { episodes, highlights } = readTalkSplit(split);
 	const random = prng(seed + hashSeed(split));
 	// Each episode takes highlights of its own genre where there are enough, the rest from any genre.
@@ -70,22 +75,56 @@ export function buildTalkCorpus(split: Split, style: TranscriptStyle = "punctuat
 	};
 	return episodes.map((episode) => {
 		const planted = Array.from({ length: PER_EPISODE }, () => take(episode.genre)).filter(Boolean);
-		return plant(`${split}/${episode.id}`, episode.genre, episode.turns, episode.distractorTurns, planted, style, random, planting);
+		return plant(
+			`${split}/${episode.id}`,
+			episode.genre,
+			episode.turns,
+			episode.distractorTurns,
+			planted,
+			style,
+			random,
+			planting,
+		);
 	});
 }
 
 /** The split's highlights planted, five per meeting, into real meetings (QMSum train), or null without a local copy. */
-export function buildRealFillerCorpus(split: Split, style: TranscriptStyle = "punctuated", seed = 20261124, planting: Planting = "clean"): TalkItem[] | null {
+export function buildRealFillerCorpus(
+	split: Split,
+	style: TranscriptStyle = "punctuated",
+	seed = 20261124,
+	planting: Planting = "clean",
+): TalkItem[] | null {
 	const meetings = loadQmsumTrain(split === "dev" ? "dev" : "heldout");
 	if (!meetings) return null;
 	const { highlights } = readTalkSplit(split);
 	const random = prng(seed + hashSeed(split));
 	const pool = shuffle([...highlights], random);
 	const chosen = meetings.filter((m) => m.turns.length > 200).slice(0, Math.floor(pool.length / PER_EPISODE));
-	return chosen.map((meeting, n) => plant(`qmsum-${split}/${meeting.id}`, "Podcast", meeting.turns, [], pool.slice(n * PER_EPISODE, (n + 1) * PER_EPISODE), style, random, planting));
+	return chosen.map((meeting, n) =>
+		plant(
+			`qmsum-${split}/${meeting.id}`,
+			"Podcast",
+			meeting.turns,
+			[],
+			pool.slice(n * PER_EPISODE, (n + 1) * PER_EPISODE),
+			style,
+			random,
+			planting,
+		),
+	);
 }
 
-function plant(id: string, genre: Genre, turns: Turn[], distractorTurns: number[], written: Highlight[], style: TranscriptStyle, random: () => number, planting: Planting): TalkItem {
+function plant(
+	id: string,
+	genre: Genre,
+	turns: Turn[],
+	distractorTurns: number[],
+	written: Highlight[],
+	style: TranscriptStyle,
+	random: () => number,
+	planting: Planting,
+): TalkItem {
 	// Roughened with a generator of its own, so the clean and rough corpora plant at the same places.
 	const rough = prng(hashSeed(`rough:${id}`));
 	const profile = planting === "rough" ? profileOf(turns) : null;
@@ -116,7 +155,12 @@ function plant(id: string, genre: Genre, turns: Turn[], distractorTurns: number[
 		id,
 		genre,
 		transcript,
-		highlights: highlightTurns.map(([a, b, h]) => ({ id: h.id, kind: h.kind, start: turnTimes[a]!.start, end: turnTimes[b]!.end })),
+		highlights: highlightTurns.map(([a, b, h]) => ({
+			id: h.id,
+			kind: h.kind,
+			start: turnTimes[a]!.start,
+			end: turnTimes[b]!.end,
+		})),
 		distractors: distractorAt.map((i) => turnTimes[i]!),
 	};
 }

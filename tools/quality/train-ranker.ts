@@ -18,7 +18,17 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { continuityCurve, idfOf } from "../../src/worker/services/ranking/text/cohesion.ts";
 import { unitsOf } from "../../src/worker/services/ranking/text/units.ts";
-import { EDGE_BLOCK_SECONDS, END_EXTRAS, endInput, MOMENT_INPUTS, momentInput, SIDE_FEATURES, START_EXTRAS, startInput, unitVectors } from "../../src/worker/services/ranking/offline/unit-features.ts";
+import {
+	EDGE_BLOCK_SECONDS,
+	END_EXTRAS,
+	endInput,
+	MOMENT_INPUTS,
+	momentInput,
+	SIDE_FEATURES,
+	START_EXTRAS,
+	startInput,
+	unitVectors,
+} from "../../src/worker/services/ranking/offline/unit-features.ts";
 import type { LogisticModel } from "../../src/worker/services/ranking/offline/logistic.ts";
 import { fitLogistic } from "./fit-logistic.ts";
 import { buildRealFillerCorpus, buildTalkCorpus, type Planting, type TalkItem } from "./talk-corpus.ts";

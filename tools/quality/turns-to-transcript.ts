@@ -46,7 +46,10 @@ export function hashSeed(text: string): number {
 
 const SEGMENT_WORDS = 28;
 
-export function turnsToTranscript(turns: Turn[], options: { seed: number; style?: TranscriptStyle; startAt?: number }): TimedTurns {
+export function turnsToTranscript(
+	turns: Turn[],
+	options: { seed: number; style?: TranscriptStyle; startAt?: number },
+): TimedTurns {
 	const random = prng(options.seed);
 	const style = options.style ?? "punctuated";
 	const rates = new Map<string, number>();
@@ -58,7 +61,9 @@ export function turnsToTranscript(turns: Turn[], options: { seed: number; style?
 	const segments: Segment[] = [];
 	const turnTimes: { start: number; end: number }[] = [];
 	for (const turn of turns) {
-		const raw = turn.text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w) && !(style === "whisper" && DROPPED_BY_WHISPER.test(w)));
+		const raw = turn.text
+			.split(/\s+/)
+			.filter((w) => /[\p{L}\p{N}]/u.test(w) && !(style === "whisper" && DROPPED_BY_WHISPER.test(w)));
 		if (raw.length === 0) {
 			turnTimes.push({ start: t, end: t });
 			continue;
@@ -68,7 +73,12 @@ export function turnsToTranscript(turns: Turn[], options: { seed: number; style?
 		let current: Word[] = [];
 		const flush = () => {
 			if (current.length === 0) return;
-			segments.push({ start: current[0]!.start, end: current[current.length - 1]!.end, text: current.map((w) => w.word).join(" "), words: current });
+			segments.push({
+				start: current[0]!.start,
+				end: current[current.length - 1]!.end,
+				text: current.map((w) => w.word).join(" "),
+				words: current,
+			});
 			current = [];
 		};
 		for (const token of raw) {
@@ -88,7 +98,13 @@ export function turnsToTranscript(turns: Turn[], options: { seed: number; style?
 		t += 0.15 + random() * 0.6;
 	}
 	const words = segments.flatMap((s) => s.words);
-	const transcript: Transcript = { language: "en", duration: round3(t + 1), text: segments.map((s) => s.text).join(" "), segments, words };
+	const transcript: Transcript = {
+		language: "en",
+		duration: round3(t + 1),
+		text: segments.map((s) => s.text).join(" "),
+		segments,
+		words,
+	};
 	return { transcript, turnTimes };
 }
 

@@ -25,21 +25,40 @@ export interface ClipCheck {
 }
 
 /** Downloads each clip (its signed URL) and compares ffprobe's duration with the clip's `duration`. */
-export async function checkClips(videoId: string, clips: { id: string; duration: number; downloadUrl: string | null }[]): Promise<ClipCheck[]> {
+export async function checkClips(
+	videoId: string,
+	clips: { id: string; duration: number; downloadUrl: string | null }[],
+): Promise<ClipCheck[]> {
 	const dir = mkdtempSync(join(tmpdir(), "clipforge-soak-clip-"));
 	try {
 		const checks: ClipCheck[] = [];
 		for (const clip of clips) {
-			const check: ClipCheck = { videoId, clipId: clip.id, statedSeconds: clip.duration, fileSeconds: null, ok: false };
+			const check: ClipCheck = {
+				videoId,
+				clipId: clip.id,
+				statedSeconds: clip.duration,
+				fileSeconds: null,
+				ok: false,
+			};
 			try {
 				if (!clip.downloadUrl) throw new Error("no download URL");
 				const response = await fetch(clip.downloadUrl);
 				if (!response.ok) throw new Error(`download answered ${response.status}`);
 				const file = join(dir, `${clip.id}.mp4`);
 				writeFileSync(file, new Uint8Array(await response.arrayBuffer()));
-				const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]);
+				const { stdout } = await run("ffprobe", [
+					"-v",
+					"error",
+					"-show_entries",
+					"format=duration",
+					"-of",
+					"csv=p=0",
+					file,
+				]);
 				check.fileSeconds = Number(stdout.trim());
-				check.ok = Number.isFinite(check.fileSeconds) && Math.abs(check.fileSeconds - clip.duration) <= CLIP_LENGTH_TOLERANCE_SECONDS;
+				check.ok =
+					Number.isFinite(check.fileSeconds) &&
+					Math.abs(check.fileSeconds - clip.duration) <= CLIP_LENGTH_TOLERANCE_SECONDS;
 				if (!check.ok) check.problem = `plays ${check.fileSeconds} s, says ${clip.duration} s`;
 			} catch (error) {
 				check.problem = (error as Error).message;
@@ -54,11 +73,28 @@ export async function checkClips(videoId: string, clips: { id: string; duration:
 
 /** Rows of a query on the stack's local D1 (`wrangler d1 execute --json`). */
 export function queryLocalD1<T>(persistTo: string, sql: string): T[] {
-	const result = spawnSync(process.execPath, [WRANGLER_BIN, "d1", "execute", "DB", "--local", "--env", "local", "--persist-to", persistTo, "--command", sql, "--json"], {
-		env: QUIET_WRANGLER_ENV,
-		encoding: "utf8",
-		maxBuffer: 64 * 1024 * 1024,
-	});
+	const result = spawnSync(
+		process.execPath,
+		[
+			WRANGLER_BIN,
+			"d1",
+			"execute",
+			"DB",
+			"--local",
+			"--env",
+			"local",
+			"--persist-to",
+			persistTo,
+			"--command",
+			sql,
+			"--json",
+		],
+		{
+			env: QUIET_WRANGLER_ENV,
+			encoding: "utf8",
+			maxBuffer: 64 * 1024 * 1024,
+		},
+	);
 	if (result.status !== 0) throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
 	const parsed = JSON.parse(result.stdout) as { results: T[] }[];
 	return parsed.flatMap((p) => p.results);
@@ -104,15 +140,28 @@ export function checkBalances(
 			const refunds = own.filter((r) => r.video_id === video.id && r.kind === "refund");
 			const charged = -charges.reduce((sum, r) => sum + r.minutes, 0);
 			const refunded = refunds.reduce((sum, r) => sum + r.minutes, 0);
-			if (charges.length !== 1 || charged !== video.minutesCharged) problems.push(`${video.id}: charged ${charged} in ${charges.length} row(s), says ${video.minutesCharged}`);
-			if (video.status === "completed" && refunds.length > 0) problems.push(`${video.id}: completed but refunded ${refunded}`);
-			if (video.status === "failed" && refunded !== charged) problems.push(`${video.id}: failed, charged ${charged}, refunded ${refunded}`);
+			if (charges.length !== 1 || charged !== video.minutesCharged)
+				problems.push(
+					`${video.id}: charged ${charged} in ${charges.length} row(s), says ${video.minutesCharged}`,
+				);
+			if (video.status === "completed" && refunds.length > 0)
+				problems.push(`${video.id}: completed but refunded ${refunded}`);
+			if (video.status === "failed" && refunded !== charged)
+				problems.push(`${video.id}: failed, charged ${charged}, refunded ${refunded}`);
 			if (video.status === "completed") expected -= video.minutesCharged;
 			else if (video.status !== "failed") expected -= charged - refunded;
 		}
 		if (ledgerSum !== workspace.balance) problems.push(`balance ${workspace.balance} ≠ ledger sum ${ledgerSum}`);
 		if (ledgerSum !== expected) problems.push(`ledger sum ${ledgerSum} ≠ the rule's ${expected}`);
-		return { workspaceId: workspace.id, granted, balance: workspace.balance, ledgerSum, expected, ok: problems.length === 0, problems };
+		return {
+			workspaceId: workspace.id,
+			granted,
+			balance: workspace.balance,
+			ledgerSum,
+			expected,
+			ok: problems.length === 0,
+			problems,
+		};
 	});
 }
 

@@ -45,9 +45,21 @@ describe("the fault proxy", () => {
 	});
 
 	it("at a share of 1 resets, cuts early or cuts mid-life every connection, each in a third", async () => {
-		const proxy = await startFaultProxy({ target: { host: "127.0.0.1", port }, breakShare: 1, midLifeMs: [200, 400], random: seededRandom(7) });
+		const proxy = await startFaultProxy({
+			target: { host: "127.0.0.1", port },
+			breakShare: 1,
+			midLifeMs: [200, 400],
+			random: seededRandom(7),
+		});
 		try {
-			const outcomes = await Promise.all(Array.from({ length: 30 }, () => get(`${proxy.url}/stream`).then((text) => text.split("\n").filter(Boolean).length, () => -1)));
+			const outcomes = await Promise.all(
+				Array.from({ length: 30 }, () =>
+					get(`${proxy.url}/stream`).then(
+						(text) => text.split("\n").filter(Boolean).length,
+						() => -1,
+					),
+				),
+			);
 			// No stream got all its lines: each was reset before a byte, or cut while it streamed.
 			expect(outcomes.every((lines) => lines < 30)).toBe(true);
 			const { reset, cutEarly, cutMidLife } = proxy.counts;

@@ -32,7 +32,16 @@ import { fetchOrphanReport, signingSecretFrom, type OrphanReport } from "../../s
 import { createAccountSql } from "../../src/worker/db/bootstrap.ts";
 import { makeTalkVideo, SPEAKER_FACE } from "../../scripts/sample-video.ts";
 import { serveDirectory } from "../../scripts/serve-files.ts";
-import { crashRenderTier, freePort, renderWorkDir, restartWorker, ROOT, secretsFileFor, startStack, stopStack } from "../../scripts/stack.ts";
+import {
+	crashRenderTier,
+	freePort,
+	renderWorkDir,
+	restartWorker,
+	ROOT,
+	secretsFileFor,
+	startStack,
+	stopStack,
+} from "../../scripts/stack.ts";
 import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 import { checkBalances, checkClips, percentile, queryLocalD1, type ClipCheck } from "./checks.ts";
 import { seededRandom, startFaultProxy } from "./fault-proxy.ts";
@@ -101,11 +110,16 @@ const stateDir = mkdtempSync(join(tmpdir(), "clipforge-soak-"));
 const media = join(stateDir, "media");
 mkdirSync(media, { recursive: true });
 log(`state in ${stateDir}; plan ${JSON.stringify({ ...plan, sourceSeconds: undefined })}`);
-for (const seconds of plan.sourceSeconds) makeTalkVideo({ out: join(media, `talk-${seconds}.mp4`), seconds, speaker: SPEAKER_FACE });
+for (const seconds of plan.sourceSeconds)
+	makeTalkVideo({ out: join(media, `talk-${seconds}.mp4`), seconds, speaker: SPEAKER_FACE });
 const files = await serveDirectory(media);
 const random = seededRandom(plan.seed);
 const renderPort = await freePort();
-const proxy = await startFaultProxy({ target: { host: "127.0.0.1", port: renderPort }, breakShare: plan.breakShare, random });
+const proxy = await startFaultProxy({
+	target: { host: "127.0.0.1", port: renderPort },
+	breakShare: plan.breakShare,
+	random,
+});
 const stack = await startStack({
 	stateDir,
 	renderPort,
@@ -119,9 +133,18 @@ log(`stack up: ${stack.url}, render tier ${stack.renderUrl} behind ${proxy.url}`
 
 const keys = createWorkspaces(persist, plan.workspaces, 500);
 
-async function api(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
+async function api(
+	key: string,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; body: any; ms: number }> {
 	const started = performance.now();
-	const response = await fetch(stack.url + path, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const response = await fetch(stack.url + path, {
+		method,
+		headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	const text = await response.text();
 	let parsed: unknown = text;
 	try {
@@ -157,7 +180,10 @@ async function submit(video: VideoRecord): Promise<void> {
 	for (;;) {
 		video.submitAttempts++;
 		try {
-			const result = await api(keys[video.workspace]!, "POST", "/api/videos/hosted", { hostedUrl: `${files.url}/${video.source}?n=${video.index}`, config: { ...CLIP_CONFIG, ...config } });
+			const result = await api(keys[video.workspace]!, "POST", "/api/videos/hosted", {
+				hostedUrl: `${files.url}/${video.source}?n=${video.index}`,
+				config: { ...CLIP_CONFIG, ...config },
+			});
 			if (result.status === 201) {
 				video.id = result.body.video.id;
 				video.submittedAt = Date.now();
@@ -192,24 +218,28 @@ const poller = (async () => {
 	while (faulting || videos.some((v) => !terminal(v) && v.status !== "not submitted")) {
 		if (Date.now() > faultsEnd + plan.drainMs) break;
 		await Promise.all(
-			videos.filter((v) => v.id && !terminal(v)).map(async (video) => {
-				try {
-					const read = await api(keys[video.workspace]!, "GET", `/api/videos/${video.id}/status`);
-					statusReads.byStatus[read.status] = (statusReads.byStatus[read.status] ?? 0) + 1;
-					if (read.status >= 500) statusReads.fiveXx++;
-					if (read.status !== 200) return;
-					statusReads.ms.push(read.ms);
-					video.status = read.body.video.status;
-					video.errorMessage = read.body.video.errorMessage ?? null;
-					if (terminal(video)) {
-						video.endedAt = Date.now();
-						log(`#${video.index} ${video.id} ${video.status} after ${Math.round((video.endedAt - video.submittedAt!) / 1000)} s${video.errorMessage ? `: ${video.errorMessage}` : ""}`);
+			videos
+				.filter((v) => v.id && !terminal(v))
+				.map(async (video) => {
+					try {
+						const read = await api(keys[video.workspace]!, "GET", `/api/videos/${video.id}/status`);
+						statusReads.byStatus[read.status] = (statusReads.byStatus[read.status] ?? 0) + 1;
+						if (read.status >= 500) statusReads.fiveXx++;
+						if (read.status !== 200) return;
+						statusReads.ms.push(read.ms);
+						video.status = read.body.video.status;
+						video.errorMessage = read.body.video.errorMessage ?? null;
+						if (terminal(video)) {
+							video.endedAt = Date.now();
+							log(
+								`#${video.index} ${video.id} ${video.status} after ${Math.round((video.endedAt - video.submittedAt!) / 1000)} s${video.errorMessage ? `: ${video.errorMessage}` : ""}`,
+							);
+						}
+					} catch {
+						// Connection refused: the Worker is restarting (counted apart from its answers).
+						statusReads.unavailable++;
 					}
-				} catch {
-					// Connection refused: the Worker is restarting (counted apart from its answers).
-					statusReads.unavailable++;
-				}
-			}),
+				}),
 		);
 		await sleep(POLL_MS);
 	}
@@ -233,7 +263,10 @@ const scheduler = (async () => {
 	while (faulting || videos.some((v) => v.id && !terminal(v))) {
 		if (Date.now() > faultsEnd + plan.drainMs) return;
 		await sleep(plan.cronEveryMs);
-		const ok = await fetch(`${stack.url}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*`).then((r) => r.ok, () => false);
+		const ok = await fetch(`${stack.url}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*`).then(
+			(r) => r.ok,
+			() => false,
+		);
 		if (ok) faults.crons++;
 	}
 })();
@@ -272,17 +305,31 @@ for (const video of videos.filter((v) => v.status === "completed")) {
 	const { body } = await api(keys[video.workspace]!, "GET", `/api/videos/${video.id}/clips`);
 	clipChecks.push(...(await checkClips(video.id!, body.clips ?? [])));
 }
-const workspaces = await Promise.all(keys.map(async (key) => (await api(key, "GET", "/api/workspaces")).body[0] as { id: string; minutesBalance: number }));
-const rows = queryLocalD1<{ workspace_id: string; video_id: string | null; kind: string; minutes: number }>(persist, "SELECT workspace_id, video_id, kind, minutes FROM minutes_ledger");
-const videoRows = queryLocalD1<{ id: string; workspace_id: string; status: string; minutes_charged: number }>(persist, "SELECT id, workspace_id, status, minutes_charged FROM videos");
+const workspaces = await Promise.all(
+	keys.map(
+		async (key) => (await api(key, "GET", "/api/workspaces")).body[0] as { id: string; minutesBalance: number },
+	),
+);
+const rows = queryLocalD1<{ workspace_id: string; video_id: string | null; kind: string; minutes: number }>(
+	persist,
+	"SELECT workspace_id, video_id, kind, minutes FROM minutes_ledger",
+);
+const videoRows = queryLocalD1<{ id: string; workspace_id: string; status: string; minutes_charged: number }>(
+	persist,
+	"SELECT id, workspace_id, status, minutes_charged FROM videos",
+);
 const ours = new Set(workspaces.map((w) => w.id));
 const balances = checkBalances(
 	rows,
 	workspaces.map((w) => ({ id: w.id, balance: w.minutesBalance })),
-	videoRows.filter((v) => ours.has(v.workspace_id)).map((v) => ({ id: v.id, workspaceId: v.workspace_id, status: v.status, minutesCharged: v.minutes_charged })),
+	videoRows
+		.filter((v) => ours.has(v.workspace_id))
+		.map((v) => ({ id: v.id, workspaceId: v.workspace_id, status: v.status, minutesCharged: v.minutes_charged })),
 );
 const renderLog = existsSync(join(stateDir, "render.log")) ? readFileSync(join(stateDir, "render.log"), "utf8") : "";
-const workerLog = existsSync(join(stateDir, "wrangler.log")) ? readFileSync(join(stateDir, "wrangler.log"), "utf8") : "";
+const workerLog = existsSync(join(stateDir, "wrangler.log"))
+	? readFileSync(join(stateDir, "wrangler.log"), "utf8")
+	: "";
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
 
 const completed = videos.filter((v) => v.status === "completed").length;
@@ -305,16 +352,48 @@ const report = {
 	measuredAt: new Date().toISOString(),
 	mode: short ? "short" : "default",
 	note: "Measured on the machine it ran on; a shared machine makes every job slower, so more of them meet a kill or a cut.",
-	plan: { ...plan, configs: CONFIGS.map((c) => c.name), clipConfig: CLIP_CONFIG, sweepIntervalSeconds: SWEEP_INTERVAL_SECONDS },
+	plan: {
+		...plan,
+		configs: CONFIGS.map((c) => c.name),
+		clipConfig: CLIP_CONFIG,
+		sweepIntervalSeconds: SWEEP_INTERVAL_SECONDS,
+	},
 	durationSeconds: Math.round((Date.now() - t0) / 1000),
 	verdicts,
 	passed: Object.values(verdicts).every(Boolean),
-	videos: { total: plan.videos, completed, failed, stuck, notSubmitted, completedShare: Math.round(completedShare * 1000) / 1000 },
-	submissions: { attempts: videos.reduce((n, v) => n + v.submitAttempts, 0), refusals: videos.reduce((n, v) => n + Math.max(0, v.submitAttempts - 1), 0) },
-	failures: videos.filter((v) => v.status === "failed").map((v) => ({ id: v.id, config: v.config, errorMessage: v.errorMessage })),
-	stuckVideos: videos.filter((v) => !terminal(v) && v.status !== "not submitted").map((v) => ({ id: v.id, index: v.index, status: v.status })),
-	secondsToEnd: { p50: percentile(videos.filter((v) => v.endedAt).map((v) => (v.endedAt! - v.submittedAt!) / 1000), 50), max: percentile(videos.filter((v) => v.endedAt).map((v) => (v.endedAt! - v.submittedAt!) / 1000), 100) },
-	clips: { checked: clipChecks.length, ok: clipChecks.filter((c) => c.ok).length, problems: clipChecks.filter((c) => !c.ok) },
+	videos: {
+		total: plan.videos,
+		completed,
+		failed,
+		stuck,
+		notSubmitted,
+		completedShare: Math.round(completedShare * 1000) / 1000,
+	},
+	submissions: {
+		attempts: videos.reduce((n, v) => n + v.submitAttempts, 0),
+		refusals: videos.reduce((n, v) => n + Math.max(0, v.submitAttempts - 1), 0),
+	},
+	failures: videos
+		.filter((v) => v.status === "failed")
+		.map((v) => ({ id: v.id, config: v.config, errorMessage: v.errorMessage })),
+	stuckVideos: videos
+		.filter((v) => !terminal(v) && v.status !== "not submitted")
+		.map((v) => ({ id: v.id, index: v.index, status: v.status })),
+	secondsToEnd: {
+		p50: percentile(
+			videos.filter((v) => v.endedAt).map((v) => (v.endedAt! - v.submittedAt!) / 1000),
+			50,
+		),
+		max: percentile(
+			videos.filter((v) => v.endedAt).map((v) => (v.endedAt! - v.submittedAt!) / 1000),
+			100,
+		),
+	},
+	clips: {
+		checked: clipChecks.length,
+		ok: clipChecks.filter((c) => c.ok).length,
+		problems: clipChecks.filter((c) => !c.ok),
+	},
 	balances,
 	status: {
 		reads: statusReads.ms.length,
@@ -335,8 +414,22 @@ const report = {
 		tierSweeps: count(renderLog, /"event":"swept"/g),
 		reconcilerRuns: count(workerLog, /"event":"reconcile"/g),
 	},
-	leftBehind: { jobFiles: jobFiles.length, jobFilePaths: jobFiles.slice(0, 50), orphanedObjects: orphanCount, orphans: "orphans" in orphans ? orphans.orphans.slice(0, 50) : orphans },
-	perVideo: videos.map((v) => ({ index: v.index, id: v.id, workspace: v.workspace, config: v.config, source: v.source, status: v.status, seconds: v.endedAt && v.submittedAt ? Math.round((v.endedAt - v.submittedAt) / 1000) : null, submitAttempts: v.submitAttempts })),
+	leftBehind: {
+		jobFiles: jobFiles.length,
+		jobFilePaths: jobFiles.slice(0, 50),
+		orphanedObjects: orphanCount,
+		orphans: "orphans" in orphans ? orphans.orphans.slice(0, 50) : orphans,
+	},
+	perVideo: videos.map((v) => ({
+		index: v.index,
+		id: v.id,
+		workspace: v.workspace,
+		config: v.config,
+		source: v.source,
+		status: v.status,
+		seconds: v.endedAt && v.submittedAt ? Math.round((v.endedAt - v.submittedAt) / 1000) : null,
+		submitAttempts: v.submitAttempts,
+	})),
 };
 
 mkdirSync(join(ROOT, "bench-results"), { recursive: true });
@@ -354,7 +447,12 @@ console.log(
 		`left behind: ${jobFiles.length} job files, ${orphanCount ?? "?"} orphaned objects → ${out}`,
 );
 if (!report.passed) {
-	console.error(`soak failed: ${Object.entries(verdicts).filter(([, ok]) => !ok).map(([name]) => name).join(", ")}${flags.keep || !report.passed ? ` (state and logs kept in ${stateDir})` : ""}`);
+	console.error(
+		`soak failed: ${Object.entries(verdicts)
+			.filter(([, ok]) => !ok)
+			.map(([name]) => name)
+			.join(", ")}${flags.keep || !report.passed ? ` (state and logs kept in ${stateDir})` : ""}`,
+	);
 	process.exit(1);
 }
 process.exit(0);
@@ -368,14 +466,42 @@ function createWorkspaces(persistTo: string, count: number, minutes: number): st
 		const key = `cf_live_${randomBytes(24).toString("base64url")}`;
 		keys.push(key);
 		sql += createAccountSql({
-			userId: id("usr"), email: `soak-${w}@clipforge.local`, passwordHash: null, workspaceId: id("wsp"), workspaceName: `soak ${w}`, minutes, planId: id("pln"),
-			maxSeconds: 3 * 3600, maxConcurrent: null, keyId: id("key"), keyHash: createHash("sha256").update(key).digest("hex"), keyPrefix: key.slice(0, 12),
+			userId: id("usr"),
+			email: `soak-${w}@clipforge.local`,
+			passwordHash: null,
+			workspaceId: id("wsp"),
+			workspaceName: `soak ${w}`,
+			minutes,
+			planId: id("pln"),
+			maxSeconds: 3 * 3600,
+			maxConcurrent: null,
+			keyId: id("key"),
+			keyHash: createHash("sha256").update(key).digest("hex"),
+			keyPrefix: key.slice(0, 12),
 		});
 	}
 	const file = join(stateDir, "soak-workspaces.sql");
 	writeFileSync(file, sql);
-	const result = spawnSync(process.execPath, [WRANGLER_BIN, "d1", "execute", "DB", "--local", "--env", "local", "--persist-to", persistTo, "--file", file, "--yes"], { env: QUIET_WRANGLER_ENV, encoding: "utf8" });
-	if (result.status !== 0) throw new Error(`creating the soak's workspaces failed: ${result.stderr || result.stdout}`);
+	const result = spawnSync(
+		process.execPath,
+		[
+			WRANGLER_BIN,
+			"d1",
+			"execute",
+			"DB",
+			"--local",
+			"--env",
+			"local",
+			"--persist-to",
+			persistTo,
+			"--file",
+			file,
+			"--yes",
+		],
+		{ env: QUIET_WRANGLER_ENV, encoding: "utf8" },
+	);
+	if (result.status !== 0)
+		throw new Error(`creating the soak's workspaces failed: ${result.stderr || result.stdout}`);
 	return keys;
 }
 

@@ -4,7 +4,15 @@
  */
 import { join } from "node:path";
 import { rm } from "node:fs/promises";
-import { DEFAULT_BACKGROUND_LIMITS, DEFAULT_IMAGE_LIMITS, type BuiltinBackgroundId, type ImportMediaRequest, type MakeBackgroundRequest, type MediaFileResult, type OnProgress } from "@clipforge/contract";
+import {
+	DEFAULT_BACKGROUND_LIMITS,
+	DEFAULT_IMAGE_LIMITS,
+	type BuiltinBackgroundId,
+	type ImportMediaRequest,
+	type MakeBackgroundRequest,
+	type MediaFileResult,
+	type OnProgress,
+} from "@clipforge/contract";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
 import { mediaDuration } from "./render-clip.ts";
@@ -26,22 +34,60 @@ const SIZE = "540x960";
 export const BACKGROUND_SOURCES: Record<BuiltinBackgroundId, string> = {
 	"abstract-gradient": `gradients=s=${SIZE}:speed=0.015:rate=30:c0=0x1d2671:c1=0xc33764:c2=0x0f9b8e:nb_colors=3`,
 	"abstract-sierpinski": `sierpinski=s=${SIZE}:rate=30`,
-	"satisfying-life": "life=s=135x240:mold=10:rate=15:ratio=0.1:death_color=#1e1e3c:life_color=#4be3ac,scale=540:960:flags=neighbor,fps=30",
+	"satisfying-life":
+		"life=s=135x240:mold=10:rate=15:ratio=0.1:death_color=#1e1e3c:life_color=#4be3ac,scale=540:960:flags=neighbor,fps=30",
 	"satisfying-mandelbrot": `mandelbrot=s=${SIZE}:rate=30`,
 	"retro-bars": `testsrc2=s=${SIZE}:rate=30`,
 	"retro-automaton": "cellauto=s=270x480:rule=110:rate=30:scroll=1:full=1,scale=540:960:flags=neighbor",
 };
 
-const ENCODE = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "24", "-pix_fmt", "yuv420p", "-movflags", "+faststart"];
+const ENCODE = [
+	"-c:v",
+	"libx264",
+	"-preset",
+	"veryfast",
+	"-crf",
+	"24",
+	"-pix_fmt",
+	"yuv420p",
+	"-movflags",
+	"+faststart",
+];
 
-export async function makeBackground(req: MakeBackgroundRequest, onProgress: OnProgress, signal: AbortSignal): Promise<MediaFileResult> {
+export async function makeBackground(
+	req: MakeBackgroundRequest,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<MediaFileResult> {
 	const path = holdPath(join(await sharedDir(), `make-${req.backgroundId}-${Date.now()}.mp4`));
 	try {
 		await runProcess(
 			tools.ffmpeg,
-			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats",
-				"-f", "lavfi", "-i", BACKGROUND_SOURCES[req.backgroundId], "-t", String(BACKGROUND_SECONDS), "-an", ...ENCODE, path],
-			{ timeoutMs: 5 * 60_000, signal, collectStdout: false, onStdoutLine: ffmpegProgressReader(BACKGROUND_SECONDS, (f) => onProgress(f * 0.8)) },
+			[
+				"-hide_banner",
+				"-nostdin",
+				"-y",
+				"-loglevel",
+				"error",
+				"-progress",
+				"pipe:1",
+				"-nostats",
+				"-f",
+				"lavfi",
+				"-i",
+				BACKGROUND_SOURCES[req.backgroundId],
+				"-t",
+				String(BACKGROUND_SECONDS),
+				"-an",
+				...ENCODE,
+				path,
+			],
+			{
+				timeoutMs: 5 * 60_000,
+				signal,
+				collectStdout: false,
+				onStdoutLine: ffmpegProgressReader(BACKGROUND_SECONDS, (f) => onProgress(f * 0.8)),
+			},
 		);
 		const bytes = await putFile(path, req.putUrl, "video/mp4", undefined, signal);
 		onProgress(1);
@@ -61,15 +107,28 @@ const IMPORTED_BACKGROUND_SECONDS = 60;
  * limits (pixels, bytes); ffmpeg decodes under the same `-max_pixels`. Anything ffmpeg cannot decode
  * as a picture is refused as `unsupported_source`.
  */
-export async function importMedia(req: ImportMediaRequest, onProgress: OnProgress, signal: AbortSignal): Promise<MediaFileResult> {
+export async function importMedia(
+	req: ImportMediaRequest,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<MediaFileResult> {
 	const isImage = req.kind === "watermark";
 	const limits = req.limits ?? (isImage ? DEFAULT_IMAGE_LIMITS : DEFAULT_BACKGROUND_LIMITS);
 	const url = await resolveSource(req.url);
 	const facts = await mediaFacts(url, limits.maxPixels, signal);
-	if (!facts?.hasVideo || !facts.width || !facts.height) throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
+	if (!facts?.hasVideo || !facts.width || !facts.height)
+		throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
 	assertWithinLimits(facts, limits, isImage ? "image" : "video");
-	const path = holdPath(join(await sharedDir(), `import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`));
-	const seconds = Math.min(IMPORTED_BACKGROUND_SECONDS, Number.isFinite(facts.duration) && facts.duration > 0 ? facts.duration : IMPORTED_BACKGROUND_SECONDS);
+	const path = holdPath(
+		join(
+			await sharedDir(),
+			`import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`,
+		),
+	);
+	const seconds = Math.min(
+		IMPORTED_BACKGROUND_SECONDS,
+		Number.isFinite(facts.duration) && facts.duration > 0 ? facts.duration : IMPORTED_BACKGROUND_SECONDS,
+	);
 	const input = ["-max_pixels", String(limits.maxPixels), "-i", url];
 	const args = isImage
 		? [...input, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path]
@@ -78,16 +137,34 @@ export async function importMedia(req: ImportMediaRequest, onProgress: OnProgres
 		await runProcess(
 			tools.ffmpeg,
 			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args],
-			{ timeoutMs: 10 * 60_000, signal, collectStdout: false, onStdoutLine: isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8)) },
+			{
+				timeoutMs: 10 * 60_000,
+				signal,
+				collectStdout: false,
+				onStdoutLine: isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8)),
+			},
 		).catch((error: Error) => {
 			// ffmpeg's own words would tell a refused connection from an HTTP error: neither is passed on.
 			const fetchFailure = error instanceof ProcessError ? fetchFailureIn(error.stderrTail) : null;
-			throw fetchFailure ?? new TierError("unsupported_source", `The ${isImage ? "image" : "video"} could not be decoded.`, false, 422);
+			throw (
+				fetchFailure ??
+				new TierError(
+					"unsupported_source",
+					`The ${isImage ? "image" : "video"} could not be decoded.`,
+					false,
+					422,
+				)
+			);
 		});
 		const bytes = await putFile(path, req.putUrl, isImage ? "image/png" : "video/mp4", undefined, signal);
 		const size = await mediaFacts(path, limits.maxPixels, signal);
 		onProgress(1);
-		return { bytes, width: size?.width ?? 0, height: size?.height ?? 0, duration: isImage ? 0 : await mediaDuration(path, signal) };
+		return {
+			bytes,
+			width: size?.width ?? 0,
+			height: size?.height ?? 0,
+			duration: isImage ? 0 : await mediaDuration(path, signal),
+		};
 	} finally {
 		await rm(path, { force: true });
 	}

@@ -5,7 +5,15 @@
  */
 import { access, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CAPTION_FONTS, EMOJI_FONT, type CaptionLook, type CaptionPreviewResult, type JobInput, type OnProgress, type Word } from "@clipforge/contract";
+import {
+	CAPTION_FONTS,
+	EMOJI_FONT,
+	type CaptionLook,
+	type CaptionPreviewResult,
+	type JobInput,
+	type OnProgress,
+	type Word,
+} from "@clipforge/contract";
 import { buildAssDocument } from "./captions.ts";
 import { layoutFor } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
@@ -15,12 +23,18 @@ import { putFile } from "./transfer.ts";
 import { jobScratchDir } from "./workdir.ts";
 
 /** The sample line: its third word ("idea") is being spoken at PREVIEW_AT, and is a keyword of the emoji look. */
-export const PREVIEW_WORDS: Word[] = "This one idea changed how I make money.".split(" ").map((word, i) => ({ word, start: 0.2 + i * 0.35, end: 0.2 + i * 0.35 + 0.3 }));
+export const PREVIEW_WORDS: Word[] = "This one idea changed how I make money."
+	.split(" ")
+	.map((word, i) => ({ word, start: 0.2 + i * 0.35, end: 0.2 + i * 0.35 + 0.3 }));
 export const PREVIEW_AT = 1.1;
 /** A calm slate, neither light nor dark, so light text, dark boxes and colours all read on it. */
 const BACKGROUND = "0x3b4654";
 
-export async function captionPreview(req: JobInput<"captionPreview">, onProgress: OnProgress, signal: AbortSignal): Promise<CaptionPreviewResult> {
+export async function captionPreview(
+	req: JobInput<"captionPreview">,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<CaptionPreviewResult> {
 	await assertLookFonts(req.look);
 	const dir = await jobScratchDir("preview");
 	try {
@@ -39,16 +53,35 @@ export async function captionPreview(req: JobInput<"captionPreview">, onProgress
 
 /** The ASS of the sample words in `look` on a 1080x1920 frame. */
 export function previewAss(look: CaptionLook): string {
-	return buildAssDocument({ layout: layoutFor("9:16", null), captions: { look, words: PREVIEW_WORDS }, hookTitle: null, duration: 10 });
+	return buildAssDocument({
+		layout: layoutFor("9:16", null),
+		captions: { look, words: PREVIEW_WORDS },
+		hookTitle: null,
+		duration: 10,
+	});
 }
 
 export function previewArgs(assFile: string, width: number, output: string): string[] {
 	return [
-		"-hide_banner", "-nostdin", "-y", "-loglevel", "error",
-		"-f", "lavfi", "-i", `color=c=${BACKGROUND}:s=1080x1920:r=25:d=3`,
+		"-hide_banner",
+		"-nostdin",
+		"-y",
+		"-loglevel",
+		"error",
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=${BACKGROUND}:s=1080x1920:r=25:d=3`,
 		// Drawn at full size (fonts hinted for it), then scaled down for the picker.
-		"-vf", `ass=filename=${assFile.replace(/[\\':]/g, (c) => `\\${c}`)},scale=${width}:-2:flags=lanczos`,
-		"-ss", String(PREVIEW_AT), "-frames:v", "1", "-update", "1", output,
+		"-vf",
+		`ass=filename=${assFile.replace(/[\\':]/g, (c) => `\\${c}`)},scale=${width}:-2:flags=lanczos`,
+		"-ss",
+		String(PREVIEW_AT),
+		"-frames:v",
+		"1",
+		"-update",
+		"1",
+		output,
 	];
 }
 
@@ -62,7 +95,12 @@ export async function assertLookFonts(look: CaptionLook): Promise<void> {
 		try {
 			await access(needed.file);
 		} catch {
-			throw new TierError("internal_error", `The caption font ${needed.file} is not installed (Debian package ${needed.debianPackage}).`, false, 500);
+			throw new TierError(
+				"internal_error",
+				`The caption font ${needed.file} is not installed (Debian package ${needed.debianPackage}).`,
+				false,
+				500,
+			);
 		}
 	}
 }

@@ -23,7 +23,13 @@ import type { Layout } from "./layout.ts";
 
 export const CAPTION_FONT = "DejaVu Sans";
 /** ASS colours are &HAABBGGRR (alpha 00 = opaque). */
-export const COLOURS = { text: "&H00FFFFFF", highlight: "&H0000E6FF", outline: "&H00000000", shadow: "&H96000000", hookBox: "&H33141414" };
+export const COLOURS = {
+	text: "&H00FFFFFF",
+	highlight: "&H0000E6FF",
+	outline: "&H00000000",
+	shadow: "&H96000000",
+	hookBox: "&H33141414",
+};
 export const PAUSE_BREAK_SECONDS = 0.6;
 export const HOOK_SECONDS = 3;
 /** Line height as a multiple of the font size (libass's ascender + descender for these fonts, rounded up). */
@@ -95,9 +101,21 @@ export function placementOf(look: CaptionLook, layout: Layout): CaptionPlacement
 		case "bottom":
 			return { ...common, x: width / 2, y: layout.captionY, alignment: 5, maxLineWidth: layout.maxLineWidth };
 		case "middle":
-			return { ...common, x: width / 2, y: Math.round(frame * 0.5), alignment: 5, maxLineWidth: layout.maxLineWidth };
+			return {
+				...common,
+				x: width / 2,
+				y: Math.round(frame * 0.5),
+				alignment: 5,
+				maxLineWidth: layout.maxLineWidth,
+			};
 		case "top":
-			return { ...common, x: width / 2, y: Math.round(frame * (portrait ? 0.27 : 0.22)), alignment: 5, maxLineWidth: layout.maxLineWidth };
+			return {
+				...common,
+				x: width / 2,
+				y: Math.round(frame * (portrait ? 0.27 : 0.22)),
+				alignment: 5,
+				maxLineWidth: layout.maxLineWidth,
+			};
 		case "lower-third":
 			return {
 				...common,
@@ -131,11 +149,19 @@ function captionStyle(look: CaptionLook, layout: Layout): CaptionStyle {
 		`Style: ${name},${font.family},${fontSize},${text},${text},${outlineColour},${COLOURS.shadow},${bold},0,0,0,100,100,0,0,${borderStyle},${outline},0,${placement.alignment},0,0,0,1`;
 	const lines = look.box
 		? // A box behind each line: BorderStyle 3 draws OutlineColour as an opaque box, Outline = its padding.
-			[style("Caption", assColour(look.box.color, Math.round((1 - look.box.opacity) * 255)), 3, boxPadding(fontSize))]
+			[
+				style(
+					"Caption",
+					assColour(look.box.color, Math.round((1 - look.box.opacity) * 255)),
+					3,
+					boxPadding(fontSize),
+				),
+			]
 		: // A bold face with an outline: legible on any footage. No shadow layer: ffmpeg blends every libass
 			// bitmap over its whole box on every frame, and a shadow costs a third of that.
 			[style("Caption", assColour(look.outlineColor), 1, Math.round(fontSize * look.outline))];
-	if (look.animation === "highlight-box") lines.push(style("CaptionBox", assColour(look.highlightColor), 3, boxPadding(fontSize)));
+	if (look.animation === "highlight-box")
+		lines.push(style("CaptionBox", assColour(look.highlightColor), 3, boxPadding(fontSize)));
 	return { look, placement, styleLines: lines };
 }
 
@@ -145,7 +171,9 @@ const boxPadding = (fontSize: number) => Math.round(fontSize * 0.2);
 
 function captionEvents(spec: CaptionSpec, style: CaptionStyle, duration: number): string[] {
 	const { look, placement } = style;
-	const words = cleanWords(spec.words, duration).map((w) => (look.uppercase ? { ...w, word: w.word.toLocaleUpperCase() } : w));
+	const words = cleanWords(spec.words, duration).map((w) =>
+		look.uppercase ? { ...w, word: w.word.toLocaleUpperCase() } : w,
+	);
 	const at = `{\\an${placement.alignment}\\pos(${placement.x},${placement.y})}`;
 	const pop = "{\\fscx125\\fscy125\\t(0,100,\\fscx100\\fscy100)}";
 	const events: string[] = [];
@@ -156,7 +184,13 @@ function captionEvents(spec: CaptionSpec, style: CaptionStyle, duration: number)
 		});
 		return events;
 	}
-	const pages = pagesOf(words, placement, look.maxLines, look.maxWordsPerPage ?? Infinity, look.maxWordsPerLine ?? Infinity);
+	const pages = pagesOf(
+		words,
+		placement,
+		look.maxLines,
+		look.maxWordsPerPage ?? Infinity,
+		look.maxWordsPerLine ?? Infinity,
+	);
 	for (const page of pages) {
 		const first = page.words[0]!;
 		const last = page.words.at(-1)!;
@@ -166,7 +200,9 @@ function captionEvents(spec: CaptionSpec, style: CaptionStyle, duration: number)
 			if (accent) events.push(emojiEvent(emojiFor(accent.word)!, page, style, accent.start, last.end));
 		}
 		if (look.animation === "page") {
-			events.push(dialogue(first.start, last.end, "Caption", at + (look.pop ? pop : "") + pageText(page, look, -1)));
+			events.push(
+				dialogue(first.start, last.end, "Caption", at + (look.pop ? pop : "") + pageText(page, look, -1)),
+			);
 			continue;
 		}
 		page.words.forEach((word, i) => {
@@ -201,7 +237,9 @@ function pageText(page: Page, look: CaptionLook, highlight: number): string {
 		return i === highlight ? `{\\1c${accent}}${escaped}{\\1c${text}}` : escaped;
 	});
 	return linesOf(page, parts)
-		.map((line, i) => (look.alternateLineColors && i % 2 === 1 ? `{\\1c${accent}}${line.join(" ")}{\\1c${text}}` : line.join(" ")))
+		.map((line, i) =>
+			look.alternateLineColors && i % 2 === 1 ? `{\\1c${accent}}${line.join(" ")}{\\1c${text}}` : line.join(" "),
+		)
 		.join("\\N");
 }
 
@@ -209,14 +247,23 @@ function pageText(page: Page, look: CaptionLook, highlight: number): string {
 function boxLayerText(page: Page, index: number): string {
 	const hidden = "{\\1a&HFF&\\3a&HFF&}";
 	const shown = "{\\1a&H00&\\3a&H00&}";
-	const parts = page.words.map((w, i) => (i === index ? `${shown}${escapeAssText(w.word)}${hidden}` : escapeAssText(w.word)));
-	return hidden + linesOf(page, parts).map((line) => line.join(" ")).join("\\N");
+	const parts = page.words.map((w, i) =>
+		i === index ? `${shown}${escapeAssText(w.word)}${hidden}` : escapeAssText(w.word),
+	);
+	return (
+		hidden +
+		linesOf(page, parts)
+			.map((line) => line.join(" "))
+			.join("\\N")
+	);
 }
 
 /** Height of a page's block in pixels (its lines, plus the box padding when boxed). */
 function blockHeight(page: Page, style: CaptionStyle): number {
 	const { fontSize } = style.placement;
-	return Math.round(page.lineStarts.length * fontSize * LINE_HEIGHT + (style.look.box ? 2 * boxPadding(fontSize) : 0));
+	return Math.round(
+		page.lineStarts.length * fontSize * LINE_HEIGHT + (style.look.box ? 2 * boxPadding(fontSize) : 0),
+	);
 }
 
 /** The page's keyword emoji, centred above the block (above its left edge for lower thirds), popping in. */
@@ -224,7 +271,8 @@ function emojiEvent(emoji: string, page: Page, style: CaptionStyle, start: numbe
 	const { placement, look } = style;
 	const size = Math.round(placement.fontSize * 1.3);
 	const bottom = Math.round(placement.y - blockHeight(page, style) / 2 - placement.fontSize * 0.15);
-	const anchor = placement.alignment === 4 ? `\\an1\\pos(${placement.x},${bottom})` : `\\an2\\pos(${placement.x},${bottom})`;
+	const anchor =
+		placement.alignment === 4 ? `\\an1\\pos(${placement.x},${bottom})` : `\\an2\\pos(${placement.x},${bottom})`;
 	const tags = `{${anchor}\\fn${EMOJI_FONT.family}\\fs${size}\\b0\\1c${overrideColour(assColour(look.highlightColor))}\\3c${overrideColour(assColour(look.outlineColor))}\\bord${Math.max(2, Math.round(size * 0.06))}\\fscx125\\fscy125\\t(0,120,\\fscx100\\fscy100)}`;
 	return dialogue(start, end, "Caption", tags + emoji, 2);
 }
@@ -234,7 +282,8 @@ function accentBarEvent(page: Page, style: CaptionStyle, start: number, end: num
 	const { placement, look } = style;
 	const width = Math.max(4, Math.round(placement.fontSize * 0.12));
 	const height = blockHeight(page, style);
-	const x = placement.x - (look.box ? boxPadding(placement.fontSize) : 0) - Math.round(placement.fontSize * 0.2) - width;
+	const x =
+		placement.x - (look.box ? boxPadding(placement.fontSize) : 0) - Math.round(placement.fontSize * 0.2) - width;
 	const tags = `{\\an4\\pos(${x},${placement.y})\\bord0\\shad0\\1a&H00&\\1c${overrideColour(assColour(look.highlightColor))}\\p1}`;
 	return dialogue(start, end, "Caption", `${tags}m 0 0 l ${width} 0 l ${width} ${height} l 0 ${height}{\\p0}`);
 }
@@ -247,7 +296,13 @@ type Metrics = Pick<CaptionPlacement, "fontSize" | "maxLineWidth"> & { widthFact
  * need more than `maxLines` lines (broken greedily by estimated width, and after `maxWordsPerLine`
  * words) or `maxWords` words.
  */
-export function pagesOf(words: Word[], metrics: Metrics, maxLines: number, maxWords: number, maxWordsPerLine = Infinity): Page[] {
+export function pagesOf(
+	words: Word[],
+	metrics: Metrics,
+	maxLines: number,
+	maxWords: number,
+	maxWordsPerLine = Infinity,
+): Page[] {
 	const pages: Page[] = [];
 	let page: Page | null = null;
 	let lineWidth = 0;
@@ -256,7 +311,12 @@ export function pagesOf(words: Word[], metrics: Metrics, maxLines: number, maxWo
 	for (const [i, word] of words.entries()) {
 		const previous = words[i - 1];
 		const width = textWidth(word.word, metrics.fontSize) * factor;
-		const breaks = !page || !previous || endsSentence(previous.word) || word.start - previous.end >= PAUSE_BREAK_SECONDS || page.words.length >= maxWords;
+		const breaks =
+			!page ||
+			!previous ||
+			endsSentence(previous.word) ||
+			word.start - previous.end >= PAUSE_BREAK_SECONDS ||
+			page.words.length >= maxWords;
 		const lineWords = page ? page.words.length - page.lineStarts.at(-1)! : 0;
 		if (page && !breaks && lineWidth + space + width <= metrics.maxLineWidth && lineWords < maxWordsPerLine) {
 			page.words.push(word);
@@ -320,7 +380,8 @@ export function breakLines(text: string, fontSize: number, maxWidth: number): st
 	const lines: string[] = [];
 	for (const word of text.split(/\s+/).filter(Boolean)) {
 		const last = lines.at(-1);
-		if (last !== undefined && textWidth(`${last} ${word}`, fontSize) <= maxWidth) lines[lines.length - 1] = `${last} ${word}`;
+		if (last !== undefined && textWidth(`${last} ${word}`, fontSize) <= maxWidth)
+			lines[lines.length - 1] = `${last} ${word}`;
 		else lines.push(word);
 	}
 	return lines;

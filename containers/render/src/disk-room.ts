@@ -40,15 +40,27 @@ export function sourceLimitsOnDisk(limits: SourceLimits, disk: Disk): SourceLimi
 export function assertRoomFor(sourceBytes: number, disk: Disk): void {
 	const needed = sourceBytes * SOURCE_DISK.factor;
 	if (disk.freeBytes >= needed) return;
-	throw new TierError("busy", `This render instance's disk has ${formatBytes(disk.freeBytes)} free; downloading this ${formatBytes(sourceBytes)} video needs ${formatBytes(needed)}. It is tried again when other videos' files are cleared.`, true, 503);
+	throw new TierError(
+		"busy",
+		`This render instance's disk has ${formatBytes(disk.freeBytes)} free; downloading this ${formatBytes(sourceBytes)} video needs ${formatBytes(needed)}. It is tried again when other videos' files are cleared.`,
+		true,
+		503,
+	);
 }
 
 /** The error of a tool that ran out of disk. */
 export const ranOutOfDisk = (text: string): boolean => /No space left on device|ENOSPC|Disk quota exceeded/i.test(text);
 
 export const diskFullError = (): TierError =>
-	new TierError("busy", "This render instance's disk filled up during the download; it is tried again when other videos' files are cleared.", true, 503);
+	new TierError(
+		"busy",
+		"This render instance's disk filled up during the download; it is tried again when other videos' files are cleared.",
+		true,
+		503,
+	);
 
 /** "larger than the 4.4 GB this render instance's disk can hold" when the disk set the limit. */
 export const limitWords = (limits: SourceLimits & { byDisk: boolean }): string =>
-	limits.byDisk ? `the ${formatBytes(limits.maxBytes)} this render instance's disk can hold (raise instance_type or lower max_source_bytes)` : `the ${formatBytes(limits.maxBytes)} limit`;
+	limits.byDisk
+		? `the ${formatBytes(limits.maxBytes)} this render instance's disk can hold (raise instance_type or lower max_source_bytes)`
+		: `the ${formatBytes(limits.maxBytes)} limit`;

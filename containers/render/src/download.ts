@@ -1,7 +1,15 @@
 import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DownloadResult, OnProgress, SourceLimits } from "@clipforge/contract";
-import { assertRoomFor, diskFullError, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk, type Disk } from "./disk-room.ts";
+import {
+	assertRoomFor,
+	diskFullError,
+	diskOf,
+	limitWords,
+	ranOutOfDisk,
+	sourceLimitsOnDisk,
+	type Disk,
+} from "./disk-room.ts";
 import { assertDownloadMatches, mediaFacts } from "./media-limits.ts";
 import { ytDlpError } from "./probe.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
@@ -47,7 +55,11 @@ export interface DownloadSpec {
  * refused as busy (disk-room.ts). Idempotent: a finished (checked) file is reused, a partial one is
  * written to a temporary name first and only renamed when complete and checked.
  */
-export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress, signal?: AbortSignal): Promise<DownloadResult> {
+export async function downloadSource(
+	spec: DownloadSpec,
+	onProgress: OnProgress,
+	signal?: AbortSignal,
+): Promise<DownloadResult> {
 	const target = await sourcePath(spec.videoId);
 	const existing = await fileSize(target);
 	if (existing) {
@@ -81,7 +93,13 @@ export async function downloadSource(spec: DownloadSpec, onProgress: OnProgress,
  * announced; a stream that does not say is cut here once it passes the limit (`refusedForSize`), and
  * one whose announced size does not fit in the disk's free room now is cut as busy.
  */
-async function runYtDlp(spec: DownloadSpec & { limits: DiskLimits }, disk: Disk, dir: string, onProgress: OnProgress, signal?: AbortSignal): Promise<{ refusedForSize: boolean }> {
+async function runYtDlp(
+	spec: DownloadSpec & { limits: DiskLimits },
+	disk: Disk,
+	dir: string,
+	onProgress: OnProgress,
+	signal?: AbortSignal,
+): Promise<{ refusedForSize: boolean }> {
 	const checkedUrl = await resolveSource(spec.url);
 	const overLimit = new AbortController();
 	let refusedForSize = false;
@@ -106,10 +124,20 @@ async function runYtDlp(spec: DownloadSpec & { limits: DiskLimits }, disk: Disk,
 	});
 	const stop = signal ? AbortSignal.any([signal, overLimit.signal]) : overLimit.signal;
 	try {
-		await runProcess(tools.ytDlp, args, { timeoutMs: DOWNLOAD_TIMEOUT_MS, signal: stop, collectStdout: false, onStdoutLine });
+		await runProcess(tools.ytDlp, args, {
+			timeoutMs: DOWNLOAD_TIMEOUT_MS,
+			signal: stop,
+			collectStdout: false,
+			onStdoutLine,
+		});
 	} catch (error) {
 		await removePartials(dir);
-		throw downloadFailure(error, { refusedForRoom, refusedForSize: refusedForSize && !signal?.aborted, limits: spec.limits, cancelled: !!signal?.aborted });
+		throw downloadFailure(error, {
+			refusedForRoom,
+			refusedForSize: refusedForSize && !signal?.aborted,
+			limits: spec.limits,
+			cancelled: !!signal?.aborted,
+		});
 	}
 	return { refusedForSize };
 }
@@ -126,12 +154,24 @@ function roomRefusal(total: number | null, disk: Disk): TierError | null {
 }
 
 /** What a failed yt-dlp run means to the caller, most specific first. */
-function downloadFailure(error: unknown, why: { refusedForRoom: TierError | null; refusedForSize: boolean; limits: DiskLimits; cancelled: boolean }): unknown {
+function downloadFailure(
+	error: unknown,
+	why: { refusedForRoom: TierError | null; refusedForSize: boolean; limits: DiskLimits; cancelled: boolean },
+): unknown {
 	if (why.refusedForRoom && !why.cancelled) return why.refusedForRoom;
 	if (why.refusedForSize) return tooLargeMessage(limitWords(why.limits));
 	if (error instanceof ProcessError && ranOutOfDisk(error.stderrTail)) return diskFullError();
-	if (error instanceof ProcessError && error.reason === "exit" && /Requested format is not available/i.test(error.stderrTail)) {
-		return new TierError("unsupported_source", "The source has no rendition within the size limits (1080p and the plan's file size).", false, 422);
+	if (
+		error instanceof ProcessError &&
+		error.reason === "exit" &&
+		/Requested format is not available/i.test(error.stderrTail)
+	) {
+		return new TierError(
+			"unsupported_source",
+			"The source has no rendition within the size limits (1080p and the plan's file size).",
+			false,
+			422,
+		);
 	}
 	return ytDlpError(error);
 }

@@ -33,9 +33,20 @@ const isNetworkUrl = (value: string) => /^https?:\/\//i.test(value);
  * `args` with the proxy flags a tool needs (unchanged for other tools).
  * @example egressArgs("ffmpeg", ["-i", "https://x/a.mp4", "out.mp4"], "http://127.0.0.1:9") // ["-http_proxy", "http://127.0.0.1:9", "-protocol_whitelist", …, "-i", "https://x/a.mp4", "out.mp4"]
  */
-export function egressArgs(tool: "ffmpeg" | "ffprobe" | "yt-dlp" | "other", args: readonly string[], proxyUrl: string): string[] {
+export function egressArgs(
+	tool: "ffmpeg" | "ffprobe" | "yt-dlp" | "other",
+	args: readonly string[],
+	proxyUrl: string,
+): string[] {
 	const inputOptions = ["-http_proxy", proxyUrl, "-protocol_whitelist", NETWORK_PROTOCOLS];
-	if (tool === "yt-dlp") return ["--break-match-filters", YT_DLP_PROTOCOL_FILTER, "--downloader-args", `ffmpeg_i:-protocol_whitelist ${NETWORK_PROTOCOLS}`, ...args];
+	if (tool === "yt-dlp")
+		return [
+			"--break-match-filters",
+			YT_DLP_PROTOCOL_FILTER,
+			"--downloader-args",
+			`ffmpeg_i:-protocol_whitelist ${NETWORK_PROTOCOLS}`,
+			...args,
+		];
 	if (tool === "ffprobe") return args.some(isNetworkUrl) ? [...inputOptions, ...args] : [...args];
 	if (tool !== "ffmpeg") return [...args];
 	const out: string[] = [];

@@ -23,7 +23,8 @@ export class EgressRefusedError extends Error {
 	}
 }
 
-const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (host) =>
+	(await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 let resolver: Resolver = systemResolver;
 let treatAsPublic: (address: string) => boolean = () => false;

@@ -13,7 +13,14 @@
  * A refused address answers 403, an unreachable one 502, a connect timeout 504: the tools then fail
  * with an ordinary HTTP error, which the tier reports like any other source error (no oracle).
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { checkedAddresses, EgressRefusedError } from "./egress-policy.ts";
@@ -22,7 +29,16 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** A tunnel or request with no bytes either way for this long is closed (tools have their own, shorter, timeouts). */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 /** Headers that belong to one hop (RFC 9110 §7.6.1), never forwarded. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "upgrade"]);
+const HOP_BY_HOP = new Set([
+	"connection",
+	"keep-alive",
+	"proxy-connection",
+	"proxy-authorization",
+	"proxy-authenticate",
+	"te",
+	"trailer",
+	"upgrade",
+]);
 
 export interface EgressProxy {
 	/** `http://127.0.0.1:PORT`, what the tools are given. */
@@ -146,7 +162,9 @@ async function connectChecked(host: string, port: number): Promise<Socket> {
 function connectTo(address: string, port: number): Promise<Socket> {
 	return new Promise((resolve, reject) => {
 		const socket = connect({ host: address, port });
-		socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(Object.assign(new Error("connect timeout"), { code: "ETIMEDOUT" })));
+		socket.setTimeout(CONNECT_TIMEOUT_MS, () =>
+			socket.destroy(Object.assign(new Error("connect timeout"), { code: "ETIMEDOUT" })),
+		);
 		socket.once("connect", () => {
 			socket.setTimeout(0);
 			socket.removeAllListeners("error");

@@ -5,7 +5,10 @@
  * -s/-es/-ed/-ing ending removed when the bare form is listed.
  */
 const GROUPS: [string, string[]][] = [
-	["\u{1F4B0}", ["money", "cash", "dollar", "rich", "profit", "price", "paid", "pay", "salary", "revenue", "budget", "cost"]],
+	[
+		"\u{1F4B0}",
+		["money", "cash", "dollar", "rich", "profit", "price", "paid", "pay", "salary", "revenue", "budget", "cost"],
+	],
 	["\u{1F4A1}", ["idea", "insight", "tip", "trick", "secret", "realize", "realise"]],
 	["\u{1F914}", ["think", "thought", "wonder", "why", "question", "maybe"]],
 	["\u{2764}", ["love", "heart", "loved", "family", "friend", "kind"]],
@@ -32,7 +35,9 @@ const GROUPS: [string, string[]][] = [
 	["\u{1F634}", ["sleep", "tired", "bed", "rest"]],
 ];
 
-const BY_WORD = new Map<string, string>(GROUPS.flatMap(([emoji, words]) => words.map((w) => [w, emoji] as [string, string])));
+const BY_WORD = new Map<string, string>(
+	GROUPS.flatMap(([emoji, words]) => words.map((w) => [w, emoji] as [string, string])),
+);
 
 /** Every emoji the look may draw (for tests). */
 export const ACCENT_EMOJI: readonly string[] = GROUPS.map(([emoji]) => emoji);
@@ -42,7 +47,10 @@ export const ACCENT_EMOJI: readonly string[] = GROUPS.map(([emoji]) => emoji);
  * @example emojiFor("Money!") // "💰"
  */
 export function emojiFor(word: string): string | null {
-	const bare = word.toLocaleLowerCase("en").replace(/[^\p{L}\p{N}']/gu, "").replace(/'s$/, "");
+	const bare = word
+		.toLocaleLowerCase("en")
+		.replace(/[^\p{L}\p{N}']/gu, "")
+		.replace(/'s$/, "");
 	if (bare.length < 2) return null;
 	for (const form of [bare, bare.replace(/(ing|ed|es|s)$/, ""), bare.replace(/(ing|ed)$/, "e")]) {
 		const emoji = BY_WORD.get(form);

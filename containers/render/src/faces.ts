@@ -48,11 +48,19 @@ function loadDetector(): Promise<HumanLike> {
 			face: {
 				enabled: true,
 				detector: { rotation: false, maxDetected: 6, minConfidence: 0.5, return: false },
-				mesh: { enabled: false }, iris: { enabled: false }, description: { enabled: false },
-				emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false },
+				mesh: { enabled: false },
+				iris: { enabled: false },
+				description: { enabled: false },
+				emotion: { enabled: false },
+				antispoof: { enabled: false },
+				liveness: { enabled: false },
 			},
-			body: { enabled: false }, hand: { enabled: false }, object: { enabled: false },
-			gesture: { enabled: false }, segmentation: { enabled: false }, filter: { enabled: false },
+			body: { enabled: false },
+			hand: { enabled: false },
+			object: { enabled: false },
+			gesture: { enabled: false },
+			segmentation: { enabled: false },
+			filter: { enabled: false },
 		});
 		await human.load();
 		return human;
@@ -72,7 +80,11 @@ function installFileFetch(): void {
 		const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
 		if (!url.startsWith("file://")) return realFetch(input, init);
 		const body = await readFile(new URL(url));
-		const type = url.endsWith(".json") ? "application/json" : url.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+		const type = url.endsWith(".json")
+			? "application/json"
+			: url.endsWith(".wasm")
+				? "application/wasm"
+				: "application/octet-stream";
 		return new Response(body, { headers: { "content-type": type } });
 	};
 	globalThis.fetch = Object.assign(fileAware, { fileAware: true }) as typeof fetch;
@@ -84,7 +96,13 @@ export async function detectFaces(rgb: Uint8Array, width: number, height: number
 	const tensor = human.tf.tensor4d(Int32Array.from(rgb), [1, height, width, 3], "int32");
 	try {
 		const result = await human.detect(tensor);
-		return result.face.map((f) => ({ x: f.boxRaw[0], y: f.boxRaw[1], width: f.boxRaw[2], height: f.boxRaw[3], score: f.score }));
+		return result.face.map((f) => ({
+			x: f.boxRaw[0],
+			y: f.boxRaw[1],
+			width: f.boxRaw[2],
+			height: f.boxRaw[3],
+			score: f.score,
+		}));
 	} finally {
 		tensor.dispose();
 	}
@@ -137,10 +155,25 @@ export async function scanFaces(
 	};
 
 	const args = [
-		"-hide_banner", "-nostdin", "-loglevel", "error",
-		"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
-		"-map", "0:v:0", "-vf", `fps=${fps.toFixed(4)},scale=${width}:${height}`,
-		"-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+		"-hide_banner",
+		"-nostdin",
+		"-loglevel",
+		"error",
+		"-ss",
+		start.toFixed(3),
+		"-i",
+		sourceUrl,
+		"-t",
+		duration.toFixed(3),
+		"-map",
+		"0:v:0",
+		"-vf",
+		`fps=${fps.toFixed(4)},scale=${width}:${height}`,
+		"-f",
+		"rawvideo",
+		"-pix_fmt",
+		"rgb24",
+		"pipe:1",
 	];
 	const timeoutMs = jobTimeouts.faceScan(duration);
 	await runProcess(tools.ffmpeg, args, { timeoutMs, signal, onStdoutBytes: framesOf(width * height * 3, onFrame) });
@@ -165,7 +198,13 @@ function framesOf(frameBytes: number, onFrame: (frame: Buffer) => Promise<void>)
  * part of BlazeFace's box (it spans brows to chin), its middle half across. A talking mouth
  * changes there from sample to sample; a listening face barely does, whatever the lighting.
  */
-export function mouthMotion(previous: Uint8Array, current: Uint8Array, width: number, height: number, face: FaceBox): number {
+export function mouthMotion(
+	previous: Uint8Array,
+	current: Uint8Array,
+	width: number,
+	height: number,
+	face: FaceBox,
+): number {
 	const x0 = Math.max(0, Math.floor((face.x + face.width * 0.25) * width));
 	const x1 = Math.min(width, Math.ceil((face.x + face.width * 0.75) * width));
 	const y0 = Math.max(0, Math.floor((face.y + face.height * 0.6) * height));

@@ -12,7 +12,9 @@ const COMMON = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progre
 
 /** Reconnect on dropped HTTP reads: sources are read from signed URLs with range requests. */
 function inputOptions(url: string): string[] {
-	return /^https?:/.test(url) ? ["-reconnect", "1", "-reconnect_on_network_error", "1", "-reconnect_delay_max", "5"] : [];
+	return /^https?:/.test(url)
+		? ["-reconnect", "1", "-reconnect_on_network_error", "1", "-reconnect_delay_max", "5"]
+		: [];
 }
 
 /**
@@ -30,14 +32,20 @@ export function escapeFilterValue(value: string): string {
  * letterboxed or stretched) and scales it to the box. The window is centred, or slides along
  * `track.axis` following `track.position` (an expression of t giving 0-1, from smart crop).
  */
-export function reframeFilter(box: Box, track: { axis: "x" | "y"; position: string } | null = null, afterCrop: string | null = null): string {
+export function reframeFilter(
+	box: Box,
+	track: { axis: "x" | "y"; position: string } | null = null,
+	afterCrop: string | null = null,
+): string {
 	const { width, height } = box;
 	const cropW = `trunc(min(iw\\,ih*${width}/${height})/2)*2`;
 	const cropH = `trunc(min(ih\\,iw*${height}/${width})/2)*2`;
 	const x = track?.axis === "x" ? `(iw-ow)*(${track.position})` : "(iw-ow)/2";
 	const y = track?.axis === "y" ? `(ih-oh)*(${track.position})` : "(ih-oh)/2";
 	// `afterCrop` (jump cuts) goes between: the crop still reads the source's time, the scaler only sees kept frames.
-	return [`crop=w=${cropW}:h=${cropH}:x=${x}:y=${y}`, afterCrop, `scale=${width}:${height}:flags=lanczos`, "setsar=1"].filter(Boolean).join(",");
+	return [`crop=w=${cropW}:h=${cropH}:x=${x}:y=${y}`, afterCrop, `scale=${width}:${height}:flags=lanczos`, "setsar=1"]
+		.filter(Boolean)
+		.join(",");
 }
 
 /** Jump cuts for one pass: the stretches kept (seconds from the clip's start, on the frame grid) and that grid. */
@@ -58,7 +66,8 @@ export interface JumpCutArgs {
  * land within a millisecond of the video's.
  */
 export function jumpCutFilters(cuts: JumpCutArgs): { video: string; audio: string } {
-	const within = (epsilon: string) => cuts.keeps.map((k) => `gte(t\\,${seconds(k.start)}-${epsilon})*lt(t\\,${seconds(k.end)}-${epsilon})`).join("+");
+	const within = (epsilon: string) =>
+		cuts.keeps.map((k) => `gte(t\\,${seconds(k.start)}-${epsilon})*lt(t\\,${seconds(k.end)}-${epsilon})`).join("+");
 	return {
 		video: `select='${within(`0.25/(${cuts.fps})`)}',setpts=N/(${cuts.fps})/TB`,
 		audio: `aresample=48000,asetnsamples=n=48:p=0,aselect='${within("0.0005")}',asetpts=N/SR/TB`,
@@ -67,7 +76,11 @@ export function jumpCutFilters(cuts: JumpCutArgs): { video: string; audio: strin
 
 /** A fixed source rectangle (numbers computed by the tier, never user text) scaled to `box`. */
 export function rectFilter(rect: PixelRect, box: Box): string {
-	return [`crop=w=${rect.width}:h=${rect.height}:x=${rect.x}:y=${rect.y}`, `scale=${box.width}:${box.height}:flags=lanczos`, "setsar=1"].join(",");
+	return [
+		`crop=w=${rect.width}:h=${rect.height}:x=${rect.x}:y=${rect.y}`,
+		`scale=${box.width}:${box.height}:flags=lanczos`,
+		"setsar=1",
+	].join(",");
 }
 
 /**
@@ -173,7 +186,12 @@ function addOverlays(g: Graph, spec: RenderClipArgs): void {
 export function renderClipArgs(spec: RenderClipArgs): string[] {
 	const cuts = spec.jumpCuts ?? null;
 	const duration = cuts ? cuts.duration : spec.end - spec.start;
-	const g: Graph = { inputs: [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl], chains: [], next: 1, last: "" };
+	const g: Graph = {
+		inputs: [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl],
+		chains: [],
+		next: 1,
+		last: "",
+	};
 	const cut = cuts ? jumpCutFilters(cuts) : null;
 	addBase(g, spec, cuts, cut);
 	if (cut && cuts?.audio) g.chains.push(`[0:a:0]${cut.audio}[audio]`);
@@ -190,15 +208,32 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 		...COMMON,
 		// -ss before -i seeks the input (fast, reads little over HTTP) and is frame-accurate when transcoding.
 		...g.inputs,
-		"-filter_complex", g.chains.join(";"),
-		"-map", "[out]",
+		"-filter_complex",
+		g.chains.join(";"),
+		"-map",
+		"[out]",
 		// `?`: a source without audio still renders (silently) instead of failing.
-		"-map", cut && cuts?.audio ? "[audio]" : "0:a:0?",
-		"-t", seconds(duration),
-		"-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p",
-		"-c:a", "aac", "-b:a", "128k", "-ar", "48000",
+		"-map",
+		cut && cuts?.audio ? "[audio]" : "0:a:0?",
+		"-t",
+		seconds(duration),
+		"-c:v",
+		"libx264",
+		"-preset",
+		"veryfast",
+		"-crf",
+		"21",
+		"-pix_fmt",
+		"yuv420p",
+		"-c:a",
+		"aac",
+		"-b:a",
+		"128k",
+		"-ar",
+		"48000",
 		// moov atom first: the clip starts playing in a browser before it is fully downloaded.
-		"-movflags", "+faststart",
+		"-movflags",
+		"+faststart",
 		spec.outputPath,
 		...(thumbnail ? ["-map", "[thumb]", "-frames:v", "1", "-update", "1", "-q:v", "3", thumbnail.path] : []),
 	];
@@ -217,19 +252,49 @@ function thumbnailChooser(duration: number, width: number): string {
 
 /** Fallback when every candidate frame is dark: the frame a quarter of the way in. */
 export function plainThumbnailArgs(clipPath: string, duration: number, outputPath: string, width: number): string[] {
-	return [...COMMON, "-ss", seconds(duration / 4), "-i", clipPath, "-vf", `scale=${width}:-2`, "-frames:v", "1", "-update", "1", "-q:v", "3", outputPath];
+	return [
+		...COMMON,
+		"-ss",
+		seconds(duration / 4),
+		"-i",
+		clipPath,
+		"-vf",
+		`scale=${width}:-2`,
+		"-frames:v",
+		"1",
+		"-update",
+		"1",
+		"-q:v",
+		"3",
+		outputPath,
+	];
 }
 
 /** 16 kHz mono MP3 of one stretch of the source: small enough to send to Whisper, enough for ASR. */
-export function extractAudioChunkArgs(sourceUrl: string, start: number, duration: number, outputPath: string): string[] {
+export function extractAudioChunkArgs(
+	sourceUrl: string,
+	start: number,
+	duration: number,
+	outputPath: string,
+): string[] {
 	return [
 		...COMMON,
 		...inputOptions(sourceUrl),
-		"-ss", seconds(start),
-		"-i", sourceUrl,
-		"-t", seconds(duration),
-		"-vn", "-ac", "1", "-ar", "16000",
-		"-c:a", "libmp3lame", "-b:a", "48k",
+		"-ss",
+		seconds(start),
+		"-i",
+		sourceUrl,
+		"-t",
+		seconds(duration),
+		"-vn",
+		"-ac",
+		"1",
+		"-ar",
+		"16000",
+		"-c:a",
+		"libmp3lame",
+		"-b:a",
+		"48k",
 		outputPath,
 	];
 }
@@ -247,10 +312,13 @@ export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): st
  */
 export function ffprobeArgs(url: string, maxPixels?: number): string[] {
 	return [
-		"-v", "error",
+		"-v",
+		"error",
 		...(maxPixels ? ["-max_pixels", String(maxPixels)] : []),
-		"-show_entries", "format=duration,size:stream=codec_type,width,height,duration",
-		"-of", "json",
+		"-show_entries",
+		"format=duration,size:stream=codec_type,width,height,duration",
+		"-of",
+		"json",
 		url,
 	];
 }
@@ -265,14 +333,22 @@ function seconds(value: number): string {
  */
 export function loudnessArgs(sourceUrl: string, start = 0, end?: number): string[] {
 	return [
-		"-hide_banner", "-nostdin", "-loglevel", "error",
+		"-hide_banner",
+		"-nostdin",
+		"-loglevel",
+		"error",
 		...inputOptions(sourceUrl),
 		// Only the charged time frame: seek before the input (fast), stop at its end.
 		...(start > 0 ? ["-ss", seconds(start)] : []),
 		...(end !== undefined ? ["-t", seconds(end - start)] : []),
-		"-i", sourceUrl,
-		"-map", "0:a:0",
-		"-af", "ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.M:file=-",
-		"-f", "null", "-",
+		"-i",
+		sourceUrl,
+		"-map",
+		"0:a:0",
+		"-af",
+		"ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.M:file=-",
+		"-f",
+		"null",
+		"-",
 	];
 }

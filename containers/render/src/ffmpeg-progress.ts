@@ -5,7 +5,10 @@
  * const onLine = ffmpegProgressReader(20, (f) => console.log(f));
  * onLine("out_time_us=5000000"); // logs 0.25
  */
-export function ffmpegProgressReader(expectedSeconds: number, onFraction: (fraction: number) => void): (line: string) => void {
+export function ffmpegProgressReader(
+	expectedSeconds: number,
+	onFraction: (fraction: number) => void,
+): (line: string) => void {
 	return (line) => {
 		const [key, value] = line.split("=", 2);
 		if (key === "progress" && value === "end") {

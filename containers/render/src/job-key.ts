@@ -13,14 +13,22 @@ const SIGNATURE_PARAMS = ["exp", "sig"];
  * // equals jobKey("renderClip", { clipId: "clp_1", videoPutUrl: "http://w/internal/objects/a?method=PUT&exp=2&sig=y" })
  */
 export function jobKey(name: string, request: unknown): string {
-	return createHash("sha256").update(name).update("\n").update(JSON.stringify(unsigned(request))).digest("hex");
+	return createHash("sha256")
+		.update(name)
+		.update("\n")
+		.update(JSON.stringify(unsigned(request)))
+		.digest("hex");
 }
 
 function unsigned(value: unknown): unknown {
 	if (typeof value === "string") return withoutSignature(value);
 	if (Array.isArray(value)) return value.map(unsigned);
 	if (value && typeof value === "object") {
-		return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, unsigned(v)]));
+		return Object.fromEntries(
+			Object.entries(value)
+				.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+				.map(([k, v]) => [k, unsigned(v)]),
+		);
 	}
 	return value;
 }

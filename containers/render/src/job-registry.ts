@@ -75,7 +75,14 @@ export class JobRegistry {
 	 * with no caller is aborted after abandonAfterMs unless someone joins it meanwhile.
 	 * @param keep Whether the result is kept for a repeated request (not for jobs that must run each time).
 	 */
-	attach(key: string, name: string, work: JobWork, onProgress: OnProgress, connection: AbortSignal, keep = true): Attached {
+	attach(
+		key: string,
+		name: string,
+		work: JobWork,
+		onProgress: OnProgress,
+		connection: AbortSignal,
+		keep = true,
+	): Attached {
 		let job = this.running.get(key);
 		const joined = job !== undefined;
 		if (!job) job = this.start(key, name, work, keep);
@@ -125,13 +132,10 @@ export class JobRegistry {
 			this.running.delete(key);
 			this.options.onEnded?.({ key, name, aborted: job.controller.signal.aborted });
 		};
-		job.promise.then(
-			(result) => {
-				if (keep) this.keepResult(key, result);
-				ended();
-			},
-			ended,
-		);
+		job.promise.then((result) => {
+			if (keep) this.keepResult(key, result);
+			ended();
+		}, ended);
 		return job;
 	}
 

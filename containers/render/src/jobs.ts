@@ -5,7 +5,11 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type {
-	ExtractAudioRequest, ExtractAudioResult, OnProgress, UploadSourceRequest, UploadSourceResult,
+	ExtractAudioRequest,
+	ExtractAudioResult,
+	OnProgress,
+	UploadSourceRequest,
+	UploadSourceResult,
 } from "@clipforge/contract";
 import { downloadedOrUrl, downloadSource, sourcePath } from "./download.ts";
 import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
@@ -16,9 +20,19 @@ import { putFile } from "./transfer.ts";
 import { videoDir } from "./workdir.ts";
 
 /** Uploads the downloaded source; downloads it again first if this instance does not have it. */
-export async function uploadSource(req: UploadSourceRequest, onProgress: OnProgress, signal: AbortSignal): Promise<UploadSourceResult> {
+export async function uploadSource(
+	req: UploadSourceRequest,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<UploadSourceResult> {
 	await downloadSource(req, (f) => onProgress(f * 0.5), signal);
-	const bytes = await putFile(await sourcePath(req.videoId), req.putUrl, "video/mp4", (f) => onProgress(0.5 + f * 0.5), signal);
+	const bytes = await putFile(
+		await sourcePath(req.videoId),
+		req.putUrl,
+		"video/mp4",
+		(f) => onProgress(0.5 + f * 0.5),
+		signal,
+	);
 	return { bytes };
 }
 
@@ -27,7 +41,11 @@ export async function uploadSource(req: UploadSourceRequest, onProgress: OnProgr
  * four-vCPU instance a 30-minute source's audio is ready in a quarter of the time. Progress is the
  * share of chunks stored.
  */
-export async function extractAudio(req: ExtractAudioRequest, onProgress: OnProgress, signal: AbortSignal): Promise<ExtractAudioResult> {
+export async function extractAudio(
+	req: ExtractAudioRequest,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<ExtractAudioResult> {
 	const dir = await videoDir(req.videoId);
 	const source = await downloadedOrUrl(req.videoId, req.sourceUrl);
 	const chunks: ExtractAudioResult["chunks"] = [];

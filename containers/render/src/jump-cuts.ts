@@ -29,11 +29,22 @@ export interface JumpCutPlan {
  * than MIN_CUT_SECONDS.
  * @example planJumpCuts([{ start: 2.1, end: 3.9 }], 6, 25, null).keeps // [{0, 2.12}, {3.88, 6}]
  */
-export function planJumpCuts(pauses: Interval[], duration: number, fps: number, silences: Interval[] | null): JumpCutPlan {
+export function planJumpCuts(
+	pauses: Interval[],
+	duration: number,
+	fps: number,
+	silences: Interval[] | null,
+): JumpCutPlan {
 	const frame = 1 / fps;
-	const candidates = silences ? pauses.flatMap((p) => silences.map((s) => ({ start: Math.max(p.start, s.start), end: Math.min(p.end, s.end) }))) : pauses;
+	const candidates = silences
+		? pauses.flatMap((p) =>
+				silences.map((s) => ({ start: Math.max(p.start, s.start), end: Math.min(p.end, s.end) })),
+			)
+		: pauses;
 	const cuts: Interval[] = [];
-	for (const c of candidates.map((p) => ({ start: Math.max(0, p.start), end: Math.min(duration, p.end) })).sort((a, b) => a.start - b.start)) {
+	for (const c of candidates
+		.map((p) => ({ start: Math.max(0, p.start), end: Math.min(duration, p.end) }))
+		.sort((a, b) => a.start - b.start)) {
 		// Inwards: a cut never eats into a word, even by a frame.
 		const start = Math.ceil(c.start / frame - 1e-6) * frame;
 		const end = Math.floor(c.end / frame + 1e-6) * frame;

@@ -43,21 +43,36 @@ const FONT_SIZE: Record<AspectRatio, number> = { "9:16": 76, "1:1": 66, "16:9": 
 export function layoutFor(aspectRatio: AspectRatio, splitRatio: number | null, stacked = false): Layout {
 	const output = OUTPUT_SIZE[aspectRatio];
 	const fontSize = FONT_SIZE[aspectRatio];
-	const common = { output, fontSize, hookFontSize: Math.round(fontSize * 0.9), maxLineWidth: Math.round(output.width * 0.86), halves: null };
+	const common = {
+		output,
+		fontSize,
+		hookFontSize: Math.round(fontSize * 0.9),
+		maxLineWidth: Math.round(output.width * 0.86),
+		halves: null,
+	};
 	if (splitRatio === null && stacked) {
 		const top = even(output.height / 2);
 		return {
 			...common,
 			main: output,
 			background: null,
-			halves: [{ width: output.width, height: top }, { width: output.width, height: output.height - top }],
+			halves: [
+				{ width: output.width, height: top },
+				{ width: output.width, height: output.height - top },
+			],
 			// On the seam, as in split-screen: below the top face's chin, above the bottom face's hair.
 			captionY: top,
 			hookY: Math.round(output.height * 0.1),
 		};
 	}
 	if (splitRatio === null) {
-		return { ...common, main: output, background: null, captionY: Math.round(output.height * CAPTION_Y[aspectRatio]), hookY: Math.round(output.height * 0.1) };
+		return {
+			...common,
+			main: output,
+			background: null,
+			captionY: Math.round(output.height * CAPTION_Y[aspectRatio]),
+			hookY: Math.round(output.height * 0.1),
+		};
 	}
 	const mainHeight = Math.min(output.height - 2, even((output.height * splitRatio) / 100));
 	return {

@@ -32,7 +32,12 @@ interface FfprobeJson {
  * stderr and its size is taken from that line. Null when ffprobe cannot read it at all; a URL it
  * could not fetch throws source-errors' one answer.
  */
-export async function mediaFacts(input: string, maxPixels: number, signal?: AbortSignal, timeoutMs = 30_000): Promise<MediaFacts | null> {
+export async function mediaFacts(
+	input: string,
+	maxPixels: number,
+	signal?: AbortSignal,
+	timeoutMs = 30_000,
+): Promise<MediaFacts | null> {
 	let stdout: string;
 	let stderr: string;
 	try {
@@ -43,7 +48,9 @@ export async function mediaFacts(input: string, maxPixels: number, signal?: Abor
 			const fetchFailure = fetchFailureIn(error.stderrTail);
 			if (fetchFailure) throw fetchFailure;
 			const oversized = oversizedPicture(error.stderrTail);
-			return oversized ? { hasVideo: true, hasAudio: false, ...oversized, duration: Number.NaN, bytes: null } : null;
+			return oversized
+				? { hasVideo: true, hasAudio: false, ...oversized, duration: Number.NaN, bytes: null }
+				: null;
 		}
 		throw error;
 	}
@@ -70,16 +77,34 @@ export function oversizedPicture(stderr: string): { width: number; height: numbe
 const megapixels = (pixels: number) => `${(pixels / 1e6).toFixed(1)} MP`;
 /** 4.0 GB, 20 MB, 98 KB. */
 export const formatBytes = (bytes: number): string =>
-	bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.round(bytes / 1024)} KB`;
+	bytes >= 1024 ** 3
+		? `${(bytes / 1024 ** 3).toFixed(1)} GB`
+		: bytes >= 1024 ** 2
+			? `${Math.round(bytes / 1024 ** 2)} MB`
+			: `${Math.round(bytes / 1024)} KB`;
 
 /** Refuses (422, permanent) a picture larger than `maxPixels` or a file larger than `maxBytes`. */
-export function assertWithinLimits(facts: Pick<MediaFacts, "width" | "height" | "bytes">, limits: SourceLimits | ImportLimits, what: string): void {
+export function assertWithinLimits(
+	facts: Pick<MediaFacts, "width" | "height" | "bytes">,
+	limits: SourceLimits | ImportLimits,
+	what: string,
+): void {
 	const pixels = facts.width * facts.height;
 	if (pixels > limits.maxPixels) {
-		throw new TierError("unsupported_source", `The ${what} is ${facts.width}x${facts.height} (${megapixels(pixels)}); at most ${megapixels(limits.maxPixels)} is accepted.`, false, 422);
+		throw new TierError(
+			"unsupported_source",
+			`The ${what} is ${facts.width}x${facts.height} (${megapixels(pixels)}); at most ${megapixels(limits.maxPixels)} is accepted.`,
+			false,
+			422,
+		);
 	}
 	if (facts.bytes !== null && facts.bytes > limits.maxBytes) {
-		throw new TierError("unsupported_source", `The ${what} is ${formatBytes(facts.bytes)}; at most ${formatBytes(limits.maxBytes)} is accepted.`, false, 422);
+		throw new TierError(
+			"unsupported_source",
+			`The ${what} is ${formatBytes(facts.bytes)}; at most ${formatBytes(limits.maxBytes)} is accepted.`,
+			false,
+			422,
+		);
 	}
 }
 
@@ -90,13 +115,26 @@ export const durationTolerance = (expected: number): number => Math.max(3, expec
  * The downloaded file against the probe and the limits: a video stream, a picture and a size
  * within the limits, and the duration that was charged (± durationTolerance).
  */
-export function assertDownloadMatches(facts: MediaFacts | null, limits: SourceLimits, expectedDuration: number | null): void {
-	if (!facts?.hasVideo) throw new TierError("unsupported_source", "The downloaded file has no playable video stream.", false, 422);
+export function assertDownloadMatches(
+	facts: MediaFacts | null,
+	limits: SourceLimits,
+	expectedDuration: number | null,
+): void {
+	if (!facts?.hasVideo)
+		throw new TierError("unsupported_source", "The downloaded file has no playable video stream.", false, 422);
 	assertWithinLimits(facts, limits, "downloaded video");
 	if (expectedDuration !== null) {
-		if (!Number.isFinite(facts.duration) || Math.abs(facts.duration - expectedDuration) > durationTolerance(expectedDuration)) {
+		if (
+			!Number.isFinite(facts.duration) ||
+			Math.abs(facts.duration - expectedDuration) > durationTolerance(expectedDuration)
+		) {
 			const got = Number.isFinite(facts.duration) ? `${facts.duration.toFixed(1)} s` : "an unknown length";
-			throw new TierError("unsupported_source", `The downloaded video lasts ${got}, not the ${expectedDuration.toFixed(1)} s found at submission; the source changed and is refused.`, false, 422);
+			throw new TierError(
+				"unsupported_source",
+				`The downloaded video lasts ${got}, not the ${expectedDuration.toFixed(1)} s found at submission; the source changed and is refused.`,
+				false,
+				422,
+			);
 		}
 	}
 }

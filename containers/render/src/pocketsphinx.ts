@@ -18,9 +18,19 @@ const NON_WORD = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+|\+.*\+)$/i;
  * Offline English transcription of one audio chunk with pocketsphinx (the `local` transcriber). Low
  * accuracy and English only; production uses Whisper through Workers AI.
  */
-export async function transcribeLocally(audioUrl: string, language: string | null, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<TranscribeResult> {
+export async function transcribeLocally(
+	audioUrl: string,
+	language: string | null,
+	onProgress: (fraction: number) => void,
+	signal?: AbortSignal,
+): Promise<TranscribeResult> {
 	if (language && language !== "en") {
-		throw new TierError("invalid_request", `The local transcriber only understands English, not "${language}".`, false, 400);
+		throw new TierError(
+			"invalid_request",
+			`The local transcriber only understands English, not "${language}".`,
+			false,
+			400,
+		);
 	}
 	const dir = await jobScratchDir("asr");
 	try {
@@ -30,15 +40,19 @@ export async function transcribeLocally(audioUrl: string, language: string | nul
 		await runProcess(tools.ffmpeg, toPocketsphinxWavArgs(input, wav), { timeoutMs: 5 * 60_000, signal });
 		// 16 kHz mono 16-bit: 32,000 bytes a second after the 44-byte header.
 		const seconds = Math.max(1, ((await stat(wav)).size - 44) / 32_000);
-		const { stdout } = await runProcess(tools.pocketsphinx, ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], {
-			timeoutMs: jobTimeouts.localTranscription(seconds),
-			signal,
-			// Word lines arrive utterance by utterance: the last word's end time is how far it got.
-			onStdoutLine: (line) => {
-				const match = WORD_LINE.exec(line.trim());
-				if (match) onProgress(Math.min(1, Number(match[3]) / seconds));
+		const { stdout } = await runProcess(
+			tools.pocketsphinx,
+			["-infile", wav, "-time", "yes", "-logfn", "/dev/null"],
+			{
+				timeoutMs: jobTimeouts.localTranscription(seconds),
+				signal,
+				// Word lines arrive utterance by utterance: the last word's end time is how far it got.
+				onStdoutLine: (line) => {
+					const match = WORD_LINE.exec(line.trim());
+					if (match) onProgress(Math.min(1, Number(match[3]) / seconds));
+				},
 			},
-		});
+		);
 		return { language: "en", segments: parsePocketsphinxOutput(stdout) };
 	} finally {
 		await rm(dir, { recursive: true, force: true });

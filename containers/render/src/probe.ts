@@ -24,22 +24,28 @@ interface YtDlpInfo {
 	_type?: string;
 }
 
-
 /**
  * What a source is: yt-dlp's metadata first (title, channel, thumbnail), ffprobe for what it leaves
  * null (direct files have no duration) and to confirm there is a decodable video stream at all. A
  * file read by ffprobe is also held to the limits here, at submission, before anything is charged:
  * its picture (read under `-max_pixels`, never decoded when larger) and its announced size.
  */
-export async function probeSource(rawUrl: string, limits: SourceLimits = DEFAULT_SOURCE_LIMITS, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeSource(
+	rawUrl: string,
+	limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+	signal?: AbortSignal,
+): Promise<ProbeResult> {
 	const url = await resolveSource(rawUrl);
 	const info = await ytDlpInfo(url, signal);
-	if (info.is_live) throw new TierError("unsupported_source", "Live streams cannot be clipped; submit the recording.", false, 422);
-	if (info._type === "playlist") throw new TierError("unsupported_source", "The URL is a playlist; submit one video.", false, 422);
+	if (info.is_live)
+		throw new TierError("unsupported_source", "Live streams cannot be clipped; submit the recording.", false, 422);
+	if (info._type === "playlist")
+		throw new TierError("unsupported_source", "The URL is a playlist; submit one video.", false, 422);
 
 	const needsFfprobe = !info.duration || !info.width || !info.height;
 	const facts = needsFfprobe ? await mediaFacts(url, limits.maxPixels, signal, PROBE_TIMEOUT_MS) : null;
-	if (needsFfprobe && !facts) throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
+	if (needsFfprobe && !facts)
+		throw new TierError("unsupported_source", "The URL is not a playable video.", false, 422);
 	if (facts && !facts.hasVideo) throw new TierError("unsupported_source", "The URL has no video stream.", false, 422);
 	// What this instance type's disk can hold bounds the size too (disk-room.ts).
 	if (facts) assertWithinLimits(facts, sourceLimitsOnDisk(limits, await diskOf(workRoot)), "video");
@@ -79,7 +85,12 @@ export function ytDlpError(error: unknown): Error {
 	if (!(error instanceof ProcessError) || error.reason !== "exit") return error as Error;
 	const text = error.stderrTail;
 	if (/confirm you.?re not a bot|Sign in to confirm/i.test(text)) {
-		return new TierError("unsupported_source", "The platform asked for a sign-in (bot check); this video cannot be fetched now.", false, 422);
+		return new TierError(
+			"unsupported_source",
+			"The platform asked for a sign-in (bot check); this video cannot be fetched now.",
+			false,
+			422,
+		);
 	}
 	const fetchFailure = fetchFailureIn(text);
 	if (fetchFailure) return fetchFailure;

@@ -5,7 +5,8 @@
  */
 
 /** scheme://[userinfo@]host[path][?query][#fragment], up to whitespace or a quote. */
-const URL_PATTERN = /\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/?#@'"<>]*@)?([^\s/?#'"<>]*)([^\s?#'"<>]*)((?:\?[^\s#'"<>]*)?(?:#[^\s'"<>]*)?)/gi;
+const URL_PATTERN =
+	/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/?#@'"<>]*@)?([^\s/?#'"<>]*)([^\s?#'"<>]*)((?:\?[^\s#'"<>]*)?(?:#[^\s'"<>]*)?)/gi;
 /** Punctuation that ends a sentence rather than the URL (`…/a.mp4?sig=x: Server returned 403`). */
 const TRAILING = /[:;,.)]+$/;
 /** A query string outside a full URL (yt-dlp names a direct file by its last path segment, `a.mp4?sig=…`). */
@@ -17,6 +18,10 @@ const BARE_QUERY = /\?[^\s'"<>?]*=[^\s'"<>]*/g;
  */
 export function redactUrls(text: string): string {
 	return text
-		.replace(URL_PATTERN, (_url, scheme: string, host: string, path: string, rest: string) => `${scheme}${host}${path}${TRAILING.exec(rest)?.[0] ?? ""}`)
+		.replace(
+			URL_PATTERN,
+			(_url, scheme: string, host: string, path: string, rest: string) =>
+				`${scheme}${host}${path}${TRAILING.exec(rest)?.[0] ?? ""}`,
+		)
 		.replace(BARE_QUERY, (query: string) => TRAILING.exec(query)?.[0] ?? "");
 }

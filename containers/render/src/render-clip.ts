@@ -18,7 +18,14 @@ import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
-import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE_SHARE, type PixelRect } from "./speakers.ts";
+import {
+	analyseSpeakers,
+	DECIDED_SHARE,
+	speakerCropPlan,
+	stackedCrops,
+	TWO_FACE_SHARE,
+	type PixelRect,
+} from "./speakers.ts";
 import { channelEnergy } from "./speech-energy.ts";
 import { tools } from "./tool-paths.ts";
 import { fetchToFile, putFile } from "./transfer.ts";
@@ -28,7 +35,11 @@ import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
 /** Width of the JPEG thumbnail (height follows the aspect ratio). */
 const THUMBNAIL_WIDTH = 540;
 
-export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, signal: AbortSignal): Promise<RenderClipResult> {
+export async function renderClip(
+	req: RenderClipSpec,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<RenderClipResult> {
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];
@@ -41,30 +52,71 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
 		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
 		// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
 		const cuts = req.jumpCuts
-			? await prepareJumpCuts(req.jumpCuts, { url: req.sourceUrl, start: req.start, end: req.end }, req.captions?.words ?? null, req.splitScreen ? 30 : null, signal)
+			? await prepareJumpCuts(
+					req.jumpCuts,
+					{ url: req.sourceUrl, start: req.start, end: req.end },
+					req.captions?.words ?? null,
+					req.splitScreen ? 30 : null,
+					signal,
+				)
 			: null;
 		const duration = cuts ? cuts.plan.duration : req.end - req.start;
 		const overlays = await overlayFiles(req, framing.layout, cuts?.words ?? null, duration, file, signal);
 		scratch.push(...overlays.scratch);
-		const backgroundFile = req.splitScreen ? await localBackground(req.splitScreen.backgroundKey, req.splitScreen.backgroundUrl, signal) : null;
+		const backgroundFile = req.splitScreen
+			? await localBackground(req.splitScreen.backgroundKey, req.splitScreen.backgroundUrl, signal)
+			: null;
 		const videoPath = file(".mp4");
 		const thumbPath = file(".jpg");
 		scratch.push(videoPath, thumbPath);
 		const args = renderClipArgs({
-			sourceUrl: req.sourceUrl, start: req.start, end: req.end, layout: framing.layout, track: framing.track, stacked: framing.stacked,
-			assFile: overlays.assFile, backgroundFile, watermark: overlays.watermark,
-			outputPath: videoPath, thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH }, jumpCuts: cuts?.args ?? null,
+			sourceUrl: req.sourceUrl,
+			start: req.start,
+			end: req.end,
+			layout: framing.layout,
+			track: framing.track,
+			stacked: framing.stacked,
+			assFile: overlays.assFile,
+			backgroundFile,
+			watermark: overlays.watermark,
+			outputPath: videoPath,
+			thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
+			jumpCuts: cuts?.args ?? null,
 		});
 		const onStdoutLine = ffmpegProgressReader(duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)));
-		await runProcess(tools.ffmpeg, args, { timeoutMs: jobTimeouts.renderEncode(duration), signal, collectStdout: false, onStdoutLine });
+		await runProcess(tools.ffmpeg, args, {
+			timeoutMs: jobTimeouts.renderEncode(duration),
+			signal,
+			collectStdout: false,
+			onStdoutLine,
+		});
 		const renderedDuration = await ensureThumbnail(videoPath, thumbPath, signal);
 		release();
-		const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", (f) => onProgress(0.85 + f * 0.13), signal);
+		const bytes = await putFile(
+			videoPath,
+			req.videoPutUrl,
+			"video/mp4",
+			(f) => onProgress(0.85 + f * 0.13),
+			signal,
+		);
 		const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
 		onProgress(1);
 		const { faceFrames, sampledFrames } = framing;
-		const removed = { removedSeconds: cuts?.plan.removed ?? 0, cuts: cuts?.plan.cuts.length ?? 0, cutStretches: cuts?.plan.cuts ?? [] };
-		return { bytes, thumbnailBytes, ...framing.layout.output, duration: renderedDuration, faceFrames, sampledFrames, framing: framing.framing, ...removed };
+		const removed = {
+			removedSeconds: cuts?.plan.removed ?? 0,
+			cuts: cuts?.plan.cuts.length ?? 0,
+			cutStretches: cuts?.plan.cuts ?? [],
+		};
+		return {
+			bytes,
+			thumbnailBytes,
+			...framing.layout.output,
+			duration: renderedDuration,
+			faceFrames,
+			sampledFrames,
+			framing: framing.framing,
+			...removed,
+		};
 	} finally {
 		release();
 		// Uploaded or failed: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
@@ -77,7 +129,14 @@ export async function renderClip(req: RenderClipSpec, onProgress: OnProgress, si
  * pauses were cut, and the hook title) and the watermark (its text in a file, never spliced into
  * the filtergraph; or the image, fetched). `scratch`: the files written, to remove afterwards.
  */
-async function overlayFiles(req: RenderClipSpec, layout: Layout, cutWords: Word[] | null, duration: number, file: (suffix: string) => string, signal: AbortSignal) {
+async function overlayFiles(
+	req: RenderClipSpec,
+	layout: Layout,
+	cutWords: Word[] | null,
+	duration: number,
+	file: (suffix: string) => string,
+	signal: AbortSignal,
+) {
 	const scratch: string[] = [];
 	const captions = req.captions && cutWords ? { ...req.captions, words: cutWords } : req.captions;
 	let assFile: string | null = null;
@@ -108,7 +167,10 @@ async function overlayFiles(req: RenderClipSpec, layout: Layout, cutWords: Word[
 async function ensureThumbnail(videoPath: string, thumbPath: string, signal: AbortSignal): Promise<number> {
 	const renderedDuration = await mediaDuration(videoPath, signal);
 	if (!(await fileSize(thumbPath))) {
-		await runProcess(tools.ffmpeg, plainThumbnailArgs(videoPath, renderedDuration, thumbPath, THUMBNAIL_WIDTH), { timeoutMs: 2 * 60_000, signal });
+		await runProcess(tools.ffmpeg, plainThumbnailArgs(videoPath, renderedDuration, thumbPath, THUMBNAIL_WIDTH), {
+			timeoutMs: 2 * 60_000,
+			signal,
+		});
 	}
 	return renderedDuration;
 }
@@ -130,11 +192,24 @@ interface FramingPlan {
  * main face (auto: only when smart crop is on, so one-face and faceless clips are drawn exactly as
  * before speaker layouts), or the centre.
  */
-async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnProgress, signal: AbortSignal): Promise<FramingPlan> {
-	const centre: FramingPlan = { framing: "centre", layout, track: null, stacked: null, faceFrames: 0, sampledFrames: 0 };
+async function planFraming(
+	req: RenderClipSpec,
+	layout: Layout,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<FramingPlan> {
+	const centre: FramingPlan = {
+		framing: "centre",
+		layout,
+		track: null,
+		stacked: null,
+		faceFrames: 0,
+		sampledFrames: 0,
+	};
 	// auto looks for two people only where smart crop already scans faces: a default render (smart
 	// crop off) costs what it did before speaker layouts; the explicit layouts always scan.
-	const speakers = req.layout === "follow-speaker" || req.layout === "stacked" || (req.layout === "auto" && req.smartCrop);
+	const speakers =
+		req.layout === "follow-speaker" || req.layout === "stacked" || (req.layout === "auto" && req.smartCrop);
 	if (!req.smartCrop && !speakers) return centre;
 	const source = await videoSize(req.sourceUrl, signal);
 	const target = layout.main.width / layout.main.height;
@@ -142,30 +217,56 @@ async function planFraming(req: RenderClipSpec, layout: Layout, onProgress: OnPr
 	if (Math.abs(target / (source.width / source.height) - 1) < 0.01) return centre;
 	const duration = req.end - req.start;
 	const scan = await scanFaces(req.sourceUrl, req.start, duration, source, onProgress, signal);
-	const counts = { faceFrames: scan.samples.filter((s) => s.faces.length > 0).length, sampledFrames: scan.samples.length };
+	const counts = {
+		faceFrames: scan.samples.filter((s) => s.faces.length > 0).length,
+		sampledFrames: scan.samples.length,
+	};
 	const twoFaces = scan.samples.filter((s) => s.faces.filter((f) => f.score >= 0.5).length >= 2).length;
 	if (speakers && scan.samples.length > 0 && twoFaces / scan.samples.length >= TWO_FACE_SHARE) {
 		const times = scan.samples.map((s) => s.t);
 		const window = times.length > 1 ? times[1]! - times[0]! : 0.25;
 		const energy = await channelEnergy(req.sourceUrl, req.start, duration, times, window, signal);
 		const analysis = analyseSpeakers({ samples: scan.samples, energy, cuts: scan.cuts, duration });
-		let choice = req.layout === "auto" ? (analysis.decidedShare >= DECIDED_SHARE ? "follow-speaker" : "stacked") : req.layout;
+		let choice =
+			req.layout === "auto"
+				? analysis.decidedShare >= DECIDED_SHARE
+					? "follow-speaker"
+					: "stacked"
+				: req.layout;
 		// Split-screen already takes the bottom of the frame: one picture on top, the speaker's.
 		if (choice === "stacked" && req.splitScreen) choice = "follow-speaker";
 		if (choice === "stacked" && analysis.pair) {
 			const stackedLayout = layoutFor(req.aspectRatio, null, true);
 			const [top] = stackedLayout.halves!;
-			return { framing: "stacked", layout: stackedLayout, track: null, stacked: stackedCrops(analysis.pair, source, top), ...counts };
+			return {
+				framing: "stacked",
+				layout: stackedLayout,
+				track: null,
+				stacked: stackedCrops(analysis.pair, source, top),
+				...counts,
+			};
 		}
 		const plan = speakerCropPlan(analysis.turns, scan.sourceAspect, target);
-		if (plan) return { framing: "follow-speaker", layout, track: { axis: plan.axis, position: positionExpression(plan.keyframes) }, stacked: null, ...counts };
+		if (plan)
+			return {
+				framing: "follow-speaker",
+				layout,
+				track: { axis: plan.axis, position: positionExpression(plan.keyframes) },
+				stacked: null,
+				...counts,
+			};
 	}
 	// One face or none: auto draws exactly what it drew before speaker layouts (smart crop when asked,
 	// else the centre); an explicit speaker layout follows the one face there is.
 	if (req.layout === "auto" && !req.smartCrop) return { ...centre, ...counts };
 	const plan = planCrop(scan.samples, scan.cuts, scan.sourceAspect, target);
 	const followed = plan && plan.faceSamples > 0;
-	return { ...centre, framing: followed ? "smart-crop" : "centre", track: followed ? { axis: plan.axis, position: positionExpression(plan.keyframes) } : null, ...counts };
+	return {
+		...centre,
+		framing: followed ? "smart-crop" : "centre",
+		track: followed ? { axis: plan.axis, position: positionExpression(plan.keyframes) } : null,
+		...counts,
+	};
 }
 
 /** A background is fetched once per instance and reused for every clip (they are short loops). */
@@ -179,19 +280,27 @@ async function localBackground(key: string, url: string, signal: AbortSignal): P
 }
 
 async function videoSize(url: string, signal: AbortSignal): Promise<{ width: number; height: number }> {
-	const { stdout } = await runProcess(tools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", url], {
-		timeoutMs: 30_000,
-		signal,
-	});
+	const { stdout } = await runProcess(
+		tools.ffprobe,
+		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", url],
+		{
+			timeoutMs: 30_000,
+			signal,
+		},
+	);
 	const [width, height] = stdout.trim().split(",").map(Number);
 	if (!width || !height) throw new Error("The source's frame size could not be read.");
 	return { width, height };
 }
 
 export async function mediaDuration(path: string, signal: AbortSignal): Promise<number> {
-	const { stdout } = await runProcess(tools.ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path], {
-		timeoutMs: 30_000,
-		signal,
-	});
+	const { stdout } = await runProcess(
+		tools.ffprobe,
+		["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path],
+		{
+			timeoutMs: 30_000,
+			signal,
+		},
+	);
 	return Number(stdout.trim());
 }

@@ -5,7 +5,13 @@
  * comes from a browser (the Worker never sends one) and is refused before anything else, so a web
  * page cannot reach the tier even with a CORS-simple `text/plain` POST.
  */
-import { isUsableRenderSecret, MIN_RENDER_SECRET_LENGTH, RENDER_AUTH_WINDOW_SECONDS, verifyRenderRequest, type RenderError } from "@clipforge/contract";
+import {
+	isUsableRenderSecret,
+	MIN_RENDER_SECRET_LENGTH,
+	RENDER_AUTH_WINDOW_SECONDS,
+	verifyRenderRequest,
+	type RenderError,
+} from "@clipforge/contract";
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -18,7 +24,9 @@ const refusal = (c: Context, status: ContentfulStatusCode, code: RenderError["co
 export function renderSecretFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 	const secret = env.RENDER_SECRET;
 	if (!isUsableRenderSecret(secret)) {
-		throw new Error(`RENDER_SECRET is ${secret ? `shorter than ${MIN_RENDER_SECRET_LENGTH} characters` : "not set"}: the render tier accepts only requests signed by the Worker with it.`);
+		throw new Error(
+			`RENDER_SECRET is ${secret ? `shorter than ${MIN_RENDER_SECRET_LENGTH} characters` : "not set"}: the render tier accepts only requests signed by the Worker with it.`,
+		);
 	}
 	return secret;
 }
@@ -26,7 +34,8 @@ export function renderSecretFromEnv(env: NodeJS.ProcessEnv = process.env): strin
 /** Any route: a browser's request (it names its Origin) is refused. */
 export function refuseBrowsers(): MiddlewareHandler {
 	return async (c, next) => {
-		if (c.req.header("origin") !== undefined) return refusal(c, 403, "forbidden", "The render tier serves only the clipforge Worker.");
+		if (c.req.header("origin") !== undefined)
+			return refusal(c, 403, "forbidden", "The render tier serves only the clipforge Worker.");
 		await next();
 	};
 }
@@ -35,17 +44,28 @@ export function refuseBrowsers(): MiddlewareHandler {
  * Job routes: JSON only (415 otherwise), then a valid, fresh, unused signature (401 otherwise).
  * The verified body text is left in `c.var.rawBody` for the handler.
  */
-export function requireWorkerSignature(secret: string, nonces = new NonceLedger(), now: () => number = Date.now): MiddlewareHandler<GuardEnv> {
+export function requireWorkerSignature(
+	secret: string,
+	nonces = new NonceLedger(),
+	now: () => number = Date.now,
+): MiddlewareHandler<GuardEnv> {
 	return async (c, next) => {
 		const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-		if (type !== "application/json") return refusal(c, 415, "invalid_request", "Job requests must be Content-Type: application/json.");
+		if (type !== "application/json")
+			return refusal(c, 415, "invalid_request", "Job requests must be Content-Type: application/json.");
 		const header = c.req.header("authorization");
 		if (!header) return refusal(c, 401, "unauthorized", "The request is not signed by the Worker.");
 		const url = new URL(c.req.url);
 		const body = await c.req.text();
-		const verdict = await verifyRenderRequest(secret, header, { method: c.req.method, path: url.pathname + url.search, body }, now());
+		const verdict = await verifyRenderRequest(
+			secret,
+			header,
+			{ method: c.req.method, path: url.pathname + url.search, body },
+			now(),
+		);
 		if (!verdict.ok) return refusal(c, 401, "unauthorized", `The request's signature is ${verdict.reason}.`);
-		if (!nonces.claim(verdict.nonce, now())) return refusal(c, 401, "unauthorized", "The request was already received (replay).");
+		if (!nonces.claim(verdict.nonce, now()))
+			return refusal(c, 401, "unauthorized", "The request was already received (replay).");
 		c.set("rawBody", body);
 		await next();
 	};

@@ -60,7 +60,14 @@ const STDERR_TAIL_CHARS = 8_000;
  */
 export async function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
 	const proxy = (await egressProxy()).url;
-	const tool = command === tools.ffmpeg ? "ffmpeg" : command === tools.ffprobe ? "ffprobe" : command === tools.ytDlp ? "yt-dlp" : "other";
+	const tool =
+		command === tools.ffmpeg
+			? "ffmpeg"
+			: command === tools.ffprobe
+				? "ffprobe"
+				: command === tools.ytDlp
+					? "yt-dlp"
+					: "other";
 	const job = runningJobName();
 	const timeoutMs = processTimeoutMs(options.timeoutMs, tool === "other" ? command : tool, job);
 	return new Promise((resolve, reject) => {
@@ -104,18 +111,40 @@ export async function runProcess(command: string, args: readonly string[], optio
 
 		// Cancellation is also reported here (AbortError); "close" follows and says so.
 		child.on("error", (error) => {
-			if (error.name !== "AbortError") reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
+			if (error.name !== "AbortError")
+				reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
 		});
 		child.on("close", async (code, signal) => {
 			await consuming;
 			if (consumerError) {
-				reject(new ProcessError(`${command}'s output could not be read: ${consumerError.message}`, "exit", code, stderr));
+				reject(
+					new ProcessError(
+						`${command}'s output could not be read: ${consumerError.message}`,
+						"exit",
+						code,
+						stderr,
+					),
+				);
 			} else if (options.signal?.aborted) {
 				reject(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));
 			} else if (signal === "SIGKILL" && Date.now() - started >= timeoutMs) {
-				reject(new ProcessError(`${command} took longer than ${timeoutMs} ms in the ${job} job`, "timeout", code, stderr));
+				reject(
+					new ProcessError(
+						`${command} took longer than ${timeoutMs} ms in the ${job} job`,
+						"timeout",
+						code,
+						stderr,
+					),
+				);
 			} else if (code !== 0) {
-				reject(new ProcessError(`${command} exited with code ${code}: ${lastLines(stderr, 3)}`, "exit", code, stderr));
+				reject(
+					new ProcessError(
+						`${command} exited with code ${code}: ${lastLines(stderr, 3)}`,
+						"exit",
+						code,
+						stderr,
+					),
+				);
 			} else {
 				resolve({ stdout, stderr });
 			}
@@ -132,7 +161,9 @@ function processTimeoutMs(timeoutMs: number, tool: string, job: string): number 
 	if (!(timeoutMs > 0)) {
 		throw new ProcessError(
 			`Internal error in the render tier's ${job} job: it gave ${tool} an invalid timeout (${timeoutMs} ms). This is a bug in clipforge, not a problem with the video.`,
-			"internal", null, "",
+			"internal",
+			null,
+			"",
 		);
 	}
 	return wholeMilliseconds(timeoutMs);

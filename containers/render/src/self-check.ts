@@ -20,9 +20,38 @@ import { tools } from "./tool-paths.ts";
  * string literals and fails when one is missing here.
  */
 export const REQUIRED_FILTERS = [
-	"ametadata", "aresample", "aselect", "asetnsamples", "asetpts", "ass", "cellauto", "color", "colorchannelmixer", "crop",
-	"drawtext", "ebur128", "format", "fps", "gradients", "life", "mandelbrot", "metadata", "null", "overlay", "scale",
-	"select", "setpts", "setsar", "sierpinski", "signalstats", "silencedetect", "split", "testsrc2", "thumbnail", "trim", "vstack",
+	"ametadata",
+	"aresample",
+	"aselect",
+	"asetnsamples",
+	"asetpts",
+	"ass",
+	"cellauto",
+	"color",
+	"colorchannelmixer",
+	"crop",
+	"drawtext",
+	"ebur128",
+	"format",
+	"fps",
+	"gradients",
+	"life",
+	"mandelbrot",
+	"metadata",
+	"null",
+	"overlay",
+	"scale",
+	"select",
+	"setpts",
+	"setsar",
+	"sierpinski",
+	"signalstats",
+	"silencedetect",
+	"split",
+	"testsrc2",
+	"thumbnail",
+	"trim",
+	"vstack",
 ] as const;
 
 /** Encoders the jobs name (`-c:v`, `-c:a`) or pick by file type: MP4 clips, MP3 audio chunks, raw PCM, JPEG thumbnails, PNG previews. */
@@ -32,10 +61,15 @@ export const REQUIRED_ENCODERS = ["libx264", "aac", "libmp3lame", "pcm_s16le", "
 export const REQUIRED_DEVICES = ["lavfi"] as const;
 
 /** Fallback fonts fontconfig picks for scripts the look's font lacks (scripts/install-deps.sh installs the same). */
-export const FALLBACK_FONT_FILES = ["/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf", "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"] as const;
+export const FALLBACK_FONT_FILES = [
+	"/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
+	"/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+] as const;
 
 /** Every font file a render may use. */
-export const REQUIRED_FONT_FILES = [...new Set([DEFAULT_FONT_FILE, ...CAPTION_FONTS.map((f) => f.file), EMOJI_FONT.file, ...FALLBACK_FONT_FILES])];
+export const REQUIRED_FONT_FILES = [
+	...new Set([DEFAULT_FONT_FILE, ...CAPTION_FONTS.map((f) => f.file), EMOJI_FONT.file, ...FALLBACK_FONT_FILES]),
+];
 
 /** pocketsphinx's English model (the `local` transcriber), from Debian's pocketsphinx-en-us. */
 export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
@@ -58,7 +92,11 @@ async function output(command: string, args: string[]): Promise<string | null> {
 	}
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+	access(path).then(
+		() => true,
+		() => false,
+	);
 
 /** Names in the second column of `ffmpeg -filters` / `-encoders` / `-devices` listings. */
 export function listedNames(listing: string): Set<string> {
@@ -84,7 +122,8 @@ export async function selfCheck(): Promise<SelfCheck> {
 	const problems: string[] = [];
 	const version = await output(tools.ffmpeg, ["-hide_banner", "-version"]);
 	if (!version) problems.push(`ffmpeg (${tools.ffmpeg}) does not run.`);
-	if (!(await output(tools.ffprobe, ["-hide_banner", "-version"]))) problems.push(`ffprobe (${tools.ffprobe}) does not run.`);
+	if (!(await output(tools.ffprobe, ["-hide_banner", "-version"])))
+		problems.push(`ffprobe (${tools.ffprobe}) does not run.`);
 	if (version) {
 		const [filters, encoders, devices] = await Promise.all([
 			output(tools.ffmpeg, ["-hide_banner", "-filters"]),
@@ -107,13 +146,20 @@ export async function selfCheck(): Promise<SelfCheck> {
 	const fonts = await Promise.all(REQUIRED_FONT_FILES.map(async (file) => ((await exists(file)) ? null : file)));
 	const noFonts = fonts.filter((f): f is string => f !== null);
 	if (noFonts.length) problems.push(`Fonts are missing: ${noFonts.join(", ")}.`);
-	if (!(await starts(tools.pocketsphinx, ["-h"]))) problems.push(`pocketsphinx (${tools.pocketsphinx}) does not run.`);
-	if (!(await exists(POCKETSPHINX_MODEL_DIR))) problems.push(`pocketsphinx's English model is missing (${POCKETSPHINX_MODEL_DIR}).`);
+	if (!(await starts(tools.pocketsphinx, ["-h"])))
+		problems.push(`pocketsphinx (${tools.pocketsphinx}) does not run.`);
+	if (!(await exists(POCKETSPHINX_MODEL_DIR)))
+		problems.push(`pocketsphinx's English model is missing (${POCKETSPHINX_MODEL_DIR}).`);
 	try {
 		const human = dirname(createRequire(import.meta.url).resolve("@vladmandic/human"));
-		if (!(await exists(join(human, "..", "models", "blazeface.json")))) problems.push("BlazeFace's weights are missing from @vladmandic/human.");
+		if (!(await exists(join(human, "..", "models", "blazeface.json"))))
+			problems.push("BlazeFace's weights are missing from @vladmandic/human.");
 	} catch {
 		problems.push("The @vladmandic/human package (BlazeFace) is not installed.");
 	}
-	return { ok: problems.length === 0, problems, versions: { ffmpeg: version?.match(/ffmpeg version (\S+)/)?.[1] ?? null, ytDlp } };
+	return {
+		ok: problems.length === 0,
+		problems,
+		versions: { ffmpeg: version?.match(/ffmpeg version (\S+)/)?.[1] ?? null, ytDlp },
+	};
 }

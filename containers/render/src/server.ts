@@ -7,7 +7,16 @@ import { mkdir } from "node:fs/promises";
 import type { Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import {
-	HEALTH_PATH, JOB_NAMES, jobEventStream, NDJSON_HEADERS, renderJobs, type JobInput, type JobName, type JobOutput, type OnProgress, type RenderError,
+	HEALTH_PATH,
+	JOB_NAMES,
+	jobEventStream,
+	NDJSON_HEADERS,
+	renderJobs,
+	type JobInput,
+	type JobName,
+	type JobOutput,
+	type OnProgress,
+	type RenderError,
 } from "@clipforge/contract";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -54,7 +63,9 @@ export const DEFAULT_SWEEP_IDLE_MS = 15 * 60_000;
 /** How often the work root is swept (RENDER_SWEEP_INTERVAL_SECONDS). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
 
-type JobHandlers = { [N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>> };
+type JobHandlers = {
+	[N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>>;
+};
 
 /** What each job of the contract does here. */
 const handlers: JobHandlers = {
@@ -151,59 +162,88 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	});
 	for (const name of JOB_NAMES) {
 		const job = renderJobs[name];
-		const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
-		app.post(job.path, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") }), signedByWorker, async (c) => {
-			const body: unknown = parseJson(c.var.rawBody);
-			if (body === undefined) return refuse(c, 400, "The body is not JSON.");
-			const parsed = job.request.safeParse(body);
-			if (!parsed.success) return refuse(c, 400, parsed.error.message);
-			const key = jobKey(name, parsed.data);
-			const keep = !NOT_KEPT.includes(name);
-			const kept = keep ? registry.keptResult(key) : undefined;
-			if (!kept && !registry.isRunning(key) && registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name)) {
-				c.header("Retry-After", "5");
-				return c.json({ error: { code: "busy", message: `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`, retryable: true } satisfies RenderError }, 503);
-			}
-			const work: JobWork = async (onProgress, signal) => {
-				const started = Date.now();
-				try {
-					return await handler(parsed.data, onProgress, signal);
-				} finally {
-					log(job.path, { ms: Date.now() - started, aborted: signal.aborted || undefined });
+		const handler = handlers[name] as (
+			input: unknown,
+			onProgress: OnProgress,
+			signal: AbortSignal,
+		) => Promise<unknown>;
+		app.post(
+			job.path,
+			bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") }),
+			signedByWorker,
+			async (c) => {
+				const body: unknown = parseJson(c.var.rawBody);
+				if (body === undefined) return refuse(c, 400, "The body is not JSON.");
+				const parsed = job.request.safeParse(body);
+				if (!parsed.success) return refuse(c, 400, parsed.error.message);
+				const key = jobKey(name, parsed.data);
+				const keep = !NOT_KEPT.includes(name);
+				const kept = keep ? registry.keptResult(key) : undefined;
+				if (
+					!kept &&
+					!registry.isRunning(key) &&
+					registry.runningCount >= maxJobs &&
+					!ALWAYS_ACCEPTED.includes(name)
+				) {
+					c.header("Retry-After", "5");
+					return c.json(
+						{
+							error: {
+								code: "busy",
+								message: `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`,
+								retryable: true,
+							} satisfies RenderError,
+						},
+						503,
+					);
 				}
-			};
-			// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
-			// the job stops when every caller has left and none came back (job-registry.ts).
-			const connection = c.req.raw.signal;
-			const outcome = (onProgress: OnProgress): Promise<unknown> => {
-				if (kept) {
-					log("job answered from its result", { path: job.path });
-					return Promise.resolve(kept.result);
+				const work: JobWork = async (onProgress, signal) => {
+					const started = Date.now();
+					try {
+						return await handler(parsed.data, onProgress, signal);
+					} finally {
+						log(job.path, { ms: Date.now() - started, aborted: signal.aborted || undefined });
+					}
+				};
+				// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
+				// the job stops when every caller has left and none came back (job-registry.ts).
+				const connection = c.req.raw.signal;
+				const outcome = (onProgress: OnProgress): Promise<unknown> => {
+					if (kept) {
+						log("job answered from its result", { path: job.path });
+						return Promise.resolve(kept.result);
+					}
+					const attached = registry.attach(key, name, work, onProgress, connection, keep);
+					if (attached.joined) log("job joined", { path: job.path });
+					return attached.promise;
+				};
+				if (!("progress" in job)) {
+					try {
+						return c.json(await outcome(() => {}));
+					} catch (error) {
+						const { status, ...tierError } = asRenderError(error);
+						return c.json({ error: tierError }, status);
+					}
 				}
-				const attached = registry.attach(key, name, work, onProgress, connection, keep);
-				if (attached.joined) log("job joined", { path: job.path });
-				return attached.promise;
-			};
-			if (!("progress" in job)) {
-				try {
-					return c.json(await outcome(() => {}));
-				} catch (error) {
-					const { status, ...tierError } = asRenderError(error);
-					return c.json({ error: tierError }, status);
-				}
-			}
-			return new Response(jobEventStream(outcome, (error) => {
-				const { status: _status, ...tierError } = asRenderError(error);
-				log("job failed", { code: tierError.code, message: tierError.message });
-				return tierError;
-			}), { headers: NDJSON_HEADERS });
-		});
+				return new Response(
+					jobEventStream(outcome, (error) => {
+						const { status: _status, ...tierError } = asRenderError(error);
+						log("job failed", { code: tierError.code, message: tierError.message });
+						return tierError;
+					}),
+					{ headers: NDJSON_HEADERS },
+				);
+			},
+		);
 		app.all(job.path, (c) => refuse(c, 405, "Use POST."));
 	}
 	app.notFound((c) => refuse(c, 404, `No route ${c.req.method} ${c.req.path}`));
 	app.onError((error, c) => {
 		log("unhandled", { error: toTierError(error).message });
-		return c.json({ error: { code: "internal_error", message: "internal error", retryable: true } satisfies RenderError }, 500);
+		return c.json(
+			{ error: { code: "internal_error", message: "internal error", retryable: true } satisfies RenderError },
+			500,
+		);
 	});
 	return { app, registry, sweep };
 }
@@ -211,7 +251,9 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 /** A duration var in seconds (RENDER_…_SECONDS), in ms; unset or unreadable gives the default. */
 function secondsFromEnv(name: string, fallbackMs: number): number {
 	const seconds = Number(process.env[name]);
-	return Number.isFinite(seconds) && seconds >= 0 && process.env[name] !== "" && process.env[name] !== undefined ? seconds * 1000 : fallbackMs;
+	return Number.isFinite(seconds) && seconds >= 0 && process.env[name] !== "" && process.env[name] !== undefined
+		? seconds * 1000
+		: fallbackMs;
 }
 
 /**
@@ -242,7 +284,12 @@ function parseJson(text: string): unknown {
 
 function asRenderError(error: unknown): RenderError & { status: ContentfulStatusCode } {
 	const tierError = toTierError(error);
-	return { code: tierError.code, message: tierError.message, retryable: tierError.retryable, status: tierError.status as ContentfulStatusCode };
+	return {
+		code: tierError.code,
+		message: tierError.message,
+		retryable: tierError.retryable,
+		status: tierError.status as ContentfulStatusCode,
+	};
 }
 
 function log(event: string, fields: Record<string, unknown>): void {
@@ -261,12 +308,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		console.error((error as Error).message);
 		process.exit(1);
 	}
-	void check.then((result) => log(result.ok ? "self-check passed" : "self-check FAILED", { problems: result.problems, versions: result.versions }));
+	void check.then((result) =>
+		log(result.ok ? "self-check passed" : "self-check FAILED", {
+			problems: result.problems,
+			versions: result.versions,
+		}),
+	);
 	const server = serverFor(tier);
 	await mkdir(workRoot, { recursive: true });
 	// What a killed predecessor left (no job runs yet), then again every interval.
 	await tier.sweep();
-	setInterval(() => void tier.sweep(), secondsFromEnv("RENDER_SWEEP_INTERVAL_SECONDS", DEFAULT_SWEEP_INTERVAL_MS)).unref();
+	setInterval(
+		() => void tier.sweep(),
+		secondsFromEnv("RENDER_SWEEP_INTERVAL_SECONDS", DEFAULT_SWEEP_INTERVAL_MS),
+	).unref();
 	// Every tool reaches the network through this proxy (run-process.ts); it is up before any job.
 	const egress = await egressProxy();
 	const port = Number(process.env.PORT ?? 8788);
@@ -274,6 +329,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 	const host = process.env.RENDER_HOST || "127.0.0.1";
 	server.listen(port, host, () => {
 		const address = server.address();
-		log("listening", { url: typeof address === "object" && address ? `http://${address.address}:${address.port}` : `http://${host}:${port}`, workRoot, egressProxy: egress.url });
+		log("listening", {
+			url:
+				typeof address === "object" && address
+					? `http://${address.address}:${address.port}`
+					: `http://${host}:${port}`,
+			workRoot,
+			egressProxy: egress.url,
+		});
 	});
 }

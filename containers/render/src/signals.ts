@@ -16,7 +16,11 @@ export const SIGNAL_INTERVAL_SECONDS = 0.5;
  * stored as JSON at the signed URL. Slots are indexed from the source's start (what the ranking
  * reads); those before the frame are silent (-120 LUFS).
  */
-export async function computeSignals(req: SignalsRequest, onProgress: OnProgress, signal: AbortSignal): Promise<SignalsResult> {
+export async function computeSignals(
+	req: SignalsRequest,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+): Promise<SignalsResult> {
 	const start = Math.min(req.start, req.duration);
 	const end = Math.min(req.end, req.duration);
 	const length = Math.max(0.001, end - start);
@@ -45,7 +49,10 @@ export async function computeSignals(req: SignalsRequest, onProgress: OnProgress
 		});
 	} catch (error) {
 		// A source without an audio stream has no loudness to measure: that is a result, not a failure.
-		if (!(error instanceof ProcessError && /matches no streams|does not contain any stream/i.test(error.stderrTail))) throw error;
+		if (!(
+			error instanceof ProcessError && /matches no streams|does not contain any stream/i.test(error.stderrTail)
+		))
+			throw error;
 	}
 	const signals: AudioSignals = { intervalSeconds: SIGNAL_INTERVAL_SECONDS, loudness };
 	const path = join(await videoDir(req.videoId), "signals.json");

@@ -6,7 +6,14 @@
 import type { JumpCutSpec, Word } from "@clipforge/contract";
 import type { JumpCutArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
-import { frameRateOf, MIN_CUT_SECONDS, parseSilences, planJumpCuts, retimeWords, type JumpCutPlan } from "./jump-cuts.ts";
+import {
+	frameRateOf,
+	MIN_CUT_SECONDS,
+	parseSilences,
+	planJumpCuts,
+	retimeWords,
+	type JumpCutPlan,
+} from "./jump-cuts.ts";
 import { runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
 
@@ -35,7 +42,10 @@ export async function prepareJumpCuts(
 	if (pauses.length === 0) return null;
 	const stream = await streamsOf(source.url, signal);
 	const rate = fixedFps ? { fps: fixedFps, expression: String(fixedFps) } : frameRateOf(stream.frameRate);
-	const silences = spec.confirmWithAudio && stream.hasAudio ? await detectSilences(source.url, source.start, duration, signal) : null;
+	const silences =
+		spec.confirmWithAudio && stream.hasAudio
+			? await detectSilences(source.url, source.start, duration, signal)
+			: null;
 	const plan = planJumpCuts(pauses, duration, rate.fps, silences);
 	if (plan.cuts.length === 0) return null;
 	return {
@@ -46,8 +56,13 @@ export async function prepareJumpCuts(
 }
 
 async function streamsOf(url: string, signal: AbortSignal): Promise<{ frameRate: string; hasAudio: boolean }> {
-	const { stdout } = await runProcess(tools.ffprobe, ["-v", "error", "-show_entries", "stream=codec_type,r_frame_rate", "-of", "json", url], { timeoutMs: 30_000, signal });
-	const streams = (JSON.parse(stdout) as { streams?: { codec_type?: string; r_frame_rate?: string }[] }).streams ?? [];
+	const { stdout } = await runProcess(
+		tools.ffprobe,
+		["-v", "error", "-show_entries", "stream=codec_type,r_frame_rate", "-of", "json", url],
+		{ timeoutMs: 30_000, signal },
+	);
+	const streams =
+		(JSON.parse(stdout) as { streams?: { codec_type?: string; r_frame_rate?: string }[] }).streams ?? [];
 	return {
 		frameRate: streams.find((s) => s.codec_type === "video")?.r_frame_rate ?? "30/1",
 		hasAudio: streams.some((s) => s.codec_type === "audio"),
@@ -60,12 +75,32 @@ async function detectSilences(url: string, start: number, duration: number, sign
 	await runProcess(
 		tools.ffmpeg,
 		[
-			"-hide_banner", "-nostdin", "-loglevel", "info", "-nostats",
-			"-ss", start.toFixed(3), "-t", duration.toFixed(3), "-i", url,
-			"-map", "0:a:0", "-vn", "-af", `silencedetect=noise=${SILENCE_NOISE}:d=${MIN_CUT_SECONDS}`, "-f", "null", "-",
+			"-hide_banner",
+			"-nostdin",
+			"-loglevel",
+			"info",
+			"-nostats",
+			"-ss",
+			start.toFixed(3),
+			"-t",
+			duration.toFixed(3),
+			"-i",
+			url,
+			"-map",
+			"0:a:0",
+			"-vn",
+			"-af",
+			`silencedetect=noise=${SILENCE_NOISE}:d=${MIN_CUT_SECONDS}`,
+			"-f",
+			"null",
+			"-",
 		],
 		// stderr keeps only its tail: collect the detector's lines as they come.
-		{ timeoutMs: jobTimeouts.silenceDetect(duration), signal, onStderrLine: (line) => line.includes("silence_") && lines.push(line) },
+		{
+			timeoutMs: jobTimeouts.silenceDetect(duration),
+			signal,
+			onStderrLine: (line) => line.includes("silence_") && lines.push(line),
+		},
 	);
 	return parseSilences(lines.join("\n"), duration);
 }

@@ -54,7 +54,12 @@ const SIMPLIFY_TOLERANCE = 0.004;
  * @param targetAspect output (or split-screen top box) width / height
  * @returns null when the crop cannot move (same aspect ratio: nothing is cropped)
  */
-export function planCrop(samples: FaceSample[], cuts: number[], sourceAspect: number, targetAspect: number): CropPlan | null {
+export function planCrop(
+	samples: FaceSample[],
+	cuts: number[],
+	sourceAspect: number,
+	targetAspect: number,
+): CropPlan | null {
 	const axis = targetAspect < sourceAspect ? "x" : "y";
 	const size = axis === "x" ? targetAspect / sourceAspect : sourceAspect / targetAspect;
 	if (size > 0.99) return null;
@@ -72,7 +77,11 @@ export function planCrop(samples: FaceSample[], cuts: number[], sourceAspect: nu
 		const { centres, seen } = trackMainFace(segment, axis);
 		faceSamples += seen;
 		const positions = centres.map((c) => positionFor(c, size));
-		const smooth = boundPanSpeed(segment.map((s) => s.t), movingAverage(positions, SMOOTHING_WINDOW), size);
+		const smooth = boundPanSpeed(
+			segment.map((s) => s.t),
+			movingAverage(positions, SMOOTHING_WINDOW),
+			size,
+		);
 		const first = segment[0]!;
 		// A cut jumps: the previous shot's position holds until just before the new shot's first frame.
 		if (keyframes.length > 0) keyframes.push({ t: first.t - 0.001, p: keyframes.at(-1)!.p });
@@ -112,7 +121,9 @@ function trackMainFace(shot: FaceSample[], axis: "x" | "y"): { centres: number[]
 	// Fill gaps with the nearest known centre (earlier first): the crop never drifts on its own.
 	const known = raw.map((c, i) => (c === null ? null : i)).filter((i): i is number => i !== null);
 	if (known.length === 0) return { centres: shot.map(() => 0.5), seen };
-	const centres = raw.map((c, i) => c ?? raw[known.reduce((best, k) => (Math.abs(k - i) < Math.abs(best - i) ? k : best))]!);
+	const centres = raw.map(
+		(c, i) => c ?? raw[known.reduce((best, k) => (Math.abs(k - i) < Math.abs(best - i) ? k : best))]!,
+	);
 	return { centres, seen };
 }
 
@@ -158,7 +169,10 @@ function simplify(points: CropKeyframe[], tolerance: number): CropKeyframe[] {
 		if (error > worst) [worst, worstIndex] = [error, i];
 	}
 	if (worst <= tolerance) return [first, last];
-	return [...simplify(points.slice(0, worstIndex + 1), tolerance).slice(0, -1), ...simplify(points.slice(worstIndex), tolerance)];
+	return [
+		...simplify(points.slice(0, worstIndex + 1), tolerance).slice(0, -1),
+		...simplify(points.slice(worstIndex), tolerance),
+	];
 }
 
 /** The path as a piecewise-linear ffmpeg expression of `t` (seconds), evaluated per frame. */
@@ -172,7 +186,9 @@ export function positionExpression(keyframes: CropKeyframe[]): string {
 		const slope = b.t > a.t ? (b.p - a.p) / (b.t - a.t) : 0;
 		expression = `if(lt(t\\,${n(b.t)})\\,${n(a.p)}+${n(slope)}*(t-${n(a.t)})\\,${expression})`;
 	}
-	return keyframes[0]!.t > 0 ? `if(lt(t\\,${n(keyframes[0]!.t)})\\,${n(keyframes[0]!.p)}\\,${expression})` : expression;
+	return keyframes[0]!.t > 0
+		? `if(lt(t\\,${n(keyframes[0]!.t)})\\,${n(keyframes[0]!.p)}\\,${expression})`
+		: expression;
 }
 
 /** Where the crop window sits at time t (the same path the expression describes). */

@@ -14,9 +14,11 @@ export function sourceNotFetched(retryable: boolean): TierError {
 }
 
 /** HTTP statuses as yt-dlp (`HTTP Error 404`, `Tunnel connection failed: 403`) and ffmpeg (`Server returned 404`, `HTTP error 502`) print them. */
-const HTTP_STATUS = /HTTP Error (\d{3})|Tunnel connection failed: (\d{3})|Server returned (\d{3}|[45]XX)|HTTP error (\d{3})/i;
+const HTTP_STATUS =
+	/HTTP Error (\d{3})|Tunnel connection failed: (\d{3})|Server returned (\d{3}|[45]XX)|HTTP error (\d{3})/i;
 /** Connection-level failures, as Python (yt-dlp) and ffmpeg word them. */
-const NETWORK = /Connection refused|Connection reset|timed out|Timeout|Name or service not known|Temporary failure in name resolution|getaddrinfo|Failed to resolve hostname|Network is unreachable|No route to host|Remote end closed|RemoteDisconnected|EOF occurred|urlopen error|Unable to connect to proxy|Tunnel connection failed|Connection aborted|Broken pipe/i;
+const NETWORK =
+	/Connection refused|Connection reset|timed out|Timeout|Name or service not known|Temporary failure in name resolution|getaddrinfo|Failed to resolve hostname|Network is unreachable|No route to host|Remote end closed|RemoteDisconnected|EOF occurred|urlopen error|Unable to connect to proxy|Tunnel connection failed|Connection aborted|Broken pipe/i;
 
 /**
  * The fetch failure a tool's stderr shows, or null when it failed for another reason (nothing

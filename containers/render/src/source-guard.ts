@@ -22,7 +22,12 @@ export async function assertFetchableSource(rawUrl: string): Promise<void> {
 	} catch (error) {
 		if (!(error instanceof EgressRefusedError)) throw sourceNotFetched(false);
 		const literal = isIP(url.hostname.replace(/^\[(.*)\]$/, "$1")) !== 0;
-		throw new TierError("invalid_url", `The host ${url.hostname} ${literal ? "is not a public address" : "resolves to a private address"}.`, false, 400);
+		throw new TierError(
+			"invalid_url",
+			`The host ${url.hostname} ${literal ? "is not a public address" : "resolves to a private address"}.`,
+			false,
+			400,
+		);
 	}
 }
 
@@ -34,7 +39,10 @@ const MAX_REDIRECTS = 5;
  * that redirects to a private or metadata address is refused with a clear error before any tool
  * runs. Its own requests go through the pinned egress agent, so they are checked at connect time too.
  */
-export async function resolveSource(rawUrl: string, check: (url: string) => Promise<void> = assertFetchableSource): Promise<string> {
+export async function resolveSource(
+	rawUrl: string,
+	check: (url: string) => Promise<void> = assertFetchableSource,
+): Promise<string> {
 	let current = rawUrl;
 	for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		await check(current);
@@ -42,13 +50,23 @@ export async function resolveSource(rawUrl: string, check: (url: string) => Prom
 		let status: number;
 		let location: string | null;
 		try {
-			const response = await egressFetch(current, { method: "GET", redirect: "manual", headers: { range: "bytes=0-0" }, signal: AbortSignal.timeout(10_000) });
+			const response = await egressFetch(current, {
+				method: "GET",
+				redirect: "manual",
+				headers: { range: "bytes=0-0" },
+				signal: AbortSignal.timeout(10_000),
+			});
 			await response.body?.cancel();
 			status = response.status;
 			location = response.headers.get("location");
 		} catch (error) {
 			if ((error as Error).cause instanceof EgressRefusedError) {
-				throw new TierError("invalid_url", `The host ${new URL(current).hostname} resolves to a private address.`, false, 400);
+				throw new TierError(
+					"invalid_url",
+					`The host ${new URL(current).hostname} resolves to a private address.`,
+					false,
+					400,
+				);
 			}
 			throw sourceNotFetched(true);
 		}

@@ -61,7 +61,11 @@ export interface SpeakerInput {
  * becomes the next turn, never sooner than MIN_HOLD_SECONDS after the previous cut.
  */
 export function analyseSpeakers({ samples, energy, cuts, duration }: SpeakerInput): SpeakerAnalysis {
-	const indexed = samples.map((s, i) => ({ ...s, faces: s.faces.filter((f) => f.score >= MIN_FACE_SCORE), energy: energy?.[i] ?? null }));
+	const indexed = samples.map((s, i) => ({
+		...s,
+		faces: s.faces.filter((f) => f.score >= MIN_FACE_SCORE),
+		energy: energy?.[i] ?? null,
+	}));
 	const withTwo = indexed.filter((s) => s.faces.length >= 2);
 	const twoFaceShare = samples.length ? withTwo.length / samples.length : 0;
 	const pair = withTwo.length ? medianPair(withTwo) : null;
@@ -120,7 +124,9 @@ function scoresOf(shot: Sample[], persons: FaceBox[]): number[][] {
 function winnersOf(scores: number[][]): { winners: (number | null)[]; voiced: number; decided: number } {
 	let voiced = 0;
 	let decided = 0;
-	const smooth = scores.map((row, i) => row.map((__, k) => [i - 1, i, i + 1].reduce((sum, j) => sum + (scores[j]?.[k] ?? 0), 0)));
+	const smooth = scores.map((row, i) =>
+		row.map((__, k) => [i - 1, i, i + 1].reduce((sum, j) => sum + (scores[j]?.[k] ?? 0), 0)),
+	);
 	const winners = smooth.map((row, i) => {
 		const isVoiced = scores[i]!.some((v) => v > 0);
 		if (isVoiced) voiced++;
@@ -137,7 +143,13 @@ function winnersOf(scores: number[][]): { winners: (number | null)[]; voiced: nu
  * cut where they began (as an editor would) but never within MIN_HOLD_SECONDS of the last cut or
  * of the shot's end.
  */
-function shotTurns(shot: Sample[], persons: FaceBox[], winners: (number | null)[], from: number, to: number): SpeakerTurn[] {
+function shotTurns(
+	shot: Sample[],
+	persons: FaceBox[],
+	winners: (number | null)[],
+	from: number,
+	to: number,
+): SpeakerTurn[] {
 	const turns: SpeakerTurn[] = [];
 	let current = winners.find((w) => w !== null) ?? (area(persons[0]!) >= area(persons[1]!) ? 0 : 1);
 	let turnStart = from;

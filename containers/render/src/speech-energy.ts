@@ -30,15 +30,41 @@ export async function channelEnergy(
 		await runProcess(
 			tools.ffmpeg,
 			[
-				"-hide_banner", "-nostdin", "-loglevel", "error",
-				"-ss", start.toFixed(3), "-i", sourceUrl, "-t", duration.toFixed(3),
-				"-map", "0:a:0", "-ac", "2", "-ar", String(RATE), "-f", "s16le", "pipe:1",
+				"-hide_banner",
+				"-nostdin",
+				"-loglevel",
+				"error",
+				"-ss",
+				start.toFixed(3),
+				"-i",
+				sourceUrl,
+				"-t",
+				duration.toFixed(3),
+				"-map",
+				"0:a:0",
+				"-ac",
+				"2",
+				"-ar",
+				String(RATE),
+				"-f",
+				"s16le",
+				"pipe:1",
 			],
-			{ timeoutMs: jobTimeouts.channelEnergy(duration), signal, onStdoutBytes: (chunk) => void chunks.push(Buffer.from(chunk)) },
+			{
+				timeoutMs: jobTimeouts.channelEnergy(duration),
+				signal,
+				onStdoutBytes: (chunk) => void chunks.push(Buffer.from(chunk)),
+			},
 		);
 	} catch (error) {
 		// "-map 0:a:0" matches nothing in a silent (video-only) source: no audio, not a failure.
-		if (!signal.aborted && error instanceof ProcessError && error.reason === "exit" && /matches no streams/i.test(error.stderrTail)) return null;
+		if (
+			!signal.aborted &&
+			error instanceof ProcessError &&
+			error.reason === "exit" &&
+			/matches no streams/i.test(error.stderrTail)
+		)
+			return null;
 		throw error;
 	}
 	const pcm = Buffer.concat(chunks);

@@ -60,7 +60,8 @@ export async function sweepWorkRoot(options: SweepOptions): Promise<SweepReport>
 		if (options.held.has(path)) continue;
 		if (entry.name === "_shared") {
 			for (const file of await entriesOf(path)) {
-				if (SHARED_TEMP.test(file.name) && !options.held.has(join(path, file.name))) await remove(join(entry.name, file.name));
+				if (SHARED_TEMP.test(file.name) && !options.held.has(join(path, file.name)))
+					await remove(join(entry.name, file.name));
 			}
 		} else if (entry.isDirectory() && SCRATCH_DIR.test(entry.name)) {
 			await remove(entry.name);
@@ -101,5 +102,8 @@ async function entriesOf(dir: string) {
 
 /** When the file last changed, renames included (ctime: a download's mtime may be the server's Last-Modified). */
 async function changedAtOf(path: string): Promise<number> {
-	return stat(path).then((s) => Math.max(s.mtimeMs, s.ctimeMs), () => 0);
+	return stat(path).then(
+		(s) => Math.max(s.mtimeMs, s.ctimeMs),
+		() => 0,
+	);
 }

@@ -1,5 +1,13 @@
 import { createReadStream } from "node:fs";
-import { CompleteMultipart, MULTIPART_START, MultipartStarted, OBJECT_UPLOAD_LIMITS, objectParts, UploadedPart, type OnProgress } from "@clipforge/contract";
+import {
+	CompleteMultipart,
+	MULTIPART_START,
+	MultipartStarted,
+	OBJECT_UPLOAD_LIMITS,
+	objectParts,
+	UploadedPart,
+	type OnProgress,
+} from "@clipforge/contract";
 import { egressFetch } from "./egress-fetch.ts";
 import { TierError } from "./tier-error.ts";
 import { fileSize } from "./workdir.ts";
@@ -35,10 +43,26 @@ export async function putFile(
 		return stream as AsyncIterable<Uint8Array>;
 	};
 	if (size <= partBytes) {
-		await send(putUrl, { method: "PUT", body: counted(0, size), headers: { "content-type": contentType, "content-length": String(size) } }, signal);
+		await send(
+			putUrl,
+			{
+				method: "PUT",
+				body: counted(0, size),
+				headers: { "content-type": contentType, "content-length": String(size) },
+			},
+			signal,
+		);
 		return size;
 	}
-	const { uploadId } = MultipartStarted.parse(await (await send(withQuery(putUrl, { [MULTIPART_START]: "" }), { method: "POST", headers: { "content-type": contentType } }, signal)).json());
+	const { uploadId } = MultipartStarted.parse(
+		await (
+			await send(
+				withQuery(putUrl, { [MULTIPART_START]: "" }),
+				{ method: "POST", headers: { "content-type": contentType } },
+				signal,
+			)
+		).json(),
+	);
 	const uploadUrl = (extra: Record<string, string> = {}) => withQuery(putUrl, { uploadId, ...extra });
 	try {
 		const plan = objectParts(size, partBytes);
@@ -49,16 +73,33 @@ export async function putFile(
 			const before = sent;
 			for (let attempt = 1; ; attempt++) {
 				try {
-					const response = await send(uploadUrl({ partNumber: String(n) }), { method: "PUT", body: counted(start, end), headers: { "content-length": String(end - start) } }, signal);
+					const response = await send(
+						uploadUrl({ partNumber: String(n) }),
+						{
+							method: "PUT",
+							body: counted(start, end),
+							headers: { "content-length": String(end - start) },
+						},
+						signal,
+					);
 					parts.push(UploadedPart.parse(await response.json()));
 					break;
 				} catch (error) {
 					sent = before;
-					if (attempt >= PART_TRIES || signal?.aborted || (error instanceof TierError && !error.retryable)) throw error;
+					if (attempt >= PART_TRIES || signal?.aborted || (error instanceof TierError && !error.retryable))
+						throw error;
 				}
 			}
 		}
-		await send(uploadUrl(), { method: "POST", body: JSON.stringify(CompleteMultipart.parse({ parts })), headers: { "content-type": "application/json" } }, signal);
+		await send(
+			uploadUrl(),
+			{
+				method: "POST",
+				body: JSON.stringify(CompleteMultipart.parse({ parts })),
+				headers: { "content-type": "application/json" },
+			},
+			signal,
+		);
 		return size;
 	} catch (error) {
 		// Best effort: the parts already stored are dropped now rather than by R2's own expiry.
@@ -74,8 +115,16 @@ function withQuery(url: string, params: Record<string, string>): string {
 	return next.toString();
 }
 
-async function send(url: string, init: { method: string; body?: AsyncIterable<Uint8Array> | string; headers: Record<string, string> }, signal?: AbortSignal): Promise<Response> {
-	const response = await egressFetch(url, { ...init, ...(init.body && typeof init.body !== "string" ? { duplex: "half" } : {}), signal });
+async function send(
+	url: string,
+	init: { method: string; body?: AsyncIterable<Uint8Array> | string; headers: Record<string, string> },
+	signal?: AbortSignal,
+): Promise<Response> {
+	const response = await egressFetch(url, {
+		...init,
+		...(init.body && typeof init.body !== "string" ? { duplex: "half" } : {}),
+		signal,
+	});
 	if (!response.ok) {
 		const detail = (await response.text()).slice(0, 300);
 		// 4xx from the Worker means the signed URL is bad or expired: retrying the same URL will not help.
@@ -89,7 +138,11 @@ export async function fetchToFile(url: string, path: string, signal?: AbortSigna
 	const { writeFile } = await import("node:fs/promises");
 	const response = await egressFetch(url, { signal });
 	if (!response.ok) {
-		throw new TierError("source_missing", `Fetching ${new URL(url).pathname} answered ${response.status}.`, response.status >= 500);
+		throw new TierError(
+			"source_missing",
+			`Fetching ${new URL(url).pathname} answered ${response.status}.`,
+			response.status >= 500,
+		);
 	}
 	const bytes = new Uint8Array(await response.arrayBuffer());
 	await writeFile(path, bytes);

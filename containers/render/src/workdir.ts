@@ -74,5 +74,10 @@ function checkedId(id: string): string {
 }
 
 function unsafe(names: string[]): TierError {
-	return new TierError("invalid_request", `Unsafe id or file name ${JSON.stringify(names.join("/")).slice(0, 80)}.`, false, 400);
+	return new TierError(
+		"invalid_request",
+		`Unsafe id or file name ${JSON.stringify(names.join("/")).slice(0, 80)}.`,
+		false,
+		400,
+	);
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { assTime, breakLines, buildAssDocument, escapeAssText, HOOK_SECONDS, pagesOf, textWidth } from "../src/captions.ts";
+import {
+	assTime,
+	breakLines,
+	buildAssDocument,
+	escapeAssText,
+	HOOK_SECONDS,
+	pagesOf,
+	textWidth,
+} from "../src/captions.ts";
 import { presetLook, type CaptionStyle, type Word } from "@clipforge/contract";
 import { layoutFor } from "../src/layout.ts";
 
@@ -8,14 +16,26 @@ const layout = layoutFor("9:16", null);
 /** A talk: phrases of 3-9 words, words 0.2-0.6 s, short gaps inside phrases, pauses of 0.8-2 s between. */
 function talk(seed: number): Word[] {
 	let state = seed;
-	const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+	const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 	const words: Word[] = [];
 	let t = 0.3;
 	for (let phrase = 0; phrase < 8; phrase++) {
 		const count = 3 + Math.floor(random() * 7);
 		for (let i = 0; i < count; i++) {
 			const length = 0.2 + random() * 0.4;
-			const text = ["we", "build", "remarkable", "clips", "from", "long", "videos", "today", "every", "single", "time"][Math.floor(random() * 11)]!;
+			const text = [
+				"we",
+				"build",
+				"remarkable",
+				"clips",
+				"from",
+				"long",
+				"videos",
+				"today",
+				"every",
+				"single",
+				"time",
+			][Math.floor(random() * 11)]!;
 			words.push({ word: i === count - 1 ? `${text}.` : text, start: t, end: t + length });
 			t += length + 0.05 + random() * 0.2;
 		}
@@ -41,7 +61,12 @@ function eventsOf(ass: string): Event[] {
 		.filter((l) => l.startsWith("Dialogue:"))
 		.map((l) => {
 			const fields = l.slice("Dialogue: ".length).split(",");
-			return { start: seconds(fields[1]!), end: seconds(fields[2]!), style: fields[3]!, text: fields.slice(9).join(",") };
+			return {
+				start: seconds(fields[1]!),
+				end: seconds(fields[2]!),
+				style: fields[3]!,
+				text: fields.slice(9).join(","),
+			};
 		});
 }
 
@@ -51,11 +76,23 @@ describe("caption timing", () => {
 	for (const style of ["karaoke", "word-by-word", "sentence"] as CaptionStyle[]) {
 		it(`${style}: every event starts and ends within 50 ms of a word's timing, and nothing shows during pauses`, () => {
 			const words = talk(style.length);
-			const events = eventsOf(buildAssDocument({ layout, captions: { look: presetLook(style), words }, hookTitle: null, duration: 120 }));
+			const events = eventsOf(
+				buildAssDocument({
+					layout,
+					captions: { look: presetLook(style), words },
+					hookTitle: null,
+					duration: 120,
+				}),
+			);
 			expect(events.length).toBeGreaterThan(0);
 			const near = (t: number, times: number[]) => times.some((w) => Math.abs(w - t) <= 0.05);
 			for (const e of events) {
-				expect(near(e.start, words.map((w) => w.start))).toBe(true);
+				expect(
+					near(
+						e.start,
+						words.map((w) => w.start),
+					),
+				).toBe(true);
 				expect(near(e.end, [...words.map((w) => w.end), ...words.map((w) => w.start)])).toBe(true);
 			}
 			// Pauses of 0.8 s or more between phrases: no event covers their middle.
@@ -68,14 +105,28 @@ describe("caption timing", () => {
 			// Every word is shown while it is spoken.
 			for (const w of words) {
 				const middle = (w.start + w.end) / 2;
-				expect(events.some((e) => e.start <= middle && e.end >= middle && visibleText(e.text).toLowerCase().includes(w.word.toLowerCase()))).toBe(true);
+				expect(
+					events.some(
+						(e) =>
+							e.start <= middle &&
+							e.end >= middle &&
+							visibleText(e.text).toLowerCase().includes(w.word.toLowerCase()),
+					),
+				).toBe(true);
 			}
 		});
 	}
 
 	it("karaoke highlights exactly the word being spoken", () => {
 		const words = talk(3);
-		const events = eventsOf(buildAssDocument({ layout, captions: { look: presetLook("karaoke"), words }, hookTitle: null, duration: 120 }));
+		const events = eventsOf(
+			buildAssDocument({
+				layout,
+				captions: { look: presetLook("karaoke"), words },
+				hookTitle: null,
+				duration: 120,
+			}),
+		);
 		expect(events).toHaveLength(words.length);
 		events.forEach((e, i) => {
 			const highlighted = /\{\\1c&H00E6FF&\}(.*?)\{/.exec(e.text)?.[1];
@@ -84,12 +135,21 @@ describe("caption timing", () => {
 	});
 
 	it("clips words to the clip's duration and drops empty ones", () => {
-		const events = eventsOf(buildAssDocument({
-			layout,
-			captions: { look: presetLook("word-by-word"), words: [{ word: " ", start: 0, end: 1 }, { word: "late", start: 9.5, end: 11 }, { word: "gone", start: 12, end: 13 }] },
-			hookTitle: null,
-			duration: 10,
-		}));
+		const events = eventsOf(
+			buildAssDocument({
+				layout,
+				captions: {
+					look: presetLook("word-by-word"),
+					words: [
+						{ word: " ", start: 0, end: 1 },
+						{ word: "late", start: 9.5, end: 11 },
+						{ word: "gone", start: 12, end: 13 },
+					],
+				},
+				hookTitle: null,
+				duration: 10,
+			}),
+		);
 		expect(events).toEqual([expect.objectContaining({ start: 9.5, end: 10 })]);
 	});
 });
@@ -100,7 +160,10 @@ describe("pages and lines", () => {
 		for (const page of pagesOf(words, layout, 2, 8)) {
 			expect(page.lineStarts.length).toBeLessThanOrEqual(2);
 			page.lineStarts.forEach((start, line) => {
-				const text = page.words.slice(start, page.lineStarts[line + 1] ?? page.words.length).map((w) => w.word).join(" ");
+				const text = page.words
+					.slice(start, page.lineStarts[line + 1] ?? page.words.length)
+					.map((w) => w.word)
+					.join(" ");
 				expect(textWidth(text, layout.fontSize)).toBeLessThanOrEqual(layout.maxLineWidth);
 			});
 		}
@@ -115,7 +178,11 @@ describe("pages and lines", () => {
 	});
 
 	it("breaks hook titles by width", () => {
-		const lines = breakLines("The one habit that quietly doubled my focus in a single week", layout.hookFontSize, layout.maxLineWidth);
+		const lines = breakLines(
+			"The one habit that quietly doubled my focus in a single week",
+			layout.hookFontSize,
+			layout.maxLineWidth,
+		);
 		expect(lines.length).toBeGreaterThan(1);
 		for (const line of lines) expect(textWidth(line, layout.hookFontSize)).toBeLessThanOrEqual(layout.maxLineWidth);
 	});
@@ -140,7 +207,12 @@ describe("escapeAssText", () => {
 	});
 
 	it("cannot inject a new Dialogue line", () => {
-		const ass = buildAssDocument({ layout, captions: null, hookTitle: "x\nDialogue: 0,0:00:00.00,0:09:00.00,Hook,,0,0,0,,owned", duration: 10 });
+		const ass = buildAssDocument({
+			layout,
+			captions: null,
+			hookTitle: "x\nDialogue: 0,0:00:00.00,0:09:00.00,Hook,,0,0,0,,owned",
+			duration: 10,
+		});
 		expect(ass.split("\n").filter((l) => l.startsWith("Dialogue:"))).toHaveLength(1);
 	});
 });

@@ -11,11 +11,15 @@ import { RenderClipRequest, type RenderClipResult } from "@clipforge/contract";
 import { renderClip } from "../src/render-clip.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 
-export const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
+export const ffmpeg = (...args: string[]) =>
+	execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
 
 export interface ClipHarness {
 	media: string;
-	render(source: string, request: Partial<RenderClipRequest> & { start?: number; end: number }): Promise<{ video: string; result: RenderClipResult }>;
+	render(
+		source: string,
+		request: Partial<RenderClipRequest> & { start?: number; end: number },
+	): Promise<{ video: string; result: RenderClipResult }>;
 	close(): Promise<void>;
 }
 
@@ -30,8 +34,15 @@ export async function clipHarness(name: string): Promise<ClipHarness> {
 		async render(source, request) {
 			const videoId = `${name}${Date.now()}${counter++}`;
 			const spec = RenderClipRequest.parse({
-				videoId, clipId: "clip", sourceUrl: `${files.url}/${source}`, start: 0, aspectRatio: "9:16", watermark: null,
-				videoPutUrl: `${sink.url}/${videoId}/clip.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`, ...request,
+				videoId,
+				clipId: "clip",
+				sourceUrl: `${files.url}/${source}`,
+				start: 0,
+				aspectRatio: "9:16",
+				watermark: null,
+				videoPutUrl: `${sink.url}/${videoId}/clip.mp4`,
+				thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`,
+				...request,
 			});
 			const result = await renderClip(spec, () => {}, AbortSignal.timeout(120_000));
 			return { video: join(sinkDir, videoId, "clip.mp4"), result };

@@ -6,28 +6,41 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONTAINER_INSTANCE_TYPES, DEFAULT_SOURCE_LIMITS, largestSourceOnDisk, type ContainerInstanceType } from "@clipforge/contract";
+import {
+	CONTAINER_INSTANCE_TYPES,
+	DEFAULT_SOURCE_LIMITS,
+	largestSourceOnDisk,
+	type ContainerInstanceType,
+} from "@clipforge/contract";
 import { describe, expect, it } from "vitest";
 import { assertRoomFor, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk } from "../src/disk-room.ts";
 
 const wrangler = readFileSync(join(import.meta.dirname, "../../../wrangler.toml"), "utf8");
-const instanceType = /\[\[containers\]\][^[]*?instance_type\s*=\s*"([^"]+)"/.exec(wrangler)?.[1] as ContainerInstanceType;
+const instanceType = /\[\[containers\]\][^[]*?instance_type\s*=\s*"([^"]+)"/.exec(
+	wrangler,
+)?.[1] as ContainerInstanceType;
 
 describe("a render instance's disk", () => {
 	it("the configured instance type holds the largest source the default limits allow, at its download peak", () => {
 		expect(Object.keys(CONTAINER_INSTANCE_TYPES)).toContain(instanceType);
 		const disk = CONTAINER_INSTANCE_TYPES[instanceType].diskBytes;
-		const configured = Number(/^MAX_SOURCE_BYTES\s*=\s*"(\d+)"/m.exec(wrangler)?.[1] ?? DEFAULT_SOURCE_LIMITS.maxBytes);
+		const configured = Number(
+			/^MAX_SOURCE_BYTES\s*=\s*"(\d+)"/m.exec(wrangler)?.[1] ?? DEFAULT_SOURCE_LIMITS.maxBytes,
+		);
 		expect(largestSourceOnDisk(disk)).toBeGreaterThanOrEqual(configured);
 		// standard-1 would not: its 8 GB hold sources up to 2.75 GB.
-		expect(largestSourceOnDisk(CONTAINER_INSTANCE_TYPES["standard-1"].diskBytes)).toBeLessThan(DEFAULT_SOURCE_LIMITS.maxBytes);
+		expect(largestSourceOnDisk(CONTAINER_INSTANCE_TYPES["standard-1"].diskBytes)).toBeLessThan(
+			DEFAULT_SOURCE_LIMITS.maxBytes,
+		);
 	});
 
 	it("lowers a plan's size limit to what the disk holds, and says so in the refusal", () => {
 		const disk = { totalBytes: CONTAINER_INSTANCE_TYPES["standard-2"].diskBytes, freeBytes: 10e9 };
 		const generous = sourceLimitsOnDisk({ maxPixels: 1, maxBytes: 8 * 1024 ** 3 }, disk);
 		expect(generous).toEqual({ maxPixels: 1, maxBytes: 4_750_000_000, byDisk: true });
-		expect(limitWords(generous)).toBe("the 4.4 GB this render instance's disk can hold (raise instance_type or lower max_source_bytes)");
+		expect(limitWords(generous)).toBe(
+			"the 4.4 GB this render instance's disk can hold (raise instance_type or lower max_source_bytes)",
+		);
 		const modest = sourceLimitsOnDisk({ maxPixels: 1, maxBytes: 1024 ** 3 }, disk);
 		expect(modest.byDisk).toBe(false);
 		expect(limitWords(modest)).toBe("the 1.0 GB limit");
@@ -40,7 +53,9 @@ describe("a render instance's disk", () => {
 			expect.unreachable();
 		} catch (error) {
 			expect(error).toMatchObject({ code: "busy", retryable: true });
-			expect((error as Error).message).toMatch(/disk has 4\.7 GB free; downloading this 2\.8 GB video needs 5\.6 GB/);
+			expect((error as Error).message).toMatch(
+				/disk has 4\.7 GB free; downloading this 2\.8 GB video needs 5\.6 GB/,
+			);
 		}
 		expect(ranOutOfDisk("ERROR: unable to write data: [Errno 28] No space left on device")).toBe(true);
 		expect(ranOutOfDisk("HTTP Error 403: Forbidden")).toBe(false);

@@ -58,7 +58,16 @@ const resolver = async (host: string) => {
 };
 
 const trap = (suffix: string) => `http://${FORBIDDEN}:${port}${suffix}`;
-const playlist = (lines: string[]) => ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0", ...lines, "#EXT-X-ENDLIST", ""].join("\n");
+const playlist = (lines: string[]) =>
+	[
+		"#EXTM3U",
+		"#EXT-X-VERSION:3",
+		"#EXT-X-TARGETDURATION:2",
+		"#EXT-X-MEDIA-SEQUENCE:0",
+		...lines,
+		"#EXT-X-ENDLIST",
+		"",
+	].join("\n");
 
 /** The public host's pages: the guard's probe (`Range: bytes=0-0`) sees a video, the tools see the attack. */
 function publicSite(req: IncomingMessage, res: ServerResponse): void {
@@ -66,7 +75,10 @@ function publicSite(req: IncomingMessage, res: ServerResponse): void {
 	const guard = req.headers.range === "bytes=0-0";
 	publicRequests.push(`${guard ? "guard" : "tool"} ${path}`);
 	const redirect = (location: string): void => void res.writeHead(302, { location }).end();
-	if (guard && path !== "/video.mp4") return void res.writeHead(206, { "content-type": "video/mp4", "content-range": `bytes 0-0/${video.length}` }).end(video.subarray(0, 1));
+	if (guard && path !== "/video.mp4")
+		return void res
+			.writeHead(206, { "content-type": "video/mp4", "content-range": `bytes 0-0/${video.length}` })
+			.end(video.subarray(0, 1));
 	switch (path) {
 		case "/video.mp4":
 			return void res.writeHead(200, { "content-type": "video/mp4", "content-length": video.length }).end(video);
@@ -79,13 +91,21 @@ function publicSite(req: IncomingMessage, res: ServerResponse): void {
 		case "/to-ftp.mp4":
 			return redirect(`ftp://${FORBIDDEN}:${port}/x.mp4`);
 		case "/segments.m3u8":
-			return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(playlist(["#EXTINF:2.0,", trap("/seg0.ts"), "#EXTINF:2.0,", trap("/seg1.ts")]));
+			return void res
+				.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
+				.end(playlist(["#EXTINF:2.0,", trap("/seg0.ts"), "#EXTINF:2.0,", trap("/seg1.ts")]));
 		case "/key.m3u8":
-			return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(playlist([`#EXT-X-KEY:METHOD=AES-128,URI="${trap("/key.bin")}"`, "#EXTINF:2.0,", "/seg0.ts"]));
+			return void res
+				.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
+				.end(playlist([`#EXT-X-KEY:METHOD=AES-128,URI="${trap("/key.bin")}"`, "#EXTINF:2.0,", "/seg0.ts"]));
 		case "/seg0.ts":
 			return void res.writeHead(200, { "content-type": "video/mp2t" }).end(Buffer.alloc(188 * 10, 0x47));
 		case "/stream.sdp":
-			return void res.writeHead(200, { "content-type": "application/sdp" }).end(`v=0\r\no=- 0 0 IN IP4 ${FORBIDDEN}\r\ns=x\r\nc=IN IP4 ${FORBIDDEN}\r\nt=0 0\r\nm=video ${port} RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n`);
+			return void res
+				.writeHead(200, { "content-type": "application/sdp" })
+				.end(
+					`v=0\r\no=- 0 0 IN IP4 ${FORBIDDEN}\r\ns=x\r\nc=IN IP4 ${FORBIDDEN}\r\nt=0 0\r\nm=video ${port} RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n`,
+				);
 		default:
 			return void res.writeHead(404, { "content-type": "text/plain" }).end("not found");
 	}
@@ -105,7 +125,9 @@ function forbiddenCounter(): TcpServer {
 		const local = socket.localPort ?? 0;
 		forbiddenHits.set(local, (forbiddenHits.get(local) ?? 0) + 1);
 		socket.on("error", () => undefined);
-		socket.end("HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: 16\r\nconnection: close\r\n\r\n0123456789abcdef");
+		socket.end(
+			"HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: 16\r\nconnection: close\r\n\r\n0123456789abcdef",
+		);
 	});
 }
 
@@ -116,12 +138,60 @@ beforeAll(async () => {
 	dir = mkdtempSync(join(tmpdir(), "egress-test-"));
 	process.env.WORK_DIR = join(dir, "work");
 	const file = join(dir, "video.mp4");
-	execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", file]);
+	execFileSync("ffmpeg", [
+		"-hide_banner",
+		"-loglevel",
+		"error",
+		"-f",
+		"lavfi",
+		"-i",
+		"testsrc2=size=160x90:rate=10",
+		"-f",
+		"lavfi",
+		"-i",
+		"sine=frequency=440",
+		"-t",
+		"2",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-c:a",
+		"aac",
+		"-shortest",
+		file,
+	]);
 	video = readFileSync(file);
-	execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=public.test", "-addext", "subjectAltName=DNS:public.test", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
+	execFileSync(
+		"openssl",
+		[
+			"req",
+			"-x509",
+			"-newkey",
+			"rsa:2048",
+			"-nodes",
+			"-days",
+			"1",
+			"-subj",
+			"/CN=public.test",
+			"-addext",
+			"subjectAltName=DNS:public.test",
+			"-keyout",
+			join(dir, "key.pem"),
+			"-out",
+			join(dir, "cert.pem"),
+		],
+		{ stdio: "ignore" },
+	);
 	port = await listen(createHttpServer(publicSite), PUBLIC);
 	await listen(forbiddenCounter(), FORBIDDEN, port);
-	tlsPort = await listen(createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, publicSite), PUBLIC);
+	tlsPort = await listen(
+		createHttpsServer(
+			{ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+			publicSite,
+		),
+		PUBLIC,
+	);
 	await listen(forbiddenCounter(), FORBIDDEN, tlsPort);
 });
 
@@ -155,7 +225,10 @@ describe("the source works through the proxy", () => {
 		const byName = `http://public.test:${port}/video.mp4`;
 		const info = await probeSource(byName);
 		expect(info.duration).toBeCloseTo(2, 0);
-		const { bytes } = await downloadSource({ videoId: `egress-ok-${Date.now()}`, url: byName, limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined);
+		const { bytes } = await downloadSource(
+			{ videoId: `egress-ok-${Date.now()}`, url: byName, limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null },
+			() => undefined,
+		);
 		expect(bytes).toBe(video.length);
 		// public.test exists only in the test's resolver: only the proxy could have reached it.
 		expect(stats.forwarded).toBeGreaterThan(before);
@@ -165,10 +238,24 @@ describe("the source works through the proxy", () => {
 	it("https inputs go through it too (CONNECT), with ffprobe and yt-dlp", async () => {
 		const { stats } = await egressProxy();
 		const before = stats.tunnels;
-		const { stdout } = await runProcess(tools.ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", `https://public.test:${tlsPort}/video.mp4`], { timeoutMs: 30_000 });
+		const { stdout } = await runProcess(
+			tools.ffprobe,
+			[
+				"-v",
+				"error",
+				"-show_entries",
+				"format=duration",
+				"-of",
+				"csv=p=0",
+				`https://public.test:${tlsPort}/video.mp4`,
+			],
+			{ timeoutMs: 30_000 },
+		);
 		expect(Number(stdout.trim())).toBeCloseTo(2, 0);
 		// yt-dlp checks certificates (this one is self-signed), so it fails, but only after its tunnel reached the server.
-		await runProcess(tools.ytDlp, ["-J", "--", `https://public.test:${tlsPort}/video.mp4`], { timeoutMs: 30_000 }).catch(() => undefined);
+		await runProcess(tools.ytDlp, ["-J", "--", `https://public.test:${tlsPort}/video.mp4`], {
+			timeoutMs: 30_000,
+		}).catch(() => undefined);
 		expect(stats.tunnels).toBeGreaterThanOrEqual(before + 2);
 		expect(publicRequests.filter((r) => r === "tool /video.mp4").length).toBeGreaterThanOrEqual(1);
 	});
@@ -177,7 +264,17 @@ describe("the source works through the proxy", () => {
 describe("redirects the guard never saw", () => {
 	it("guard 200, tools 302 → a forbidden address: probe and download fail, the forbidden server gets nothing", async () => {
 		await expect(probeSource(src("/to-forbidden.mp4"))).rejects.toMatchObject(NOT_FETCHED);
-		await expect(downloadSource({ videoId: `egress-302-${Date.now()}`, url: src("/to-forbidden.mp4"), limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined)).rejects.toMatchObject(NOT_FETCHED);
+		await expect(
+			downloadSource(
+				{
+					videoId: `egress-302-${Date.now()}`,
+					url: src("/to-forbidden.mp4"),
+					limits: DEFAULT_SOURCE_LIMITS,
+					expectedDuration: null,
+				},
+				() => undefined,
+			),
+		).rejects.toMatchObject(NOT_FETCHED);
 		expect(publicRequests).toContain("guard /to-forbidden.mp4");
 		expect(publicRequests).toContain("tool /to-forbidden.mp4");
 		expect(hits()).toBe(0);
@@ -200,9 +297,18 @@ describe("redirects the guard never saw", () => {
 	});
 
 	it("a background or watermark import redirected the same way", async () => {
-		const request = { kind: "background" as const, url: src("/to-forbidden.mp4"), putUrl: `http://public.test:${port}/upload`, limits: null };
-		await expect(importMedia(request, () => undefined, AbortSignal.timeout(60_000))).rejects.toMatchObject(NOT_FETCHED);
-		await expect(importMedia({ ...request, kind: "watermark" }, () => undefined, AbortSignal.timeout(60_000))).rejects.toMatchObject(NOT_FETCHED);
+		const request = {
+			kind: "background" as const,
+			url: src("/to-forbidden.mp4"),
+			putUrl: `http://public.test:${port}/upload`,
+			limits: null,
+		};
+		await expect(importMedia(request, () => undefined, AbortSignal.timeout(60_000))).rejects.toMatchObject(
+			NOT_FETCHED,
+		);
+		await expect(
+			importMedia({ ...request, kind: "watermark" }, () => undefined, AbortSignal.timeout(60_000)),
+		).rejects.toMatchObject(NOT_FETCHED);
 		expect(hits()).toBe(0);
 	});
 });
@@ -210,27 +316,52 @@ describe("redirects the guard never saw", () => {
 describe("URLs inside what the source serves", () => {
 	it("an HLS playlist whose segments are on the forbidden address: probe and download fail, nothing reaches it", async () => {
 		await expect(probeSource(src("/segments.m3u8"))).rejects.toMatchObject({ code: "unsupported_source" });
-		await expect(downloadSource({ videoId: `egress-hls-${Date.now()}`, url: src("/segments.m3u8"), limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined)).rejects.toMatchObject({ code: "unsupported_source" });
+		await expect(
+			downloadSource(
+				{
+					videoId: `egress-hls-${Date.now()}`,
+					url: src("/segments.m3u8"),
+					limits: DEFAULT_SOURCE_LIMITS,
+					expectedDuration: null,
+				},
+				() => undefined,
+			),
+		).rejects.toMatchObject({ code: "unsupported_source" });
 		expect(publicRequests).toContain("tool /segments.m3u8");
 		expect(hits()).toBe(0);
 	});
 
 	it("an HLS playlist whose AES key URL is on the forbidden address", async () => {
 		await expect(probeSource(src("/key.m3u8"))).rejects.toMatchObject({ code: "unsupported_source" });
-		await expect(downloadSource({ videoId: `egress-key-${Date.now()}`, url: src("/key.m3u8"), limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => undefined)).rejects.toMatchObject({ code: "unsupported_source" });
+		await expect(
+			downloadSource(
+				{
+					videoId: `egress-key-${Date.now()}`,
+					url: src("/key.m3u8"),
+					limits: DEFAULT_SOURCE_LIMITS,
+					expectedDuration: null,
+				},
+				() => undefined,
+			),
+		).rejects.toMatchObject({ code: "unsupported_source" });
 		expect(publicRequests).toContain("tool /key.m3u8");
 		expect(hits()).toBe(0);
 	});
 
 	it("an SDP file served over http cannot make ffmpeg open rtp/udp (protocol whitelist)", async () => {
-		const error = await runProcess(tools.ffprobe, ["-v", "error", src("/stream.sdp")], { timeoutMs: 30_000 }).catch((e: unknown) => e);
+		const error = await runProcess(tools.ffprobe, ["-v", "error", src("/stream.sdp")], { timeoutMs: 30_000 }).catch(
+			(e: unknown) => e,
+		);
 		expect(error).toBeInstanceOf(ProcessError);
 		expect((error as ProcessError).stderrTail).toMatch(/Protocol 'rtp' not on whitelist/);
 	});
 
 	it("https straight to the forbidden address, tunnelled: ffprobe and yt-dlp are refused before a connection", async () => {
 		for (const command of [tools.ffprobe, tools.ytDlp]) {
-			const args = command === tools.ytDlp ? ["-J", "--", `https://${FORBIDDEN}:${tlsPort}/x.mp4`] : ["-v", "error", `https://${FORBIDDEN}:${tlsPort}/x.mp4`];
+			const args =
+				command === tools.ytDlp
+					? ["-J", "--", `https://${FORBIDDEN}:${tlsPort}/x.mp4`]
+					: ["-v", "error", `https://${FORBIDDEN}:${tlsPort}/x.mp4`];
 			await expect(runProcess(command, args, { timeoutMs: 30_000 })).rejects.toBeInstanceOf(ProcessError);
 		}
 		expect(hits()).toBe(0);
@@ -249,13 +380,17 @@ describe("DNS rebinding", () => {
 
 	it("public for the guard's check, the forbidden address for its own request: the pinned agent refuses", async () => {
 		rebindAnswers = [PUBLIC, FORBIDDEN];
-		await expect(probeSource(`http://rebind-guard.test:${port}/video.mp4`)).rejects.toMatchObject({ code: "invalid_url" });
+		await expect(probeSource(`http://rebind-guard.test:${port}/video.mp4`)).rejects.toMatchObject({
+			code: "invalid_url",
+		});
 		expect(hits()).toBe(0);
 	});
 
 	it("one private address among public ones refuses the host", async () => {
 		await expect(probeSource(`http://mixed.test:${port}/video.mp4`)).rejects.toMatchObject({ code: "invalid_url" });
-		await expect(runProcess(tools.ffprobe, ["-v", "error", `http://mixed.test:${port}/video.mp4`], { timeoutMs: 30_000 })).rejects.toBeInstanceOf(ProcessError);
+		await expect(
+			runProcess(tools.ffprobe, ["-v", "error", `http://mixed.test:${port}/video.mp4`], { timeoutMs: 30_000 }),
+		).rejects.toBeInstanceOf(ProcessError);
 		expect(hits()).toBe(0);
 	});
 });
@@ -286,7 +421,11 @@ describe("where private sources are allowed (local stack, tests)", () => {
 		process.env.ALLOW_PRIVATE_SOURCES = "true";
 		const { stats } = await egressProxy();
 		const before = stats.forwarded;
-		const { stdout } = await runProcess(tools.ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", `http://${PUBLIC}:${port}/video.mp4`], { timeoutMs: 30_000 });
+		const { stdout } = await runProcess(
+			tools.ffprobe,
+			["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", `http://${PUBLIC}:${port}/video.mp4`],
+			{ timeoutMs: 30_000 },
+		);
 		expect(Number(stdout.trim())).toBeCloseTo(2, 0);
 		expect(stats.forwarded).toBeGreaterThan(before);
 	});

@@ -27,17 +27,40 @@ describe("renderClipArgs", () => {
 		expect(args[args.indexOf("-t") + 1]).toBe("27.500");
 	});
 	it("encodes once to H.264/AAC with faststart", () => {
-		expect(args).toEqual(expect.arrayContaining(["-c:v", "libx264", "-c:a", "aac", "-movflags", "+faststart", "-pix_fmt", "yuv420p"]));
+		expect(args).toEqual(
+			expect.arrayContaining([
+				"-c:v",
+				"libx264",
+				"-c:a",
+				"aac",
+				"-movflags",
+				"+faststart",
+				"-pix_fmt",
+				"yuv420p",
+			]),
+		);
 		expect(args[args.length - 1]).toBe("/tmp/o.mp4");
 	});
 	it("stacks two face crops from one decode, each scaled to its half, with captions on the seam", () => {
 		const layout = layoutFor("9:16", null, true);
-		expect(layout.halves).toEqual([{ width: 1080, height: 960 }, { width: 1080, height: 960 }]);
+		expect(layout.halves).toEqual([
+			{ width: 1080, height: 960 },
+			{ width: 1080, height: 960 },
+		]);
 		expect(layout.captionY).toBe(960);
-		const rects = [{ x: 100, y: 40, width: 540, height: 480 }, { x: 1200, y: 60, width: 540, height: 480 }] as const;
-		const graph = graphOf(renderClipArgs({ ...base, layout, stacked: [rects[0], rects[1]], assFile: "/tmp/c.ass" }));
-		expect(graph).toContain("[0:v]split=2[p0][p1];[p0]crop=w=540:h=480:x=100:y=40,scale=1080:960:flags=lanczos,setsar=1[top]");
-		expect(graph).toContain("[p1]crop=w=540:h=480:x=1200:y=60,scale=1080:960:flags=lanczos,setsar=1[bottom];[top][bottom]vstack=inputs=2[base]");
+		const rects = [
+			{ x: 100, y: 40, width: 540, height: 480 },
+			{ x: 1200, y: 60, width: 540, height: 480 },
+		] as const;
+		const graph = graphOf(
+			renderClipArgs({ ...base, layout, stacked: [rects[0], rects[1]], assFile: "/tmp/c.ass" }),
+		);
+		expect(graph).toContain(
+			"[0:v]split=2[p0][p1];[p0]crop=w=540:h=480:x=100:y=40,scale=1080:960:flags=lanczos,setsar=1[top]",
+		);
+		expect(graph).toContain(
+			"[p1]crop=w=540:h=480:x=1200:y=60,scale=1080:960:flags=lanczos,setsar=1[bottom];[top][bottom]vstack=inputs=2[base]",
+		);
 		expect(graph).toContain("[base]ass=filename=/tmp/c.ass");
 	});
 	it("tolerates a source without audio", () => {
@@ -55,13 +78,24 @@ describe("renderClipArgs", () => {
 	});
 	it("stacks the main video over a looped background at the split ratio", () => {
 		const split = renderClipArgs({ ...base, layout: layoutFor("9:16", 30), backgroundFile: "/bg.mp4" });
-		expect(split.slice(split.indexOf("-stream_loop"), split.indexOf("-stream_loop") + 4)).toEqual(["-stream_loop", "-1", "-i", "/bg.mp4"]);
+		expect(split.slice(split.indexOf("-stream_loop"), split.indexOf("-stream_loop") + 4)).toEqual([
+			"-stream_loop",
+			"-1",
+			"-i",
+			"/bg.mp4",
+		]);
 		expect(graphOf(split)).toContain("scale=1080:576:flags=lanczos");
 		expect(graphOf(split)).toContain("scale=1080:1344:flags=lanczos");
 		expect(graphOf(split)).toContain("vstack=inputs=2:shortest=1");
 	});
 	it("burns captions, then overlays an image mark as a third input", () => {
-		const all = renderClipArgs({ ...base, layout: layoutFor("9:16", 50), backgroundFile: "/bg.mp4", assFile: "/c.ass", watermark: { kind: "image", imageFile: "/m.png" } });
+		const all = renderClipArgs({
+			...base,
+			layout: layoutFor("9:16", 50),
+			backgroundFile: "/bg.mp4",
+			assFile: "/c.ass",
+			watermark: { kind: "image", imageFile: "/m.png" },
+		});
 		const graph = graphOf(all);
 		expect(graph.indexOf("ass=filename=/c.ass")).toBeGreaterThan(graph.indexOf("vstack"));
 		expect(graph).toContain("[2:v]scale=216:-2");
@@ -86,7 +120,9 @@ describe("thumbnail from the same pass", () => {
 	it("branches the final picture into a chooser of non-dark, representative frames and writes one JPEG", () => {
 		const args = renderClipArgs({ ...base, thumbnail: { path: "/t.jpg", width: 540 } });
 		expect(graphOf(args)).toContain("split=2[out][candidates]");
-		expect(graphOf(args)).toMatch(/\[candidates\]trim=start=0\.500:end=6\.500,fps=5,scale=540:-2,signalstats.*YAVG.*thumbnail=n=30\[thumb\]/);
+		expect(graphOf(args)).toMatch(
+			/\[candidates\]trim=start=0\.500:end=6\.500,fps=5,scale=540:-2,signalstats.*YAVG.*thumbnail=n=30\[thumb\]/,
+		);
 		expect(args.slice(-9)).toEqual(["-map", "[thumb]", "-frames:v", "1", "-update", "1", "-q:v", "3", "/t.jpg"]);
 	});
 });
@@ -118,9 +154,29 @@ describe("progress parsers", () => {
 
 describe("parsePocketsphinxOutput", () => {
 	it("keeps words with times, drops markers and pronunciation variants, one segment per utterance", () => {
-		const out = ["did you know", "<s> 0.110 0.170 1.000100", "did 0.180 0.320 0.226622", "you 0.330 0.490 0.999300", "know(2) 0.500 0.720 0.999300", "<sil> 0.73 0.9 1.0", "</s> 3.360 3.490 1.000000", "hello", "hello 4.0 4.4 0.9", "[NOISE] 4.5 4.6 1.0"].join("\n");
+		const out = [
+			"did you know",
+			"<s> 0.110 0.170 1.000100",
+			"did 0.180 0.320 0.226622",
+			"you 0.330 0.490 0.999300",
+			"know(2) 0.500 0.720 0.999300",
+			"<sil> 0.73 0.9 1.0",
+			"</s> 3.360 3.490 1.000000",
+			"hello",
+			"hello 4.0 4.4 0.9",
+			"[NOISE] 4.5 4.6 1.0",
+		].join("\n");
 		expect(parsePocketsphinxOutput(out)).toEqual([
-			{ start: 0.18, end: 0.72, text: "did you know", words: [{ word: "did", start: 0.18, end: 0.32 }, { word: "you", start: 0.33, end: 0.49 }, { word: "know", start: 0.5, end: 0.72 }] },
+			{
+				start: 0.18,
+				end: 0.72,
+				text: "did you know",
+				words: [
+					{ word: "did", start: 0.18, end: 0.32 },
+					{ word: "you", start: 0.33, end: 0.49 },
+					{ word: "know", start: 0.5, end: 0.72 },
+				],
+			},
 			{ start: 4, end: 4.4, text: "hello", words: [{ word: "hello", start: 4, end: 4.4 }] },
 		]);
 	});

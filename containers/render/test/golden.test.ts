@@ -31,19 +31,48 @@ const WORDS: Word[] = [
 const AT = 1.2;
 
 /** Renders the ASS of a config over a still "speaker" frame at time AT, as a 540x960 PNG. */
-function screenshot(name: string, options: { style: CaptionPresetId | null; hook: string | null; splitRatio: number | null }): string {
+function screenshot(
+	name: string,
+	options: { style: CaptionPresetId | null; hook: string | null; splitRatio: number | null },
+): string {
 	const layout = layoutFor("9:16", options.splitRatio);
 	const ass = join(work, `${name}.ass`);
-	writeFileSync(ass, buildAssDocument({ layout, captions: options.style ? { look: presetLook(options.style), words: WORDS } : null, hookTitle: options.hook, duration: 10 }));
+	writeFileSync(
+		ass,
+		buildAssDocument({
+			layout,
+			captions: options.style ? { look: presetLook(options.style), words: WORDS } : null,
+			hookTitle: options.hook,
+			duration: 10,
+		}),
+	);
 	const out = join(work, `${name}.png`);
 	const mainHeight = layout.main.height;
-	const background = options.splitRatio === null ? "" : `,drawbox=x=0:y=${mainHeight}:w=1080:h=${1920 - mainHeight}:color=0x2f8f5b:t=fill`;
+	const background =
+		options.splitRatio === null
+			? ""
+			: `,drawbox=x=0:y=${mainHeight}:w=1080:h=${1920 - mainHeight}:color=0x2f8f5b:t=fill`;
 	execFileSync("ffmpeg", [
-		"-v", "error", "-y",
-		"-f", "lavfi", "-i", "color=c=0x33414f:s=1080x1920:r=25:d=3",
-		"-i", FACE,
-		"-filter_complex", `[1:v]scale=620:620[f];[0:v][f]overlay=x=230:y=${Math.round(mainHeight / 2 - 310)}${background},ass=filename=${ass},scale=540:960:flags=lanczos[v]`,
-		"-map", "[v]", "-ss", String(AT), "-frames:v", "1", "-update", "1", out,
+		"-v",
+		"error",
+		"-y",
+		"-f",
+		"lavfi",
+		"-i",
+		"color=c=0x33414f:s=1080x1920:r=25:d=3",
+		"-i",
+		FACE,
+		"-filter_complex",
+		`[1:v]scale=620:620[f];[0:v][f]overlay=x=230:y=${Math.round(mainHeight / 2 - 310)}${background},ass=filename=${ass},scale=540:960:flags=lanczos[v]`,
+		"-map",
+		"[v]",
+		"-ss",
+		String(AT),
+		"-frames:v",
+		"1",
+		"-update",
+		"1",
+		out,
 	]);
 	return out;
 }
@@ -81,7 +110,10 @@ describe("golden screenshots", () => {
 				mkdirSync(GOLDEN_DIR, { recursive: true });
 				execFileSync("cp", [rendered, golden]);
 			}
-			expect(existsSync(golden), `${golden} is missing: run UPDATE_GOLDENS=1 npm run test:render and review it`).toBe(true);
+			expect(
+				existsSync(golden),
+				`${golden} is missing: run UPDATE_GOLDENS=1 npm run test:render and review it`,
+			).toBe(true);
 			// Identical with the same libass and fonts; a small margin for another freetype build.
 			expect(meanDifference(rendered, golden)).toBeLessThan(1.5);
 		});
@@ -93,16 +125,44 @@ describe("scripts other than Latin", () => {
 	function mask(word: string): Uint8Array {
 		const layout = layoutFor("9:16", null);
 		const ass = join(work, `w-${Buffer.from(word).toString("hex")}.ass`);
-		writeFileSync(ass, buildAssDocument({ layout, captions: { look: presetLook("sentence"), words: [{ word, start: 0, end: 2 }] }, hookTitle: null, duration: 2 }));
+		writeFileSync(
+			ass,
+			buildAssDocument({
+				layout,
+				captions: { look: presetLook("sentence"), words: [{ word, start: 0, end: 2 }] },
+				hookTitle: null,
+				duration: 2,
+			}),
+		);
 		const out = join(work, `w-${Buffer.from(word).toString("hex")}.png`);
-		execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=1080x1920:d=1", "-vf", `ass=filename=${ass}`, "-frames:v", "1", "-update", "1", out]);
+		execFileSync("ffmpeg", [
+			"-v",
+			"error",
+			"-y",
+			"-f",
+			"lavfi",
+			"-i",
+			"color=c=black:s=1080x1920:d=1",
+			"-vf",
+			`ass=filename=${ass}`,
+			"-frames:v",
+			"1",
+			"-update",
+			"1",
+			out,
+		]);
 		const { rgb } = frameAt(out, 0);
 		return Uint8Array.from({ length: rgb.length / 3 }, (_, i) => (rgb[i * 3]! > 200 ? 1 : 0));
 	}
 
 	// Missing glyphs are drawn as identical boxes ("tofu"): two different words of the same length
 	// would then give the same mask. Real glyphs differ.
-	for (const [script, a, b] of [["Devanagari", "दिन", "रात"], ["Chinese", "中文", "日本"], ["Arabic", "مرحبا", "شكرا"], ["Thai", "สวัสดี", "ขอบคุณ"]] as const) {
+	for (const [script, a, b] of [
+		["Devanagari", "दिन", "रात"],
+		["Chinese", "中文", "日本"],
+		["Arabic", "مرحبا", "شكرا"],
+		["Thai", "สวัสดี", "ขอบคุณ"],
+	] as const) {
 		it(`draws ${script} with real glyphs (the Noto fallback fonts are installed)`, () => {
 			const [x, y] = [mask(a), mask(b)];
 			const lit = x.reduce((n, v) => n + v, 0);

@@ -35,13 +35,40 @@ beforeAll(async () => {
 	mkdirSync(media, { recursive: true });
 	mkdirSync(sinkDir, { recursive: true });
 	// 16000×16000: 82 KB on disk (one bit per pixel), ~1 GB once decoded as RGBA.
-	ffmpeg("-f", "lavfi", "-i", "color=c=red:s=16000x16000", "-frames:v", "1", "-pix_fmt", "monob", join(media, "huge.png"));
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"color=c=red:s=16000x16000",
+		"-frames:v",
+		"1",
+		"-pix_fmt",
+		"monob",
+		join(media, "huge.png"),
+	);
 	ffmpeg("-f", "lavfi", "-i", "color=c=blue:s=400x100", "-frames:v", "1", join(media, "logo.png"));
 	// 10 s, 640×360, a loud tone from 4 s to 6 s over near silence.
 	ffmpeg(
-		"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
-		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000,volume='if(between(t,4,6),1,0.001)':eval=frame",
-		"-t", "10", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "600k", "-c:a", "aac", "-shortest", join(media, "ten.mp4"),
+		"-f",
+		"lavfi",
+		"-i",
+		"testsrc2=size=640x360:rate=25",
+		"-f",
+		"lavfi",
+		"-i",
+		"sine=frequency=440:sample_rate=48000,volume='if(between(t,4,6),1,0.001)':eval=frame",
+		"-t",
+		"10",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-b:v",
+		"600k",
+		"-c:a",
+		"aac",
+		"-shortest",
+		join(media, "ten.mp4"),
 	);
 	files = await serveDirectory(media);
 	sink = await serveDirectory(sinkDir, { acceptPut: true });
@@ -58,7 +85,13 @@ const tierError = (error: unknown) => error as { code: string; message: string; 
 describe("pictures are sized from their header, before decoding", () => {
 	it("a 16000×16000 PNG watermark is refused (422) without being decoded", async () => {
 		const started = Date.now();
-		const error = tierError(await importMedia({ kind: "watermark", url: `${files.url}/huge.png`, putUrl: `${sink.url}/wm.png`, limits: null }, () => {}, never).catch((e: unknown) => e));
+		const error = tierError(
+			await importMedia(
+				{ kind: "watermark", url: `${files.url}/huge.png`, putUrl: `${sink.url}/wm.png`, limits: null },
+				() => {},
+				never,
+			).catch((e: unknown) => e),
+		);
 		expect(error).toMatchObject({ code: "unsupported_source", retryable: false, status: 422 });
 		expect(error.message).toContain("16000x16000 (256.0 MP)");
 		expect(error.message).toContain("16.8 MP");
@@ -71,7 +104,23 @@ describe("pictures are sized from their header, before decoding", () => {
 		expect(facts).toMatchObject({ hasVideo: true, width: 16000, height: 16000 });
 		// The tier's probe, measured (peak KB): without -max_pixels ffprobe decodes the frame.
 		const peakKb = (extra: string[]) => {
-			const run = spawnSync("/usr/bin/time", ["-f", "peak=%M", "ffprobe", "-v", "error", ...extra, "-show_entries", "stream=width", "-of", "csv=p=0", join(media, "huge.png")], { encoding: "utf8" });
+			const run = spawnSync(
+				"/usr/bin/time",
+				[
+					"-f",
+					"peak=%M",
+					"ffprobe",
+					"-v",
+					"error",
+					...extra,
+					"-show_entries",
+					"stream=width",
+					"-of",
+					"csv=p=0",
+					join(media, "huge.png"),
+				],
+				{ encoding: "utf8" },
+			);
 			return Number(/peak=(\d+)/.exec(run.stderr)?.[1]);
 		};
 		const bounded = peakKb(["-max_pixels", String(DEFAULT_IMAGE_LIMITS.maxPixels)]);
@@ -81,13 +130,26 @@ describe("pictures are sized from their header, before decoding", () => {
 	});
 
 	it("a picture within the limits is imported as before", async () => {
-		const result = await importMedia({ kind: "watermark", url: `${files.url}/logo.png`, putUrl: `${sink.url}/logo-out.png`, limits: null }, () => {}, never);
+		const result = await importMedia(
+			{ kind: "watermark", url: `${files.url}/logo.png`, putUrl: `${sink.url}/logo-out.png`, limits: null },
+			() => {},
+			never,
+		);
 		expect(result).toMatchObject({ width: 400, height: 100 });
 	});
 
 	it("a background video above the pixel or byte limit is refused (422)", async () => {
-		for (const limits of [{ maxPixels: 320 * 180, maxBytes: 1e9 }, { maxPixels: 1e8, maxBytes: 10_000 }]) {
-			const error = tierError(await importMedia({ kind: "background", url: `${files.url}/ten.mp4`, putUrl: `${sink.url}/bg.mp4`, limits }, () => {}, never).catch((e: unknown) => e));
+		for (const limits of [
+			{ maxPixels: 320 * 180, maxBytes: 1e9 },
+			{ maxPixels: 1e8, maxBytes: 10_000 },
+		]) {
+			const error = tierError(
+				await importMedia(
+					{ kind: "background", url: `${files.url}/ten.mp4`, putUrl: `${sink.url}/bg.mp4`, limits },
+					() => {},
+					never,
+				).catch((e: unknown) => e),
+			);
 			expect(error).toMatchObject({ code: "unsupported_source", status: 422 });
 			expect(error.message).toMatch(/640x360|is \d+ KB; at most 10 KB/);
 		}
@@ -96,16 +158,28 @@ describe("pictures are sized from their header, before decoding", () => {
 
 describe("sources are held to the limits at the probe (nothing charged yet)", () => {
 	it("a direct file above the pixel limit → 422 naming its size", async () => {
-		const error = tierError(await probeSource(`${files.url}/ten.mp4`, { maxPixels: 320 * 180, maxBytes: DEFAULT_SOURCE_LIMITS.maxBytes }).catch((e: unknown) => e));
+		const error = tierError(
+			await probeSource(`${files.url}/ten.mp4`, {
+				maxPixels: 320 * 180,
+				maxBytes: DEFAULT_SOURCE_LIMITS.maxBytes,
+			}).catch((e: unknown) => e),
+		);
 		expect(error).toMatchObject({ code: "unsupported_source", status: 422 });
 		expect(error.message).toContain("640x360");
 	});
 
 	it("a direct file whose announced size is above the byte limit → 422", async () => {
 		const size = statSync(join(media, "ten.mp4")).size;
-		const error = tierError(await probeSource(`${files.url}/ten.mp4`, { maxPixels: DEFAULT_SOURCE_LIMITS.maxPixels, maxBytes: Math.floor(size / 2) }).catch((e: unknown) => e));
+		const error = tierError(
+			await probeSource(`${files.url}/ten.mp4`, {
+				maxPixels: DEFAULT_SOURCE_LIMITS.maxPixels,
+				maxBytes: Math.floor(size / 2),
+			}).catch((e: unknown) => e),
+		);
 		expect(error).toMatchObject({ code: "unsupported_source", status: 422 });
-		expect(error.message).toMatch(new RegExp(`is ${Math.round(size / 1024)} KB; at most ${Math.round(Math.floor(size / 2) / 1024)} KB`));
+		expect(error.message).toMatch(
+			new RegExp(`is ${Math.round(size / 1024)} KB; at most ${Math.round(Math.floor(size / 2) / 1024)} KB`),
+		);
 	});
 
 	it("within the limits it probes as before", async () => {
@@ -116,7 +190,13 @@ describe("sources are held to the limits at the probe (nothing charged yet)", ()
 
 describe("the download is checked against the probe and the limits", () => {
 	let n = 0;
-	const spec = (overrides: object) => ({ videoId: `vid_lim${++n}`, url: `${files.url}/ten.mp4`, limits: DEFAULT_SOURCE_LIMITS, expectedDuration: 10, ...overrides });
+	const spec = (overrides: object) => ({
+		videoId: `vid_lim${++n}`,
+		url: `${files.url}/ten.mp4`,
+		limits: DEFAULT_SOURCE_LIMITS,
+		expectedDuration: 10,
+		...overrides,
+	});
 
 	it("an oversized file is not kept (--max-filesize; nothing left on disk)", async () => {
 		const s = spec({ limits: { maxPixels: DEFAULT_SOURCE_LIMITS.maxPixels, maxBytes: 100_000 } });
@@ -155,7 +235,18 @@ describe("the download is checked against the probe and the limits", () => {
 
 describe("loudness", () => {
 	it("is measured over the charged time frame only, indexed from the source's start", async () => {
-		const result = await computeSignals({ videoId: "vid_loud", sourceUrl: `${files.url}/ten.mp4`, duration: 10, start: 3, end: 7, putUrl: `${sink.url}/signals.json` }, () => {}, never);
+		const result = await computeSignals(
+			{
+				videoId: "vid_loud",
+				sourceUrl: `${files.url}/ten.mp4`,
+				duration: 10,
+				start: 3,
+				end: 7,
+				putUrl: `${sink.url}/signals.json`,
+			},
+			() => {},
+			never,
+		);
 		const signals = JSON.parse(readFileSync(join(sinkDir, "signals.json"), "utf8")) as AudioSignals;
 		expect(result.intervals).toBe(signals.loudness.length);
 		// Slots 0-5 (0-3 s) are before the frame: never measured.

@@ -17,8 +17,14 @@ const CLIP = { min: 5, max: 600 };
 const SOURCE_MAX = 10 * 3600;
 /** Durations as they come from media: any double in the range, and the values that broke things. */
 const durations = (max: number) =>
-	fc.oneof(fc.double({ min: 0.001, max, noNaN: true }), fc.constantFrom(37.86, 600.022, 0.1 + 0.2, 59.999, 90.00000000001, max));
-const clipSeconds = fc.oneof(fc.double({ min: CLIP.min, max: CLIP.max, noNaN: true }), fc.constantFrom(37.86, 45.3, 600, 5));
+	fc.oneof(
+		fc.double({ min: 0.001, max, noNaN: true }),
+		fc.constantFrom(37.86, 600.022, 0.1 + 0.2, 59.999, 90.00000000001, max),
+	);
+const clipSeconds = fc.oneof(
+	fc.double({ min: CLIP.min, max: CLIP.max, noNaN: true }),
+	fc.constantFrom(37.86, 45.3, 600, 5),
+);
 
 /** Which durations each job's timeout is derived from. */
 const ranges: Record<keyof typeof jobTimeouts, number> = {
@@ -37,11 +43,15 @@ describe("every timeout a tier job derives from a media duration", () => {
 	for (const [job, timeoutFor] of Object.entries(jobTimeouts)) {
 		it(`${job}: a whole number of milliseconds a timer accepts, growing with the media`, () => {
 			fc.assert(
-				fc.property(durations(ranges[job as keyof typeof jobTimeouts]), durations(ranges[job as keyof typeof jobTimeouts]), (a, b) => {
-					const [short, long] = a <= b ? [a, b] : [b, a];
-					expect(isTimerValue(timeoutFor(short)), `${job}(${short}) = ${timeoutFor(short)}`).toBe(true);
-					expect(timeoutFor(short)).toBeLessThanOrEqual(timeoutFor(long));
-				}),
+				fc.property(
+					durations(ranges[job as keyof typeof jobTimeouts]),
+					durations(ranges[job as keyof typeof jobTimeouts]),
+					(a, b) => {
+						const [short, long] = a <= b ? [a, b] : [b, a];
+						expect(isTimerValue(timeoutFor(short)), `${job}(${short}) = ${timeoutFor(short)}`).toBe(true);
+						expect(timeoutFor(short)).toBeLessThanOrEqual(timeoutFor(long));
+					},
+				),
 				{ numRuns: 300 },
 			);
 		});
@@ -57,21 +67,30 @@ describe("every timeout a tier job derives from a media duration", () => {
 	});
 
 	it("the Worker waits longer for a render job than all of the job's processes may run, for every clip length", () => {
-		fc.assert(fc.property(clipSeconds, (seconds) => {
-			expect(isTimerValue(renderJobBudgetMs(seconds))).toBe(true);
-			const perClip = [jobTimeouts.renderEncode, jobTimeouts.faceScan, jobTimeouts.channelEnergy, jobTimeouts.silenceDetect].map((timeoutFor) => timeoutFor(seconds));
-			// + the thumbnail's 2 minutes and two 30 s ffprobes.
-			expect(renderJobBudgetMs(seconds)).toBeGreaterThan(perClip.reduce((a, b) => a + b) + 3 * 60_000);
-		}));
+		fc.assert(
+			fc.property(clipSeconds, (seconds) => {
+				expect(isTimerValue(renderJobBudgetMs(seconds))).toBe(true);
+				const perClip = [
+					jobTimeouts.renderEncode,
+					jobTimeouts.faceScan,
+					jobTimeouts.channelEnergy,
+					jobTimeouts.silenceDetect,
+				].map((timeoutFor) => timeoutFor(seconds));
+				// + the thumbnail's 2 minutes and two 30 s ffprobes.
+				expect(renderJobBudgetMs(seconds)).toBeGreaterThan(perClip.reduce((a, b) => a + b) + 3 * 60_000);
+			}),
+		);
 	});
 
 	it("the face scan samples a positive whole number of frames at a rate ffmpeg reads, for every clip length", () => {
-		fc.assert(fc.property(clipSeconds, (seconds) => {
-			const plan = samplingPlan(seconds);
-			expect(Number(plan.fps.toFixed(4))).toBeGreaterThan(0);
-			expect(Number.isInteger(plan.expectedFrames) && plan.expectedFrames >= 1).toBe(true);
-			expect(plan.expectedFrames).toBeLessThanOrEqual(240);
-		}));
+		fc.assert(
+			fc.property(clipSeconds, (seconds) => {
+				const plan = samplingPlan(seconds);
+				expect(Number(plan.fps.toFixed(4))).toBeGreaterThan(0);
+				expect(Number.isInteger(plan.expectedFrames) && plan.expectedFrames >= 1).toBe(true);
+				expect(plan.expectedFrames).toBeLessThanOrEqual(240);
+			}),
+		);
 	});
 });
 
@@ -84,9 +103,13 @@ describe("runProcess's timeout", () => {
 
 	it("refuses NaN or a value ≤ 0 as an internal error naming the job, not retried", async () => {
 		for (const timeoutMs of [Number.NaN, 0, -5]) {
-			const failure = await runAsJob("renderClip", () => runProcess("true", [], { timeoutMs })).catch((e: unknown) => e);
+			const failure = await runAsJob("renderClip", () => runProcess("true", [], { timeoutMs })).catch(
+				(e: unknown) => e,
+			);
 			expect(failure).toBeInstanceOf(ProcessError);
-			expect((failure as ProcessError).message).toMatch(/^Internal error in the render tier's renderClip job: it gave true an invalid timeout/);
+			expect((failure as ProcessError).message).toMatch(
+				/^Internal error in the render tier's renderClip job: it gave true an invalid timeout/,
+			);
 			const tierError = toTierError(failure);
 			expect(tierError).toMatchObject({ code: "internal_error", retryable: false });
 		}

@@ -35,11 +35,35 @@ beforeAll(async () => {
 	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "long-clip-work-"));
 	// A face drifting slowly across a 16:9 frame, with a tone: smart crop has someone to follow all along.
 	execFileSync("ffmpeg", [
-		"-hide_banner", "-loglevel", "error", "-y",
-		"-f", "lavfi", "-i", `color=c=0x2a3540:s=960x540:r=25:d=${SOURCE_SECONDS}`, "-i", FACE,
-		"-f", "lavfi", "-i", `sine=frequency=220:sample_rate=48000:duration=${SOURCE_SECONDS}`,
-		"-filter_complex", `[1:v]scale=160:160[f];[0:v][f]overlay=x='60+(960-160-120)*t/${SOURCE_SECONDS}':y=150[v]`,
-		"-map", "[v]", "-map", "2:a", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+		"-hide_banner",
+		"-loglevel",
+		"error",
+		"-y",
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=0x2a3540:s=960x540:r=25:d=${SOURCE_SECONDS}`,
+		"-i",
+		FACE,
+		"-f",
+		"lavfi",
+		"-i",
+		`sine=frequency=220:sample_rate=48000:duration=${SOURCE_SECONDS}`,
+		"-filter_complex",
+		`[1:v]scale=160:160[f];[0:v][f]overlay=x='60+(960-160-120)*t/${SOURCE_SECONDS}':y=150[v]`,
+		"-map",
+		"[v]",
+		"-map",
+		"2:a",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-pix_fmt",
+		"yuv420p",
+		"-c:a",
+		"aac",
+		"-shortest",
 		join(media, "talk.mp4"),
 	]);
 	files = await serveDirectory(media);
@@ -58,28 +82,63 @@ afterAll(async () => {
 });
 
 /** A word every 0.6 s across the whole clip (clip-relative times), so captions show until its end. */
-const words: Word[] = Array.from({ length: Math.floor((END - START - 1) / 0.6) }, (_, i) => ({ word: `word${i}`, start: 0.5 + i * 0.6, end: 0.5 + i * 0.6 + 0.45 }));
+const words: Word[] = Array.from({ length: Math.floor((END - START - 1) / 0.6) }, (_, i) => ({
+	word: `word${i}`,
+	start: 0.5 + i * 0.6,
+	end: 0.5 + i * 0.6 + 0.45,
+}));
 
 it("renders a 37.86 s clip with captions and smart crop, playing for its stated length", async () => {
 	const body: RenderClipRequest = {
-		videoId: "longclip", clipId: "clip", sourceUrl: `${files.url}/talk.mp4`, start: START, end: END, aspectRatio: "9:16",
-		videoPutUrl: `${sink.url}/longclip/clip.mp4`, thumbnailPutUrl: `${sink.url}/longclip/clip.jpg`,
-		captions: { look: presetLook("karaoke"), words }, hookTitle: null, watermark: null, splitScreen: null, smartCrop: true, jumpCuts: null, layout: "single",
+		videoId: "longclip",
+		clipId: "clip",
+		sourceUrl: `${files.url}/talk.mp4`,
+		start: START,
+		end: END,
+		aspectRatio: "9:16",
+		videoPutUrl: `${sink.url}/longclip/clip.mp4`,
+		thumbnailPutUrl: `${sink.url}/longclip/clip.jpg`,
+		captions: { look: presetLook("karaoke"), words },
+		hookTitle: null,
+		watermark: null,
+		splitScreen: null,
+		smartCrop: true,
+		jumpCuts: null,
+		layout: "single",
 	};
 	const response = await signedPost(tier, renderJobs.renderClip.path, body);
-	const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
+	const events = (await response.text())
+		.trim()
+		.split("\n")
+		.map((line) => JobEvent.parse(JSON.parse(line)));
 	const last = events.at(-1)!;
 	expect(last, JSON.stringify(last)).toMatchObject({ type: "result" });
-	const result = (last as { result: { duration: number; faceFrames: number; sampledFrames: number; width: number; height: number } }).result;
+	const result = (
+		last as {
+			result: { duration: number; faceFrames: number; sampledFrames: number; width: number; height: number };
+		}
+	).result;
 	expect(result).toMatchObject({ width: 1080, height: 1920 });
 	expect(result.duration).toBeCloseTo(END - START, 1);
 	expect(result.sampledFrames).toBeGreaterThan(100);
 	expect(result.faceFrames / result.sampledFrames).toBeGreaterThan(0.9);
 
 	const video = join(sinkDir, "longclip", "clip.mp4");
-	const probed = Number(execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", video]).toString());
+	const probed = Number(
+		execFileSync("ffprobe", [
+			"-v",
+			"error",
+			"-show_entries",
+			"format=duration",
+			"-of",
+			"csv=p=0",
+			video,
+		]).toString(),
+	);
 	expect(Math.abs(probed - (END - START))).toBeLessThan(0.1);
 	// Captions are still drawn near the end of the clip, not only at its start.
 	const band = layoutFor("9:16", null).captionY;
-	expect(pixelsIn(frameAt(video, 35.3), { x0: 0, y0: band - 130, x1: 1080, y1: band + 130 }, isWhite).count).toBeGreaterThan(300);
+	expect(
+		pixelsIn(frameAt(video, 35.3), { x0: 0, y0: band - 130, x1: 1080, y1: band + 130 }, isWhite).count,
+	).toBeGreaterThan(300);
 });

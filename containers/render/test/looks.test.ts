@@ -11,7 +11,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyOverrides, CAPTION_FONTS, CaptionPreviewRequest, EMOJI_FONT, presetLook, type CaptionLook, type CaptionPresetId, type Word } from "@clipforge/contract";
+import {
+	applyOverrides,
+	CAPTION_FONTS,
+	CaptionPreviewRequest,
+	EMOJI_FONT,
+	presetLook,
+	type CaptionLook,
+	type CaptionPresetId,
+	type Word,
+} from "@clipforge/contract";
 import { buildAssDocument, placementOf } from "../src/captions.ts";
 import { captionPreview } from "../src/caption-preview.ts";
 import { ACCENT_EMOJI, emojiFor } from "../src/emoji.ts";
@@ -34,8 +43,26 @@ const WORDS: Word[] = [
 let tier: ClipHarness;
 beforeAll(async () => {
 	tier = await clipHarness("looks");
-	ffmpeg("-f", "lavfi", "-i", `color=c=0x202830:s=1280x720:r=25:d=${SECONDS}`, "-f", "lavfi", "-i", `anullsrc=r=48000:cl=mono:d=${SECONDS}`,
-		"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(tier.media, "plain.mp4"));
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=0x202830:s=1280x720:r=25:d=${SECONDS}`,
+		"-f",
+		"lavfi",
+		"-i",
+		`anullsrc=r=48000:cl=mono:d=${SECONDS}`,
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-pix_fmt",
+		"yuv420p",
+		"-c:a",
+		"aac",
+		"-shortest",
+		join(tier.media, "plain.mp4"),
+	);
 });
 afterAll(() => tier?.close());
 
@@ -54,14 +81,27 @@ const preset = (id: CaptionPresetId) => renderLook(presetLook(id));
 describe("preset looks in rendered clips", () => {
 	const videos = new Map<string, string>();
 	beforeAll(async () => {
-		for (const id of ["bold-outline", "boxed", "highlight-box", "two-color", "emoji-accents", "minimal-lower-third"] as const) videos.set(id, await preset(id));
+		for (const id of [
+			"bold-outline",
+			"boxed",
+			"highlight-box",
+			"two-color",
+			"emoji-accents",
+			"minimal-lower-third",
+		] as const)
+			videos.set(id, await preset(id));
 	}, 300_000);
 
 	it("every centred preset draws its text in the bottom safe area while words are spoken, nothing in the pause", () => {
 		for (const id of ["bold-outline", "boxed", "highlight-box", "two-color", "emoji-accents"]) {
 			const video = videos.get(id)!;
-			for (const t of [1.2, 4.7]) expect(pixelsIn(frameAt(video, t), BOTTOM, isWhite).count, `${id} t=${t}`).toBeGreaterThan(300);
-			for (const t of [0.2, 3.2]) expect(pixelsIn(frameAt(video, t), { x0: 0, y0: 0, x1: 1080, y1: 1920 }, isWhite).count, `${id} t=${t}`).toBe(0);
+			for (const t of [1.2, 4.7])
+				expect(pixelsIn(frameAt(video, t), BOTTOM, isWhite).count, `${id} t=${t}`).toBeGreaterThan(300);
+			for (const t of [0.2, 3.2])
+				expect(
+					pixelsIn(frameAt(video, t), { x0: 0, y0: 0, x1: 1080, y1: 1920 }, isWhite).count,
+					`${id} t=${t}`,
+				).toBe(0);
 			// Centred: the text's middle is the frame's middle.
 			const text = pixelsIn(frameAt(video, 1.2), BOTTOM, isWhite);
 			expect(Math.abs((text.minX + text.maxX) / 2 - 540), id).toBeLessThan(60);
@@ -89,17 +129,31 @@ describe("preset looks in rendered clips", () => {
 
 	it("highlight-box: one box of the highlight colour sits under the spoken word and moves with it in reading order", () => {
 		const video = videos.get("highlight-box")!;
-		const boxes = [0.7, 1.2, 1.65, 2.2].map((t) => ({ t, box: pixelsIn(frameAt(video, t), BOTTOM, isPurple), frame: frameAt(video, t) }));
+		const boxes = [0.7, 1.2, 1.65, 2.2].map((t) => ({
+			t,
+			box: pixelsIn(frameAt(video, t), BOTTOM, isPurple),
+			frame: frameAt(video, t),
+		}));
 		for (const { t, box, frame } of boxes) {
 			expect(box.count, `t=${t}`).toBeGreaterThan(2000);
 			// The word is drawn on the box: white text inside the box's span, on its rows.
-			const inside = pixelsIn(frame, { x0: box.minX, y0: Math.round(box.centroidY) - 30, x1: box.maxX + 1, y1: Math.round(box.centroidY) + 30 }, isWhite);
+			const inside = pixelsIn(
+				frame,
+				{
+					x0: box.minX,
+					y0: Math.round(box.centroidY) - 30,
+					x1: box.maxX + 1,
+					y1: Math.round(box.centroidY) + 30,
+				},
+				isWhite,
+			);
 			expect(inside.count, `t=${t}`).toBeGreaterThan(150);
 		}
 		for (let i = 1; i < boxes.length; i++) {
 			const [before, after] = [boxes[i - 1]!.box, boxes[i]!.box];
 			const nextLine = after.centroidY > before.centroidY + 30;
-			const rightwards = Math.abs(after.centroidY - before.centroidY) < 30 && after.centroidX > before.centroidX + 40;
+			const rightwards =
+				Math.abs(after.centroidY - before.centroidY) < 30 && after.centroidX > before.centroidX + 40;
 			expect(nextLine || rightwards, `box ${i}`).toBe(true);
 		}
 		// Only the spoken word is boxed: a fraction of the line's width.
@@ -150,7 +204,11 @@ describe("preset looks in rendered clips", () => {
 
 describe("a workspace's overrides", () => {
 	it("draws the chosen text colour, highlight colour and position", async () => {
-		const look = applyOverrides(presetLook("karaoke"), { textColor: "#00FF40", highlightColor: "#FF2020", position: "top" });
+		const look = applyOverrides(presetLook("karaoke"), {
+			textColor: "#00FF40",
+			highlightColor: "#FF2020",
+			position: "top",
+		});
 		const video = await renderLook(look);
 		const frame = frameAt(video, 1.2);
 		const top = band(placementOf(look, layout).y);
@@ -173,19 +231,43 @@ describe("fonts", () => {
 	/** The word "Quality" drawn in a look's font on black, as a mask. */
 	function fontMask(look: CaptionLook): Uint8Array {
 		const ass = join(work, `${look.font}.ass`);
-		writeFileSync(ass, buildAssDocument({ layout, captions: { look, words: [{ word: "Quality 123", start: 0, end: 2 }] }, hookTitle: null, duration: 2 }));
+		writeFileSync(
+			ass,
+			buildAssDocument({
+				layout,
+				captions: { look, words: [{ word: "Quality 123", start: 0, end: 2 }] },
+				hookTitle: null,
+				duration: 2,
+			}),
+		);
 		const out = join(work, `${look.font}.png`);
-		ffmpeg("-f", "lavfi", "-i", "color=c=black:s=1080x1920:d=1", "-vf", `ass=filename=${ass}`, "-frames:v", "1", "-update", "1", out);
+		ffmpeg(
+			"-f",
+			"lavfi",
+			"-i",
+			"color=c=black:s=1080x1920:d=1",
+			"-vf",
+			`ass=filename=${ass}`,
+			"-frames:v",
+			"1",
+			"-update",
+			"1",
+			out,
+		);
 		const { rgb } = frameAt(out, 0);
 		return Uint8Array.from({ length: rgb.length / 3 }, (_, i) => (rgb[i * 3]! > 200 ? 1 : 0));
 	}
 
 	it("every look font and the emoji font are installed where the contract says", () => {
-		for (const font of [...CAPTION_FONTS, EMOJI_FONT]) expect(existsSync(font.file), `${font.file} (${font.debianPackage})`).toBe(true);
+		for (const font of [...CAPTION_FONTS, EMOJI_FONT])
+			expect(existsSync(font.file), `${font.file} (${font.debianPackage})`).toBe(true);
 	});
 
 	it("each font draws its own face (libass did not fall back to another)", () => {
-		const masks = CAPTION_FONTS.map((f) => ({ id: f.id, mask: fontMask({ ...presetLook("sentence"), font: f.id, outline: 0 }) }));
+		const masks = CAPTION_FONTS.map((f) => ({
+			id: f.id,
+			mask: fontMask({ ...presetLook("sentence"), font: f.id, outline: 0 }),
+		}));
 		for (let a = 0; a < masks.length; a++) {
 			for (let b = a + 1; b < masks.length; b++) {
 				const [x, y] = [masks[a]!.mask, masks[b]!.mask];
@@ -203,7 +285,9 @@ describe("fonts", () => {
 	it("every accent emoji has a glyph in Symbola, and keywords find theirs", () => {
 		for (const emoji of ACCENT_EMOJI) {
 			const code = emoji.codePointAt(0)!.toString(16);
-			expect(execFileSync("fc-list", [`:charset=${code}`, "family"]).toString(), `U+${code}`).toContain("Symbola");
+			expect(execFileSync("fc-list", [`:charset=${code}`, "family"]).toString(), `U+${code}`).toContain(
+				"Symbola",
+			);
 		}
 		expect(emojiFor("Money!")).toBe("\u{1F4B0}");
 		expect(emojiFor("ideas")).toBe("\u{1F4A1}");

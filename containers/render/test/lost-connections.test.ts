@@ -41,11 +41,27 @@ const hold = () => {
 
 beforeAll(async () => {
 	const wav = join(work, "..", `${work.split("/").pop()}-tone.wav`);
-	execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=300:duration=2", "-ar", "16000", "-ac", "1", wav]);
+	execFileSync("ffmpeg", [
+		"-hide_banner",
+		"-loglevel",
+		"error",
+		"-y",
+		"-f",
+		"lavfi",
+		"-i",
+		"sine=frequency=300:duration=2",
+		"-ar",
+		"16000",
+		"-ac",
+		"1",
+		wav,
+	]);
 	audio = readFileSync(wav);
 	audioHost = createServer((req, res) => {
 		requests++;
-		void held.then(() => res.writeHead(200, { "content-type": "audio/wav", "content-length": String(audio.length) }).end(audio));
+		void held.then(() =>
+			res.writeHead(200, { "content-type": "audio/wav", "content-length": String(audio.length) }).end(audio),
+		);
 	}).listen(0, "127.0.0.1");
 	await new Promise((r) => audioHost.once("listening", r));
 	audioUrl = `http://127.0.0.1:${(audioHost.address() as AddressInfo).port}`;
@@ -73,12 +89,21 @@ async function startTranscription(file: string, signal: AbortSignal) {
 	const body = JSON.stringify({ audioUrl: `${audioUrl}/${file}`, language: "en" });
 	const { signRenderRequest } = await import("@clipforge/contract");
 	const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body });
-	const response = await fetch(tier + path, { method: "POST", headers: { "content-type": "application/json", authorization }, body, signal });
+	const response = await fetch(tier + path, {
+		method: "POST",
+		headers: { "content-type": "application/json", authorization },
+		body,
+		signal,
+	});
 	expect(response.status).toBe(200);
 	return response;
 }
 
-const eventsOf = async (response: Response) => (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
+const eventsOf = async (response: Response) =>
+	(await response.text())
+		.trim()
+		.split("\n")
+		.map((line) => JobEvent.parse(JSON.parse(line)));
 
 describe("a job asked for again after its connection was lost", () => {
 	it("is joined while it runs: one fetch of its input, and the result reaches the new connection", async () => {
@@ -90,7 +115,10 @@ describe("a job asked for again after its connection was lost", () => {
 		expect(scratchFolders()).toHaveLength(1);
 		first.abort(); // the connection is lost mid-job
 
-		const again = await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/a.wav`, language: "en" });
+		const again = await signedPost(tier, renderJobs.transcribe.path, {
+			audioUrl: `${audioUrl}/a.wav`,
+			language: "en",
+		});
 		release();
 		const events = await eventsOf(again);
 		expect(events.at(-1)).toMatchObject({ type: "result", result: { language: "en" } });
@@ -102,9 +130,13 @@ describe("a job asked for again after its connection was lost", () => {
 		hold();
 		requests = 0;
 		release();
-		const done = await eventsOf(await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/b.wav`, language: "en" }));
+		const done = await eventsOf(
+			await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/b.wav`, language: "en" }),
+		);
 		expect(done.at(-1)?.type).toBe("result");
-		const again = await eventsOf(await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/b.wav`, language: "en" }));
+		const again = await eventsOf(
+			await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/b.wav`, language: "en" }),
+		);
 		expect(again).toEqual([done.at(-1)]);
 		expect(requests).toBe(1);
 	});
@@ -113,7 +145,10 @@ describe("a job asked for again after its connection was lost", () => {
 		hold();
 		requests = 0;
 		release();
-		for (const file of ["c.wav", "d.wav"]) await eventsOf(await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/${file}`, language: "en" }));
+		for (const file of ["c.wav", "d.wav"])
+			await eventsOf(
+				await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/${file}`, language: "en" }),
+			);
 		expect(requests).toBe(2);
 	});
 
@@ -131,7 +166,9 @@ describe("a job asked for again after its connection was lost", () => {
 		await vi.waitFor(() => expect(scratchFolders()).toHaveLength(0), { timeout: 5000 });
 		release();
 		// A later request runs the job afresh (an aborted job leaves no result).
-		const fresh = await eventsOf(await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/e.wav`, language: "en" }));
+		const fresh = await eventsOf(
+			await signedPost(tier, renderJobs.transcribe.path, { audioUrl: `${audioUrl}/e.wav`, language: "en" }),
+		);
 		expect(fresh.at(-1)?.type).toBe("result");
 		expect(requests).toBe(2);
 		expect(existsSync(work)).toBe(true);
@@ -140,10 +177,37 @@ describe("a job asked for again after its connection was lost", () => {
 	it("a download cut off mid-way leaves no partial file: the aborted job's folder is swept", async () => {
 		// A host that sends the first part of a video, then nothing (the download is under way when the connection goes).
 		const video = join(work, "..", `${work.split("/").pop()}-video.mp4`);
-		execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-f", "lavfi", "-i", "sine=duration=6", "-t", "6", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", video]);
+		execFileSync("ffmpeg", [
+			"-hide_banner",
+			"-loglevel",
+			"error",
+			"-y",
+			"-f",
+			"lavfi",
+			"-i",
+			"testsrc2=size=320x180:rate=25",
+			"-f",
+			"lavfi",
+			"-i",
+			"sine=duration=6",
+			"-t",
+			"6",
+			"-c:v",
+			"libx264",
+			"-preset",
+			"ultrafast",
+			"-c:a",
+			"aac",
+			"-shortest",
+			video,
+		]);
 		const bytes = readFileSync(video);
 		const stalling = createServer((req, res) => {
-			res.writeHead(200, { "content-type": "video/mp4", "content-length": String(bytes.length), "accept-ranges": "none" });
+			res.writeHead(200, {
+				"content-type": "video/mp4",
+				"content-length": String(bytes.length),
+				"accept-ranges": "none",
+			});
 			if (req.method === "HEAD") return res.end();
 			res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
 		}).listen(0, "127.0.0.1");
@@ -153,16 +217,34 @@ describe("a job asked for again after its connection was lost", () => {
 		const impatient = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 		try {
 			const path = renderJobs.download.path;
-			const body = JSON.stringify({ videoId: "vid_cut_download", url: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/talk.mp4`, expectedDuration: 6 });
+			const body = JSON.stringify({
+				videoId: "vid_cut_download",
+				url: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/talk.mp4`,
+				expectedDuration: 6,
+			});
 			const { signRenderRequest } = await import("@clipforge/contract");
 			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body });
 			const connection = new AbortController();
-			const response = await fetch(impatient + path, { method: "POST", headers: { "content-type": "application/json", authorization }, body, signal: connection.signal });
+			const response = await fetch(impatient + path, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization },
+				body,
+				signal: connection.signal,
+			});
 			expect(response.status).toBe(200);
 			const folder = join(work, "vid_cut_download");
-			await vi.waitFor(() => expect(existsSync(folder) ? readdirSync(folder).some((f) => f.startsWith("download.")) : false).toBe(true), { timeout: 30_000, interval: 100 });
+			await vi.waitFor(
+				() =>
+					expect(
+						existsSync(folder) ? readdirSync(folder).some((f) => f.startsWith("download.")) : false,
+					).toBe(true),
+				{ timeout: 30_000, interval: 100 },
+			);
 			connection.abort();
-			await vi.waitFor(() => expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]), { timeout: 10_000, interval: 100 });
+			await vi.waitFor(() => expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]), {
+				timeout: 10_000,
+				interval: 100,
+			});
 		} finally {
 			server.closeAllConnections();
 			server.close();

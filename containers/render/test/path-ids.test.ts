@@ -25,8 +25,26 @@ const root = join(work, "work");
 const outside = join(work, "outside.txt");
 
 const HOSTILE_IDS = [
-	"../outside", "..", ".", "../../../../etc/passwd", "/etc/passwd", "/tmp/x", "vid/../../outside", "vid\\..\\..\\outside",
-	"%2e%2e", "%2e%2e%2foutside", "..%2F..%2Foutside", "vid\u0000.mp4", "\u0000", "_shared", "-rf", "", "a".repeat(129), "vid 1", "vid.mp4", "ｖｉｄ",
+	"../outside",
+	"..",
+	".",
+	"../../../../etc/passwd",
+	"/etc/passwd",
+	"/tmp/x",
+	"vid/../../outside",
+	"vid\\..\\..\\outside",
+	"%2e%2e",
+	"%2e%2e%2foutside",
+	"..%2F..%2Foutside",
+	"vid\u0000.mp4",
+	"\u0000",
+	"_shared",
+	"-rf",
+	"",
+	"a".repeat(129),
+	"vid 1",
+	"vid.mp4",
+	"ｖｉｄ",
 ];
 
 let tier: string;
@@ -57,10 +75,37 @@ const put = "http://127.0.0.1:9/put";
 const requests: [string, (id: string) => unknown][] = [
 	[renderJobs.download.path, (id) => ({ videoId: id, url })],
 	[renderJobs.uploadSource.path, (id) => ({ videoId: id, url, putUrl: put })],
-	[renderJobs.extractAudio.path, (id) => ({ videoId: id, sourceUrl: url, chunks: [{ index: 0, start: 0, duration: 1, putUrl: put }] })],
+	[
+		renderJobs.extractAudio.path,
+		(id) => ({ videoId: id, sourceUrl: url, chunks: [{ index: 0, start: 0, duration: 1, putUrl: put }] }),
+	],
 	[renderJobs.signals.path, (id) => ({ videoId: id, sourceUrl: url, duration: 1, start: 0, end: 1, putUrl: put })],
-	[renderJobs.renderClip.path, (id) => ({ videoId: id, clipId: "clp_1", sourceUrl: url, start: 0, end: 1, aspectRatio: "9:16", videoPutUrl: put, thumbnailPutUrl: put })],
-	[renderJobs.renderClip.path, (id) => ({ videoId: "vid_1", clipId: id, sourceUrl: url, start: 0, end: 1, aspectRatio: "9:16", videoPutUrl: put, thumbnailPutUrl: put })],
+	[
+		renderJobs.renderClip.path,
+		(id) => ({
+			videoId: id,
+			clipId: "clp_1",
+			sourceUrl: url,
+			start: 0,
+			end: 1,
+			aspectRatio: "9:16",
+			videoPutUrl: put,
+			thumbnailPutUrl: put,
+		}),
+	],
+	[
+		renderJobs.renderClip.path,
+		(id) => ({
+			videoId: "vid_1",
+			clipId: id,
+			sourceUrl: url,
+			start: 0,
+			end: 1,
+			aspectRatio: "9:16",
+			videoPutUrl: put,
+			thumbnailPutUrl: put,
+		}),
+	],
 	[renderJobs.cleanup.path, (id) => ({ videoId: id })],
 ];
 
@@ -85,7 +130,8 @@ describe("hostile ids are refused with 400 before any work", () => {
 
 describe("paths stay inside the work folder whatever reaches them", () => {
 	it("pathInside refuses `..`, absolute paths, separators that climb, and NUL; keeps literal names", () => {
-		for (const name of ["..", "../x", "/etc/passwd", "a/../../x", "a\0b", ""]) expect(() => pathInside(root, name), JSON.stringify(name)).toThrow(/Unsafe/);
+		for (const name of ["..", "../x", "/etc/passwd", "a/../../x", "a\0b", ""])
+			expect(() => pathInside(root, name), JSON.stringify(name)).toThrow(/Unsafe/);
 		expect(pathInside(root, "vid_1", "clp_1.mp4")).toBe(join(root, "vid_1", "clp_1.mp4"));
 		// Percent-encodings are never decoded here: at worst a literal, harmless name inside the folder.
 		expect(dirname(pathInside(root, "%2e%2e"))).toBe(root);

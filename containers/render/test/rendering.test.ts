@@ -17,7 +17,18 @@ import { layoutFor } from "../src/layout.ts";
 import { createRenderServer } from "../src/server.ts";
 import { signedPost } from "./signed-post.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
-import { frameAt, isGreen, isHighlight, isRed, isWhite, meanLuma, pixel, pixelsIn, type Frame, type Region } from "./frames.ts";
+import {
+	frameAt,
+	isGreen,
+	isHighlight,
+	isRed,
+	isWhite,
+	meanLuma,
+	pixel,
+	pixelsIn,
+	type Frame,
+	type Region,
+} from "./frames.ts";
 
 const FACE = join(import.meta.dirname, "fixtures", "face.png");
 const SECONDS = 6;
@@ -51,17 +62,76 @@ beforeAll(async () => {
 	const silence = ["-f", "lavfi", "-i", `anullsrc=r=48000:cl=mono:d=${SECONDS}`];
 	const encode = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"];
 	// A plain dark-slate picture: caption, title and mark pixels stand out from it.
-	ffmpeg("-f", "lavfi", "-i", `color=c=0x202830:s=1280x720:r=25:d=${SECONDS}`, ...silence, ...encode, join(media, "plain.mp4"));
 	ffmpeg(
-		"-f", "lavfi", "-i", `color=c=0x2a3540:s=1280x720:r=25:d=${SECONDS}`, "-i", FACE, ...silence,
-		"-filter_complex", `[1:v]scale=${FACE_SIZE}:${FACE_SIZE}[f];[0:v][f]overlay=x='80+(1280-${FACE_SIZE}-160)*t/${SECONDS}':y=200[v]`,
-		"-map", "[v]", "-map", "2:a", ...encode, join(media, "face.mp4"),
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=0x202830:s=1280x720:r=25:d=${SECONDS}`,
+		...silence,
+		...encode,
+		join(media, "plain.mp4"),
 	);
-	ffmpeg("-f", "lavfi", "-i", "color=c=0x10c020:s=540x960:r=30:d=2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", join(media, "green.mp4"));
-	ffmpeg("-f", "lavfi", "-i", "color=c=0xe01010:s=200x100", "-frames:v", "1", "-update", "1", join(media, "mark.png"));
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=0x2a3540:s=1280x720:r=25:d=${SECONDS}`,
+		"-i",
+		FACE,
+		...silence,
+		"-filter_complex",
+		`[1:v]scale=${FACE_SIZE}:${FACE_SIZE}[f];[0:v][f]overlay=x='80+(1280-${FACE_SIZE}-160)*t/${SECONDS}':y=200[v]`,
+		"-map",
+		"[v]",
+		"-map",
+		"2:a",
+		...encode,
+		join(media, "face.mp4"),
+	);
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"color=c=0x10c020:s=540x960:r=30:d=2",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-pix_fmt",
+		"yuv420p",
+		join(media, "green.mp4"),
+	);
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"color=c=0xe01010:s=200x100",
+		"-frames:v",
+		"1",
+		"-update",
+		"1",
+		join(media, "mark.png"),
+	);
 	// Two seconds of black, then a bright pattern: the thumbnail must not be the black.
-	ffmpeg("-f", "lavfi", "-i", "color=c=black:s=1280x720:r=25:d=2", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=4", ...silence,
-		"-filter_complex", "[0:v][1:v]concat=n=2:v=1:a=0[v]", "-map", "[v]", "-map", "2:a", ...encode, join(media, "black-start.mp4"));
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"color=c=black:s=1280x720:r=25:d=2",
+		"-f",
+		"lavfi",
+		"-i",
+		"testsrc2=s=1280x720:r=25:d=4",
+		...silence,
+		"-filter_complex",
+		"[0:v][1:v]concat=n=2:v=1:a=0[v]",
+		"-map",
+		"[v]",
+		"-map",
+		"2:a",
+		...encode,
+		join(media, "black-start.mp4"),
+	);
 	files = await serveDirectory(media);
 	sink = await serveDirectory(sinkDir, { acceptPut: true });
 	const server = createRenderServer().listen(0, "127.0.0.1");
@@ -83,14 +153,28 @@ async function render(options: Partial<RenderClipRequest> & { source: string }) 
 	const videoId = `look${Date.now()}${counter++}`;
 	const { source, ...rest } = options;
 	const body: RenderClipRequest = {
-		videoId, clipId: "clip", sourceUrl: `${files.url}/${source}`, start: 0, end: SECONDS, aspectRatio: "9:16",
-		videoPutUrl: `${sink.url}/${videoId}/clip.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`, ...rest,
+		videoId,
+		clipId: "clip",
+		sourceUrl: `${files.url}/${source}`,
+		start: 0,
+		end: SECONDS,
+		aspectRatio: "9:16",
+		videoPutUrl: `${sink.url}/${videoId}/clip.mp4`,
+		thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`,
+		...rest,
 	};
 	const response = await signedPost(tier, renderJobs.renderClip.path, body);
-	const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
+	const events = (await response.text())
+		.trim()
+		.split("\n")
+		.map((line) => JobEvent.parse(JSON.parse(line)));
 	const last = events.at(-1)!;
 	if (last.type !== "result") throw new Error(`render failed: ${JSON.stringify(last)}`);
-	return { video: join(sinkDir, videoId, "clip.mp4"), thumbnail: join(sinkDir, videoId, "clip.jpg"), result: last.result as Record<"width" | "height" | "faceFrames" | "sampledFrames" | "bytes", number> };
+	return {
+		video: join(sinkDir, videoId, "clip.mp4"),
+		thumbnail: join(sinkDir, videoId, "clip.jpg"),
+		result: last.result as Record<"width" | "height" | "faceFrames" | "sampledFrames" | "bytes", number>,
+	};
 }
 
 const layout = layoutFor("9:16", null);
@@ -102,12 +186,18 @@ const MARK_CORNER: Region = { x0: 640, y0: 1780, x1: 1080, y1: 1920 };
 describe("captions", () => {
 	let karaoke: string;
 	beforeAll(async () => {
-		({ video: karaoke } = await render({ source: "plain.mp4", captions: { look: presetLook("karaoke"), words: WORDS }, watermark: null }));
+		({ video: karaoke } = await render({
+			source: "plain.mp4",
+			captions: { look: presetLook("karaoke"), words: WORDS },
+			watermark: null,
+		}));
 	});
 
 	it("karaoke: words are on screen while spoken and gone in the pause", () => {
-		for (const t of [0.7, 1.2, 2.2, 4.6, 5.2]) expect(pixelsIn(frameAt(karaoke, t), CAPTION_BAND, isWhite).count, `t=${t}`).toBeGreaterThan(400);
-		for (const t of [0.2, 3.0, 3.6, 5.8]) expect(pixelsIn(frameAt(karaoke, t), CAPTION_BAND, isWhite).count, `t=${t}`).toBe(0);
+		for (const t of [0.7, 1.2, 2.2, 4.6, 5.2])
+			expect(pixelsIn(frameAt(karaoke, t), CAPTION_BAND, isWhite).count, `t=${t}`).toBeGreaterThan(400);
+		for (const t of [0.2, 3.0, 3.6, 5.8])
+			expect(pixelsIn(frameAt(karaoke, t), CAPTION_BAND, isWhite).count, `t=${t}`).toBe(0);
 	});
 
 	it("karaoke: the highlight colour moves across the words in reading order as they are spoken", () => {
@@ -116,17 +206,30 @@ describe("captions", () => {
 		for (let i = 1; i < centres.length; i++) {
 			const [before, after] = [centres[i - 1]!, centres[i]!];
 			const nextLine = after.centroidY > before.centroidY + 30;
-			const sameLineRightwards = Math.abs(after.centroidY - before.centroidY) < 30 && after.centroidX > before.centroidX + 40;
+			const sameLineRightwards =
+				Math.abs(after.centroidY - before.centroidY) < 30 && after.centroidX > before.centroidX + 40;
 			expect(nextLine || sameLineRightwards, `word ${i}: ${JSON.stringify({ before, after })}`).toBe(true);
 		}
 		// Only the spoken word is highlighted: its span is a fraction of the line's.
-		const line = pixelsIn(frameAt(karaoke, 1.2), CAPTION_BAND, (r, g, b) => isWhite(r, g, b) || isHighlight(r, g, b));
+		const line = pixelsIn(
+			frameAt(karaoke, 1.2),
+			CAPTION_BAND,
+			(r, g, b) => isWhite(r, g, b) || isHighlight(r, g, b),
+		);
 		expect(centres[1]!.maxX - centres[1]!.minX).toBeLessThan((line.maxX - line.minX) * 0.45);
 	});
 
 	it("word-by-word shows one word at a time; sentence shows the whole sentence without a highlight", async () => {
-		const { video: words } = await render({ source: "plain.mp4", captions: { look: presetLook("word-by-word"), words: WORDS }, watermark: null });
-		const { video: sentence } = await render({ source: "plain.mp4", captions: { look: presetLook("sentence"), words: WORDS }, watermark: null });
+		const { video: words } = await render({
+			source: "plain.mp4",
+			captions: { look: presetLook("word-by-word"), words: WORDS },
+			watermark: null,
+		});
+		const { video: sentence } = await render({
+			source: "plain.mp4",
+			captions: { look: presetLook("sentence"), words: WORDS },
+			watermark: null,
+		});
 		const pageWidth = (f: Frame) => {
 			const p = pixelsIn(f, CAPTION_BAND, isWhite);
 			return p.maxX - p.minX;
@@ -154,7 +257,11 @@ describe("hook title and watermark", () => {
 	});
 
 	it("draws the text mark in the corner when asked, nothing there when not", async () => {
-		const { video: marked } = await render({ source: "plain.mp4", end: 2, watermark: { kind: "text", text: "clipforge %{pts} \\ 'x'" } });
+		const { video: marked } = await render({
+			source: "plain.mp4",
+			end: 2,
+			watermark: { kind: "text", text: "clipforge %{pts} \\ 'x'" },
+		});
 		const { video: bare } = await render({ source: "plain.mp4", end: 2, watermark: null });
 		const light = (r: number, g: number, b: number) => r > 150 && g > 150 && b > 150;
 		expect(pixelsIn(frameAt(marked, 1), MARK_CORNER, light).count).toBeGreaterThan(300);
@@ -162,7 +269,11 @@ describe("hook title and watermark", () => {
 	});
 
 	it("overlays an image mark in the corner", async () => {
-		const { video } = await render({ source: "plain.mp4", end: 2, watermark: { kind: "image", imageUrl: `${files.url}/mark.png` } });
+		const { video } = await render({
+			source: "plain.mp4",
+			end: 2,
+			watermark: { kind: "image", imageUrl: `${files.url}/mark.png` },
+		});
 		const red = pixelsIn(frameAt(video, 1), { x0: 700, y0: 1700, x1: 1080, y1: 1920 }, isRed);
 		expect(red.count).toBeGreaterThan(10_000);
 	});
@@ -216,11 +327,18 @@ describe("smart crop", () => {
 		const { video } = await render({ source: "face.mp4", smartCrop: true, watermark: null, end: 4 });
 		const positions: number[] = [];
 		for (let t = 0.4; t < 3.8; t += 0.4) positions.push((await faceInOutput(video, t))!);
-		for (let i = 1; i < positions.length; i++) expect(Math.abs(positions[i]! - positions[i - 1]!)).toBeLessThan(0.04);
+		for (let i = 1; i < positions.length; i++)
+			expect(Math.abs(positions[i]! - positions[i - 1]!)).toBeLessThan(0.04);
 	});
 
 	it("does not crop a 16:9 output of a 16:9 source", async () => {
-		const { video, result } = await render({ source: "face.mp4", smartCrop: true, aspectRatio: "16:9", watermark: null, end: 3 });
+		const { video, result } = await render({
+			source: "face.mp4",
+			smartCrop: true,
+			aspectRatio: "16:9",
+			watermark: null,
+			end: 3,
+		});
 		expect(result.sampledFrames).toBe(0);
 		const centre = await faceInOutput(video, 2);
 		expect(Math.abs(centre! - faceCentreAt(2))).toBeLessThan(0.03);
@@ -245,9 +363,27 @@ describe("thumbnails and everything at once", () => {
 		expect(result).toMatchObject({ width: 1080, height: 1920 });
 		expect(result.faceFrames).toBeGreaterThan(0);
 		const frame = frameAt(video, 1.2);
-		if (process.env.KEEP_FRAMES) execFileSync("ffmpeg", ["-v", "error", "-y", "-ss", "1.2", "-i", video, "-frames:v", "1", "-update", "1", "-vf", "scale=540:-2", process.env.KEEP_FRAMES]);
+		if (process.env.KEEP_FRAMES)
+			execFileSync("ffmpeg", [
+				"-v",
+				"error",
+				"-y",
+				"-ss",
+				"1.2",
+				"-i",
+				video,
+				"-frames:v",
+				"1",
+				"-update",
+				"1",
+				"-vf",
+				"scale=540:-2",
+				process.env.KEEP_FRAMES,
+			]);
 		const seam = layoutFor("9:16", 50).captionY;
-		expect(pixelsIn(frame, { x0: 0, y0: seam - 100, x1: 1080, y1: seam + 100 }, isHighlight).count).toBeGreaterThan(100);
+		expect(pixelsIn(frame, { x0: 0, y0: seam - 100, x1: 1080, y1: seam + 100 }, isHighlight).count).toBeGreaterThan(
+			100,
+		);
 		expect(pixelsIn(frame, HOOK_BAND, isWhite).count).toBeGreaterThan(1000);
 		expect(pixelsIn(frame, { x0: 700, y0: 1700, x1: 1080, y1: 1920 }, isRed).count).toBeGreaterThan(10_000);
 		expect(pixelsIn(frame, { x0: 0, y0: 1100, x1: 600, y1: 1600 }, isGreen).count).toBeGreaterThan(100_000);

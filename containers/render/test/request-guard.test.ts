@@ -58,22 +58,38 @@ async function errorOf(response: Response) {
 
 describe("requests that are not the Worker's are refused and change nothing", () => {
 	it("a web page's CORS-simple text/plain POST to /jobs/cleanup (the original attack) → 415", async () => {
-		const response = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ videoId: "_shared" }) });
+		const response = await fetch(tier + cleanup, {
+			method: "POST",
+			headers: { "content-type": "text/plain" },
+			body: JSON.stringify({ videoId: "_shared" }),
+		});
 		expect(response.status).toBe(415);
 		nothingDeleted();
 	});
 
 	it("the same with a form content type, and with no content type at all → 415", async () => {
-		const types: Record<string, string>[] = [{ "content-type": "application/x-www-form-urlencoded" }, { "content-type": "multipart/form-data; boundary=x" }, {}];
+		const types: Record<string, string>[] = [
+			{ "content-type": "application/x-www-form-urlencoded" },
+			{ "content-type": "multipart/form-data; boundary=x" },
+			{},
+		];
 		for (const headers of types) {
-			const response = await fetch(tier + cleanup, { method: "POST", headers, body: JSON.stringify({ videoId: "vid_keep" }) });
+			const response = await fetch(tier + cleanup, {
+				method: "POST",
+				headers,
+				body: JSON.stringify({ videoId: "vid_keep" }),
+			});
 			expect(response.status).toBe(415);
 		}
 		nothingDeleted();
 	});
 
 	it("JSON without credentials → 401 unauthorized", async () => {
-		const response = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ videoId: "vid_keep" }) });
+		const response = await fetch(tier + cleanup, {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body: JSON.stringify({ videoId: "vid_keep" }),
+		});
 		expect(response.status).toBe(401);
 		expect((await errorOf(response)).code).toBe("unauthorized");
 		nothingDeleted();
@@ -81,9 +97,17 @@ describe("requests that are not the Worker's are refused and change nothing", ()
 
 	it("any request with an Origin header → 403, even correctly signed JSON", async () => {
 		const body = JSON.stringify({ videoId: "vid_keep" });
-		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path: cleanup, body });
+		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, {
+			method: "POST",
+			path: cleanup,
+			body,
+		});
 		for (const origin of ["https://evil.example", "null", "http://127.0.0.1:8787"]) {
-			const response = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization, origin }, body });
+			const response = await fetch(tier + cleanup, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization, origin },
+				body,
+			});
 			expect(response.status).toBe(403);
 			expect((await errorOf(response)).code).toBe("forbidden");
 		}
@@ -92,15 +116,28 @@ describe("requests that are not the Worker's are refused and change nothing", ()
 	});
 
 	it("a signature made with another secret → 401", async () => {
-		const response = await signedPost(tier, cleanup, { videoId: "vid_keep" }, "a-different-secret-that-is-long-enough-0123456789");
+		const response = await signedPost(
+			tier,
+			cleanup,
+			{ videoId: "vid_keep" },
+			"a-different-secret-that-is-long-enough-0123456789",
+		);
 		expect(response.status).toBe(401);
 		expect((await errorOf(response)).message).toContain("invalid");
 		nothingDeleted();
 	});
 
 	it("a bearer token, a malformed header, or the secret itself as a token → 401", async () => {
-		for (const authorization of [`Bearer ${process.env.RENDER_SECRET}`, "Clipforge-HMAC-SHA256 t=1,n=x,s=y", process.env.RENDER_SECRET!]) {
-			const response = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization }, body: JSON.stringify({ videoId: "vid_keep" }) });
+		for (const authorization of [
+			`Bearer ${process.env.RENDER_SECRET}`,
+			"Clipforge-HMAC-SHA256 t=1,n=x,s=y",
+			process.env.RENDER_SECRET!,
+		]) {
+			const response = await fetch(tier + cleanup, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization },
+				body: JSON.stringify({ videoId: "vid_keep" }),
+			});
 			expect(response.status).toBe(401);
 		}
 		nothingDeleted();
@@ -108,14 +145,38 @@ describe("requests that are not the Worker's are refused and change nothing", ()
 
 	it("a signed request whose body, path or method was changed → 401", async () => {
 		const signed = JSON.stringify({ videoId: "vid_other" });
-		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path: cleanup, body: signed });
-		const changedBody = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization }, body: JSON.stringify({ videoId: "vid_keep" }) });
+		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, {
+			method: "POST",
+			path: cleanup,
+			body: signed,
+		});
+		const changedBody = await fetch(tier + cleanup, {
+			method: "POST",
+			headers: { "content-type": "application/json", authorization },
+			body: JSON.stringify({ videoId: "vid_keep" }),
+		});
 		expect(changedBody.status).toBe(401);
-		const forDownload = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path: renderJobs.download.path, body: JSON.stringify({ videoId: "vid_keep" }) });
-		const changedPath = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization: forDownload }, body: JSON.stringify({ videoId: "vid_keep" }) });
+		const forDownload = await signRenderRequest(process.env.RENDER_SECRET!, {
+			method: "POST",
+			path: renderJobs.download.path,
+			body: JSON.stringify({ videoId: "vid_keep" }),
+		});
+		const changedPath = await fetch(tier + cleanup, {
+			method: "POST",
+			headers: { "content-type": "application/json", authorization: forDownload },
+			body: JSON.stringify({ videoId: "vid_keep" }),
+		});
 		expect(changedPath.status).toBe(401);
-		const asGet = await signRenderRequest(process.env.RENDER_SECRET!, { method: "GET", path: cleanup, body: JSON.stringify({ videoId: "vid_keep" }) });
-		const changedMethod = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization: asGet }, body: JSON.stringify({ videoId: "vid_keep" }) });
+		const asGet = await signRenderRequest(process.env.RENDER_SECRET!, {
+			method: "GET",
+			path: cleanup,
+			body: JSON.stringify({ videoId: "vid_keep" }),
+		});
+		const changedMethod = await fetch(tier + cleanup, {
+			method: "POST",
+			headers: { "content-type": "application/json", authorization: asGet },
+			body: JSON.stringify({ videoId: "vid_keep" }),
+		});
 		expect(changedMethod.status).toBe(401);
 		nothingDeleted();
 	});
@@ -123,8 +184,16 @@ describe("requests that are not the Worker's are refused and change nothing", ()
 	it("a signature older or newer than the window → 401 stale", async () => {
 		const body = JSON.stringify({ videoId: "vid_keep" });
 		for (const skew of [-(RENDER_AUTH_WINDOW_SECONDS + 30), RENDER_AUTH_WINDOW_SECONDS + 30]) {
-			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path: cleanup, body }, Date.now() + skew * 1000);
-			const response = await fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization }, body });
+			const authorization = await signRenderRequest(
+				process.env.RENDER_SECRET!,
+				{ method: "POST", path: cleanup, body },
+				Date.now() + skew * 1000,
+			);
+			const response = await fetch(tier + cleanup, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization },
+				body,
+			});
 			expect(response.status).toBe(401);
 			expect((await errorOf(response)).message).toContain("stale");
 		}
@@ -133,8 +202,17 @@ describe("requests that are not the Worker's are refused and change nothing", ()
 
 	it("a captured request sent again (same nonce) → 401 replay", async () => {
 		const body = JSON.stringify({ videoId: "vid_gone" });
-		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path: cleanup, body });
-		const send = () => fetch(tier + cleanup, { method: "POST", headers: { "content-type": "application/json", authorization }, body });
+		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, {
+			method: "POST",
+			path: cleanup,
+			body,
+		});
+		const send = () =>
+			fetch(tier + cleanup, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization },
+				body,
+			});
 		expect((await send()).status).toBe(200);
 		const replay = await send();
 		expect(replay.status).toBe(401);
@@ -171,7 +249,10 @@ describe("the server's configuration", () => {
 
 	const start = (env: Record<string, string | undefined>) =>
 		new Promise<{ code: number | null; output: string }>((resolve) => {
-			const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH, WORK_DIR: work, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+			const child = spawn(process.execPath, [SERVER], {
+				env: { PATH: process.env.PATH, WORK_DIR: work, PORT: "0", ...env },
+				stdio: ["ignore", "pipe", "pipe"],
+			});
 			let output = "";
 			const collect = (chunk: Buffer) => {
 				output += chunk.toString();
@@ -209,15 +290,28 @@ describe("a job limit per instance", () => {
 		const app = createRenderApp({ maxJobs: 1, abandonAfterMs: 0 });
 		const job = async (path: string, body: unknown, signal?: AbortSignal) => {
 			const text = JSON.stringify(body);
-			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body: text });
-			return app.fetch(new Request(`http://tier${path}`, { method: "POST", headers: { "content-type": "application/json", authorization }, body: text, signal }));
+			const authorization = await signRenderRequest(process.env.RENDER_SECRET!, {
+				method: "POST",
+				path,
+				body: text,
+			});
+			return app.fetch(
+				new Request(`http://tier${path}`, {
+					method: "POST",
+					headers: { "content-type": "application/json", authorization },
+					body: text,
+					signal,
+				}),
+			);
 		};
 		try {
 			const worker = new AbortController();
 			const first = await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, worker.signal);
 			expect(first.status).toBe(200); // streamed: the job runs
 			const joined = new AbortController();
-			expect((await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, joined.signal)).status).toBe(200);
+			expect(
+				(await job(renderJobs.transcribe.path, { audioUrl: slow, language: "en" }, joined.signal)).status,
+			).toBe(200);
 			joined.abort();
 			const refused = await job(renderJobs.transcribe.path, { audioUrl: other, language: "en" });
 			expect(refused.status).toBe(503);
@@ -231,7 +325,11 @@ describe("a job limit per instance", () => {
 			await vi.waitFor(async () => expect((await job(cleanup, { videoId: "vid_other" })).status).toBe(200));
 			await vi.waitFor(async () => {
 				const again = new AbortController();
-				const response = await job(renderJobs.transcribe.path, { audioUrl: other, language: "en" }, again.signal);
+				const response = await job(
+					renderJobs.transcribe.path,
+					{ audioUrl: other, language: "en" },
+					again.signal,
+				);
 				again.abort();
 				expect(response.status).toBe(200);
 			});

@@ -21,7 +21,11 @@ import { signedPost } from "./signed-post.ts";
 const FACE = join(import.meta.dirname, "fixtures", "face.png");
 const SECONDS = 9;
 /** Who speaks when: left (A) until 3 s, right (B) until 6.5 s, then left again. */
-const TURNS = [{ from: 0, to: 3, who: "left" }, { from: 3, to: 6.5, who: "right" }, { from: 6.5, to: SECONDS, who: "left" }] as const;
+const TURNS = [
+	{ from: 0, to: 3, who: "left" },
+	{ from: 3, to: 6.5, who: "right" },
+	{ from: 6.5, to: SECONDS, who: "left" },
+] as const;
 const speakerAt = (t: number) => TURNS.find((turn) => t >= turn.from && t < turn.to)!.who;
 
 let media: string;
@@ -34,39 +38,97 @@ let closeTier: () => void;
 const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
 
 /** A mouth box on the face placed at x (220 px face), opening and closing twice a second while `enable` holds. */
-const mouth = (x: number, enable: string) => `drawbox=x=${x + 89}:y=316:w=44:h=16:color=black:t=fill:enable='(${enable})*lt(mod(t+0.125\\,0.5)\\,0.25)'`;
+const mouth = (x: number, enable: string) =>
+	`drawbox=x=${x + 89}:y=316:w=44:h=16:color=black:t=fill:enable='(${enable})*lt(mod(t+0.125\\,0.5)\\,0.25)'`;
 
 beforeAll(async () => {
 	media = mkdtempSync(join(tmpdir(), "speakers-media-"));
 	sinkDir = mkdtempSync(join(tmpdir(), "speakers-sink-"));
 	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "speakers-work-"));
-	writeFileSync(join(media, "a.txt"), "Welcome back to the show. Today we talk about rivers and mountains and the sea.");
+	writeFileSync(
+		join(media, "a.txt"),
+		"Welcome back to the show. Today we talk about rivers and mountains and the sea.",
+	);
 	writeFileSync(join(media, "b.txt"), "Thanks for having me. I love the mountains, they are so quiet in the winter.");
 	writeFileSync(join(media, "c.txt"), "That is a great point, tell me more about the quiet.");
-	const encode = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-t", String(SECONDS)];
+	const encode = [
+		"-c:v",
+		"libx264",
+		"-preset",
+		"ultrafast",
+		"-pix_fmt",
+		"yuv420p",
+		"-c:a",
+		"aac",
+		"-t",
+		String(SECONDS),
+	];
 	const voice = (file: string) => ["-f", "lavfi", "-i", `flite=textfile=${join(media, file)}:voice=slt`];
-	const cards = "drawbox=x=170:y=430:w=220:h=120:color=0xe01010:t=fill,drawbox=x=890:y=430:w=220:h=120:color=0x10c020:t=fill";
+	const cards =
+		"drawbox=x=170:y=430:w=220:h=120:color=0xe01010:t=fill,drawbox=x=890:y=430:w=220:h=120:color=0x10c020:t=fill";
 	ffmpeg(
-		"-f", "lavfi", "-i", `color=c=0x2a3540:s=1280x720:r=25:d=${SECONDS}`, "-i", FACE, ...voice("a.txt"), ...voice("b.txt"), ...voice("c.txt"),
-		"-filter_complex", [
-			"[1:v]scale=220:220,split=2[fa][fb0]", "[fb0]colorchannelmixer=rr=0.6:bb=1.4[fb]", "[0:v][fa]overlay=x=170:y=200[v1]",
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=0x2a3540:s=1280x720:r=25:d=${SECONDS}`,
+		"-i",
+		FACE,
+		...voice("a.txt"),
+		...voice("b.txt"),
+		...voice("c.txt"),
+		"-filter_complex",
+		[
+			"[1:v]scale=220:220,split=2[fa][fb0]",
+			"[fb0]colorchannelmixer=rr=0.6:bb=1.4[fb]",
+			"[0:v][fa]overlay=x=170:y=200[v1]",
 			`[v1][fb]overlay=x=890:y=200,${cards},${mouth(170, "lt(t\\,3)+between(t\\,6.5\\,9)")},${mouth(890, "between(t\\,3\\,6.5)")}[v]`,
 			"[2:a]aresample=48000,atrim=0:2.9,pan=stereo|c0=c0|c1=0*c0[a1]",
 			"[3:a]aresample=48000,atrim=0:3.4,adelay=3000|3000,pan=stereo|c0=0*c0|c1=c0[a2]",
 			"[4:a]aresample=48000,atrim=0:2.4,adelay=6500|6500,pan=stereo|c0=c0|c1=0*c0[a3]",
 			`[a1][a2][a3]amix=inputs=3:normalize=0:duration=longest,apad=whole_dur=${SECONDS}[a]`,
 		].join(";"),
-		"-map", "[v]", "-map", "[a]", ...encode, join(media, "two.mp4"),
+		"-map",
+		"[v]",
+		"-map",
+		"[a]",
+		...encode,
+		join(media, "two.mp4"),
 	);
 	// One person (the left one, talking): speaker layouts must leave it exactly as smart crop draws it.
 	ffmpeg(
-		"-f", "lavfi", "-i", `color=c=0x2a3540:s=1280x720:r=25:d=4`, "-i", FACE, ...voice("a.txt"),
-		"-filter_complex", `[1:v]scale=220:220[f];[0:v][f]overlay=x=300:y=200,${mouth(300, "1")}[v];[2:a]aresample=48000,pan=stereo|c0=c0|c1=c0[a]`,
-		"-map", "[v]", "-map", "[a]", ...encode.slice(0, -1), "4", join(media, "one.mp4"),
+		"-f",
+		"lavfi",
+		"-i",
+		`color=c=0x2a3540:s=1280x720:r=25:d=4`,
+		"-i",
+		FACE,
+		...voice("a.txt"),
+		"-filter_complex",
+		`[1:v]scale=220:220[f];[0:v][f]overlay=x=300:y=200,${mouth(300, "1")}[v];[2:a]aresample=48000,pan=stereo|c0=c0|c1=c0[a]`,
+		"-map",
+		"[v]",
+		"-map",
+		"[a]",
+		...encode.slice(0, -1),
+		"4",
+		join(media, "one.mp4"),
 	);
 	// The same dialogue mixed to mono (most podcasts): only mouth motion can tell who speaks.
 	ffmpeg("-i", join(media, "two.mp4"), "-c:v", "copy", "-ac", "1", "-c:a", "aac", join(media, "two-mono.mp4"));
-	ffmpeg("-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=2", ...voice("c.txt"), "-map", "0:v", "-map", "1:a", ...encode.slice(0, -1), "2", join(media, "plain.mp4"));
+	ffmpeg(
+		"-f",
+		"lavfi",
+		"-i",
+		"testsrc2=s=1280x720:r=25:d=2",
+		...voice("c.txt"),
+		"-map",
+		"0:v",
+		"-map",
+		"1:a",
+		...encode.slice(0, -1),
+		"2",
+		join(media, "plain.mp4"),
+	);
 	files = await serveDirectory(media);
 	sink = await serveDirectory(sinkDir, { acceptPut: true });
 	const server = createRenderServer().listen(0, "127.0.0.1");
@@ -87,19 +149,37 @@ async function render(options: Partial<RenderClipRequest> & { source: string }) 
 	const videoId = `spk${Date.now()}${counter++}`;
 	const { source, ...rest } = options;
 	const body: RenderClipRequest = {
-		videoId, clipId: "clip", sourceUrl: `${files.url}/${source}`, start: 0, end: SECONDS, aspectRatio: "9:16",
-		videoPutUrl: `${sink.url}/${videoId}/clip.mp4`, thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`, ...rest,
+		videoId,
+		clipId: "clip",
+		sourceUrl: `${files.url}/${source}`,
+		start: 0,
+		end: SECONDS,
+		aspectRatio: "9:16",
+		videoPutUrl: `${sink.url}/${videoId}/clip.mp4`,
+		thumbnailPutUrl: `${sink.url}/${videoId}/clip.jpg`,
+		...rest,
 	};
 	const started = performance.now();
 	const response = await signedPost(tier, renderJobs.renderClip.path, body);
-	const events = (await response.text()).trim().split("\n").map((line) => JobEvent.parse(JSON.parse(line)));
+	const events = (await response.text())
+		.trim()
+		.split("\n")
+		.map((line) => JobEvent.parse(JSON.parse(line)));
 	const last = events.at(-1)!;
 	if (last.type !== "result") throw new Error(`render failed: ${JSON.stringify(last)}`);
-	return { video: join(sinkDir, videoId, "clip.mp4"), result: last.result as RenderClipResult, seconds: (performance.now() - started) / 1000 };
+	return {
+		video: join(sinkDir, videoId, "clip.mp4"),
+		result: last.result as RenderClipResult,
+		seconds: (performance.now() - started) / 1000,
+	};
 }
 
 /** Who is in view: the red card (left person) or the green one (right person), by pixel count. */
-function inView(video: string, t: number, region?: { y0: number; y1: number }): { red: number; green: number; who: "left" | "right" | null } {
+function inView(
+	video: string,
+	t: number,
+	region?: { y0: number; y1: number },
+): { red: number; green: number; who: "left" | "right" | null } {
 	const frame = frameAt(video, t, 108);
 	const area = { x0: 0, x1: frame.width, y0: region?.y0 ?? 0, y1: region?.y1 ?? frame.height };
 	const red = pixelsIn(frame, area, isRed).count;
@@ -113,9 +193,27 @@ function inView(video: string, t: number, region?: { y0: number; y1: number }): 
  */
 function timeline(video: string): { t: number; who: "left" | "right" | null }[] {
 	const [width, height] = [54, 96];
-	const [num, den] = execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate", "-of", "csv=p=0", video]).toString().trim().split("/").map(Number);
+	const [num, den] = execFileSync("ffprobe", [
+		"-v",
+		"error",
+		"-select_streams",
+		"v:0",
+		"-show_entries",
+		"stream=r_frame_rate",
+		"-of",
+		"csv=p=0",
+		video,
+	])
+		.toString()
+		.trim()
+		.split("/")
+		.map(Number);
 	const fps = num! / (den ?? 1);
-	const raw = execFileSync("ffmpeg", ["-v", "error", "-i", video, "-vf", `scale=${width}:${height}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], { maxBuffer: 256 * 1024 * 1024 });
+	const raw = execFileSync(
+		"ffmpeg",
+		["-v", "error", "-i", video, "-vf", `scale=${width}:${height}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+		{ maxBuffer: 256 * 1024 * 1024 },
+	);
 	const bytes = width * height * 3;
 	const out: { t: number; who: "left" | "right" | null }[] = [];
 	for (let t = 0.125; Math.round(t * fps) * bytes < raw.length - bytes + 1; t += 0.25) {
@@ -138,7 +236,10 @@ describe("follow-speaker", () => {
 			const correct = seen.filter((s) => s.who === speakerAt(s.t)).length / seen.length;
 			// Away from the true turn changes (by more than the confirm time and smoothing), always the speaker.
 			const far = seen.filter((s) => TURNS.every((turn) => Math.abs(s.t - turn.from) > 0.6 || turn.from === 0));
-			expect(far.every((s) => s.who === speakerAt(s.t)), JSON.stringify(seen)).toBe(true);
+			expect(
+				far.every((s) => s.who === speakerAt(s.t)),
+				JSON.stringify(seen),
+			).toBe(true);
 			expect(correct).toBeGreaterThan(0.85);
 			// Exactly the two real turn changes, each a cut (no frame in between shows nobody: no pan).
 			const runs: { who: string | null; from: number; to: number }[] = [];
@@ -148,7 +249,12 @@ describe("follow-speaker", () => {
 			}
 			expect(runs.map((r) => r.who)).toEqual(["left", "right", "left"]);
 			for (const run of runs) expect(run.to - run.from + 0.25).toBeGreaterThanOrEqual(MIN_HOLD_SECONDS);
-			console.info(`follow-speaker (${source}): ${(correct * 100).toFixed(0)}% of sampled frames show the speaker; cuts at ${runs.slice(1).map((r) => r.from.toFixed(2)).join(", ")} s (true 3, 6.5); render ${seconds.toFixed(1)} s`);
+			console.info(
+				`follow-speaker (${source}): ${(correct * 100).toFixed(0)}% of sampled frames show the speaker; cuts at ${runs
+					.slice(1)
+					.map((r) => r.from.toFixed(2))
+					.join(", ")} s (true 3, 6.5); render ${seconds.toFixed(1)} s`,
+			);
 		});
 	}
 
@@ -165,8 +271,17 @@ describe("follow-speaker", () => {
 
 describe("stacked", () => {
 	it("shows both people, the left one on top, each cropped around the face", async () => {
-		const words = [{ word: "Welcome", start: 0.2, end: 0.8 }, { word: "back", start: 0.8, end: 1.2 }, { word: "everyone.", start: 1.2, end: 2.5 }];
-		const { video, result, seconds } = await render({ source: "two.mp4", layout: "stacked", end: 4, captions: { look: presetLook("sentence"), words } });
+		const words = [
+			{ word: "Welcome", start: 0.2, end: 0.8 },
+			{ word: "back", start: 0.8, end: 1.2 },
+			{ word: "everyone.", start: 1.2, end: 2.5 },
+		];
+		const { video, result, seconds } = await render({
+			source: "two.mp4",
+			layout: "stacked",
+			end: 4,
+			captions: { look: presetLook("sentence"), words },
+		});
 		expect(result.framing).toBe("stacked");
 		for (const t of [0.5, 2, 3.5]) {
 			const top = inView(video, t, { y0: 0, y1: 96 });
@@ -189,12 +304,35 @@ describe("stacked", () => {
 	});
 
 	it("with silences removed, cuts both halves and the sound at the same instants (stacked cuts before its split)", async () => {
-		const pauses = [{ start: 1, end: 1.6 }, { start: 2.5, end: 3.1 }];
-		const { video, result } = await render({ source: "two.mp4", layout: "stacked", end: 4, jumpCuts: { pauses, confirmWithAudio: false } });
+		const pauses = [
+			{ start: 1, end: 1.6 },
+			{ start: 2.5, end: 3.1 },
+		];
+		const { video, result } = await render({
+			source: "two.mp4",
+			layout: "stacked",
+			end: 4,
+			jumpCuts: { pauses, confirmWithAudio: false },
+		});
 		expect(result.framing).toBe("stacked");
 		expect(result.cuts).toBe(2);
 		expect(result.duration).toBeCloseTo(4 - result.removedSeconds, 1);
-		const streams = (kind: string) => Number(execFileSync("ffprobe", ["-v", "error", "-select_streams", kind, "-show_entries", "stream=duration", "-of", "csv=p=0", video]).toString().trim());
+		const streams = (kind: string) =>
+			Number(
+				execFileSync("ffprobe", [
+					"-v",
+					"error",
+					"-select_streams",
+					kind,
+					"-show_entries",
+					"stream=duration",
+					"-of",
+					"csv=p=0",
+					video,
+				])
+					.toString()
+					.trim(),
+			);
 		// Picture and sound lose the same time: no drift between them.
 		expect(Math.abs(streams("v:0") - streams("a:0"))).toBeLessThan(0.06);
 		expect(inView(video, 0.5, { y0: 0, y1: 96 }).who).toBe("left");
@@ -214,7 +352,8 @@ describe("stacked", () => {
 });
 
 describe("one face or none: auto is what the clip was before speaker layouts", () => {
-	const md5 = (video: string) => execFileSync("ffmpeg", ["-v", "error", "-i", video, "-map", "0:v", "-f", "md5", "-"]).toString();
+	const md5 = (video: string) =>
+		execFileSync("ffmpeg", ["-v", "error", "-i", video, "-map", "0:v", "-f", "md5", "-"]).toString();
 
 	it("with smart crop on, a one-person source is smart-cropped exactly as before", async () => {
 		const single = await render({ source: "one.mp4", end: 4, smartCrop: true, layout: "single" });
@@ -222,7 +361,9 @@ describe("one face or none: auto is what the clip was before speaker layouts", (
 		expect(single.result.framing).toBe("smart-crop");
 		expect(auto.result.framing).toBe("smart-crop");
 		expect(md5(auto.video)).toBe(md5(single.video));
-		console.info(`one face: smart crop ${single.seconds.toFixed(1)} s, auto ${auto.seconds.toFixed(1)} s (4 s clip)`);
+		console.info(
+			`one face: smart crop ${single.seconds.toFixed(1)} s, auto ${auto.seconds.toFixed(1)} s (4 s clip)`,
+		);
 	});
 
 	it("with smart crop off, one face stays centred and a faceless source too", async () => {

@@ -48,7 +48,13 @@ function leftByKilledJobs(): string {
 function startAndStop(root: string, env: Record<string, string> = {}): Promise<string> {
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, [SERVER], {
-			env: { PATH: process.env.PATH, WORK_DIR: root, PORT: "0", RENDER_SECRET: process.env.RENDER_SECRET, ...env },
+			env: {
+				PATH: process.env.PATH,
+				WORK_DIR: root,
+				PORT: "0",
+				RENDER_SECRET: process.env.RENDER_SECRET,
+				...env,
+			},
 			stdio: ["ignore", "pipe", "pipe"],
 		});
 		let output = "";
@@ -81,7 +87,11 @@ describe("the tier's work folder after jobs were killed", () => {
 describe("sweepWorkRoot", () => {
 	it("leaves alone every path a running job holds", async () => {
 		const root = leftByKilledJobs();
-		const held = new Set([join(root, "asr-Xq81aZ"), join(root, "vid_cut"), join(root, "_shared/make-gradient-1700000000000.mp4")]);
+		const held = new Set([
+			join(root, "asr-Xq81aZ"),
+			join(root, "vid_cut"),
+			join(root, "_shared/make-gradient-1700000000000.mp4"),
+		]);
 		const { removed } = await sweepWorkRoot({ root, held, idleMs: 0, now: Date.now() + 1000 });
 		expect(removed.sort()).toEqual([
 			"_shared/0123456789abcdef0123456789abcdef.mp4.4242.1700000000000.part",
@@ -90,13 +100,21 @@ describe("sweepWorkRoot", () => {
 			"preview-a1b2c3",
 			"vid_done",
 		]);
-		expect(await jobFilesIn(root)).toEqual(["_shared/make-gradient-1700000000000.mp4", "asr-Xq81aZ/chunk.audio", "asr-Xq81aZ/chunk.wav", "vid_cut/audio-0.mp3", "vid_cut/download.mp4.part"]);
+		expect(await jobFilesIn(root)).toEqual([
+			"_shared/make-gradient-1700000000000.mp4",
+			"asr-Xq81aZ/chunk.audio",
+			"asr-Xq81aZ/chunk.wav",
+			"vid_cut/audio-0.mp3",
+			"vid_cut/download.mp4.part",
+		]);
 	});
 
 	it("counts the cached backgrounds as no job's files", async () => {
 		const root = leftByKilledJobs();
 		await sweepWorkRoot({ root, held: new Set(), idleMs: 0, now: Date.now() + 1000 });
 		expect(await jobFilesIn(root)).toEqual([]);
-		expect(await sweepWorkRoot({ root: join(root, "missing"), held: new Set(), idleMs: 0 })).toEqual({ removed: [] });
+		expect(await sweepWorkRoot({ root: join(root, "missing"), held: new Set(), idleMs: 0 })).toEqual({
+			removed: [],
+		});
 	});
 });

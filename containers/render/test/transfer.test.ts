@@ -44,7 +44,8 @@ beforeAll(async () => {
 			response.end(value === undefined ? "" : JSON.stringify(value));
 		};
 		// The edge: no body larger than a part, and every body declares its length.
-		if (data.length > PART || (data.length > 0 && request.headers["content-length"] !== String(data.length))) return answer(413, { error: "too large or no length" });
+		if (data.length > PART || (data.length > 0 && request.headers["content-length"] !== String(data.length)))
+			return answer(413, { error: "too large or no length" });
 		const id = url.searchParams.get("uploadId");
 		if (url.searchParams.has("uploads")) {
 			const uploadId = `u${uploads.size + 1}`;
@@ -73,7 +74,8 @@ beforeAll(async () => {
 		const { parts } = JSON.parse(data.toString()) as { parts: { partNumber: number; etag: string }[] };
 		const sizes = parts.map((p) => upload.parts.get(p.partNumber)!.length);
 		// R2: every part but the last the same size, at least the minimum (scaled down here).
-		if (sizes.slice(0, -1).some((s) => s !== sizes[0]) || sizes.at(-1)! > sizes[0]!) return answer(400, { error: "InvalidPart" });
+		if (sizes.slice(0, -1).some((s) => s !== sizes[0]) || sizes.at(-1)! > sizes[0]!)
+			return answer(400, { error: "InvalidPart" });
 		upload.completed = Buffer.concat(parts.map((p) => upload.parts.get(p.partNumber)!));
 		return answer(201, { key: "k", size: upload.completed.length });
 	});
@@ -123,7 +125,9 @@ describe("putFile", () => {
 		expect(retried.completed!.equals(data)).toBe(true);
 
 		failures.push({ partNumber: 2, status: 403, times: 1 });
-		await expect(putFile(path, base, "video/mp4", undefined, undefined, PART)).rejects.toThrow(/Upload answered 403/);
+		await expect(putFile(path, base, "video/mp4", undefined, undefined, PART)).rejects.toThrow(
+			/Upload answered 403/,
+		);
 		const refused = [...uploads.values()].at(-1)!;
 		expect(refused.completed).toBeNull();
 		expect(refused.aborted).toBe(true);

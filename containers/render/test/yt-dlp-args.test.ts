@@ -27,7 +27,12 @@ const HOSTILE_URL = "--exec=touch /tmp/pwned";
 describe("the argument builders", () => {
 	it("start every call with --ignore-config and put the URL last, after --", () => {
 		const probe = ytDlpProbeArgs(HOSTILE_URL);
-		const download = ytDlpDownloadArgs({ url: HOSTILE_URL, limits: DEFAULT_SOURCE_LIMITS, outputTemplate: "/w/download.%(ext)s", progressTemplate: "p %(progress.downloaded_bytes)s" });
+		const download = ytDlpDownloadArgs({
+			url: HOSTILE_URL,
+			limits: DEFAULT_SOURCE_LIMITS,
+			outputTemplate: "/w/download.%(ext)s",
+			progressTemplate: "p %(progress.downloaded_bytes)s",
+		});
 		for (const args of [probe, download]) {
 			expect(args[0]).toBe("--ignore-config");
 			expect(args.slice(0, YT_DLP_BASE.length)).toEqual([...YT_DLP_BASE]);
@@ -40,7 +45,12 @@ describe("the argument builders", () => {
 	});
 
 	it("download within the limits: --max-filesize, and a format filter that prefers known sizes ≤ 1080p", () => {
-		const args = ytDlpDownloadArgs({ url: "https://v.example/x", limits: { maxPixels: DEFAULT_SOURCE_LIMITS.maxPixels, maxBytes: 123_456 }, outputTemplate: "/w/d.%(ext)s", progressTemplate: "p" });
+		const args = ytDlpDownloadArgs({
+			url: "https://v.example/x",
+			limits: { maxPixels: DEFAULT_SOURCE_LIMITS.maxPixels, maxBytes: 123_456 },
+			outputTemplate: "/w/d.%(ext)s",
+			progressTemplate: "p",
+		});
 		expect(args[args.indexOf("--max-filesize") + 1]).toBe("123456");
 		const format = args[args.indexOf("-f") + 1]!;
 		expect(format).toBe(ytDlpFormat({ maxPixels: DEFAULT_SOURCE_LIMITS.maxPixels, maxBytes: 123_456 }));
@@ -67,7 +77,22 @@ describe("a yt-dlp configuration file on the machine", () => {
 	it("is not read: a planted `--exec` never runs on the tier's download", async () => {
 		const media = join(work, "media");
 		mkdirSync(media, { recursive: true });
-		execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10", "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", join(media, "tiny.mp4")]);
+		execFileSync("ffmpeg", [
+			"-hide_banner",
+			"-loglevel",
+			"error",
+			"-f",
+			"lavfi",
+			"-i",
+			"testsrc2=size=160x90:rate=10",
+			"-t",
+			"1",
+			"-c:v",
+			"libx264",
+			"-preset",
+			"ultrafast",
+			join(media, "tiny.mp4"),
+		]);
 		const marker = join(work, "config-was-read");
 		const config = join(work, "xdg", "yt-dlp");
 		mkdirSync(config, { recursive: true });
@@ -78,10 +103,22 @@ describe("a yt-dlp configuration file on the machine", () => {
 		process.env.XDG_CONFIG_HOME = join(work, "xdg");
 		try {
 			// Asynchronously: the file server answers from this process.
-			await promisify(execFile)("yt-dlp", ["--quiet", "-o", join(work, "plain.%(ext)s"), "--", `${files.url}/tiny.mp4`], { env: process.env });
+			await promisify(execFile)(
+				"yt-dlp",
+				["--quiet", "-o", join(work, "plain.%(ext)s"), "--", `${files.url}/tiny.mp4`],
+				{ env: process.env },
+			);
 			expect(existsSync(marker)).toBe(true);
 			rmSync(marker);
-			await downloadSource({ videoId: "vid_cfg", url: `${files.url}/tiny.mp4`, limits: DEFAULT_SOURCE_LIMITS, expectedDuration: null }, () => {});
+			await downloadSource(
+				{
+					videoId: "vid_cfg",
+					url: `${files.url}/tiny.mp4`,
+					limits: DEFAULT_SOURCE_LIMITS,
+					expectedDuration: null,
+				},
+				() => {},
+			);
 			expect(existsSync(marker)).toBe(false);
 		} finally {
 			process.env.XDG_CONFIG_HOME = saved;

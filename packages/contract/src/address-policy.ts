@@ -35,7 +35,8 @@ export function addressRange(address: string): string | null {
 	if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
 	const range = ip.range();
 	// ipaddr.js names 6to4, Teredo and NAT64 itself; the list also catches IPv4-compatible `::7f00:1`.
-	if (range === "unicast" && ip.kind() === "ipv6" && IPV4_CARRYING.some((cidr) => ip.match(cidr))) return "ipv4Embedded";
+	if (range === "unicast" && ip.kind() === "ipv6" && IPV4_CARRYING.some((cidr) => ip.match(cidr)))
+		return "ipv4Embedded";
 	return range;
 }
 
@@ -54,7 +55,12 @@ export function isPrivateAddress(address: string): boolean {
 /** Host names that always mean this machine or its metadata service, whatever DNS says. */
 export function isLocalHostname(hostname: string): boolean {
 	const host = hostname.toLowerCase().replace(/\.$/, "");
-	return host === "localhost" || host.endsWith(".localhost") || host === "metadata.google.internal" || host.endsWith(".internal");
+	return (
+		host === "localhost" ||
+		host.endsWith(".localhost") ||
+		host === "metadata.google.internal" ||
+		host.endsWith(".internal")
+	);
 }
 
 /**

@@ -36,7 +36,11 @@ export type RenderError = z.infer<typeof RenderError>;
 /** Body of a non-streaming error answer (4xx/5xx before any NDJSON was written). */
 export const RenderErrorBody = z.object({ error: RenderError });
 
-export const JobProgress = z.object({ type: z.literal("progress"), fraction: z.number().min(0).max(1), message: z.string().optional() });
+export const JobProgress = z.object({
+	type: z.literal("progress"),
+	fraction: z.number().min(0).max(1),
+	message: z.string().optional(),
+});
 
 export const JobEvent = z.discriminatedUnion("type", [
 	JobProgress,
@@ -60,7 +64,11 @@ export const encodeJobEvent = (event: JobEvent): string => `${JSON.stringify(eve
  * 1% apart), a heartbeat while it has nothing new to say, then its result, or `toError(thrown)`.
  * @example new Response(jobEventStream((p) => work(p), toRenderError), { headers: NDJSON_HEADERS })
  */
-export function jobEventStream(job: (onProgress: OnProgress) => Promise<unknown>, toError: (error: unknown) => RenderError, heartbeatMs = HEARTBEAT_MS): ReadableStream<Uint8Array> {
+export function jobEventStream(
+	job: (onProgress: OnProgress) => Promise<unknown>,
+	toError: (error: unknown) => RenderError,
+	heartbeatMs = HEARTBEAT_MS,
+): ReadableStream<Uint8Array> {
 	const encoder = new TextEncoder();
 	let open = true;
 	let heartbeat: ReturnType<typeof setInterval> | null = null;
@@ -81,9 +89,15 @@ export function jobEventStream(job: (onProgress: OnProgress) => Promise<unknown>
 				lastAt = now;
 				write({ type: "progress", fraction: Math.max(0, Math.min(1, fraction)), message });
 			};
-			heartbeat = setInterval(() => write({ type: "progress", fraction: Math.max(0, lastSent), message: "working" }), heartbeatMs);
+			heartbeat = setInterval(
+				() => write({ type: "progress", fraction: Math.max(0, lastSent), message: "working" }),
+				heartbeatMs,
+			);
 			void job(onProgress)
-				.then((result) => write({ type: "result", result }), (error: unknown) => write({ type: "error", error: toError(error) }))
+				.then(
+					(result) => write({ type: "result", result }),
+					(error: unknown) => write({ type: "error", error: toError(error) }),
+				)
 				.finally(() => {
 					stopHeartbeat();
 					if (open) controller.close();

@@ -21,7 +21,9 @@ const httpUrl = z.url({ protocol: /^https?$/ });
  * `vid_…` and `clp_…_N`, are of this shape.)
  */
 export const PATH_SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-export const PathSafeId = z.string().regex(PATH_SAFE_ID, "must be 1-128 letters, digits, _ or -, starting with a letter or digit");
+export const PathSafeId = z
+	.string()
+	.regex(PATH_SAFE_ID, "must be 1-128 letters, digits, _ or -, starting with a letter or digit");
 
 // ---------------------------------------------------------------- limits
 
@@ -155,7 +157,9 @@ export const CaptionSpec = z.object({ look: CaptionLook, words: z.array(Word).ma
 export type CaptionSpec = z.infer<typeof CaptionSpec>;
 
 /** A stretch of the clip in seconds from its start. */
-export const Interval = z.object({ start: z.number().nonnegative(), end: z.number().positive() }).refine((i) => i.end > i.start, "end must be after start");
+export const Interval = z
+	.object({ start: z.number().nonnegative(), end: z.number().positive() })
+	.refine((i) => i.end > i.start, "end must be after start");
 export type Interval = z.infer<typeof Interval>;
 
 /**
@@ -237,9 +241,17 @@ export type RenderClipResult = z.infer<typeof RenderClipResult>;
 // ---------------------------------------------------------------- caption previews
 
 /** One PNG frame of sample words drawn in `look` over a neutral background (9:16, `width` wide). */
-export const CaptionPreviewRequest = z.object({ look: CaptionLook, width: z.number().int().min(90).max(1080).default(360), putUrl: httpUrl });
+export const CaptionPreviewRequest = z.object({
+	look: CaptionLook,
+	width: z.number().int().min(90).max(1080).default(360),
+	putUrl: httpUrl,
+});
 export type CaptionPreviewRequest = z.input<typeof CaptionPreviewRequest>;
-export const CaptionPreviewResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int() });
+export const CaptionPreviewResult = z.object({
+	bytes: z.number().int().positive(),
+	width: z.number().int(),
+	height: z.number().int(),
+});
 export type CaptionPreviewResult = z.infer<typeof CaptionPreviewResult>;
 
 // ---------------------------------------------------------------- backgrounds and imported media
@@ -259,7 +271,12 @@ export const ImportMediaRequest = z.object({
 	limits: ImportLimits.nullable().default(null),
 });
 export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
-export const MediaFileResult = z.object({ bytes: z.number().int().positive(), width: z.number().int(), height: z.number().int(), duration: z.number().nonnegative() });
+export const MediaFileResult = z.object({
+	bytes: z.number().int().positive(),
+	width: z.number().int(),
+	height: z.number().int(),
+	duration: z.number().nonnegative(),
+});
 export type MediaFileResult = z.infer<typeof MediaFileResult>;
 
 export const CleanupRequest = z.object({ videoId: PathSafeId });
@@ -279,15 +296,50 @@ export interface JobSpec {
 export const renderJobs = {
 	probe: { path: "/probe", request: ProbeRequest, result: ProbeResult },
 	download: { path: "/jobs/download", request: DownloadRequest, progress: JobProgress, result: DownloadResult },
-	uploadSource: { path: "/jobs/upload-source", request: UploadSourceRequest, progress: JobProgress, result: UploadSourceResult },
-	extractAudio: { path: "/jobs/extract-audio", request: ExtractAudioRequest, progress: JobProgress, result: ExtractAudioResult },
-	transcribe: { path: "/jobs/transcribe", request: TranscribeRequest, progress: JobProgress, result: TranscribeResult },
-	renderClip: { path: "/jobs/render-clip", request: RenderClipRequest, progress: JobProgress, result: RenderClipResult },
+	uploadSource: {
+		path: "/jobs/upload-source",
+		request: UploadSourceRequest,
+		progress: JobProgress,
+		result: UploadSourceResult,
+	},
+	extractAudio: {
+		path: "/jobs/extract-audio",
+		request: ExtractAudioRequest,
+		progress: JobProgress,
+		result: ExtractAudioResult,
+	},
+	transcribe: {
+		path: "/jobs/transcribe",
+		request: TranscribeRequest,
+		progress: JobProgress,
+		result: TranscribeResult,
+	},
+	renderClip: {
+		path: "/jobs/render-clip",
+		request: RenderClipRequest,
+		progress: JobProgress,
+		result: RenderClipResult,
+	},
 	signals: { path: "/jobs/signals", request: SignalsRequest, progress: JobProgress, result: SignalsResult },
-	makeBackground: { path: "/jobs/make-background", request: MakeBackgroundRequest, progress: JobProgress, result: MediaFileResult },
-	importMedia: { path: "/jobs/import-media", request: ImportMediaRequest, progress: JobProgress, result: MediaFileResult },
+	makeBackground: {
+		path: "/jobs/make-background",
+		request: MakeBackgroundRequest,
+		progress: JobProgress,
+		result: MediaFileResult,
+	},
+	importMedia: {
+		path: "/jobs/import-media",
+		request: ImportMediaRequest,
+		progress: JobProgress,
+		result: MediaFileResult,
+	},
 	cleanup: { path: "/jobs/cleanup", request: CleanupRequest, result: CleanupResult },
-	captionPreview: { path: "/jobs/caption-preview", request: CaptionPreviewRequest, progress: JobProgress, result: CaptionPreviewResult },
+	captionPreview: {
+		path: "/jobs/caption-preview",
+		request: CaptionPreviewRequest,
+		progress: JobProgress,
+		result: CaptionPreviewResult,
+	},
 } as const satisfies Record<string, JobSpec>;
 
 export type RenderJobs = typeof renderJobs;

@@ -14,11 +14,51 @@
  * `widthFactor` scales the tier's line-width estimate (DejaVu Sans Bold = 1).
  */
 export const CAPTION_FONTS = [
-	{ id: "dejavu-sans", name: "DejaVu Sans Bold", family: "DejaVu Sans", bold: true, widthFactor: 1, file: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", debianPackage: "fonts-dejavu-core" },
-	{ id: "dejavu-serif", name: "DejaVu Serif Bold", family: "DejaVu Serif", bold: true, widthFactor: 1.02, file: "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", debianPackage: "fonts-dejavu-core" },
-	{ id: "noto-sans", name: "Noto Sans Bold", family: "Noto Sans", bold: true, widthFactor: 0.93, file: "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf", debianPackage: "fonts-noto-core" },
-	{ id: "lato-black", name: "Lato Black", family: "Lato Black", bold: false, widthFactor: 0.9, file: "/usr/share/fonts/truetype/lato/Lato-Black.ttf", debianPackage: "fonts-lato" },
-	{ id: "bebas-neue", name: "Bebas Neue", family: "Bebas Neue", bold: true, widthFactor: 0.62, file: "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf", debianPackage: "fonts-bebas-neue" },
+	{
+		id: "dejavu-sans",
+		name: "DejaVu Sans Bold",
+		family: "DejaVu Sans",
+		bold: true,
+		widthFactor: 1,
+		file: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+		debianPackage: "fonts-dejavu-core",
+	},
+	{
+		id: "dejavu-serif",
+		name: "DejaVu Serif Bold",
+		family: "DejaVu Serif",
+		bold: true,
+		widthFactor: 1.02,
+		file: "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+		debianPackage: "fonts-dejavu-core",
+	},
+	{
+		id: "noto-sans",
+		name: "Noto Sans Bold",
+		family: "Noto Sans",
+		bold: true,
+		widthFactor: 0.93,
+		file: "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
+		debianPackage: "fonts-noto-core",
+	},
+	{
+		id: "lato-black",
+		name: "Lato Black",
+		family: "Lato Black",
+		bold: false,
+		widthFactor: 0.9,
+		file: "/usr/share/fonts/truetype/lato/Lato-Black.ttf",
+		debianPackage: "fonts-lato",
+	},
+	{
+		id: "bebas-neue",
+		name: "Bebas Neue",
+		family: "Bebas Neue",
+		bold: true,
+		widthFactor: 0.62,
+		file: "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf",
+		debianPackage: "fonts-bebas-neue",
+	},
 ] as const;
 export type CaptionFontId = (typeof CAPTION_FONTS)[number]["id"];
 export const CAPTION_FONT_IDS = CAPTION_FONTS.map((f) => f.id) as [CaptionFontId, ...CaptionFontId[]];
@@ -27,7 +67,11 @@ export const CAPTION_FONT_IDS = CAPTION_FONTS.map((f) => f.id) as [CaptionFontId
  * Monochrome emoji for the `emoji-accents` look (Debian `fonts-symbola`). The colour emoji font
  * (`fonts-noto-color-emoji`) draws nothing with this libass/freetype, so it is never asked for.
  */
-export const EMOJI_FONT = { family: "Symbola", file: "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", debianPackage: "fonts-symbola" } as const;
+export const EMOJI_FONT = {
+	family: "Symbola",
+	file: "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
+	debianPackage: "fonts-symbola",
+} as const;
 
 /**
  * How the words appear:
@@ -109,32 +153,103 @@ const base = {
  * drawn exactly as before (their golden screenshots are unchanged).
  */
 export const CAPTION_PRESETS = [
-	{ id: "karaoke", name: "Karaoke", description: "Two-line pages; the spoken word turns yellow.", look: { ...base, animation: "karaoke" } },
-	{ id: "word-by-word", name: "Word by word", description: "One word at a time, upper case, popping in.", look: { ...base, animation: "word", uppercase: true, maxLines: 1, maxWordsPerPage: 1 } },
-	{ id: "sentence", name: "Sentence", description: "Whole sentences, up to three lines, while they are spoken.", look: { ...base, animation: "page", maxLines: 3, maxWordsPerPage: null } },
 	{
-		id: "bold-outline", name: "Bold outline", description: "Big upper-case chunks of up to three words with a heavy black outline, popping in.",
-		look: { ...base, animation: "page", fontScale: 1.25, uppercase: true, outline: 0.17, maxLines: 1, maxWordsPerPage: 3, pop: true },
+		id: "karaoke",
+		name: "Karaoke",
+		description: "Two-line pages; the spoken word turns yellow.",
+		look: { ...base, animation: "karaoke" },
 	},
 	{
-		id: "boxed", name: "Boxed", description: "Clean white text on a dark translucent box, two lines at a time.",
-		look: { ...base, animation: "page", font: "lato-black", outline: 0, box: { color: "#000000", opacity: 0.72 }, maxWordsPerPage: 10 },
+		id: "word-by-word",
+		name: "Word by word",
+		description: "One word at a time, upper case, popping in.",
+		look: { ...base, animation: "word", uppercase: true, maxLines: 1, maxWordsPerPage: 1 },
 	},
 	{
-		id: "highlight-box", name: "Highlight box", description: "Upper-case pages; the spoken word sits on a purple box.",
-		look: { ...base, animation: "highlight-box", uppercase: true, highlightColor: "#8A2BE2", outline: 0.08, maxWordsPerPage: 6 },
+		id: "sentence",
+		name: "Sentence",
+		description: "Whole sentences, up to three lines, while they are spoken.",
+		look: { ...base, animation: "page", maxLines: 3, maxWordsPerPage: null },
 	},
 	{
-		id: "two-color", name: "Two colours", description: "Short upper-case lines, white over yellow, in Bebas Neue.",
-		look: { ...base, animation: "page", font: "bebas-neue", fontScale: 1.45, uppercase: true, outline: 0.08, maxWordsPerPage: 6, maxWordsPerLine: 3, alternateLineColors: true, pop: true },
+		id: "bold-outline",
+		name: "Bold outline",
+		description: "Big upper-case chunks of up to three words with a heavy black outline, popping in.",
+		look: {
+			...base,
+			animation: "page",
+			fontScale: 1.25,
+			uppercase: true,
+			outline: 0.17,
+			maxLines: 1,
+			maxWordsPerPage: 3,
+			pop: true,
+		},
 	},
 	{
-		id: "emoji-accents", name: "Emoji accents", description: "Karaoke pages with an emoji above for keywords (money 💰, idea 💡, love ❤, …).",
+		id: "boxed",
+		name: "Boxed",
+		description: "Clean white text on a dark translucent box, two lines at a time.",
+		look: {
+			...base,
+			animation: "page",
+			font: "lato-black",
+			outline: 0,
+			box: { color: "#000000", opacity: 0.72 },
+			maxWordsPerPage: 10,
+		},
+	},
+	{
+		id: "highlight-box",
+		name: "Highlight box",
+		description: "Upper-case pages; the spoken word sits on a purple box.",
+		look: {
+			...base,
+			animation: "highlight-box",
+			uppercase: true,
+			highlightColor: "#8A2BE2",
+			outline: 0.08,
+			maxWordsPerPage: 6,
+		},
+	},
+	{
+		id: "two-color",
+		name: "Two colours",
+		description: "Short upper-case lines, white over yellow, in Bebas Neue.",
+		look: {
+			...base,
+			animation: "page",
+			font: "bebas-neue",
+			fontScale: 1.45,
+			uppercase: true,
+			outline: 0.08,
+			maxWordsPerPage: 6,
+			maxWordsPerLine: 3,
+			alternateLineColors: true,
+			pop: true,
+		},
+	},
+	{
+		id: "emoji-accents",
+		name: "Emoji accents",
+		description: "Karaoke pages with an emoji above for keywords (money 💰, idea 💡, love ❤, …).",
 		look: { ...base, animation: "karaoke", emoji: true, maxWordsPerPage: 6 },
 	},
 	{
-		id: "minimal-lower-third", name: "Minimal lower third", description: "Small left-aligned text on a faint box in the lower third, with a yellow bar.",
-		look: { ...base, animation: "page", font: "noto-sans", fontScale: 0.62, outline: 0, box: { color: "#000000", opacity: 0.45 }, position: "lower-third", maxWordsPerPage: 12, accentBar: true },
+		id: "minimal-lower-third",
+		name: "Minimal lower third",
+		description: "Small left-aligned text on a faint box in the lower third, with a yellow bar.",
+		look: {
+			...base,
+			animation: "page",
+			font: "noto-sans",
+			fontScale: 0.62,
+			outline: 0,
+			box: { color: "#000000", opacity: 0.45 },
+			position: "lower-third",
+			maxWordsPerPage: 12,
+			accentBar: true,
+		},
 	},
 ] as const satisfies readonly { id: string; name: string; description: string; look: CaptionLookData }[];
 export type CaptionPresetId = (typeof CAPTION_PRESETS)[number]["id"];
@@ -148,7 +263,10 @@ export function presetLook(id: CaptionPresetId): CaptionLookData {
 }
 
 /** A preset with a template's overrides applied (null or absent fields keep the preset's). */
-export function applyOverrides(look: CaptionLookData, overrides: { [K in keyof CaptionOverrides]?: CaptionOverrides[K] | null }): CaptionLookData {
+export function applyOverrides(
+	look: CaptionLookData,
+	overrides: { [K in keyof CaptionOverrides]?: CaptionOverrides[K] | null },
+): CaptionLookData {
 	const out = structuredClone(look);
 	if (overrides.font) out.font = overrides.font;
 	if (overrides.textColor) out.textColor = overrides.textColor.toUpperCase() as HexColor;

@@ -32,7 +32,10 @@ export const OBJECT_UPLOAD_LIMITS = {
 export const MULTIPART_START = "uploads";
 
 export const MultipartStarted = z.object({ uploadId: z.string().min(1) });
-export const UploadedPart = z.object({ partNumber: z.number().int().min(1).max(OBJECT_UPLOAD_LIMITS.maxParts), etag: z.string().min(1) });
+export const UploadedPart = z.object({
+	partNumber: z.number().int().min(1).max(OBJECT_UPLOAD_LIMITS.maxParts),
+	etag: z.string().min(1),
+});
 export type UploadedPart = z.infer<typeof UploadedPart>;
 export const CompleteMultipart = z.object({ parts: z.array(UploadedPart).min(1).max(OBJECT_UPLOAD_LIMITS.maxParts) });
 export const StoredObject = z.object({ key: z.string(), size: z.number().int().nonnegative() });
@@ -41,7 +44,10 @@ export const StoredObject = z.object({ key: z.string(), size: z.number().int().n
  * The parts a file of `size` bytes goes in: `count` parts of `partBytes`, the last one shorter.
  * @example objectParts(150 * 1024 ** 2) // { partBytes: 67108864, count: 3, last: 23068672 }
  */
-export function objectParts(size: number, partBytes: number = OBJECT_UPLOAD_LIMITS.partBytes): { partBytes: number; count: number; last: number } {
+export function objectParts(
+	size: number,
+	partBytes: number = OBJECT_UPLOAD_LIMITS.partBytes,
+): { partBytes: number; count: number; last: number } {
 	const count = Math.max(1, Math.ceil(size / partBytes));
 	return { partBytes, count, last: size - partBytes * (count - 1) };
 }

@@ -29,7 +29,8 @@ export type RenderAuthVerdict =
 const encoder = new TextEncoder();
 
 /** True when `secret` is long enough to sign with. */
-export const isUsableRenderSecret = (secret: string | undefined): secret is string => typeof secret === "string" && secret.length >= MIN_RENDER_SECRET_LENGTH;
+export const isUsableRenderSecret = (secret: string | undefined): secret is string =>
+	typeof secret === "string" && secret.length >= MIN_RENDER_SECRET_LENGTH;
 
 /**
  * The Authorization header value for one request.
@@ -37,14 +38,24 @@ export const isUsableRenderSecret = (secret: string | undefined): secret is stri
  * const body = JSON.stringify({ videoId: "vid_1" });
  * headers.authorization = await signRenderRequest(secret, { method: "POST", path: "/jobs/cleanup", body });
  */
-export async function signRenderRequest(secret: string, parts: SignedRequestParts, now = Date.now(), nonce = randomNonce()): Promise<string> {
+export async function signRenderRequest(
+	secret: string,
+	parts: SignedRequestParts,
+	now = Date.now(),
+	nonce = randomNonce(),
+): Promise<string> {
 	const timestamp = Math.floor(now / 1000);
 	const signature = await hmacHex(secret, await canonical(parts, timestamp, nonce));
 	return `${RENDER_AUTH_SCHEME} t=${timestamp},n=${nonce},s=${signature}`;
 }
 
 /** Checks an Authorization header against the request it came with (constant-time comparison). */
-export async function verifyRenderRequest(secret: string, header: string | null | undefined, parts: SignedRequestParts, now = Date.now()): Promise<RenderAuthVerdict> {
+export async function verifyRenderRequest(
+	secret: string,
+	header: string | null | undefined,
+	parts: SignedRequestParts,
+	now = Date.now(),
+): Promise<RenderAuthVerdict> {
 	if (!header) return { ok: false, reason: "missing" };
 	const match = /^Clipforge-HMAC-SHA256 t=(\d{1,12}),n=([A-Za-z0-9_-]{16,64}),s=([0-9a-f]{64})$/.exec(header);
 	if (!match) return { ok: false, reason: "malformed" };
@@ -61,7 +72,9 @@ async function canonical(parts: SignedRequestParts, timestamp: number, nonce: st
 }
 
 async function hmacHex(secret: string, message: string): Promise<string> {
-	const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+	const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+		"sign",
+	]);
 	return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message))));
 }
 

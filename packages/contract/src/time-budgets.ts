@@ -36,7 +36,8 @@ export function scaledBudgetMs(seconds: number, msPerSecond: number, floorMs: nu
  * The encode of one clip: 20 s per second of clip (20× slower than real time covers split-screen
  * with smart crop on the smallest instance a render runs on), and at least 10 minutes.
  */
-export const renderEncodeBudgetMs = (clipSeconds: number): number => scaledBudgetMs(clipSeconds, 20_000, 10 * MINUTE_MS);
+export const renderEncodeBudgetMs = (clipSeconds: number): number =>
+	scaledBudgetMs(clipSeconds, 20_000, 10 * MINUTE_MS);
 
 /**
  * How long the Worker waits for one render job of a clip up to `clipSeconds` long: half as long
@@ -44,4 +45,5 @@ export const renderEncodeBudgetMs = (clipSeconds: number): number => scaledBudge
  * detection, thumbnail), plus half an hour for transfers, so the tier's own limits always fire
  * first and say which process was slow.
  */
-export const renderJobBudgetMs = (clipSeconds: number): number => wholeMilliseconds(renderEncodeBudgetMs(clipSeconds) * 1.5 + 30 * MINUTE_MS);
+export const renderJobBudgetMs = (clipSeconds: number): number =>
+	wholeMilliseconds(renderEncodeBudgetMs(clipSeconds) * 1.5 + 30 * MINUTE_MS);

@@ -4,8 +4,16 @@
  */
 import { z } from "zod";
 import {
-	ASPECT_RATIOS, BUILTIN_BACKGROUNDS, CAPTION_ANIMATIONS, CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_STYLES, HEX_COLOR, type BuiltinBackgroundId as BackgroundId,
-	type CaptionLookData, type HexColor,
+	ASPECT_RATIOS,
+	BUILTIN_BACKGROUNDS,
+	CAPTION_ANIMATIONS,
+	CAPTION_FONT_IDS,
+	CAPTION_POSITIONS,
+	CAPTION_STYLES,
+	HEX_COLOR,
+	type BuiltinBackgroundId as BackgroundId,
+	type CaptionLookData,
+	type HexColor,
 } from "./words.ts";
 
 export * from "./words.ts";
@@ -14,7 +22,10 @@ export const AspectRatio = z.enum(ASPECT_RATIOS);
 export type AspectRatio = z.infer<typeof AspectRatio>;
 export const CaptionStyle = z.enum(CAPTION_STYLES);
 export type CaptionStyle = z.infer<typeof CaptionStyle>;
-export const HexColorSchema = z.string().regex(HEX_COLOR, "must be a colour as #RRGGBB").transform((c) => c.toUpperCase() as HexColor);
+export const HexColorSchema = z
+	.string()
+	.regex(HEX_COLOR, "must be a colour as #RRGGBB")
+	.transform((c) => c.toUpperCase() as HexColor);
 export const CaptionFontId = z.enum(CAPTION_FONT_IDS);
 export type CaptionFontId = z.infer<typeof CaptionFontId>;
 export const CaptionPositionSchema = z.enum(CAPTION_POSITIONS);

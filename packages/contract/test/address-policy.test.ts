@@ -50,7 +50,14 @@ describe("the address policy", () => {
 	}
 
 	it("accepts public unicast addresses, IPv4-mapped ones included", () => {
-		for (const address of ["8.8.8.8", "93.184.216.34", "::ffff:8.8.8.8", "::ffff:808:808", "2606:4700:4700::1111", "[2a00:1450:4001::200e]"]) {
+		for (const address of [
+			"8.8.8.8",
+			"93.184.216.34",
+			"::ffff:8.8.8.8",
+			"::ffff:808:808",
+			"2606:4700:4700::1111",
+			"[2a00:1450:4001::200e]",
+		]) {
 			expect(addressRange(address)).toBe("unicast");
 			expect(isPrivateAddress(address)).toBe(false);
 		}
@@ -60,7 +67,8 @@ describe("the address policy", () => {
 		expect(addressRange("videos.example.com")).toBeNull();
 		expect(isPrivateAddress("videos.example.com")).toBe(false);
 		expect(isForbiddenHost("videos.example.com")).toBe(false);
-		for (const host of ["localhost", "a.localhost", "metadata.google.internal", "LOCALHOST."]) expect(isForbiddenHost(host)).toBe(true);
+		for (const host of ["localhost", "a.localhost", "metadata.google.internal", "LOCALHOST."])
+			expect(isForbiddenHost(host)).toBe(true);
 	});
 
 	it("reads addresses as DNS answers give them (no brackets, zone ids)", () => {

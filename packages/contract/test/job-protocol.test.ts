@@ -19,12 +19,15 @@ describe("the job table", () => {
 
 describe("the streamed job protocol", () => {
 	it("carries progress, then the result, from the tier's writer to the Worker's reader", async () => {
-		const stream = jobEventStream(async (onProgress) => {
-			onProgress(0.5, "half");
-			onProgress(0.501); // within 1% of the last one: not sent
-			onProgress(1);
-			return { bytes: 3 };
-		}, () => ({ code: "internal_error", message: "no", retryable: true }));
+		const stream = jobEventStream(
+			async (onProgress) => {
+				onProgress(0.5, "half");
+				onProgress(0.501); // within 1% of the last one: not sent
+				onProgress(1);
+				return { bytes: 3 };
+			},
+			() => ({ code: "internal_error", message: "no", retryable: true }),
+		);
 		expect(await collect(stream)).toEqual([
 			{ type: "progress", fraction: 0.5, message: "half" },
 			{ type: "progress", fraction: 1 },
@@ -33,22 +36,35 @@ describe("the streamed job protocol", () => {
 	});
 
 	it("ends with the typed error when the job throws", async () => {
-		const stream = jobEventStream(async () => {
-			throw new Error("boom");
-		}, (error) => ({ code: "process_failed", message: (error as Error).message, retryable: false }));
-		expect(await collect(stream)).toEqual([{ type: "error", error: { code: "process_failed", message: "boom", retryable: false } }]);
+		const stream = jobEventStream(
+			async () => {
+				throw new Error("boom");
+			},
+			(error) => ({ code: "process_failed", message: (error as Error).message, retryable: false }),
+		);
+		expect(await collect(stream)).toEqual([
+			{ type: "error", error: { code: "process_failed", message: "boom", retryable: false } },
+		]);
 	});
 
 	it("sends a heartbeat while the job has nothing new to say", async () => {
-		const stream = jobEventStream(() => new Promise((resolve) => setTimeout(() => resolve("done"), 60)), () => ({ code: "internal_error", message: "", retryable: true }), 20);
+		const stream = jobEventStream(
+			() => new Promise((resolve) => setTimeout(() => resolve("done"), 60)),
+			() => ({ code: "internal_error", message: "", retryable: true }),
+			20,
+		);
 		const events = await collect(stream);
 		expect(events.filter((e) => e.type === "progress" && e.message === "working").length).toBeGreaterThanOrEqual(1);
 		expect(events.at(-1)).toEqual({ type: "result", result: "done" });
 	});
 
 	it("refuses a line off the protocol, and a stream that goes silent", async () => {
-		await expect(collect(streamOf('{"type":"progress","fraction":0.2}\n<<garbage>>\n'))).rejects.toMatchObject({ reason: "malformed" });
-		const silent = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')) });
+		await expect(collect(streamOf('{"type":"progress","fraction":0.2}\n<<garbage>>\n'))).rejects.toMatchObject({
+			reason: "malformed",
+		});
+		const silent = new ReadableStream<Uint8Array>({
+			start: (c) => c.enqueue(new TextEncoder().encode('{"type":"progress","fraction":0.1}\n')),
+		});
 		const error = await collect(silent, AbortSignal.timeout(30)).catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(JobStreamError);
 		expect(error).toMatchObject({ reason: "stalled" });

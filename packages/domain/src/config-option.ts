@@ -60,13 +60,15 @@ export type ConfigOption = ConfigOptionType & {
 };
 
 /** The value an option holds. */
-export type ConfigValue<O> = (O extends { type: "enum"; choices: readonly (infer C)[] }
-	? C
-	: O extends { type: "boolean" }
-		? boolean
-		: O extends { type: "number" }
-			? number
-			: string) | (O extends { nullable: true } ? null : never);
+export type ConfigValue<O> =
+	| (O extends { type: "enum"; choices: readonly (infer C)[] }
+			? C
+			: O extends { type: "boolean" }
+				? boolean
+				: O extends { type: "number" }
+					? number
+					: string)
+	| (O extends { nullable: true } ? null : never);
 
 /** A config of every option of table `T`. */
 export type ConfigValues<T> = { -readonly [K in keyof T]: ConfigValue<T[K]> };

@@ -12,7 +12,13 @@ export const VIDEO_STATUSES = [
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 
 /** The statuses of a video being processed, in order (a workflow moves it through them). */
-export const PROCESSING_STAGES = ["downloading", "uploading", "transcribing", "analyzing", "generating_clips"] as const satisfies readonly VideoStatus[];
+export const PROCESSING_STAGES = [
+	"downloading",
+	"uploading",
+	"transcribing",
+	"analyzing",
+	"generating_clips",
+] as const satisfies readonly VideoStatus[];
 export type ProcessingStage = (typeof PROCESSING_STAGES)[number];
 
 /** Finished: nothing changes a video in one of these again. */
@@ -31,7 +37,12 @@ export type ClipStatus = (typeof CLIP_STATUSES)[number];
 /** A clip's status as the API shows it: the stored one, with `queued` called `detected`. */
 export const CLIP_API_STATUSES = ["detected", "generating", "completed", "failed"] as const;
 export type ClipApiStatus = (typeof CLIP_API_STATUSES)[number];
-export const CLIP_STORED_STATUS: Record<ClipApiStatus, ClipStatus> = { detected: "queued", generating: "generating", completed: "completed", failed: "failed" };
+export const CLIP_STORED_STATUS: Record<ClipApiStatus, ClipStatus> = {
+	detected: "queued",
+	generating: "generating",
+	completed: "completed",
+	failed: "failed",
+};
 export const clipApiStatusOf = (status: ClipStatus): ClipApiStatus => (status === "queued" ? "detected" : status);
 
 /** A reprocess (POST /api/videos/:id/reprocess): at most one of a video is `processing`. */

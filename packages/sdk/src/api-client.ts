@@ -35,7 +35,11 @@ export function createApiClient(options: ClientOptions) {
 	const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
 	const api = createFetchClient<paths>({
 		baseUrl: options.baseUrl.replace(/\/+$/, ""),
-		fetch: retrying(withConditionalGets(withBookmarks((input, init) => doFetch(input, init))), maxAttempts, options.baseUrl),
+		fetch: retrying(
+			withConditionalGets(withBookmarks((input, init) => doFetch(input, init))),
+			maxAttempts,
+			options.baseUrl,
+		),
 		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
 	});
 	const context: CallContext = { api, doFetch, maxAttempts };

@@ -31,7 +31,18 @@ const program = new Command()
 	.exitOverride();
 
 const cli = cliContext(program);
-const COMMANDS = [registerSubmit, registerReprocess, registerMcp, registerStatus, registerClips, registerClip, registerEdit, registerExport, registerWorkspaces, registerCaptionTemplates];
+const COMMANDS = [
+	registerSubmit,
+	registerReprocess,
+	registerMcp,
+	registerStatus,
+	registerClips,
+	registerClip,
+	registerEdit,
+	registerExport,
+	registerWorkspaces,
+	registerCaptionTemplates,
+];
 for (const register of COMMANDS) register(program, cli);
 
 try {

@@ -27,7 +27,11 @@ export type ClipChanges = Schemas["UpdateClip"];
 export type CaptionFormat = "srt" | "vtt";
 export type { ExportFormat };
 export type CaptionTemplate = Schemas["CaptionTemplate"];
-export type CaptionTemplateList = { templates: CaptionTemplate[]; fonts: { id: string; name: string }[]; positions: string[] };
+export type CaptionTemplateList = {
+	templates: CaptionTemplate[];
+	fonts: { id: string; name: string }[];
+	positions: string[];
+};
 export type NewCaptionTemplate = Schemas["CreateCaptionTemplate"];
 export type CaptionTemplateChanges = Schemas["UpdateCaptionTemplate"];
 

@@ -16,7 +16,11 @@ export class ClipforgeError extends Error {
 	/** The API's request id (X-Request-Id): quote it when reporting a problem. */
 	readonly requestId: string | null;
 
-	constructor(code: ErrorCode, message: string, init: { status: number; details?: unknown; requestId?: string | null }) {
+	constructor(
+		code: ErrorCode,
+		message: string,
+		init: { status: number; details?: unknown; requestId?: string | null },
+	) {
 		super(message);
 		this.name = "ClipforgeError";
 		this.code = code;
@@ -30,10 +34,24 @@ export class ClipforgeError extends Error {
 		const text = await response.text().catch(() => "");
 		try {
 			const { error } = JSON.parse(text) as components["schemas"]["Error"];
-			return new ClipforgeError(error.code, error.message, { status: response.status, details: error.details, requestId: error.requestId });
+			return new ClipforgeError(error.code, error.message, {
+				status: response.status,
+				details: error.details,
+				requestId: error.requestId,
+			});
 		} catch {
-			const code: ErrorCode = response.status === 404 ? "not_found" : response.status === 403 ? "forbidden" : response.status >= 500 ? "internal_error" : "invalid_request";
-			return new ClipforgeError(code, `HTTP ${response.status}: ${text.slice(0, 200) || response.statusText}`, { status: response.status, requestId: response.headers.get("x-request-id") });
+			const code: ErrorCode =
+				response.status === 404
+					? "not_found"
+					: response.status === 403
+						? "forbidden"
+						: response.status >= 500
+							? "internal_error"
+							: "invalid_request";
+			return new ClipforgeError(code, `HTTP ${response.status}: ${text.slice(0, 200) || response.statusText}`, {
+				status: response.status,
+				requestId: response.headers.get("x-request-id"),
+			});
 		}
 	}
 }
@@ -43,7 +61,13 @@ export class ClipforgeError extends Error {
  * workspace has too many videos waiting, which takes minutes to clear; the caller decides.
  */
 export function isRetryable(error: ClipforgeError): boolean {
-	return error.code === "network_error" || error.code === "rate_limited" || error.code === "service_unavailable" || error.code === "internal_error" || (error.status >= 500 && error.status !== 501);
+	return (
+		error.code === "network_error" ||
+		error.code === "rate_limited" ||
+		error.code === "service_unavailable" ||
+		error.code === "internal_error" ||
+		(error.status >= 500 && error.status !== 501)
+	);
 }
 
 /** CLI exit codes by error class (documented in docs/sdk.md). */

@@ -14,7 +14,18 @@ import { basename, extname } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { createApiClient, type ApiClient, type ClientOptions, type Clip, type ClipFilters, type ExportFormat, type SubmitOptions, type SubmitResponse, type Upload, type VideoConfig } from "./api-client.ts";
+import {
+	createApiClient,
+	type ApiClient,
+	type ClientOptions,
+	type Clip,
+	type ClipFilters,
+	type ExportFormat,
+	type SubmitOptions,
+	type SubmitResponse,
+	type Upload,
+	type VideoConfig,
+} from "./api-client.ts";
 import { ClipforgeError } from "./errors.ts";
 
 export * from "./api-client.ts";
@@ -57,13 +68,31 @@ export function createClient(options: ClientOptions) {
 			return uploadFile(api, path, opts);
 		},
 		/** `uploadFile`, then `submitUpload` with the config: a local file's `submit`. */
-		async submitFile(path: string, config?: VideoConfig, opts: SubmitOptions & UploadFileOptions = {}): Promise<SubmitResponse> {
+		async submitFile(
+			path: string,
+			config?: VideoConfig,
+			opts: SubmitOptions & UploadFileOptions = {},
+		): Promise<SubmitResponse> {
 			const { uploadId, contentType, partSize, concurrency, onProgress, ...submit } = opts;
-			const upload = await uploadFile(api, path, { uploadId, contentType, partSize, concurrency, onProgress, signal: submit.signal, workspaceId: submit.workspaceId });
+			const upload = await uploadFile(api, path, {
+				uploadId,
+				contentType,
+				partSize,
+				concurrency,
+				onProgress,
+				signal: submit.signal,
+				workspaceId: submit.workspaceId,
+			});
 			return api.submitUpload(upload.id, config, submit);
 		},
 		/** Writes an export (timeline or ZIP) to `path` through a .part file. Returns the bytes written. */
-		async exportToFile(videoId: string, format: ExportFormat, path: string, query: ClipFilters & { mediaUrl?: string } = {}, signal?: AbortSignal): Promise<number> {
+		async exportToFile(
+			videoId: string,
+			format: ExportFormat,
+			path: string,
+			query: ClipFilters & { mediaUrl?: string } = {},
+			signal?: AbortSignal,
+		): Promise<number> {
 			return writeStream(await api.exportClips(videoId, format, query, signal), path, signal);
 		},
 		/** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path`; written to a .part file and renamed, so a failure leaves nothing half-written. Returns the bytes written. */
@@ -76,7 +105,12 @@ export function createClient(options: ClientOptions) {
 export type ClipforgeClient = ReturnType<typeof createClient>;
 
 /** Streams a clip's MP4 (its signed downloadUrl, not an API path) to `path` through a .part file, so a failure leaves nothing half-written. */
-async function downloadTo(doFetch: typeof fetch, clip: Pick<Clip, "id" | "downloadUrl">, path: string, signal?: AbortSignal): Promise<number> {
+async function downloadTo(
+	doFetch: typeof fetch,
+	clip: Pick<Clip, "id" | "downloadUrl">,
+	path: string,
+	signal?: AbortSignal,
+): Promise<number> {
 	if (!clip.downloadUrl) throw new ClipforgeError("not_found", `Clip ${clip.id} has no file yet.`, { status: 404 });
 	const response = await doFetch(clip.downloadUrl, { signal });
 	if (!response.ok || !response.body) throw await ClipforgeError.fromResponse(response);
@@ -100,30 +134,54 @@ async function writeStream(body: ReadableStream<Uint8Array>, path: string, signa
 	return bytes;
 }
 
-
 const CONTENT_TYPES: Record<string, string> = {
-	".mp4": "video/mp4", ".m4v": "video/mp4", ".mov": "video/quicktime", ".mkv": "video/x-matroska", ".webm": "video/webm", ".avi": "video/x-msvideo",
-	".mpg": "video/mpeg", ".mpeg": "video/mpeg", ".ts": "video/mp2t", ".flv": "video/x-flv", ".3gp": "video/3gpp", ".wmv": "video/x-ms-wmv",
+	".mp4": "video/mp4",
+	".m4v": "video/mp4",
+	".mov": "video/quicktime",
+	".mkv": "video/x-matroska",
+	".webm": "video/webm",
+	".avi": "video/x-msvideo",
+	".mpg": "video/mpeg",
+	".mpeg": "video/mpeg",
+	".ts": "video/mp2t",
+	".flv": "video/x-flv",
+	".3gp": "video/3gpp",
+	".wmv": "video/x-ms-wmv",
 };
 
 async function uploadFile(api: ApiClient, path: string, opts: UploadFileOptions): Promise<Upload> {
 	const { size } = await stat(path);
 	let upload = opts.uploadId
 		? await api.upload(opts.uploadId, opts.signal)
-		: await api.createUpload({
-				fileName: basename(path),
-				size,
-				contentType: opts.contentType ?? CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
-				...(opts.partSize ? { partSize: opts.partSize } : {}),
-				...(opts.workspaceId ? { workspaceId: opts.workspaceId } : {}),
-			}, opts.signal);
+		: await api.createUpload(
+				{
+					fileName: basename(path),
+					size,
+					contentType:
+						opts.contentType ?? CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+					...(opts.partSize ? { partSize: opts.partSize } : {}),
+					...(opts.workspaceId ? { workspaceId: opts.workspaceId } : {}),
+				},
+				opts.signal,
+			);
 	if (upload.size !== size) {
-		throw new ClipforgeError("conflict", `Upload ${upload.id} is for a file of ${upload.size} bytes; ${path} has ${size}. Start a new upload.`, { status: 409 });
+		throw new ClipforgeError(
+			"conflict",
+			`Upload ${upload.id} is for a file of ${upload.size} bytes; ${path} has ${size}. Start a new upload.`,
+			{ status: 409 },
+		);
 	}
 	if (upload.status !== "uploading") return upload;
 	const stored = new Set(upload.parts.map((p) => p.partNumber));
 	let uploadedBytes = upload.parts.reduce((n, p) => n + p.size, 0);
-	const report = () => opts.onProgress?.({ uploadedBytes, totalBytes: size, partsDone: stored.size, partCount: upload.partCount, uploadId: upload.id });
+	const report = () =>
+		opts.onProgress?.({
+			uploadedBytes,
+			totalBytes: size,
+			partsDone: stored.size,
+			partCount: upload.partCount,
+			uploadId: upload.id,
+		});
 	report();
 	const file = await open(path, "r");
 	try {
@@ -134,7 +192,8 @@ async function uploadFile(api: ApiClient, path: string, opts: UploadFileOptions)
 				const length = Math.min(upload.partSize, size - offset);
 				const bytes = new Uint8Array(length);
 				const { bytesRead } = await file.read(bytes, 0, length, offset);
-				if (bytesRead !== length) throw new ClipforgeError("conflict", `${path} changed while it was uploaded.`, { status: 0 });
+				if (bytesRead !== length)
+					throw new ClipforgeError("conflict", `${path} changed while it was uploaded.`, { status: 0 });
 				const part = await api.putPart(upload, n, bytes, opts.signal);
 				stored.add(part.partNumber);
 				uploadedBytes += part.size;

@@ -48,18 +48,32 @@ const headersOf = (request: Request): Record<string, string> => {
  * which the API answers before it acts. The same headers, Idempotency-Key included, go with
  * every try.
  */
-export function retrying(doFetch: (input: string, init: RequestInit) => Promise<Response>, maxAttempts: number, baseUrl: string): (request: Request) => Promise<Response> {
+export function retrying(
+	doFetch: (input: string, init: RequestInit) => Promise<Response>,
+	maxAttempts: number,
+	baseUrl: string,
+): (request: Request) => Promise<Response> {
 	return async (request) => {
 		const headers = headersOf(request);
-		const init = { method: request.method, headers, body: request.body ? await request.text() : undefined, signal: request.signal };
+		const init = {
+			method: request.method,
+			headers,
+			body: request.body ? await request.text() : undefined,
+			signal: request.signal,
+		};
 		const repeatable = isSafeToRepeat(request.method, headers);
 		for (let attempt = 1; ; attempt++) {
 			let response: Response;
 			try {
 				response = await doFetch(request.url, init);
 			} catch (error) {
-				if (request.signal.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
-				const failure = new ClipforgeError("network_error", `Could not reach ${baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`, { status: 0 });
+				if (request.signal.aborted)
+					throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
+				const failure = new ClipforgeError(
+					"network_error",
+					`Could not reach ${baseUrl.replace(/\/+$/, "")}: ${(error as Error).message}`,
+					{ status: 0 },
+				);
 				if (!repeatable || attempt >= maxAttempts) throw failure;
 				await sleep(backoffMs(attempt), request.signal);
 				continue;
@@ -69,13 +83,20 @@ export function retrying(doFetch: (input: string, init: RequestInit) => Promise<
 			const retry = repeatable ? isRetryable(failure) : failure.code === "rate_limited";
 			if (!retry || attempt >= maxAttempts) throw failure;
 			const retryAfter = Number(response.headers.get("retry-after"));
-			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt), request.signal);
+			await sleep(
+				Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoffMs(attempt),
+				request.signal,
+			);
 		}
 	};
 }
 
 /** A request that is safe to repeat, sent until it answers 2xx (parsed as JSON) or fails for good. */
-export async function sendWithRetries<T>(send: () => Promise<Response>, maxAttempts: number, signal?: AbortSignal): Promise<T> {
+export async function sendWithRetries<T>(
+	send: () => Promise<Response>,
+	maxAttempts: number,
+	signal?: AbortSignal,
+): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
 		let failure: ClipforgeError;
 		let retryAfterMs = 0;
@@ -86,7 +107,9 @@ export async function sendWithRetries<T>(send: () => Promise<Response>, maxAttem
 			retryAfterMs = Number(response.headers.get("retry-after")) * 1000 || 0;
 		} catch (error) {
 			if (signal?.aborted) throw new ClipforgeError("aborted", "The request was aborted.", { status: 0 });
-			failure = new ClipforgeError("network_error", `The upload failed: ${(error as Error).message}`, { status: 0 });
+			failure = new ClipforgeError("network_error", `The upload failed: ${(error as Error).message}`, {
+				status: 0,
+			});
 		}
 		if (!isRetryable(failure) || attempt >= maxAttempts) throw failure;
 		await sleep(retryAfterMs || backoffMs(attempt), signal);

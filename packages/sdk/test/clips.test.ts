@@ -14,14 +14,36 @@ function recording(answer: (url: URL, init: RequestInit) => Response) {
 	return { fetch: fetchStub, seen };
 }
 
-const clip = (status: string, extra: Record<string, unknown> = {}) => ({ id: "clp_1", status, words: [], editError: null, ...extra });
+const clip = (status: string, extra: Record<string, unknown> = {}) => ({
+	id: "clp_1",
+	status,
+	words: [],
+	editError: null,
+	...extra,
+});
 
 describe("clip calls", () => {
 	it("sends the list's filters as the API spells them (favorited as true/false)", async () => {
-		const { fetch, seen } = recording(() => Response.json({ videoId: "vid_1", clips: [], count: 0, nextCursor: null }));
-		await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch }).listClips("vid_1", { minScore: 50, maxScore: 90, favorited: false, status: "completed", sortBy: "startTime", sortOrder: "asc" });
+		const { fetch, seen } = recording(() =>
+			Response.json({ videoId: "vid_1", clips: [], count: 0, nextCursor: null }),
+		);
+		await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch }).listClips("vid_1", {
+			minScore: 50,
+			maxScore: 90,
+			favorited: false,
+			status: "completed",
+			sortBy: "startTime",
+			sortOrder: "asc",
+		});
 		expect(seen[0]!.url.pathname).toBe("/api/videos/vid_1/clips");
-		expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({ minScore: "50", maxScore: "90", favorited: "false", status: "completed", sortBy: "startTime", sortOrder: "asc" });
+		expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({
+			minScore: "50",
+			maxScore: "90",
+			favorited: "false",
+			status: "completed",
+			sortBy: "startTime",
+			sortOrder: "asc",
+		});
 	});
 
 	it("PATCHes only the changes, and waitForClip polls until the clip is no longer generating", async () => {
@@ -31,22 +53,31 @@ describe("clip calls", () => {
 		const started = await cf.updateClip("clp_1", { startTime: 12.5, captionWords: [{ index: 0, word: "Hello" }] });
 		expect(started.status).toBe("generating");
 		expect(seen[0]!.init.method).toBe("PATCH");
-		expect(JSON.parse(String(seen[0]!.init.body))).toEqual({ startTime: 12.5, captionWords: [{ index: 0, word: "Hello" }] });
+		expect(JSON.parse(String(seen[0]!.init.body))).toEqual({
+			startTime: 12.5,
+			captionWords: [{ index: 0, word: "Hello" }],
+		});
 		const done = await cf.waitForClip("clp_1", { intervalMs: 1 });
 		expect(done.status).toBe("completed");
 		expect(seen.map((s) => s.url.pathname)).toEqual(["/api/clips/clp_1", "/api/clips/clp_1", "/api/clips/clp_1"]);
 	});
 
 	it("a clip being rendered again is exit code 2 like other state conflicts", async () => {
-		const { fetch } = recording(() => Response.json({ error: { code: "clip_processing", message: "busy", requestId: "r" } }, { status: 409 }));
-		const error = await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch }).updateClip("clp_1", { endTime: 30 }).catch((e: unknown) => e);
+		const { fetch } = recording(() =>
+			Response.json({ error: { code: "clip_processing", message: "busy", requestId: "r" } }, { status: 409 }),
+		);
+		const error = await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch })
+			.updateClip("clp_1", { endTime: 30 })
+			.catch((e: unknown) => e);
 		expect(error).toMatchObject({ code: "clip_processing", status: 409 });
 		expect(exitCodeFor(error)).toBe(EXIT_CODES.usage);
 	});
 
 	it("reads captions as text and writes an export to a file", async () => {
 		const { fetch, seen } = recording((url) =>
-			url.pathname.endsWith("/captions") ? new Response("WEBVTT\n\n", { headers: { "content-type": "text/vtt" } }) : new Response(new Uint8Array([80, 75, 5, 6]), { headers: { "content-type": "application/zip" } }),
+			url.pathname.endsWith("/captions")
+				? new Response("WEBVTT\n\n", { headers: { "content-type": "text/vtt" } })
+				: new Response(new Uint8Array([80, 75, 5, 6]), { headers: { "content-type": "application/zip" } }),
 		);
 		const cf = createClient({ baseUrl: "http://api.test", apiKey: "k", fetch });
 		expect(await cf.clipCaptions("clp_1", "vtt")).toBe("WEBVTT\n\n");

@@ -24,7 +24,10 @@ function chargingApi(options: { dropAfterProcessing?: number; failWith?: number[
 		const status = failures.shift();
 		if (status) {
 			const code = status === 429 ? "rate_limited" : "service_unavailable";
-			return Response.json({ error: { code, message: code, requestId: "r" } }, { status, headers: status === 429 ? { "retry-after": "0.01" } : {} });
+			return Response.json(
+				{ error: { code, message: code, requestId: "r" } },
+				{ status, headers: status === 429 ? { "retry-after": "0.01" } : {} },
+			);
 		}
 		let reply = key ? replies.get(key) : undefined;
 		if (!reply) {
@@ -33,7 +36,10 @@ function chargingApi(options: { dropAfterProcessing?: number; failWith?: number[
 			if (key) replies.set(key, reply);
 		}
 		if (drops-- > 0) throw new TypeError("fetch failed: socket hang up");
-		const body = init.method === "PUT" ? { id: "vid_1", status: "downloading" } : { message: "ok", video: reply, videoInfo: {} };
+		const body =
+			init.method === "PUT"
+				? { id: "vid_1", status: "downloading" }
+				: { message: "ok", video: reply, videoInfo: {} };
 		return Response.json(body, { status: init.method === "PUT" ? 200 : 201 });
 	}) as unknown as typeof fetch;
 	return { fetch: fetchStub, seen, charged: () => charged };
@@ -83,7 +89,9 @@ describe("other writes are not repeated blindly", () => {
 
 	it("PUT …/config after a 5xx is not repeated either; after 429 (refused before acting) it is", async () => {
 		const failing = chargingApi({ failWith: [503] });
-		const error = await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch: failing.fetch }).configure("vid_1", {}).catch((e: unknown) => e);
+		const error = await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch: failing.fetch })
+			.configure("vid_1", {})
+			.catch((e: unknown) => e);
 		expect(error).toMatchObject({ code: "service_unavailable" });
 		expect(failing.seen).toHaveLength(1);
 		const limited = chargingApi({ failWith: [429] });
@@ -103,9 +111,14 @@ describe("other writes are not repeated blindly", () => {
 		let calls = 0;
 		const fetchStub = (async () => {
 			calls++;
-			return Response.json({ error: { code: "queue_full", message: "busy", requestId: "r" } }, { status: 429, headers: { "retry-after": "60" } });
+			return Response.json(
+				{ error: { code: "queue_full", message: "busy", requestId: "r" } },
+				{ status: 429, headers: { "retry-after": "60" } },
+			);
 		}) as unknown as typeof fetch;
-		const error = await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch: fetchStub }).submit("https://v.example/a.mp4").catch((e: unknown) => e);
+		const error = await createClient({ baseUrl: "http://api.test", apiKey: "k", fetch: fetchStub })
+			.submit("https://v.example/a.mp4")
+			.catch((e: unknown) => e);
 		expect(error).toMatchObject({ code: "queue_full", status: 429 });
 		expect(calls).toBe(1);
 	});

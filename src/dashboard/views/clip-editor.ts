@@ -11,12 +11,30 @@ type ClipDetail = Schemas["ClipDetail"];
 
 const clipPath = (id: string) => `/api/clips/${encodeURIComponent(id)}`;
 const getClip = (id: string) => call(api.GET("/api/clips/{id}", { params: { path: { id } } }));
-const updateClip = (id: string, changes: Schemas["UpdateClip"]) => call(api.PATCH("/api/clips/{id}", { params: { path: { id } }, body: changes }));
+const updateClip = (id: string, changes: Schemas["UpdateClip"]) =>
+	call(api.PATCH("/api/clips/{id}", { params: { path: { id } }, body: changes }));
 
 /** One clip's card; `onChanged` reloads the list (after a re-render, or a favourite when the list shows favourites only). */
-export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, options: { favoritesOnly?: boolean } = {}): HTMLElement {
-	const video = h("video", { controls: true, preload: "metadata", playsinline: true, src: clip.downloadUrl, poster: clip.thumbnailUrl, "aria-label": `Clip: ${clip.title}` });
-	const favorite = h("button", { type: "button", class: "secondary favorite", "aria-pressed": String(clip.favorited), text: clip.favorited ? "★ Favorite" : "☆ Favorite" });
+export function clipCard(
+	clip: Clip,
+	n: number,
+	onChanged: () => Promise<void>,
+	options: { favoritesOnly?: boolean } = {},
+): HTMLElement {
+	const video = h("video", {
+		controls: true,
+		preload: "metadata",
+		playsinline: true,
+		src: clip.downloadUrl,
+		poster: clip.thumbnailUrl,
+		"aria-label": `Clip: ${clip.title}`,
+	});
+	const favorite = h("button", {
+		type: "button",
+		class: "secondary favorite",
+		"aria-pressed": String(clip.favorited),
+		text: clip.favorited ? "★ Favorite" : "☆ Favorite",
+	});
 	favorite.addEventListener("click", async () => {
 		const next = favorite.getAttribute("aria-pressed") !== "true";
 		favorite.disabled = true;
@@ -31,17 +49,30 @@ export function clipCard(clip: Clip, n: number, onChanged: () => Promise<void>, 
 			favorite.disabled = false;
 		}
 	});
-	const status = clip.status === "generating" ? h("p", { class: "badge", role: "status", text: "Rendering the edit…" }) : null;
+	const status =
+		clip.status === "generating" ? h("p", { class: "badge", role: "status", text: "Rendering the edit…" }) : null;
 	const editError = clip.editError ? h("p", { class: "error", text: clip.editError }) : null;
-	return h("li", { class: "card clip", "aria-labelledby": `clip-${n}`, "data-clip-id": clip.id },
+	return h(
+		"li",
+		{ class: "card clip", "aria-labelledby": `clip-${n}`, "data-clip-id": clip.id },
 		video,
-		h("p", {}, h("span", { class: "score", text: String(clip.score) }), h("span", { class: "muted", text: ` / 100 · ${clip.duration.toFixed(1)} s · ${fmt(clip.startTime)}–${fmt(clip.endTime)}` })),
+		h(
+			"p",
+			{},
+			h("span", { class: "score", text: String(clip.score) }),
+			h("span", {
+				class: "muted",
+				text: ` / 100 · ${clip.duration.toFixed(1)} s · ${fmt(clip.startTime)}–${fmt(clip.endTime)}`,
+			}),
+		),
 		h("h3", { id: `clip-${n}`, text: clip.title }),
 		status,
 		editError,
 		h("p", { text: clip.viralityReason }),
 		h("details", {}, h("summary", { text: "Transcript" }), h("p", { text: clip.transcript })),
-		h("p", { class: "actions" },
+		h(
+			"p",
+			{ class: "actions" },
 			favorite,
 			h("a", { href: clip.downloadUrl, download: `clip-${n + 1}.mp4`, text: "Download MP4" }),
 			h("a", { href: `${clipPath(clip.id)}/captions?format=srt`, download: `${clip.id}.srt`, text: "SRT" }),
@@ -87,8 +118,10 @@ function changesOf(clip: ClipDetail, fields: EditorFields): Schemas["UpdateClip"
 	if (fields.title.value.trim() !== clip.title) changes.title = fields.title.value.trim();
 	const edited = fields.words.value.trim().split(/\s+/).filter(Boolean);
 	if (edited.join(" ") !== original.join(" ")) {
-		if (edited.length !== original.length) return `Keep ${original.length} words (one per spoken word): ${edited.length} given.`;
-		if (changes.startTime !== undefined || changes.endTime !== undefined) return "Save the trim first, then correct the words of the new cut.";
+		if (edited.length !== original.length)
+			return `Keep ${original.length} words (one per spoken word): ${edited.length} given.`;
+		if (changes.startTime !== undefined || changes.endTime !== undefined)
+			return "Save the trim first, then correct the words of the new cut.";
 		changes.captionWords = edited.flatMap((word, index) => (word === original[index] ? [] : [{ index, word }]));
 	}
 	return Object.keys(changes).length === 0 ? "Nothing changed." : changes;
@@ -106,7 +139,12 @@ async function save(clipId: string, changes: Schemas["UpdateClip"], onChanged: (
 	await onChanged();
 }
 
-async function editorForm(clip: ClipDetail, n: number, video: HTMLVideoElement, onChanged: () => Promise<void>): Promise<HTMLElement> {
+async function editorForm(
+	clip: ClipDetail,
+	n: number,
+	video: HTMLVideoElement,
+	onChanged: () => Promise<void>,
+): Promise<HTMLElement> {
 	const id = (name: string) => `edit-${n}-${name}`;
 	const fields: EditorFields = {
 		start: h("input", { id: id("start"), type: "number", step: "0.01", min: 0, value: clip.startTime }),
@@ -118,11 +156,24 @@ async function editorForm(clip: ClipDetail, n: number, video: HTMLVideoElement, 
 	const message = h("p", { class: "error", role: "alert" });
 	const preview = h("button", { type: "button", class: "secondary", text: "Preview trim" });
 	const submit = h("button", { type: "submit", text: "Save" });
-	preview.addEventListener("click", () => previewTrim(video, clip, Number(fields.start.value), Number(fields.end.value)));
-	const labelled = (name: keyof EditorFields, text: string) => h("div", {}, h("label", { for: id(name), text }), fields[name]);
-	const form = h("form", { class: "edit-clip" },
-		h("div", { class: "grid" }, labelled("start", "Start (s in the video)"), labelled("end", "End (s in the video)")),
-		h("p", { class: "muted", text: "Times snap to the nearest word. A new trim or new caption words render the clip again (free, up to 20 times per clip)." }),
+	preview.addEventListener("click", () =>
+		previewTrim(video, clip, Number(fields.start.value), Number(fields.end.value)),
+	);
+	const labelled = (name: keyof EditorFields, text: string) =>
+		h("div", {}, h("label", { for: id(name), text }), fields[name]);
+	const form = h(
+		"form",
+		{ class: "edit-clip" },
+		h(
+			"div",
+			{ class: "grid" },
+			labelled("start", "Start (s in the video)"),
+			labelled("end", "End (s in the video)"),
+		),
+		h("p", {
+			class: "muted",
+			text: "Times snap to the nearest word. A new trim or new caption words render the clip again (free, up to 20 times per clip).",
+		}),
 		labelled("title", "Title"),
 		labelled("words", "Caption words (fix spelling; keep one word per word)"),
 		message,

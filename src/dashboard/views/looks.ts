@@ -17,20 +17,64 @@ export async function looksView(): Promise<void> {
 	const form = templateForm(list, () => void refresh());
 	show(
 		form.element,
-		h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title", text: "Your looks" }), mine),
-		h("section", { class: "card", "aria-labelledby": "presets-title" }, h("h2", { id: "presets-title", text: "Presets" }), presets),
+		h(
+			"section",
+			{ class: "card", "aria-labelledby": "mine-title" },
+			h("h2", { id: "mine-title", text: "Your looks" }),
+			mine,
+		),
+		h(
+			"section",
+			{ class: "card", "aria-labelledby": "presets-title" },
+			h("h2", { id: "presets-title", text: "Presets" }),
+			presets,
+		),
 	);
 	const fill = (l: CaptionTemplateList) => {
 		const custom = l.templates.filter((t) => t.kind === "custom");
-		mine.replaceChildren(...(custom.length ? custom.map((t) => h("div", { class: "look-item" }, lookCard(t), h("div", { class: "look-actions" },
-			h("button", { type: "button", class: "secondary", "aria-label": `Edit ${t.name}`, text: "Edit", onclick: () => form.edit(t) }),
-			h("button", { type: "button", class: "secondary", "aria-label": `Delete ${t.name}`, text: "Delete", onclick: async () => {
-				if (!confirm(`Delete ${t.name}? Videos already submitted with it keep its look.`)) return;
-				await call(api.DELETE("/api/caption-templates/{id}", { params: { path: { id: t.id }, query: { workspaceId: workspaceId() } } }));
-				toast("Deleted");
-				await refresh();
-			} }),
-		))) : [h("p", { class: "muted", text: "None yet: save one above, then pick it when you make clips." })]));
+		mine.replaceChildren(
+			...(custom.length
+				? custom.map((t) =>
+						h(
+							"div",
+							{ class: "look-item" },
+							lookCard(t),
+							h(
+								"div",
+								{ class: "look-actions" },
+								h("button", {
+									type: "button",
+									class: "secondary",
+									"aria-label": `Edit ${t.name}`,
+									text: "Edit",
+									onclick: () => form.edit(t),
+								}),
+								h("button", {
+									type: "button",
+									class: "secondary",
+									"aria-label": `Delete ${t.name}`,
+									text: "Delete",
+									onclick: async () => {
+										if (
+											!confirm(
+												`Delete ${t.name}? Videos already submitted with it keep its look.`,
+											)
+										)
+											return;
+										await call(
+											api.DELETE("/api/caption-templates/{id}", {
+												params: { path: { id: t.id }, query: { workspaceId: workspaceId() } },
+											}),
+										);
+										toast("Deleted");
+										await refresh();
+									},
+								}),
+							),
+						),
+					)
+				: [h("p", { class: "muted", text: "None yet: save one above, then pick it when you make clips." })]),
+		);
 		presets.replaceChildren(...l.templates.filter((t) => t.kind === "preset").map((t) => lookCard(t)));
 	};
 	const refresh = async () => fill(await loadCaptionTemplates(workspaceId()));
@@ -44,9 +88,23 @@ function lookInputs(list: CaptionTemplateList) {
 	const theirs = h("option", { value: PRESET_DEFAULT, text: "The preset's" });
 	const inputs = {
 		name: h("input", { id: "lookName", type: "text", required: true, maxlength: 80, placeholder: "Our brand" }),
-		preset: h("select", { id: "lookPreset" }, CAPTION_PRESETS.map((p) => h("option", { value: p.id, text: p.name }))),
-		font: h("select", { id: "lookFont" }, theirs, list.fonts.map((f) => h("option", { value: f.id, text: f.name }))),
-		position: h("select", { id: "lookPosition" }, theirs.cloneNode(true), list.positions.map((p) => h("option", { value: p, text: p }))),
+		preset: h(
+			"select",
+			{ id: "lookPreset" },
+			CAPTION_PRESETS.map((p) => h("option", { value: p.id, text: p.name })),
+		),
+		font: h(
+			"select",
+			{ id: "lookFont" },
+			theirs,
+			list.fonts.map((f) => h("option", { value: f.id, text: f.name })),
+		),
+		position: h(
+			"select",
+			{ id: "lookPosition" },
+			theirs.cloneNode(true),
+			list.positions.map((p) => h("option", { value: p, text: p })),
+		),
 		textColor: h("input", { id: "lookTextColor", type: "color" }),
 		highlightColor: h("input", { id: "lookHighlightColor", type: "color" }),
 	};
@@ -83,10 +141,17 @@ async function saveLook(editing: CaptionTemplate | null, body: ReturnType<typeof
 
 function lookForm(inputs: ReturnType<typeof lookInputs>, ...rest: HTMLElement[]): HTMLFormElement {
 	const [message, ...buttons] = rest;
-	return h("form", { class: "card", "aria-labelledby": "looks-title" },
+	return h(
+		"form",
+		{ class: "card", "aria-labelledby": "looks-title" },
 		h("h1", { id: "looks-title", text: "Caption looks" }),
-		h("p", { class: "muted", text: "Your brand kit: start from a preset and set your font, colours and position. Every look can be picked when you make clips." }),
-		h("div", { class: "grid" },
+		h("p", {
+			class: "muted",
+			text: "Your brand kit: start from a preset and set your font, colours and position. Every look can be picked when you make clips.",
+		}),
+		h(
+			"div",
+			{ class: "grid" },
 			field("lookName", "Name", inputs.name),
 			field("lookPreset", "Start from", inputs.preset),
 			field("lookFont", "Font", inputs.font),
@@ -105,7 +170,13 @@ function templateForm(list: CaptionTemplateList, saved: () => void) {
 	const inputs = lookInputs(list);
 	const message = h("p", { class: "error", role: "alert" });
 	const submit = h("button", { type: "submit", text: "Save look" });
-	const cancel = h("button", { type: "button", class: "secondary", text: "Cancel", hidden: true, onclick: () => reset() });
+	const cancel = h("button", {
+		type: "button",
+		class: "secondary",
+		text: "Cancel",
+		hidden: true,
+		onclick: () => reset(),
+	});
 	const element = lookForm(inputs, message, submit, cancel);
 	const reset = () => {
 		editing = null;

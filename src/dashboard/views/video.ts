@@ -25,7 +25,9 @@ export async function videoView(id: string): Promise<void> {
 		const status = await call(api.GET("/api/videos/{id}/status", { params: { path: { id } } }));
 		if (generation !== currentView()) return;
 		title.textContent = status.video.title;
-		const waiting = status.job.queuePosition ? ` · waiting for a processing slot (${ordinal(status.job.queuePosition)} in line)` : "";
+		const waiting = status.job.queuePosition
+			? ` · waiting for a processing slot (${ordinal(status.job.queuePosition)} in line)`
+			: "";
 		stage.textContent = `${status.video.status.replace("_", " ")} · ${Math.round(status.job.progress)}%${waiting}`;
 		bar.value = status.job.progress;
 		bar.setAttribute("aria-valuetext", stage.textContent);
@@ -40,7 +42,8 @@ export async function videoView(id: string): Promise<void> {
 	await refresh();
 }
 
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+const ordinal = (n: number) =>
+	`${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
 
 interface ClipFilters {
 	favorited: boolean;
@@ -50,13 +53,23 @@ interface ClipFilters {
 }
 type ClipQuery = QueryOf<"/api/videos/{id}/clips">;
 
-const SORTS: [string, string][] = [["score", "Score"], ["startTime", "Time in the video"], ["duration", "Length"], ["createdAt", "Created"]];
+const SORTS: [string, string][] = [
+	["score", "Score"],
+	["startTime", "Time in the video"],
+	["duration", "Length"],
+	["createdAt", "Created"],
+];
 
 /** The clips, with filters and order (the list's own query), the video's exports, and each clip's card. */
 /** Bumped by every clip list request: an answer that is not the latest one is dropped (two quick filter changes). */
 let clipsRequest = 0;
 
-async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, filters: ClipFilters = { favorited: false, minScore: "", sortBy: "score", sortOrder: "desc" }): Promise<void> {
+async function renderClips(
+	id: string,
+	section: HTMLElement,
+	onlyIfAny = false,
+	filters: ClipFilters = { favorited: false, minScore: "", sortBy: "score", sortOrder: "desc" },
+): Promise<void> {
 	const request = ++clipsRequest;
 	const query: ClipQuery = { limit: 100, sortBy: filters.sortBy, sortOrder: filters.sortOrder };
 	if (filters.favorited) query.favorited = "true";
@@ -66,12 +79,18 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 	const filtered = filters.favorited || filters.minScore !== "";
 	if (onlyIfAny && count === 0 && !filtered) return;
 	const reload = (next: Partial<ClipFilters> = {}) => renderClips(id, section, onlyIfAny, { ...filters, ...next });
-	const heading = filtered ? `${count} matching ${count === 1 ? "clip" : "clips"}` : `${count}${count === 1 ? " clip" : " clips"}`;
+	const heading = filtered
+		? `${count} matching ${count === 1 ? "clip" : "clips"}`
+		: `${count}${count === 1 ? " clip" : " clips"}`;
 	section.replaceChildren(
 		h("h2", { id: "clips-title", text: heading }),
 		filterToolbar(filters, reload),
 		...(count > 0 ? [exportLinks(id, filters)] : []),
-		h("ul", { class: "plain clips" }, clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited }))),
+		h(
+			"ul",
+			{ class: "plain clips" },
+			clips.map((clip, n) => clipCard(clip, n, () => reload(), { favoritesOnly: filters.favorited })),
+		),
 	);
 }
 
@@ -79,7 +98,11 @@ async function renderClips(id: string, section: HTMLElement, onlyIfAny = false, 
 function filterToolbar(filters: ClipFilters, reload: (next: ClipFilters) => Promise<void>): HTMLElement {
 	const favorites = h("input", { id: "filter-favorites", type: "checkbox", checked: filters.favorited });
 	const minScore = h("input", { id: "filter-min-score", type: "number", min: 0, max: 100, value: filters.minScore });
-	const sortBy = h("select", { id: "filter-sort-by" }, SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })));
+	const sortBy = h(
+		"select",
+		{ id: "filter-sort-by" },
+		SORTS.map(([value, label]) => h("option", { value, selected: value === filters.sortBy, text: label })),
+	);
 	const order = (value: string, text: string) => h("option", { value, selected: filters.sortOrder === value, text });
 	const sortOrder = h("select", { id: "filter-sort-order" }, order("desc", "Descending"), order("asc", "Ascending"));
 	// Every control's current value, not only the changed one's: a second change may come before the list is drawn again.
@@ -89,9 +112,14 @@ function filterToolbar(filters: ClipFilters, reload: (next: ClipFilters) => Prom
 		sortBy: sortBy.value as ClipFilters["sortBy"],
 		sortOrder: sortOrder.value as ClipFilters["sortOrder"],
 	});
-	for (const control of [favorites, minScore, sortBy, sortOrder]) control.addEventListener("change", () => reload(current()));
-	const toolbar = h("form", { class: "card filters", role: "search", "aria-label": "Filter clips" },
-		h("div", { class: "grid" },
+	for (const control of [favorites, minScore, sortBy, sortOrder])
+		control.addEventListener("change", () => reload(current()));
+	const toolbar = h(
+		"form",
+		{ class: "card filters", role: "search", "aria-label": "Filter clips" },
+		h(
+			"div",
+			{ class: "grid" },
 			h("label", { class: "check", for: "filter-favorites" }, favorites, "Favorites only"),
 			h("div", {}, h("label", { for: "filter-min-score", text: "Minimum score" }), minScore),
 			h("div", {}, h("label", { for: "filter-sort-by", text: "Sort by" }), sortBy),
@@ -110,7 +138,9 @@ function exportLinks(id: string, filters: ClipFilters): HTMLElement {
 		if (filters.minScore !== "") q.set("minScore", filters.minScore);
 		return `/api/videos/${encodeURIComponent(id)}/export?${q}`;
 	};
-	return h("p", { class: "actions exports" },
+	return h(
+		"p",
+		{ class: "actions exports" },
 		h("span", { class: "muted", text: "Export these clips:" }),
 		h("a", { href: exportQuery("fcpxml"), download: `${id}-clips.fcpxml`, text: "Final Cut / DaVinci (FCPXML)" }),
 		h("a", { href: exportQuery("premiere"), download: `${id}-clips.xml`, text: "Premiere (XML)" }),
@@ -134,10 +164,19 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 		backgroundCategories(video.workspaceId),
 		loadCaptionTemplates(video.workspaceId),
 	]);
-	const cost = history.next.minutes === 0 ? "This one is free" : `This one costs ${history.next.minutes} minute${history.next.minutes === 1 ? "" : "s"}`;
+	const cost =
+		history.next.minutes === 0
+			? "This one is free"
+			: `This one costs ${history.next.minutes} minute${history.next.minutes === 1 ? "" : "s"}`;
 	const message = h("p", { class: "error", role: "alert" });
-	const form = h("form", { class: "card", "aria-labelledby": "regenerate-title" },
-		h("p", { class: "muted", id: "regenerate-cost", text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.` }),
+	const form = h(
+		"form",
+		{ class: "card", "aria-labelledby": "regenerate-title" },
+		h("p", {
+			class: "muted",
+			id: "regenerate-cost",
+			text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.`,
+		}),
 		...configFields(video.config, { backgroundCategories: backgrounds, looks }, { reprocess: true }),
 		message,
 		h("button", { type: "submit", text: "Regenerate clips with these settings" }),
@@ -156,5 +195,12 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 			button.disabled = false;
 		}
 	});
-	section.replaceChildren(h("details", { class: "regenerate" }, h("summary", { id: "regenerate-title", text: "Regenerate clips with other settings" }), form));
+	section.replaceChildren(
+		h(
+			"details",
+			{ class: "regenerate" },
+			h("summary", { id: "regenerate-title", text: "Regenerate clips with other settings" }),
+			form,
+		),
+	);
 }

@@ -13,7 +13,9 @@ export async function videosView(): Promise<void> {
 	]);
 	const message = h("p", { class: "error", role: "alert" });
 	const source = sourceFields();
-	const form = h("form", { class: "card", "aria-labelledby": "submit-title" },
+	const form = h(
+		"form",
+		{ class: "card", "aria-labelledby": "submit-title" },
 		h("h1", { id: "submit-title", text: "New video" }),
 		source.element,
 		...configFields(NEW_VIDEO_CONFIG, { backgroundCategories: backgrounds, looks }),
@@ -33,32 +35,62 @@ export async function videosView(): Promise<void> {
 			if (file) {
 				const uploadId = await uploadFile(file, workspaceId(), source.progress);
 				source.progress(null);
-				submitted = await call(api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config } }));
+				submitted = await call(
+					api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config } }),
+				);
 				forgetUpload(file);
 			} else {
-				submitted = await call(api.POST("/api/videos/hosted", { body: { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config } }));
+				submitted = await call(
+					api.POST("/api/videos/hosted", {
+						body: { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config },
+					}),
+				);
 			}
 			await loadWorkspaces();
 			location.hash = `#/videos/${submitted.video.id}`;
 		} catch (error) {
-			message.textContent = errorText(error) + (file ? " Submit again to resume the upload where it stopped." : "");
+			message.textContent =
+				errorText(error) + (file ? " Submit again to resume the upload where it stopped." : "");
 		} finally {
 			button.disabled = false;
 		}
 	});
 	const list = h("ul", { class: "plain", "aria-label": "Your videos" });
-	show(form, h("section", { class: "card", "aria-labelledby": "list-title" }, h("h2", { id: "list-title", text: "Recent videos" }), list));
-	const { videos } = await call(api.GET("/api/videos", { params: { query: { limit: 20, workspaceId: workspaceId() } } }));
+	show(
+		form,
+		h(
+			"section",
+			{ class: "card", "aria-labelledby": "list-title" },
+			h("h2", { id: "list-title", text: "Recent videos" }),
+			list,
+		),
+	);
+	const { videos } = await call(
+		api.GET("/api/videos", { params: { query: { limit: 20, workspaceId: workspaceId() } } }),
+	);
 	list.replaceChildren(
 		...(videos.length
-			? videos.map((video) => h("li", {}, h("a", { href: `#/videos/${video.id}`, text: video.title }), " ", h("span", { class: "muted", text: `${video.status.replace("_", " ")} · ${new Date(video.createdAt).toLocaleString()}` })))
+			? videos.map((video) =>
+					h(
+						"li",
+						{},
+						h("a", { href: `#/videos/${video.id}`, text: video.title }),
+						" ",
+						h("span", {
+							class: "muted",
+							text: `${video.status.replace("_", " ")} · ${new Date(video.createdAt).toLocaleString()}`,
+						}),
+					),
+				)
 			: [h("li", { class: "muted", text: "No videos yet." })]),
 	);
 }
 
 /** The split-screen background categories of the workspace (none when the list cannot be read). */
 export async function backgroundCategories(workspaceId: string): Promise<string[]> {
-	const list = await call(api.GET("/api/backgrounds", { params: { query: { workspaceId } } })).catch(() => ({ categories: [] }));
+	const list = await call(api.GET("/api/backgrounds", { params: { query: { workspaceId } } })).catch(() => ({
+		categories: [],
+	}));
 	return list.categories.map((c) => c.id);
 }
 
@@ -72,9 +104,23 @@ function sourceFields() {
 	const picker = h("input", { id: "sourceFile", type: "file", accept: "video/*", class: "visually-hidden" });
 	const chosenText = h("span", { id: "chosenFile", class: "muted", text: "MP4, MOV, MKV, WebM …" });
 	const clear = h("button", { type: "button", class: "link", text: "Remove", hidden: true });
-	const bar = h("progress", { id: "uploadProgress", max: 100, value: 0, hidden: true, "aria-label": "Upload progress" });
+	const bar = h("progress", {
+		id: "uploadProgress",
+		max: 100,
+		value: 0,
+		hidden: true,
+		"aria-label": "Upload progress",
+	});
 	const barText = h("p", { id: "uploadStatus", class: "muted", "aria-live": "polite" });
-	const zone = h("label", { class: "dropzone", for: "sourceFile", id: "dropzone" }, h("strong", { text: "Drop a video file here" }), " or choose one", h("br"), chosenText, picker);
+	const zone = h(
+		"label",
+		{ class: "dropzone", for: "sourceFile", id: "dropzone" },
+		h("strong", { text: "Drop a video file here" }),
+		" or choose one",
+		h("br"),
+		chosenText,
+		picker,
+	);
 	const choose = (file: File | null) => {
 		chosen = file;
 		url.required = !file;
@@ -97,7 +143,17 @@ function sourceFields() {
 		const file = event.dataTransfer?.files[0];
 		if (file) choose(file);
 	});
-	const element = h("fieldset", {}, h("legend", { text: "Video" }), field("hostedUrl", "Video URL", url), h("p", { class: "muted", text: "or upload a file" }), zone, clear, bar, barText);
+	const element = h(
+		"fieldset",
+		{},
+		h("legend", { text: "Video" }),
+		field("hostedUrl", "Video URL", url),
+		h("p", { class: "muted", text: "or upload a file" }),
+		zone,
+		clear,
+		bar,
+		barText,
+	);
 	return {
 		element,
 		file: () => chosen,

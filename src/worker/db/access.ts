@@ -15,11 +15,18 @@ export function findUserByEmail(db: Db, email: string) {
 
 /** The user's memberships: workspace id → role. */
 export async function rolesOfUser(db: Db, userId: string): Promise<Record<string, MembershipRole>> {
-	const rows = await db.select({ workspaceId: memberships.workspaceId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)).all();
+	const rows = await db
+		.select({ workspaceId: memberships.workspaceId, role: memberships.role })
+		.from(memberships)
+		.where(eq(memberships.userId, userId))
+		.all();
 	return Object.fromEntries(rows.map((r) => [r.workspaceId, r.role]));
 }
 
-export async function createSession(db: Db, session: { id: string; tokenHash: string; userId: string; expiresAt: string }): Promise<void> {
+export async function createSession(
+	db: Db,
+	session: { id: string; tokenHash: string; userId: string; expiresAt: string },
+): Promise<void> {
 	await db.insert(sessions).values(session);
 }
 
@@ -44,7 +51,12 @@ export function findUserById(db: Db, userId: string) {
  * Sets a user's password hash and ends every session of theirs in the same batch (a stolen
  * session must not outlive the password it was opened with); `keep` is opened in its place.
  */
-export async function changePassword(db: Db, userId: string, passwordHash: string, keep: { id: string; tokenHash: string; expiresAt: string }): Promise<void> {
+export async function changePassword(
+	db: Db,
+	userId: string,
+	passwordHash: string,
+	keep: { id: string; tokenHash: string; expiresAt: string },
+): Promise<void> {
 	await db.batch([
 		db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
 		db.delete(sessions).where(eq(sessions.userId, userId)),
@@ -70,22 +82,37 @@ export async function stampKeyUsed(db: Db, keyId: string, at: string): Promise<v
 	await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId)).run();
 }
 
-export function createKey(db: Db, key: { id: string; workspaceId: string; name: string; keyHash: string; prefix: string }): Promise<ApiKeyRow> {
+export function createKey(
+	db: Db,
+	key: { id: string; workspaceId: string; name: string; keyHash: string; prefix: string },
+): Promise<ApiKeyRow> {
 	return db.insert(apiKeys).values(key).returning().get();
 }
 
 export function keysOf(db: Db, workspaceIds: string[]): Promise<ApiKeyRow[]> {
-	return db.select().from(apiKeys).where(inArray(apiKeys.workspaceId, workspaceIds)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+	return db
+		.select()
+		.from(apiKeys)
+		.where(inArray(apiKeys.workspaceId, workspaceIds))
+		.orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+		.all();
 }
 
 /** A key of one of these workspaces, or undefined. */
 export function findKey(db: Db, id: string, workspaceIds: string[]): Promise<ApiKeyRow | undefined> {
-	return db.select().from(apiKeys).where(and(eq(apiKeys.id, id), inArray(apiKeys.workspaceId, workspaceIds))).get();
+	return db
+		.select()
+		.from(apiKeys)
+		.where(and(eq(apiKeys.id, id), inArray(apiKeys.workspaceId, workspaceIds)))
+		.get();
 }
 
 /** Revokes the key (once) if it belongs to one of these workspaces; the key as it is now, or undefined. */
 export async function revokeKey(db: Db, id: string, workspaceIds: string[]): Promise<ApiKeyRow | undefined> {
 	const scope = and(eq(apiKeys.id, id), inArray(apiKeys.workspaceId, workspaceIds));
-	await db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(and(scope, isNull(apiKeys.revokedAt)));
+	await db
+		.update(apiKeys)
+		.set({ revokedAt: new Date().toISOString() })
+		.where(and(scope, isNull(apiKeys.revokedAt)));
 	return db.select().from(apiKeys).where(scope).get();
 }

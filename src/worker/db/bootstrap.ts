@@ -59,27 +59,76 @@ export function createAccountSql(a: NewAccount): string {
 	const owner = sql`INSERT INTO ${m} (${sql.identifier(m.userId.name)}, ${sql.identifier(m.workspaceId.name)}, ${sql.identifier(m.role.name)})
 		SELECT ${users.id}, ${a.workspaceId}, 'owner' FROM ${users} WHERE ${users.email} = ${a.email}`;
 	return [
-		text(offline.insert(users).values({ id: a.userId, email: a.email }).onConflictDoNothing({ target: users.email })),
+		text(
+			offline.insert(users).values({ id: a.userId, email: a.email }).onConflictDoNothing({ target: users.email }),
+		),
 		...(a.passwordHash ? [setPasswordSql(a.email, a.passwordHash)] : []),
-		text(offline.insert(workspaces).values({ id: a.workspaceId, name: a.workspaceName, minutesBalance: a.minutes })),
+		text(
+			offline.insert(workspaces).values({ id: a.workspaceId, name: a.workspaceName, minutesBalance: a.minutes }),
+		),
 		text(owner),
-		text(offline.insert(plans).values({ id: a.planId, workspaceId: a.workspaceId, name: "starter", active: true, maxVideoSeconds: a.maxSeconds, maxConcurrentVideos: a.maxConcurrent })),
-		text(offline.insert(minutesLedger).values({ workspaceId: a.workspaceId, kind: "grant", minutes: a.minutes, note: "bootstrap grant" })),
-		text(offline.insert(apiKeys).values({ id: a.keyId, workspaceId: a.workspaceId, name: "bootstrap key", keyHash: a.keyHash, prefix: a.keyPrefix })),
+		text(
+			offline.insert(plans).values({
+				id: a.planId,
+				workspaceId: a.workspaceId,
+				name: "starter",
+				active: true,
+				maxVideoSeconds: a.maxSeconds,
+				maxConcurrentVideos: a.maxConcurrent,
+			}),
+		),
+		text(
+			offline
+				.insert(minutesLedger)
+				.values({ workspaceId: a.workspaceId, kind: "grant", minutes: a.minutes, note: "bootstrap grant" }),
+		),
+		text(
+			offline.insert(apiKeys).values({
+				id: a.keyId,
+				workspaceId: a.workspaceId,
+				name: "bootstrap key",
+				keyHash: a.keyHash,
+				prefix: a.keyPrefix,
+			}),
+		),
 	].join("\n");
 }
 
 /** bench:api's workspace: a plan, API keys (by their hashes) and videos in every processing status. */
-export function benchSeedSql(workspaceId: string, keys: { hash: string; prefix: string }[], seeded: { id: string; status: (typeof videos.$inferInsert)["status"]; progress: number }[]): string {
+export function benchSeedSql(
+	workspaceId: string,
+	keys: { hash: string; prefix: string }[],
+	seeded: { id: string; status: (typeof videos.$inferInsert)["status"]; progress: number }[],
+): string {
 	return [
 		text(offline.insert(workspaces).values({ id: workspaceId, name: "bench", minutesBalance: 0 })),
 		text(offline.insert(plans).values({ id: `pln_${workspaceId}`, workspaceId, name: "bench" })),
-		...keys.map((k, i) => text(offline.insert(apiKeys).values({ id: `key_bench${i}`, workspaceId, name: `bench ${i}`, keyHash: k.hash, prefix: k.prefix }))),
+		...keys.map((k, i) =>
+			text(
+				offline.insert(apiKeys).values({
+					id: `key_bench${i}`,
+					workspaceId,
+					name: `bench ${i}`,
+					keyHash: k.hash,
+					prefix: k.prefix,
+				}),
+			),
+		),
 		...seeded.map((v, i) =>
 			text(
 				offline.insert(videos).values({
-					id: v.id, workspaceId, sourceUrl: `https://videos.example.com/${i}`, title: `Bench video ${i}`, status: v.status, progress: v.progress, config: {},
-					sourceVideoId: `v${i}`, duration: 600, thumbnail: "", channelName: "bench", minutesCharged: 10,
+					id: v.id,
+					workspaceId,
+					sourceUrl: `https://videos.example.com/${i}`,
+					title: `Bench video ${i}`,
+					status: v.status,
+					progress: v.progress,
+					config: {},
+					sourceVideoId: `v${i}`,
+					duration: 600,
+					thumbnail: "",
+					channelName: "bench",
+					minutesCharged: 10,
 					// Distinct start times: the waiting videos have places in line, as the status poll reads them.
 					startedAt: `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z`,
 				}),

@@ -16,24 +16,49 @@ export function captionTemplatesOf(db: Db, workspaceId: string) {
 }
 
 /** One template of the workspace; `includeDeleted` for rendering videos submitted before it was deleted. */
-export function findCaptionTemplate(db: Db, id: string, workspaceId: string, options: { includeDeleted?: boolean } = {}) {
+export function findCaptionTemplate(
+	db: Db,
+	id: string,
+	workspaceId: string,
+	options: { includeDeleted?: boolean } = {},
+) {
 	const scope = and(eq(captionTemplates.id, id), eq(captionTemplates.workspaceId, workspaceId));
-	return db.select().from(captionTemplates).where(options.includeDeleted ? scope : and(scope, isNull(captionTemplates.deletedAt))).get();
+	return db
+		.select()
+		.from(captionTemplates)
+		.where(options.includeDeleted ? scope : and(scope, isNull(captionTemplates.deletedAt)))
+		.get();
 }
 
-export async function createCaptionTemplate(db: Db, row: typeof captionTemplates.$inferInsert): Promise<CaptionTemplateRow> {
+export async function createCaptionTemplate(
+	db: Db,
+	row: typeof captionTemplates.$inferInsert,
+): Promise<CaptionTemplateRow> {
 	const [created] = await db.insert(captionTemplates).values(row).returning();
 	return created!;
 }
 
-export type CaptionTemplateChanges = Partial<Pick<CaptionTemplateRow, "name" | "presetId" | "font" | "textColor" | "highlightColor" | "position">>;
+export type CaptionTemplateChanges = Partial<
+	Pick<CaptionTemplateRow, "name" | "presetId" | "font" | "textColor" | "highlightColor" | "position">
+>;
 
 /** Null when the template is not (or no longer) the workspace's. */
-export async function updateCaptionTemplate(db: Db, id: string, workspaceId: string, changes: CaptionTemplateChanges): Promise<CaptionTemplateRow | null> {
+export async function updateCaptionTemplate(
+	db: Db,
+	id: string,
+	workspaceId: string,
+	changes: CaptionTemplateChanges,
+): Promise<CaptionTemplateRow | null> {
 	const [row] = await db
 		.update(captionTemplates)
 		.set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))` })
-		.where(and(eq(captionTemplates.id, id), eq(captionTemplates.workspaceId, workspaceId), isNull(captionTemplates.deletedAt)))
+		.where(
+			and(
+				eq(captionTemplates.id, id),
+				eq(captionTemplates.workspaceId, workspaceId),
+				isNull(captionTemplates.deletedAt),
+			),
+		)
 		.returning();
 	return row ?? null;
 }
@@ -43,7 +68,13 @@ export async function deleteCaptionTemplate(db: Db, id: string, workspaceId: str
 	const rows = await db
 		.update(captionTemplates)
 		.set({ deletedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))` })
-		.where(and(eq(captionTemplates.id, id), eq(captionTemplates.workspaceId, workspaceId), isNull(captionTemplates.deletedAt)))
+		.where(
+			and(
+				eq(captionTemplates.id, id),
+				eq(captionTemplates.workspaceId, workspaceId),
+				isNull(captionTemplates.deletedAt),
+			),
+		)
 		.returning({ id: captionTemplates.id });
 	return rows.length > 0;
 }

@@ -33,10 +33,18 @@ export function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
  * there): written with the schema's column objects, so renaming a column breaks the build.
  * @example sql`INSERT INTO ${videoEvents} (${names(videoEvents.videoId, videoEvents.status)}) SELECT …`
  */
-export const names = (...columns: SQLiteColumn[]) => sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
+export const names = (...columns: SQLiteColumn[]) =>
+	sql.join(
+		columns.map((c) => sql.identifier(c.name)),
+		sql`, `,
+	);
 
 /** Values as a list for `IN (…)`. */
-export const list = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+export const list = (values: readonly (string | number)[]) =>
+	sql.join(
+		values.map((v) => sql`${v}`),
+		sql`, `,
+	);
 
 /** The time now as the schema stores it (ISO 8601 UTC with milliseconds). */
 export const NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;

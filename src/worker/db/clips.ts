@@ -32,12 +32,31 @@ export interface NewClip {
 }
 
 /** The clips' rows as ranked (`queued`, in rank order), of one generation. */
-function rankedRows(video: { id: string; workspaceId: string; aspectRatio: string }, ranked: NewClip[], generation: number): (typeof clips.$inferInsert)[] {
+function rankedRows(
+	video: { id: string; workspaceId: string; aspectRatio: string },
+	ranked: NewClip[],
+	generation: number,
+): (typeof clips.$inferInsert)[] {
 	return ranked.map((clip, position) => ({
-		id: clip.id, videoId: video.id, workspaceId: video.workspaceId, position, title: clip.title, hookTitle: clip.hookTitle,
-		startTime: clip.start, endTime: clip.end, duration: Math.round((clip.end - clip.start) * 100) / 100, score: clip.score,
-		viralityReason: clip.viralityReason, scoreBreakdown: clip.scoreBreakdown, transcript: clip.transcript, status: "queued", aspectRatio: video.aspectRatio,
-		hooks: clip.hooks, emotions: clip.emotions, description: clip.description, generation,
+		id: clip.id,
+		videoId: video.id,
+		workspaceId: video.workspaceId,
+		position,
+		title: clip.title,
+		hookTitle: clip.hookTitle,
+		startTime: clip.start,
+		endTime: clip.end,
+		duration: Math.round((clip.end - clip.start) * 100) / 100,
+		score: clip.score,
+		viralityReason: clip.viralityReason,
+		scoreBreakdown: clip.scoreBreakdown,
+		transcript: clip.transcript,
+		status: "queued",
+		aspectRatio: video.aspectRatio,
+		hooks: clip.hooks,
+		emotions: clip.emotions,
+		description: clip.description,
+		generation,
 	}));
 }
 
@@ -45,7 +64,12 @@ function rankedRows(video: { id: string; workspaceId: string; aspectRatio: strin
  * Replaces the video's clips (a repeated ranking step leaves exactly this ranking) and records who
  * ranked them, and why there are fewer than usual when there are.
  */
-export async function replaceClips(db: Db, video: { id: string; workspaceId: string; aspectRatio: string }, ranked: NewClip[], ranking: { rankedBy: string; note: string | null }): Promise<void> {
+export async function replaceClips(
+	db: Db,
+	video: { id: string; workspaceId: string; aspectRatio: string },
+	ranked: NewClip[],
+	ranking: { rankedBy: string; note: string | null },
+): Promise<void> {
 	await runBatch(db, [
 		db.delete(clips).where(eq(clips.videoId, video.id)),
 		...rankedRows(video, ranked, 0).map((row) => db.insert(clips).values(row)),
@@ -57,8 +81,16 @@ export async function replaceClips(db: Db, video: { id: string; workspaceId: str
  * The clips of one run (generation): a repeated ranking step replaces only its own, and the
  * previous generation stays listed-and-downloadable until the new one is complete.
  */
-export async function replaceGenerationClips(db: Db, video: { id: string; workspaceId: string; aspectRatio: string }, generation: number, ranked: NewClip[]): Promise<void> {
-	await runBatch(db, [dropGeneration(db, video.id, generation), ...rankedRows(video, ranked, generation).map((row) => db.insert(clips).values(row))]);
+export async function replaceGenerationClips(
+	db: Db,
+	video: { id: string; workspaceId: string; aspectRatio: string },
+	generation: number,
+	ranked: NewClip[],
+): Promise<void> {
+	await runBatch(db, [
+		dropGeneration(db, video.id, generation),
+		...rankedRows(video, ranked, generation).map((row) => db.insert(clips).values(row)),
+	]);
 }
 
 export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
@@ -69,14 +101,27 @@ export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
 export async function markClipRendered(
 	db: Db,
 	clipId: string,
-	files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null },
+	files: {
+		videoKey: string;
+		thumbnailKey: string;
+		bytes: number;
+		duration?: number;
+		jumpCuts?: { start: number; end: number }[] | null;
+	},
 ): Promise<void> {
-	await db.update(clips).set({ status: "completed", ...files }).where(eq(clips.id, clipId));
+	await db
+		.update(clips)
+		.set({ status: "completed", ...files })
+		.where(eq(clips.id, clipId));
 }
 
 /** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
 export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
-	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation))).get();
+	const row = await db
+		.select({ n: count() })
+		.from(clips)
+		.where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation)))
+		.get();
 	return row?.n ?? 0;
 }
 
@@ -94,11 +139,16 @@ export const dropOtherGenerations = (db: Db, videoId: string, generation: number
 	db.delete(clips).where(and(eq(clips.videoId, videoId), ne(clips.generation, generation), guard));
 
 /** Removes the clips of one generation (a failed reprocess's). */
-export const dropGeneration = (db: Db, videoId: string, generation: number) => db.delete(clips).where(and(eq(clips.videoId, videoId), eq(clips.generation, generation)));
+export const dropGeneration = (db: Db, videoId: string, generation: number) =>
+	db.delete(clips).where(and(eq(clips.videoId, videoId), eq(clips.generation, generation)));
 
 /** A clip of one of these workspaces, or undefined (another workspace's clip is not found either). */
 export function findClipIn(db: Db, clipId: string, workspaceIds: string[]): Promise<ClipRow | undefined> {
-	return db.select().from(clips).where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds))).get();
+	return db
+		.select()
+		.from(clips)
+		.where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds)))
+		.get();
 }
 
 export interface ClipFilter {
@@ -111,11 +161,20 @@ export interface ClipFilter {
 	sortOrder: "asc" | "desc";
 }
 
-const SORT_COLUMN = { score: clips.score, duration: clips.duration, startTime: clips.startTime, createdAt: clips.createdAt } as const;
+const SORT_COLUMN = {
+	score: clips.score,
+	duration: clips.duration,
+	startTime: clips.startTime,
+	createdAt: clips.createdAt,
+} as const;
 
 function whereOf(videoId: string, filter: Omit<ClipFilter, "sortBy" | "sortOrder">): SQL {
 	const where: SQL[] = [eq(clips.videoId, videoId)];
-	where.push(filter.status ? eq(clips.status, CLIP_STORED_STATUS[filter.status]) : inArray(clips.status, ["completed", "generating"]));
+	where.push(
+		filter.status
+			? eq(clips.status, CLIP_STORED_STATUS[filter.status])
+			: inArray(clips.status, ["completed", "generating"]),
+	);
 	if (filter.minScore !== undefined) where.push(gte(clips.score, filter.minScore));
 	if (filter.maxScore !== undefined) where.push(lte(clips.score, filter.maxScore));
 	if (filter.favorited !== undefined) where.push(eq(clips.favorited, filter.favorited));
@@ -123,14 +182,29 @@ function whereOf(videoId: string, filter: Omit<ClipFilter, "sortBy" | "sortOrder
 }
 
 /** The video's clips matching the filter, in its order (ties: the ranker's order). */
-export function listClips(db: Db, videoId: string, filter: ClipFilter, page: { limit: number; offset: number }): Promise<ClipRow[]> {
+export function listClips(
+	db: Db,
+	videoId: string,
+	filter: ClipFilter,
+	page: { limit: number; offset: number },
+): Promise<ClipRow[]> {
 	const column = SORT_COLUMN[filter.sortBy];
 	const direction = filter.sortOrder === "asc" ? asc : desc;
-	return db.select().from(clips).where(whereOf(videoId, filter)).orderBy(direction(column), asc(clips.position)).limit(page.limit).offset(page.offset).all();
+	return db
+		.select()
+		.from(clips)
+		.where(whereOf(videoId, filter))
+		.orderBy(direction(column), asc(clips.position))
+		.limit(page.limit)
+		.offset(page.offset)
+		.all();
 }
 
 /** Clips the list shows by default (with a file), and how many of them are favorites, per video. */
-export async function clipCounts(db: Db, videoIds: string[]): Promise<Map<string, { clips: number; favorited: number }>> {
+export async function clipCounts(
+	db: Db,
+	videoIds: string[],
+): Promise<Map<string, { clips: number; favorited: number }>> {
 	const counts = new Map<string, { clips: number; favorited: number }>();
 	if (videoIds.length === 0) return counts;
 	const rows = await db
@@ -144,9 +218,16 @@ export async function clipCounts(db: Db, videoIds: string[]): Promise<Map<string
 }
 
 /** Changes that do not alter the picture: written at once, whatever the clip's status. */
-export async function updateClipData(db: Db, clipId: string, set: Partial<Pick<ClipRow, "favorited" | "title" | "hookTitle" | "captionFixes" | "transcript">>): Promise<void> {
+export async function updateClipData(
+	db: Db,
+	clipId: string,
+	set: Partial<Pick<ClipRow, "favorited" | "title" | "hookTitle" | "captionFixes" | "transcript">>,
+): Promise<void> {
 	if (Object.keys(set).length === 0) return;
-	await db.update(clips).set({ ...set, updatedAt: NOW }).where(eq(clips.id, clipId));
+	await db
+		.update(clips)
+		.set({ ...set, updatedAt: NOW })
+		.where(eq(clips.id, clipId));
 }
 
 /** What an edit changes, and what is restored if its render fails. */
@@ -177,10 +258,26 @@ const duration = (cut: ClipCut) => Math.round((cut.endTime - cut.startTime) * 10
  * and fewer than `maxRunning` edit re-renders of the workspace run.
  * @returns true when this call started it.
  */
-export async function startClipEdit(db: Db, clip: ClipRow, number: number, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>, maxRunning: number): Promise<boolean> {
+export async function startClipEdit(
+	db: Db,
+	clip: ClipRow,
+	number: number,
+	next: ClipCut,
+	data: Partial<Pick<ClipRow, "favorited" | "title">>,
+	maxRunning: number,
+): Promise<boolean> {
 	const result = await db
 		.update(clips)
-		.set({ ...data, ...next, duration: duration(next), status: "generating", edits: number, previousEdit: cutOf(clip), editError: null, updatedAt: NOW })
+		.set({
+			...data,
+			...next,
+			duration: duration(next),
+			status: "generating",
+			edits: number,
+			previousEdit: cutOf(clip),
+			editError: null,
+			updatedAt: NOW,
+		})
 		.where(
 			and(
 				eq(clips.id, clip.id),
@@ -205,7 +302,18 @@ export async function runningEditRenders(db: Db, workspaceId: string): Promise<n
 
 /** The edit's files replace the clip's. @returns the keys they replaced, or null when this edit is no longer the running one. */
 /** `files.duration`: the rendered file's length when pauses were cut out of it (else its span stays). */
-export async function completeClipEdit(db: Db, clipId: string, number: number, files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }): Promise<{ videoKey: string | null; thumbnailKey: string | null } | null> {
+export async function completeClipEdit(
+	db: Db,
+	clipId: string,
+	number: number,
+	files: {
+		videoKey: string;
+		thumbnailKey: string;
+		bytes: number;
+		duration?: number;
+		jumpCuts?: { start: number; end: number }[] | null;
+	},
+): Promise<{ videoKey: string | null; thumbnailKey: string | null } | null> {
 	const row = await db.select().from(clips).where(eq(clips.id, clipId)).get();
 	if (!row || row.status !== "generating" || row.edits !== number) return null;
 	const result = await db
@@ -224,7 +332,14 @@ export async function failClipEdit(db: Db, clipId: string, number: number, messa
 	const result = await db
 		.update(clips)
 		// The previous file is served again: its length is its span less the pauses cut from it.
-		.set({ status: "completed", ...previous, duration: Math.round((duration(previous) - removedSeconds(row.jumpCuts)) * 100) / 100, previousEdit: null, editError: message, updatedAt: NOW })
+		.set({
+			status: "completed",
+			...previous,
+			duration: Math.round((duration(previous) - removedSeconds(row.jumpCuts)) * 100) / 100,
+			previousEdit: null,
+			editError: message,
+			updatedAt: NOW,
+		})
 		.where(and(eq(clips.id, clipId), eq(clips.status, "generating"), eq(clips.edits, number)))
 		.run();
 	return result.meta.changes === 1;
@@ -232,12 +347,20 @@ export async function failClipEdit(db: Db, clipId: string, number: number, messa
 
 /** Clips of the video being rendered again (a reprocess waits for them). */
 export async function generatingClipCount(db: Db, videoId: string): Promise<number> {
-	const row = await db.select({ n: count() }).from(clips).where(and(eq(clips.videoId, videoId), eq(clips.status, "generating"))).get();
+	const row = await db
+		.select({ n: count() })
+		.from(clips)
+		.where(and(eq(clips.videoId, videoId), eq(clips.status, "generating")))
+		.get();
 	return row?.n ?? 0;
 }
 
 /** Clips whose edit has not moved since `cutoff` (for the reconciler). */
-export function staleClipEdits(db: Db, cutoff: string, limit: number): Promise<Pick<ClipRow, "id" | "edits" | "videoId">[]> {
+export function staleClipEdits(
+	db: Db,
+	cutoff: string,
+	limit: number,
+): Promise<Pick<ClipRow, "id" | "edits" | "videoId">[]> {
 	return db
 		.select({ id: clips.id, edits: clips.edits, videoId: clips.videoId })
 		.from(clips)
@@ -248,6 +371,10 @@ export function staleClipEdits(db: Db, cutoff: string, limit: number): Promise<P
 
 /** Every file key the video's clip rows point at (kept when unlisted files are cleaned up). */
 export async function clipFileKeysOf(db: Db, videoId: string): Promise<string[]> {
-	const rows = await db.select({ videoKey: clips.videoKey, thumbnailKey: clips.thumbnailKey }).from(clips).where(eq(clips.videoId, videoId)).all();
+	const rows = await db
+		.select({ videoKey: clips.videoKey, thumbnailKey: clips.thumbnailKey })
+		.from(clips)
+		.where(eq(clips.videoId, videoId))
+		.all();
 	return rows.flatMap((r) => [r.videoKey, r.thumbnailKey]).filter((k): k is string => Boolean(k));
 }

@@ -3,24 +3,45 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "./client";
 import { idempotencyKeys } from "./schema";
 
-const byKey = (workspaceId: string, key: string) => and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
+const byKey = (workspaceId: string, key: string) =>
+	and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
 
 /** Forgets the key if it was used before `cutoff`, then tries to reserve it. @returns true when this request holds it. */
-export async function reserveKey(db: Db, workspaceId: string, key: string, requestHash: string, cutoff: string): Promise<boolean> {
+export async function reserveKey(
+	db: Db,
+	workspaceId: string,
+	key: string,
+	requestHash: string,
+	cutoff: string,
+): Promise<boolean> {
 	await db.delete(idempotencyKeys).where(and(byKey(workspaceId, key), lt(idempotencyKeys.createdAt, cutoff)));
-	const reserved = await db.insert(idempotencyKeys).values({ workspaceId, key, requestHash }).onConflictDoNothing().run();
+	const reserved = await db
+		.insert(idempotencyKeys)
+		.values({ workspaceId, key, requestHash })
+		.onConflictDoNothing()
+		.run();
 	return reserved.meta.changes === 1;
 }
 
 export function storedResponse(db: Db, workspaceId: string, key: string) {
 	return db
-		.select({ hash: idempotencyKeys.requestHash, status: idempotencyKeys.responseStatus, body: idempotencyKeys.responseBody })
+		.select({
+			hash: idempotencyKeys.requestHash,
+			status: idempotencyKeys.responseStatus,
+			body: idempotencyKeys.responseBody,
+		})
 		.from(idempotencyKeys)
 		.where(byKey(workspaceId, key))
 		.get();
 }
 
-export async function storeResponse(db: Db, workspaceId: string, key: string, status: number, body: string): Promise<void> {
+export async function storeResponse(
+	db: Db,
+	workspaceId: string,
+	key: string,
+	status: number,
+	body: string,
+): Promise<void> {
 	await db.update(idempotencyKeys).set({ responseStatus: status, responseBody: body }).where(byKey(workspaceId, key));
 }
 

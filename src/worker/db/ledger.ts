@@ -23,7 +23,10 @@ export function debitStatement(db: Db, workspaceId: string, cost: number, guards
 }
 
 /** A ledger row, written only when `guard` holds (e.g. the statement before it changed a row). */
-export function entryStatement(entry: { workspaceId: string; key: string; kind: LedgerKind; minutes: number; note: string }, guard: SQL) {
+export function entryStatement(
+	entry: { workspaceId: string; key: string; kind: LedgerKind; minutes: number; note: string },
+	guard: SQL,
+) {
 	const l = minutesLedger;
 	return sql`INSERT INTO ${l} (${names(l.workspaceId, l.videoId, l.kind, l.minutes, l.note)})
 		SELECT ${entry.workspaceId}, ${entry.key}, ${entry.kind}, ${entry.minutes}, ${entry.note} WHERE ${guard}`;
@@ -50,6 +53,10 @@ export function refundStatements(from: Charged, id: string, note: string, option
 }
 
 export async function balanceOf(db: Db, workspaceId: string): Promise<number> {
-	const row = await db.select({ balance: workspaces.minutesBalance }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+	const row = await db
+		.select({ balance: workspaces.minutesBalance })
+		.from(workspaces)
+		.where(eq(workspaces.id, workspaceId))
+		.get();
 	return row?.balance ?? 0;
 }

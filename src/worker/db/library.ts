@@ -8,19 +8,37 @@ export function createProject(db: Db, project: { id: string; workspaceId: string
 }
 
 export function projectsOf(db: Db, workspaceIds: string[]) {
-	return db.select().from(projects).where(inArray(projects.workspaceId, workspaceIds)).orderBy(desc(projects.createdAt), desc(projects.id)).all();
+	return db
+		.select()
+		.from(projects)
+		.where(inArray(projects.workspaceId, workspaceIds))
+		.orderBy(desc(projects.createdAt), desc(projects.id))
+		.all();
 }
 
 export async function projectExists(db: Db, projectId: string, workspaceId: string): Promise<boolean> {
-	return (await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, projectId), eq(projects.workspaceId, workspaceId))).get()) !== undefined;
+	return (
+		(await db
+			.select({ id: projects.id })
+			.from(projects)
+			.where(and(eq(projects.id, projectId), eq(projects.workspaceId, workspaceId)))
+			.get()) !== undefined
+	);
 }
 
 export function backgroundsOf(db: Db, workspaceId: string) {
-	return db.select().from(backgrounds).where(eq(backgrounds.workspaceId, workspaceId)).orderBy(desc(backgrounds.createdAt)).all();
+	return db
+		.select()
+		.from(backgrounds)
+		.where(eq(backgrounds.workspaceId, workspaceId))
+		.orderBy(desc(backgrounds.createdAt))
+		.all();
 }
 
 export function findBackground(db: Db, id: string, workspaceId?: string) {
-	const scope = workspaceId ? and(eq(backgrounds.id, id), eq(backgrounds.workspaceId, workspaceId)) : eq(backgrounds.id, id);
+	const scope = workspaceId
+		? and(eq(backgrounds.id, id), eq(backgrounds.workspaceId, workspaceId))
+		: eq(backgrounds.id, id);
 	return db.select().from(backgrounds).where(scope).get();
 }
 

@@ -25,7 +25,12 @@ const nextAfter = (n: SQL, rule: BackoffRule, now: number) =>
  * concurrent attempts are serialised by D1 and each sees its own count.
  * @returns accepted, or refused with the time the key may try again (unix ms).
  */
-export async function countAttempt(db: Db, key: string, rule: BackoffRule, now: number): Promise<{ accepted: true } | { accepted: false; retryAt: number }> {
+export async function countAttempt(
+	db: Db,
+	key: string,
+	rule: BackoffRule,
+	now: number,
+): Promise<{ accepted: true } | { accepted: false; retryAt: number }> {
 	const nonce = crypto.randomUUID();
 	const quietCutoff = now - rule.quietMs;
 	const t = loginThrottle;
@@ -53,11 +58,17 @@ export async function forgetKey(db: Db, key: string): Promise<void> {
 
 /** A successful sign-in from a shared key (an IP): its own attempt no longer counts against the others. */
 export async function uncountAttempt(db: Db, key: string): Promise<void> {
-	await db.update(loginThrottle).set({ attempts: sql`MAX(0, ${loginThrottle.attempts} - 1)` }).where(eq(loginThrottle.key, key));
+	await db
+		.update(loginThrottle)
+		.set({ attempts: sql`MAX(0, ${loginThrottle.attempts} - 1)` })
+		.where(eq(loginThrottle.key, key));
 }
 
 /** Keys quiet for longer than `quietMs` and not waiting: nothing left to remember. */
 export async function purgeQuietKeys(db: Db, quietMs: number, now: number): Promise<number> {
-	const result = await db.delete(loginThrottle).where(and(lt(loginThrottle.lastAttemptAt, now - quietMs), lt(loginThrottle.nextAllowedAt, now))).run();
+	const result = await db
+		.delete(loginThrottle)
+		.where(and(lt(loginThrottle.lastAttemptAt, now - quietMs), lt(loginThrottle.nextAllowedAt, now)))
+		.run();
 	return result.meta.changes;
 }

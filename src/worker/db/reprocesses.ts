@@ -22,16 +22,32 @@ const reprocessable = inArray(videos.status, [...REPROCESSABLE_STATUSES]);
 const unfinished = notInArray(videos.status, [...TERMINAL_STATUSES]);
 /** The reprocess's row exists (this batch wrote it), or is still running. */
 const exists = (id: string) => sql`EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${id})`;
-const running = (id: string) => sql`EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${id} AND ${videoReprocesses.status} = 'processing')`;
+const running = (id: string) =>
+	sql`EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${id} AND ${videoReprocesses.status} = 'processing')`;
 /** The video's event, only while the video is unfinished and `guard` holds. */
-const eventWhileUnfinished = (videoId: string, status: "completed" | "failed", guard: SQL, message: string | null = null) =>
-	videoEventStatement(videoId, status, sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${and(eq(videos.id, videoId), unfinished)}) AND ${guard}`, message);
+const eventWhileUnfinished = (
+	videoId: string,
+	status: "completed" | "failed",
+	guard: SQL,
+	message: string | null = null,
+) =>
+	videoEventStatement(
+		videoId,
+		status,
+		sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${and(eq(videos.id, videoId), unfinished)}) AND ${guard}`,
+		message,
+	);
 
 /** `<videoId>-r<number>`: the reprocess's row, workflow instance and ledger key at once. */
 export const reprocessIdOf = (videoId: string, number: number) => `${videoId}-r${number}`;
 
 export function reprocessesOf(db: Db, videoId: string): Promise<ReprocessRow[]> {
-	return db.select().from(videoReprocesses).where(eq(videoReprocesses.videoId, videoId)).orderBy(asc(videoReprocesses.number)).all();
+	return db
+		.select()
+		.from(videoReprocesses)
+		.where(eq(videoReprocesses.videoId, videoId))
+		.orderBy(asc(videoReprocesses.number))
+		.all();
 }
 
 export function findReprocess(db: Db, id: string): Promise<ReprocessRow | undefined> {
@@ -39,7 +55,11 @@ export function findReprocess(db: Db, id: string): Promise<ReprocessRow | undefi
 }
 
 export function runningReprocessOf(db: Db, videoId: string): Promise<ReprocessRow | undefined> {
-	return db.select().from(videoReprocesses).where(and(eq(videoReprocesses.videoId, videoId), eq(videoReprocesses.status, "processing"))).get();
+	return db
+		.select()
+		.from(videoReprocesses)
+		.where(and(eq(videoReprocesses.videoId, videoId), eq(videoReprocesses.status, "processing")))
+		.get();
 }
 
 export interface NewReprocess {
@@ -74,9 +94,27 @@ export async function startReprocess(db: Db, r: NewReprocess, slotLimit: number)
 			WHERE ${AFTER_CHANGE}`,
 		db
 			.update(videos)
-			.set({ status: "analyzing", config: r.config, progress: progressAt("analyzing", 0), errorMessage: null, startedAt: NOW, stageStartedAt: NOW, completedAt: null, updatedAt: NOW })
+			.set({
+				status: "analyzing",
+				config: r.config,
+				progress: progressAt("analyzing", 0),
+				errorMessage: null,
+				startedAt: NOW,
+				stageStartedAt: NOW,
+				completedAt: null,
+				updatedAt: NOW,
+			})
 			.where(and(eq(videos.id, r.videoId), reprocessable, started)),
-		entryStatement({ workspaceId: r.workspaceId, key: r.id, kind: "charge", minutes: -cost, note: `reprocess ${r.number} of ${r.videoId}` }, sql`${cost} > 0 AND ${started}`),
+		entryStatement(
+			{
+				workspaceId: r.workspaceId,
+				key: r.id,
+				kind: "charge",
+				minutes: -cost,
+				note: `reprocess ${r.number} of ${r.videoId}`,
+			},
+			sql`${cost} > 0 AND ${started}`,
+		),
 		videoEventStatement(r.videoId, "analyzing", started, `reprocess ${r.number}`),
 	]);
 	return results[1]?.meta.changes === 1;
@@ -87,14 +125,25 @@ export async function startReprocess(db: Db, r: NewReprocess, slotLimit: number)
  * with who ranked them, and the reprocess is done. Guarded on the reprocess still running, so a
  * repeated step changes nothing.
  */
-export async function completeReprocess(db: Db, reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">, ranking: { rankedBy: string; note: string | null; clips: number }): Promise<void> {
+export async function completeReprocess(
+	db: Db,
+	reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">,
+	ranking: { rankedBy: string; note: string | null; clips: number },
+): Promise<void> {
 	const stillRunning = running(reprocess.id);
 	await runBatch(db, [
 		dropOtherGenerations(db, reprocess.videoId, reprocess.number, stillRunning),
 		eventWhileUnfinished(reprocess.videoId, "completed", stillRunning),
 		db
 			.update(videos)
-			.set({ status: "completed", progress: 100, rankedBy: ranking.rankedBy, rankingNote: ranking.note, completedAt: NOW, updatedAt: NOW })
+			.set({
+				status: "completed",
+				progress: 100,
+				rankedBy: ranking.rankedBy,
+				rankingNote: ranking.note,
+				completedAt: NOW,
+				updatedAt: NOW,
+			})
 			.where(and(eq(videos.id, reprocess.videoId), unfinished, stillRunning)),
 		db
 			.update(videoReprocesses)
@@ -108,7 +157,11 @@ export async function completeReprocess(db: Db, reprocess: Pick<ReprocessRow, "i
  * new clips are dropped (the previous ones stay), and the reprocess's minutes come back, once.
  * @returns minutes refunded by this call.
  */
-export async function failReprocess(db: Db, reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">, errorMessage: string): Promise<number> {
+export async function failReprocess(
+	db: Db,
+	reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">,
+	errorMessage: string,
+): Promise<number> {
 	const message = errorMessage.slice(0, 1000);
 	const stillRunning = running(reprocess.id);
 	const previousConfig = sql`(SELECT ${videoReprocesses.previousConfig} FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${reprocess.id})`;

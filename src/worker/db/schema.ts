@@ -4,9 +4,19 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { CLIP_STATUSES, LEDGER_KINDS, MEMBERSHIP_ROLES, REPROCESS_STATUSES, UPLOAD_STATUSES, VIDEO_STATUSES } from "@clipforge/domain";
+import {
+	CLIP_STATUSES,
+	LEDGER_KINDS,
+	MEMBERSHIP_ROLES,
+	REPROCESS_STATUSES,
+	UPLOAD_STATUSES,
+	VIDEO_STATUSES,
+} from "@clipforge/domain";
 
-const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
+const createdAt = () =>
+	text("created_at")
+		.notNull()
+		.default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
 export const users = sqliteTable("users", {
 	id: text("id").primaryKey(),
@@ -38,7 +48,9 @@ export const sessions = sqliteTable(
 	{
 		id: text("id").primaryKey(),
 		tokenHash: text("token_hash").notNull().unique(),
-		userId: text("user_id").notNull().references(() => users.id),
+		userId: text("user_id")
+			.notNull()
+			.references(() => users.id),
 		expiresAt: text("expires_at").notNull(),
 		createdAt: createdAt(),
 	},
@@ -48,8 +60,12 @@ export const sessions = sqliteTable(
 export const memberships = sqliteTable(
 	"memberships",
 	{
-		userId: text("user_id").notNull().references(() => users.id),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		userId: text("user_id")
+			.notNull()
+			.references(() => users.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		/** owner and admin manage the workspace (API keys, webhook); a member uses it. */
 		role: text("role", { enum: MEMBERSHIP_ROLES }).notNull().default("owner"),
 		createdAt: createdAt(),
@@ -60,10 +76,15 @@ export const memberships = sqliteTable(
 /** A workspace's plan: whether it may submit at all, how long and large a source may be, how many backgrounds it keeps. */
 export const plans = sqliteTable("plans", {
 	id: text("id").primaryKey(),
-	workspaceId: text("workspace_id").notNull().unique().references(() => workspaces.id),
+	workspaceId: text("workspace_id")
+		.notNull()
+		.unique()
+		.references(() => workspaces.id),
 	name: text("name").notNull(),
 	active: integer("active", { mode: "boolean" }).notNull().default(true),
-	maxVideoSeconds: integer("max_video_seconds").notNull().default(3 * 60 * 60),
+	maxVideoSeconds: integer("max_video_seconds")
+		.notNull()
+		.default(3 * 60 * 60),
 	/** Split-screen backgrounds the workspace may keep (POST /api/backgrounds beyond it → 409 quota_exceeded). */
 	maxBackgrounds: integer("max_backgrounds").notNull().default(20),
 	/** Width × height of a source the render tier fetches; null = the operator's MAX_SOURCE_PIXELS. */
@@ -81,7 +102,9 @@ export const apiKeys = sqliteTable(
 	"api_keys",
 	{
 		id: text("id").primaryKey(),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		name: text("name").notNull(),
 		/** SHA-256 of the plaintext key, hex. The plaintext is shown once and never stored. */
 		keyHash: text("key_hash").notNull().unique(),
@@ -98,19 +121,22 @@ export const projects = sqliteTable(
 	"projects",
 	{
 		id: text("id").primaryKey(),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		name: text("name").notNull(),
 		createdAt: createdAt(),
 	},
 	(t) => [index("projects_workspace").on(t.workspaceId)],
 );
 
-
 export const videos = sqliteTable(
 	"videos",
 	{
 		id: text("id").primaryKey(),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		projectId: text("project_id").references(() => projects.id),
 		sourceType: text("source_type").notNull().default("hosted"),
 		sourceUrl: text("source_url").notNull(),
@@ -144,10 +170,15 @@ export const videos = sqliteTable(
 		/** When the video got one of its workspace's processing slots; null while it waits its turn. */
 		slotClaimedAt: text("slot_claimed_at"),
 		completedAt: text("completed_at"),
-		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+		updatedAt: text("updated_at")
+			.notNull()
+			.default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 		createdAt: createdAt(),
 	},
-	(t) => [index("videos_workspace_created").on(t.workspaceId, t.createdAt), index("videos_workspace_status").on(t.workspaceId, t.status)],
+	(t) => [
+		index("videos_workspace_created").on(t.workspaceId, t.createdAt),
+		index("videos_workspace_status").on(t.workspaceId, t.status),
+	],
 );
 
 /** Every status a video entered, in order: the audit trail of the workflow (and what tests check). */
@@ -155,7 +186,9 @@ export const videoEvents = sqliteTable(
 	"video_events",
 	{
 		id: integer("id").primaryKey({ autoIncrement: true }),
-		videoId: text("video_id").notNull().references(() => videos.id),
+		videoId: text("video_id")
+			.notNull()
+			.references(() => videos.id),
 		status: text("status", { enum: VIDEO_STATUSES }).notNull(),
 		message: text("message"),
 		createdAt: createdAt(),
@@ -189,8 +222,12 @@ export const clips = sqliteTable(
 	"clips",
 	{
 		id: text("id").primaryKey(),
-		videoId: text("video_id").notNull().references(() => videos.id),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		videoId: text("video_id")
+			.notNull()
+			.references(() => videos.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		/** Rank order from the ranker (0 = best), or part number for split-clips. */
 		position: integer("position").notNull(),
 		title: text("title").notNull(),
@@ -245,7 +282,9 @@ export const backgrounds = sqliteTable(
 	"backgrounds",
 	{
 		id: text("id").primaryKey(),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		name: text("name").notNull(),
 		categoryId: text("category_id").notNull(),
 		sourceUrl: text("source_url").notNull(),
@@ -266,7 +305,9 @@ export const backgrounds = sqliteTable(
 export const idempotencyKeys = sqliteTable(
 	"idempotency_keys",
 	{
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		key: text("key").notNull(),
 		requestHash: text("request_hash").notNull(),
 		/** Null while the first request is still being handled. */
@@ -274,7 +315,10 @@ export const idempotencyKeys = sqliteTable(
 		responseBody: text("response_body"),
 		createdAt: createdAt(),
 	},
-	(t) => [uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key), index("idempotency_keys_created").on(t.createdAt)],
+	(t) => [
+		uniqueIndex("idempotency_keys_workspace_key").on(t.workspaceId, t.key),
+		index("idempotency_keys_created").on(t.createdAt),
+	],
 );
 
 /** Every webhook delivery attempt, visible at GET /api/videos/:id/webhooks. */
@@ -282,7 +326,9 @@ export const webhookDeliveries = sqliteTable(
 	"webhook_deliveries",
 	{
 		id: integer("id").primaryKey({ autoIncrement: true }),
-		videoId: text("video_id").notNull().references(() => videos.id),
+		videoId: text("video_id")
+			.notNull()
+			.references(() => videos.id),
 		event: text("event").notNull(),
 		url: text("url").notNull(),
 		attempt: integer("attempt").notNull(),
@@ -300,7 +346,9 @@ export const minutesLedger = sqliteTable(
 	"minutes_ledger",
 	{
 		id: integer("id").primaryKey({ autoIncrement: true }),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		videoId: text("video_id"),
 		kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
 		/** Signed: grants and refunds positive, charges negative. */
@@ -320,13 +368,17 @@ export const minutesLedger = sqliteTable(
  * run (reset after a quiet hour), `nextAllowedAt` the earliest next try (unix ms). `nonce` tells an
  * attempt whether its own upsert was the one accepted (services/login-throttle.ts).
  */
-export const loginThrottle = sqliteTable("login_throttle", {
-	key: text("key").primaryKey(),
-	attempts: integer("attempts").notNull(),
-	lastAttemptAt: integer("last_attempt_at").notNull(),
-	nextAllowedAt: integer("next_allowed_at").notNull(),
-	nonce: text("nonce").notNull(),
-}, (t) => [index("login_throttle_last_attempt").on(t.lastAttemptAt)]);
+export const loginThrottle = sqliteTable(
+	"login_throttle",
+	{
+		key: text("key").primaryKey(),
+		attempts: integer("attempts").notNull(),
+		lastAttemptAt: integer("last_attempt_at").notNull(),
+		nextAllowedAt: integer("next_allowed_at").notNull(),
+		nonce: text("nonce").notNull(),
+	},
+	(t) => [index("login_throttle_last_attempt").on(t.lastAttemptAt)],
+);
 
 /**
  * POST /api/videos/:id/reprocess: a new run of analyzing and generating_clips from the stored source
@@ -337,8 +389,12 @@ export const videoReprocesses = sqliteTable(
 	"video_reprocesses",
 	{
 		id: text("id").primaryKey(),
-		videoId: text("video_id").notNull().references(() => videos.id),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		videoId: text("video_id")
+			.notNull()
+			.references(() => videos.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		/** 1 for the video's first reprocess; also the generation of the clips it makes. */
 		number: integer("number").notNull(),
 		status: text("status", { enum: REPROCESS_STATUSES }).notNull(),
@@ -355,7 +411,9 @@ export const videoReprocesses = sqliteTable(
 	(t) => [
 		uniqueIndex("video_reprocesses_video_number").on(t.videoId, t.number),
 		// At most one reprocess of a video runs at a time (the status guard says so too).
-		uniqueIndex("video_reprocesses_one_running").on(t.videoId).where(sql`status = 'processing'`),
+		uniqueIndex("video_reprocesses_one_running")
+			.on(t.videoId)
+			.where(sql`status = 'processing'`),
 	],
 );
 
@@ -369,7 +427,9 @@ export const uploads = sqliteTable(
 	"uploads",
 	{
 		id: text("id").primaryKey(),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		/** The video's id once made of it (reserved now: the object is written under its source key). */
 		videoId: text("video_id").notNull().unique(),
 		objectKey: text("object_key").notNull(),
@@ -394,7 +454,9 @@ export const uploads = sqliteTable(
 export const uploadParts = sqliteTable(
 	"upload_parts",
 	{
-		uploadId: text("upload_id").notNull().references(() => uploads.id),
+		uploadId: text("upload_id")
+			.notNull()
+			.references(() => uploads.id),
 		partNumber: integer("part_number").notNull(),
 		etag: text("etag").notNull(),
 		size: integer("size").notNull(),
@@ -412,7 +474,9 @@ export const captionTemplates = sqliteTable(
 	"caption_templates",
 	{
 		id: text("id").primaryKey(),
-		workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+		workspaceId: text("workspace_id")
+			.notNull()
+			.references(() => workspaces.id),
 		name: text("name").notNull(),
 		presetId: text("preset_id").notNull(),
 		font: text("font"),
@@ -420,7 +484,9 @@ export const captionTemplates = sqliteTable(
 		highlightColor: text("highlight_color"),
 		position: text("position"),
 		deletedAt: text("deleted_at"),
-		updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+		updatedAt: text("updated_at")
+			.notNull()
+			.default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
 		createdAt: createdAt(),
 	},
 	(t) => [index("caption_templates_workspace").on(t.workspaceId, t.createdAt)],

@@ -13,7 +13,13 @@ import { videos } from "./schema";
 
 const processing = (v: typeof videos) => inArray(v.status, [...PROCESSING_STAGES]);
 /** Videos of the workspace processing (p), holding a slot (h), waiting (w), waiting ahead (a) of one (me). */
-const [p, h, w, a, me] = ["p", "h", "w", "a", "me"].map((name) => alias(videos, name)) as [typeof videos, typeof videos, typeof videos, typeof videos, typeof videos];
+const [p, h, w, a, me] = ["p", "h", "w", "a", "me"].map((name) => alias(videos, name)) as [
+	typeof videos,
+	typeof videos,
+	typeof videos,
+	typeof videos,
+	typeof videos,
+];
 /** `FROM videos AS x` inside `sql` (an alias alone renders as its name). */
 const from = (x: typeof videos) => sql`${videos} ${x}`;
 
@@ -22,7 +28,8 @@ const holders = (workspaceId: string) =>
 	sql`(SELECT COUNT(*) FROM ${from(h)} WHERE ${h.workspaceId} = ${workspaceId} AND ${processing(h)} AND ${h.slotClaimedAt} IS NOT NULL)`;
 
 /** Videos of the workspace processing or waiting to: what a reprocess must fit under (db/reprocesses.ts). */
-export const processingCount = (workspaceId: string) => sql`(SELECT COUNT(*) FROM ${from(p)} WHERE ${p.workspaceId} = ${workspaceId} AND ${processing(p)})`;
+export const processingCount = (workspaceId: string) =>
+	sql`(SELECT COUNT(*) FROM ${from(p)} WHERE ${p.workspaceId} = ${workspaceId} AND ${processing(p)})`;
 
 /** Videos of the workspace waiting for a slot. */
 export const waitingCount = (workspaceId: string) =>
@@ -59,10 +66,17 @@ export type SlotState = "claimed" | "waiting" | "finished";
 /** Claims a slot for the video if one is free for it; also marks a waiting video as alive (for the reconciler). */
 export async function claimSlot(db: Db, videoId: string, workspaceId: string, limit: number): Promise<SlotState> {
 	await db.run(claimSlotStatement(videoId, workspaceId, limit));
-	const row = await db.select({ status: videos.status, claimed: videos.slotClaimedAt }).from(videos).where(eq(videos.id, videoId)).get();
+	const row = await db
+		.select({ status: videos.status, claimed: videos.slotClaimedAt })
+		.from(videos)
+		.where(eq(videos.id, videoId))
+		.get();
 	if (!row || !(PROCESSING_STAGES as readonly string[]).includes(row.status)) return "finished";
 	if (row.claimed) return "claimed";
-	await db.update(videos).set({ updatedAt: NOW }).where(and(eq(videos.id, videoId), isNull(videos.slotClaimedAt)));
+	await db
+		.update(videos)
+		.set({ updatedAt: NOW })
+		.where(and(eq(videos.id, videoId), isNull(videos.slotClaimedAt)));
 	return "waiting";
 }
 

@@ -31,13 +31,20 @@ export async function createUploadWithin(db: Db, limit: number, upload: NewUploa
 }
 
 export async function openUploadCount(db: Db, workspaceId: string): Promise<number> {
-	const [row] = await db.select({ n: sql<number>`COUNT(*)` }).from(uploads).where(and(eq(uploads.workspaceId, workspaceId), open));
+	const [row] = await db
+		.select({ n: sql<number>`COUNT(*)` })
+		.from(uploads)
+		.where(and(eq(uploads.workspaceId, workspaceId), open));
 	return row?.n ?? 0;
 }
 
 /** An upload of one of these workspaces (others' are as absent as unknown ones). */
 export async function findUpload(db: Db, id: string, workspaceIds: string[]): Promise<UploadRow | null> {
-	const [row] = await db.select().from(uploads).where(and(eq(uploads.id, id), inArray(uploads.workspaceId, workspaceIds))).limit(1);
+	const [row] = await db
+		.select()
+		.from(uploads)
+		.where(and(eq(uploads.id, id), inArray(uploads.workspaceId, workspaceIds)))
+		.limit(1);
 	return row ?? null;
 }
 
@@ -55,7 +62,10 @@ export function partsOf(db: Db, uploadId: string): Promise<UploadPartRow[]> {
  * A part R2 stored; a part sent again replaces the one before (as R2 does). Only while the upload
  * is still uploading: false when it was aborted, expired or completed meanwhile.
  */
-export async function recordPart(db: Db, part: { uploadId: string; partNumber: number; etag: string; size: number }): Promise<boolean> {
+export async function recordPart(
+	db: Db,
+	part: { uploadId: string; partNumber: number; etag: string; size: number },
+): Promise<boolean> {
 	const p = uploadParts;
 	const [result] = await runBatch(db, [
 		sql`INSERT INTO ${p} (${names(p.uploadId, p.partNumber, p.etag, p.size)})
@@ -68,7 +78,11 @@ export async function recordPart(db: Db, part: { uploadId: string; partNumber: n
 
 /** `uploading` → `completed`; false when it was not uploading any more. */
 export async function markUploadCompleted(db: Db, id: string): Promise<boolean> {
-	const result = await db.update(uploads).set({ status: "completed", completedAt: NOW }).where(and(eq(uploads.id, id), eq(uploads.status, "uploading"))).run();
+	const result = await db
+		.update(uploads)
+		.set({ status: "completed", completedAt: NOW })
+		.where(and(eq(uploads.id, id), eq(uploads.status, "uploading")))
+		.run();
 	return result.meta.changes === 1;
 }
 
@@ -76,7 +90,9 @@ export async function markUploadCompleted(db: Db, id: string): Promise<boolean> 
 export async function deleteOpenUpload(db: Db, id: string): Promise<boolean> {
 	const stillOpen = and(eq(uploads.id, id), open);
 	const results = await runBatch(db, [
-		db.delete(uploadParts).where(and(eq(uploadParts.uploadId, id), sql`EXISTS (SELECT 1 FROM ${u} WHERE ${stillOpen})`)),
+		db
+			.delete(uploadParts)
+			.where(and(eq(uploadParts.uploadId, id), sql`EXISTS (SELECT 1 FROM ${u} WHERE ${stillOpen})`)),
 		db.delete(uploads).where(stillOpen),
 	]);
 	return results[1]?.meta.changes === 1;
@@ -99,9 +115,11 @@ export function expiredUploads(db: Db, nowIso: string, limit: number): Promise<U
  */
 export const uploadClaim = {
 	/** A guard of the charge: the upload is still `completed` (no other submission claimed it). */
-	stillCompleted: (uploadId: string): SQL => sql`EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${uploadId} AND ${u.status} = 'completed')`,
+	stillCompleted: (uploadId: string): SQL =>
+		sql`EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${uploadId} AND ${u.status} = 'completed')`,
 	/** Right after the video's first event: only when this batch created the video. */
-	claim: (uploadId: string): SQL => sql`UPDATE ${u} SET ${names(u.status)} = 'used' WHERE ${u.id} = ${uploadId} AND ${u.status} = 'completed' AND ${AFTER_CHANGE}`,
+	claim: (uploadId: string): SQL =>
+		sql`UPDATE ${u} SET ${names(u.status)} = 'used' WHERE ${u.id} = ${uploadId} AND ${u.status} = 'completed' AND ${AFTER_CHANGE}`,
 };
 
 export async function uploadStillCompleted(db: Db, uploadId: string): Promise<boolean> {

@@ -18,7 +18,14 @@ export async function recordStep(db: Db, timing: StepTiming): Promise<void> {
 
 export function stepsOf(db: Db, videoId: string): Promise<StepTiming[]> {
 	return db
-		.select({ videoId: videoSteps.videoId, instanceId: videoSteps.instanceId, step: videoSteps.step, startedAt: videoSteps.startedAt, endedAt: videoSteps.endedAt, ok: videoSteps.ok })
+		.select({
+			videoId: videoSteps.videoId,
+			instanceId: videoSteps.instanceId,
+			step: videoSteps.step,
+			startedAt: videoSteps.startedAt,
+			endedAt: videoSteps.endedAt,
+			ok: videoSteps.ok,
+		})
 		.from(videoSteps)
 		.where(eq(videoSteps.videoId, videoId))
 		.orderBy(asc(videoSteps.id))

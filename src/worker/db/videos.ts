@@ -18,7 +18,10 @@ export type VideoRow = typeof videos.$inferSelect;
 
 const notFinished = notInArray(videos.status, [...TERMINAL_STATUSES]);
 /** The video's status as its position in the seed's order (a status only moves forward in it). */
-const statusPosition = sql`(CASE ${videos.status} ${sql.join(VIDEO_STATUSES.map((status, i) => sql`WHEN ${status} THEN ${i}`), sql` `)} END)`;
+const statusPosition = sql`(CASE ${videos.status} ${sql.join(
+	VIDEO_STATUSES.map((status, i) => sql`WHEN ${status} THEN ${i}`),
+	sql` `,
+)} END)`;
 
 /** The event of `videoId` entering `status`, written only when `guard` holds. */
 function eventStatement(videoId: string, status: VideoStatus, guard: SQL, message: string | null = null): SQL {
@@ -27,23 +30,44 @@ function eventStatement(videoId: string, status: VideoStatus, guard: SQL, messag
 }
 
 /** The event of a video entering `status`, written only if the video exists and `guard` holds. */
-export function videoEventStatement(videoId: string, status: VideoStatus, guard: SQL, message: string | null = null): SQL {
-	return eventStatement(videoId, status, sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId}) AND ${guard}`, message);
+export function videoEventStatement(
+	videoId: string,
+	status: VideoStatus,
+	guard: SQL,
+	message: string | null = null,
+): SQL {
+	return eventStatement(
+		videoId,
+		status,
+		sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId}) AND ${guard}`,
+		message,
+	);
 }
 
 // ---------------------------------------------------------------- reads
 
 /** A video of one of these workspaces, or undefined (other workspaces' videos are not found either). */
 export function findVideo(db: Db, id: string, workspaceIds: string[]): Promise<VideoRow | undefined> {
-	return db.select().from(videos).where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds))).get();
+	return db
+		.select()
+		.from(videos)
+		.where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds)))
+		.get();
 }
 
 /** What a status poll shows of a video (only these columns), with its place in line for a slot: one query. */
 export function findVideoStatus(db: Db, id: string, workspaceIds: string[]) {
 	return db
 		.select({
-			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, progress: videos.progress,
-			createdAt: videos.createdAt, updatedAt: videos.updatedAt, startedAt: videos.startedAt, queuePosition: sql<number | null>`${queuePositionOfRow}`,
+			id: videos.id,
+			title: videos.title,
+			status: videos.status,
+			errorMessage: videos.errorMessage,
+			progress: videos.progress,
+			createdAt: videos.createdAt,
+			updatedAt: videos.updatedAt,
+			startedAt: videos.startedAt,
+			queuePosition: sql<number | null>`${queuePositionOfRow}`,
 		})
 		.from(videos)
 		.where(and(eq(videos.id, id), inArray(videos.workspaceId, workspaceIds)))
@@ -70,8 +94,20 @@ export function listVideos(db: Db, query: VideoListQuery): Promise<VideoRow[]> {
 	if (query.status) filters.push(eq(videos.status, query.status));
 	if (query.projectId) filters.push(eq(videos.projectId, query.projectId));
 	const after = query.after;
-	if (after) filters.push(or(lt(videos.createdAt, after.createdAt), and(eq(videos.createdAt, after.createdAt), lt(videos.id, after.id)))!);
-	return db.select().from(videos).where(and(...filters)).orderBy(desc(videos.createdAt), desc(videos.id)).limit(query.limit).all();
+	if (after)
+		filters.push(
+			or(
+				lt(videos.createdAt, after.createdAt),
+				and(eq(videos.createdAt, after.createdAt), lt(videos.id, after.id)),
+			)!,
+		);
+	return db
+		.select()
+		.from(videos)
+		.where(and(...filters))
+		.orderBy(desc(videos.createdAt), desc(videos.id))
+		.limit(query.limit)
+		.all();
 }
 
 /** Ids of videos still processing whose row has not moved since `cutoff` (oldest first). */
@@ -117,8 +153,22 @@ function insertVideoStatement(video: NewVideo): SQL {
 	const v = videos;
 	const config = video.config ? JSON.stringify(video.config) : null;
 	const columns = names(
-		v.id, v.workspaceId, v.projectId, v.sourceType, v.sourceUrl, v.title, v.status, v.progress, v.config,
-		v.sourceVideoId, v.duration, v.thumbnail, v.channelName, v.minutesCharged, v.webhookUrl, v.startedAt,
+		v.id,
+		v.workspaceId,
+		v.projectId,
+		v.sourceType,
+		v.sourceUrl,
+		v.title,
+		v.status,
+		v.progress,
+		v.config,
+		v.sourceVideoId,
+		v.duration,
+		v.thumbnail,
+		v.channelName,
+		v.minutesCharged,
+		v.webhookUrl,
+		v.startedAt,
 	);
 	const startedAt = sql`CASE WHEN ${video.status} = 'pending_config' THEN NULL ELSE ${NOW} END`;
 	return sql`INSERT INTO ${v} (${columns})
@@ -137,7 +187,11 @@ function insertVideoStatement(video: NewVideo): SQL {
  * @returns "created"; "insufficient" when the balance was too low; "queue_full"; "upload_taken"
  * when the upload was claimed by another request meanwhile.
  */
-export async function createChargedVideo(db: Db, video: NewVideo, slots: { limit: number; maxWaiting: number } | null): Promise<"created" | "insufficient" | "queue_full" | "upload_taken"> {
+export async function createChargedVideo(
+	db: Db,
+	video: NewVideo,
+	slots: { limit: number; maxWaiting: number } | null,
+): Promise<"created" | "insufficient" | "queue_full" | "upload_taken"> {
 	const cost = video.minutesCharged;
 	const guards: SQL[] = [];
 	if (slots) guards.push(sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`);
@@ -145,7 +199,10 @@ export async function createChargedVideo(db: Db, video: NewVideo, slots: { limit
 	const results = await runBatch(db, [
 		debitStatement(db, video.workspaceId, cost, guards),
 		insertVideoStatement(video),
-		entryStatement({ workspaceId: video.workspaceId, key: video.id, kind: "charge", minutes: -cost, note: "video submitted" }, AFTER_CHANGE),
+		entryStatement(
+			{ workspaceId: video.workspaceId, key: video.id, kind: "charge", minutes: -cost, note: "video submitted" },
+			AFTER_CHANGE,
+		),
 		// Each only after the one before it wrote its row: an upload's video id is fixed, so the row may exist from a concurrent submission.
 		eventStatement(video.id, video.status, AFTER_CHANGE),
 		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
@@ -161,12 +218,22 @@ export async function createChargedVideo(db: Db, video: NewVideo, slots: { limit
 /** Moves the video into `status` (if it is not already there or past it) and records the event. */
 export async function enterStage(db: Db, videoId: string, status: VideoStatus, progressFloor: number): Promise<void> {
 	const position = VIDEO_STATUSES.indexOf(status);
-	const entering = and(eq(videos.id, videoId), sql`${videos.status} <> ${status}`, notFinished, sql`${position} > ${statusPosition}`)!;
+	const entering = and(
+		eq(videos.id, videoId),
+		sql`${videos.status} <> ${status}`,
+		notFinished,
+		sql`${position} > ${statusPosition}`,
+	)!;
 	await runBatch(db, [
 		eventStatement(videoId, status, sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${entering})`),
 		db
 			.update(videos)
-			.set({ status, progress: sql`MAX(${videos.progress}, ${progressFloor})`, stageStartedAt: NOW, updatedAt: NOW })
+			.set({
+				status,
+				progress: sql`MAX(${videos.progress}, ${progressFloor})`,
+				stageStartedAt: NOW,
+				updatedAt: NOW,
+			})
 			.where(and(eq(videos.id, videoId), notFinished, sql`${position} > ${statusPosition}`)),
 	]);
 }
@@ -174,13 +241,19 @@ export async function enterStage(db: Db, videoId: string, status: VideoStatus, p
 /** Raises progress (0-100) without ever lowering it. */
 export async function raiseProgress(db: Db, videoId: string, progress: number): Promise<void> {
 	const value = Math.min(100, Math.round(progress * 10) / 10);
-	await db.update(videos).set({ progress: value, updatedAt: NOW }).where(and(eq(videos.id, videoId), lt(videos.progress, value), notFinished));
+	await db
+		.update(videos)
+		.set({ progress: value, updatedAt: NOW })
+		.where(and(eq(videos.id, videoId), lt(videos.progress, value), notFinished));
 }
 
 /** Ends the video as completed unless it already finished. @returns true when this call completed it. */
 export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
 	const results = await runBatch(db, [
-		db.update(videos).set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
+		db
+			.update(videos)
+			.set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW })
+			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "completed", AFTER_CHANGE),
 	]);
 	return results[0]?.meta.changes === 1;
@@ -192,12 +265,23 @@ export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
  * free, all in one batch. Guarded on the status, so two concurrent PUTs cannot both start it.
  * @returns "started"; "queue_full"; "conflict" when it is no longer pending_config.
  */
-export async function startWithConfig(db: Db, video: { id: string; workspaceId: string }, config: unknown, slots: { limit: number; maxWaiting: number }): Promise<"started" | "queue_full" | "conflict"> {
+export async function startWithConfig(
+	db: Db,
+	video: { id: string; workspaceId: string },
+	config: unknown,
+	slots: { limit: number; maxWaiting: number },
+): Promise<"started" | "queue_full" | "conflict"> {
 	const results = await runBatch(db, [
 		db
 			.update(videos)
 			.set({ config, status: "downloading", startedAt: NOW, updatedAt: NOW })
-			.where(and(eq(videos.id, video.id), eq(videos.status, "pending_config"), sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`)),
+			.where(
+				and(
+					eq(videos.id, video.id),
+					eq(videos.status, "pending_config"),
+					sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`,
+				),
+			),
 		eventStatement(video.id, "downloading", AFTER_CHANGE),
 		claimSlotStatement(video.id, video.workspaceId, slots.limit),
 	]);
@@ -210,7 +294,12 @@ export async function recordSource(db: Db, videoId: string, sourceKey: string): 
 	await db.update(videos).set({ sourceKey }).where(eq(videos.id, videoId));
 }
 
-export async function recordTranscript(db: Db, videoId: string, transcriptKey: string, language: string): Promise<void> {
+export async function recordTranscript(
+	db: Db,
+	videoId: string,
+	transcriptKey: string,
+	language: string,
+): Promise<void> {
 	await db.update(videos).set({ transcriptKey, language }).where(eq(videos.id, videoId));
 }
 
@@ -227,10 +316,18 @@ export interface FailOutcome {
  * its charge back (when `refund`) only if this very call moved it: a video that completed, or
  * failed before (refunded or not), is left exactly as it is.
  */
-export async function failVideo(db: Db, videoId: string, errorMessage: string, options: { refund: boolean }): Promise<FailOutcome> {
+export async function failVideo(
+	db: Db,
+	videoId: string,
+	errorMessage: string,
+	options: { refund: boolean },
+): Promise<FailOutcome> {
 	const message = errorMessage.slice(0, 1000);
 	const results = await runBatch(db, [
-		db.update(videos).set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW }).where(and(eq(videos.id, videoId), notFinished)),
+		db
+			.update(videos)
+			.set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW })
+			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "failed", AFTER_CHANGE, message),
 		...(options.refund ? refundStatements(videos, videoId, `refund: ${message}`, { afterChange: true }) : []),
 	]);
@@ -245,11 +342,20 @@ export async function failVideo(db: Db, videoId: string, errorMessage: string, o
  * `transcribing`, completes or fails meanwhile is not), then its rows go. Stored files are R2's part.
  * @returns null when another request deleted it first; otherwise the minutes this call refunded.
  */
-export async function deleteVideoSettled(db: Db, videoId: string, minutesCharged: number): Promise<{ minutesRefunded: number } | null> {
+export async function deleteVideoSettled(
+	db: Db,
+	videoId: string,
+	minutesCharged: number,
+): Promise<{ minutesRefunded: number } | null> {
 	const results = await runBatch(db, [
 		db
 			.update(videos)
-			.set({ status: "failed", errorMessage: "Deleted before anything was delivered.", completedAt: NOW, updatedAt: NOW })
+			.set({
+				status: "failed",
+				errorMessage: "Deleted before anything was delivered.",
+				completedAt: NOW,
+				updatedAt: NOW,
+			})
 			.where(and(eq(videos.id, videoId), inArray(videos.status, [...REFUNDED_WHEN_DELETED]))),
 		...refundStatements(videos, videoId, "video deleted before anything was delivered", { afterChange: true }),
 		db.delete(clips).where(eq(clips.videoId, videoId)),

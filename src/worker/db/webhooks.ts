@@ -6,7 +6,15 @@ import { clips, videos, webhookDeliveries, workspaces } from "./schema";
 
 export interface WebhookTargetRow {
 	video: {
-		id: string; title: string; status: string; errorMessage: string | null; sourceType: string; sourceUrl: string; workspaceId: string; createdAt: string; completedAt: string | null;
+		id: string;
+		title: string;
+		status: string;
+		errorMessage: string | null;
+		sourceType: string;
+		sourceUrl: string;
+		workspaceId: string;
+		createdAt: string;
+		completedAt: string | null;
 	};
 	/** The submission's own URL, else the workspace's. */
 	url: string | null;
@@ -21,9 +29,18 @@ const renderedClips = sql<number>`(SELECT COUNT(*) FROM ${clips} ${c} WHERE ${c.
 export async function webhookTargetOf(db: Db, videoId: string): Promise<WebhookTargetRow | null> {
 	const row = await db
 		.select({
-			id: videos.id, title: videos.title, status: videos.status, errorMessage: videos.errorMessage, sourceType: videos.sourceType, sourceUrl: videos.sourceUrl,
-			workspaceId: videos.workspaceId, createdAt: videos.createdAt, completedAt: videos.completedAt, url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
-			secret: workspaces.webhookSecret, clipsCount: renderedClips,
+			id: videos.id,
+			title: videos.title,
+			status: videos.status,
+			errorMessage: videos.errorMessage,
+			sourceType: videos.sourceType,
+			sourceUrl: videos.sourceUrl,
+			workspaceId: videos.workspaceId,
+			createdAt: videos.createdAt,
+			completedAt: videos.completedAt,
+			url: sql<string | null>`COALESCE(${videos.webhookUrl}, ${workspaces.webhookUrl})`,
+			secret: workspaces.webhookSecret,
+			clipsCount: renderedClips,
 		})
 		.from(videos)
 		.innerJoin(workspaces, eq(workspaces.id, videos.workspaceId))
@@ -35,7 +52,11 @@ export async function webhookTargetOf(db: Db, videoId: string): Promise<WebhookT
 }
 
 export async function webhookAttempts(db: Db, videoId: string, event: string): Promise<number> {
-	const row = await db.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.videoId, videoId), eq(webhookDeliveries.event, event))).get();
+	const row = await db
+		.select({ n: count() })
+		.from(webhookDeliveries)
+		.where(and(eq(webhookDeliveries.videoId, videoId), eq(webhookDeliveries.event, event)))
+		.get();
 	return row?.n ?? 0;
 }
 
@@ -44,5 +65,10 @@ export async function recordWebhookDelivery(db: Db, delivery: typeof webhookDeli
 }
 
 export function webhookDeliveriesOf(db: Db, videoId: string) {
-	return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.videoId, videoId)).orderBy(asc(webhookDeliveries.id)).all();
+	return db
+		.select()
+		.from(webhookDeliveries)
+		.where(eq(webhookDeliveries.videoId, videoId))
+		.orderBy(asc(webhookDeliveries.id))
+		.all();
 }

@@ -11,7 +11,10 @@ import { CAPTION_TEMPLATES, CONFIG_OPTIONS, CUSTOM_TEMPLATE_REF } from "@clipfor
 export const CUSTOM_TEMPLATE_ID = /^ct_[A-Za-z0-9_-]{1,64}$/;
 
 export const CaptionTemplateId = z
-	.union([z.enum(CAPTION_TEMPLATES), z.string().regex(CUSTOM_TEMPLATE_REF, "must be a preset id or custom:<template id>")])
+	.union([
+		z.enum(CAPTION_TEMPLATES),
+		z.string().regex(CUSTOM_TEMPLATE_REF, "must be a preset id or custom:<template id>"),
+	])
 	.openapi({ description: CONFIG_OPTIONS.captionTemplateId.help, example: "karaoke" });
 export type CaptionTemplateId = z.infer<typeof CaptionTemplateId>;
 

@@ -43,55 +43,95 @@ const SAME = 0.0005;
  * length bounds.
  * @example snapTrim(words, 12.3, 41.9, 600) // { start: 12.2, end: 42.05, issues: [] }
  */
-export function snapTrim(words: readonly Word[], start: number, end: number, sourceDuration: number): { start: number; end: number; issues: EditIssue[] } {
+export function snapTrim(
+	words: readonly Word[],
+	start: number,
+	end: number,
+	sourceDuration: number,
+): { start: number; end: number; issues: EditIssue[] } {
 	const issues: EditIssue[] = [];
 	if (!(start >= 0)) issues.push({ path: "startTime", message: "must be 0 or more" });
-	if (!(end <= sourceDuration)) issues.push({ path: "endTime", message: `must be at most the source's duration (${sourceDuration} s)` });
+	if (!(end <= sourceDuration))
+		issues.push({ path: "endTime", message: `must be at most the source's duration (${sourceDuration} s)` });
 	if (!(end > start)) issues.push({ path: "endTime", message: "must be after startTime" });
 	if (issues.length > 0) return { start, end, issues };
-	const snappedStart = nearest(words.filter((w) => w.start < end).map((w) => w.start), start);
-	const snappedEnd = nearest(words.filter((w) => w.end > snappedStart).map((w) => w.end), end);
+	const snappedStart = nearest(
+		words.filter((w) => w.start < end).map((w) => w.start),
+		start,
+	);
+	const snappedEnd = nearest(
+		words.filter((w) => w.end > snappedStart).map((w) => w.end),
+		end,
+	);
 	const s = round3(Math.max(0, snappedStart));
 	const e = round3(Math.min(sourceDuration, snappedEnd));
 	const length = e - s;
 	if (length < CLIP_SECONDS.min - SAME || length > CLIP_SECONDS.max + SAME) {
-		issues.push({ path: "endTime", message: `the clip must last ${CLIP_SECONDS.min} to ${CLIP_SECONDS.max} s; snapped to word edges it would last ${round3(length)} s (${s} → ${e})` });
+		issues.push({
+			path: "endTime",
+			message: `the clip must last ${CLIP_SECONDS.min} to ${CLIP_SECONDS.max} s; snapped to word edges it would last ${round3(length)} s (${s} → ${e})`,
+		});
 	}
 	return { start: s, end: e, issues };
 }
 
 function nearest(edges: number[], t: number): number {
 	let best: number | null = null;
-	for (const edge of edges) if (Math.abs(edge - t) <= SNAP_SECONDS && (best === null || Math.abs(edge - t) < Math.abs(best - t))) best = edge;
+	for (const edge of edges)
+		if (Math.abs(edge - t) <= SNAP_SECONDS && (best === null || Math.abs(edge - t) < Math.abs(best - t)))
+			best = edge;
 	return best ?? t;
 }
 
 /** The transcript's words inside [start, end), with corrected text, in source time. */
-export function clipWords(words: readonly Word[], start: number, end: number, fixes: readonly CaptionFix[] | null): Word[] {
+export function clipWords(
+	words: readonly Word[],
+	start: number,
+	end: number,
+	fixes: readonly CaptionFix[] | null,
+): Word[] {
 	const byStart = new Map((fixes ?? []).map((f) => [f.start, f.word]));
-	return words.filter((w) => w.end > start && w.start < end).map((w) => ({ start: w.start, end: w.end, word: byStart.get(w.start) ?? w.word }));
+	return words
+		.filter((w) => w.end > start && w.start < end)
+		.map((w) => ({ start: w.start, end: w.end, word: byStart.get(w.start) ?? w.word }));
 }
 
 /** The clip's words as its captions show them: times from the clip's start. */
 export const relativeWords = (words: readonly Word[], start: number, end: number): Word[] =>
-	words.map((w) => ({ word: w.word, start: round3(Math.max(0, w.start - start)), end: round3(Math.min(end, w.end) - start) }));
+	words.map((w) => ({
+		word: w.word,
+		start: round3(Math.max(0, w.start - start)),
+		end: round3(Math.min(end, w.end) - start),
+	}));
 
 /**
  * Applies `{index, word}` corrections (index into the clip's words, as GET /api/clips/:id lists
  * them) to the stored fixes; unknown indexes are issues.
  */
-export function withCorrections(inClip: readonly Word[], existing: readonly CaptionFix[] | null, corrections: readonly { index: number; word: string }[]): { fixes: CaptionFix[]; issues: EditIssue[] } {
+export function withCorrections(
+	inClip: readonly Word[],
+	existing: readonly CaptionFix[] | null,
+	corrections: readonly { index: number; word: string }[],
+): { fixes: CaptionFix[]; issues: EditIssue[] } {
 	const fixes = new Map((existing ?? []).map((f) => [f.start, f.word]));
 	const issues: EditIssue[] = [];
 	corrections.forEach((c, n) => {
 		const word = inClip[c.index];
-		if (!word) issues.push({ path: `captionWords.${n}.index`, message: `the clip has ${inClip.length} caption words (0-${inClip.length - 1})` });
+		if (!word)
+			issues.push({
+				path: `captionWords.${n}.index`,
+				message: `the clip has ${inClip.length} caption words (0-${inClip.length - 1})`,
+			});
 		else fixes.set(word.start, c.word.trim());
 	});
 	return { fixes: [...fixes].map(([start, word]) => ({ start, word })).sort((a, b) => a.start - b.start), issues };
 }
 
 /** The clip's transcript text from its (corrected) words. */
-export const transcriptOf = (words: readonly Word[]) => words.map((w) => w.word.trim()).filter(Boolean).join(" ");
+export const transcriptOf = (words: readonly Word[]) =>
+	words
+		.map((w) => w.word.trim())
+		.filter(Boolean)
+		.join(" ");
 
 export const sameTime = (a: number, b: number) => Math.abs(a - b) < SAME;

@@ -15,7 +15,12 @@ export function minutesFor(duration: number, config: VideoConfig | null): number
 }
 
 /** The statuses in which DELETE still gives the charge back: nothing was delivered yet. */
-export const REFUNDED_WHEN_DELETED = ["pending_config", "downloading", "uploading", "transcribing"] as const satisfies readonly VideoStatus[];
+export const REFUNDED_WHEN_DELETED = [
+	"pending_config",
+	"downloading",
+	"uploading",
+	"transcribing",
+] as const satisfies readonly VideoStatus[];
 
 /**
  * Failures the user causes and therefore pays for (the video fails with a message saying so; the

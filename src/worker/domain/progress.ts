@@ -12,7 +12,8 @@ export const PROGRESS_BANDS: Record<ProcessingStage, readonly [number, number]> 
 	generating_clips: [65, 99],
 };
 
-const bandOf = (status: VideoStatus) => (PROGRESS_BANDS as Partial<Record<VideoStatus, readonly [number, number]>>)[status];
+const bandOf = (status: VideoStatus) =>
+	(PROGRESS_BANDS as Partial<Record<VideoStatus, readonly [number, number]>>)[status];
 
 /** Progress at `fraction` (0..1) of the way through `stage`. */
 export function progressAt(stage: ProcessingStage, fraction: number): number {

@@ -15,10 +15,20 @@
 export const SCORE_FEATURES = ["substance", "hook", "story", "payoff", "feeling", "detail", "flow"] as const;
 export const OPTIONAL_SCORE_FEATURES = ["relevance", "energy"] as const;
 
-export type ScoreBreakdown = Record<(typeof SCORE_FEATURES)[number], number> & Record<(typeof OPTIONAL_SCORE_FEATURES)[number], number | null>;
+export type ScoreBreakdown = Record<(typeof SCORE_FEATURES)[number], number> &
+	Record<(typeof OPTIONAL_SCORE_FEATURES)[number], number | null>;
 
 /** Weights of the score's weighted mean (energy counts only when measured). */
-export const SCORE_WEIGHTS: Record<(typeof SCORE_FEATURES)[number] | "energy", number> = { substance: 4, hook: 1.5, payoff: 1.5, story: 0.5, feeling: 0.5, detail: 0.5, flow: 0.5, energy: 1 };
+export const SCORE_WEIGHTS: Record<(typeof SCORE_FEATURES)[number] | "energy", number> = {
+	substance: 4,
+	hook: 1.5,
+	payoff: 1.5,
+	story: 0.5,
+	feeling: 0.5,
+	detail: 0.5,
+	flow: 0.5,
+	energy: 1,
+};
 /** With a custom prompt, relevance is this share of the score; the weighted mean above is the rest. */
 export const RELEVANCE_SHARE = 0.6;
 
@@ -35,5 +45,7 @@ export function scoreOf(breakdown: ScoreBreakdown): number {
 		weight += SCORE_WEIGHTS.energy;
 	}
 	const base = sum / weight;
-	return Math.round(breakdown.relevance === null ? base : RELEVANCE_SHARE * breakdown.relevance + (1 - RELEVANCE_SHARE) * base);
+	return Math.round(
+		breakdown.relevance === null ? base : RELEVANCE_SHARE * breakdown.relevance + (1 - RELEVANCE_SHARE) * base,
+	);
 }

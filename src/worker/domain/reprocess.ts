@@ -21,7 +21,11 @@ export const REPROCESS_MINUTES_SHARE = 0.5;
  * @example reprocessCost(0, config, 1800) // 0: the first one is free
  * @example reprocessCost(1, config, 1800) // 15: half of a 30-minute frame
  */
-export function reprocessCost(earlier: number, config: Pick<VideoConfig, "timeframeStart" | "timeframeEnd">, duration: number): number {
+export function reprocessCost(
+	earlier: number,
+	config: Pick<VideoConfig, "timeframeStart" | "timeframeEnd">,
+	duration: number,
+): number {
 	if (earlier < FREE_REPROCESSES_PER_VIDEO) return 0;
 	const frame = frameOf(config, duration);
 	return Math.max(1, Math.ceil(((frame.end - frame.start) / 60) * REPROCESS_MINUTES_SHARE));
@@ -41,7 +45,10 @@ export function transcriptConflicts(
 ): { path: string; message: string }[] {
 	const problems: { path: string; message: string }[] = [];
 	if (config.language !== null && transcribed.language !== null && config.language !== transcribed.language) {
-		problems.push({ path: "config.language", message: `the transcript is in "${transcribed.language}"; a new language needs a new transcription (submit the video again)` });
+		problems.push({
+			path: "config.language",
+			message: `the transcript is in "${transcribed.language}"; a new language needs a new transcription (submit the video again)`,
+		});
 	}
 	const frame = frameOf(config, duration);
 	// A hundredth of a second of slack: frames are stored as given and clamped to the duration.
@@ -64,6 +71,12 @@ type ChangesShape = { [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]["unw
  * checked whole with VideoConfigInput (so max ≥ min and the rest hold across old and new values).
  */
 export const ReprocessConfigInput = z
-	.strictObject(Object.fromEntries(Object.entries(VideoConfigInput.shape).map(([key, field]) => [key, field.unwrap().optional()])) as ChangesShape)
-	.openapi("ReprocessConfig", { description: "Any config field (see VideoConfig); the fields left out keep the video's current values." });
+	.strictObject(
+		Object.fromEntries(
+			Object.entries(VideoConfigInput.shape).map(([key, field]) => [key, field.unwrap().optional()]),
+		) as ChangesShape,
+	)
+	.openapi("ReprocessConfig", {
+		description: "Any config field (see VideoConfig); the fields left out keep the video's current values.",
+	});
 export type ReprocessConfig = z.output<typeof ReprocessConfigInput>;

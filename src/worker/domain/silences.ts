@@ -14,7 +14,11 @@ export const SILENCE_PADDING_SECONDS = 0.12;
  * words count: the clip's edges were chosen by the ranking and stay.
  * @example pausesToCut([{word: "a", start: 0, end: 1}, {word: "b", start: 3, end: 4}], 0.6) // [{start: 1.12, end: 2.88}]
  */
-export function pausesToCut(words: Word[], threshold: number, padding = SILENCE_PADDING_SECONDS): { start: number; end: number }[] {
+export function pausesToCut(
+	words: Word[],
+	threshold: number,
+	padding = SILENCE_PADDING_SECONDS,
+): { start: number; end: number }[] {
 	const sorted = [...words].sort((a, b) => a.start - b.start);
 	const pauses: { start: number; end: number }[] = [];
 	let lastEnd: number | null = null;
@@ -45,12 +49,16 @@ export function retime(t: number, cuts: readonly { start: number; end: number }[
 }
 
 /** Clip-relative words on the cut clip's timeline (unchanged without cuts). */
-export function retimeWords<W extends { start: number; end: number }>(words: readonly W[], cuts: readonly { start: number; end: number }[] | null): W[] {
+export function retimeWords<W extends { start: number; end: number }>(
+	words: readonly W[],
+	cuts: readonly { start: number; end: number }[] | null,
+): W[] {
 	if (!cuts || cuts.length === 0) return [...words];
 	return words.map((w) => ({ ...w, start: retime(w.start, cuts), end: retime(w.end, cuts) }));
 }
 
 /** Seconds the cuts removed. */
-export const removedSeconds = (cuts: readonly { start: number; end: number }[] | null): number => round3((cuts ?? []).reduce((sum, c) => sum + (c.end - c.start), 0));
+export const removedSeconds = (cuts: readonly { start: number; end: number }[] | null): number =>
+	round3((cuts ?? []).reduce((sum, c) => sum + (c.end - c.start), 0));
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

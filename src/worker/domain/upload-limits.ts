@@ -44,6 +44,9 @@ export function planParts(size: number, requestedPartSize?: number): PartPlan | 
 }
 
 /** Bytes part `partNumber` (1-based) must have: the part size, the remainder for the last. */
-export function expectedPartBytes(upload: { size: number; partSize: number; partCount: number }, partNumber: number): number {
+export function expectedPartBytes(
+	upload: { size: number; partSize: number; partCount: number },
+	partNumber: number,
+): number {
 	return partNumber < upload.partCount ? upload.partSize : upload.size - upload.partSize * (upload.partCount - 1);
 }

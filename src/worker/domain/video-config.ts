@@ -42,7 +42,9 @@ function valueSchema(option: ConfigOption): z.ZodType {
 }
 
 /** The zod fields of a config table (the API's table, or a test's). */
-export function configShapeOf<T extends Record<string, ConfigOption>>(options: T): { [K in keyof T]: z.ZodDefault<z.ZodType<ConfigValues<T>[K]>> } {
+export function configShapeOf<T extends Record<string, ConfigOption>>(
+	options: T,
+): { [K in keyof T]: z.ZodDefault<z.ZodType<ConfigValues<T>[K]>> } {
 	return Object.fromEntries(Object.entries(options).map(([key, option]) => [key, fieldOf(option)])) as never;
 }
 
@@ -50,7 +52,11 @@ export const VideoConfigInput = z
 	.strictObject(configShapeOf(CONFIG_OPTIONS))
 	.superRefine((config, ctx) => {
 		if (config.clipDurationMax < config.clipDurationMin) {
-			ctx.addIssue({ code: "custom", path: ["clipDurationMax"], message: "must be greater than or equal to clipDurationMin" });
+			ctx.addIssue({
+				code: "custom",
+				path: ["clipDurationMax"],
+				message: "must be greater than or equal to clipDurationMin",
+			});
 		}
 		if (config.timeframeEnd !== null && config.timeframeEnd <= config.timeframeStart) {
 			ctx.addIssue({ code: "custom", path: ["timeframeEnd"], message: "must be greater than timeframeStart" });
@@ -64,7 +70,10 @@ export type VideoConfig = z.output<typeof VideoConfigInput>;
 export const defaultConfig = (): VideoConfig => VideoConfigInput.parse({});
 
 /** Seconds of the source the config covers: the time frame clamped to the video's duration. */
-export function frameOf(config: Pick<VideoConfig, "timeframeStart" | "timeframeEnd"> | null, duration: number): { start: number; end: number } {
+export function frameOf(
+	config: Pick<VideoConfig, "timeframeStart" | "timeframeEnd"> | null,
+	duration: number,
+): { start: number; end: number } {
 	const start = Math.min(config?.timeframeStart ?? 0, duration);
 	const end = Math.min(config?.timeframeEnd ?? duration, duration);
 	return { start, end: Math.max(start, end) };

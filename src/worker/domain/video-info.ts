@@ -14,7 +14,12 @@ export function boundedText(text: string, max: number): string {
 	// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
 	const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim();
 	const points = Array.from(clean);
-	return points.length <= max ? clean : `${points.slice(0, max - 1).join("").trimEnd()}…`;
+	return points.length <= max
+		? clean
+		: `${points
+				.slice(0, max - 1)
+				.join("")
+				.trimEnd()}…`;
 }
 
 /** A thumbnail is shown as an image: only an http(s) URL within the bound, else none. */
@@ -23,7 +28,9 @@ export function boundedThumbnail(url: string): string {
 	return url;
 }
 
-export function boundedProbe<T extends { title: string; channelName: string; id: string; thumbnail: string }>(info: T): T {
+export function boundedProbe<T extends { title: string; channelName: string; id: string; thumbnail: string }>(
+	info: T,
+): T {
 	return {
 		...info,
 		title: boundedText(info.title, PROBE_TEXT_LIMITS.title),

@@ -5,7 +5,11 @@
  * failing at once would let a render still running store its clip after the cleanup (an orphan).
  * @example await inPool(clipIds, 3, (clipId, n) => render(clipId, n));
  */
-export async function inPool<T>(items: readonly T[], size: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
+export async function inPool<T>(
+	items: readonly T[],
+	size: number,
+	work: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
 	let next = 0;
 	let failure: { error: unknown } | null = null;
 	const lane = async () => {

@@ -31,7 +31,12 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
 	const cookie = getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX);
 	let principal: Principal;
-	if (header) principal = await timed(c, "auth", fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work)));
+	if (header)
+		principal = await timed(
+			c,
+			"auth",
+			fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work)),
+		);
 	else if (cookie) principal = await timed(c, "auth", fromSession(c.env, cookie));
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
 	c.set("principal", principal);
@@ -40,7 +45,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 
 /** Routes only a signed-in person may use (key management): an API key gets 403. */
 export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
-	if (c.get("principal").kind !== "session") throw new ApiError("forbidden", "This needs a signed-in session (POST /api/auth/login), not an API key.");
+	if (c.get("principal").kind !== "session")
+		throw new ApiError("forbidden", "This needs a signed-in session (POST /api/auth/login), not an API key.");
 	await next();
 });
 
@@ -50,9 +56,14 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
  */
 export const LAST_USED_RESOLUTION_MS = 5 * 60_000;
 
-async function fromApiKey(env: Env, header: string, inBackground: (work: Promise<unknown>) => void): Promise<Principal> {
+async function fromApiKey(
+	env: Env,
+	header: string,
+	inBackground: (work: Promise<unknown>) => void,
+): Promise<Principal> {
 	const token = BEARER.exec(header)?.[1];
-	if (!token || !token.startsWith(API_KEY_PREFIX)) throw new ApiError("unauthorized", "The Authorization header must be `Bearer cf_live_…`.");
+	if (!token || !token.startsWith(API_KEY_PREFIX))
+		throw new ApiError("unauthorized", "The Authorization header must be `Bearer cf_live_…`.");
 	const db = getDb(env);
 	const keyHash = await sha256Hex(token);
 	// A cached verification needs no D1 read: a status poll then reads D1 once, for the video.
@@ -64,7 +75,13 @@ async function fromApiKey(env: Env, header: string, inBackground: (work: Promise
 		const at = new Date(now).toISOString();
 		noteKeyUsed(keyHash, at);
 		const stamp = stampKeyUsed(db, key.id, at);
-		inBackground(stamp.catch((error: unknown) => console.error(JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }))));
+		inBackground(
+			stamp.catch((error: unknown) =>
+				console.error(
+					JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }),
+				),
+			),
+		);
 	}
 	return { kind: "api_key", apiKeyId: key.id, workspaceIds: [key.workspaceId] };
 }
@@ -84,11 +101,17 @@ async function fromSession(env: Env, token: string): Promise<Principal> {
 export function resolveWorkspace(principal: Principal, requested: string | undefined): string {
 	if (principal.kind === "api_key") {
 		const own = principal.workspaceIds[0];
-		if (requested && requested !== own) throw new ApiError("forbidden", "This API key belongs to another workspace than workspaceId.");
+		if (requested && requested !== own)
+			throw new ApiError("forbidden", "This API key belongs to another workspace than workspaceId.");
 		return own;
 	}
 	if (!requested) {
-		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "workspaceId", message: "required when signed in with a session (you may belong to several workspaces)" }]);
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{
+				path: "workspaceId",
+				message: "required when signed in with a session (you may belong to several workspaces)",
+			},
+		]);
 	}
 	return workspaceScope(principal, requested)[0]!;
 }
@@ -96,7 +119,8 @@ export function resolveWorkspace(principal: Principal, requested: string | undef
 /** The workspaces a read covers: the one asked for (403 unless it is yours), or all of yours. */
 export function workspaceScope(principal: Principal, requested: string | undefined): string[] {
 	if (!requested) return principal.workspaceIds;
-	if (!principal.workspaceIds.includes(requested)) throw new ApiError("forbidden", "You are not a member of that workspace.");
+	if (!principal.workspaceIds.includes(requested))
+		throw new ApiError("forbidden", "You are not a member of that workspace.");
 	return [requested];
 }
 
@@ -113,6 +137,8 @@ export function resolveManagedWorkspace(principal: Principal, requested: string 
 
 export function assertManager(principal: Principal, workspaceId: string): void {
 	if (principal.kind === "session" && !(MANAGER_ROLES as readonly string[]).includes(principal.roles[workspaceId]!)) {
-		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", { role: principal.roles[workspaceId] ?? null });
+		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", {
+			role: principal.roles[workspaceId] ?? null,
+		});
 	}
 }

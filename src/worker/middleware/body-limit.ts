@@ -29,13 +29,20 @@ const tooLarge = (limit: number) => () => {
 };
 
 const small: MiddlewareHandler<AppEnv> = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge(MAX_BODY_BYTES) });
-const objects: MiddlewareHandler<AppEnv> = bodyLimit({ maxSize: MAX_OBJECT_BYTES, onError: tooLarge(MAX_OBJECT_BYTES) });
-const uploadParts: MiddlewareHandler<AppEnv> = bodyLimit({ maxSize: UPLOAD_LIMITS.maxPartBytes, onError: tooLarge(UPLOAD_LIMITS.maxPartBytes) });
+const objects: MiddlewareHandler<AppEnv> = bodyLimit({
+	maxSize: MAX_OBJECT_BYTES,
+	onError: tooLarge(MAX_OBJECT_BYTES),
+});
+const uploadParts: MiddlewareHandler<AppEnv> = bodyLimit({
+	maxSize: UPLOAD_LIMITS.maxPartBytes,
+	onError: tooLarge(UPLOAD_LIMITS.maxPartBytes),
+});
 const UPLOAD_PART_PATH = /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/;
 
 const needsLength = (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => {
 	// Counting a body without a declared length would mean holding it in memory.
-	if (!c.req.header("content-length") || c.req.header("transfer-encoding")) throw new ApiError("invalid_request", "PUT needs a Content-Length.");
+	if (!c.req.header("content-length") || c.req.header("transfer-encoding"))
+		throw new ApiError("invalid_request", "PUT needs a Content-Length.");
 };
 
 export const limitBodies = createMiddleware<AppEnv>(async (c, next) => {

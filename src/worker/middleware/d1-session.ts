@@ -15,7 +15,9 @@ const BOOKMARK = /^[\w.:-]{1,200}$/;
 export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
 	const sent = c.req.header(BOOKMARK_HEADER);
 	const isRead = c.req.method === "GET" || c.req.method === "HEAD";
-	const session = c.env.DB.withSession(sent && BOOKMARK.test(sent) ? sent : isRead ? "first-unconstrained" : "first-primary");
+	const session = c.env.DB.withSession(
+		sent && BOOKMARK.test(sent) ? sent : isRead ? "first-unconstrained" : "first-primary",
+	);
 	// Everything below reads `c.env.DB` (getDb(c.env)): this request's copy of env points at the session.
 	c.env = { ...c.env, DB: session as unknown as D1Database };
 	await next();

@@ -17,7 +17,11 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 	const limiter = isRead ? c.env.READ_LIMITER : c.env.WRITE_LIMITER;
 	const refuse = () => {
 		c.header("Retry-After", String(PERIOD_SECONDS));
-		return new ApiError("rate_limited", `Too many ${isRead ? "reads" : "writes"} with these credentials; retry after ${PERIOD_SECONDS} s.`, { retryAfter: PERIOD_SECONDS });
+		return new ApiError(
+			"rate_limited",
+			`Too many ${isRead ? "reads" : "writes"} with these credentials; retry after ${PERIOD_SECONDS} s.`,
+			{ retryAfter: PERIOD_SECONDS },
+		);
 	};
 	if (!isRead) {
 		if (!(await limiter.limit({ key })).success) throw refuse();

@@ -34,7 +34,9 @@ export function refuseDevelopmentSecrets(): MiddlewareHandler<AppEnv> {
 	return async (c, next) => {
 		const secret = developmentSecretIn(c.env);
 		if (secret && !isLoopbackRequest(c.req.raw)) {
-			console.error(`clipforge refuses to serve ${new URL(c.req.url).host}: ${secret} is a known development value. Set a real one: openssl rand -base64 48 | npx wrangler secret put ${secret}`);
+			console.error(
+				`clipforge refuses to serve ${new URL(c.req.url).host}: ${secret} is a known development value. Set a real one: openssl rand -base64 48 | npx wrangler secret put ${secret}`,
+			);
 			return errorResponse(c, "internal_error", "The service is not configured correctly.");
 		}
 		await next();

@@ -17,7 +17,12 @@ export const requireJson = createMiddleware<AppEnv>(async (c, next) => {
 	if (WRITES.has(c.req.method) && c.req.raw.body !== null && !bodiless) {
 		const type = c.req.header("content-type") ?? "";
 		if (!/^application\/json\s*(;|$)/i.test(type)) {
-			throw new ApiError("invalid_request", "Send the body as JSON with `Content-Type: application/json`.", [{ path: "Content-Type", message: `expected application/json, got ${JSON.stringify(type.slice(0, 100))}` }]);
+			throw new ApiError("invalid_request", "Send the body as JSON with `Content-Type: application/json`.", [
+				{
+					path: "Content-Type",
+					message: `expected application/json, got ${JSON.stringify(type.slice(0, 100))}`,
+				},
+			]);
 		}
 	}
 	await next();

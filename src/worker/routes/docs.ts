@@ -7,7 +7,10 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 type OpenAPIObject = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
 const escape = (text: unknown) =>
-	String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+	String(text ?? "").replace(
+		/[&<>"']/g,
+		(c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+	);
 
 export function renderDocsPage(doc: OpenAPIObject): string {
 	const sections = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
@@ -15,8 +18,15 @@ export function renderDocsPage(doc: OpenAPIObject): string {
 			.filter((method) => item?.[method])
 			.map((method) => {
 				const op = item[method]!;
-				const params = (op.parameters ?? []) as { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
-				const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.["application/json"]?.schema;
+				const params = (op.parameters ?? []) as {
+					name: string;
+					in: string;
+					required?: boolean;
+					schema?: unknown;
+					description?: string;
+				}[];
+				const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)
+					?.content?.["application/json"]?.schema;
 				const responses = Object.entries(op.responses ?? {}) as [string, { description?: string }][];
 				const id = `${method}-${path}`.replace(/[^a-z0-9]+/gi, "-");
 				return `<section id="${id}" aria-labelledby="${id}-h">
@@ -29,7 +39,10 @@ ${body ? `<h3>Request body</h3><pre>${escape(JSON.stringify(body, null, 2))}</pr
 			}),
 	);
 	const schemas = Object.entries(doc.components?.schemas ?? {})
-		.map(([name, schema]) => `<details id="schema-${escape(name)}"><summary>${escape(name)}</summary><pre>${escape(JSON.stringify(schema, null, 2))}</pre></details>`)
+		.map(
+			([name, schema]) =>
+				`<details id="schema-${escape(name)}"><summary>${escape(name)}</summary><pre>${escape(JSON.stringify(schema, null, 2))}</pre></details>`,
+		)
 		.join("\n");
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -22,7 +22,11 @@ export type Dispatch = (request: Request, env: Env, ctx: ExecutionContext) => Pr
 const PERIOD_SECONDS = 60;
 
 const apiKeyOnly = createMiddleware<AppEnv>(async (c, next) => {
-	if (!c.req.header("authorization")) throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>` (the one the REST API takes).");
+	if (!c.req.header("authorization"))
+		throw new ApiError(
+			"unauthorized",
+			"Send an API key as `Authorization: Bearer <API_KEY>` (the one the REST API takes).",
+		);
 	await authenticate(c, next);
 });
 
@@ -32,7 +36,9 @@ const countAsRead = createMiddleware<AppEnv>(async (c, next) => {
 	const key = principal.kind === "api_key" ? `key:${principal.apiKeyId}` : `user:${principal.userId}`;
 	if (!(await c.env.READ_LIMITER.limit({ key })).success) {
 		c.header("Retry-After", String(PERIOD_SECONDS));
-		throw new ApiError("rate_limited", `Too many requests with this API key; retry after ${PERIOD_SECONDS} s.`, { retryAfter: PERIOD_SECONDS });
+		throw new ApiError("rate_limited", `Too many requests with this API key; retry after ${PERIOD_SECONDS} s.`, {
+			retryAfter: PERIOD_SECONDS,
+		});
 	}
 	await next();
 });
@@ -46,7 +52,8 @@ export function mcpRoutes(dispatch: Dispatch) {
 			apiKey,
 			// The API answers in-process; a refusal becomes the tool's error at once (no client-side retry).
 			maxAttempts: 1,
-			fetch: ((input: RequestInfo | URL, init?: RequestInit) => dispatch(new Request(input, init), c.env, c.executionCtx as ExecutionContext)) as typeof fetch,
+			fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+				dispatch(new Request(input, init), c.env, c.executionCtx as ExecutionContext)) as typeof fetch,
 		});
 		// Workers refuse code generated from strings (Ajv's default); this validator interprets JSON Schema.
 		const server = createMcpServer(client, { server: { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() } });
@@ -56,7 +63,10 @@ export function mcpRoutes(dispatch: Dispatch) {
 	});
 	routes.on(["GET", "DELETE"], "/", (c) => {
 		c.header("Allow", "POST");
-		throw new ApiError("method_not_allowed", "This MCP server is stateless: send each JSON-RPC message as a POST (no standing event stream, no session to end).");
+		throw new ApiError(
+			"method_not_allowed",
+			"This MCP server is stateless: send each JSON-RPC message as a POST (no standing event stream, no session to end).",
+		);
 	});
 	return routes;
 }

@@ -2,10 +2,16 @@ import type { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../errors";
 
 /** A required JSON request body of `schema`. */
-export const jsonBody = <S extends z.ZodType>(schema: S) => ({ content: { "application/json": { schema } }, required: true as const });
+export const jsonBody = <S extends z.ZodType>(schema: S) => ({
+	content: { "application/json": { schema } },
+	required: true as const,
+});
 
 /** A JSON response of `schema`. */
-export const jsonOk = <S extends z.ZodType>(schema: S, description: string) => ({ content: { "application/json": { schema } }, description });
+export const jsonOk = <S extends z.ZodType>(schema: S, description: string) => ({
+	content: { "application/json": { schema } },
+	description,
+});
 
 const DESCRIPTIONS: Record<number, string> = {
 	400: "Invalid request (`invalid_request`, `invalid_url`); `details` lists each field and problem.",
@@ -24,7 +30,10 @@ const DESCRIPTIONS: Record<number, string> = {
 /** The documented error responses of a route, all with the one error body. */
 export function errorResponses<const S extends readonly number[]>(...statuses: S) {
 	return Object.fromEntries(
-		statuses.map((status) => [status, { content: { "application/json": { schema: ErrorBody } }, description: DESCRIPTIONS[status] ?? "Error." }]),
+		statuses.map((status) => [
+			status,
+			{ content: { "application/json": { schema: ErrorBody } }, description: DESCRIPTIONS[status] ?? "Error." },
+		]),
 	) as { [K in S[number]]: { content: { "application/json": { schema: typeof ErrorBody } }; description: string } };
 }
 

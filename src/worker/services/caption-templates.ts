@@ -8,11 +8,25 @@
  * any member lists them and uses them.
  */
 import {
-	applyOverrides, CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS, presetLook, type CaptionFontId, type CaptionLook, type CaptionPosition, type CaptionPresetId,
+	applyOverrides,
+	CAPTION_FONTS,
+	CAPTION_POSITIONS,
+	CAPTION_PRESETS,
+	presetLook,
+	type CaptionFontId,
+	type CaptionLook,
+	type CaptionPosition,
+	type CaptionPresetId,
 } from "@clipforge/contract";
 import type { Db } from "../db/client";
 import {
-	captionTemplatesOf, createCaptionTemplate, deleteCaptionTemplate, findCaptionTemplate, updateCaptionTemplate, type CaptionTemplateChanges, type CaptionTemplateRow,
+	captionTemplatesOf,
+	createCaptionTemplate,
+	deleteCaptionTemplate,
+	findCaptionTemplate,
+	updateCaptionTemplate,
+	type CaptionTemplateChanges,
+	type CaptionTemplateRow,
 } from "../db/caption-templates";
 import { customTemplateIdOf } from "../domain/caption-template-id";
 import { ApiError } from "../errors";
@@ -39,7 +53,12 @@ export interface CaptionTemplateView {
 	highlightColor: string;
 	position: CaptionPosition;
 	/** What a custom template changes on its preset (null = the preset's); null for presets. */
-	overrides: { font: string | null; textColor: string | null; highlightColor: string | null; position: string | null } | null;
+	overrides: {
+		font: string | null;
+		textColor: string | null;
+		highlightColor: string | null;
+		position: string | null;
+	} | null;
 	previewUrl: string | null;
 	createdAt: string | null;
 	updatedAt: string | null;
@@ -57,7 +76,9 @@ export interface TemplateInput {
 const preset = (id: string) => CAPTION_PRESETS.find((p) => p.id === id);
 
 /** The look of a saved template: its preset with its overrides. */
-export function lookOfTemplate(row: Pick<CaptionTemplateRow, "presetId" | "font" | "textColor" | "highlightColor" | "position">): CaptionLook {
+export function lookOfTemplate(
+	row: Pick<CaptionTemplateRow, "presetId" | "font" | "textColor" | "highlightColor" | "position">,
+): CaptionLook {
 	if (!preset(row.presetId)) throw new Error(`caption template preset ${row.presetId} is unknown`);
 	return applyOverrides(presetLook(row.presetId as CaptionPresetId), {
 		font: row.font as CaptionFontId | null,
@@ -74,7 +95,8 @@ export function lookOfTemplate(row: Pick<CaptionTemplateRow, "presetId" | "font"
 export async function resolveCaptionLook(db: Db, workspaceId: string, templateId: string): Promise<CaptionLook> {
 	const customId = customTemplateIdOf(templateId);
 	if (!customId) {
-		if (!preset(templateId)) throw new ApiError("invalid_request", `Caption template ${templateId} does not exist.`);
+		if (!preset(templateId))
+			throw new ApiError("invalid_request", `Caption template ${templateId} does not exist.`);
 		return presetLook(templateId as CaptionPresetId);
 	}
 	const row = await findCaptionTemplate(db, customId, workspaceId, { includeDeleted: true });
@@ -86,17 +108,35 @@ export async function resolveCaptionLook(db: Db, workspaceId: string, templateId
  * An unknown (or another workspace's, or deleted) custom template is a 400 before anything is
  * charged. `current`: the template the video already has (a reprocess may keep it even if deleted).
  */
-export async function assertCaptionTemplate(db: Db, workspaceId: string, config: { captionTemplateId: string }, current?: string, path = "config.captionTemplateId"): Promise<void> {
+export async function assertCaptionTemplate(
+	db: Db,
+	workspaceId: string,
+	config: { captionTemplateId: string },
+	current?: string,
+	path = "config.captionTemplateId",
+): Promise<void> {
 	const customId = customTemplateIdOf(config.captionTemplateId);
-	if (!customId || (await findCaptionTemplate(db, customId, workspaceId, { includeDeleted: config.captionTemplateId === current }))) return;
-	throw new ApiError("invalid_request", `Caption template ${config.captionTemplateId} does not exist in this workspace; GET /api/caption-templates lists them.`, [
-		{ path, message: "unknown caption template" },
-	]);
+	if (
+		!customId ||
+		(await findCaptionTemplate(db, customId, workspaceId, { includeDeleted: config.captionTemplateId === current }))
+	)
+		return;
+	throw new ApiError(
+		"invalid_request",
+		`Caption template ${config.captionTemplateId} does not exist in this workspace; GET /api/caption-templates lists them.`,
+		[{ path, message: "unknown caption template" }],
+	);
 }
 
 // ---------------------------------------------------------------- the API's operations
 
-export async function listCaptionTemplates(env: Env, db: Db, render: RenderClient, workspaceId: string, origin: string): Promise<CaptionTemplateView[]> {
+export async function listCaptionTemplates(
+	env: Env,
+	db: Db,
+	render: RenderClient,
+	workspaceId: string,
+	origin: string,
+): Promise<CaptionTemplateView[]> {
 	const rows = await captionTemplatesOf(db, workspaceId);
 	const views = [...CAPTION_PRESETS.map((p) => presetView(p.id)), ...rows.map(customView)];
 	const looks = [...CAPTION_PRESETS.map((p) => presetLook(p.id)), ...rows.map(lookOfTemplate)];
@@ -104,13 +144,24 @@ export async function listCaptionTemplates(env: Env, db: Db, render: RenderClien
 	return views.map((view, i) => ({ ...view, previewUrl: urls[i] ?? null }));
 }
 
-export async function createTemplate(env: Env, db: Db, render: RenderClient, workspaceId: string, input: TemplateInput, origin: string): Promise<CaptionTemplateView> {
+export async function createTemplate(
+	env: Env,
+	db: Db,
+	render: RenderClient,
+	workspaceId: string,
+	input: TemplateInput,
+	origin: string,
+): Promise<CaptionTemplateView> {
 	const existing = await captionTemplatesOf(db, workspaceId);
 	if (existing.length >= MAX_CAPTION_TEMPLATES) {
-		throw new ApiError("quota_exceeded", `The workspace has ${existing.length} of the ${MAX_CAPTION_TEMPLATES} caption templates it may keep; delete one (DELETE /api/caption-templates/{id}) to add another.`, {
-			limit: MAX_CAPTION_TEMPLATES,
-			used: existing.length,
-		});
+		throw new ApiError(
+			"quota_exceeded",
+			`The workspace has ${existing.length} of the ${MAX_CAPTION_TEMPLATES} caption templates it may keep; delete one (DELETE /api/caption-templates/{id}) to add another.`,
+			{
+				limit: MAX_CAPTION_TEMPLATES,
+				used: existing.length,
+			},
+		);
 	}
 	assertNameFree(existing, input.name, null);
 	const row = await createCaptionTemplate(db, {
@@ -126,7 +177,15 @@ export async function createTemplate(env: Env, db: Db, render: RenderClient, wor
 	return withPreview(env, render, row, origin);
 }
 
-export async function updateTemplate(env: Env, db: Db, render: RenderClient, workspaceId: string, id: string, changes: Partial<TemplateInput>, origin: string): Promise<CaptionTemplateView> {
+export async function updateTemplate(
+	env: Env,
+	db: Db,
+	render: RenderClient,
+	workspaceId: string,
+	id: string,
+	changes: Partial<TemplateInput>,
+	origin: string,
+): Promise<CaptionTemplateView> {
 	const patch: CaptionTemplateChanges = {};
 	if (changes.name !== undefined) {
 		assertNameFree(await captionTemplatesOf(db, workspaceId), changes.name, id);
@@ -137,7 +196,10 @@ export async function updateTemplate(env: Env, db: Db, render: RenderClient, wor
 	if (changes.textColor !== undefined) patch.textColor = changes.textColor?.toUpperCase() ?? null;
 	if (changes.highlightColor !== undefined) patch.highlightColor = changes.highlightColor?.toUpperCase() ?? null;
 	if (changes.position !== undefined) patch.position = changes.position;
-	const row = Object.keys(patch).length > 0 ? await updateCaptionTemplate(db, id, workspaceId, patch) : ((await findCaptionTemplate(db, id, workspaceId)) ?? null);
+	const row =
+		Object.keys(patch).length > 0
+			? await updateCaptionTemplate(db, id, workspaceId, patch)
+			: ((await findCaptionTemplate(db, id, workspaceId)) ?? null);
 	if (!row) throw notFound(id);
 	return withPreview(env, render, row, origin);
 }
@@ -150,13 +212,21 @@ export async function deleteTemplate(db: Db, workspaceId: string, id: string): P
 function assertNameFree(rows: CaptionTemplateRow[], name: string, exceptId: string | null): void {
 	const wanted = name.trim().toLowerCase();
 	const clash = rows.find((r) => r.id !== exceptId && r.name.toLowerCase() === wanted);
-	if (clash) throw new ApiError("conflict", `The workspace already has a caption template named "${clash.name}".`, { id: `custom:${clash.id}` });
+	if (clash)
+		throw new ApiError("conflict", `The workspace already has a caption template named "${clash.name}".`, {
+			id: `custom:${clash.id}`,
+		});
 }
 
 /** Another workspace's template answers as an unknown one: its existence is not revealed. */
 const notFound = (id: string) => new ApiError("not_found", `Caption template ${id} was not found in this workspace.`);
 
-async function withPreview(env: Env, render: RenderClient, row: CaptionTemplateRow, origin: string): Promise<CaptionTemplateView> {
+async function withPreview(
+	env: Env,
+	render: RenderClient,
+	row: CaptionTemplateRow,
+	origin: string,
+): Promise<CaptionTemplateView> {
 	const [previewUrl] = await previewUrls(env, render, [lookOfTemplate(row)], origin);
 	return { ...customView(row), previewUrl: previewUrl ?? null };
 }
@@ -165,9 +235,19 @@ function presetView(id: CaptionPresetId): CaptionTemplateView {
 	const p = preset(id)!;
 	const look = presetLook(id);
 	return {
-		id, kind: "preset", name: p.name, description: p.description, presetId: id,
-		font: look.font, textColor: look.textColor, highlightColor: look.highlightColor, position: look.position,
-		overrides: null, previewUrl: null, createdAt: null, updatedAt: null,
+		id,
+		kind: "preset",
+		name: p.name,
+		description: p.description,
+		presetId: id,
+		font: look.font,
+		textColor: look.textColor,
+		highlightColor: look.highlightColor,
+		position: look.position,
+		overrides: null,
+		previewUrl: null,
+		createdAt: null,
+		updatedAt: null,
 	};
 }
 
@@ -175,10 +255,24 @@ function customView(row: CaptionTemplateRow): CaptionTemplateView {
 	const look = lookOfTemplate(row);
 	const base = preset(row.presetId)!;
 	return {
-		id: `custom:${row.id}`, kind: "custom", name: row.name, description: `${base.name}, with the workspace's own settings.`, presetId: row.presetId as CaptionPresetId,
-		font: look.font, textColor: look.textColor, highlightColor: look.highlightColor, position: look.position,
-		overrides: { font: row.font, textColor: row.textColor, highlightColor: row.highlightColor, position: row.position },
-		previewUrl: null, createdAt: row.createdAt, updatedAt: row.updatedAt,
+		id: `custom:${row.id}`,
+		kind: "custom",
+		name: row.name,
+		description: `${base.name}, with the workspace's own settings.`,
+		presetId: row.presetId as CaptionPresetId,
+		font: look.font,
+		textColor: look.textColor,
+		highlightColor: look.highlightColor,
+		position: look.position,
+		overrides: {
+			font: row.font,
+			textColor: row.textColor,
+			highlightColor: row.highlightColor,
+			position: row.position,
+		},
+		previewUrl: null,
+		createdAt: row.createdAt,
+		updatedAt: row.updatedAt,
 	};
 }
 
@@ -193,7 +287,12 @@ export async function previewHash(look: CaptionLook): Promise<string> {
  * Signed URLs of each look's preview, drawing the missing ones first (a few at a time). A preview the
  * tier cannot draw right now is null; the next list tries again.
  */
-async function previewUrls(env: Env, render: RenderClient, looks: CaptionLook[], origin: string): Promise<(string | null)[]> {
+async function previewUrls(
+	env: Env,
+	render: RenderClient,
+	looks: CaptionLook[],
+	origin: string,
+): Promise<(string | null)[]> {
 	const hashes = await Promise.all(looks.map(previewHash));
 	const unique = [...new Set(hashes)];
 	const stored = new Map<string, boolean>();
@@ -205,7 +304,11 @@ async function previewUrls(env: Env, render: RenderClient, looks: CaptionLook[],
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(PREVIEW_PARALLELISM, unique.length) }, lane));
-	return Promise.all(hashes.map((hash) => (stored.get(hash) ? signCaptionPreviewUrl(env, origin, hash, r2Keys.captionPreview(hash)) : null)));
+	return Promise.all(
+		hashes.map((hash) =>
+			stored.get(hash) ? signCaptionPreviewUrl(env, origin, hash, r2Keys.captionPreview(hash)) : null,
+		),
+	);
 }
 
 async function ensurePreview(env: Env, render: RenderClient, hash: string, look: CaptionLook): Promise<boolean> {
@@ -213,7 +316,11 @@ async function ensurePreview(env: Env, render: RenderClient, hash: string, look:
 	if (await env.MEDIA.head(key)) return true;
 	try {
 		// A request waits on it: a lost connection is tried again for seconds, not the workflows' minutes.
-		await render.run("captionPreview", { look, putUrl: await signInternalObjectUrl(env, key, "PUT") }, { reconnectForMs: 15_000, busyWaitMs: 15_000 });
+		await render.run(
+			"captionPreview",
+			{ look, putUrl: await signInternalObjectUrl(env, key, "PUT") },
+			{ reconnectForMs: 15_000, busyWaitMs: 15_000 },
+		);
 		return true;
 	} catch (error) {
 		console.error(JSON.stringify({ event: "caption preview failed", hash, error: (error as Error).message }));

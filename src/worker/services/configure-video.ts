@@ -14,7 +14,12 @@ import { markFailedAndRefund } from "./video-state";
 import { startInstance } from "./workflow-instances";
 
 /** An unknown split-screen background or category is a 400 now, not a failed video (and a refund) later. */
-export async function assertBackgroundChoice(db: Db, workspaceId: string, config: VideoConfig, seed: string): Promise<void> {
+export async function assertBackgroundChoice(
+	db: Db,
+	workspaceId: string,
+	config: VideoConfig,
+	seed: string,
+): Promise<void> {
 	await resolveBackground(db, workspaceId, config, seed);
 }
 
@@ -33,12 +38,17 @@ export function assertTimeframeInside(config: VideoConfig, duration: number): vo
 	}
 	const frame = frameOf(config, duration);
 	if (frame.end - frame.start < 1) {
-		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "config.timeframeEnd", message: "the time frame is shorter than one second" }]);
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{ path: "config.timeframeEnd", message: "the time frame is shorter than one second" },
+		]);
 	}
 	const parts = Math.ceil((frame.end - frame.start) / config.clipDurationMax);
 	if (config.clipType === "split-clips" && parts > MAX_SPLIT_PARTS) {
 		throw new ApiError("invalid_request", "The request is invalid.", [
-			{ path: "config.clipDurationMax", message: `split-clips would cut this time frame into at least ${parts} parts; at most ${MAX_SPLIT_PARTS} are rendered: raise clipDurationMax or narrow the time frame` },
+			{
+				path: "config.clipDurationMax",
+				message: `split-clips would cut this time frame into at least ${parts} parts; at most ${MAX_SPLIT_PARTS} are rendered: raise clipDurationMax or narrow the time frame`,
+			},
 		]);
 	}
 }
@@ -48,13 +58,23 @@ export function assertTimeframeInside(config: VideoConfig, duration: number): vo
  * be started, the video fails at once and every minute is refunded.
  */
 export async function startProcessing(env: Pick<Env, "PROCESS_VIDEO">, db: Db, videoId: string): Promise<void> {
-	await startInstance(env, videoId, { kind: "process", videoId }, () => markFailedAndRefund(db, videoId, "Processing could not be started; the minutes were refunded."));
+	await startInstance(env, videoId, { kind: "process", videoId }, () =>
+		markFailedAndRefund(db, videoId, "Processing could not be started; the minutes were refunded."),
+	);
 }
 
 /** PUT /api/videos/:id/config: the config of a pending_config video, which then starts processing. */
-export async function configureVideo(env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, video: VideoRow, config: VideoConfig): Promise<void> {
+export async function configureVideo(
+	env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: Db,
+	video: VideoRow,
+	config: VideoConfig,
+): Promise<void> {
 	if (video.status !== "pending_config") {
-		throw new ApiError("conflict", `The video is ${video.status}; its config can only be set while it is pending_config.`);
+		throw new ApiError(
+			"conflict",
+			`The video is ${video.status}; its config can only be set while it is pending_config.`,
+		);
 	}
 	assertTimeframeInside(config, video.duration);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);

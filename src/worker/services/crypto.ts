@@ -8,7 +8,9 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 export async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
-	const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+	const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+		"sign",
+	]);
 	return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 

@@ -9,7 +9,10 @@ export function encodeCursor(value: Record<string, string | number>): string {
 	return base64UrlEncode(new TextEncoder().encode(JSON.stringify(value)));
 }
 
-export function decodeCursor<T extends Record<string, string | number>>(cursor: string | undefined, check: (value: unknown) => value is T): T | null {
+export function decodeCursor<T extends Record<string, string | number>>(
+	cursor: string | undefined,
+	check: (value: unknown) => value is T,
+): T | null {
 	if (!cursor) return null;
 	const bytes = base64UrlDecode(cursor);
 	try {
@@ -18,5 +21,7 @@ export function decodeCursor<T extends Record<string, string | number>>(cursor: 
 	} catch {
 		// fall through to the 400
 	}
-	throw new ApiError("invalid_request", "The request is invalid.", [{ path: "cursor", message: "not a cursor this API issued" }]);
+	throw new ApiError("invalid_request", "The request is invalid.", [
+		{ path: "cursor", message: "not a cursor this API issued" },
+	]);
 }

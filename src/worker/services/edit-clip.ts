@@ -6,10 +6,28 @@
  * (`<clipId>-e<n>`, ProcessVideoWorkflow's `clipEdit`). Edits are free (domain/clip-edit.ts).
  */
 import type { Word } from "@clipforge/contract";
-import { cutOf, type ClipRow, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clips";
+import {
+	cutOf,
+	type ClipRow,
+	failClipEdit,
+	runningEditRenders,
+	startClipEdit,
+	updateClipData,
+	type ClipCut,
+} from "../db/clips";
 import type { Db } from "../db/client";
 import type { VideoRow } from "../db/videos";
-import { clipWords, MAX_CONCURRENT_EDIT_RENDERS, MAX_EDITS_PER_CLIP, sameTime, snapTrim, transcriptOf, withCorrections, type CaptionFix, type EditIssue } from "../domain/clip-edit";
+import {
+	clipWords,
+	MAX_CONCURRENT_EDIT_RENDERS,
+	MAX_EDITS_PER_CLIP,
+	sameTime,
+	snapTrim,
+	transcriptOf,
+	withCorrections,
+	type CaptionFix,
+	type EditIssue,
+} from "../domain/clip-edit";
 import { VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
@@ -33,28 +51,52 @@ export const clipEditIdOf = (clipId: string, number: number) => `${clipId}-e${nu
 const PICTURE_FIELDS = ["startTime", "endTime", "captionStyle", "captionWords", "hookTitle"] as const;
 
 /** Whether the clip's captions are drawn (the video's setting, or a look of the clip's own). */
-export const captionsShown = (config: VideoConfig, captionStyle: string | null) => config.enableCaptions || captionStyle !== null;
+export const captionsShown = (config: VideoConfig, captionStyle: string | null) =>
+	config.enableCaptions || captionStyle !== null;
 
 /** @returns whether a re-render was started. */
-export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db, video: VideoRow, clip: ClipRow, changes: ClipChanges): Promise<{ rendering: boolean }> {
+export async function editClip(
+	env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">,
+	db: Db,
+	video: VideoRow,
+	clip: ClipRow,
+	changes: ClipChanges,
+): Promise<{ rendering: boolean }> {
 	const data: Partial<Pick<ClipRow, "favorited" | "title">> = {};
 	if (changes.favorited !== undefined) data.favorited = changes.favorited;
 	if (changes.title !== undefined) data.title = changes.title.trim();
 	// A hook title the video does not draw is data too.
 	const undrawnHook = changes.hookTitle !== undefined && !(video.config as VideoConfig | null)?.enableIntroTitle;
-	const touchesCut = PICTURE_FIELDS.some((field) => changes[field] !== undefined && !(field === "hookTitle" && undrawnHook));
+	const touchesCut = PICTURE_FIELDS.some(
+		(field) => changes[field] !== undefined && !(field === "hookTitle" && undrawnHook),
+	);
 	if (!touchesCut) {
-		await updateClipData(db, clip.id, { ...data, ...(changes.hookTitle !== undefined ? { hookTitle: changes.hookTitle?.trim() || null } : {}) });
+		await updateClipData(db, clip.id, {
+			...data,
+			...(changes.hookTitle !== undefined ? { hookTitle: changes.hookTitle?.trim() || null } : {}),
+		});
 		return { rendering: false };
 	}
 	assertAtRest(video, clip);
 	const config = VideoConfigInput.parse(video.config);
 	// A workspace template must exist (the clip's current look may be one deleted since).
-	if (changes.captionStyle) await assertCaptionTemplate(db, video.workspaceId, { captionTemplateId: changes.captionStyle }, clip.captionStyle ?? config.captionTemplateId, "captionStyle");
+	if (changes.captionStyle)
+		await assertCaptionTemplate(
+			db,
+			video.workspaceId,
+			{ captionTemplateId: changes.captionStyle },
+			clip.captionStyle ?? config.captionTemplateId,
+			"captionStyle",
+		);
 	const transcript = await storedTranscript(env, video);
 	const next = nextCut(clip, changes, transcript.words, video.duration);
 	if (!affectsPicture(config, cutOf(clip), next)) {
-		await updateClipData(db, clip.id, { ...data, hookTitle: next.hookTitle, captionFixes: next.captionFixes, transcript: next.transcript });
+		await updateClipData(db, clip.id, {
+			...data,
+			hookTitle: next.hookTitle,
+			captionFixes: next.captionFixes,
+			transcript: next.transcript,
+		});
 		return { rendering: false };
 	}
 	await startRerender(env, db, video, clip, next, data);
@@ -63,18 +105,36 @@ export async function editClip(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA">, db: Db
 
 /** Anything about the cut needs the clip rendered and the video at rest (and so its stored files). */
 function assertAtRest(video: VideoRow, clip: ClipRow): void {
-	if (video.status === "failed") throw new ApiError("conflict", "The video failed; its clips can be edited again once a reprocess of it completes.", { status: video.status });
+	if (video.status === "failed")
+		throw new ApiError(
+			"conflict",
+			"The video failed; its clips can be edited again once a reprocess of it completes.",
+			{ status: video.status },
+		);
 	if (video.status !== "completed") {
-		throw new ApiError("video_processing", `The video is still processing (${video.status}); edit its clips once it has completed.`, { status: video.status });
+		throw new ApiError(
+			"video_processing",
+			`The video is still processing (${video.status}); edit its clips once it has completed.`,
+			{ status: video.status },
+		);
 	}
 	if (clip.status !== "completed") {
 		const what = clip.status === "generating" ? "being rendered again after an edit" : clip.status;
-		throw new ApiError("clip_processing", `The clip is ${what}; edit it once it has completed.`, { status: clip.status });
+		throw new ApiError("clip_processing", `The clip is ${what}; edit it once it has completed.`, {
+			status: clip.status,
+		});
 	}
 }
 
 /** The edit's guarded start (within the clip's and the workspace's caps), then its workflow instance. */
-async function startRerender(env: Pick<Env, "PROCESS_VIDEO">, db: Db, video: VideoRow, clip: ClipRow, next: ClipCut, data: Partial<Pick<ClipRow, "favorited" | "title">>): Promise<void> {
+async function startRerender(
+	env: Pick<Env, "PROCESS_VIDEO">,
+	db: Db,
+	video: VideoRow,
+	clip: ClipRow,
+	next: ClipCut,
+	data: Partial<Pick<ClipRow, "favorited" | "title">>,
+): Promise<void> {
 	if (clip.edits >= MAX_EDITS_PER_CLIP) {
 		const message = `A clip can be rendered again ${MAX_EDITS_PER_CLIP} times; this one has been. Reprocess the video for new clips.`;
 		throw new ApiError("quota_exceeded", message, { limit: MAX_EDITS_PER_CLIP, used: clip.edits });
@@ -85,10 +145,15 @@ async function startRerender(env: Pick<Env, "PROCESS_VIDEO">, db: Db, video: Vid
 			const message = `The workspace already has ${MAX_CONCURRENT_EDIT_RENDERS} clips rendering again after edits; send this edit once one has finished. Nothing was changed.`;
 			throw new ApiError("queue_full", message, { maxConcurrent: MAX_CONCURRENT_EDIT_RENDERS, retryAfter: 30 });
 		}
-		throw new ApiError("clip_processing", "The clip or its video changed meanwhile (another edit, or a reprocess started); load it again.");
+		throw new ApiError(
+			"clip_processing",
+			"The clip or its video changed meanwhile (another edit, or a reprocess started); load it again.",
+		);
 	}
 	const params = { kind: "clipEdit" as const, videoId: video.id, clipEdit: { clipId: clip.id, number } };
-	await startInstance(env, clipEditIdOf(clip.id, number), params, () => failClipEdit(db, clip.id, number, "The re-render could not be started."));
+	await startInstance(env, clipEditIdOf(clip.id, number), params, () =>
+		failClipEdit(db, clip.id, number, "The re-render could not be started."),
+	);
 }
 
 /** The clip's new cut: trimmed (snapped), with its new look, hook title and corrected words. */
@@ -96,7 +161,12 @@ function nextCut(clip: ClipRow, changes: ClipChanges, words: readonly Word[], so
 	const issues: EditIssue[] = [];
 	let { startTime, endTime } = clip;
 	if (changes.startTime !== undefined || changes.endTime !== undefined) {
-		const trim = snapTrim(words, changes.startTime ?? clip.startTime, changes.endTime ?? clip.endTime, sourceDuration);
+		const trim = snapTrim(
+			words,
+			changes.startTime ?? clip.startTime,
+			changes.endTime ?? clip.endTime,
+			sourceDuration,
+		);
 		issues.push(...trim.issues);
 		({ start: startTime, end: endTime } = trim);
 	}
@@ -110,7 +180,7 @@ function nextCut(clip: ClipRow, changes: ClipChanges, words: readonly Word[], so
 	return {
 		startTime,
 		endTime,
-		hookTitle: changes.hookTitle !== undefined ? (changes.hookTitle?.trim() || null) : clip.hookTitle,
+		hookTitle: changes.hookTitle !== undefined ? changes.hookTitle?.trim() || null : clip.hookTitle,
 		captionStyle: changes.captionStyle !== undefined ? changes.captionStyle : clip.captionStyle,
 		captionFixes: fixes,
 		transcript: words.length > 0 ? transcriptOf(clipWords(words, startTime, endTime, fixes)) : clip.transcript,
@@ -125,16 +195,25 @@ function affectsPicture(config: VideoConfig, before: ClipCut, after: ClipCut): b
 	const shownAfter = captionsShown(config, after.captionStyle);
 	if (shownBefore !== shownAfter) return true;
 	if (!shownAfter) return false;
-	return (before.captionStyle ?? config.captionTemplateId) !== (after.captionStyle ?? config.captionTemplateId) || JSON.stringify(before.captionFixes ?? []) !== JSON.stringify(after.captionFixes ?? []);
+	return (
+		(before.captionStyle ?? config.captionTemplateId) !== (after.captionStyle ?? config.captionTemplateId) ||
+		JSON.stringify(before.captionFixes ?? []) !== JSON.stringify(after.captionFixes ?? [])
+	);
 }
 
 /** The stored transcript, or 410 when the stored source or transcript is gone (a re-render needs both). */
 async function storedTranscript(env: Pick<Env, "MEDIA">, video: VideoRow): Promise<Transcript> {
 	const sourceKey = video.sourceKey ?? r2Keys.source(video.id);
-	const [source, transcript] = await Promise.all([env.MEDIA.head(sourceKey), video.transcriptKey ? env.MEDIA.get(video.transcriptKey) : null]);
+	const [source, transcript] = await Promise.all([
+		env.MEDIA.head(sourceKey),
+		video.transcriptKey ? env.MEDIA.get(video.transcriptKey) : null,
+	]);
 	if (!source || !transcript) {
 		await transcript?.body.cancel();
-		throw new ApiError("source_deleted", "The stored source or transcript of this video is no longer there, so its clips cannot be rendered again; submit the URL again.");
+		throw new ApiError(
+			"source_deleted",
+			"The stored source or transcript of this video is no longer there, so its clips cannot be rendered again; submit the URL again.",
+		);
 	}
 	return (await transcript.json()) as Transcript;
 }

@@ -28,14 +28,21 @@ export async function withIdempotency(
 ): Promise<StoredResponse> {
 	if (key === undefined) return { ...(await run()), replayed: false };
 	if (!KEY_PATTERN.test(key)) {
-		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "Idempotency-Key", message: "1-255 visible ASCII characters" }]);
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{ path: "Idempotency-Key", message: "1-255 visible ASCII characters" },
+		]);
 	}
 	const requestHash = await sha256Hex(JSON.stringify(request));
 	const cutoff = new Date(Date.now() - IDEMPOTENCY_TTL_SECONDS * 1000).toISOString();
 	if (!(await reserveKey(db, workspaceId, key, requestHash, cutoff))) {
 		const first = await storedResponse(db, workspaceId, key);
-		if (!first || first.hash !== requestHash) throw new ApiError("conflict", "This Idempotency-Key was already used with a different request body.");
-		if (first.status === null || first.body === null) throw new ApiError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.");
+		if (!first || first.hash !== requestHash)
+			throw new ApiError("conflict", "This Idempotency-Key was already used with a different request body.");
+		if (first.status === null || first.body === null)
+			throw new ApiError(
+				"conflict",
+				"A request with this Idempotency-Key is still being processed; retry shortly.",
+			);
 		return { status: first.status, body: JSON.parse(first.body), replayed: true };
 	}
 	try {

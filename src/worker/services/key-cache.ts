@@ -20,7 +20,11 @@ const cacheUrl = (keyHash: string) => `https://api-key-cache.clipforge.invalid/$
 
 const isolate = new Map<string, { key: VerifiedKey | null; expires: number }>();
 
-export async function verifiedKey(keyHash: string, load: () => Promise<VerifiedKey | null | undefined>, inBackground: (work: Promise<unknown>) => void): Promise<VerifiedKey | null> {
+export async function verifiedKey(
+	keyHash: string,
+	load: () => Promise<VerifiedKey | null | undefined>,
+	inBackground: (work: Promise<unknown>) => void,
+): Promise<VerifiedKey | null> {
 	const now = Date.now();
 	const near = isolate.get(keyHash);
 	if (near && near.expires > now) {
@@ -43,7 +47,11 @@ export async function verifiedKey(keyHash: string, load: () => Promise<VerifiedK
 	remember(keyHash, entry);
 	if (cache) {
 		const seconds = key ? KEY_CACHE_SECONDS : UNKNOWN_KEY_SECONDS;
-		inBackground(cache.put(cacheUrl(keyHash), Response.json(entry, { headers: { "cache-control": `max-age=${seconds}` } })).catch(() => undefined));
+		inBackground(
+			cache
+				.put(cacheUrl(keyHash), Response.json(entry, { headers: { "cache-control": `max-age=${seconds}` } }))
+				.catch(() => undefined),
+		);
 	}
 	return key;
 }

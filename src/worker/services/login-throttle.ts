@@ -27,7 +27,10 @@ export interface LoginKeys {
 }
 
 export async function loginKeys(request: Request, email: string): Promise<LoginKeys> {
-	return { ip: `ip:${clientNetwork(request.headers.get("cf-connecting-ip"))}`, email: `email:${await sha256Hex(email.toLowerCase())}` };
+	return {
+		ip: `ip:${clientNetwork(request.headers.get("cf-connecting-ip"))}`,
+		email: `email:${await sha256Hex(email.toLowerCase())}`,
+	};
 }
 
 /**
@@ -35,14 +38,24 @@ export async function loginKeys(request: Request, email: string): Promise<LoginK
  * through `setRetryAfter`) when either must still wait. Attempts refused for the email still count
  * for the IP, so spraying locked accounts burns the sprayer's own budget.
  */
-export async function admitAttempt(db: Db, keys: LoginKeys, setRetryAfter: (seconds: number) => void, now = Date.now()): Promise<void> {
-	for (const [which, key] of [["ip", keys.ip], ["email", keys.email]] as const) {
+export async function admitAttempt(
+	db: Db,
+	keys: LoginKeys,
+	setRetryAfter: (seconds: number) => void,
+	now = Date.now(),
+): Promise<void> {
+	for (const [which, key] of [
+		["ip", keys.ip],
+		["email", keys.email],
+	] as const) {
 		const verdict = await countAttempt(db, key, LOGIN_BACKOFF[which], now);
 		if (!verdict.accepted) {
 			const seconds = Math.max(1, Math.ceil((verdict.retryAt - now) / 1000));
 			setRetryAfter(seconds);
 			const whose = which === "ip" ? "from this network" : "for this account";
-			throw new ApiError("rate_limited", `Too many sign-in attempts ${whose}; try again in ${seconds} s.`, { retryAfter: seconds });
+			throw new ApiError("rate_limited", `Too many sign-in attempts ${whose}; try again in ${seconds} s.`, {
+				retryAfter: seconds,
+			});
 		}
 	}
 }
@@ -58,6 +71,11 @@ export function clientNetwork(ip: string | null): string {
 	const [head = "", tail = ""] = ip.toLowerCase().split("::");
 	const left = head ? head.split(":") : [];
 	const right = tail ? tail.split(":") : [];
-	const groups = ip.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
-	return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+	const groups = ip.includes("::")
+		? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+		: left;
+	return `${groups
+		.slice(0, 4)
+		.map((g) => g.replace(/^0+(?=.)/, ""))
+		.join(":")}::/64`;
 }

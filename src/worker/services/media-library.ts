@@ -3,10 +3,21 @@
  * watermarks. Media a user points at is imported by the render tier (fetched through its source
  * guard, checked, normalised) and kept in R2, so renders never depend on the user's URL again.
  */
-import { BACKGROUND_CATEGORIES, BUILTIN_BACKGROUNDS, DEFAULT_BACKGROUND_CATEGORY, type ImportLimits } from "@clipforge/contract";
+import {
+	BACKGROUND_CATEGORIES,
+	BUILTIN_BACKGROUNDS,
+	DEFAULT_BACKGROUND_CATEGORY,
+	type ImportLimits,
+} from "@clipforge/contract";
 import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "@clipforge/domain";
 import type { Db } from "../db/client";
-import { backgroundsOf, countBackgrounds, createBackgroundWithin, deleteBackgroundRow, findBackground } from "../db/library";
+import {
+	backgroundsOf,
+	countBackgrounds,
+	createBackgroundWithin,
+	deleteBackgroundRow,
+	findBackground,
+} from "../db/library";
 import { planOf, setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";
 import { settingsOf } from "../settings";
 import { ApiError } from "../errors";
@@ -17,7 +28,6 @@ import { RenderTierError, type RenderClient } from "./render-client";
 import { signInternalObjectUrl } from "./signing";
 import { parseSourceUrl } from "./source-url";
 
-
 export interface BackgroundView {
 	id: string;
 	name: string;
@@ -26,13 +36,22 @@ export interface BackgroundView {
 	createdAt: string | null;
 }
 
-export async function listBackgrounds(db: Db, workspaceId: string): Promise<{ categories: { id: string; name: string }[]; backgrounds: BackgroundView[] }> {
+export async function listBackgrounds(
+	db: Db,
+	workspaceId: string,
+): Promise<{ categories: { id: string; name: string }[]; backgrounds: BackgroundView[] }> {
 	const own = await backgroundsOf(db, workspaceId);
 	return {
 		categories: [...BACKGROUND_CATEGORIES, CUSTOM_CATEGORY],
 		backgrounds: [
 			...BUILTIN_BACKGROUNDS.map((b) => ({ ...b, builtIn: true, createdAt: null })),
-			...own.map((b) => ({ id: b.id, name: b.name, categoryId: b.categoryId, builtIn: false, createdAt: b.createdAt })),
+			...own.map((b) => ({
+				id: b.id,
+				name: b.name,
+				categoryId: b.categoryId,
+				builtIn: false,
+				createdAt: b.createdAt,
+			})),
 		],
 	};
 }
@@ -49,29 +68,45 @@ export interface ResolvedBackground {
  * Checks the split-screen choice of a config before anything is charged, and returns the
  * background to use (null when split-screen is off). Unknown ids or categories are a 400.
  */
-export async function resolveBackground(db: Db, workspaceId: string, config: Pick<VideoConfig, "enableSplitScreen" | "splitScreenBgVideoId" | "splitScreenBgCategoryId">, seed: string): Promise<ResolvedBackground | null> {
+export async function resolveBackground(
+	db: Db,
+	workspaceId: string,
+	config: Pick<VideoConfig, "enableSplitScreen" | "splitScreenBgVideoId" | "splitScreenBgCategoryId">,
+	seed: string,
+): Promise<ResolvedBackground | null> {
 	if (!config.enableSplitScreen) return null;
 	const { categories, backgrounds: all } = await listBackgrounds(db, workspaceId);
 	if (config.splitScreenBgVideoId) {
 		const chosen = all.find((b) => b.id === config.splitScreenBgVideoId);
 		if (!chosen) {
-			throw new ApiError("invalid_request", `Background ${config.splitScreenBgVideoId} does not exist; GET /api/backgrounds lists them.`, [
-				{ path: "config.splitScreenBgVideoId", message: "unknown background id" },
-			]);
+			throw new ApiError(
+				"invalid_request",
+				`Background ${config.splitScreenBgVideoId} does not exist; GET /api/backgrounds lists them.`,
+				[{ path: "config.splitScreenBgVideoId", message: "unknown background id" }],
+			);
 		}
 		return backgroundOf(db, chosen);
 	}
 	const categoryId = config.splitScreenBgCategoryId ?? DEFAULT_BACKGROUND_CATEGORY;
 	if (!categories.some((c) => c.id === categoryId)) {
-		throw new ApiError("invalid_request", `Background category ${categoryId} does not exist; GET /api/backgrounds lists them.`, [
-			{ path: "config.splitScreenBgCategoryId", message: `must be one of ${categories.map((c) => c.id).join(", ")}` },
-		]);
+		throw new ApiError(
+			"invalid_request",
+			`Background category ${categoryId} does not exist; GET /api/backgrounds lists them.`,
+			[
+				{
+					path: "config.splitScreenBgCategoryId",
+					message: `must be one of ${categories.map((c) => c.id).join(", ")}`,
+				},
+			],
+		);
 	}
 	const inCategory = all.filter((b) => b.categoryId === categoryId);
 	if (inCategory.length === 0) {
-		throw new ApiError("invalid_request", `Background category ${categoryId} has no backgrounds yet; add one with POST /api/backgrounds.`, [
-			{ path: "config.splitScreenBgCategoryId", message: "empty category" },
-		]);
+		throw new ApiError(
+			"invalid_request",
+			`Background category ${categoryId} has no backgrounds yet; add one with POST /api/backgrounds.`,
+			[{ path: "config.splitScreenBgCategoryId", message: "empty category" }],
+		);
 	}
 	// Deterministic: a repeated workflow step, or a re-check, picks the same one.
 	return backgroundOf(db, inCategory[hashOf(seed) % inCategory.length]!);
@@ -101,20 +136,45 @@ export interface ImportInput {
  * Counted before the import (a refusal costs no render work) and again, atomically, when the row
  * is written, so simultaneous imports cannot pass the limit together.
  */
-export async function importBackground(env: Env, db: Db, render: RenderClient, workspaceId: string, input: ImportInput): Promise<BackgroundView> {
+export async function importBackground(
+	env: Env,
+	db: Db,
+	render: RenderClient,
+	workspaceId: string,
+	input: ImportInput,
+): Promise<BackgroundView> {
 	const url = parseSourceUrl(input.url, env, "url");
 	const categoryId = input.categoryId ?? CUSTOM_CATEGORY.id;
 	if (![...BACKGROUND_CATEGORIES, CUSTOM_CATEGORY].some((c) => c.id === categoryId)) {
-		throw new ApiError("invalid_request", `Category ${categoryId} does not exist.`, [{ path: "categoryId", message: "unknown category" }]);
+		throw new ApiError("invalid_request", `Category ${categoryId} does not exist.`, [
+			{ path: "categoryId", message: "unknown category" },
+		]);
 	}
 	const limit = (await planOf(db, workspaceId))?.maxBackgrounds ?? DEFAULT_MAX_BACKGROUNDS;
 	const used = await countBackgrounds(db, workspaceId);
 	if (used >= limit) throw backgroundQuota(limit, used);
 	const id = newId("bg");
 	const objectKey = r2Keys.workspaceBackground(workspaceId, id);
-	const media = await importMedia(env, render, "background", url.toString(), objectKey, settingsOf(env).backgroundLimits);
+	const media = await importMedia(
+		env,
+		render,
+		"background",
+		url.toString(),
+		objectKey,
+		settingsOf(env).backgroundLimits,
+	);
 	const name = input.name?.trim() || url.pathname.split("/").pop() || "Background";
-	const row = await createBackgroundWithin(db, limit, { id, workspaceId, name, categoryId, sourceUrl: url.toString(), objectKey, width: media.width, height: media.height, duration: media.duration });
+	const row = await createBackgroundWithin(db, limit, {
+		id,
+		workspaceId,
+		name,
+		categoryId,
+		sourceUrl: url.toString(),
+		objectKey,
+		width: media.width,
+		height: media.height,
+		duration: media.duration,
+	});
 	if (!row) {
 		await env.MEDIA.delete(objectKey);
 		throw backgroundQuota(limit, await countBackgrounds(db, workspaceId));
@@ -126,14 +186,24 @@ export async function importBackground(env: Env, db: Db, render: RenderClient, w
 export const DEFAULT_MAX_BACKGROUNDS = 20;
 
 function backgroundQuota(limit: number, used: number): ApiError {
-	return new ApiError("quota_exceeded", `The workspace has ${used} of the ${limit} backgrounds its plan allows; delete one (DELETE /api/backgrounds/{id}) to add another.`, { limit, used });
+	return new ApiError(
+		"quota_exceeded",
+		`The workspace has ${used} of the ${limit} backgrounds its plan allows; delete one (DELETE /api/backgrounds/{id}) to add another.`,
+		{ limit, used },
+	);
 }
 
 export type WatermarkInput = { type: "text"; text: string } | { type: "image"; imageUrl: string } | { type: "default" };
 export type WatermarkView = { type: "default" | "text" | "image"; text: string | null };
 
 /** PUT /api/workspaces/:id/watermark: the mark every clip of the workspace gets (when enabled). */
-export async function setWatermark(env: Env, db: Db, render: RenderClient, workspaceId: string, input: WatermarkInput): Promise<WatermarkView> {
+export async function setWatermark(
+	env: Env,
+	db: Db,
+	render: RenderClient,
+	workspaceId: string,
+	input: WatermarkInput,
+): Promise<WatermarkView> {
 	const previous = await watermarkOf(db, workspaceId);
 	let text: string | null = null;
 	let imageKey: string | null = null;
@@ -141,10 +211,18 @@ export async function setWatermark(env: Env, db: Db, render: RenderClient, works
 	if (input.type === "image") {
 		// A new key per upload; videos copy the mark they render with (workflow "prepare the watermark").
 		imageKey = r2Keys.watermarkImage(workspaceId, newId("wm"));
-		await importMedia(env, render, "watermark", parseSourceUrl(input.imageUrl, env, "imageUrl").toString(), imageKey, settingsOf(env).imageLimits);
+		await importMedia(
+			env,
+			render,
+			"watermark",
+			parseSourceUrl(input.imageUrl, env, "imageUrl").toString(),
+			imageKey,
+			settingsOf(env).imageLimits,
+		);
 	}
 	await storeWatermark(db, workspaceId, { watermarkText: text, watermarkImageKey: imageKey });
-	if (previous?.watermarkImageKey && previous.watermarkImageKey !== imageKey) await env.MEDIA.delete(previous.watermarkImageKey);
+	if (previous?.watermarkImageKey && previous.watermarkImageKey !== imageKey)
+		await env.MEDIA.delete(previous.watermarkImageKey);
 	return watermarkView({ watermarkText: text, watermarkImageKey: imageKey });
 }
 
@@ -154,18 +232,37 @@ export function watermarkView(row: { watermarkText: string | null; watermarkImag
 	return { type: "default", text: null };
 }
 
-async function importMedia(env: Env, render: RenderClient, kind: "background" | "watermark", url: string, objectKey: string, limits: ImportLimits) {
+async function importMedia(
+	env: Env,
+	render: RenderClient,
+	kind: "background" | "watermark",
+	url: string,
+	objectKey: string,
+	limits: ImportLimits,
+) {
 	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
 	try {
 		// A request waits on it: a lost connection is tried again for seconds, not the workflows' minutes.
-		return await render.run("importMedia", { kind, url, putUrl, limits }, { reconnectForMs: 15_000, busyWaitMs: 15_000 });
+		return await render.run(
+			"importMedia",
+			{ kind, url, putUrl, limits },
+			{ reconnectForMs: 15_000, busyWaitMs: 15_000 },
+		);
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
-		if (error.code === "unsupported_source" || error.code === "source_unreachable" || error.code === "invalid_request") {
+		if (
+			error.code === "unsupported_source" ||
+			error.code === "source_unreachable" ||
+			error.code === "invalid_request"
+		) {
 			throw new ApiError("unsupported_source", error.message);
 		}
-		throw new ApiError("service_unavailable", `The ${kind === "watermark" ? "image" : "video"} could not be imported right now. Try again shortly.`, { cause: error.message });
+		throw new ApiError(
+			"service_unavailable",
+			`The ${kind === "watermark" ? "image" : "video"} could not be imported right now. Try again shortly.`,
+			{ cause: error.message },
+		);
 	}
 }
 

@@ -48,7 +48,10 @@ interface VideoFacts {
 /**
  * @example const report = await findOrphans(env, { minAgeMinutes: 10 }); report.orphans.length // 0 on a clean bucket
  */
-export async function findOrphans(env: Pick<Env, "DB" | "MEDIA">, options: { minAgeMinutes?: number; now?: number } = {}): Promise<OrphanReport> {
+export async function findOrphans(
+	env: Pick<Env, "DB" | "MEDIA">,
+	options: { minAgeMinutes?: number; now?: number } = {},
+): Promise<OrphanReport> {
 	const minAgeMinutes = options.minAgeMinutes ?? 10;
 	const now = options.now ?? Date.now();
 	const objects: R2Object[] = [];
@@ -69,7 +72,11 @@ export async function findOrphans(env: Pick<Env, "DB" | "MEDIA">, options: { min
 		else videoIds.add(first.replace(/\.json$/, ""));
 	}
 	const facts = await videoFacts(db, [...videoIds]);
-	const claimedKeys = await claimedLibraryKeys(db, [...workspaceIds], objects.filter((o) => o.key.startsWith("sources/")).map((o) => o.key));
+	const claimedKeys = await claimedLibraryKeys(
+		db,
+		[...workspaceIds],
+		objects.filter((o) => o.key.startsWith("sources/")).map((o) => o.key),
+	);
 
 	const report: OrphanReport = { scanned: objects.length, orphans: [], orphanBytes: 0, young: 0, minAgeMinutes };
 	for (const object of objects) {
@@ -113,13 +120,25 @@ export function unclaimedBecause(key: string, facts: Map<string, VideoFacts>, cl
 	switch (prefix) {
 		case "sources":
 			if (claimedKeys.has(key)) return null;
-			return keepsFiles ? null : video ? "its video failed (a first run's files are deleted)" : "no video or upload row";
+			return keepsFiles
+				? null
+				: video
+					? "its video failed (a first run's files are deleted)"
+					: "no video or upload row";
 		case "audio":
-			return video && PROCESSING.includes(video.status) ? null : video ? `its video is ${video.status} (audio chunks go once merged)` : "no video row";
+			return video && PROCESSING.includes(video.status)
+				? null
+				: video
+					? `its video is ${video.status} (audio chunks go once merged)`
+					: "no video row";
 		case "transcripts":
 		case "signals":
 			if (prefix === "transcripts" && parts.length > 2) {
-				return video && PROCESSING.includes(video.status) ? null : video ? `its video is ${video.status} (chunk transcripts go once merged)` : "no video row";
+				return video && PROCESSING.includes(video.status)
+					? null
+					: video
+						? `its video is ${video.status} (chunk transcripts go once merged)`
+						: "no video row";
 			}
 			return keepsFiles ? null : video ? "its video failed (a first run's files are deleted)" : "no video row";
 		case "clips": {
@@ -151,11 +170,27 @@ async function videoFacts(db: Db, ids: string[]): Promise<Map<string, VideoFacts
 		const chunk = ids.slice(i, i + IN_CHUNK);
 		const [rows, reprocessed, clipRows] = await Promise.all([
 			db.select({ id: videos.id, status: videos.status }).from(videos).where(inArray(videos.id, chunk)).all(),
-			db.selectDistinct({ videoId: videoReprocesses.videoId }).from(videoReprocesses).where(inArray(videoReprocesses.videoId, chunk)).all(),
-			db.select({ id: clips.id, videoId: clips.videoId, status: clips.status, edits: clips.edits, videoKey: clips.videoKey, thumbnailKey: clips.thumbnailKey }).from(clips).where(inArray(clips.videoId, chunk)).all(),
+			db
+				.selectDistinct({ videoId: videoReprocesses.videoId })
+				.from(videoReprocesses)
+				.where(inArray(videoReprocesses.videoId, chunk))
+				.all(),
+			db
+				.select({
+					id: clips.id,
+					videoId: clips.videoId,
+					status: clips.status,
+					edits: clips.edits,
+					videoKey: clips.videoKey,
+					thumbnailKey: clips.thumbnailKey,
+				})
+				.from(clips)
+				.where(inArray(clips.videoId, chunk))
+				.all(),
 		]);
 		const wasReprocessed = new Set(reprocessed.map((r) => r.videoId));
-		for (const row of rows) facts.set(row.id, { status: row.status, reprocessed: wasReprocessed.has(row.id), clips: [] });
+		for (const row of rows)
+			facts.set(row.id, { status: row.status, reprocessed: wasReprocessed.has(row.id), clips: [] });
 		for (const clip of clipRows) facts.get(clip.videoId)?.clips.push(clip);
 	}
 	return facts;
@@ -167,8 +202,16 @@ async function claimedLibraryKeys(db: Db, workspaceIds: string[], sourceKeys: st
 	for (let i = 0; i < workspaceIds.length; i += IN_CHUNK) {
 		const chunk = workspaceIds.slice(i, i + IN_CHUNK);
 		const [backgroundRows, workspaceRows] = await Promise.all([
-			db.select({ key: backgrounds.objectKey }).from(backgrounds).where(inArray(backgrounds.workspaceId, chunk)).all(),
-			db.select({ key: workspaces.watermarkImageKey }).from(workspaces).where(inArray(workspaces.id, chunk)).all(),
+			db
+				.select({ key: backgrounds.objectKey })
+				.from(backgrounds)
+				.where(inArray(backgrounds.workspaceId, chunk))
+				.all(),
+			db
+				.select({ key: workspaces.watermarkImageKey })
+				.from(workspaces)
+				.where(inArray(workspaces.id, chunk))
+				.all(),
 		]);
 		for (const row of [...backgroundRows, ...workspaceRows]) if (row.key) claimed.add(row.key);
 	}
@@ -176,7 +219,12 @@ async function claimedLibraryKeys(db: Db, workspaceIds: string[], sourceKeys: st
 		const rows = await db
 			.select({ key: uploads.objectKey })
 			.from(uploads)
-			.where(and(inArray(uploads.objectKey, sourceKeys.slice(i, i + IN_CHUNK)), inArray(uploads.status, ["uploading", "completed"])))
+			.where(
+				and(
+					inArray(uploads.objectKey, sourceKeys.slice(i, i + IN_CHUNK)),
+					inArray(uploads.status, ["uploading", "completed"]),
+				),
+			)
 			.all();
 		for (const row of rows) claimed.add(row.key);
 	}

@@ -9,7 +9,9 @@ import { base64UrlDecode, base64UrlEncode, timingSafeEqual } from "./crypto";
 export const PBKDF2_ITERATIONS = 100_000;
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
-	const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
+	const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, [
+		"deriveBits",
+	]);
 	const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
 	return new Uint8Array(bits);
 }
@@ -25,8 +27,18 @@ export async function verifyPassword(password: string, stored: string | null): P
 	const [scheme, digest, iterations, salt, hash] = (stored ?? "").split("$");
 	const saltBytes = salt ? base64UrlDecode(salt) : null;
 	const expected = hash ? base64UrlDecode(hash) : null;
-	const valid = scheme === "pbkdf2" && digest === "sha256" && saltBytes && expected && Number(iterations) > 0 && Number(iterations) <= PBKDF2_ITERATIONS;
+	const valid =
+		scheme === "pbkdf2" &&
+		digest === "sha256" &&
+		saltBytes &&
+		expected &&
+		Number(iterations) > 0 &&
+		Number(iterations) <= PBKDF2_ITERATIONS;
 	// Unknown users still pay for one derivation, so timing does not tell which emails exist.
-	const actual = await derive(password, valid ? saltBytes : new Uint8Array(16), valid ? Number(iterations) : PBKDF2_ITERATIONS);
+	const actual = await derive(
+		password,
+		valid ? saltBytes : new Uint8Array(16),
+		valid ? Number(iterations) : PBKDF2_ITERATIONS,
+	);
 	return Boolean(valid && expected && timingSafeEqual(actual, expected));
 }

@@ -22,13 +22,25 @@ export interface SlotRules {
 	maxWaiting: number;
 }
 
-export async function slotRulesOf(env: Pick<Env, "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, workspaceId: string): Promise<SlotRules> {
+export async function slotRulesOf(
+	env: Pick<Env, "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: Db,
+	workspaceId: string,
+): Promise<SlotRules> {
 	const settings = settingsOf(env);
 	const plan = await planOf(db, workspaceId);
-	return { limit: Math.max(1, plan?.maxConcurrentVideos ?? settings.maxConcurrentVideos), maxWaiting: settings.maxQueuedVideos };
+	return {
+		limit: Math.max(1, plan?.maxConcurrentVideos ?? settings.maxConcurrentVideos),
+		maxWaiting: settings.maxQueuedVideos,
+	};
 }
 
-export async function claimProcessingSlot(env: Pick<Env, "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, videoId: string, workspaceId: string): Promise<SlotState> {
+export async function claimProcessingSlot(
+	env: Pick<Env, "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: Db,
+	videoId: string,
+	workspaceId: string,
+): Promise<SlotState> {
 	return claimSlot(db, videoId, workspaceId, (await slotRulesOf(env, db, workspaceId)).limit);
 }
 
@@ -36,7 +48,11 @@ export async function claimProcessingSlot(env: Pick<Env, "MAX_CONCURRENT_VIDEOS"
  * Tells the next waiting videos of the workspace that a slot may be free (each checks for itself,
  * so waking too many is harmless). Best effort: a missed event is caught by the two-minute check.
  */
-export async function wakeWaiting(env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, workspaceId: string): Promise<void> {
+export async function wakeWaiting(
+	env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: Db,
+	workspaceId: string,
+): Promise<void> {
 	const { limit } = await slotRulesOf(env, db, workspaceId);
 	for (const id of await nextWaiting(db, workspaceId, limit)) {
 		try {

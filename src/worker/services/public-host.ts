@@ -24,7 +24,10 @@ interface DohAnswer {
 }
 
 /** Why a host may not be fetched (a sentence for the delivery record), or null when it may. */
-export async function refusedHostReason(url: URL, env: Pick<Env, "ALLOW_PRIVATE_SOURCES" | "DNS_RESOLVER_URL">): Promise<string | null> {
+export async function refusedHostReason(
+	url: URL,
+	env: Pick<Env, "ALLOW_PRIVATE_SOURCES" | "DNS_RESOLVER_URL">,
+): Promise<string | null> {
 	const settings = settingsOf(env);
 	if (settings.allowPrivateSources) return null;
 	const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -32,7 +35,10 @@ export async function refusedHostReason(url: URL, env: Pick<Env, "ALLOW_PRIVATE_
 	if (addressRange(host) !== null) return isPrivateAddress(host) ? `${host} is not a public address` : null;
 	let addresses: string[];
 	try {
-		addresses = [...(await resolve(host, "A", settings.dnsResolverUrl)), ...(await resolve(host, "AAAA", settings.dnsResolverUrl))];
+		addresses = [
+			...(await resolve(host, "A", settings.dnsResolverUrl)),
+			...(await resolve(host, "AAAA", settings.dnsResolverUrl)),
+		];
 	} catch (error) {
 		return `${host} could not be resolved (${(error as Error).message})`;
 	}
@@ -46,12 +52,17 @@ async function resolve(host: string, type: "A" | "AAAA", resolverUrl: string): P
 	const query = new URL(resolverUrl);
 	query.searchParams.set("name", host);
 	query.searchParams.set("type", type);
-	const response = await fetch(query, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(DOH_TIMEOUT_MS) });
+	const response = await fetch(query, {
+		headers: { accept: "application/dns-json" },
+		signal: AbortSignal.timeout(DOH_TIMEOUT_MS),
+	});
 	if (!response.ok) throw new Error(`resolver answered ${response.status}`);
 	const answer = (await response.json()) as DohAnswer;
 	// NXDOMAIN (3) and the like: no addresses. SERVFAIL (2) is the resolver's failure, not an answer.
 	if (answer.Status === 2) throw new Error("resolver failed (SERVFAIL)");
 	const wanted = type === "A" ? A : AAAA;
 	// A CNAME chain is answered with its A/AAAA records at the end; every one of them is checked.
-	return (answer.Answer ?? []).filter((record) => record.type === wanted && typeof record.data === "string").map((record) => record.data!);
+	return (answer.Answer ?? [])
+		.filter((record) => record.type === wanted && typeof record.data === "string")
+		.map((record) => record.data!);
 }

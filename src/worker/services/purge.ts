@@ -27,6 +27,7 @@ export async function purgeExpired(env: Pick<Env, "DB">, now = Date.now()): Prom
 		loginKeys: await purgeQuietKeys(db, LOGIN_QUIET_MS, now),
 		stepTimings: await purgeStepsBefore(db, new Date(now - STEP_TIMELINE_DAYS * 86_400_000).toISOString()),
 	};
-	if (report.sessions + report.idempotencyKeys + report.loginKeys + report.stepTimings > 0) console.log(JSON.stringify({ event: "purge", ...report }));
+	if (report.sessions + report.idempotencyKeys + report.loginKeys + report.stepTimings > 0)
+		console.log(JSON.stringify({ event: "purge", ...report }));
 	return report;
 }

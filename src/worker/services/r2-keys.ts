@@ -14,10 +14,18 @@ export const r2Keys = {
 	clipWatermark: (videoId: string) => `clips/${videoId}/watermark.png`,
 	/** Drawn by the render tier on first use, then shared by every workspace. */
 	builtinBackground: (backgroundId: string) => `backgrounds/builtin/${backgroundId}.mp4`,
-	workspaceBackground: (workspaceId: string, backgroundId: string) => `backgrounds/${workspaceId}/${backgroundId}.mp4`,
+	workspaceBackground: (workspaceId: string, backgroundId: string) =>
+		`backgrounds/${workspaceId}/${backgroundId}.mp4`,
 	watermarkImage: (workspaceId: string, markId: string) => `watermarks/${workspaceId}/${markId}.png`,
 	/** A caption look's preview PNG, named by the hash of the look (so each look is drawn once, for everyone). */
 	captionPreview: (lookHash: string) => `caption-previews/${lookHash}.png`,
 	/** Prefixes holding a video's objects (for cleanup). */
-	videoPrefixes: (videoId: string) => [`sources/${videoId}/`, `audio/${videoId}/`, `transcripts/${videoId}/`, `transcripts/${videoId}.json`, `signals/${videoId}.json`, `clips/${videoId}/`],
+	videoPrefixes: (videoId: string) => [
+		`sources/${videoId}/`,
+		`audio/${videoId}/`,
+		`transcripts/${videoId}/`,
+		`transcripts/${videoId}.json`,
+		`signals/${videoId}.json`,
+		`clips/${videoId}/`,
+	],
 };

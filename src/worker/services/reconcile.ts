@@ -40,7 +40,13 @@ export interface ReconcileReport {
 	running: string[];
 }
 
-export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, now = Date.now()): Promise<ReconcileReport> {
+export async function reconcileStaleVideos(
+	env: Pick<
+		Env,
+		"DB" | "MEDIA" | "PROCESS_VIDEO" | "RECONCILE_STALE_MINUTES" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS"
+	>,
+	now = Date.now(),
+): Promise<ReconcileReport> {
 	const staleMinutes = settingsOf(env).reconcileStaleMinutes;
 	const cutoff = new Date(now - staleMinutes * 60_000).toISOString();
 	const db = getDb(env);
@@ -54,18 +60,28 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 		try {
 			const status = await (await env.PROCESS_VIDEO.get(reprocess?.id ?? id)).status();
 			state = status.status;
-			cause = typeof status.error === "object" && status.error ? String((status.error as { message?: string }).message ?? "") : "";
+			cause =
+				typeof status.error === "object" && status.error
+					? String((status.error as { message?: string }).message ?? "")
+					: "";
 		} catch {
 			state = "missing";
 		}
 		if (state === "errored" || state === "terminated" || state === "missing") {
-			const why = state === "missing" ? "its processing job no longer exists" : `its processing job ${state}${cause ? `: ${cause}` : ""}`;
+			const why =
+				state === "missing"
+					? "its processing job no longer exists"
+					: `its processing job ${state}${cause ? `: ${cause}` : ""}`;
 			if (reprocess) {
 				// Only the reprocess's minutes come back; the source, transcript and previous clips stay.
 				await failReprocessAndRefund(env, db, reprocess.id, `it stopped unexpectedly (${why})`);
 			} else {
 				const video = await findVideoById(db, id);
-				await markFailedAndRefund(db, id, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
+				await markFailedAndRefund(
+					db,
+					id,
+					`Processing stopped unexpectedly (${why}). The minutes were refunded.`,
+				);
 				await deleteVideoArtifacts(env, id);
 				if (video) await wakeWaiting(env, db, video.workspaceId);
 			}
@@ -81,7 +97,12 @@ export async function reconcileStaleVideos(env: Pick<Env, "DB" | "MEDIA" | "PROC
 }
 
 /** A clip stuck `generating` whose edit's instance is gone goes back to its previous version (edits are free: nothing to refund). */
-async function reconcileClipEdits(env: Pick<Env, "PROCESS_VIDEO">, db: ReturnType<typeof getDb>, cutoff: string, report: ReconcileReport): Promise<void> {
+async function reconcileClipEdits(
+	env: Pick<Env, "PROCESS_VIDEO">,
+	db: ReturnType<typeof getDb>,
+	cutoff: string,
+	report: ReconcileReport,
+): Promise<void> {
 	for (const clip of await staleClipEdits(db, cutoff, BATCH)) {
 		report.checked++;
 		let state: string;
@@ -92,7 +113,12 @@ async function reconcileClipEdits(env: Pick<Env, "PROCESS_VIDEO">, db: ReturnTyp
 			state = "missing";
 		}
 		if (state === "errored" || state === "terminated" || state === "missing") {
-			await failClipEdit(db, clip.id, clip.edits, "The edit could not be rendered: its job stopped unexpectedly. The clip keeps its previous version.");
+			await failClipEdit(
+				db,
+				clip.id,
+				clip.edits,
+				"The edit could not be rendered: its job stopped unexpectedly. The clip keeps its previous version.",
+			);
 			report.failed.push(clip.id);
 		} else {
 			if (ALIVE_STATES.has(state)) await wake(env, instanceId);

@@ -5,7 +5,17 @@
  * table, so a call is type-checked end to end and every answer is validated.
  */
 import {
-	HEALTH_PATH, isUsableRenderSecret, JobStreamError, readJobEvents, RenderErrorBody, renderJobs, signRenderRequest, type JobName, type JobRequest, type JobResult, type RenderErrorCode,
+	HEALTH_PATH,
+	isUsableRenderSecret,
+	JobStreamError,
+	readJobEvents,
+	RenderErrorBody,
+	renderJobs,
+	signRenderRequest,
+	type JobName,
+	type JobRequest,
+	type JobResult,
+	type RenderErrorCode,
 } from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
 import { settingsOf } from "../settings";
@@ -57,21 +67,39 @@ type RenderFetch = (path: string, init: RequestInit) => Promise<Response>;
  * between the download and upload steps). Sent as `X-Clipforge-Instance` too, so a natively run
  * tier (and the tests' fake) sees which instance it stands for.
  */
-export function createRenderClient(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET"> & RetryVars, instance: RenderInstance): RenderClient {
-	return renderClientOver(renderFetch(env, instance), settingsOf(env).renderIdleTimeoutSeconds * 1000, env.RENDER_SECRET, retryPolicyOf(env));
+export function createRenderClient(
+	env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER" | "RENDER_IDLE_TIMEOUT_SECONDS" | "RENDER_SECRET"> & RetryVars,
+	instance: RenderInstance,
+): RenderClient {
+	return renderClientOver(
+		renderFetch(env, instance),
+		settingsOf(env).renderIdleTimeoutSeconds * 1000,
+		env.RENDER_SECRET,
+		retryPolicyOf(env),
+	);
 }
 
 export const INSTANCE_HEADER = "x-clipforge-instance";
 
 function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance: RenderInstance): RenderFetch {
-	const tagged = (init: RequestInit): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), [INSTANCE_HEADER]: instance } });
+	const tagged = (init: RequestInit): RequestInit => ({
+		...init,
+		headers: { ...(init.headers as Record<string, string>), [INSTANCE_HEADER]: instance },
+	});
 	if (env.RENDER_URL) {
 		const base = env.RENDER_URL;
 		return (path, init) => fetch(new URL(path, base), tagged(init));
 	}
 	const namespace = env.RENDER_CONTAINER;
 	if (!namespace) {
-		return () => Promise.reject(new RenderTierError("unreachable", "No render tier is configured (set RENDER_URL or bind RENDER_CONTAINER).", false));
+		return () =>
+			Promise.reject(
+				new RenderTierError(
+					"unreachable",
+					"No render tier is configured (set RENDER_URL or bind RENDER_CONTAINER).",
+					false,
+				),
+			);
 	}
 	return (path, init) => getContainer(namespace, instance).fetch(new Request(`http://render${path}`, tagged(init)));
 }
@@ -80,9 +108,15 @@ function renderFetch(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance
  * The tier's `/healthz` (its startup self-check: tools, ffmpeg filters, fonts) on `instance`, the
  * way its jobs reach it. For the operator's smoke check.
  */
-export async function renderHealth(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">, instance: RenderInstance): Promise<{ status: number; body: unknown }> {
+export async function renderHealth(
+	env: Pick<Env, "RENDER_URL" | "RENDER_CONTAINER">,
+	instance: RenderInstance,
+): Promise<{ status: number; body: unknown }> {
 	try {
-		const response = await renderFetch(env, instance)(HEALTH_PATH, { method: "GET", signal: AbortSignal.timeout(60_000) });
+		const response = await renderFetch(env, instance)(HEALTH_PATH, {
+			method: "GET",
+			signal: AbortSignal.timeout(60_000),
+		});
 		const text = await response.text();
 		let body: unknown = text.slice(0, 500);
 		try {
@@ -92,7 +126,13 @@ export async function renderHealth(env: Pick<Env, "RENDER_URL" | "RENDER_CONTAIN
 		}
 		return { status: response.status, body };
 	} catch (error) {
-		throw error instanceof RenderTierError ? error : new RenderTierError("unreachable", `The render tier could not be reached: ${(error as Error).message}`, true);
+		throw error instanceof RenderTierError
+			? error
+			: new RenderTierError(
+					"unreachable",
+					`The render tier could not be reached: ${(error as Error).message}`,
+					true,
+				);
 	}
 }
 
@@ -116,27 +156,54 @@ class ConnectionLost extends Error {
  * 15 s while it works, so silence means a dead or wedged process: better to retry now than to
  * wait for the step's own timeout (30 minutes).
  */
-export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secret: string | undefined, retry: RetryPolicy = DEFAULT_RETRY_POLICY): RenderClient {
+export function renderClientOver(
+	send: RenderFetch,
+	idleTimeoutMs: number,
+	secret: string | undefined,
+	retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+): RenderClient {
 	const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 	const post = async (path: string, body: unknown, signal?: AbortSignal): Promise<Response> => {
 		// The tier runs only jobs signed with the shared secret (packages/contract request-auth.ts).
 		if (!isUsableRenderSecret(secret)) {
-			throw new RenderTierError("unreachable", "The render tier is not configured: RENDER_SECRET is missing or too short (wrangler secret put RENDER_SECRET).", false);
+			throw new RenderTierError(
+				"unreachable",
+				"The render tier is not configured: RENDER_SECRET is missing or too short (wrangler secret put RENDER_SECRET).",
+				false,
+			);
 		}
 		const text = JSON.stringify(body);
 		try {
 			// Signed afresh for each attempt: the tier accepts a nonce once.
 			const authorization = await signRenderRequest(secret, { method: "POST", path, body: text });
-			return await send(path, { method: "POST", headers: { "content-type": "application/json", authorization }, body: text, signal });
+			return await send(path, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization },
+				body: text,
+				signal,
+			});
 		} catch (error) {
 			if (error instanceof RenderTierError) throw error;
-			if (signal?.aborted) throw new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);
-			throw new ConnectionLost(new RenderTierError("unreachable", `The render tier could not be reached: ${(error as Error).message}`, true), false);
+			if (signal?.aborted)
+				throw new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);
+			throw new ConnectionLost(
+				new RenderTierError(
+					"unreachable",
+					`The render tier could not be reached: ${(error as Error).message}`,
+					true,
+				),
+				false,
+			);
 		}
 	};
 
 	/** One attempt over one connection. */
-	const attempt = async <N extends JobName>(name: N, request: JobRequest<N>, options: RunOptions, deadline: number | null): Promise<JobResult<N>> => {
+	const attempt = async <N extends JobName>(
+		name: N,
+		request: JobRequest<N>,
+		options: RunOptions,
+		deadline: number | null,
+	): Promise<JobResult<N>> => {
 		const job = renderJobs[name];
 		const result = job.result as unknown as { parse(value: unknown): JobResult<N> };
 		if (!("progress" in job)) {
@@ -147,14 +214,26 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secre
 			try {
 				text = await response.text();
 			} catch (error) {
-				if (signal?.aborted) throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
-				throw new ConnectionLost(new RenderTierError("unreachable", `The render tier's answer to ${job.path} was cut off: ${(error as Error).message}`, true), false);
+				if (signal?.aborted)
+					throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
+				throw new ConnectionLost(
+					new RenderTierError(
+						"unreachable",
+						`The render tier's answer to ${job.path} was cut off: ${(error as Error).message}`,
+						true,
+					),
+					false,
+				);
 			}
 			let answer: unknown;
 			try {
 				answer = JSON.parse(text);
 			} catch {
-				throw new RenderTierError("internal_error", `The render tier answered ${job.path} with something other than JSON: ${text.slice(0, 100)}`, true);
+				throw new RenderTierError(
+					"internal_error",
+					`The render tier answered ${job.path} with something other than JSON: ${text.slice(0, 100)}`,
+					true,
+				);
 			}
 			return result.parse(answer);
 		}
@@ -170,19 +249,35 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secre
 				clearTimeout(timer);
 				timer = setTimeout(() => idle.abort(), idleTimeoutMs);
 				if (event.type === "progress") await options.onProgress?.(event.fraction);
-				else if (event.type === "error") throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
+				else if (event.type === "error")
+					throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
 				else return result.parse(event.result);
 			}
 			// The stream ended without the job's last event: the tier died, or the connection was closed under it.
-			throw new ConnectionLost(new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true), heard);
+			throw new ConnectionLost(
+				new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true),
+				heard,
+			);
 		} catch (error) {
 			if (error instanceof RenderTierError || error instanceof ConnectionLost) throw error;
 			if (error instanceof JobStreamError) {
-				if (error.reason === "stalled") throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
-				throw new RenderTierError("internal_error", `The render tier sent a malformed event on ${job.path}.`, true);
+				if (error.reason === "stalled")
+					throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
+				throw new RenderTierError(
+					"internal_error",
+					`The render tier sent a malformed event on ${job.path}.`,
+					true,
+				);
 			}
 			// Reading the body failed: the connection was reset or cut mid-stream.
-			throw new ConnectionLost(new RenderTierError("unreachable", `The render tier's connection was lost during ${job.path}: ${(error as Error).message}`, true), heard);
+			throw new ConnectionLost(
+				new RenderTierError(
+					"unreachable",
+					`The render tier's connection was lost during ${job.path}: ${(error as Error).message}`,
+					true,
+				),
+				heard,
+			);
 		} finally {
 			clearTimeout(timer);
 		}
@@ -220,7 +315,8 @@ export function renderClientOver(send: RenderFetch, idleTimeoutMs: number, secre
 					} else {
 						throw error;
 					}
-					if (deadline !== null && now + wait >= deadline) throw error instanceof ConnectionLost ? error.final : error;
+					if (deadline !== null && now + wait >= deadline)
+						throw error instanceof ConnectionLost ? error.final : error;
 				}
 				await sleep(wait);
 			}
@@ -233,8 +329,17 @@ async function errorFrom(response: Response): Promise<RenderTierError> {
 	try {
 		const { error } = RenderErrorBody.parse(JSON.parse(text));
 		const retryAfter = Number(response.headers.get("retry-after"));
-		return new RenderTierError(error.code, error.message, error.retryable, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
+		return new RenderTierError(
+			error.code,
+			error.message,
+			error.retryable,
+			Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+		);
 	} catch {
-		return new RenderTierError("internal_error", `The render tier answered ${response.status}: ${text.slice(0, 200)}`, response.status >= 500);
+		return new RenderTierError(
+			"internal_error",
+			`The render tier answered ${response.status}: ${text.slice(0, 200)}`,
+			response.status >= 500,
+		);
 	}
 }

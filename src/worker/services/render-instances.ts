@@ -37,7 +37,8 @@ export function renderPoolsOf(env: PoolEnv): RenderPools {
 	return { ...FIXED_POOLS, ...settingsOf(env).instances };
 }
 
-const named = (pools: RenderPools, purpose: RenderPurpose, index: number) => `${purpose}-${index % pools[purpose]}` as RenderInstance;
+const named = (pools: RenderPools, purpose: RenderPurpose, index: number) =>
+	`${purpose}-${index % pools[purpose]}` as RenderInstance;
 
 /** FNV-1a: a stable spread of ids over a pool. */
 function slotOf(text: string): number {
@@ -59,5 +60,7 @@ export const renderInstance = {
 /** Every name renderInstance can make under `env`'s settings. */
 export function allRenderInstances(env: PoolEnv): string[] {
 	const pools = renderPoolsOf(env);
-	return (Object.keys(pools) as RenderPurpose[]).flatMap((purpose) => Array.from({ length: pools[purpose] }, (_, i) => named(pools, purpose, i)));
+	return (Object.keys(pools) as RenderPurpose[]).flatMap((purpose) =>
+		Array.from({ length: pools[purpose] }, (_, i) => named(pools, purpose, i)),
+	);
 }

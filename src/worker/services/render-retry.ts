@@ -24,7 +24,13 @@ export interface RetryPolicy {
 	sleep?: (ms: number) => Promise<void>;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { reconnectForMs: 120_000, busyWaitMs: 10 * 60_000, maxCutsAfterEvents: 10, firstDelayMs: 250, maxDelayMs: 5_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	reconnectForMs: 120_000,
+	busyWaitMs: 10 * 60_000,
+	maxCutsAfterEvents: 10,
+	firstDelayMs: 250,
+	maxDelayMs: 5_000,
+};
 
 /** The operator's retry vars (wrangler.toml), in seconds; unset gives DEFAULT_RETRY_POLICY. */
 export interface RetryVars {
@@ -47,4 +53,3 @@ export function retryPolicyOf(env: RetryVars): RetryPolicy {
 		maxDelayMs: Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, Math.max(reconnectForMs / 4, 1)),
 	};
 }
-

@@ -14,7 +14,12 @@ import { r2Keys } from "./r2-keys";
  * config; the reprocess's minutes come back (once); its half-made clip files go.
  * @returns minutes refunded by this call.
  */
-export async function failReprocessAndRefund(env: Pick<Env, "MEDIA" | "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, reprocessId: string, cause: string): Promise<number> {
+export async function failReprocessAndRefund(
+	env: Pick<Env, "MEDIA" | "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: Db,
+	reprocessId: string,
+	cause: string,
+): Promise<number> {
 	const row = await findReprocess(db, reprocessId);
 	if (!row) return 0;
 	const refund = row.minutesCharged > 0 ? ` and its ${row.minutesCharged} minute(s) were refunded` : "";
@@ -31,7 +36,11 @@ export async function failReprocessAndRefund(env: Pick<Env, "MEDIA" | "PROCESS_V
  * first clips), so only a reprocess still running is refunded, and its workflow instance stopped.
  * @returns minutes refunded, or null when the video was never reprocessed (the usual rules apply).
  */
-export async function refundReprocessOnDelete(env: Pick<Env, "PROCESS_VIDEO">, db: Db, videoId: string): Promise<number | null> {
+export async function refundReprocessOnDelete(
+	env: Pick<Env, "PROCESS_VIDEO">,
+	db: Db,
+	videoId: string,
+): Promise<number | null> {
 	const running = await runningReprocessOf(db, videoId);
 	if (!running) return (await reprocessesOf(db, videoId)).length > 0 ? 0 : null;
 	try {
@@ -39,7 +48,14 @@ export async function refundReprocessOnDelete(env: Pick<Env, "PROCESS_VIDEO">, d
 		const { status } = await instance.status();
 		if (status !== "complete" && status !== "errored" && status !== "terminated") await instance.terminate();
 	} catch (error) {
-		console.warn(JSON.stringify({ videoId, reprocessId: running.id, event: "terminate reprocess workflow", error: (error as Error).message }));
+		console.warn(
+			JSON.stringify({
+				videoId,
+				reprocessId: running.id,
+				event: "terminate reprocess workflow",
+				error: (error as Error).message,
+			}),
+		);
 	}
 	return refundReprocess(db, running.id, "video deleted while it was being reprocessed");
 }
@@ -49,7 +65,12 @@ export async function refundReprocessOnDelete(env: Pick<Env, "PROCESS_VIDEO">, d
  * reprocess's), keeping the watermark copy. Safe to repeat: it looks at what is stored.
  */
 export async function deleteUnlistedClipFiles(env: Pick<Env, "MEDIA">, db: Db, videoId: string): Promise<number> {
-	const keep = new Set((await clipIdsOf(db, videoId)).flatMap((id) => [r2Keys.clipVideo(videoId, id), r2Keys.clipThumbnail(videoId, id)]));
+	const keep = new Set(
+		(await clipIdsOf(db, videoId)).flatMap((id) => [
+			r2Keys.clipVideo(videoId, id),
+			r2Keys.clipThumbnail(videoId, id),
+		]),
+	);
 	// An edited clip's files have keys of their own (r2Keys.clipEditVideo).
 	for (const key of await clipFileKeysOf(db, videoId)) keep.add(key);
 	keep.add(r2Keys.clipWatermark(videoId));

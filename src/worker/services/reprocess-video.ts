@@ -6,7 +6,15 @@
 import { generatingClipCount } from "../db/clips";
 import type { Db } from "../db/client";
 import { balanceOf } from "../db/ledger";
-import { countsTowardAllowance, failReprocess, findReprocess, reprocessesOf, reprocessIdOf, startReprocess, type ReprocessRow } from "../db/reprocesses";
+import {
+	countsTowardAllowance,
+	failReprocess,
+	findReprocess,
+	reprocessesOf,
+	reprocessIdOf,
+	startReprocess,
+	type ReprocessRow,
+} from "../db/reprocesses";
 import { processingVideos } from "../db/slots";
 import { findVideoById, type VideoRow } from "../db/videos";
 import { REPROCESSABLE_STATUSES, reprocessCost, transcriptConflicts, type ReprocessConfig } from "../domain/reprocess";
@@ -21,14 +29,23 @@ import { startInstance } from "./workflow-instances";
 
 const isReprocessable = (status: string) => (REPROCESSABLE_STATUSES as readonly string[]).includes(status);
 
-export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">, db: Db, video: VideoRow, changes: ReprocessConfig | undefined): Promise<ReprocessRow> {
+export async function reprocessVideo(
+	env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: Db,
+	video: VideoRow,
+	changes: ReprocessConfig | undefined,
+): Promise<ReprocessRow> {
 	await assertFinished(db, video);
 	const history = await reprocessesOf(db, video.id);
 	await assertStoredFiles(env, video, history);
 
 	const current = VideoConfigInput.parse(video.config);
 	const config = mergedConfig(current, changes);
-	const conflicts = transcriptConflicts(config, { ...frameOf(transcribedConfig(current, history), video.duration), language: video.language }, video.duration);
+	const conflicts = transcriptConflicts(
+		config,
+		{ ...frameOf(transcribedConfig(current, history), video.duration), language: video.language },
+		video.duration,
+	);
 	if (conflicts.length > 0) throw new ApiError("invalid_request", "The request is invalid.", conflicts);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
 	await assertCaptionTemplate(db, video.workspaceId, config, current.captionTemplateId);
@@ -38,10 +55,27 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | 
 	const number = Math.max(0, ...history.map((r) => r.number)) + 1;
 	const id = reprocessIdOf(video.id, number);
 	const slots = await slotRulesOf(env, db, video.workspaceId);
-	const started = await startReprocess(db, { id, videoId: video.id, workspaceId: video.workspaceId, number, config, previousConfig: current, minutesCharged: cost }, slots.limit);
+	const started = await startReprocess(
+		db,
+		{
+			id,
+			videoId: video.id,
+			workspaceId: video.workspaceId,
+			number,
+			config,
+			previousConfig: current,
+			minutesCharged: cost,
+		},
+		slots.limit,
+	);
 	if (!started) throw await whyNotStarted(db, video, slots.limit, cost);
 
-	const settle = () => failReprocess(db, { id, videoId: video.id, number }, "Reprocessing could not be started; its minutes were refunded.");
+	const settle = () =>
+		failReprocess(
+			db,
+			{ id, videoId: video.id, number },
+			"Reprocessing could not be started; its minutes were refunded.",
+		);
 	await startInstance(env, id, { kind: "reprocess", videoId: video.id, reprocessId: id }, settle);
 	return (await findReprocess(db, id))!;
 }
@@ -49,37 +83,64 @@ export async function reprocessVideo(env: Pick<Env, "PROCESS_VIDEO" | "MEDIA" | 
 /** A reprocess starts from a video whose run ended, with no clip of it rendering again. */
 async function assertFinished(db: Db, video: VideoRow): Promise<void> {
 	if (video.status === "pending_config") {
-		throw new ApiError("conflict", "The video has not been processed yet: send its config with PUT /api/videos/{id}/config.");
+		throw new ApiError(
+			"conflict",
+			"The video has not been processed yet: send its config with PUT /api/videos/{id}/config.",
+		);
 	}
 	if (!isReprocessable(video.status)) {
-		throw new ApiError("video_processing", `The video is still processing (${video.status}); reprocess it once it has completed.`, { status: video.status });
+		throw new ApiError(
+			"video_processing",
+			`The video is still processing (${video.status}); reprocess it once it has completed.`,
+			{ status: video.status },
+		);
 	}
 	if ((await generatingClipCount(db, video.id)) > 0) {
-		throw new ApiError("video_processing", "A clip of this video is being rendered again after an edit; reprocess it once that has finished.", { status: video.status });
+		throw new ApiError(
+			"video_processing",
+			"A clip of this video is being rendered again after an edit; reprocess it once that has finished.",
+			{ status: video.status },
+		);
 	}
 }
 
 /** The guarded start refused: the video moved on, the workspace's slots are full, or the balance is short. */
 async function whyNotStarted(db: Db, video: VideoRow, slotLimit: number, cost: number): Promise<ApiError> {
 	const now = await findVideoById(db, video.id);
-	if (!now || !isReprocessable(now.status)) return new ApiError("video_processing", `The video is already being processed (${now?.status ?? "deleted"}).`, { status: now?.status });
+	if (!now || !isReprocessable(now.status))
+		return new ApiError("video_processing", `The video is already being processed (${now?.status ?? "deleted"}).`, {
+			status: now?.status,
+		});
 	// Free reprocesses must not run past the workspace's share of the container pool.
 	if ((await processingVideos(db, video.workspaceId)) >= slotLimit) {
 		const message = `The workspace already has ${slotLimit} video(s) processing, its limit; reprocess this one once one has finished. Nothing was charged.`;
 		return new ApiError("queue_full", message, { maxConcurrent: slotLimit, retryAfter: 60 });
 	}
 	const balance = await balanceOf(db, video.workspaceId);
-	return new ApiError("insufficient_minutes", `This reprocess needs ${cost} minute(s); the workspace has ${balance}.`, { required: cost, balance });
+	return new ApiError(
+		"insufficient_minutes",
+		`This reprocess needs ${cost} minute(s); the workspace has ${balance}.`,
+		{ required: cost, balance },
+	);
 }
 
 /** The video's config with the changes on top, checked whole; a reprocess always makes clips. */
 function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined): VideoConfig {
 	if (changes?.skipClipping === true) {
-		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "config.skipClipping", message: "a reprocess makes clips; the transcript is already at GET /api/videos/{id}/transcript" }]);
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{
+				path: "config.skipClipping",
+				message: "a reprocess makes clips; the transcript is already at GET /api/videos/{id}/transcript",
+			},
+		]);
 	}
 	const parsed = VideoConfigInput.safeParse({ ...current, ...stripUndefined(changes ?? {}), skipClipping: false });
 	if (!parsed.success) {
-		throw new ApiError("invalid_request", "The request is invalid.", zodIssues(parsed.error).map((issue) => ({ ...issue, path: `config.${issue.path}` })));
+		throw new ApiError(
+			"invalid_request",
+			"The request is invalid.",
+			zodIssues(parsed.error).map((issue) => ({ ...issue, path: `config.${issue.path}` })),
+		);
 	}
 	return parsed.data;
 }
@@ -97,7 +158,10 @@ async function assertStoredFiles(env: Pick<Env, "MEDIA">, video: VideoRow, histo
 	const sourceKey = video.sourceKey ?? r2Keys.source(video.id);
 	const transcriptKey = video.transcriptKey;
 	const failedFirstRun = video.status === "failed" && history.length === 0;
-	const [source, transcript] = failedFirstRun || !transcriptKey ? [null, null] : await Promise.all([env.MEDIA.head(sourceKey), env.MEDIA.head(transcriptKey)]);
+	const [source, transcript] =
+		failedFirstRun || !transcriptKey
+			? [null, null]
+			: await Promise.all([env.MEDIA.head(sourceKey), env.MEDIA.head(transcriptKey)]);
 	if (!source || !transcript) {
 		throw new ApiError(
 			"source_deleted",

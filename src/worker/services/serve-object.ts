@@ -2,9 +2,17 @@
  * Answers a GET for an R2 object with HTTP Range support (206 + Content-Range), which browsers'
  * video players and ffmpeg's HTTP reader both rely on.
  */
-export async function serveR2Object(bucket: R2Bucket, key: string, request: Request, downloadName?: string): Promise<Response | null> {
+export async function serveR2Object(
+	bucket: R2Bucket,
+	key: string,
+	request: Request,
+	downloadName?: string,
+): Promise<Response | null> {
 	const hasRange = request.headers.has("range");
-	const object = request.method === "HEAD" ? await bucket.head(key) : await bucket.get(key, hasRange ? { range: request.headers } : {});
+	const object =
+		request.method === "HEAD"
+			? await bucket.head(key)
+			: await bucket.get(key, hasRange ? { range: request.headers } : {});
 	if (!object) return null;
 	const headers = new Headers();
 	object.writeHttpMetadata(headers);

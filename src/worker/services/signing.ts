@@ -17,7 +17,10 @@ export type SignatureCheck = "valid" | "expired" | "invalid";
 function secretOf(env: Pick<Env, "SIGNING_SECRET">): string {
 	const secret = env.SIGNING_SECRET;
 	if (!secret || secret.length < 16) {
-		throw new ApiError("service_unavailable", "The service is not configured: SIGNING_SECRET is missing (wrangler secret put SIGNING_SECRET).");
+		throw new ApiError(
+			"service_unavailable",
+			"The service is not configured: SIGNING_SECRET is missing (wrangler secret put SIGNING_SECRET).",
+		);
 	}
 	return secret;
 }
@@ -26,7 +29,13 @@ async function sign(env: Pick<Env, "SIGNING_SECRET">, parts: string[]): Promise<
 	return base64UrlEncode(await hmacSha256(secretOf(env), parts.join("\n")));
 }
 
-async function check(env: Pick<Env, "SIGNING_SECRET">, parts: string[], exp: string | undefined, sig: string | undefined, now: number): Promise<SignatureCheck> {
+async function check(
+	env: Pick<Env, "SIGNING_SECRET">,
+	parts: string[],
+	exp: string | undefined,
+	sig: string | undefined,
+	now: number,
+): Promise<SignatureCheck> {
 	if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return "invalid";
 	const given = base64UrlDecode(sig);
 	// Only the canonical spelling: base64 has spare bits, so other spellings decode to the same bytes.
@@ -54,32 +63,63 @@ export async function signInternalObjectUrl(
 	return url.toString();
 }
 
-export function checkInternalObjectSignature(env: Pick<Env, "SIGNING_SECRET">, key: string, method: string, exp?: string, sig?: string, now = Date.now()) {
+export function checkInternalObjectSignature(
+	env: Pick<Env, "SIGNING_SECRET">,
+	key: string,
+	method: string,
+	exp?: string,
+	sig?: string,
+	now = Date.now(),
+) {
 	return check(env, ["internal", method, key], exp, sig, now);
 }
 
 export type ClipAsset = "download" | "thumbnail";
 
 /** `/api/clips/:clipId/<asset>?token=<exp>.<sig>` on `origin`, valid one hour from `now`. */
-export async function signClipUrl(env: Pick<Env, "SIGNING_SECRET">, origin: string, clipId: string, asset: ClipAsset, objectKey: string, now = Date.now()): Promise<string> {
+export async function signClipUrl(
+	env: Pick<Env, "SIGNING_SECRET">,
+	origin: string,
+	clipId: string,
+	asset: ClipAsset,
+	objectKey: string,
+	now = Date.now(),
+): Promise<string> {
 	const exp = String(Math.floor(now / 1000) + CLIP_URL_TTL_SECONDS);
 	const sig = await sign(env, ["clip", asset, objectKey, exp]);
 	return `${origin}/api/clips/${encodeURIComponent(clipId)}/${asset}?token=${exp}.${sig}`;
 }
 
-export function checkClipToken(env: Pick<Env, "SIGNING_SECRET">, asset: ClipAsset, objectKey: string, token: string | undefined, now = Date.now()) {
+export function checkClipToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	asset: ClipAsset,
+	objectKey: string,
+	token: string | undefined,
+	now = Date.now(),
+) {
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["clip", asset, objectKey], exp, sig, now);
 }
 
 /** `/api/caption-previews/<hash>?token=<exp>.<sig>` on `origin`: a look's preview PNG, valid one hour from `now`. */
-export async function signCaptionPreviewUrl(env: Pick<Env, "SIGNING_SECRET">, origin: string, hash: string, objectKey: string, now = Date.now()): Promise<string> {
+export async function signCaptionPreviewUrl(
+	env: Pick<Env, "SIGNING_SECRET">,
+	origin: string,
+	hash: string,
+	objectKey: string,
+	now = Date.now(),
+): Promise<string> {
 	const exp = String(Math.floor(now / 1000) + CLIP_URL_TTL_SECONDS);
 	const sig = await sign(env, ["caption-preview", objectKey, exp]);
 	return `${origin}/api/caption-previews/${encodeURIComponent(hash)}?token=${exp}.${sig}`;
 }
 
-export function checkCaptionPreviewToken(env: Pick<Env, "SIGNING_SECRET">, objectKey: string, token: string | undefined, now = Date.now()) {
+export function checkCaptionPreviewToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	objectKey: string,
+	token: string | undefined,
+	now = Date.now(),
+) {
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["caption-preview", objectKey], exp, sig, now);
 }
@@ -90,23 +130,43 @@ export function checkCaptionPreviewToken(env: Pick<Env, "SIGNING_SECRET">, objec
  * covers every part of one upload until the upload expires; the part's number and size are
  * checked against the upload itself.
  */
-export async function signUploadToken(env: Pick<Env, "SIGNING_SECRET">, uploadId: string, expiresAtMs: number): Promise<string> {
+export async function signUploadToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	uploadId: string,
+	expiresAtMs: number,
+): Promise<string> {
 	const exp = String(Math.floor(expiresAtMs / 1000));
 	return `${exp}.${await sign(env, ["upload", uploadId, exp])}`;
 }
 
-export function checkUploadToken(env: Pick<Env, "SIGNING_SECRET">, uploadId: string, token: string | undefined, now = Date.now()) {
+export function checkUploadToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	uploadId: string,
+	token: string | undefined,
+	now = Date.now(),
+) {
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["upload", uploadId], exp, sig, now);
 }
 
 /** `/admin/smoke/<runId>/download?token=<exp>.<sig>` on `origin`: the smoke check's object, signed as clip downloads are, for ten minutes. */
-export async function signSmokeDownloadUrl(env: Pick<Env, "SIGNING_SECRET">, origin: string, runId: string, objectKey: string, now = Date.now()): Promise<string> {
+export async function signSmokeDownloadUrl(
+	env: Pick<Env, "SIGNING_SECRET">,
+	origin: string,
+	runId: string,
+	objectKey: string,
+	now = Date.now(),
+): Promise<string> {
 	const exp = String(Math.floor(now / 1000) + 600);
 	return `${origin}/admin/smoke/${encodeURIComponent(runId)}/download?token=${exp}.${await sign(env, ["smoke", objectKey, exp])}`;
 }
 
-export function checkSmokeDownloadToken(env: Pick<Env, "SIGNING_SECRET">, objectKey: string, token: string | undefined, now = Date.now()) {
+export function checkSmokeDownloadToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	objectKey: string,
+	token: string | undefined,
+	now = Date.now(),
+) {
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["smoke", objectKey], exp, sig, now);
 }

@@ -19,7 +19,10 @@ export function parseSourceUrl(raw: string, env: Pick<Env, "ALLOW_PRIVATE_SOURCE
 	}
 	if (url.username || url.password) throw new ApiError("invalid_url", `${field} must not contain credentials.`);
 	if (!settingsOf(env).allowPrivateSources && isForbiddenHost(url.hostname)) {
-		throw new ApiError("invalid_url", `The service does not fetch from ${url.hostname}: it is not a public address.`);
+		throw new ApiError(
+			"invalid_url",
+			`The service does not fetch from ${url.hostname}: it is not a public address.`,
+		);
 	}
 	return url;
 }

@@ -13,20 +13,29 @@ export const STEP_TIMELINE_DAYS = 30;
 
 type Body = (...context: unknown[]) => Promise<unknown>;
 
-export function withStepTimeline(step: WorkflowStep, db: Db, ids: { videoId: string; instanceId: string }): WorkflowStep {
-	const timed = (name: string, body: Body): Body => async (...context) => {
-		const startedAt = new Date().toISOString();
-		let ok = false;
-		try {
-			const result = await body(...context);
-			ok = true;
-			return result;
-		} finally {
-			await recordStep(db, { ...ids, step: name, startedAt, endedAt: new Date().toISOString(), ok }).catch((error: unknown) =>
-				console.error(JSON.stringify({ event: "step_timeline_failed", ...ids, step: name, error: String(error) })),
-			);
-		}
-	};
+export function withStepTimeline(
+	step: WorkflowStep,
+	db: Db,
+	ids: { videoId: string; instanceId: string },
+): WorkflowStep {
+	const timed =
+		(name: string, body: Body): Body =>
+		async (...context) => {
+			const startedAt = new Date().toISOString();
+			let ok = false;
+			try {
+				const result = await body(...context);
+				ok = true;
+				return result;
+			} finally {
+				await recordStep(db, { ...ids, step: name, startedAt, endedAt: new Date().toISOString(), ok }).catch(
+					(error: unknown) =>
+						console.error(
+							JSON.stringify({ event: "step_timeline_failed", ...ids, step: name, error: String(error) }),
+						),
+				);
+			}
+		};
 	// `step.do(name, body)` or `step.do(name, config, body, rollback?)`: the body is the first function.
 	const stepDo = (name: string, ...rest: unknown[]) => {
 		const at = rest.findIndex((arg) => typeof arg === "function");

@@ -55,16 +55,34 @@ export interface SubmitUploadInput extends Omit<SubmitInput, "hostedUrl"> {
 export async function submitUploadedVideo(env: Env, db: Db, render: RenderClient, input: SubmitUploadInput) {
 	const upload = await findUpload(db, input.uploadId, [input.workspaceId]);
 	if (!upload) throw new ApiError("not_found", `Upload ${input.uploadId} was not found.`);
-	if (upload.status === "uploading") throw new ApiError("conflict", `Upload ${upload.id} is not completed; send its missing parts, then POST /api/uploads/${upload.id}/complete.`);
-	if (upload.status === "used") throw new ApiError("conflict", `Upload ${upload.id} was already submitted as video ${upload.videoId}.`, { videoId: upload.videoId });
+	if (upload.status === "uploading")
+		throw new ApiError(
+			"conflict",
+			`Upload ${upload.id} is not completed; send its missing parts, then POST /api/uploads/${upload.id}/complete.`,
+		);
+	if (upload.status === "used")
+		throw new ApiError("conflict", `Upload ${upload.id} was already submitted as video ${upload.videoId}.`, {
+			videoId: upload.videoId,
+		});
 	return submitVideo(env, db, render, input, {
 		sourceUrl: `upload://${upload.id}`,
 		uploadId: upload.id,
 		videoId: upload.videoId,
 		probe: async (limits) => {
-			const info = await probe(render, await signInternalObjectUrl(env, upload.objectKey, "GET"), limits, "The uploaded file");
+			const info = await probe(
+				render,
+				await signInternalObjectUrl(env, upload.objectKey, "GET"),
+				limits,
+				"The uploaded file",
+			);
 			// What the file itself says of a title or channel is the internal URL's: the user's file name is the better title.
-			return boundedProbe({ ...info, id: upload.id, title: titleFromFileName(upload.fileName), thumbnail: "", channelName: "Upload" });
+			return boundedProbe({
+				...info,
+				id: upload.id,
+				title: titleFromFileName(upload.fileName),
+				thumbnail: "",
+				channelName: "Upload",
+			});
 		},
 	});
 }
@@ -78,7 +96,13 @@ interface SourceOf {
 
 type ProbedVideo = ProbeResult;
 
-async function submitVideo(env: Env, db: Db, render: RenderClient, input: Omit<SubmitInput, "hostedUrl">, source: SourceOf) {
+async function submitVideo(
+	env: Env,
+	db: Db,
+	render: RenderClient,
+	input: Omit<SubmitInput, "hostedUrl">,
+	source: SourceOf,
+) {
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
 	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
 	if (input.config) await assertBackgroundChoice(db, input.workspaceId, input.config, "");
@@ -92,37 +116,49 @@ async function submitVideo(env: Env, db: Db, render: RenderClient, input: Omit<S
 
 	const info = await source.probe(sourceLimitsFor(env, plan));
 	if (!info.hasAudio) {
-		throw new ApiError("unsupported_source", "The video has no audio track: clipforge finds clips in what is said. Nothing was charged.");
+		throw new ApiError(
+			"unsupported_source",
+			"The video has no audio track: clipforge finds clips in what is said. Nothing was charged.",
+		);
 	}
 	if (info.duration > plan.maxVideoSeconds) {
-		throw new ApiError("video_too_long", `The video is ${formatDuration(info.duration)} long; your plan allows up to ${formatDuration(plan.maxVideoSeconds)}.`, {
-			duration: info.duration,
-			maxDuration: plan.maxVideoSeconds,
-		});
+		throw new ApiError(
+			"video_too_long",
+			`The video is ${formatDuration(info.duration)} long; your plan allows up to ${formatDuration(plan.maxVideoSeconds)}.`,
+			{
+				duration: info.duration,
+				maxDuration: plan.maxVideoSeconds,
+			},
+		);
 	}
 	if (input.config) assertTimeframeInside(input.config, info.duration);
 
 	const cost = minutesFor(info.duration, input.config);
 	const videoId = source.videoId;
-	const created = await createChargedVideo(db, {
-		id: videoId,
-		workspaceId: input.workspaceId,
-		projectId: input.projectId,
-		sourceUrl: source.sourceUrl,
-		title: info.title,
-		status: input.config ? "downloading" : "pending_config",
-		config: input.config,
-		sourceVideoId: info.id,
-		duration: info.duration,
-		thumbnail: info.thumbnail,
-		channelName: info.channelName,
-		minutesCharged: cost,
-		webhookUrl,
-		uploadId: source.uploadId,
-	}, slots);
+	const created = await createChargedVideo(
+		db,
+		{
+			id: videoId,
+			workspaceId: input.workspaceId,
+			projectId: input.projectId,
+			sourceUrl: source.sourceUrl,
+			title: info.title,
+			status: input.config ? "downloading" : "pending_config",
+			config: input.config,
+			sourceVideoId: info.id,
+			duration: info.duration,
+			thumbnail: info.thumbnail,
+			channelName: info.channelName,
+			minutesCharged: cost,
+			webhookUrl,
+			uploadId: source.uploadId,
+		},
+		slots,
+	);
 	if (created === "queue_full") throw queueFull(slots!);
 	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
-	if (created === "upload_taken") throw new ApiError("conflict", `Upload ${source.uploadId} was just submitted by another request (or deleted).`);
+	if (created === "upload_taken")
+		throw new ApiError("conflict", `Upload ${source.uploadId} was just submitted by another request (or deleted).`);
 
 	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };
@@ -140,29 +176,45 @@ async function probe(render: RenderClient, url: string, limits: SourceLimits, up
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (uploaded && (error.code === "unsupported_source" || error.code === "invalid_request")) {
-			throw new ApiError("unsupported_source", `${uploaded} is not a video clipforge can read (the render tier says: ${error.message.slice(0, 200)}). Nothing was charged.`);
+			throw new ApiError(
+				"unsupported_source",
+				`${uploaded} is not a video clipforge can read (the render tier says: ${error.message.slice(0, 200)}). Nothing was charged.`,
+			);
 		}
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
-		if (error.code === "unsupported_source" || error.code === "invalid_request") throw new ApiError("unsupported_source", error.message);
-		throw new ApiError("service_unavailable", "The video could not be inspected right now; nothing was charged. Try again shortly.", { cause: error.message });
+		if (error.code === "unsupported_source" || error.code === "invalid_request")
+			throw new ApiError("unsupported_source", error.message);
+		throw new ApiError(
+			"service_unavailable",
+			"The video could not be inspected right now; nothing was charged. Try again shortly.",
+			{ cause: error.message },
+		);
 	}
 }
 
 async function assertProjectInWorkspace(db: Db, projectId: string, workspaceId: string): Promise<void> {
-	if (!(await projectExists(db, projectId, workspaceId))) throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
+	if (!(await projectExists(db, projectId, workspaceId)))
+		throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
 }
 
 export async function assertActivePlan(db: Db, workspaceId: string) {
 	const plan = await planOf(db, workspaceId);
 	const expired = plan?.expiresAt ? Date.parse(plan.expiresAt) <= Date.now() : false;
 	if (!plan || !plan.active || expired) {
-		throw new ApiError("no_active_plan", plan && expired ? "The workspace's plan has expired." : "The workspace has no active plan.");
+		throw new ApiError(
+			"no_active_plan",
+			plan && expired ? "The workspace's plan has expired." : "The workspace has no active plan.",
+		);
 	}
 	return plan;
 }
 
 function insufficient(required: number, balance: number): ApiError {
-	return new ApiError("insufficient_minutes", `This video needs ${required} minute(s); the workspace has ${balance}.`, { required, balance });
+	return new ApiError(
+		"insufficient_minutes",
+		`This video needs ${required} minute(s); the workspace has ${balance}.`,
+		{ required, balance },
+	);
 }
 
 function formatDuration(seconds: number): string {

@@ -12,8 +12,16 @@
 import { getDb, type Db } from "../db/client";
 import { balanceOf } from "../db/ledger";
 import {
-	createUploadWithin, deleteOpenUpload, expiredUploads, findUploadById, markUploadCompleted, openUploadCount, partsOf, recordPart,
-	type UploadPartRow, type UploadRow,
+	createUploadWithin,
+	deleteOpenUpload,
+	expiredUploads,
+	findUploadById,
+	markUploadCompleted,
+	openUploadCount,
+	partsOf,
+	recordPart,
+	type UploadPartRow,
+	type UploadRow,
 } from "../db/uploads";
 import { expectedPartBytes, planParts, UPLOAD_LIMITS, VIDEO_CONTENT_TYPE } from "../domain/upload-limits";
 import { ApiError } from "../errors";
@@ -33,25 +41,41 @@ export interface NewUploadInput {
 
 export async function createUpload(env: Env, db: Db, input: NewUploadInput): Promise<UploadRow> {
 	if (!VIDEO_CONTENT_TYPE.test(input.contentType)) {
-		throw new ApiError("unsupported_source", `A ${input.contentType} file is not a video; upload a video file (MP4, MOV, MKV, WebM …).`);
+		throw new ApiError(
+			"unsupported_source",
+			`A ${input.contentType} file is not a video; upload a video file (MP4, MOV, MKV, WebM …).`,
+		);
 	}
 	const plan = await assertActivePlan(db, input.workspaceId);
 	// No one should send gigabytes to hear 402 at submission: an empty balance is refused now (the submission checks the real cost).
 	const balance = await balanceOf(db, input.workspaceId);
-	if (balance <= 0) throw new ApiError("insufficient_minutes", `The workspace has ${balance} minutes; a video needs at least 1.`, { required: 1, balance });
+	if (balance <= 0)
+		throw new ApiError("insufficient_minutes", `The workspace has ${balance} minutes; a video needs at least 1.`, {
+			required: 1,
+			balance,
+		});
 	const { maxBytes } = sourceLimitsFor(env, plan);
 	if (input.size > maxBytes) {
-		throw new ApiError("payload_too_large", `The file is ${formatBytes(input.size)}; the largest video this workspace may upload is ${formatBytes(maxBytes)}.`, { maxBytes, size: input.size });
+		throw new ApiError(
+			"payload_too_large",
+			`The file is ${formatBytes(input.size)}; the largest video this workspace may upload is ${formatBytes(maxBytes)}.`,
+			{ maxBytes, size: input.size },
+		);
 	}
 	const parts = planParts(input.size, input.partSize);
-	if (!parts) throw new ApiError("payload_too_large", `The file is too large to upload in ${UPLOAD_LIMITS.maxParts} parts.`, { maxBytes: UPLOAD_LIMITS.maxParts * UPLOAD_LIMITS.maxPartBytes });
+	if (!parts)
+		throw new ApiError("payload_too_large", `The file is too large to upload in ${UPLOAD_LIMITS.maxParts} parts.`, {
+			maxBytes: UPLOAD_LIMITS.maxParts * UPLOAD_LIMITS.maxPartBytes,
+		});
 	// Cheap look first (the insert checks again, atomically), so a full quota starts no R2 upload.
 	const open = await openUploadCount(db, input.workspaceId);
 	if (open >= UPLOAD_LIMITS.maxOpenPerWorkspace) throw quotaFull(open);
 
 	const videoId = newId("vid");
 	const objectKey = r2Keys.source(videoId);
-	const multipart = await env.MEDIA.createMultipartUpload(objectKey, { httpMetadata: { contentType: input.contentType } });
+	const multipart = await env.MEDIA.createMultipartUpload(objectKey, {
+		httpMetadata: { contentType: input.contentType },
+	});
 	const row = {
 		id: newId("upl"),
 		workspaceId: input.workspaceId,
@@ -72,42 +96,73 @@ export async function createUpload(env: Env, db: Db, input: NewUploadInput): Pro
 }
 
 function quotaFull(used: number): ApiError {
-	return new ApiError("quota_exceeded", `The workspace has ${used} uploads not yet made into videos (at most ${UPLOAD_LIMITS.maxOpenPerWorkspace}); submit or delete one first.`, {
-		limit: UPLOAD_LIMITS.maxOpenPerWorkspace,
-		used,
-	});
+	return new ApiError(
+		"quota_exceeded",
+		`The workspace has ${used} uploads not yet made into videos (at most ${UPLOAD_LIMITS.maxOpenPerWorkspace}); submit or delete one first.`,
+		{
+			limit: UPLOAD_LIMITS.maxOpenPerWorkspace,
+			used,
+		},
+	);
 }
 
 /**
  * Stores part `partNumber` of the body (exactly its expected size, streamed to R2 without holding
  * it) and records its ETag. A part sent again replaces the earlier one.
  */
-export async function putPart(env: Env, db: Db, uploadId: string, partNumber: number, body: ReadableStream | null, contentLength: number): Promise<UploadPartRow> {
+export async function putPart(
+	env: Env,
+	db: Db,
+	uploadId: string,
+	partNumber: number,
+	body: ReadableStream | null,
+	contentLength: number,
+): Promise<UploadPartRow> {
 	const upload = await findUploadById(db, uploadId);
 	if (!upload) throw new ApiError("not_found", `Upload ${uploadId} was not found.`);
-	if (upload.status !== "uploading") throw new ApiError("conflict", `Upload ${uploadId} is ${upload.status}; parts can only be sent while it is uploading.`);
+	if (upload.status !== "uploading")
+		throw new ApiError(
+			"conflict",
+			`Upload ${uploadId} is ${upload.status}; parts can only be sent while it is uploading.`,
+		);
 	if (partNumber > upload.partCount) {
-		throw new ApiError("invalid_request", `The upload has ${upload.partCount} part(s); there is no part ${partNumber}.`, [{ path: "partNumber", message: `1..${upload.partCount}` }]);
+		throw new ApiError(
+			"invalid_request",
+			`The upload has ${upload.partCount} part(s); there is no part ${partNumber}.`,
+			[{ path: "partNumber", message: `1..${upload.partCount}` }],
+		);
 	}
 	const expected = expectedPartBytes(upload, partNumber);
 	if (contentLength !== expected || !body) {
-		throw new ApiError("invalid_request", `Part ${partNumber} must be exactly ${expected} bytes; this one is ${contentLength}.`, [
-			{ path: "Content-Length", message: `expected ${expected}` },
-		]);
+		throw new ApiError(
+			"invalid_request",
+			`Part ${partNumber} must be exactly ${expected} bytes; this one is ${contentLength}.`,
+			[{ path: "Content-Length", message: `expected ${expected}` }],
+		);
 	}
 	// A fixed-length stream: R2 learns the size up front, and a body that ends early or runs long fails.
 	const fixed = new FixedLengthStream(expected);
 	const piping = body.pipeTo(fixed.writable).catch(() => undefined);
 	let stored: R2UploadedPart;
 	try {
-		stored = await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).uploadPart(partNumber, fixed.readable);
+		stored = await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).uploadPart(
+			partNumber,
+			fixed.readable,
+		);
 	} catch (error) {
-		throw new ApiError("conflict", `Part ${partNumber} could not be stored: ${(error as Error).message.slice(0, 200)}. Send it again.`);
+		throw new ApiError(
+			"conflict",
+			`Part ${partNumber} could not be stored: ${(error as Error).message.slice(0, 200)}. Send it again.`,
+		);
 	} finally {
 		await piping;
 	}
 	const part = { uploadId, partNumber, etag: stored.etag, size: expected };
-	if (!(await recordPart(db, part))) throw new ApiError("conflict", `Upload ${uploadId} was completed, aborted or expired while part ${partNumber} arrived.`);
+	if (!(await recordPart(db, part)))
+		throw new ApiError(
+			"conflict",
+			`Upload ${uploadId} was completed, aborted or expired while part ${partNumber} arrived.`,
+		);
 	return { ...part, createdAt: new Date().toISOString() };
 }
 
@@ -117,36 +172,60 @@ export async function completeUpload(env: Env, db: Db, upload: UploadRow): Promi
 	const parts = await partsOf(db, upload.id);
 	const missing = missingParts(upload, parts);
 	if (missing.length > 0) {
-		throw new ApiError("conflict", `${missing.length} part(s) are not stored yet (first: ${missing[0]}); send them, then complete.`, { missingParts: missing.slice(0, 100) });
+		throw new ApiError(
+			"conflict",
+			`${missing.length} part(s) are not stored yet (first: ${missing[0]}); send them, then complete.`,
+			{ missingParts: missing.slice(0, 100) },
+		);
 	}
 	try {
-		await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).complete(parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
+		await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).complete(
+			parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
+		);
 	} catch (error) {
 		// Already completed by a concurrent request: the object is there.
-		if (!(await env.MEDIA.head(upload.objectKey))) throw new ApiError("conflict", `The upload could not be completed: ${(error as Error).message.slice(0, 200)}.`);
+		if (!(await env.MEDIA.head(upload.objectKey)))
+			throw new ApiError(
+				"conflict",
+				`The upload could not be completed: ${(error as Error).message.slice(0, 200)}.`,
+			);
 	}
 	const object = await env.MEDIA.head(upload.objectKey);
-	if (!object || object.size !== upload.size) throw new ApiError("conflict", `The stored file has ${object?.size ?? 0} bytes, not the ${upload.size} announced.`);
+	if (!object || object.size !== upload.size)
+		throw new ApiError(
+			"conflict",
+			`The stored file has ${object?.size ?? 0} bytes, not the ${upload.size} announced.`,
+		);
 	await markUploadCompleted(db, upload.id);
 	return { ...upload, status: "completed", completedAt: new Date().toISOString() };
 }
 
 /** Aborts (or, once completed, deletes) an upload no video uses. */
 export async function deleteUpload(env: Env, db: Db, upload: UploadRow): Promise<void> {
-	if (upload.status === "used") throw new ApiError("conflict", `Upload ${upload.id} is video ${upload.videoId}'s source; delete the video instead.`);
-	if (!(await deleteOpenUpload(db, upload.id))) throw new ApiError("conflict", `Upload ${upload.id} was just made into video ${upload.videoId}.`);
+	if (upload.status === "used")
+		throw new ApiError(
+			"conflict",
+			`Upload ${upload.id} is video ${upload.videoId}'s source; delete the video instead.`,
+		);
+	if (!(await deleteOpenUpload(db, upload.id)))
+		throw new ApiError("conflict", `Upload ${upload.id} was just made into video ${upload.videoId}.`);
 	await releaseStorage(env, upload);
 }
 
 async function releaseStorage(env: Env, upload: UploadRow): Promise<void> {
 	if (upload.status === "uploading") {
 		// Absent when it was completed meanwhile (then delete the object) or already aborted.
-		await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).abort().catch(() => undefined);
+		await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId)
+			.abort()
+			.catch(() => undefined);
 	}
 	await env.MEDIA.delete(upload.objectKey);
 }
 
-export function missingParts(upload: Pick<UploadRow, "partCount">, parts: Pick<UploadPartRow, "partNumber">[]): number[] {
+export function missingParts(
+	upload: Pick<UploadRow, "partCount">,
+	parts: Pick<UploadPartRow, "partNumber">[],
+): number[] {
 	const stored = new Set(parts.map((p) => p.partNumber));
 	return Array.from({ length: upload.partCount }, (_, i) => i + 1).filter((n) => !stored.has(n));
 }
@@ -163,7 +242,10 @@ export async function uploadView(env: Env, db: Db, upload: UploadRow, origin: st
 		size: upload.size,
 		partSize: upload.partSize,
 		partCount: upload.partCount,
-		partUrlTemplate: upload.status === "uploading" ? `${origin}/api/uploads/${upload.id}/parts/{partNumber}?token=${token}` : null,
+		partUrlTemplate:
+			upload.status === "uploading"
+				? `${origin}/api/uploads/${upload.id}/parts/{partNumber}?token=${token}`
+				: null,
 		parts: parts.map((p) => ({ partNumber: p.partNumber, size: p.size, etag: p.etag })),
 		missingParts: upload.status === "uploading" ? missingParts(upload, parts) : [],
 		videoId: upload.status === "used" ? upload.videoId : null,

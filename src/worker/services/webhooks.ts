@@ -38,11 +38,24 @@ export async function webhookTarget(db: Db, videoId: string, event: WebhookEvent
 	if (!row?.url) return null;
 	// First webhook of the workspace: give it a secret (kept if another request set one first).
 	const secret = row.secret ?? (await ensureWebhookSecret(db, row.video.workspaceId, newWebhookSecret()));
-	return { url: row.url, secret, payload: { event, video: { ...row.video, sourceType: row.video.sourceType === "upload" ? "upload" : "hosted" }, clipsCount: row.clipsCount } };
+	return {
+		url: row.url,
+		secret,
+		payload: {
+			event,
+			video: { ...row.video, sourceType: row.video.sourceType === "upload" ? "upload" : "hosted" },
+			clipsCount: row.clipsCount,
+		},
+	};
 }
 
 /** One delivery attempt, recorded; throws when the receiver did not answer 2xx (so the step retries). */
-export async function deliverWebhook(db: Db, videoId: string, target: Target, env: Pick<Env, "ALLOW_PRIVATE_SOURCES" | "DNS_RESOLVER_URL">): Promise<void> {
+export async function deliverWebhook(
+	db: Db,
+	videoId: string,
+	target: Target,
+	env: Pick<Env, "ALLOW_PRIVATE_SOURCES" | "DNS_RESOLVER_URL">,
+): Promise<void> {
 	const body = JSON.stringify(target.payload);
 	const timestamp = Math.floor(Date.now() / 1000);
 	const attempt = (await webhookAttempts(db, videoId, target.payload.event)) + 1;
@@ -69,9 +82,20 @@ export async function deliverWebhook(db: Db, videoId: string, target: Target, en
 		await response.body?.cancel();
 		if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
 	} catch (cause) {
-		error = cause instanceof RefusedReceiverError ? cause.message : `receiver unreachable: ${(cause as Error).message}`.slice(0, 300);
+		error =
+			cause instanceof RefusedReceiverError
+				? cause.message
+				: `receiver unreachable: ${(cause as Error).message}`.slice(0, 300);
 	}
-	await recordWebhookDelivery(db, { videoId, event: target.payload.event, url: target.url, attempt, statusCode, error, durationMs: Date.now() - started });
+	await recordWebhookDelivery(db, {
+		videoId,
+		event: target.payload.event,
+		url: target.url,
+		attempt,
+		statusCode,
+		error,
+		durationMs: Date.now() - started,
+	});
 	if (error) throw new Error(`Webhook delivery ${attempt} failed: ${error}`);
 }
 

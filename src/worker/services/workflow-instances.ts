@@ -9,7 +9,12 @@ const INSTANCE_EXISTS = /already exists|instance.*exists/i;
 
 export type ProcessVideoParams = NonNullable<Parameters<Env["PROCESS_VIDEO"]["create"]>[0]>["params"];
 
-export async function startInstance(env: Pick<Env, "PROCESS_VIDEO">, id: string, params: ProcessVideoParams, settle: () => Promise<unknown>): Promise<void> {
+export async function startInstance(
+	env: Pick<Env, "PROCESS_VIDEO">,
+	id: string,
+	params: ProcessVideoParams,
+	settle: () => Promise<unknown>,
+): Promise<void> {
 	try {
 		await env.PROCESS_VIDEO.create({ id, params });
 	} catch (error) {

@@ -34,15 +34,22 @@ export interface LoadedClipEdit extends ClipEditParams {
 	transcriptKey: string;
 }
 
-export async function loadClipEdit(run: VideoRun, params: ClipEditParams): Promise<{ video: LoadedVideo; edit: LoadedClipEdit }> {
+export async function loadClipEdit(
+	run: VideoRun,
+	params: ClipEditParams,
+): Promise<{ video: LoadedVideo; edit: LoadedClipEdit }> {
 	const [clip, videoRow] = await Promise.all([findClip(run.db, params.clipId), findVideoById(run.db, run.videoId)]);
 	if (!clip || !videoRow) throw new NonRetryableError(`Clip ${params.clipId} no longer exists.`);
 	const sourceKey = videoRow.sourceKey ?? r2Keys.source(run.videoId);
 	const transcriptKey = videoRow.transcriptKey ?? r2Keys.transcript(run.videoId);
 	const running = clip.status === "generating" && clip.edits === params.number;
 	if (running) {
-		const [source, transcript] = await Promise.all([run.env.MEDIA.head(sourceKey), run.env.MEDIA.head(transcriptKey)]);
-		if (!source || !transcript) throw new NonRetryableError("The stored source or transcript of the video is no longer there.");
+		const [source, transcript] = await Promise.all([
+			run.env.MEDIA.head(sourceKey),
+			run.env.MEDIA.head(transcriptKey),
+		]);
+		if (!source || !transcript)
+			throw new NonRetryableError("The stored source or transcript of the video is no longer there.");
 	}
 	return { video: await loadVideo(run), edit: { ...params, running, sourceKey, transcriptKey } };
 }
@@ -58,16 +65,26 @@ export async function prepareEditLook(run: VideoRun, video: LoadedVideo): Promis
 	const look: RenderLook = { watermark: null, backgroundKey: null };
 	if (config.enableWatermark) {
 		const copy = r2Keys.clipWatermark(run.videoId);
-		look.watermark = (await run.env.MEDIA.head(copy)) ? { kind: "image", key: copy } : await prepareWatermark(run, video);
+		look.watermark = (await run.env.MEDIA.head(copy))
+			? { kind: "image", key: copy }
+			: await prepareWatermark(run, video);
 	}
 	if (config.enableSplitScreen) {
-		const gone = new NonRetryableError("The split-screen background this video was drawn with was deleted, so the clip cannot be drawn again the same way.");
+		const gone = new NonRetryableError(
+			"The split-screen background this video was drawn with was deleted, so the clip cannot be drawn again the same way.",
+		);
 		const background = await resolveBackground(run.db, video.workspaceId, config, run.videoId).catch(() => null);
 		if (!background) throw gone;
 		if (!(await run.env.MEDIA.head(background.objectKey))) {
 			if (!background.builtIn) throw gone;
 			const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
-			await renderJob(run, "Drawing the split-screen background", renderInstance.import(background.id), "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
+			await renderJob(
+				run,
+				"Drawing the split-screen background",
+				renderInstance.import(background.id),
+				"makeBackground",
+				{ backgroundId: background.id as BuiltinBackgroundId, putUrl },
+			);
 		}
 		look.backgroundKey = background.objectKey;
 	}
@@ -75,49 +92,133 @@ export async function prepareEditLook(run: VideoRun, video: LoadedVideo): Promis
 }
 
 /** Renders the clip's new cut into the edit's own keys; skipped when both files are already there. */
-export async function renderEditedClip(run: VideoRun, video: LoadedVideo, edit: LoadedClipEdit, look: RenderLook): Promise<{ videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }> {
+export async function renderEditedClip(
+	run: VideoRun,
+	video: LoadedVideo,
+	edit: LoadedClipEdit,
+	look: RenderLook,
+): Promise<{
+	videoKey: string;
+	thumbnailKey: string;
+	bytes: number;
+	duration?: number;
+	jumpCuts?: { start: number; end: number }[] | null;
+}> {
 	const videoKey = r2Keys.clipEditVideo(run.videoId, edit.clipId, edit.number);
 	const thumbnailKey = r2Keys.clipEditThumbnail(run.videoId, edit.clipId, edit.number);
-	const [storedVideo, storedThumbnail] = await Promise.all([run.env.MEDIA.head(videoKey), run.env.MEDIA.head(thumbnailKey)]);
+	const [storedVideo, storedThumbnail] = await Promise.all([
+		run.env.MEDIA.head(videoKey),
+		run.env.MEDIA.head(thumbnailKey),
+	]);
 	if (storedVideo && storedThumbnail) return { videoKey, thumbnailKey, bytes: storedVideo.size };
 
 	const clip = await findClip(run.db, edit.clipId);
-	if (!clip || clip.status !== "generating" || clip.edits !== edit.number) throw new NonRetryableError("The edit was replaced before it was rendered.");
-	const config = { ...video.config, enableCaptions: captionsShown(video.config, clip.captionStyle), captionTemplateId: (clip.captionStyle ?? video.config.captionTemplateId) as typeof video.config.captionTemplateId };
+	if (!clip || clip.status !== "generating" || clip.edits !== edit.number)
+		throw new NonRetryableError("The edit was replaced before it was rendered.");
+	const config = {
+		...video.config,
+		enableCaptions: captionsShown(video.config, clip.captionStyle),
+		captionTemplateId: (clip.captionStyle ??
+			video.config.captionTemplateId) as typeof video.config.captionTemplateId,
+	};
 	// The clip's look (its own, or the video's), a deleted workspace template included.
-	const captions = config.enableCaptions ? await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId) : null;
+	const captions = config.enableCaptions
+		? await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)
+		: null;
 	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
 	const [sourceUrl, videoPutUrl, thumbnailPutUrl, watermark, backgroundUrl] = await Promise.all([
 		sign(edit.sourceKey, "GET"),
 		sign(videoKey, "PUT"),
 		sign(thumbnailKey, "PUT"),
-		look.watermark?.kind === "image" ? sign(look.watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl })) : Promise.resolve(look.watermark),
+		look.watermark?.kind === "image"
+			? sign(look.watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
+			: Promise.resolve(look.watermark),
 		look.backgroundKey ? sign(look.backgroundKey, "GET") : Promise.resolve(null),
 	]);
-	const words = config.enableCaptions || config.removeSilences ? clipWords((await readJson<Transcript>(run, edit.transcriptKey)).words, clip.startTime, clip.endTime, clip.captionFixes as CaptionFix[] | null) : [];
+	const words =
+		config.enableCaptions || config.removeSilences
+			? clipWords(
+					(await readJson<Transcript>(run, edit.transcriptKey)).words,
+					clip.startTime,
+					clip.endTime,
+					clip.captionFixes as CaptionFix[] | null,
+				)
+			: [];
 	const request = renderRequestFor(
 		config,
-		{ videoId: run.videoId, clipId: clip.id, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
-		{ watermark, background: look.backgroundKey && backgroundUrl ? { url: backgroundUrl, key: look.backgroundKey } : null, captions },
+		{
+			videoId: run.videoId,
+			clipId: clip.id,
+			start: clip.startTime,
+			end: clip.endTime,
+			hookTitle: clip.hookTitle,
+			words,
+			sourceUrl,
+			videoPutUrl,
+			thumbnailPutUrl,
+		},
+		{
+			watermark,
+			background: look.backgroundKey && backgroundUrl ? { url: backgroundUrl, key: look.backgroundKey } : null,
+			captions,
+		},
 	);
-	const result = await renderJob(run, "Rendering the edited clip", renderInstance.render(run.env, run.videoId, edit.number), "renderClip", request);
+	const result = await renderJob(
+		run,
+		"Rendering the edited clip",
+		renderInstance.render(run.env, run.videoId, edit.number),
+		"renderClip",
+		request,
+	);
 	// With pauses cut out, the clip is shorter than its span in the source: report that length.
 	const cut = result.cutStretches.length > 0;
-	return { videoKey, thumbnailKey, bytes: result.bytes, jumpCuts: cut ? result.cutStretches : null, ...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}) };
+	return {
+		videoKey,
+		thumbnailKey,
+		bytes: result.bytes,
+		jumpCuts: cut ? result.cutStretches : null,
+		...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
+	};
 }
 
 /** The edit's files become the clip's; the replaced ones go. If the edit was overtaken (the clip deleted or replaced), its own files go instead. */
-export async function finishClipEdit(run: VideoRun, edit: LoadedClipEdit, files: { videoKey: string; thumbnailKey: string; bytes: number; duration?: number; jumpCuts?: { start: number; end: number }[] | null }): Promise<{ replaced: boolean }> {
+export async function finishClipEdit(
+	run: VideoRun,
+	edit: LoadedClipEdit,
+	files: {
+		videoKey: string;
+		thumbnailKey: string;
+		bytes: number;
+		duration?: number;
+		jumpCuts?: { start: number; end: number }[] | null;
+	},
+): Promise<{ replaced: boolean }> {
 	const replaced = await completeClipEdit(run.db, edit.clipId, edit.number, files);
-	const stale = replaced ? [replaced.videoKey, replaced.thumbnailKey].filter((k): k is string => Boolean(k) && k !== files.videoKey && k !== files.thumbnailKey) : [files.videoKey, files.thumbnailKey];
+	const stale = replaced
+		? [replaced.videoKey, replaced.thumbnailKey].filter(
+				(k): k is string => Boolean(k) && k !== files.videoKey && k !== files.thumbnailKey,
+			)
+		: [files.videoKey, files.thumbnailKey];
 	if (stale.length > 0) await run.env.MEDIA.delete(stale);
 	return { replaced: replaced !== null };
 }
 
 /** The clip goes back to its previous cut and files, saying why; the edit's half-made files go. */
-export async function failClipEditStep(run: VideoRun, params: ClipEditParams, cause: string): Promise<{ failed: true; restored: boolean }> {
-	const restored = await failClipEdit(run.db, params.clipId, params.number, `The edit could not be rendered: ${cause.replace(/\.$/, "")}. The clip keeps its previous version.`);
-	const keys = [r2Keys.clipEditVideo(run.videoId, params.clipId, params.number), r2Keys.clipEditThumbnail(run.videoId, params.clipId, params.number)];
+export async function failClipEditStep(
+	run: VideoRun,
+	params: ClipEditParams,
+	cause: string,
+): Promise<{ failed: true; restored: boolean }> {
+	const restored = await failClipEdit(
+		run.db,
+		params.clipId,
+		params.number,
+		`The edit could not be rendered: ${cause.replace(/\.$/, "")}. The clip keeps its previous version.`,
+	);
+	const keys = [
+		r2Keys.clipEditVideo(run.videoId, params.clipId, params.number),
+		r2Keys.clipEditThumbnail(run.videoId, params.clipId, params.number),
+	];
 	// Never the files the clip shows (an edit that did finish).
 	const clip = await findClip(run.db, params.clipId);
 	const orphans = keys.filter((key) => key !== clip?.videoKey && key !== clip?.thumbnailKey);

@@ -24,7 +24,9 @@ export async function finish(run: VideoRun, video: { workspaceId: string }, clip
  * asks has a short timeout.
  */
 export async function cleanUpTier(run: VideoRun): Promise<void> {
-	await createRenderClient(run.env, renderInstance.video(run.env, run.videoId)).run("cleanup", { videoId: run.videoId }, { reconnectForMs: 10_000 }).catch(() => undefined);
+	await createRenderClient(run.env, renderInstance.video(run.env, run.videoId))
+		.run("cleanup", { videoId: run.videoId }, { reconnectForMs: 10_000 })
+		.catch(() => undefined);
 }
 
 export async function failAndRefund(run: VideoRun, message: string): Promise<{ failed: true }> {

@@ -53,13 +53,21 @@ export async function prepareWatermark(run: VideoRun, video: LoadedVideo): Promi
  */
 export async function prepareBackground(run: VideoRun, video: LoadedVideo): Promise<string | null> {
 	const background = await resolveBackground(run.db, video.workspaceId, video.config, run.videoId).catch(async () => {
-		const chosen = video.config.splitScreenBgVideoId ? `The split-screen background ${video.config.splitScreenBgVideoId}` : `Every background of the category ${video.config.splitScreenBgCategoryId}`;
+		const chosen = video.config.splitScreenBgVideoId
+			? `The split-screen background ${video.config.splitScreenBgVideoId}`
+			: `Every background of the category ${video.config.splitScreenBgCategoryId}`;
 		throw await backgroundDeleted(run, chosen);
 	});
 	if (!background) return null;
 	if (background.builtIn && !(await run.env.MEDIA.head(background.objectKey))) {
 		const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
-		await renderJob(run, "Drawing the split-screen background", renderInstance.import(background.id), "makeBackground", { backgroundId: background.id as BuiltinBackgroundId, putUrl });
+		await renderJob(
+			run,
+			"Drawing the split-screen background",
+			renderInstance.import(background.id),
+			"makeBackground",
+			{ backgroundId: background.id as BuiltinBackgroundId, putUrl },
+		);
 	} else if (!(await run.env.MEDIA.head(background.objectKey))) {
 		throw await backgroundDeleted(run, `The split-screen background ${background.id}`);
 	}
@@ -67,7 +75,8 @@ export async function prepareBackground(run: VideoRun, video: LoadedVideo): Prom
 }
 
 /** A workspace background is one of its own uploads (built-ins are never deleted). */
-export const isWorkspaceBackground = (key: string) => key.startsWith("backgrounds/") && !key.startsWith(r2Keys.builtinBackground(""));
+export const isWorkspaceBackground = (key: string) =>
+	key.startsWith("backgrounds/") && !key.startsWith(r2Keys.builtinBackground(""));
 
 /**
  * Ends the video as failed by the user's own deletion (charge kept) and returns the error that

@@ -16,17 +16,42 @@ import { readJson, renderJob, type LoadedVideo, type VideoRun } from "./run";
  * Runs beside the upload and the transcription (from the tier's copy of the download when it has
  * one), so it neither moves the stage nor reports progress: "rank moments" enters `analyzing`.
  */
-export async function computeSignals(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<{ key: string; intervals: number }> {
+export async function computeSignals(
+	run: VideoRun,
+	video: LoadedVideo,
+	sourceKey: string,
+): Promise<{ key: string; intervals: number }> {
 	const key = r2Keys.signals(run.videoId);
-	const [sourceUrl, putUrl] = await Promise.all([signInternalObjectUrl(run.env, sourceKey, "GET"), signInternalObjectUrl(run.env, key, "PUT")]);
+	const [sourceUrl, putUrl] = await Promise.all([
+		signInternalObjectUrl(run.env, sourceKey, "GET"),
+		signInternalObjectUrl(run.env, key, "PUT"),
+	]);
 	// Only the charged time frame is measured (the ranking reads loudness inside it only).
-	const request = { videoId: run.videoId, sourceUrl, duration: video.duration, ...frameOf(video.config, video.duration), putUrl };
-	const result = await renderJob(run, "Measuring the audio", renderInstance.video(run.env, run.videoId), "signals", request);
+	const request = {
+		videoId: run.videoId,
+		sourceUrl,
+		duration: video.duration,
+		...frameOf(video.config, video.duration),
+		putUrl,
+	};
+	const result = await renderJob(
+		run,
+		"Measuring the audio",
+		renderInstance.video(run.env, run.videoId),
+		"signals",
+		request,
+	);
 	return { key, intervals: result.intervals };
 }
 
 /** The stored transcript (and loudness) ranked with the video's config: the clips, who ranked them and why there are fewer. */
-export async function rankTranscript(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }, options: RankOptions = {}): Promise<RankOutcome> {
+export async function rankTranscript(
+	run: VideoRun,
+	video: LoadedVideo,
+	transcriptKey: string,
+	signals: { key: string; intervals: number },
+	options: RankOptions = {},
+): Promise<RankOutcome> {
 	const transcript = await readJson<Transcript>(run, transcriptKey);
 	const audio = signals.intervals > 0 ? await readJson<AudioSignals>(run, signals.key) : null;
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
@@ -45,11 +70,22 @@ function atMost<C extends { score: number }>(clips: C[], max: number | null): C[
 }
 
 /** Replaces, not appends: a repeated step leaves exactly this ranking. */
-export async function rankMoments(run: VideoRun, video: LoadedVideo, transcriptKey: string, signals: { key: string; intervals: number }, options: RankOptions = {}): Promise<{ clipIds: string[] }> {
+export async function rankMoments(
+	run: VideoRun,
+	video: LoadedVideo,
+	transcriptKey: string,
+	signals: { key: string; intervals: number },
+	options: RankOptions = {},
+): Promise<{ clipIds: string[] }> {
 	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
 	const { clips, rankedBy, note } = await rankTranscript(run, video, transcriptKey, signals, options);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
-	await replaceClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, clips.map((clip, n) => ({ ...clip, id: ids[n]! })), { rankedBy, note });
+	await replaceClips(
+		run.db,
+		{ id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio },
+		clips.map((clip, n) => ({ ...clip, id: ids[n]! })),
+		{ rankedBy, note },
+	);
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
 	return { clipIds: ids };
 }

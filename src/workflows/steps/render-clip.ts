@@ -50,10 +50,16 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		aspectRatio: config.aspectRatio,
 		videoPutUrl: clip.videoPutUrl,
 		thumbnailPutUrl: clip.thumbnailPutUrl,
-		captions: config.enableCaptions && look.captions ? { look: look.captions, words: wordsWithin(clip.words, clip.start, clip.end) } : null,
+		captions:
+			config.enableCaptions && look.captions
+				? { look: look.captions, words: wordsWithin(clip.words, clip.start, clip.end) }
+				: null,
 		hookTitle: config.enableIntroTitle ? clip.hookTitle : null,
 		watermark: config.enableWatermark ? look.watermark : null,
-		splitScreen: config.enableSplitScreen && look.background ? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio } : null,
+		splitScreen:
+			config.enableSplitScreen && look.background
+				? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio }
+				: null,
 		smartCrop: config.enableSmartCrop,
 		jumpCuts: config.removeSilences ? jumpCutsFor(config, clip) : null,
 		layout: config.layout,
@@ -68,11 +74,24 @@ function jumpCutsFor(config: VideoConfig, clip: ClipToRender): RenderClipRequest
 
 /** The clip's words, with times from the clip's start (what its captions show). */
 function wordsWithin(words: Word[], start: number, end: number): Word[] {
-	return words.filter((w) => w.end > start && w.start < end).map((w) => ({ word: w.word, start: Math.max(0, w.start - start), end: Math.min(end, w.end) - start }));
+	return words
+		.filter((w) => w.end > start && w.start < end)
+		.map((w) => ({ word: w.word, start: Math.max(0, w.start - start), end: Math.min(end, w.end) - start }));
 }
 
 /** Skipped when the clip is already rendered and stored (a repeated step). */
-export async function renderClipStep(run: VideoRun, video: LoadedVideo, job: { clipId: string; sourceKey: string; transcriptKey: string; look: RenderLook; total: number; instance: string }) {
+export async function renderClipStep(
+	run: VideoRun,
+	video: LoadedVideo,
+	job: {
+		clipId: string;
+		sourceKey: string;
+		transcriptKey: string;
+		look: RenderLook;
+		total: number;
+		instance: string;
+	},
+) {
 	const { clipId, total } = job;
 	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
 	const clip = await findClip(run.db, clipId);
@@ -87,29 +106,66 @@ export async function renderClipStep(run: VideoRun, video: LoadedVideo, job: { c
 		sign(job.sourceKey, "GET"),
 		sign(videoKey, "PUT"),
 		sign(thumbnailKey, "PUT"),
-		watermark?.kind === "image" ? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl })) : Promise.resolve(watermark),
+		watermark?.kind === "image"
+			? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
+			: Promise.resolve(watermark),
 		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
 	]);
 	const { config } = video;
-	const words = config.enableCaptions || config.removeSilences ? (await readJson<Transcript>(run, job.transcriptKey)).words : [];
-	const captions = config.enableCaptions ? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId))) : null;
+	const words =
+		config.enableCaptions || config.removeSilences
+			? (await readJson<Transcript>(run, job.transcriptKey)).words
+			: [];
+	const captions = config.enableCaptions
+		? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)))
+		: null;
 	const request = renderRequestFor(
 		config,
-		{ videoId: run.videoId, clipId, start: clip.startTime, end: clip.endTime, hookTitle: clip.hookTitle, words, sourceUrl, videoPutUrl, thumbnailPutUrl },
-		{ watermark: signedWatermark, background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null, captions },
+		{
+			videoId: run.videoId,
+			clipId,
+			start: clip.startTime,
+			end: clip.endTime,
+			hookTitle: clip.hookTitle,
+			words,
+			sourceUrl,
+			videoPutUrl,
+			thumbnailPutUrl,
+		},
+		{
+			watermark: signedWatermark,
+			background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null,
+			captions,
+		},
 	);
 	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	// The workspace's own background may be deleted while the video renders: that is its doing.
-	const backgroundGone = async () => Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
+	const backgroundGone = async () =>
+		Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
 	if (await backgroundGone()) throw await backgroundDeleted(run, "The split-screen background");
-	const result = await renderJob(run, "Rendering a clip", job.instance as RenderInstance, "renderClip", request, reporter(run, "generating_clips", doneBefore / total, 1 / total)).catch(async (error: unknown) => {
+	const result = await renderJob(
+		run,
+		"Rendering a clip",
+		job.instance as RenderInstance,
+		"renderClip",
+		request,
+		reporter(run, "generating_clips", doneBefore / total, 1 / total),
+	).catch(async (error: unknown) => {
 		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
 	});
 	// With pauses cut out, the clip the user gets is shorter than its span in the source: report that length.
 	const cut = result.cutStretches.length > 0;
 	await markClipRendered(run.db, clipId, {
-		videoKey, thumbnailKey, bytes: result.bytes, jumpCuts: cut ? result.cutStretches : null, ...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
+		videoKey,
+		thumbnailKey,
+		bytes: result.bytes,
+		jumpCuts: cut ? result.cutStretches : null,
+		...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
 	});
-	await raiseProgress(run.db, run.videoId, progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total));
+	await raiseProgress(
+		run.db,
+		run.videoId,
+		progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total),
+	);
 	return { clipId, videoKey };
 }

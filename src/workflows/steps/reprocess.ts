@@ -27,7 +27,10 @@ export interface LoadedReprocess {
 }
 
 /** The video (with the reprocess's config, stored when it started) and the stored files it reuses. */
-export async function loadReprocess(run: VideoRun, reprocessId: string): Promise<{ video: LoadedVideo; reprocess: LoadedReprocess }> {
+export async function loadReprocess(
+	run: VideoRun,
+	reprocessId: string,
+): Promise<{ video: LoadedVideo; reprocess: LoadedReprocess }> {
 	const [row, videoRow] = await Promise.all([findReprocess(run.db, reprocessId), findVideoById(run.db, run.videoId)]);
 	if (!row || !videoRow) throw new NonRetryableError(`Reprocess ${reprocessId} does not exist.`);
 	const sourceKey = videoRow.sourceKey ?? r2Keys.source(run.videoId);
@@ -35,12 +38,17 @@ export async function loadReprocess(run: VideoRun, reprocessId: string): Promise
 	const reprocess = { id: row.id, number: row.number, status: row.status, sourceKey, transcriptKey };
 	if (row.status !== "processing") return { video: await loadVideo(run), reprocess };
 	const [source, transcript] = await Promise.all([run.env.MEDIA.head(sourceKey), run.env.MEDIA.head(transcriptKey)]);
-	if (!source || !transcript) throw new NonRetryableError("The stored source or transcript of the video is no longer there.");
+	if (!source || !transcript)
+		throw new NonRetryableError("The stored source or transcript of the video is no longer there.");
 	return { video: await loadVideo(run), reprocess };
 }
 
 /** The loudness measured on the first run is the same source's: reused, measured again only if missing. */
-export async function reuseOrComputeSignals(run: VideoRun, video: LoadedVideo, sourceKey: string): Promise<{ key: string; intervals: number }> {
+export async function reuseOrComputeSignals(
+	run: VideoRun,
+	video: LoadedVideo,
+	sourceKey: string,
+): Promise<{ key: string; intervals: number }> {
 	const key = r2Keys.signals(run.videoId);
 	const stored = await run.env.MEDIA.get(key);
 	if (stored) return { key, intervals: ((await stored.json()) as AudioSignals).loudness.length };
@@ -48,17 +56,36 @@ export async function reuseOrComputeSignals(run: VideoRun, video: LoadedVideo, s
 }
 
 /** The first run's ranking, with the new config, into clips of the reprocess's generation. */
-export async function rankReprocess(run: VideoRun, video: LoadedVideo, reprocess: LoadedReprocess, signals: { key: string; intervals: number }, options: RankOptions = {}) {
+export async function rankReprocess(
+	run: VideoRun,
+	video: LoadedVideo,
+	reprocess: LoadedReprocess,
+	signals: { key: string; intervals: number },
+	options: RankOptions = {},
+) {
 	const { clips, rankedBy, note } = await rankTranscript(run, video, reprocess.transcriptKey, signals, options);
 	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_r${reprocess.number}_${n + 1}`);
-	await replaceGenerationClips(run.db, { id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio }, reprocess.number, clips.map((clip, n) => ({ ...clip, id: ids[n]! })));
+	await replaceGenerationClips(
+		run.db,
+		{ id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio },
+		reprocess.number,
+		clips.map((clip, n) => ({ ...clip, id: ids[n]! })),
+	);
 	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
 	return { clipIds: ids, rankedBy, note };
 }
 
 /** The new clips replace the previous ones (rows at once, then their files). */
-export async function finishReprocess(run: VideoRun, reprocess: LoadedReprocess, ranked: { clipIds: string[]; rankedBy: string; note: string | null }): Promise<{ clips: number }> {
-	await completeReprocess(run.db, { id: reprocess.id, videoId: run.videoId, number: reprocess.number }, { rankedBy: ranked.rankedBy, note: ranked.note, clips: ranked.clipIds.length });
+export async function finishReprocess(
+	run: VideoRun,
+	reprocess: LoadedReprocess,
+	ranked: { clipIds: string[]; rankedBy: string; note: string | null },
+): Promise<{ clips: number }> {
+	await completeReprocess(
+		run.db,
+		{ id: reprocess.id, videoId: run.videoId, number: reprocess.number },
+		{ rankedBy: ranked.rankedBy, note: ranked.note, clips: ranked.clipIds.length },
+	);
 	await deleteUnlistedClipFiles(run.env, run.db, run.videoId);
 	// Its processing slot is free: the workspace's next waiting video may start.
 	const video = await findVideoById(run.db, run.videoId);
@@ -67,6 +94,10 @@ export async function finishReprocess(run: VideoRun, reprocess: LoadedReprocess,
 	return { clips: ranked.clipIds.length };
 }
 
-export async function failReprocessStep(run: VideoRun, reprocessId: string, cause: string): Promise<{ failed: true; minutesRefunded: number }> {
+export async function failReprocessStep(
+	run: VideoRun,
+	reprocessId: string,
+	cause: string,
+): Promise<{ failed: true; minutesRefunded: number }> {
 	return { failed: true, minutesRefunded: await failReprocessAndRefund(run.env, run.db, reprocessId, cause) };
 }

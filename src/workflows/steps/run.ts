@@ -41,7 +41,15 @@ export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
 	if (!row) throw new NonRetryableError(`Video ${run.videoId} does not exist.`);
 	if (!row.config) throw new NonRetryableError("The video has no config yet.");
 	const plan = await planOf(run.db, row.workspaceId);
-	return { status: row.status, duration: row.duration, config: VideoConfigInput.parse(row.config), sourceUrl: row.sourceUrl, sourceType: row.sourceType === "upload" ? "upload" : "hosted", workspaceId: row.workspaceId, sourceLimits: sourceLimitsFor(run.env, plan) };
+	return {
+		status: row.status,
+		duration: row.duration,
+		config: VideoConfigInput.parse(row.config),
+		sourceUrl: row.sourceUrl,
+		sourceType: row.sourceType === "upload" ? "upload" : "hosted",
+		workspaceId: row.workspaceId,
+		sourceLimits: sourceLimitsFor(run.env, plan),
+	};
 }
 
 /**
@@ -49,12 +57,20 @@ export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
  * stage's band. D1 sees at most one write a second (plus the last value): a job can report many
  * times a second.
  */
-export function reporter(run: VideoRun, stage: ProcessingStage, from = 0, share = 1): (fraction: number) => Promise<void> {
+export function reporter(
+	run: VideoRun,
+	stage: ProcessingStage,
+	from = 0,
+	share = 1,
+): (fraction: number) => Promise<void> {
 	const report = throttled((value) => raiseProgress(run.db, run.videoId, value));
 	return (fraction) => report(progressAt(stage, from + fraction * share));
 }
 
-export function throttled(write: (value: number) => Promise<void>, intervalMs = 1000): (value: number) => Promise<void> {
+export function throttled(
+	write: (value: number) => Promise<void>,
+	intervalMs = 1000,
+): (value: number) => Promise<void> {
 	let lastAt = 0;
 	let lastValue = -1;
 	return async (value) => {
@@ -70,7 +86,14 @@ export function throttled(write: (value: number) => Promise<void>, intervalMs = 
  * A render-tier job whose failure becomes a sentence a user can read, retryable or not.
  * `instance` picks the container instance (the video's own for work that needs its local source).
  */
-export async function renderJob<N extends JobName>(run: VideoRun, what: string, instance: RenderInstance, name: N, request: JobRequest<N>, onProgress?: (f: number) => Promise<void>): Promise<JobResult<N>> {
+export async function renderJob<N extends JobName>(
+	run: VideoRun,
+	what: string,
+	instance: RenderInstance,
+	name: N,
+	request: JobRequest<N>,
+	onProgress?: (f: number) => Promise<void>,
+): Promise<JobResult<N>> {
 	try {
 		return await createRenderClient(run.env, instance).run(name, request, { onProgress });
 	} catch (error) {

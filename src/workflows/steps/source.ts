@@ -17,9 +17,17 @@ import { renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
  */
 export async function downloadSourceStep(run: VideoRun, video: LoadedVideo) {
 	await enterStage(run.db, run.videoId, "downloading", 0);
-	const result = video.sourceType === "upload"
-		? { bytes: await storedUploadBytes(run) }
-		: await renderJob(run, "Downloading the source", renderInstance.video(run.env, run.videoId), "download", downloadRequest(run, video), reporter(run, "downloading"));
+	const result =
+		video.sourceType === "upload"
+			? { bytes: await storedUploadBytes(run) }
+			: await renderJob(
+					run,
+					"Downloading the source",
+					renderInstance.video(run.env, run.videoId),
+					"download",
+					downloadRequest(run, video),
+					reporter(run, "downloading"),
+				);
 	await enterStage(run.db, run.videoId, "uploading", progressAt("uploading", 0));
 	return result;
 }
@@ -32,7 +40,14 @@ export async function uploadSource(run: VideoRun, video: LoadedVideo): Promise<{
 	if (bytes === undefined && video.sourceType === "upload") bytes = await storedUploadBytes(run);
 	if (bytes === undefined) {
 		const putUrl = await signInternalObjectUrl(run.env, key, "PUT");
-		const result = await renderJob(run, "Storing the source", renderInstance.video(run.env, run.videoId), "uploadSource", { ...downloadRequest(run, video), putUrl }, reporter(run, "uploading"));
+		const result = await renderJob(
+			run,
+			"Storing the source",
+			renderInstance.video(run.env, run.videoId),
+			"uploadSource",
+			{ ...downloadRequest(run, video), putUrl },
+			reporter(run, "uploading"),
+		);
 		bytes = result.bytes;
 	}
 	await recordSource(run.db, run.videoId, key);

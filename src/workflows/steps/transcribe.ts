@@ -29,31 +29,71 @@ export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promi
 	const frame = frameOf(video.config, video.duration);
 	const plan = planAudioChunks(frame.start, frame.end, settingsOf(run.env).audioChunkSeconds);
 	const sourceUrl = await signInternalObjectUrl(run.env, r2Keys.source(run.videoId), "GET");
-	const specs = await Promise.all(plan.map(async (c) => ({ ...c, putUrl: await signInternalObjectUrl(run.env, r2Keys.audioChunk(run.videoId, c.index), "PUT") })));
-	await renderJob(run, "Extracting the audio", renderInstance.video(run.env, run.videoId), "extractAudio", { videoId: run.videoId, sourceUrl, chunks: specs });
+	const specs = await Promise.all(
+		plan.map(async (c) => ({
+			...c,
+			putUrl: await signInternalObjectUrl(run.env, r2Keys.audioChunk(run.videoId, c.index), "PUT"),
+		})),
+	);
+	await renderJob(run, "Extracting the audio", renderInstance.video(run.env, run.videoId), "extractAudio", {
+		videoId: run.videoId,
+		sourceUrl,
+		chunks: specs,
+	});
 	return plan;
 }
 
 /** Chunks run in parallel: each reports its own share of the band (progress only rises). */
-export async function transcribeChunk(run: VideoRun, video: LoadedVideo, chunk: ChunkPlan, chunks: number): Promise<{ key: string }> {
+export async function transcribeChunk(
+	run: VideoRun,
+	video: LoadedVideo,
+	chunk: ChunkPlan,
+	chunks: number,
+): Promise<{ key: string }> {
 	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", EXTRACT_SHARE));
 	const key = r2Keys.transcriptChunk(run.videoId, chunk.index);
 	if (!(await run.env.MEDIA.head(key))) {
-		const share = reporter(run, "transcribing", EXTRACT_SHARE + (CHUNKS_SHARE * chunk.index) / chunks, CHUNKS_SHARE / chunks);
+		const share = reporter(
+			run,
+			"transcribing",
+			EXTRACT_SHARE + (CHUNKS_SHARE * chunk.index) / chunks,
+			CHUNKS_SHARE / chunks,
+		);
 		const transcriber = createTranscriber(run.env);
-		const result = await asTranscriptionFailure(() => transcriber.transcribeChunk({ videoId: run.videoId, key: r2Keys.audioChunk(run.videoId, chunk.index) }, video.config.language, share));
+		const result = await asTranscriptionFailure(() =>
+			transcriber.transcribeChunk(
+				{ videoId: run.videoId, key: r2Keys.audioChunk(run.videoId, chunk.index) },
+				video.config.language,
+				share,
+			),
+		);
 		await putJson(run, key, result);
 	}
 	const done = (await run.env.MEDIA.list({ prefix: `transcripts/${run.videoId}/` })).objects.length;
-	await raiseProgress(run.db, run.videoId, progressAt("transcribing", EXTRACT_SHARE + CHUNKS_SHARE * (done / chunks)));
+	await raiseProgress(
+		run.db,
+		run.videoId,
+		progressAt("transcribing", EXTRACT_SHARE + CHUNKS_SHARE * (done / chunks)),
+	);
 	return { key };
 }
 
-export async function mergeTranscript(run: VideoRun, video: LoadedVideo, chunks: ChunkPlan[]): Promise<{ key: string; words: number; language: string }> {
-	const parts = await Promise.all(chunks.map(async (plan) => ({ plan, result: await readJson<TranscribeResult>(run, r2Keys.transcriptChunk(run.videoId, plan.index)) })));
+export async function mergeTranscript(
+	run: VideoRun,
+	video: LoadedVideo,
+	chunks: ChunkPlan[],
+): Promise<{ key: string; words: number; language: string }> {
+	const parts = await Promise.all(
+		chunks.map(async (plan) => ({
+			plan,
+			result: await readJson<TranscribeResult>(run, r2Keys.transcriptChunk(run.videoId, plan.index)),
+		})),
+	);
 	const transcript = mergeChunkTranscripts(parts, video.duration);
 	if (transcript.words.length === 0) {
-		throw new NonRetryableError("No speech was found in the video (or in its time frame), so there is nothing to transcribe or clip. The minutes were refunded.");
+		throw new NonRetryableError(
+			"No speech was found in the video (or in its time frame), so there is nothing to transcribe or clip. The minutes were refunded.",
+		);
 	}
 	const key = r2Keys.transcript(run.videoId);
 	await putJson(run, key, transcript);
@@ -66,7 +106,8 @@ async function asTranscriptionFailure<T>(transcribe: () => Promise<T>): Promise<
 	try {
 		return await transcribe();
 	} catch (error) {
-		if (error instanceof RenderTierError && !error.retryable) throw new NonRetryableError(`Transcription failed: ${error.message}`);
+		if (error instanceof RenderTierError && !error.retryable)
+			throw new NonRetryableError(`Transcription failed: ${error.message}`);
 		throw new Error(`Transcription failed: ${(error as Error).message}`);
 	}
 }

@@ -1,5 +1,10 @@
 /** The calls on caption looks: the list with previews, and the workspace's own templates (brand kit). */
-import type { CaptionTemplate, CaptionTemplateChanges, CaptionTemplateList, NewCaptionTemplate } from "../client-types.ts";
+import type {
+	CaptionTemplate,
+	CaptionTemplateChanges,
+	CaptionTemplateList,
+	NewCaptionTemplate,
+} from "../client-types.ts";
 import { body, type CallContext } from "./context.ts";
 
 /** `custom:ct_…` (as listed and as `captionTemplateId`) or the bare `ct_…` the template routes take. */

@@ -7,7 +7,9 @@ import { body, filterQuery, pathId, type CallContext } from "./context.ts";
 export function clipCalls({ api }: CallContext) {
 	const calls = {
 		listClips(videoId: string, query: ClipQuery = {}): Promise<ClipsPage> {
-			return body(api.GET("/api/videos/{id}/clips", { params: { ...pathId(videoId), query: filterQuery(query) } }));
+			return body(
+				api.GET("/api/videos/{id}/clips", { params: { ...pathId(videoId), query: filterQuery(query) } }),
+			);
 		},
 		/** Every clip of a completed video, following the cursor. */
 		async allClips(videoId: string, query: Omit<ClipQuery, "cursor"> = {}): Promise<Clip[]> {
@@ -39,7 +41,12 @@ export function clipCalls({ api }: CallContext) {
 			for (;;) {
 				const clip = await calls.clip(clipId, opts.signal);
 				if (clip.status !== "generating") return clip;
-				if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Clip ${clipId} was still generating after ${opts.timeoutMs} ms.`, { status: 0 });
+				if (Date.now() + interval > deadline)
+					throw new ClipforgeError(
+						"timeout",
+						`Clip ${clipId} was still generating after ${opts.timeoutMs} ms.`,
+						{ status: 0 },
+					);
 				await sleep(interval, opts.signal);
 			}
 		},

@@ -26,10 +26,21 @@ export function uploadCalls({ api, doFetch, maxAttempts }: CallContext) {
 		 * PUTs one part's bytes (exactly `partSize`, the last part the rest) to the upload's signed part
 		 * URL, retried on network errors, 429 and 5xx (sending a part again is harmless: it replaces itself).
 		 */
-		async putPart(upload: Pick<Upload, "id" | "partUrlTemplate">, partNumber: number, bytes: Uint8Array | Blob, signal?: AbortSignal): Promise<UploadPart> {
-			if (!upload.partUrlTemplate) throw new ClipforgeError("conflict", `Upload ${upload.id} takes no more parts.`, { status: 409 });
+		async putPart(
+			upload: Pick<Upload, "id" | "partUrlTemplate">,
+			partNumber: number,
+			bytes: Uint8Array | Blob,
+			signal?: AbortSignal,
+		): Promise<UploadPart> {
+			if (!upload.partUrlTemplate)
+				throw new ClipforgeError("conflict", `Upload ${upload.id} takes no more parts.`, { status: 409 });
 			const url = upload.partUrlTemplate.replace("{partNumber}", String(partNumber));
-			const init = { method: "PUT", body: bytes as BodyInit, headers: { "content-type": "application/octet-stream" }, signal };
+			const init = {
+				method: "PUT",
+				body: bytes as BodyInit,
+				headers: { "content-type": "application/octet-stream" },
+				signal,
+			};
 			return sendWithRetries(() => doFetch(url, init), maxAttempts, signal);
 		},
 	};

@@ -1,5 +1,14 @@
 /** The calls that read videos (status and waiting, one, the list, its reprocesses, the workspaces) and delete one. */
-import type { DeletedVideo, ReprocessList, VideoDetail, VideoList, VideoQuery, VideoStatus, WaitOptions, Workspace } from "../client-types.ts";
+import type {
+	DeletedVideo,
+	ReprocessList,
+	VideoDetail,
+	VideoList,
+	VideoQuery,
+	VideoStatus,
+	WaitOptions,
+	Workspace,
+} from "../client-types.ts";
 import { ClipforgeError } from "../errors.ts";
 import { sleep } from "../retry.ts";
 import { body, pathId, type CallContext } from "./context.ts";
@@ -44,7 +53,11 @@ export function videoCalls({ api }: CallContext) {
  * Polls until the video is completed (resolves with its last status) or failed (throws
  * ClipforgeError `video_failed` carrying the errorMessage). Transient errors are retried.
  */
-async function pollUntilDone(status: (signal?: AbortSignal) => Promise<VideoStatus>, videoId: string, opts: WaitOptions): Promise<VideoStatus> {
+async function pollUntilDone(
+	status: (signal?: AbortSignal) => Promise<VideoStatus>,
+	videoId: string,
+	opts: WaitOptions,
+): Promise<VideoStatus> {
 	const interval = opts.intervalMs ?? DEFAULT_POLL_MS;
 	const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
 	for (;;) {
@@ -52,9 +65,17 @@ async function pollUntilDone(status: (signal?: AbortSignal) => Promise<VideoStat
 		opts.onProgress?.(current);
 		if (current.video.status === "completed") return current;
 		if (current.video.status === "failed") {
-			throw new ClipforgeError("video_failed", current.video.errorMessage ?? "Processing failed.", { status: 200, details: current });
+			throw new ClipforgeError("video_failed", current.video.errorMessage ?? "Processing failed.", {
+				status: 200,
+				details: current,
+			});
 		}
-		if (Date.now() + interval > deadline) throw new ClipforgeError("timeout", `Video ${videoId} was still ${current.video.status} after ${opts.timeoutMs} ms.`, { status: 0 });
+		if (Date.now() + interval > deadline)
+			throw new ClipforgeError(
+				"timeout",
+				`Video ${videoId} was still ${current.video.status} after ${opts.timeoutMs} ms.`,
+				{ status: 0 },
+			);
 		await sleep(interval, opts.signal);
 	}
 }

@@ -1,5 +1,11 @@
 /** The clip list's filters and order, shared by `clipforge clips` and `clipforge export`. */
-import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS, type ClipApiStatus, type ClipSortField } from "@clipforge/domain";
+import {
+	CLIP_API_STATUSES,
+	CLIP_SORT_FIELDS,
+	SORT_ORDERS,
+	type ClipApiStatus,
+	type ClipSortField,
+} from "@clipforge/domain";
 import { Option, type Command } from "commander";
 import type { ClipFilters } from "../node-client.ts";
 import { number } from "./parsers.ts";

@@ -4,7 +4,14 @@
  * parsed command line asks for (configFromFlags). No commander here: cli/config-options.ts adds
  * the specs to a command.
  */
-import { boundsText, CAPTION_TEMPLATES, CONFIG_OPTIONS, CUSTOM_TEMPLATE_REF, type CliFlag, type ConfigOption } from "@clipforge/domain";
+import {
+	boundsText,
+	CAPTION_TEMPLATES,
+	CONFIG_OPTIONS,
+	CUSTOM_TEMPLATE_REF,
+	type CliFlag,
+	type ConfigOption,
+} from "@clipforge/domain";
 
 export interface FlagSpec {
 	/** `--aspect <ratio>`, `--hook`, `--no-hook`. */
@@ -55,10 +62,16 @@ export function configFlagSpecs(options: Record<string, ConfigOption> = CONFIG_O
 		option.cli.flatMap((flag): FlagSpec[] => {
 			const takesValue = flag.flag.includes("<");
 			const choices = flag.choices ?? (option.type === "enum" && takesValue ? option.choices : undefined);
-			const spec: FlagSpec = { flags: flag.flag, help: helpOf(option, flag), submitOnly: Boolean(flag.submitOnly) };
+			const spec: FlagSpec = {
+				flags: flag.flag,
+				help: helpOf(option, flag),
+				submitOnly: Boolean(flag.submitOnly),
+			};
 			if (choices) spec.choices = choices;
 			else if (takesValue) spec.parse = parserOf(option, flag.flag);
-			const negation = flag.negate ? [{ flags: flag.negate, help: negationHelp(options, option, flag), submitOnly: spec.submitOnly }] : [];
+			const negation = flag.negate
+				? [{ flags: flag.negate, help: negationHelp(options, option, flag), submitOnly: spec.submitOnly }]
+				: [];
 			return [spec, ...negation];
 		}),
 	);
@@ -76,9 +89,14 @@ function negationHelp(options: Record<string, ConfigOption>, option: ConfigOptio
  * off (so `--no-captions` wins over `--caption-template`); flags not given leave the field out, so
  * the API's default (or the video's value) stays.
  */
-export function configFromFlags(opts: Record<string, unknown>, options: Record<string, ConfigOption> = CONFIG_OPTIONS): Record<string, unknown> {
+export function configFromFlags(
+	opts: Record<string, unknown>,
+	options: Record<string, ConfigOption> = CONFIG_OPTIONS,
+): Record<string, unknown> {
 	const config: Record<string, unknown> = {};
-	const given = Object.entries(options).flatMap(([key, option]) => option.cli.map((flag) => ({ key, flag, value: opts[attributeOf(flag.flag)] })));
+	const given = Object.entries(options).flatMap(([key, option]) =>
+		option.cli.map((flag) => ({ key, flag, value: opts[attributeOf(flag.flag)] })),
+	);
 	for (const { key, flag, value } of given) {
 		if (value === undefined || value === false) continue;
 		if (value === true) config[key] = true;

@@ -48,7 +48,9 @@ export function buildConfig(opts: ConfigFlags): VideoConfig {
 		try {
 			config = JSON.parse(readFileSync(opts.config, "utf8")) as VideoConfig;
 		} catch (error) {
-			throw new ClipforgeError("invalid_request", `Could not read ${opts.config}: ${(error as Error).message}`, { status: 0 });
+			throw new ClipforgeError("invalid_request", `Could not read ${opts.config}: ${(error as Error).message}`, {
+				status: 0,
+			});
 		}
 	}
 	return { ...config, ...(configFromFlags(opts) as VideoConfig) };

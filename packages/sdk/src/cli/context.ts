@@ -25,7 +25,12 @@ export function cliContext(program: Command): Cli {
 		client() {
 			if (cached) return cached;
 			const { url, apiKey } = options();
-			if (!url || !apiKey) throw new ClipforgeError("unauthorized", "Set CLIPFORGE_URL and CLIPFORGE_API_KEY (or pass --url and --api-key). `make up` prints both.", { status: 0 });
+			if (!url || !apiKey)
+				throw new ClipforgeError(
+					"unauthorized",
+					"Set CLIPFORGE_URL and CLIPFORGE_API_KEY (or pass --url and --api-key). `make up` prints both.",
+					{ status: 0 },
+				);
 			cached = createClient({ baseUrl: url, apiKey });
 			return cached;
 		},

@@ -5,7 +5,10 @@
  */
 import { ClipforgeError } from "../errors.ts";
 
-export async function untilInterrupted<T>(work: (signal: AbortSignal) => Promise<T>, interruptedMessage: () => string): Promise<T> {
+export async function untilInterrupted<T>(
+	work: (signal: AbortSignal) => Promise<T>,
+	interruptedMessage: () => string,
+): Promise<T> {
 	const interrupt = new AbortController();
 	const onSignal = () => interrupt.abort();
 	process.once("SIGINT", onSignal);

@@ -21,7 +21,8 @@ export const number = (name: string) => (value: string) => {
 /** Seconds, or m:ss(.s), or h:mm:ss(.s). */
 export const time = (name: string) => (value: string) => {
 	const parts = value.split(":").map(Number);
-	if (parts.length > 3 || parts.some((p) => !Number.isFinite(p) || p < 0)) throw new InvalidArgumentError(`${name} must be seconds or m:ss.`);
+	if (parts.length > 3 || parts.some((p) => !Number.isFinite(p) || p < 0))
+		throw new InvalidArgumentError(`${name} must be seconds or m:ss.`);
 	return parts.reduce((total, p) => total * 60 + p, 0);
 };
 

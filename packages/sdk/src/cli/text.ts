@@ -6,7 +6,12 @@ export const minutesSeconds = (s: number) => `${Math.floor(s / 60)}:${(s % 60).t
 
 /** `01-the-title`: a clip's file name without extension. */
 export function fileStem(clip: Pick<Clip, "title">, n: number): string {
-	const slug = clip.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "clip";
+	const slug =
+		clip.title
+			.toLowerCase()
+			.replace(/[^a-z0-9]+/g, "-")
+			.replace(/^-|-$/g, "")
+			.slice(0, 40) || "clip";
 	return `${String(n + 1).padStart(2, "0")}-${slug}`;
 }
 
@@ -19,7 +24,12 @@ export function clipText(clip: ClipDetail, words = false): string {
 	];
 	if (clip.editError) lines.push(`     last edit failed: ${clip.editError}`);
 	lines.push(`     ${clip.downloadUrl}`);
-	if (words) lines.push(clip.words.map((w) => `${String(w.index).padStart(4)}  ${w.start.toFixed(2).padStart(7)}  ${w.word.trim()}`).join("\n"));
+	if (words)
+		lines.push(
+			clip.words
+				.map((w) => `${String(w.index).padStart(4)}  ${w.start.toFixed(2).padStart(7)}  ${w.word.trim()}`)
+				.join("\n"),
+		);
 	return lines.join("\n");
 }
 
@@ -27,7 +37,10 @@ export function clipsText(clips: Clip[], files: string[]): string {
 	if (clips.length === 0) return "No clips.";
 	return clips
 		.map((c, i) => {
-			const lines = [`${String(c.score).padStart(3)}  ${minutesSeconds(c.startTime)}-${minutesSeconds(c.endTime)}  ${c.title}`, `     ${c.viralityReason}`];
+			const lines = [
+				`${String(c.score).padStart(3)}  ${minutesSeconds(c.startTime)}-${minutesSeconds(c.endTime)}  ${c.title}`,
+				`     ${c.viralityReason}`,
+			];
 			if (files[i]) lines.push(`     ${files[i]}`);
 			return lines.join("\n");
 		})

@@ -23,7 +23,13 @@ export function isLocalFile(source: string): boolean {
 	}
 }
 
-export async function submitFile(cli: Cli, path: string, config: VideoConfig, options: SubmitOptions, uploadId?: string) {
+export async function submitFile(
+	cli: Cli,
+	path: string,
+	config: VideoConfig,
+	options: SubmitOptions,
+	uploadId?: string,
+) {
 	const memo = uploadMemo(path, cli.url());
 	let resume = uploadId ?? memo.read();
 	let current = resume ?? "";
@@ -39,7 +45,13 @@ export async function submitFile(cli: Cli, path: string, config: VideoConfig, op
 				return await cli.client().uploadFile(path, { uploadId: resume, onProgress, signal });
 			} catch (error) {
 				// An upload that expired (or was made into a video) cannot be resumed: start afresh once.
-				if (!resume || !(error instanceof ClipforgeError) || !["not_found", "conflict"].includes(error.code) || uploadId) throw error;
+				if (
+					!resume ||
+					!(error instanceof ClipforgeError) ||
+					!["not_found", "conflict"].includes(error.code) ||
+					uploadId
+				)
+					throw error;
 				resume = undefined;
 				memo.clear();
 				return await cli.client().uploadFile(path, { onProgress, signal });
@@ -47,7 +59,8 @@ export async function submitFile(cli: Cli, path: string, config: VideoConfig, op
 				progress.stop();
 			}
 		},
-		() => `Stopped uploading ${path}${current ? ` (upload ${current})` : ""}; run the same command again to resume where it stopped.`,
+		() =>
+			`Stopped uploading ${path}${current ? ` (upload ${current})` : ""}; run the same command again to resume where it stopped.`,
 	);
 	const submitted = await cli.client().submitUpload(upload.id, config, options);
 	memo.clear();
@@ -57,7 +70,11 @@ export async function submitFile(cli: Cli, path: string, config: VideoConfig, op
 /** A bar in MiB on a terminal; a line per 10% otherwise (none with --json). */
 function uploadProgress(cli: Cli) {
 	const live = process.stderr.isTTY && !cli.json();
-	const format = { format: " uploading        |{bar}| {percentage}% {value}/{total} MiB", hideCursor: true, stream: process.stderr };
+	const format = {
+		format: " uploading        |{bar}| {percentage}% {value}/{total} MiB",
+		hideCursor: true,
+		stream: process.stderr,
+	};
 	const bar = live ? new cliProgress.SingleBar(format, cliProgress.Presets.shades_classic) : null;
 	let started = false;
 	let lastShown = -1;
@@ -79,7 +96,10 @@ function uploadProgress(cli: Cli) {
 function uploadMemo(path: string, apiUrl: string | undefined) {
 	const { size, mtimeMs } = statSync(path);
 	const dir = process.env.CLIPFORGE_STATE_DIR ?? join(homedir(), ".clipforge");
-	const key = createHash("sha256").update(JSON.stringify([apiUrl, resolve(path), size, mtimeMs])).digest("hex").slice(0, 32);
+	const key = createHash("sha256")
+		.update(JSON.stringify([apiUrl, resolve(path), size, mtimeMs]))
+		.digest("hex")
+		.slice(0, 32);
 	const file = join(dir, "uploads", `${key}.json`);
 	return {
 		read: (): string | undefined => {

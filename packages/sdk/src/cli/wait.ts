@@ -26,7 +26,10 @@ export async function waitAndCollect(cli: Cli, id: string, opts: WaitFlags, anno
 			downloading = true;
 			return { status, clips, files: opts.out ? await downloadClips(cli, clips, opts.out, signal) : [] };
 		},
-		() => (downloading ? stoppedDownloading(id, opts.out!) : `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`),
+		() =>
+			downloading
+				? stoppedDownloading(id, opts.out!)
+				: `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`,
 	);
 	cli.output({ video: status.video, clips, files }, () => clipsText(clips, files));
 }
@@ -34,19 +37,32 @@ export async function waitAndCollect(cli: Cli, id: string, opts: WaitFlags, anno
 /** How a status reads: a bar per stage on a terminal, a line per change otherwise. */
 function progressView(cli: Cli) {
 	const live = process.stderr.isTTY && !cli.json();
-	const format = { format: " {stage} |{bar}| {value}%", hideCursor: true, clearOnComplete: false, stream: process.stderr };
+	const format = {
+		format: " {stage} |{bar}| {value}%",
+		hideCursor: true,
+		clearOnComplete: false,
+		stream: process.stderr,
+	};
 	const bars = live ? new cliProgress.MultiBar(format, cliProgress.Presets.shades_classic) : null;
 	const stageBars = new Map(STAGES.map((stage) => [stage, bars?.create(100, 0, { stage: stage.padEnd(16) })]));
 	let lastLine = "";
 	const show = (status: VideoStatus) => {
 		const current = STAGES.indexOf(status.job.stage as (typeof STAGES)[number]);
 		STAGES.forEach((stage, i) => {
-			const value = status.video.status === "completed" || i < current ? 100 : i === current ? Math.round(status.job.stageProgress) : 0;
-			const waiting = stage === "downloading" && status.job.queuePosition ? `waiting #${status.job.queuePosition}` : stage;
+			const value =
+				status.video.status === "completed" || i < current
+					? 100
+					: i === current
+						? Math.round(status.job.stageProgress)
+						: 0;
+			const waiting =
+				stage === "downloading" && status.job.queuePosition ? `waiting #${status.job.queuePosition}` : stage;
 			stageBars.get(stage)?.update(value, { stage: waiting.padEnd(16) });
 		});
 		if (live || cli.json()) return;
-		const queued = status.job.queuePosition ? ` (waiting for a processing slot, number ${status.job.queuePosition} in line)` : "";
+		const queued = status.job.queuePosition
+			? ` (waiting for a processing slot, number ${status.job.queuePosition} in line)`
+			: "";
 		const line = `${status.video.status} ${status.job.progress.toFixed(0)}%${queued}`;
 		if (line !== lastLine) console.error(line);
 		lastLine = line;

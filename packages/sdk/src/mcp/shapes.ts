@@ -8,12 +8,18 @@ export const clipId = z.string().min(1).describe("A clip id, `clp_…` (from lis
 export const idempotencyKey = z
 	.string()
 	.optional()
-	.describe("Any string unique to this request: sending the same one again returns the first answer and charges once.");
+	.describe(
+		"Any string unique to this request: sending the same one again returns the first answer and charges once.",
+	);
 
 export const statusShape = {
 	videoId: z.string(),
 	title: z.string(),
-	status: z.enum(VIDEO_STATUSES).describe("pending_config, downloading, uploading, transcribing, analyzing, generating_clips, then completed or failed."),
+	status: z
+		.enum(VIDEO_STATUSES)
+		.describe(
+			"pending_config, downloading, uploading, transcribing, analyzing, generating_clips, then completed or failed.",
+		),
 	progress: z.number().describe("0-100 over the whole run."),
 	stageProgress: z.number().describe("0-100 through the current stage."),
 	errorMessage: z.string().nullable().describe("Why it failed; null unless failed."),
@@ -50,6 +56,34 @@ export function statusOf(status: VideoStatus) {
 
 /** A clip as the tools show it (the API's view, fewer fields). */
 export function clipOf(c: Awaited<ReturnType<ApiClient["listClips"]>>["clips"][number]): z.infer<typeof clipSchema> {
-	const { id, title, hookTitle, score, startTime, endTime, duration, viralityReason, description, transcript, aspectRatio, downloadUrl, thumbnailUrl } = c;
-	return { id, title, hookTitle, score, startTime, endTime, duration, viralityReason, description, transcript, aspectRatio, downloadUrl, thumbnailUrl };
+	const {
+		id,
+		title,
+		hookTitle,
+		score,
+		startTime,
+		endTime,
+		duration,
+		viralityReason,
+		description,
+		transcript,
+		aspectRatio,
+		downloadUrl,
+		thumbnailUrl,
+	} = c;
+	return {
+		id,
+		title,
+		hookTitle,
+		score,
+		startTime,
+		endTime,
+		duration,
+		viralityReason,
+		description,
+		transcript,
+		aspectRatio,
+		downloadUrl,
+		thumbnailUrl,
+	};
 }

@@ -19,7 +19,11 @@ export interface Tool<In extends Shape, Out extends Shape> {
 	output: Out;
 	annotations: ToolAnnotations;
 	/** The structured result; a ClipforgeError becomes the tool's error. */
-	run: (client: ApiClient, args: ShapeOutput<In>, extra: Parameters<ToolCallback<In>>[1]) => Promise<ShapeOutput<Out>>;
+	run: (
+		client: ApiClient,
+		args: ShapeOutput<In>,
+		extra: Parameters<ToolCallback<In>>[1],
+	) => Promise<ShapeOutput<Out>>;
 }
 
 /** A tool, typed by its schemas (the MCP SDK validates the input and the structured output against them). */
@@ -32,9 +36,20 @@ export const defineTool = <In extends Shape, Out extends Shape>(tool: Tool<In, O
 /** Reads only the API, and only the workspace's own data. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
-function registerTool<In extends Shape, Out extends Shape>(server: McpServer, client: ApiClient, tool: Tool<In, Out>): void {
-	const config = { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations };
-	const callback = ((args: ShapeOutput<In>, extra: Parameters<ToolCallback<In>>[1]) => answer(() => tool.run(client, args, extra))) as ToolCallback<In>;
+function registerTool<In extends Shape, Out extends Shape>(
+	server: McpServer,
+	client: ApiClient,
+	tool: Tool<In, Out>,
+): void {
+	const config = {
+		title: tool.title,
+		description: tool.description,
+		inputSchema: tool.input,
+		outputSchema: tool.output,
+		annotations: tool.annotations,
+	};
+	const callback = ((args: ShapeOutput<In>, extra: Parameters<ToolCallback<In>>[1]) =>
+		answer(() => tool.run(client, args, extra))) as ToolCallback<In>;
 	server.registerTool(tool.name, config, callback);
 }
 
@@ -44,9 +59,17 @@ async function answer(work: () => Promise<Record<string, unknown>>): Promise<Cal
 		return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
 	} catch (error) {
 		if (!(error instanceof ClipforgeError)) throw error;
-		const details = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]).map((d) => `${d.path}: ${d.message}`).join("; ") : "";
+		const details = Array.isArray(error.details)
+			? (error.details as { path?: string; message?: string }[]).map((d) => `${d.path}: ${d.message}`).join("; ")
+			: "";
 		const text = `${error.code}: ${error.message}${details ? ` (${details})` : ""}`;
-		const meta = { code: error.code, message: error.message, status: error.status, details: error.details ?? null, requestId: error.requestId };
+		const meta = {
+			code: error.code,
+			message: error.message,
+			status: error.status,
+			details: error.details ?? null,
+			requestId: error.requestId,
+		};
 		return { isError: true, content: [{ type: "text", text }], _meta: { "clipforge/error": meta } };
 	}
 }

@@ -33,11 +33,15 @@ async function requireOperator(c: Context<AppEnv>): Promise<void> {
 	const secret = operatorSecret(c.env);
 	if (!secret) throw new ApiError("not_found", `No route ${c.req.method} ${c.req.path}.`);
 	const client = c.req.header("cf-connecting-ip") ?? "local";
-	if (!(await c.env.WRITE_LIMITER.limit({ key: `operator:${client}` })).success) throw new ApiError("rate_limited", "Too many operator requests from this address; retry after 60 s.", { retryAfter: 60 });
+	if (!(await c.env.WRITE_LIMITER.limit({ key: `operator:${client}` })).success)
+		throw new ApiError("rate_limited", "Too many operator requests from this address; retry after 60 s.", {
+			retryAfter: 60,
+		});
 	const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
 	// Both sides hashed with a fresh key: equal lengths, and nothing learned from timing.
 	const nonce = crypto.randomUUID();
-	if (!timingSafeEqual(await hmacSha256(nonce, given), await hmacSha256(nonce, secret))) throw new ApiError("unauthorized", "The operator key is not valid.");
+	if (!timingSafeEqual(await hmacSha256(nonce, given), await hmacSha256(nonce, secret)))
+		throw new ApiError("unauthorized", "The operator key is not valid.");
 }
 
 const runIdOf = (c: Context<AppEnv>) => {

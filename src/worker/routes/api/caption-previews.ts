@@ -15,10 +15,15 @@ export function registerCaptionPreviews(api: Api): void {
 		const hash = c.req.param("hash");
 		const key = /^[0-9a-f]{32}$/.test(hash) ? r2Keys.captionPreview(hash) : null;
 		const verdict = key ? await checkCaptionPreviewToken(c.env, key, c.req.query("token")) : "invalid";
-		if (verdict === "expired") throw new ApiError("url_expired", "This preview link has expired; list the caption templates again for a fresh one.");
+		if (verdict === "expired")
+			throw new ApiError(
+				"url_expired",
+				"This preview link has expired; list the caption templates again for a fresh one.",
+			);
 		if (verdict !== "valid" || !key) throw new ApiError("forbidden", "This link is not valid.");
 		const response = await serveR2Object(c.env.MEDIA, key, c.req.raw);
-		if (!response) throw new ApiError("not_found", "The preview is no longer stored; list the caption templates again.");
+		if (!response)
+			throw new ApiError("not_found", "The preview is no longer stored; list the caption templates again.");
 		return response;
 	});
 }

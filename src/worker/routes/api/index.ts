@@ -38,7 +38,15 @@ import { registerWorkspaceWebhook } from "./workspaces/webhook";
 
 export const API_BASE = "/api";
 /** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, signed upload part URLs, signed caption previews, the OpenAPI document. */
-export const PUBLIC_API_PATHS = new Set([...PUBLIC_AUTH_PATHS, ...PUBLIC_CLIP_PATHS, ...PUBLIC_UPLOAD_PATHS, ...PUBLIC_CAPTION_PREVIEW_PATHS, "/openapi.json"].map((path) => API_BASE + path));
+export const PUBLIC_API_PATHS = new Set(
+	[
+		...PUBLIC_AUTH_PATHS,
+		...PUBLIC_CLIP_PATHS,
+		...PUBLIC_UPLOAD_PATHS,
+		...PUBLIC_CAPTION_PREVIEW_PATHS,
+		"/openapi.json",
+	].map((path) => API_BASE + path),
+);
 
 /** Credentials, then the caller's rate limit, then JSON writes: the order a caller hears about problems in. */
 const guard: MiddlewareHandler<AppEnv> = (c, next) =>
@@ -57,12 +65,29 @@ const authenticateByDefault = createMiddleware<AppEnv>(async (c, next) => {
 /** In the order they appear in the OpenAPI document. */
 const REGISTER: ((api: Api) => unknown)[] = [
 	registerAuth,
-	registerVideoList, registerDeleteVideo, registerSubmitHosted, registerSubmitUpload, registerConfigure, registerStatus, registerClips, registerVideo, registerTranscript,
-	registerReprocess, registerClip, registerExport,
+	registerVideoList,
+	registerDeleteVideo,
+	registerSubmitHosted,
+	registerSubmitUpload,
+	registerConfigure,
+	registerStatus,
+	registerClips,
+	registerVideo,
+	registerTranscript,
+	registerReprocess,
+	registerClip,
+	registerExport,
 	registerUploads,
-	registerWorkspaceList, registerApiKeys, registerProjects, registerBackgrounds, registerWorkspaceWebhook, registerVideoWebhooks, registerWatermark,
+	registerWorkspaceList,
+	registerApiKeys,
+	registerProjects,
+	registerBackgrounds,
+	registerWorkspaceWebhook,
+	registerVideoWebhooks,
+	registerWatermark,
 	registerClipFiles,
-	registerCaptionTemplates, registerCaptionPreviews,
+	registerCaptionTemplates,
+	registerCaptionPreviews,
 ];
 
 export function createApi(): Api {

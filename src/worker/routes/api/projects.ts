@@ -7,8 +7,12 @@ import { resolveWorkspace, workspaceScope } from "../../middleware/auth";
 import { newId } from "../../services/crypto";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../openapi";
 
-const Project = z.object({ id: z.string(), name: z.string(), workspaceId: z.string(), createdAt: z.string() }).openapi("Project");
-const CreateProjectBody = z.strictObject({ name: z.string().trim().min(1).max(200), workspaceId: z.string().min(1).max(64).optional() }).openapi("CreateProject");
+const Project = z
+	.object({ id: z.string(), name: z.string(), workspaceId: z.string(), createdAt: z.string() })
+	.openapi("Project");
+const CreateProjectBody = z
+	.strictObject({ name: z.string().trim().min(1).max(200), workspaceId: z.string().min(1).max(64).optional() })
+	.openapi("CreateProject");
 
 const createProjectRoute = createRoute({
 	method: "post",
@@ -26,10 +30,18 @@ const listProjectsRoute = createRoute({
 	summary: "List the projects of your workspace(s)",
 	security: BEARER_OR_SESSION,
 	request: { query: z.object({ workspaceId: z.string().optional() }) },
-	responses: { 200: jsonOk(z.object({ projects: z.array(Project) }), "Projects, newest first."), ...errorResponses(401, 403) },
+	responses: {
+		200: jsonOk(z.object({ projects: z.array(Project) }), "Projects, newest first."),
+		...errorResponses(401, 403),
+	},
 });
 
-const view = (r: { id: string; name: string; workspaceId: string; createdAt: string }) => ({ id: r.id, name: r.name, workspaceId: r.workspaceId, createdAt: r.createdAt });
+const view = (r: { id: string; name: string; workspaceId: string; createdAt: string }) => ({
+	id: r.id,
+	name: r.name,
+	workspaceId: r.workspaceId,
+	createdAt: r.createdAt,
+});
 
 export function registerProjects(api: Api) {
 	api.openapi(createProjectRoute, async (c) => {

@@ -25,11 +25,13 @@ internalObjectRoutes.on(["GET", "HEAD", "PUT", "POST", "DELETE"], "/objects/*", 
 	if (verdict !== "valid") throw new ApiError("forbidden", "The signature is not valid.");
 
 	if (multipart) return multipartStep(c.env.MEDIA, key, c.req.raw);
-	if (c.req.method === "POST" || c.req.method === "DELETE") throw new ApiError("invalid_request", `${c.req.method} is only for the steps of a multipart upload.`);
+	if (c.req.method === "POST" || c.req.method === "DELETE")
+		throw new ApiError("invalid_request", `${c.req.method} is only for the steps of a multipart upload.`);
 	if (method === "PUT") {
 		if (!c.req.raw.body) throw new ApiError("invalid_request", "PUT needs a body.");
 		const length = Number(c.req.header("content-length"));
-		if (!Number.isFinite(length) || length <= 0) throw new ApiError("invalid_request", "PUT needs a Content-Length.");
+		if (!Number.isFinite(length) || length <= 0)
+			throw new ApiError("invalid_request", "PUT needs a Content-Length.");
 		// A job that outlived what it writes for (a deleted or failed video, a replaced clip) stores nothing.
 		const refused = await refusedWrite(c.env, key);
 		if (refused) throw new ApiError("conflict", `Nothing is stored at ${key} any more: ${refused}.`);

@@ -17,11 +17,24 @@ export const internalOperatorRoutes = new Hono<AppEnv>();
 
 internalOperatorRoutes.get("/orphans", async (c) => {
 	const secret = c.env.SIGNING_SECRET;
-	if (!secret || secret.length < 32) throw new ApiError("service_unavailable", "SIGNING_SECRET is not set: the operator's routes cannot be checked.");
+	if (!secret || secret.length < 32)
+		throw new ApiError(
+			"service_unavailable",
+			"SIGNING_SECRET is not set: the operator's routes cannot be checked.",
+		);
 	const url = new URL(c.req.url);
-	const verdict = await verifyRenderRequest(secret, c.req.header("authorization"), { method: "GET", path: url.pathname + url.search, body: "" });
-	if (!verdict.ok) throw new ApiError("unauthorized", `The request must be signed with the deployment's SIGNING_SECRET (the signature is ${verdict.reason}).`);
+	const verdict = await verifyRenderRequest(secret, c.req.header("authorization"), {
+		method: "GET",
+		path: url.pathname + url.search,
+		body: "",
+	});
+	if (!verdict.ok)
+		throw new ApiError(
+			"unauthorized",
+			`The request must be signed with the deployment's SIGNING_SECRET (the signature is ${verdict.reason}).`,
+		);
 	const minAge = Number(c.req.query("minAgeMinutes") ?? 10);
-	if (!Number.isFinite(minAge) || minAge < 0) throw new ApiError("invalid_request", "minAgeMinutes must be a number ≥ 0.");
+	if (!Number.isFinite(minAge) || minAge < 0)
+		throw new ApiError("invalid_request", "minAgeMinutes must be a number ≥ 0.");
 	return c.json(await findOrphans(c.env, { minAgeMinutes: minAge }));
 });

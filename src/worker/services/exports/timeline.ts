@@ -42,7 +42,10 @@ export function cutList(timeline: Timeline): { clip: TimelineClip; in: number; o
 }
 
 export function escapeXml(text: string): string {
-	return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!);
+	return text.replace(
+		/[&<>"']/g,
+		(ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!,
+	);
 }
 
 const time = (f: number) => (f === 0 ? "0s" : `${f}/${TIMELINE_FPS}s`);

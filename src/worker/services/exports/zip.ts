@@ -25,7 +25,10 @@ const encoder = new TextEncoder();
 
 /** The archive's exact length in bytes. */
 export function zipLength(entries: readonly Pick<ZipEntry, "name" | "size">[]): number {
-	return entries.reduce((sum, e) => sum + LOCAL_HEADER + encoder.encode(e.name).length * 2 + e.size + DESCRIPTOR + CENTRAL_HEADER, END_RECORD);
+	return entries.reduce(
+		(sum, e) => sum + LOCAL_HEADER + encoder.encode(e.name).length * 2 + e.size + DESCRIPTOR + CENTRAL_HEADER,
+		END_RECORD,
+	);
 }
 
 /** @example new Response(zipStream([{ name: "a.txt", size: 2, modified: new Date(), open: async () => new Blob(["hi"]).stream() }])) */
@@ -65,7 +68,10 @@ async function write(entries: readonly ZipEntry[], out: WritableStreamDefaultWri
 }
 
 /** The entry's bytes onto the archive, checked against its size: their CRC-32 and count. */
-async function copyEntry(entry: ZipEntry, out: WritableStreamDefaultWriter<Uint8Array>): Promise<{ crc: number; written: number }> {
+async function copyEntry(
+	entry: ZipEntry,
+	out: WritableStreamDefaultWriter<Uint8Array>,
+): Promise<{ crc: number; written: number }> {
 	let crc = 0xffffffff;
 	let written = 0;
 	const reader = (await entry.open()).getReader();
@@ -82,15 +88,20 @@ async function copyEntry(entry: ZipEntry, out: WritableStreamDefaultWriter<Uint8
 
 /** CRC and sizes are 0 here: they follow the bytes, in the data descriptor. */
 const localHeader = ({ name, time, date }: Placed) =>
-	header(LOCAL_HEADER + name.length, (v) => {
-		v.setUint32(0, 0x04034b50, true);
-		v.setUint16(4, 20, true);
-		v.setUint16(6, FLAGS, true);
-		v.setUint16(8, 0, true); // stored
-		v.setUint16(10, time, true);
-		v.setUint16(12, date, true);
-		v.setUint16(26, name.length, true);
-	}, name, LOCAL_HEADER);
+	header(
+		LOCAL_HEADER + name.length,
+		(v) => {
+			v.setUint32(0, 0x04034b50, true);
+			v.setUint16(4, 20, true);
+			v.setUint16(6, FLAGS, true);
+			v.setUint16(8, 0, true); // stored
+			v.setUint16(10, time, true);
+			v.setUint16(12, date, true);
+			v.setUint16(26, name.length, true);
+		},
+		name,
+		LOCAL_HEADER,
+	);
 
 const descriptor = (crc: number, size: number) =>
 	header(DESCRIPTOR, (v) => {
@@ -101,27 +112,36 @@ const descriptor = (crc: number, size: number) =>
 	});
 
 const centralHeader = ({ name, time, date, offset }: Placed, crc: number, size: number) =>
-	header(CENTRAL_HEADER + name.length, (v) => {
-		v.setUint32(0, 0x02014b50, true);
-		v.setUint16(4, 20, true);
-		v.setUint16(6, 20, true);
-		v.setUint16(8, FLAGS, true);
-		v.setUint16(10, 0, true);
-		v.setUint16(12, time, true);
-		v.setUint16(14, date, true);
-		v.setUint32(16, crc, true);
-		v.setUint32(20, size, true);
-		v.setUint32(24, size, true);
-		v.setUint16(28, name.length, true);
-		v.setUint32(42, offset, true);
-	}, name, CENTRAL_HEADER);
+	header(
+		CENTRAL_HEADER + name.length,
+		(v) => {
+			v.setUint32(0, 0x02014b50, true);
+			v.setUint16(4, 20, true);
+			v.setUint16(6, 20, true);
+			v.setUint16(8, FLAGS, true);
+			v.setUint16(10, 0, true);
+			v.setUint16(12, time, true);
+			v.setUint16(14, date, true);
+			v.setUint32(16, crc, true);
+			v.setUint32(20, size, true);
+			v.setUint32(24, size, true);
+			v.setUint16(28, name.length, true);
+			v.setUint32(42, offset, true);
+		},
+		name,
+		CENTRAL_HEADER,
+	);
 
 const endRecord = (central: readonly Uint8Array[], centralOffset: number) =>
 	header(END_RECORD, (v) => {
 		v.setUint32(0, 0x06054b50, true);
 		v.setUint16(8, central.length, true);
 		v.setUint16(10, central.length, true);
-		v.setUint32(12, central.reduce((n, c) => n + c.length, 0), true);
+		v.setUint32(
+			12,
+			central.reduce((n, c) => n + c.length, 0),
+			true,
+		);
 		v.setUint32(16, centralOffset, true);
 	});
 

@@ -37,7 +37,13 @@ export interface RankOptions {
 	finalAttempt?: boolean;
 }
 
-export async function rankMoments(transcript: Transcript, config: MomentsConfig, signals: AudioSignals | null = null, llm: LlmClient | null = null, options: RankOptions = {}): Promise<RankOutcome> {
+export async function rankMoments(
+	transcript: Transcript,
+	config: MomentsConfig,
+	signals: AudioSignals | null = null,
+	llm: LlmClient | null = null,
+	options: RankOptions = {},
+): Promise<RankOutcome> {
 	const offline = (why: string): RankOutcome => {
 		const { clips, note } = rankOffline(transcript, config, signals);
 		return { clips, note, rankedBy: `${config.clipModel} (offline ranker: ${why})` };
@@ -55,16 +61,29 @@ export async function rankMoments(transcript: Transcript, config: MomentsConfig,
 		if (error instanceof LlmUnavailableError && options.finalAttempt === false) throw error;
 		return offline(`fallback, ${llm.name} failed: ${(error as Error).message.slice(0, 160)}`);
 	}
-	const clips = ranking.missed.length > 0 ? withOfflineFill(ranking, rankOffline(transcript, config, signals).clips) : ranking.clips;
+	const clips =
+		ranking.missed.length > 0
+			? withOfflineFill(ranking, rankOffline(transcript, config, signals).clips)
+			: ranking.clips;
 	const note = clips.length === 0 && talk.promptText ? "The model found no passage matching the prompt." : null;
-	const filled = clips.length > ranking.clips.length ? `; the offline ranker filled the rest with ${clips.length - ranking.clips.length} clip(s)` : "";
-	return { clips, note, rankedBy: `${config.clipModel} (${llm.name}${ranking.shortfall ? `; ${ranking.shortfall}${filled}` : ""})` };
+	const filled =
+		clips.length > ranking.clips.length
+			? `; the offline ranker filled the rest with ${clips.length - ranking.clips.length} clip(s)`
+			: "";
+	return {
+		clips,
+		note,
+		rankedBy: `${config.clipModel} (${llm.name}${ranking.shortfall ? `; ${ranking.shortfall}${filled}` : ""})`,
+	};
 }
 
 /** The model's clips, plus the offline ranker's from the time the model did not read (mostly inside it, overlapping none), best first. */
 function withOfflineFill(ranking: LlmRanking, offlineClips: RankedClip[]): RankedClip[] {
 	const insideMissed = (clip: RankedClip) =>
-		ranking.missed.some((range) => Math.min(clip.end, range.end) - Math.max(clip.start, range.start) >= 0.5 * (clip.end - clip.start));
+		ranking.missed.some(
+			(range) =>
+				Math.min(clip.end, range.end) - Math.max(clip.start, range.start) >= 0.5 * (clip.end - clip.start),
+		);
 	const kept = [...ranking.clips];
 	for (const clip of offlineClips.filter(insideMissed)) {
 		if (!kept.some((k) => Math.min(k.end, clip.end) > Math.max(k.start, clip.start))) kept.push(clip);

@@ -32,4 +32,6 @@ export function toneWav(seconds = 2, sampleRate = 16_000): Uint8Array {
 }
 
 /** A 16x16 red PNG (82 bytes), for the render tier to fetch and convert as a watermark. */
-export const SMALL_PNG = base64Decode("iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGUlEQVR4nGM4oaHxnxLMMGrAqAGjBgwXAwCpMhcf2uFd6gAAAABJRU5ErkJggg==");
+export const SMALL_PNG = base64Decode(
+	"iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGUlEQVR4nGM4oaHxnxLMMGrAqAGjBgwXAwCpMhcf2uFd6gAAAABJRU5ErkJggg==",
+);

@@ -18,7 +18,11 @@ export interface AudioChunkRef {
 export interface Transcriber {
 	readonly name: "local" | "workers-ai";
 	/** `onProgress` (0..1 through the chunk) is called when the engine can tell. */
-	transcribeChunk(chunk: AudioChunkRef, language: string | null, onProgress?: (fraction: number) => Promise<void>): Promise<TranscribeResult>;
+	transcribeChunk(
+		chunk: AudioChunkRef,
+		language: string | null,
+		onProgress?: (fraction: number) => Promise<void>,
+	): Promise<TranscribeResult>;
 }
 
 export function createTranscriber(env: Env): Transcriber {

@@ -22,11 +22,16 @@ export function cuesOf(transcript: Transcript): Cue[] {
 		let words: typeof sentence.words = [];
 		const flush = () => {
 			if (words.length === 0) return;
-			cues.push({ start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.word.trim()).join(" ") });
+			cues.push({
+				start: words[0]!.start,
+				end: words[words.length - 1]!.end,
+				text: words.map((w) => w.word.trim()).join(" "),
+			});
 			words = [];
 		};
 		for (const word of sentence.words) {
-			if (words.length >= MAX_CUE_WORDS || (words.length > 0 && word.end - words[0]!.start > MAX_CUE_SECONDS)) flush();
+			if (words.length >= MAX_CUE_WORDS || (words.length > 0 && word.end - words[0]!.start > MAX_CUE_SECONDS))
+				flush();
 			words.push(word);
 		}
 		flush();
@@ -48,7 +53,9 @@ export function toVtt(transcript: Transcript): string {
 }
 
 export function toText(transcript: Transcript): string {
-	return `${sentencesOf(transcript).map((s) => s.text).join("\n")}\n`;
+	return `${sentencesOf(transcript)
+		.map((s) => s.text)
+		.join("\n")}\n`;
 }
 
 /** `HH:MM:SS,mmm` (SRT) or `HH:MM:SS.mmm` (VTT). */

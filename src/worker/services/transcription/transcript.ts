@@ -26,7 +26,12 @@ export const CHUNK_OVERLAP_SECONDS = 2;
  * of the two chunks. Only the time frame is transcribed (and paid for).
  * @example planAudioChunks(0, 1250, 600) // [{0, 0, 602}, {1, 600, 602}, {2, 1200, 50}]
  */
-export function planAudioChunks(from: number, to: number, chunkSeconds: number, overlap = CHUNK_OVERLAP_SECONDS): ChunkPlan[] {
+export function planAudioChunks(
+	from: number,
+	to: number,
+	chunkSeconds: number,
+	overlap = CHUNK_OVERLAP_SECONDS,
+): ChunkPlan[] {
 	const chunks: ChunkPlan[] = [];
 	for (let start = from, index = 0; start < to - 0.05; start += chunkSeconds, index++) {
 		const duration = Math.min(chunkSeconds + overlap, to - start);
@@ -42,12 +47,18 @@ export function planAudioChunks(from: number, to: number, chunkSeconds: number, 
  * each word belongs to the chunk whose half of the overlap holds its midpoint, so seam words are
  * neither lost nor doubled.
  */
-export function mergeChunkTranscripts(chunks: { plan: ChunkPlan; result: TranscribeResult }[], duration: number): Transcript {
+export function mergeChunkTranscripts(
+	chunks: { plan: ChunkPlan; result: TranscribeResult }[],
+	duration: number,
+): Transcript {
 	const ordered = [...chunks].sort((a, b) => a.plan.start - b.plan.start);
 	const segments: Segment[] = [];
 	for (const [i, { plan, result }] of ordered.entries()) {
 		const next = ordered[i + 1];
-		const lower = i === 0 ? -Infinity : plan.start + (ordered[i - 1]!.plan.start + ordered[i - 1]!.plan.duration - plan.start) / 2;
+		const lower =
+			i === 0
+				? -Infinity
+				: plan.start + (ordered[i - 1]!.plan.start + ordered[i - 1]!.plan.duration - plan.start) / 2;
 		const upper = next ? next.plan.start + (plan.start + plan.duration - next.plan.start) / 2 : Infinity;
 		for (const segment of result.segments) {
 			const words = segment.words
@@ -57,7 +68,12 @@ export function mergeChunkTranscripts(chunks: { plan: ChunkPlan; result: Transcr
 					return mid >= lower && mid < upper;
 				});
 			if (words.length === 0) continue;
-			segments.push({ start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.word.trim()).join(" "), words });
+			segments.push({
+				start: words[0]!.start,
+				end: words[words.length - 1]!.end,
+				text: words.map((w) => w.word.trim()).join(" "),
+				words,
+			});
 		}
 	}
 	const words = segments.flatMap((s) => s.words);

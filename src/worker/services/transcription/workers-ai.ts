@@ -10,28 +10,41 @@ import { base64Encode } from "../crypto";
 /** Checked against the generated catalogue (worker-configuration.d.ts), like the LLMs' ids. */
 export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo" satisfies keyof AiModels;
 
-const WhisperOutput = z.object({
-	transcription_info: z.object({ language: z.string().optional() }).passthrough().optional(),
-	text: z.string().optional(),
-	segments: z
-		.array(
-			z.object({
-				start: z.number(),
-				end: z.number(),
-				text: z.string(),
-				words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })).optional(),
-			}).passthrough(),
-		)
-		.default([]),
-}).passthrough();
+const WhisperOutput = z
+	.object({
+		transcription_info: z.object({ language: z.string().optional() }).passthrough().optional(),
+		text: z.string().optional(),
+		segments: z
+			.array(
+				z
+					.object({
+						start: z.number(),
+						end: z.number(),
+						text: z.string(),
+						words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })).optional(),
+					})
+					.passthrough(),
+			)
+			.default([]),
+	})
+	.passthrough();
 
 /** The slice of the AI binding this module needs (so tests can pass a stub of the same shape). */
 export interface AiRunner {
 	run(model: string, input: Record<string, unknown>): Promise<unknown>;
 }
 
-export async function whisperTranscribe(ai: AiRunner | Ai, audio: Uint8Array, language: string | null): Promise<TranscribeResult> {
-	const input = { audio: base64Encode(audio), task: "transcribe", vad_filter: true, ...(language ? { language } : {}) } satisfies AiModels[typeof WHISPER_MODEL]["inputs"];
+export async function whisperTranscribe(
+	ai: AiRunner | Ai,
+	audio: Uint8Array,
+	language: string | null,
+): Promise<TranscribeResult> {
+	const input = {
+		audio: base64Encode(audio),
+		task: "transcribe",
+		vad_filter: true,
+		...(language ? { language } : {}),
+	} satisfies AiModels[typeof WHISPER_MODEL]["inputs"];
 	let raw: unknown;
 	try {
 		raw = await (ai as AiRunner).run(WHISPER_MODEL, input);
@@ -41,7 +54,9 @@ export async function whisperTranscribe(ai: AiRunner | Ai, audio: Uint8Array, la
 	const parsed = WhisperOutput.safeParse(raw);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
-		throw new Error(`Workers AI (Whisper) answered in an unexpected shape (${issue?.path.join(".") || "root"}: ${issue?.message}).`);
+		throw new Error(
+			`Workers AI (Whisper) answered in an unexpected shape (${issue?.path.join(".") || "root"}: ${issue?.message}).`,
+		);
 	}
 	const output = parsed.data;
 	const segments: Segment[] = output.segments.map((segment) => {

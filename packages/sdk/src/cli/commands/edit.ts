@@ -30,19 +30,29 @@ function changesOf(opts: EditFlags): ClipChanges {
 	if (opts.word) changes.captionWords = opts.word;
 	if (opts.favorite !== undefined) changes.favorited = opts.favorite;
 	if (Object.keys(changes).length > 0) return changes;
-	throw new ClipforgeError("invalid_request", "Nothing to change: give --start, --end, --title, --hook-title, --caption-style, --word or --favorite.", { status: 0 });
+	throw new ClipforgeError(
+		"invalid_request",
+		"Nothing to change: give --start, --end, --title, --hook-title, --caption-style, --word or --favorite.",
+		{ status: 0 },
+	);
 }
 
 export function registerEdit(program: Command, cli: Cli): void {
 	program
 		.command("edit")
-		.description("Edit a clip: trim it (snapped to word edges), retitle it, change its caption look or words; changes to the picture re-render it (free, up to a limit per clip)")
+		.description(
+			"Edit a clip: trim it (snapped to word edges), retitle it, change its caption look or words; changes to the picture re-render it (free, up to a limit per clip)",
+		)
 		.argument("<id>", "clip id")
 		.option("--start <time>", "new start in the source (seconds or m:ss)", time("--start"))
 		.option("--end <time>", "new end in the source (seconds or m:ss)", time("--end"))
 		.option("--title <text>", "new title")
 		.option("--hook-title <text>", "new hook title (drawn when the video has hook titles)")
-		.option("--caption-style <id>", `the clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>`, cliParser(captionTemplateRef))
+		.option(
+			"--caption-style <id>",
+			`the clip's own caption look (turns its captions on): a preset (${CAPTION_TEMPLATES.join(", ")}) or custom:<id>`,
+			cliParser(captionTemplateRef),
+		)
 		.option("--word <index=word>", "correct caption word INDEX (repeatable)", wordFix)
 		.option("--favorite", "mark as favorite")
 		.option("--no-favorite", "unmark favorite")
@@ -53,9 +63,13 @@ export function registerEdit(program: Command, cli: Cli): void {
 				if (!cli.json()) console.error(`Rendering ${id} again…`);
 				const stopped = () => `Stopped waiting; ${id} keeps rendering. Check it with: clipforge clip ${id}`;
 				clip = await untilInterrupted((signal) => cli.client().waitForClip(id, { signal }), stopped);
-				if (clip.editError) throw new ClipforgeError("video_failed", clip.editError, { status: 200, details: clip });
+				if (clip.editError)
+					throw new ClipforgeError("video_failed", clip.editError, { status: 200, details: clip });
 			}
 			const rendering = clip.status === "generating";
-			cli.output(clip, () => `${rendering ? `Re-rendering (check with: clipforge clip ${id})` : "Saved"}\n${clipText(clip)}`);
+			cli.output(
+				clip,
+				() => `${rendering ? `Re-rendering (check with: clipforge clip ${id})` : "Saved"}\n${clipText(clip)}`,
+			);
 		});
 }

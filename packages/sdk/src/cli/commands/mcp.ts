@@ -6,7 +6,9 @@ import type { Cli } from "../context.ts";
 export function registerMcp(program: Command, cli: Cli): void {
 	program
 		.command("mcp")
-		.description("Serve the clipforge tools to an AI assistant over stdio (Model Context Protocol), with CLIPFORGE_URL and CLIPFORGE_API_KEY")
+		.description(
+			"Serve the clipforge tools to an AI assistant over stdio (Model Context Protocol), with CLIPFORGE_URL and CLIPFORGE_API_KEY",
+		)
 		.action(async () => {
 			await serveStdio(cli.client());
 		});

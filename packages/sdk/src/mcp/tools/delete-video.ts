@@ -6,7 +6,8 @@ import { defineTool } from "../tool.ts";
 export const deleteVideo = defineTool({
 	name: "delete_video",
 	title: "Delete a video",
-	description: "Deletes a video, its clips and files for good (stopping its processing). Minutes are refunded only for work not yet delivered.",
+	description:
+		"Deletes a video, its clips and files for good (stopping its processing). Minutes are refunded only for work not yet delivered.",
 	input: { videoId },
 	output: { videoId: z.string(), deleted: z.boolean(), minutesRefunded: z.number() },
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -8,7 +8,9 @@ import { defineTool, READ_ONLY } from "../tool.ts";
 const LINK_SECONDS = 3600;
 
 const notAmong = (clip: string, video: string) =>
-	new ClipforgeError("not_found", `Clip ${clip} is not among the clips of video ${video} (list_clips shows them).`, { status: 404 });
+	new ClipforgeError("not_found", `Clip ${clip} is not among the clips of video ${video} (list_clips shows them).`, {
+		status: 404,
+	});
 
 export const getClip = defineTool({
 	name: "get_clip",
@@ -19,13 +21,17 @@ export const getClip = defineTool({
 	output: {
 		videoId: z.string(),
 		clip: clipSchema,
-		words: z.array(z.object({ index: z.number(), word: z.string() })).describe("The clip's caption words (corrections applied)."),
+		words: z
+			.array(z.object({ index: z.number(), word: z.string() }))
+			.describe("The clip's caption words (corrections applied)."),
 		linksExpireInSeconds: z.number(),
 	},
 	annotations: READ_ONLY,
 	async run(client, args) {
 		const found = await client.clip(args.clipId).catch((error: unknown) => {
-			throw error instanceof ClipforgeError && error.code === "not_found" ? notAmong(args.clipId, args.videoId) : error;
+			throw error instanceof ClipforgeError && error.code === "not_found"
+				? notAmong(args.clipId, args.videoId)
+				: error;
 		});
 		if (found.videoId !== args.videoId) throw notAmong(args.clipId, args.videoId);
 		const words = found.words.map(({ index, word }) => ({ index, word: word.trim() }));

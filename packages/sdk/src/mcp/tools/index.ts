@@ -10,4 +10,15 @@ import { submitVideo } from "./submit-video.ts";
 import { updateClip } from "./update-clip.ts";
 import { waitForCompletion } from "./wait-for-completion.ts";
 
-export const TOOLS = [listWorkspaces, listVideos, submitVideo, getStatus, waitForCompletion, listClips, getClip, updateClip, reprocessVideo, deleteVideo] as const;
+export const TOOLS = [
+	listWorkspaces,
+	listVideos,
+	submitVideo,
+	getStatus,
+	waitForCompletion,
+	listClips,
+	getClip,
+	updateClip,
+	reprocessVideo,
+	deleteVideo,
+] as const;

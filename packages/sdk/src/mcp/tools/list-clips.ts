@@ -12,14 +12,34 @@ export const listClips = defineTool({
 	input: {
 		videoId,
 		minScore: z.number().optional().describe("Only clips scoring at least this (0-100)."),
-		sort: z.enum(["score", "time"]).optional().describe("score: best first (default); time: in the order they occur."),
+		sort: z
+			.enum(["score", "time"])
+			.optional()
+			.describe("score: best first (default); time: in the order they occur."),
 		limit: z.number().int().optional().describe("How many (1-100, default 100)."),
 		cursor: z.string().optional().describe("nextCursor of the previous page."),
 	},
-	output: { videoId: z.string(), status: z.enum(VIDEO_STATUSES), clips: z.array(clipSchema), count: z.number(), nextCursor: z.string().nullable() },
+	output: {
+		videoId: z.string(),
+		status: z.enum(VIDEO_STATUSES),
+		clips: z.array(clipSchema),
+		count: z.number(),
+		nextCursor: z.string().nullable(),
+	},
 	annotations: READ_ONLY,
 	async run(client, args) {
-		const page = await client.listClips(args.videoId, { minScore: args.minScore, sort: args.sort, limit: args.limit, cursor: args.cursor });
-		return { videoId: page.videoId, status: page.status, clips: page.clips.map(clipOf), count: page.count, nextCursor: page.nextCursor };
+		const page = await client.listClips(args.videoId, {
+			minScore: args.minScore,
+			sort: args.sort,
+			limit: args.limit,
+			cursor: args.cursor,
+		});
+		return {
+			videoId: page.videoId,
+			status: page.status,
+			clips: page.clips.map(clipOf),
+			count: page.count,
+			nextCursor: page.nextCursor,
+		};
 	},
 });

@@ -27,7 +27,13 @@ export const listVideos = defineTool({
 	async run(client, args) {
 		const page = await client.listVideos({ status: args.status, limit: args.limit ?? 20, cursor: args.cursor });
 		const videos = page.videos.map((v) => ({
-			id: v.id, title: v.title, status: v.status, progress: v.progress, errorMessage: v.errorMessage, minutesCharged: v.minutesCharged, createdAt: v.createdAt,
+			id: v.id,
+			title: v.title,
+			status: v.status,
+			progress: v.progress,
+			errorMessage: v.errorMessage,
+			minutesCharged: v.minutesCharged,
+			createdAt: v.createdAt,
 		}));
 		return { videos, nextCursor: page.nextCursor };
 	},

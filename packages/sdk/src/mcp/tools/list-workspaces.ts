@@ -6,7 +6,14 @@ const workspace = z.object({
 	id: z.string(),
 	name: z.string(),
 	minutesBalance: z.number().describe("Minutes left to spend on videos."),
-	plan: z.object({ name: z.string(), active: z.boolean(), maxVideoSeconds: z.number(), expiresAt: z.string().nullable() }).nullable(),
+	plan: z
+		.object({
+			name: z.string(),
+			active: z.boolean(),
+			maxVideoSeconds: z.number(),
+			expiresAt: z.string().nullable(),
+		})
+		.nullable(),
 });
 
 export const listWorkspaces = defineTool({
@@ -16,5 +23,12 @@ export const listWorkspaces = defineTool({
 	input: {},
 	output: { workspaces: z.array(workspace) },
 	annotations: READ_ONLY,
-	run: async (client) => ({ workspaces: (await client.workspaces()).map(({ id, name, minutesBalance, plan }) => ({ id, name, minutesBalance, plan })) }),
+	run: async (client) => ({
+		workspaces: (await client.workspaces()).map(({ id, name, minutesBalance, plan }) => ({
+			id,
+			name,
+			minutesBalance,
+			plan,
+		})),
+	}),
 });

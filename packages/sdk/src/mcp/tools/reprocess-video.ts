@@ -15,20 +15,33 @@ export const reprocessVideo = defineTool({
 		config: z
 			.strictObject(configShape)
 			.optional()
-			.describe("Only the options to change; the others keep the video's current values. language and the transcribed time frame cannot change."),
+			.describe(
+				"Only the options to change; the others keep the video's current values. language and the transcribed time frame cannot change.",
+			),
 		idempotencyKey,
 	},
 	output: {
 		videoId: z.string(),
 		reprocessId: z.string(),
 		number: z.number(),
-		status: z.enum(VIDEO_STATUSES).describe("The video's status now (analyzing): follow it with wait_for_completion."),
+		status: z
+			.enum(VIDEO_STATUSES)
+			.describe("The video's status now (analyzing): follow it with wait_for_completion."),
 		minutesCharged: z.number().describe("0 for a free reprocess."),
 		message: z.string(),
 	},
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 	async run(client, args) {
-		const { video, reprocess, message } = await client.reprocess(args.videoId, args.config ?? {}, { idempotencyKey: args.idempotencyKey });
-		return { videoId: video.id, reprocessId: reprocess.id, number: reprocess.number, status: video.status, minutesCharged: reprocess.minutesCharged, message };
+		const { video, reprocess, message } = await client.reprocess(args.videoId, args.config ?? {}, {
+			idempotencyKey: args.idempotencyKey,
+		});
+		return {
+			videoId: video.id,
+			reprocessId: reprocess.id,
+			number: reprocess.number,
+			status: video.status,
+			minutesCharged: reprocess.minutesCharged,
+			message,
+		};
 	},
 });

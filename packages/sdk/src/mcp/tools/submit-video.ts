@@ -26,7 +26,10 @@ export const submitVideo = defineTool({
 	},
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 	async run(client, args) {
-		const submitted = await client.submit(args.hostedUrl, args.config ?? {}, { projectId: args.projectId, idempotencyKey: args.idempotencyKey });
+		const submitted = await client.submit(args.hostedUrl, args.config ?? {}, {
+			projectId: args.projectId,
+			idempotencyKey: args.idempotencyKey,
+		});
 		const detail = await client.video(submitted.video.id);
 		return {
 			videoId: submitted.video.id,

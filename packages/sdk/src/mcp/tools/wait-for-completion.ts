@@ -7,7 +7,10 @@ import { defineTool, READ_ONLY } from "../tool.ts";
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-type Notify = (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total: number; message: string } }) => Promise<void>;
+type Notify = (notification: {
+	method: "notifications/progress";
+	params: { progressToken: string | number; progress: number; total: number; message: string };
+}) => Promise<void>;
 
 /** Sends a progress notification each time the overall progress rises (none without a progress token). */
 function progressNotifier(token: string | number | undefined, notify: Notify) {
@@ -19,7 +22,10 @@ function progressNotifier(token: string | number | undefined, notify: Notify) {
 		if (token === undefined || progress <= reported) return;
 		reported = progress;
 		const message = `${status.video.status.replace("_", " ")}: ${Math.round(status.job.stageProgress)}% of this stage`;
-		notify({ method: "notifications/progress", params: { progressToken: token, progress, total: 100, message } }).catch(() => undefined);
+		notify({
+			method: "notifications/progress",
+			params: { progressToken: token, progress, total: 100, message },
+		}).catch(() => undefined);
 	};
 	return { onProgress, last: () => last };
 }
@@ -31,21 +37,37 @@ export const waitForCompletion = defineTool({
 		"Waits until the video is completed or failed, for at most timeoutSeconds (default 50), sending progress notifications as it moves. done=false means it is still processing: call again. A 30-minute video takes a few minutes.",
 	input: {
 		videoId,
-		timeoutSeconds: z.number().optional().describe("How long to wait at most (5-600, default 50). If the video is not done by then, the answer says so: call again."),
+		timeoutSeconds: z
+			.number()
+			.optional()
+			.describe(
+				"How long to wait at most (5-600, default 50). If the video is not done by then, the answer says so: call again.",
+			),
 		pollSeconds: z.number().optional().describe("How often to look (2-30, default 10)."),
 	},
-	output: { done: z.boolean().describe("true once the video is completed or failed; false when the wait timed out (call again)."), ...statusShape },
+	output: {
+		done: z
+			.boolean()
+			.describe("true once the video is completed or failed; false when the wait timed out (call again)."),
+		...statusShape,
+	},
 	annotations: READ_ONLY,
 	async run(client, args, extra) {
 		const timeoutMs = clamp(args.timeoutSeconds ?? 50, 5, 600) * 1000;
 		const intervalMs = clamp(args.pollSeconds ?? 10, 2, 30) * 1000;
 		const progress = progressNotifier(extra._meta?.progressToken, extra.sendNotification as Notify);
 		try {
-			const done = await client.waitForCompletion(args.videoId, { intervalMs, timeoutMs, signal: extra.signal, onProgress: progress.onProgress });
+			const done = await client.waitForCompletion(args.videoId, {
+				intervalMs,
+				timeoutMs,
+				signal: extra.signal,
+				onProgress: progress.onProgress,
+			});
 			return { done: true, ...statusOf(done) };
 		} catch (error) {
 			const last = progress.last();
-			const ended = error instanceof ClipforgeError && (error.code === "video_failed" || error.code === "timeout");
+			const ended =
+				error instanceof ClipforgeError && (error.code === "video_failed" || error.code === "timeout");
 			if (!ended || !last) throw error;
 			return { done: error.code === "video_failed", ...statusOf(last) };
 		}

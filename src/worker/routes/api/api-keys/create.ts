@@ -23,6 +23,12 @@ export const registerCreateApiKey = (api: Api) =>
 		const body = c.req.valid("json");
 		const workspaceId = resolveManagedWorkspace(c.get("principal"), body.workspaceId);
 		const key = `${API_KEY_PREFIX}${base64UrlEncode(crypto.getRandomValues(new Uint8Array(24)))}`;
-		const row = await createKey(getDb(c.env), { id: newId("key"), workspaceId, name: body.name, keyHash: await sha256Hex(key), prefix: key.slice(0, 12) });
+		const row = await createKey(getDb(c.env), {
+			id: newId("key"),
+			workspaceId,
+			name: body.name,
+			keyHash: await sha256Hex(key),
+			prefix: key.slice(0, 12),
+		});
 		return c.json({ ...keyView(row), key }, 201);
 	});

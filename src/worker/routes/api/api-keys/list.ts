@@ -14,7 +14,10 @@ const route = createRoute({
 	summary: "List the API keys of your workspaces (never the keys themselves)",
 	security: SESSION_ONLY,
 	request: { query: z.object({ workspaceId: z.string().optional() }) },
-	responses: { 200: jsonOk(z.object({ apiKeys: z.array(ApiKey) }), "Keys, newest first."), ...errorResponses(401, 403) },
+	responses: {
+		200: jsonOk(z.object({ apiKeys: z.array(ApiKey) }), "Keys, newest first."),
+		...errorResponses(401, 403),
+	},
 });
 
 export const registerListApiKeys = (api: Api) =>

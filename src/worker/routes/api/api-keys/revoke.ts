@@ -13,7 +13,8 @@ const route = createRoute({
 	method: "delete",
 	path: "/api-keys/{id}",
 	tags: ["api-keys"],
-	summary: "Revoke an API key (its workspace's owner or an admin): requests with it get 401 (at once where revoked, within 60 s everywhere)",
+	summary:
+		"Revoke an API key (its workspace's owner or an admin): requests with it get 401 (at once where revoked, within 60 s everywhere)",
 	security: SESSION_ONLY,
 	request: { params: z.object({ id: z.string().min(1).max(64) }) },
 	responses: { 200: jsonOk(ApiKey, "Revoked."), ...errorResponses(401, 403, 404) },

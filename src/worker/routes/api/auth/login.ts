@@ -12,7 +12,9 @@ import { verifyPassword } from "../../../services/passwords";
 import { errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { BACKOFF, LoginResponse, newSession, setSessionCookie } from "./session";
 
-const LoginBody = z.strictObject({ email: z.string().email().max(320), password: z.string().min(1).max(1024) }).openapi("Login");
+const LoginBody = z
+	.strictObject({ email: z.string().email().max(320), password: z.string().min(1).max(1024) })
+	.openapi("Login");
 
 const route = createRoute({
 	method: "post",
@@ -22,7 +24,10 @@ const route = createRoute({
 	description: `Sets \`${SESSION_COOKIE_NAME}\` (HttpOnly, Secure, SameSite=Lax, Path=/, 7 days). ${BACKOFF}`,
 	middleware: [requireJson] as const,
 	request: { body: jsonBody(LoginBody) },
-	responses: { 200: jsonOk(LoginResponse, `Signed in; \`Set-Cookie: ${SESSION_COOKIE_NAME}=…\`.`), ...errorResponses(400, 401, 413, 429) },
+	responses: {
+		200: jsonOk(LoginResponse, `Signed in; \`Set-Cookie: ${SESSION_COOKIE_NAME}=…\`.`),
+		...errorResponses(400, 401, 413, 429),
+	},
 });
 
 export const registerLogin = (api: Api) =>
@@ -37,7 +42,12 @@ export const registerLogin = (api: Api) =>
 		if (!user || !ok) throw new ApiError("unauthorized", "The email or password is wrong.");
 		await attemptSucceeded(db, keys);
 		const session = newSession();
-		await createSession(db, { id: session.id, tokenHash: await sha256Hex(session.token), userId: user.id, expiresAt: session.expiresAt });
+		await createSession(db, {
+			id: session.id,
+			tokenHash: await sha256Hex(session.token),
+			userId: user.id,
+			expiresAt: session.expiresAt,
+		});
 		setSessionCookie(c, session.token);
 		return c.json({ user: { id: user.id, email: user.email }, expiresAt: session.expiresAt }, 200);
 	});

@@ -23,7 +23,13 @@ export const registerLogout = (api: Api) =>
 		for (const token of [getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX), getCookie(c, SESSION_COOKIE)]) {
 			if (token) await deleteSession(db, await sha256Hex(token));
 		}
-		deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true, httpOnly: true, sameSite: "Lax", prefix: SESSION_COOKIE_PREFIX });
+		deleteCookie(c, SESSION_COOKIE, {
+			path: "/",
+			secure: true,
+			httpOnly: true,
+			sameSite: "Lax",
+			prefix: SESSION_COOKIE_PREFIX,
+		});
 		deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true, httpOnly: true, sameSite: "Lax" });
 		return c.body(null, 204);
 	});

@@ -12,7 +12,10 @@ import { errorResponses, jsonBody, jsonOk, SESSION_ONLY } from "../../openapi";
 import { BACKOFF, LoginResponse, MIN_PASSWORD_LENGTH, newSession, setSessionCookie } from "./session";
 
 const ChangePasswordBody = z
-	.strictObject({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024) })
+	.strictObject({
+		currentPassword: z.string().min(1).max(1024),
+		newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
+	})
 	.openapi("ChangePassword");
 
 const route = createRoute({
@@ -25,7 +28,10 @@ const route = createRoute({
 		`API keys are workspace credentials and keep working (revoke them with DELETE /api/api-keys/{id}). ${BACKOFF}`,
 	security: SESSION_ONLY,
 	request: { body: jsonBody(ChangePasswordBody) },
-	responses: { 200: jsonOk(LoginResponse, "Changed; a fresh session cookie."), ...errorResponses(400, 401, 403, 413, 429) },
+	responses: {
+		200: jsonOk(LoginResponse, "Changed; a fresh session cookie."),
+		...errorResponses(400, 401, 403, 413, 429),
+	},
 });
 
 export function registerChangePassword(api: Api): void {
@@ -40,11 +46,17 @@ export function registerChangePassword(api: Api): void {
 		const keys = await loginKeys(c.req.raw, user.email);
 		await admitAttempt(db, keys, (seconds) => c.header("Retry-After", String(seconds)));
 		if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-			throw new ApiError("unauthorized", "The current password is wrong.", [{ path: "currentPassword", message: "does not match" }]);
+			throw new ApiError("unauthorized", "The current password is wrong.", [
+				{ path: "currentPassword", message: "does not match" },
+			]);
 		}
 		await attemptSucceeded(db, keys);
 		const session = newSession();
-		await changePassword(db, user.id, await hashPassword(newPassword), { id: session.id, tokenHash: await sha256Hex(session.token), expiresAt: session.expiresAt });
+		await changePassword(db, user.id, await hashPassword(newPassword), {
+			id: session.id,
+			tokenHash: await sha256Hex(session.token),
+			expiresAt: session.expiresAt,
+		});
 		setSessionCookie(c, session.token);
 		return c.json({ user: { id: user.id, email: user.email }, expiresAt: session.expiresAt }, 200);
 	});

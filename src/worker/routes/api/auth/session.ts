@@ -9,7 +9,9 @@ import { base64UrlEncode, newId } from "../../../services/crypto";
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const MIN_PASSWORD_LENGTH = 8;
 
-export const LoginResponse = z.object({ user: z.object({ id: z.string(), email: z.string() }), expiresAt: z.string() }).openapi("Session");
+export const LoginResponse = z
+	.object({ user: z.object({ id: z.string(), email: z.string() }), expiresAt: z.string() })
+	.openapi("Session");
 
 export const BACKOFF =
 	"Attempts back off per client IP and per email: after 5 attempts for one email (30 from one network) each further one must wait twice as long as the last " +
@@ -25,6 +27,13 @@ export function newSession() {
 
 /** `__Host-cf_session`: Secure, Path=/ and no Domain, as the prefix requires; the old un-prefixed cookie is cleared. */
 export function setSessionCookie(c: Context<AppEnv>, token: string): void {
-	setCookie(c, SESSION_COOKIE, token, { prefix: SESSION_COOKIE_PREFIX, httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: SESSION_TTL_SECONDS });
+	setCookie(c, SESSION_COOKIE, token, {
+		prefix: SESSION_COOKIE_PREFIX,
+		httpOnly: true,
+		secure: true,
+		sameSite: "Lax",
+		path: "/",
+		maxAge: SESSION_TTL_SECONDS,
+	});
 	deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true, httpOnly: true, sameSite: "Lax" });
 }

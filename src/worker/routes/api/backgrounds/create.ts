@@ -34,10 +34,16 @@ export const registerCreateBackground = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const body = c.req.valid("json");
 		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
-		const created = await importBackground(c.env, getDb(c.env), createRenderClient(c.env, renderInstance.import(workspaceId)), workspaceId, {
-			url: body.url,
-			name: body.name ?? null,
-			categoryId: body.categoryId ?? null,
-		});
+		const created = await importBackground(
+			c.env,
+			getDb(c.env),
+			createRenderClient(c.env, renderInstance.import(workspaceId)),
+			workspaceId,
+			{
+				url: body.url,
+				name: body.name ?? null,
+				categoryId: body.categoryId ?? null,
+			},
+		);
 		return c.json(created, 201);
 	});

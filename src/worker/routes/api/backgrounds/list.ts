@@ -14,7 +14,10 @@ const route = createRoute({
 	summary: "Built-in backgrounds by category, then the workspace's own uploads (newest first)",
 	security: BEARER_OR_SESSION,
 	request: { query: WorkspaceQuery },
-	responses: { 200: jsonOk(z.object({ categories: z.array(Category), backgrounds: z.array(Background) }), "The library."), ...errorResponses(400, 401, 403) },
+	responses: {
+		200: jsonOk(z.object({ categories: z.array(Category), backgrounds: z.array(Background) }), "The library."),
+		...errorResponses(400, 401, 403),
+	},
 });
 
 export const registerListBackgrounds = (api: Api) =>

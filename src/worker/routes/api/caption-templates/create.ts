@@ -18,16 +18,27 @@ const route = createRoute({
 	request: {
 		body: jsonBody(
 			z
-				.strictObject({ name: z.string().trim().min(1).max(80), presetId: z.enum(CAPTION_PRESET_IDS), ...overrides, workspaceId: z.string().min(1).max(64).optional() })
+				.strictObject({
+					name: z.string().trim().min(1).max(80),
+					presetId: z.enum(CAPTION_PRESET_IDS),
+					...overrides,
+					workspaceId: z.string().min(1).max(64).optional(),
+				})
 				.openapi("CreateCaptionTemplate"),
 		),
 	},
-	responses: { 201: jsonOk(CaptionTemplate, "Saved; use its `id` as `captionTemplateId`."), ...errorResponses(400, 401, 403, 409) },
+	responses: {
+		201: jsonOk(CaptionTemplate, "Saved; use its `id` as `captionTemplateId`."),
+		...errorResponses(400, 401, 403, 409),
+	},
 });
 
 export const registerCreateCaptionTemplate = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const { workspaceId: requested, ...input } = c.req.valid("json");
 		const workspaceId = resolveManagedWorkspace(c.get("principal"), requested);
-		return c.json(await createTemplate(c.env, getDb(c.env), previewRenderer(c.env), workspaceId, input, originOf(c.req.url)), 201);
+		return c.json(
+			await createTemplate(c.env, getDb(c.env), previewRenderer(c.env), workspaceId, input, originOf(c.req.url)),
+			201,
+		);
 	});

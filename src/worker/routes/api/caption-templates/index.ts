@@ -12,5 +12,11 @@ import { registerListCaptionTemplates } from "./list";
 import { registerUpdateCaptionTemplate } from "./update";
 
 export function registerCaptionTemplates(api: Api): void {
-	for (const register of [registerListCaptionTemplates, registerCreateCaptionTemplate, registerUpdateCaptionTemplate, registerDeleteCaptionTemplate]) register(api);
+	for (const register of [
+		registerListCaptionTemplates,
+		registerCreateCaptionTemplate,
+		registerUpdateCaptionTemplate,
+		registerDeleteCaptionTemplate,
+	])
+		register(api);
 }

@@ -18,7 +18,9 @@ const route = createRoute({
 		200: jsonOk(
 			z.object({
 				templates: z.array(CaptionTemplate),
-				fonts: z.array(z.object({ id: Font, name: z.string() })).openapi({ description: "Fonts a template may use." }),
+				fonts: z
+					.array(z.object({ id: Font, name: z.string() }))
+					.openapi({ description: "Fonts a template may use." }),
 				positions: z.array(Position),
 			}),
 			"The looks.",
@@ -30,6 +32,12 @@ const route = createRoute({
 export const registerListCaptionTemplates = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
-		const templates = await listCaptionTemplates(c.env, getDb(c.env), previewRenderer(c.env), workspaceId, originOf(c.req.url));
+		const templates = await listCaptionTemplates(
+			c.env,
+			getDb(c.env),
+			previewRenderer(c.env),
+			workspaceId,
+			originOf(c.req.url),
+		);
 		return c.json({ templates, ...TEMPLATE_CHOICES }, 200);
 	});

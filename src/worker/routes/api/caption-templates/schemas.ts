@@ -10,26 +10,46 @@ export const Position = z.enum(CAPTION_POSITIONS);
 
 export const CaptionTemplate = z
 	.object({
-		id: z.string().openapi({ description: "Use as `captionTemplateId`: a preset id, or `custom:<id>` for the workspace's own.", example: "custom:ct_3kf9a" }),
+		id: z.string().openapi({
+			description: "Use as `captionTemplateId`: a preset id, or `custom:<id>` for the workspace's own.",
+			example: "custom:ct_3kf9a",
+		}),
 		kind: z.enum(["preset", "custom"]),
 		name: z.string(),
 		description: z.string(),
-		presetId: z.enum(CAPTION_PRESET_IDS).openapi({ description: "The preset look a custom template starts from (a preset's own id)." }),
+		presetId: z
+			.enum(CAPTION_PRESET_IDS)
+			.openapi({ description: "The preset look a custom template starts from (a preset's own id)." }),
 		font: Font,
 		textColor: z.string(),
-		highlightColor: z.string().openapi({ description: "The spoken word (karaoke), its box (highlight-box), the second line (two-color), emoji and the lower third's bar." }),
+		highlightColor: z.string().openapi({
+			description:
+				"The spoken word (karaoke), its box (highlight-box), the second line (two-color), emoji and the lower third's bar.",
+		}),
 		position: Position,
 		overrides: z
-			.object({ font: z.string().nullable(), textColor: z.string().nullable(), highlightColor: z.string().nullable(), position: z.string().nullable() })
+			.object({
+				font: z.string().nullable(),
+				textColor: z.string().nullable(),
+				highlightColor: z.string().nullable(),
+				position: z.string().nullable(),
+			})
 			.nullable()
-			.openapi({ description: "What a custom template changes on its preset (null fields keep the preset's); null for presets." }),
-		previewUrl: z.string().nullable().openapi({ description: "A PNG of sample words in this look (360x640), signed for one hour; null while it cannot be drawn." }),
+			.openapi({
+				description:
+					"What a custom template changes on its preset (null fields keep the preset's); null for presets.",
+			}),
+		previewUrl: z.string().nullable().openapi({
+			description:
+				"A PNG of sample words in this look (360x640), signed for one hour; null while it cannot be drawn.",
+		}),
 		createdAt: z.string().nullable(),
 		updatedAt: z.string().nullable(),
 	})
 	.openapi("CaptionTemplate");
 
-export const MANAGERS = "Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
+export const MANAGERS =
+	"Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
 export const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
 /** A saved template's id, as listed (`custom:ct_…`) or bare (`ct_…`). */
 export const TemplateId = z

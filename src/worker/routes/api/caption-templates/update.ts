@@ -18,7 +18,15 @@ const route = createRoute({
 	request: {
 		params: z.object({ id: TemplateId }),
 		query: WorkspaceQuery,
-		body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(80).optional(), presetId: z.enum(CAPTION_PRESET_IDS).optional(), ...overrides }).openapi("UpdateCaptionTemplate")),
+		body: jsonBody(
+			z
+				.strictObject({
+					name: z.string().trim().min(1).max(80).optional(),
+					presetId: z.enum(CAPTION_PRESET_IDS).optional(),
+					...overrides,
+				})
+				.openapi("UpdateCaptionTemplate"),
+		),
 	},
 	responses: { 200: jsonOk(CaptionTemplate, "Changed."), ...errorResponses(400, 401, 403, 404) },
 });
@@ -26,6 +34,14 @@ const route = createRoute({
 export const registerUpdateCaptionTemplate = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("query").workspaceId);
-		const changed = await updateTemplate(c.env, getDb(c.env), previewRenderer(c.env), workspaceId, c.req.valid("param").id, c.req.valid("json"), originOf(c.req.url));
+		const changed = await updateTemplate(
+			c.env,
+			getDb(c.env),
+			previewRenderer(c.env),
+			workspaceId,
+			c.req.valid("param").id,
+			c.req.valid("json"),
+			originOf(c.req.url),
+		);
 		return c.json(changed, 200);
 	});

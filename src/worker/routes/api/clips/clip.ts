@@ -9,7 +9,13 @@ import { findClipIn } from "../../../db/clips";
 import { getDb, type Db } from "../../../db/client";
 import type { ClipRow } from "../../../db/clips";
 import { findVideoById, type VideoRow } from "../../../db/videos";
-import { clipWords, EDIT_CHARGING_RULE, MAX_EDITS_PER_CLIP, relativeWords, type CaptionFix } from "../../../domain/clip-edit";
+import {
+	clipWords,
+	EDIT_CHARGING_RULE,
+	MAX_EDITS_PER_CLIP,
+	relativeWords,
+	type CaptionFix,
+} from "../../../domain/clip-edit";
 import { CAPTION_FORMATS, CLIP_SECONDS } from "@clipforge/domain";
 import { VideoConfigInput } from "../../../domain/video-config";
 import type { Api } from "../../../env";
@@ -29,15 +35,35 @@ export const UpdateClipBody = z
 	.strictObject({
 		favorited: z.boolean().optional(),
 		title: z.string().trim().min(1).max(200).optional(),
-		hookTitle: z.string().max(100).nullable().optional().openapi({ description: "Re-renders the clip when the video draws hook titles (`enableIntroTitle`)." }),
-		startTime: z.number().min(0).optional().openapi({ description: "Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip." }),
-		endTime: z.number().min(0).optional().openapi({ description: `Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last ${CLIP_SECONDS.min}-${CLIP_SECONDS.max} s. Re-renders the clip.` }),
-		captionStyle: CaptionStyleInput.nullable().optional().openapi({ description: "The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip." }),
+		hookTitle: z
+			.string()
+			.max(100)
+			.nullable()
+			.optional()
+			.openapi({ description: "Re-renders the clip when the video draws hook titles (`enableIntroTitle`)." }),
+		startTime: z.number().min(0).optional().openapi({
+			description:
+				"Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip.",
+		}),
+		endTime: z
+			.number()
+			.min(0)
+			.optional()
+			.openapi({
+				description: `Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last ${CLIP_SECONDS.min}-${CLIP_SECONDS.max} s. Re-renders the clip.`,
+			}),
+		captionStyle: CaptionStyleInput.nullable().optional().openapi({
+			description:
+				"The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.",
+		}),
 		captionWords: z
 			.array(z.strictObject({ index: z.number().int().min(0), word: z.string().trim().min(1).max(100) }))
 			.max(500)
 			.optional()
-			.openapi({ description: "Corrected caption words: `index` as GET /api/clips/{id} lists `words` (after this request's trim); the timing stays. Re-renders the clip when its captions are shown." }),
+			.openapi({
+				description:
+					"Corrected caption words: `index` as GET /api/clips/{id} lists `words` (after this request's trim); the timing stays. Re-renders the clip when its captions are shown.",
+			}),
 	})
 	.openapi("UpdateClip");
 
@@ -55,7 +81,8 @@ const updateRoute = createRoute({
 	method: "patch",
 	path: "/clips/{id}",
 	tags: ["clips"],
-	summary: "Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it",
+	summary:
+		"Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it",
 	description:
 		"Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. " +
 		"A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. " +
@@ -77,7 +104,10 @@ const captionsRoute = createRoute({
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: ClipId }), query: z.object({ format: z.enum(CAPTION_FORMATS).default("srt") }) },
 	responses: {
-		200: { content: { "application/x-subrip": { schema: z.string() }, "text/vtt": { schema: z.string() } }, description: "The captions." },
+		200: {
+			content: { "application/x-subrip": { schema: z.string() }, "text/vtt": { schema: z.string() } },
+			description: "The captions.",
+		},
 		...errorResponses(400, 401, 404, 410),
 	},
 });
@@ -101,7 +131,13 @@ export async function wordsOfClip(env: Pick<Env, "MEDIA">, video: VideoRow, clip
 async function detailOf(env: Env, origin: string, video: VideoRow, clip: ClipRow): Promise<z.infer<typeof ClipDetail>> {
 	const [view, words] = await Promise.all([clipView(env, origin, clip), wordsOfClip(env, video, clip)]);
 	// Times as the clip plays them: after the pauses cut out of it, if any.
-	return { ...view, words: retimeWords(relativeWords(words ?? [], clip.startTime, clip.endTime), clip.jumpCuts).map((w, index) => ({ index, ...w })) };
+	return {
+		...view,
+		words: retimeWords(relativeWords(words ?? [], clip.startTime, clip.endTime), clip.jumpCuts).map((w, index) => ({
+			index,
+			...w,
+		})),
+	};
 }
 
 export function registerClip(api: Api) {
@@ -130,9 +166,16 @@ export function registerClip(api: Api) {
 		const { format } = c.req.valid("query");
 		const { clip, video } = await loadClip(db, id, c.get("principal").workspaceIds);
 		const stored = await wordsOfClip(c.env, video, clip);
-		if (!stored) throw new ApiError("source_deleted", "The video's stored transcript is no longer there, so its captions cannot be made.");
+		if (!stored)
+			throw new ApiError(
+				"source_deleted",
+				"The video's stored transcript is no longer there, so its captions cannot be made.",
+			);
 		const words = retimeWords(relativeWords(stored, clip.startTime, clip.endTime), clip.jumpCuts);
 		const name = `${clip.id}.${format}`;
-		return c.body(captionsOf(words, format), 200, { "content-type": CAPTION_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${name}"` });
+		return c.body(captionsOf(words, format), 200, {
+			"content-type": CAPTION_CONTENT_TYPE[format],
+			"content-disposition": `attachment; filename="${name}"`,
+		});
 	});
 }

@@ -20,7 +20,8 @@ export function registerClipFiles(api: Api) {
 			const key = asset === "download" ? clip?.videoKey : clip?.thumbnailKey;
 			// Unknown clip and bad token answer alike, so a token-less caller learns nothing.
 			const verdict = key ? await checkClipToken(c.env, asset, key, c.req.query("token")) : "invalid";
-			if (verdict === "expired") throw new ApiError("url_expired", "This link has expired; list the clips again for a fresh one.");
+			if (verdict === "expired")
+				throw new ApiError("url_expired", "This link has expired; list the clips again for a fresh one.");
 			if (verdict !== "valid" || !key || !clip) throw new ApiError("forbidden", "This link is not valid.");
 			const name = `${clip.title || clip.id}.${asset === "download" ? "mp4" : "jpg"}`;
 			const response = await serveR2Object(c.env.MEDIA, key, c.req.raw, name);

@@ -13,13 +13,22 @@ const route = createRoute({
 	summary: "Finish an upload once every part is stored",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: UploadId }), query: WorkspaceQuery },
-	description: "409 `conflict` with `details.missingParts` while parts are missing. Completing a completed upload answers it again.",
-	responses: { 200: jsonOk(Upload, "Completed: submit it with POST /api/videos/upload."), ...errorResponses(401, 403, 404, 409) },
+	description:
+		"409 `conflict` with `details.missingParts` while parts are missing. Completing a completed upload answers it again.",
+	responses: {
+		200: jsonOk(Upload, "Completed: submit it with POST /api/videos/upload."),
+		...errorResponses(401, 403, 404, 409),
+	},
 });
 
 export const registerCompleteUpload = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const db = getDb(c.env);
-		const upload = await ownUpload(db, c.req.valid("param").id, c.get("principal"), c.req.valid("query").workspaceId);
+		const upload = await ownUpload(
+			db,
+			c.req.valid("param").id,
+			c.get("principal"),
+			c.req.valid("query").workspaceId,
+		);
 		return c.json(await uploadView(c.env, db, await completeUpload(c.env, db, upload), originOf(c.req.url)), 200);
 	});

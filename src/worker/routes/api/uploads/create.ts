@@ -18,7 +18,10 @@ const route = createRoute({
 		"Then PUT each part to `partUrlTemplate` (any order, in parallel, again after a failure), POST /api/uploads/{id}/complete, and submit it with POST /api/videos/upload. " +
 		`At most ${UPLOAD_LIMITS.maxOpenPerWorkspace} uploads of a workspace may be open (not yet made into videos): 409 \`quota_exceeded\` beyond. An upload expires ${UPLOAD_LIMITS.ttlSeconds / 3600} h after it starts.`,
 	request: { body: jsonBody(CreateUploadBody) },
-	responses: { 201: jsonOk(Upload, "Upload started: send its parts."), ...errorResponses(400, 401, 402, 403, 409, 413, 422) },
+	responses: {
+		201: jsonOk(Upload, "Upload started: send its parts."),
+		...errorResponses(400, 401, 402, 403, 409, 413, 422),
+	},
 });
 
 export const registerCreateUpload = (api: Api) =>
@@ -26,6 +29,12 @@ export const registerCreateUpload = (api: Api) =>
 		const body = c.req.valid("json");
 		const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 		const db = getDb(c.env);
-		const upload = await createUpload(c.env, db, { workspaceId, fileName: body.fileName, size: body.size, contentType: body.contentType, partSize: body.partSize });
+		const upload = await createUpload(c.env, db, {
+			workspaceId,
+			fileName: body.fileName,
+			size: body.size,
+			contentType: body.contentType,
+			partSize: body.partSize,
+		});
 		return c.json(await uploadView(c.env, db, upload, originOf(c.req.url)), 201);
 	});

@@ -13,13 +13,24 @@ const route = createRoute({
 	summary: "Abort an upload (or delete a completed one no video uses)",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: UploadId }), query: WorkspaceQuery },
-	responses: { 200: jsonOk(z.object({ id: z.string(), deleted: z.literal(true) }).openapi("DeletedUpload"), "Aborted; its parts are deleted."), ...errorResponses(401, 403, 404, 409) },
+	responses: {
+		200: jsonOk(
+			z.object({ id: z.string(), deleted: z.literal(true) }).openapi("DeletedUpload"),
+			"Aborted; its parts are deleted.",
+		),
+		...errorResponses(401, 403, 404, 409),
+	},
 });
 
 export const registerDeleteUpload = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const db = getDb(c.env);
-		const upload = await ownUpload(db, c.req.valid("param").id, c.get("principal"), c.req.valid("query").workspaceId);
+		const upload = await ownUpload(
+			db,
+			c.req.valid("param").id,
+			c.get("principal"),
+			c.req.valid("query").workspaceId,
+		);
 		await deleteUpload(c.env, db, upload);
 		return c.json({ id: upload.id, deleted: true as const }, 200);
 	});

@@ -12,5 +12,12 @@ import { registerUpload } from "./upload";
 export { PUBLIC_UPLOAD_PATHS } from "./part";
 
 export function registerUploads(api: Api): void {
-	for (const register of [registerCreateUpload, registerUpload, registerUploadPart, registerCompleteUpload, registerDeleteUpload]) register(api);
+	for (const register of [
+		registerCreateUpload,
+		registerUpload,
+		registerUploadPart,
+		registerCompleteUpload,
+		registerDeleteUpload,
+	])
+		register(api);
 }

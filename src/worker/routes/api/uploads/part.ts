@@ -22,9 +22,20 @@ const route = createRoute({
 	summary: "Store one part (the URL comes from partUrlTemplate)",
 	description: `The body is the part's bytes, exactly \`partSize\` (the last part: the rest), with its Content-Length; at most ${UPLOAD_LIMITS.maxPartBytes} bytes. Sending a part again replaces it.`,
 	request: {
-		params: z.object({ id: UploadId, partNumber: z.coerce.number().int().min(1).max(UPLOAD_LIMITS.maxParts).openapi({ param: { name: "partNumber", in: "path" } }) }),
+		params: z.object({
+			id: UploadId,
+			partNumber: z.coerce
+				.number()
+				.int()
+				.min(1)
+				.max(UPLOAD_LIMITS.maxParts)
+				.openapi({ param: { name: "partNumber", in: "path" } }),
+		}),
 		query: z.object({ token: z.string().min(1).max(200).openapi({ description: "From partUrlTemplate." }) }),
-		body: { content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } }, required: true },
+		body: {
+			content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+			required: true,
+		},
 	},
 	responses: { 200: jsonOk(UploadPart, "Stored."), ...errorResponses(400, 403, 404, 409, 413) },
 });
@@ -36,6 +47,13 @@ export const registerUploadPart = (api: Api) =>
 		if (verdict === "expired") throw new ApiError("url_expired", "This upload has expired; start a new one.");
 		if (verdict !== "valid") throw new ApiError("forbidden", "This part URL is not valid.");
 		const length = Number(c.req.header("content-length"));
-		const part = await putPart(c.env, getDb(c.env), id, partNumber, c.req.raw.body, Number.isFinite(length) ? length : -1);
+		const part = await putPart(
+			c.env,
+			getDb(c.env),
+			id,
+			partNumber,
+			c.req.raw.body,
+			Number.isFinite(length) ? length : -1,
+		);
 		return c.json({ partNumber: part.partNumber, size: part.size, etag: part.etag }, 200);
 	});

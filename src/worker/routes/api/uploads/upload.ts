@@ -13,12 +13,20 @@ const route = createRoute({
 	summary: "An upload: which parts are stored (to resume), its status",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: UploadId }), query: WorkspaceQuery },
-	responses: { 200: jsonOk(Upload, "The upload, with a fresh part URL while uploading."), ...errorResponses(401, 403, 404) },
+	responses: {
+		200: jsonOk(Upload, "The upload, with a fresh part URL while uploading."),
+		...errorResponses(401, 403, 404),
+	},
 });
 
 export const registerUpload = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const db = getDb(c.env);
-		const upload = await ownUpload(db, c.req.valid("param").id, c.get("principal"), c.req.valid("query").workspaceId);
+		const upload = await ownUpload(
+			db,
+			c.req.valid("param").id,
+			c.get("principal"),
+			c.req.valid("query").workspaceId,
+		);
 		return c.json(await uploadView(c.env, db, upload, originOf(c.req.url)), 200);
 	});

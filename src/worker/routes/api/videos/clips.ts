@@ -20,17 +20,25 @@ const Bool = z.enum(["true", "false"]).transform((v) => v === "true");
 export const ClipFilterQuery = z.object({
 	minScore: z.coerce.number().min(0).max(100).optional(),
 	maxScore: z.coerce.number().min(0).max(100).optional(),
-	status: z.enum(CLIP_API_STATUSES).optional().openapi({ description: "Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again)." }),
+	status: z.enum(CLIP_API_STATUSES).optional().openapi({
+		description:
+			"Only clips in this status; by default the ones with a file (`completed`, and `generating` while an edit renders them again).",
+	}),
 	favorited: Bool.optional().openapi({ type: "string", enum: ["true", "false"] }),
 	sortBy: z.enum(CLIP_SORT_FIELDS).optional().openapi({ description: "`score` by default." }),
 	sortOrder: z.enum(SORT_ORDERS).optional().openapi({ description: "`desc` by default." }),
-	sort: z.enum(["score", "time"]).optional().openapi({ description: "The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given." }),
+	sort: z.enum(["score", "time"]).optional().openapi({
+		description:
+			"The seed's order: `score` (best first) or `time` (earliest first); `sortBy`/`sortOrder` win when given.",
+	}),
 });
 
 /** The query's filter with defaults filled: `sort=time` is `sortBy=startTime&sortOrder=asc`. */
 export function clipFilterOf(query: z.infer<typeof ClipFilterQuery>): ClipFilter {
 	if (query.minScore !== undefined && query.maxScore !== undefined && query.minScore > query.maxScore) {
-		throw new ApiError("invalid_request", "The request is invalid.", [{ path: "maxScore", message: "must be at least minScore" }]);
+		throw new ApiError("invalid_request", "The request is invalid.", [
+			{ path: "maxScore", message: "must be at least minScore" },
+		]);
 	}
 	const legacyTime = query.sort === "time" && !query.sortBy;
 	return {
@@ -56,32 +64,43 @@ const clipsRoute = createRoute({
 			cursor: z.string().max(200).optional(),
 		}),
 	},
-	responses: { 200: jsonOk(ClipsResponse, "Clips (empty until the video is completed; after a failed reprocess, the previous clips)."), ...errorResponses(400, 401, 404) },
+	responses: {
+		200: jsonOk(
+			ClipsResponse,
+			"Clips (empty until the video is completed; after a failed reprocess, the previous clips).",
+		),
+		...errorResponses(400, 401, 404),
+	},
 });
 
-export const registerClips = (api: Api) => api.openapi(clipsRoute, async (c) => {
-	const { id } = c.req.valid("param");
-	const query = c.req.valid("query");
-	const offset = decodeCursor(query.cursor, (v): v is { o: number } => typeof (v as { o?: unknown })?.o === "number" && (v as { o: number }).o >= 0)?.o ?? 0;
-	const db = getDb(c.env);
-	const row = await requireVideo(db, id, c.get("principal").workspaceIds);
-	const filter = clipFilterOf(query);
-	// A failed video has no clips, unless a reprocess of it failed: then it keeps its previous ones.
-	const listed = row.status === "completed" || row.status === "failed";
-	const rows = listed ? await listClips(db, id, filter, { limit: query.limit + 1, offset }) : [];
-	const page = rows.slice(0, query.limit);
-	const origin = new URL(c.req.url).origin;
-	const list = await Promise.all(page.map((clip) => clipView(c.env, origin, clip)));
-	const nextCursor = rows.length > query.limit ? encodeCursor({ o: offset + query.limit }) : null;
-	// The URLs are signed per call: no cache may keep this answer.
-	c.header("Cache-Control", "no-store");
-	const filters = {
-		minScore: filter.minScore ?? null,
-		maxScore: filter.maxScore ?? null,
-		status: filter.status ?? null,
-		favorited: filter.favorited ?? null,
-		sortBy: filter.sortBy,
-		sortOrder: filter.sortOrder,
-	};
-	return c.json({ videoId: id, status: row.status, clips: list, count: list.length, nextCursor, filters }, 200);
-});
+export const registerClips = (api: Api) =>
+	api.openapi(clipsRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const query = c.req.valid("query");
+		const offset =
+			decodeCursor(
+				query.cursor,
+				(v): v is { o: number } => typeof (v as { o?: unknown })?.o === "number" && (v as { o: number }).o >= 0,
+			)?.o ?? 0;
+		const db = getDb(c.env);
+		const row = await requireVideo(db, id, c.get("principal").workspaceIds);
+		const filter = clipFilterOf(query);
+		// A failed video has no clips, unless a reprocess of it failed: then it keeps its previous ones.
+		const listed = row.status === "completed" || row.status === "failed";
+		const rows = listed ? await listClips(db, id, filter, { limit: query.limit + 1, offset }) : [];
+		const page = rows.slice(0, query.limit);
+		const origin = new URL(c.req.url).origin;
+		const list = await Promise.all(page.map((clip) => clipView(c.env, origin, clip)));
+		const nextCursor = rows.length > query.limit ? encodeCursor({ o: offset + query.limit }) : null;
+		// The URLs are signed per call: no cache may keep this answer.
+		c.header("Cache-Control", "no-store");
+		const filters = {
+			minScore: filter.minScore ?? null,
+			maxScore: filter.maxScore ?? null,
+			status: filter.status ?? null,
+			favorited: filter.favorited ?? null,
+			sortBy: filter.sortBy,
+			sortOrder: filter.sortOrder,
+		};
+		return c.json({ videoId: id, status: row.status, clips: list, count: list.length, nextCursor, filters }, 200);
+	});

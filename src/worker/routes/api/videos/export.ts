@@ -23,7 +23,8 @@ const exportRoute = createRoute({
 	method: "get",
 	path: "/videos/{id}/export",
 	tags: ["clips"],
-	summary: "The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s",
+	summary:
+		"The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s",
 	description:
 		"`fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: " +
 		"the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). " +
@@ -33,12 +34,20 @@ const exportRoute = createRoute({
 		params: z.object({ id: VideoId }),
 		query: ClipFilterQuery.extend({
 			format: z.enum(EXPORT_FORMATS),
-			mediaUrl: z.string().min(1).max(2048).optional().openapi({ description: "Where the editor finds the source (timelines only)." }),
+			mediaUrl: z
+				.string()
+				.min(1)
+				.max(2048)
+				.optional()
+				.openapi({ description: "Where the editor finds the source (timelines only)." }),
 		}),
 	},
 	responses: {
 		200: {
-			content: { "application/xml": { schema: z.string() }, "application/zip": { schema: z.string().openapi({ format: "binary" }) } },
+			content: {
+				"application/xml": { schema: z.string() },
+				"application/zip": { schema: z.string().openapi({ format: "binary" }) },
+			},
 			description: "The timeline or the archive (as a download).",
 		},
 		...errorResponses(400, 401, 404, 409),
@@ -47,32 +56,50 @@ const exportRoute = createRoute({
 
 /** File names safe on every system: `01-the-title.mp4`. */
 export function fileNameOf(clip: Pick<ClipRow, "title">, n: number, ext: string): string {
-	const slug = clip.title.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().toLowerCase().replace(/[\s_-]+/g, "-").slice(0, 60) || "clip";
+	const slug =
+		clip.title
+			.normalize("NFKD")
+			.replace(/[^\w\s-]/g, "")
+			.trim()
+			.toLowerCase()
+			.replace(/[\s_-]+/g, "-")
+			.slice(0, 60) || "clip";
 	return `${String(n + 1).padStart(2, "0")}-${slug}.${ext}`;
 }
 
-export const registerExport = (api: Api) => api.openapi(exportRoute, async (c) => {
-	const { id } = c.req.valid("param");
-	const query = c.req.valid("query");
-	const db = getDb(c.env);
-	const video = await requireVideo(db, id, c.get("principal").workspaceIds);
-	const listed = video.status === "completed" || video.status === "failed";
-	const rows = listed ? await listClips(db, id, clipFilterOf(query), { limit: MAX_CLIPS, offset: 0 }) : [];
-	if (rows.length === 0) {
-		throw new ApiError("conflict", listed ? "No clips match these filters." : `The video is ${video.status}; its clips can be exported once it has completed.`, { status: video.status });
-	}
-	const base = `${video.id}-clips`;
-	if (query.format === "zip") return zipResponse(c.env.MEDIA, video, rows, `${base}.zip`);
-	const timeline: Timeline = {
-		name: video.title || video.id,
-		videoId: video.id,
-		mediaUrl: query.mediaUrl ?? defaultMediaUrl(video),
-		sourceDuration: video.duration,
-		clips: rows.map((r) => ({ id: r.id, title: r.title, start: r.startTime, end: r.endTime, score: r.score })),
-	};
-	const [body, name] = query.format === "fcpxml" ? [toFcpxml(timeline), `${base}.fcpxml`] : [toXmeml(timeline), `${base}.xml`];
-	return c.body(body, 200, { "content-type": "application/xml; charset=utf-8", "content-disposition": `attachment; filename="${name}"` });
-});
+export const registerExport = (api: Api) =>
+	api.openapi(exportRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const query = c.req.valid("query");
+		const db = getDb(c.env);
+		const video = await requireVideo(db, id, c.get("principal").workspaceIds);
+		const listed = video.status === "completed" || video.status === "failed";
+		const rows = listed ? await listClips(db, id, clipFilterOf(query), { limit: MAX_CLIPS, offset: 0 }) : [];
+		if (rows.length === 0) {
+			throw new ApiError(
+				"conflict",
+				listed
+					? "No clips match these filters."
+					: `The video is ${video.status}; its clips can be exported once it has completed.`,
+				{ status: video.status },
+			);
+		}
+		const base = `${video.id}-clips`;
+		if (query.format === "zip") return zipResponse(c.env.MEDIA, video, rows, `${base}.zip`);
+		const timeline: Timeline = {
+			name: video.title || video.id,
+			videoId: video.id,
+			mediaUrl: query.mediaUrl ?? defaultMediaUrl(video),
+			sourceDuration: video.duration,
+			clips: rows.map((r) => ({ id: r.id, title: r.title, start: r.startTime, end: r.endTime, score: r.score })),
+		};
+		const [body, name] =
+			query.format === "fcpxml" ? [toFcpxml(timeline), `${base}.fcpxml`] : [toXmeml(timeline), `${base}.xml`];
+		return c.body(body, 200, {
+			"content-type": "application/xml; charset=utf-8",
+			"content-disposition": `attachment; filename="${name}"`,
+		});
+	});
 
 /** The submitted URL; for an uploaded file (`upload://…`, nothing an editor opens) a file URL of its name, to relink. */
 function defaultMediaUrl(video: VideoRow): string {
@@ -100,16 +127,46 @@ async function zipResponse(bucket: R2Bucket, video: VideoRow, rows: ClipRow[], n
 				return object.body;
 			},
 		});
-		details.push({ file, id: row.id, title: row.title, hookTitle: row.hookTitle, startTime: row.startTime, endTime: row.endTime, duration: row.duration, score: row.score, favorited: row.favorited, description: row.description, transcript: row.transcript });
+		details.push({
+			file,
+			id: row.id,
+			title: row.title,
+			hookTitle: row.hookTitle,
+			startTime: row.startTime,
+			endTime: row.endTime,
+			duration: row.duration,
+			score: row.score,
+			favorited: row.favorited,
+			description: row.description,
+			transcript: row.transcript,
+		});
 	});
-	const manifest = new TextEncoder().encode(`${JSON.stringify({ videoId: video.id, title: video.title, sourceUrl: video.sourceUrl, clips: details }, null, 2)}\n`);
-	entries.push({ name: "clips.json", size: manifest.byteLength, modified: new Date(), open: async () => new Blob([manifest]).stream() });
+	const manifest = new TextEncoder().encode(
+		`${JSON.stringify({ videoId: video.id, title: video.title, sourceUrl: video.sourceUrl, clips: details }, null, 2)}\n`,
+	);
+	entries.push({
+		name: "clips.json",
+		size: manifest.byteLength,
+		modified: new Date(),
+		open: async () => new Blob([manifest]).stream(),
+	});
 	const length = zipLength(entries);
-	if (length > ZIP_MAX_BYTES) throw new ApiError("conflict", "These clips are too large for one ZIP (4 GiB); filter them (e.g. favorited=true) or download them one by one.");
+	if (length > ZIP_MAX_BYTES)
+		throw new ApiError(
+			"conflict",
+			"These clips are too large for one ZIP (4 GiB); filter them (e.g. favorited=true) or download them one by one.",
+		);
 	const fixed = new FixedLengthStream(length);
-	void zipStream(entries).pipeTo(fixed.writable).catch(() => undefined);
+	void zipStream(entries)
+		.pipeTo(fixed.writable)
+		.catch(() => undefined);
 	return new Response(fixed.readable, {
 		status: 200,
-		headers: { "content-type": "application/zip", "content-length": String(length), "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
+		headers: {
+			"content-type": "application/zip",
+			"content-length": String(length),
+			"content-disposition": `attachment; filename="${name}"`,
+			"cache-control": "no-store",
+		},
 	});
 }

@@ -27,27 +27,43 @@ const listRoute = createRoute({
 	security: BEARER_OR_SESSION,
 	request: { query: ListQuery },
 	responses: {
-		200: jsonOk(z.object({ videos: z.array(VideoDetail), nextCursor: z.string().nullable() }).openapi("VideoList"), "A page of videos."),
+		200: jsonOk(
+			z.object({ videos: z.array(VideoDetail), nextCursor: z.string().nullable() }).openapi("VideoList"),
+			"A page of videos.",
+		),
 		...errorResponses(400, 401, 403),
 	},
 });
 
 const isCursor = (v: unknown): v is { c: string; i: string } =>
-	typeof v === "object" && v !== null && typeof (v as { c: unknown }).c === "string" && typeof (v as { i: unknown }).i === "string";
+	typeof v === "object" &&
+	v !== null &&
+	typeof (v as { c: unknown }).c === "string" &&
+	typeof (v as { i: unknown }).i === "string";
 
-export const registerVideoList = (api: Api) => api.openapi(listRoute, async (c) => {
-	const query = c.req.valid("query");
-	const cursor = decodeCursor(query.cursor, isCursor);
-	const db = getDb(c.env);
-	const rows = await listVideos(db, {
-		workspaceIds: workspaceScope(c.get("principal"), query.workspaceId),
-		status: query.status,
-		projectId: query.projectId,
-		after: cursor ? { createdAt: cursor.c, id: cursor.i } : null,
-		limit: query.limit + 1,
+export const registerVideoList = (api: Api) =>
+	api.openapi(listRoute, async (c) => {
+		const query = c.req.valid("query");
+		const cursor = decodeCursor(query.cursor, isCursor);
+		const db = getDb(c.env);
+		const rows = await listVideos(db, {
+			workspaceIds: workspaceScope(c.get("principal"), query.workspaceId),
+			status: query.status,
+			projectId: query.projectId,
+			after: cursor ? { createdAt: cursor.c, id: cursor.i } : null,
+			limit: query.limit + 1,
+		});
+		const page = rows.slice(0, query.limit);
+		const last = page[page.length - 1];
+		const counts = await clipCounts(
+			db,
+			page.map((row) => row.id),
+		);
+		return c.json(
+			{
+				videos: page.map((row) => videoDetailView(row, counts.get(row.id))),
+				nextCursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null,
+			},
+			200,
+		);
 	});
-	const page = rows.slice(0, query.limit);
-	const last = page[page.length - 1];
-	const counts = await clipCounts(db, page.map((row) => row.id));
-	return c.json({ videos: page.map((row) => videoDetailView(row, counts.get(row.id))), nextCursor: rows.length > query.limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null }, 200);
-});

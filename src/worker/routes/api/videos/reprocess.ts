@@ -35,7 +35,9 @@ const Reprocess = z
 	})
 	.openapi("Reprocess");
 
-const ReprocessResponse = z.object({ message: z.string(), video: VideoDetail, reprocess: Reprocess }).openapi("ReprocessResponse");
+const ReprocessResponse = z
+	.object({ message: z.string(), video: VideoDetail, reprocess: Reprocess })
+	.openapi("ReprocessResponse");
 
 const ReprocessList = z
 	.object({
@@ -58,7 +60,10 @@ const reprocessRoute = createRoute({
 		params: z.object({ id: VideoId }),
 		body: jsonBody(ReprocessBody),
 		headers: z.object({
-			"idempotency-key": z.string().optional().openapi({ description: "Same key and body within 24 h → the first response again, charged once; same key, other body → 409." }),
+			"idempotency-key": z.string().optional().openapi({
+				description:
+					"Same key and body within 24 h → the first response again, charged once; same key, other body → 409.",
+			}),
 		}),
 	},
 	responses: {
@@ -96,16 +101,22 @@ export function registerReprocess(api: Api) {
 		const body = c.req.valid("json");
 		const db = getDb(c.env);
 		const video = await requireVideo(db, id, c.get("principal").workspaceIds);
-		const outcome = await withIdempotency(db, video.workspaceId, c.req.header("idempotency-key"), { reprocess: id, body }, async () => {
-			const reprocess = await reprocessVideo(c.env, db, video, body.config);
-			const cost = reprocess.minutesCharged > 0 ? `${reprocess.minutesCharged} minute(s) charged` : "free";
-			const response: z.infer<typeof ReprocessResponse> = {
-				message: `Reprocessing started (${cost}); the clips are replaced once the new ones are rendered.`,
-				video: videoDetailView(await requireVideo(db, id, [video.workspaceId])),
-				reprocess: reprocessView(reprocess),
-			};
-			return { status: 202, body: response };
-		});
+		const outcome = await withIdempotency(
+			db,
+			video.workspaceId,
+			c.req.header("idempotency-key"),
+			{ reprocess: id, body },
+			async () => {
+				const reprocess = await reprocessVideo(c.env, db, video, body.config);
+				const cost = reprocess.minutesCharged > 0 ? `${reprocess.minutesCharged} minute(s) charged` : "free";
+				const response: z.infer<typeof ReprocessResponse> = {
+					message: `Reprocessing started (${cost}); the clips are replaced once the new ones are rendered.`,
+					video: videoDetailView(await requireVideo(db, id, [video.workspaceId])),
+					reprocess: reprocessView(reprocess),
+				};
+				return { status: 202, body: response };
+			},
+		);
 		if (outcome.replayed) c.header("Idempotent-Replayed", "true");
 		return c.json(outcome.body as z.infer<typeof ReprocessResponse>, 202);
 	});
@@ -121,7 +132,11 @@ export function registerReprocess(api: Api) {
 			{
 				videoId: id,
 				reprocesses: rows.map(reprocessView),
-				next: { minutes: reprocessCost(counted, config, video.duration), freeReprocessesLeft: Math.max(0, FREE_REPROCESSES_PER_VIDEO - counted), rule: CHARGING },
+				next: {
+					minutes: reprocessCost(counted, config, video.duration),
+					freeReprocessesLeft: Math.max(0, FREE_REPROCESSES_PER_VIDEO - counted),
+					rule: CHARGING,
+				},
 			},
 			200,
 		);

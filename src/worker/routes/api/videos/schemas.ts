@@ -4,7 +4,11 @@ import { VideoConfigInput } from "../../../domain/video-config";
 import { VIDEO_STATUSES } from "@clipforge/domain";
 import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS } from "@clipforge/domain";
 
-export const VideoId = z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
+export const VideoId = z
+	.string()
+	.min(1)
+	.max(64)
+	.openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
 
 export const SubmitHostedVideoBody = z
 	.strictObject({
@@ -12,14 +16,20 @@ export const SubmitHostedVideoBody = z
 		workspaceId: z.string().min(1).max(64).optional(),
 		config: VideoConfigInput.optional(),
 		projectId: z.string().min(1).max(64).optional(),
-		webhookUrl: z.string().min(1).max(2048).optional().openapi({ description: "POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook)." }),
+		webhookUrl: z.string().min(1).max(2048).optional().openapi({
+			description:
+				"POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook).",
+		}),
 	})
 	.openapi("SubmitHostedVideo");
 export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;
 
 export const SubmitUploadedVideoBody = z
 	.strictObject({
-		uploadId: z.string().min(1).max(64).openapi({ example: "upl_3kTq9bX2mZpQ", description: "A completed upload (POST /api/uploads, its parts, then …/complete)." }),
+		uploadId: z.string().min(1).max(64).openapi({
+			example: "upl_3kTq9bX2mZpQ",
+			description: "A completed upload (POST /api/uploads, its parts, then …/complete).",
+		}),
 		workspaceId: SubmitHostedVideoBody.shape.workspaceId,
 		config: SubmitHostedVideoBody.shape.config,
 		projectId: SubmitHostedVideoBody.shape.projectId,
@@ -33,7 +43,9 @@ const Status = z.enum(VIDEO_STATUSES);
 export const Video = z
 	.object({
 		id: z.string(),
-		title: z.string().openapi({ description: "The source's title as its platform gives it, at most 300 characters." }),
+		title: z
+			.string()
+			.openapi({ description: "The source's title as its platform gives it, at most 300 characters." }),
 		status: Status,
 		sourceType: z.enum(["hosted", "upload"]),
 		sourceUrl: z.string().openapi({ description: "The hosted URL; `upload://<uploadId>` for an uploaded file." }),
@@ -53,7 +65,9 @@ export const VideoInfo = z
 	})
 	.openapi("VideoInfo");
 
-export const SubmitHostedVideoResponse = z.object({ message: z.string(), video: Video, videoInfo: VideoInfo }).openapi("SubmitHostedVideoResponse");
+export const SubmitHostedVideoResponse = z
+	.object({ message: z.string(), video: Video, videoInfo: VideoInfo })
+	.openapi("SubmitHostedVideoResponse");
 
 export const VideoDetail = Video.extend({
 	videoInfo: VideoInfo,
@@ -62,14 +76,26 @@ export const VideoDetail = Video.extend({
 	minutesCharged: z.number().int(),
 	projectId: z.string().nullable(),
 	language: z.string().nullable(),
-	rankedBy: z.string().nullable().openapi({ description: "What chose the moments: `ClipBasic (workers-ai:…)`, `ClipPro (…)`, or the offline ranker (and why, when it stood in for an LLM)." }),
-	rankingNote: z.string().nullable().openapi({ description: "Why the video has fewer clips than usual, e.g. nothing in it matches the custom prompt; null otherwise." }),
+	rankedBy: z.string().nullable().openapi({
+		description:
+			"What chose the moments: `ClipBasic (workers-ai:…)`, `ClipPro (…)`, or the offline ranker (and why, when it stood in for an LLM).",
+	}),
+	rankingNote: z.string().nullable().openapi({
+		description:
+			"Why the video has fewer clips than usual, e.g. nothing in it matches the custom prompt; null otherwise.",
+	}),
 	progress: z.number(),
 	updatedAt: z.string(),
 	completedAt: z.string().nullable(),
 	duration: z.number().openapi({ description: "The source's duration in seconds (as videoInfo.duration)." }),
-	transcriptLanguage: z.string().nullable().openapi({ description: "The transcript's language (forced by the config or detected); null before transcription. Same as `language`." }),
-	clipsCount: z.number().int().openapi({ description: "Clips GET /api/videos/{id}/clips lists now (0 until completed)." }),
+	transcriptLanguage: z.string().nullable().openapi({
+		description:
+			"The transcript's language (forced by the config or detected); null before transcription. Same as `language`.",
+	}),
+	clipsCount: z
+		.number()
+		.int()
+		.openapi({ description: "Clips GET /api/videos/{id}/clips lists now (0 until completed)." }),
 	favoritedClipsCount: z.number().int(),
 }).openapi("VideoDetail");
 
@@ -86,14 +112,23 @@ export const VideoStatusResponse = z
 		job: z.object({
 			progress: z.number().min(0).max(100),
 			stage: Status,
-			stageProgress: z.number().min(0).max(100).openapi({ description: "How far through the current stage (0-100): for a progress bar per stage." }),
+			stageProgress: z
+				.number()
+				.min(0)
+				.max(100)
+				.openapi({ description: "How far through the current stage (0-100): for a progress bar per stage." }),
 			startedAt: z.string().nullable(),
 			updatedAt: z.string(),
-			queuePosition: z.number().int().min(1).nullable().openapi({
-				description:
-					"Set while the video waits for one of its workspace's processing slots (status stays `downloading`, progress 0): 1 = next to start. " +
-					"A workspace processes at most its plan's number of videos at once (default 2); null once it has a slot.",
-			}),
+			queuePosition: z
+				.number()
+				.int()
+				.min(1)
+				.nullable()
+				.openapi({
+					description:
+						"Set while the video waits for one of its workspace's processing slots (status stays `downloading`, progress 0): 1 = next to start. " +
+						"A workspace processes at most its plan's number of videos at once (default 2); null once it has a slot.",
+				}),
 		}),
 	})
 	.openapi("VideoStatus");
@@ -103,7 +138,10 @@ export const Clip = z
 	.object({
 		id: z.string(),
 		title: z.string(),
-		hookTitle: z.string().nullable().openapi({ description: "A headline (≤ 60 characters) written for the clip's first seconds." }),
+		hookTitle: z
+			.string()
+			.nullable()
+			.openapi({ description: "A headline (≤ 60 characters) written for the clip's first seconds." }),
 		startTime: z.number(),
 		endTime: z.number(),
 		duration: z.number(),
@@ -111,41 +149,69 @@ export const Clip = z
 		viralityReason: z.string(),
 		scoreBreakdown: z
 			.object({
-				...(Object.fromEntries(SCORE_FEATURES.map((f) => [f, z.number()])) as Record<(typeof SCORE_FEATURES)[number], z.ZodNumber>),
-				...(Object.fromEntries(OPTIONAL_SCORE_FEATURES.map((f) => [f, z.number().nullable()])) as Record<(typeof OPTIONAL_SCORE_FEATURES)[number], z.ZodNullable<z.ZodNumber>>),
+				...(Object.fromEntries(SCORE_FEATURES.map((f) => [f, z.number()])) as Record<
+					(typeof SCORE_FEATURES)[number],
+					z.ZodNumber
+				>),
+				...(Object.fromEntries(OPTIONAL_SCORE_FEATURES.map((f) => [f, z.number().nullable()])) as Record<
+					(typeof OPTIONAL_SCORE_FEATURES)[number],
+					z.ZodNullable<z.ZodNumber>
+				>),
 			})
 			.nullable()
-			.openapi({ description: "What the score is made of, each 0-100; the score is their weighted mean (README: Judging the ranking). substance (carries content: a story, an explanation, a decision, not chatter or logistics), hook (opens on the moment's first sentence), payoff (ends on it landing), story (narration, a scene), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals)." }),
-		hooks: z
-			.object({ question: z.string().nullable(), statement: z.string().nullable() })
-			.openapi({ description: "The question and/or statement that pulls viewers in during the first seconds (null when the clip has none)." }),
-		emotions: z.array(z.string()).openapi({ description: "The feelings the clip carries, e.g. humor, surprise, tension." }),
+			.openapi({
+				description:
+					"What the score is made of, each 0-100; the score is their weighted mean (README: Judging the ranking). substance (carries content: a story, an explanation, a decision, not chatter or logistics), hook (opens on the moment's first sentence), payoff (ends on it landing), story (narration, a scene), feeling, detail (names, numbers), flow (reads well as a clip); relevance to the customPrompt and vocal energy (null without a prompt / audio signals).",
+			}),
+		hooks: z.object({ question: z.string().nullable(), statement: z.string().nullable() }).openapi({
+			description:
+				"The question and/or statement that pulls viewers in during the first seconds (null when the clip has none).",
+		}),
+		emotions: z
+			.array(z.string())
+			.openapi({ description: "The feelings the clip carries, e.g. humor, surprise, tension." }),
 		description: z.string().openapi({ description: "A post caption with hashtags." }),
 		transcript: z.string(),
 		downloadUrl: z.string(),
 		thumbnailUrl: z.string(),
 		status: z.enum(CLIP_API_STATUSES).openapi({
-			description: "`completed` (rendered); `generating` while an edit renders it again (the previous file stays served until then); `detected`/`failed` for clips not rendered (only with the `status` filter).",
+			description:
+				"`completed` (rendered); `generating` while an edit renders it again (the previous file stays served until then); `detected`/`failed` for clips not rendered (only with the `status` filter).",
 		}),
 		aspectRatio: z.string(),
 		videoId: z.string(),
 		createdAt: z.string(),
 		updatedAt: z.string().nullable().openapi({ description: "When the clip was last edited; null if never." }),
 		favorited: z.boolean(),
-		captionStyle: z.string().nullable().openapi({ description: "The clip's own caption look (set by an edit; it turns captions on for the clip); null = the video's captionTemplateId." }),
-		edits: z.number().int().openapi({ description: "Re-renders its edits started (free up to the limit in the README)." }),
-		editError: z.string().nullable().openapi({ description: "Why the last edit's render failed (the clip kept its previous version); null otherwise." }),
+		captionStyle: z.string().nullable().openapi({
+			description:
+				"The clip's own caption look (set by an edit; it turns captions on for the clip); null = the video's captionTemplateId.",
+		}),
+		edits: z
+			.number()
+			.int()
+			.openapi({ description: "Re-renders its edits started (free up to the limit in the README)." }),
+		editError: z.string().nullable().openapi({
+			description: "Why the last edit's render failed (the clip kept its previous version); null otherwise.",
+		}),
 	})
 	.openapi("Clip");
 
-export const ClipId = z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" }, example: "clp_3kTq9bX2mZpQ_1" });
+export const ClipId = z
+	.string()
+	.min(1)
+	.max(100)
+	.openapi({ param: { name: "id", in: "path" }, example: "clp_3kTq9bX2mZpQ_1" });
 
-const CaptionWord = z.object({ index: z.number().int(), word: z.string(), start: z.number(), end: z.number() }).openapi("CaptionWord");
+const CaptionWord = z
+	.object({ index: z.number().int(), word: z.string(), start: z.number(), end: z.number() })
+	.openapi("CaptionWord");
 
 /** GET /api/clips/:id: the list's view plus the words its captions show. */
 export const ClipDetail = Clip.extend({
 	words: z.array(CaptionWord).openapi({
-		description: "The words of the clip's captions (corrections applied), times in seconds from the clip's start; `index` is what PATCH `captionWords` refers to.",
+		description:
+			"The words of the clip's captions (corrections applied), times in seconds from the clip's start; `index` is what PATCH `captionWords` refers to.",
 	}),
 }).openapi("ClipDetail");
 

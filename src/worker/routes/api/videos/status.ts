@@ -14,10 +14,15 @@ const statusRoute = createRoute({
 	method: "get",
 	path: "/videos/{id}/status",
 	tags: ["videos"],
-	summary: "Processing status and progress (poll every 10-15 s; send the last ETag as If-None-Match to get 304 while nothing changed)",
+	summary:
+		"Processing status and progress (poll every 10-15 s; send the last ETag as If-None-Match to get 304 while nothing changed)",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
-	responses: { 200: jsonOk(VideoStatusResponse, "Current status, with an ETag."), ...notModified, ...errorResponses(401, 404) },
+	responses: {
+		200: jsonOk(VideoStatusResponse, "Current status, with an ETag."),
+		...notModified,
+		...errorResponses(401, 404),
+	},
 });
 
 /**
@@ -25,15 +30,16 @@ const statusRoute = createRoute({
  * query), the key verified from the edge cache (services/key-cache.ts), the rate limiter asked
  * while the read runs (middleware/rate-limit.ts), and 304 with no body while nothing changed.
  */
-export const registerStatus = (api: Api) => api.openapi(statusRoute, async (c) => {
-	const { id } = c.req.valid("param");
-	const row = await timed(c, "d1", findVideoStatus(getDb(c.env), id, c.get("principal").workspaceIds));
-	if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
-	const started = performance.now();
-	const body = videoStatusView(row, row.queuePosition);
-	const etag = etagOf(body);
-	addTiming(c, "view", performance.now() - started);
-	setRevalidate(c, etag);
-	if (holds(c, etag)) return c.body(null, 304);
-	return c.json(body, 200);
-});
+export const registerStatus = (api: Api) =>
+	api.openapi(statusRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const row = await timed(c, "d1", findVideoStatus(getDb(c.env), id, c.get("principal").workspaceIds));
+		if (!row) throw new ApiError("not_found", `Video ${id} was not found.`);
+		const started = performance.now();
+		const body = videoStatusView(row, row.queuePosition);
+		const etag = etagOf(body);
+		addTiming(c, "view", performance.now() - started);
+		setRevalidate(c, etag);
+		if (holds(c, etag)) return c.body(null, 304);
+		return c.json(body, 200);
+	});

@@ -38,7 +38,13 @@ export interface SubmissionRoute<B extends z.ZodType<SubmissionBody>> {
 	description: string;
 	body: B;
 	/** Probes and charges: the video it created. */
-	submit: (env: Env, db: Db, probe: RenderClient, body: z.output<B>, input: SubmissionInput) => Promise<{ videoId: string }>;
+	submit: (
+		env: Env,
+		db: Db,
+		probe: RenderClient,
+		body: z.output<B>,
+		input: SubmissionInput,
+	) => Promise<{ videoId: string }>;
 }
 
 export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: SubmissionRoute<B>) {
@@ -51,11 +57,17 @@ export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: Submi
 		request: {
 			body: jsonBody(spec.body),
 			headers: z.object({
-				"idempotency-key": z.string().optional().openapi({ description: "Same key and body within 24 h → the first response again, charged once; same key, other body → 409." }),
+				"idempotency-key": z.string().optional().openapi({
+					description:
+						"Same key and body within 24 h → the first response again, charged once; same key, other body → 409.",
+				}),
 			}),
 		},
 		description: spec.description,
-		responses: { 201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."), ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422, 429, 503) },
+		responses: {
+			201: jsonOk(SubmitHostedVideoResponse, "Video created; minutes charged."),
+			...errorResponses(400, 401, 402, 403, 404, 409, 413, 422, 429, 503),
+		},
 	} satisfies RouteConfig);
 	return (api: Api) =>
 		api.openapi(route, async (c) => {
@@ -64,8 +76,19 @@ export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: Submi
 			const workspaceId = resolveWorkspace(c.get("principal"), body.workspaceId);
 			const db = getDb(c.env);
 			const outcome = await withIdempotency(db, workspaceId, c.req.header("idempotency-key"), body, async () => {
-				const input = { workspaceId, config: body.config ?? null, projectId: body.projectId ?? null, webhookUrl: body.webhookUrl ?? null };
-				const { videoId } = await spec.submit(c.env, db, createRenderClient(c.env, renderInstance.probe(workspaceId)), body, input);
+				const input = {
+					workspaceId,
+					config: body.config ?? null,
+					projectId: body.projectId ?? null,
+					webhookUrl: body.webhookUrl ?? null,
+				};
+				const { videoId } = await spec.submit(
+					c.env,
+					db,
+					createRenderClient(c.env, renderInstance.probe(workspaceId)),
+					body,
+					input,
+				);
 				return { status: 201, body: await submittedResponse(db, videoId, workspaceId, Boolean(body.config)) };
 			});
 			if (outcome.replayed) c.header("Idempotent-Replayed", "true");
@@ -74,7 +97,12 @@ export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: Submi
 }
 
 /** The 201 body, once the video is created: the video, its info, and what happens next. */
-async function submittedResponse(db: Db, videoId: string, workspaceId: string, configured: boolean): Promise<z.infer<typeof SubmitHostedVideoResponse>> {
+async function submittedResponse(
+	db: Db,
+	videoId: string,
+	workspaceId: string,
+	configured: boolean,
+): Promise<z.infer<typeof SubmitHostedVideoResponse>> {
 	const row = await requireVideo(db, videoId, [workspaceId]);
 	const position = configured && !row.slotClaimedAt ? await queuePosition(db, videoId, workspaceId) : null;
 	return {

@@ -29,9 +29,13 @@ const transcriptRoute = createRoute({
 	path: "/videos/{id}/transcript",
 	tags: ["videos"],
 	summary: "The transcript with word timings (JSON), or as SRT, WebVTT or plain text",
-	description: "Served once the video is `completed` (with `skipClipping: true` it completes right after transcription); before that, or for a failed video, 409 `conflict` with `details.status`.",
+	description:
+		"Served once the video is `completed` (with `skipClipping: true` it completes right after transcription); before that, or for a failed video, 409 `conflict` with `details.status`.",
 	security: BEARER_OR_SESSION,
-	request: { params: z.object({ id: VideoId }), query: z.object({ format: z.enum(TRANSCRIPT_FORMATS).default("json") }) },
+	request: {
+		params: z.object({ id: VideoId }),
+		query: z.object({ format: z.enum(TRANSCRIPT_FORMATS).default("json") }),
+	},
 	responses: {
 		200: {
 			content: {
@@ -46,21 +50,31 @@ const transcriptRoute = createRoute({
 	},
 });
 
-export const registerTranscript = (api: Api) => api.openapi(transcriptRoute, async (c) => {
-	const { id } = c.req.valid("param");
-	const { format } = c.req.valid("query");
-	const video = await requireVideo(getDb(c.env), id, c.get("principal").workspaceIds);
-	if (video.status !== "completed") {
-		const why = video.status === "failed" ? "the video failed, so it has no transcript" : `the video is ${video.status}; the transcript is served once the video is completed`;
-		throw new ApiError("conflict", `No transcript: ${why}.`, { status: video.status });
-	}
-	const object = video.transcriptKey ? await c.env.MEDIA.get(video.transcriptKey) : null;
-	if (!object) throw new ApiError("conflict", "The video has no stored transcript.", { status: video.status });
-	const transcript = (await object.json()) as Transcript;
-	const name = `${id}.${format}`;
-	const disposition = { "content-disposition": `inline; filename="${name}"` };
-	if (format === "srt") return c.body(toSrt(transcript), 200, { "content-type": "application/x-subrip; charset=utf-8", ...disposition });
-	if (format === "vtt") return c.body(toVtt(transcript), 200, { "content-type": "text/vtt; charset=utf-8", ...disposition });
-	if (format === "txt") return c.body(toText(transcript), 200, { "content-type": "text/plain; charset=utf-8", ...disposition });
-	return c.json(transcript, 200);
-});
+export const registerTranscript = (api: Api) =>
+	api.openapi(transcriptRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const { format } = c.req.valid("query");
+		const video = await requireVideo(getDb(c.env), id, c.get("principal").workspaceIds);
+		if (video.status !== "completed") {
+			const why =
+				video.status === "failed"
+					? "the video failed, so it has no transcript"
+					: `the video is ${video.status}; the transcript is served once the video is completed`;
+			throw new ApiError("conflict", `No transcript: ${why}.`, { status: video.status });
+		}
+		const object = video.transcriptKey ? await c.env.MEDIA.get(video.transcriptKey) : null;
+		if (!object) throw new ApiError("conflict", "The video has no stored transcript.", { status: video.status });
+		const transcript = (await object.json()) as Transcript;
+		const name = `${id}.${format}`;
+		const disposition = { "content-disposition": `inline; filename="${name}"` };
+		if (format === "srt")
+			return c.body(toSrt(transcript), 200, {
+				"content-type": "application/x-subrip; charset=utf-8",
+				...disposition,
+			});
+		if (format === "vtt")
+			return c.body(toVtt(transcript), 200, { "content-type": "text/vtt; charset=utf-8", ...disposition });
+		if (format === "txt")
+			return c.body(toText(transcript), 200, { "content-type": "text/plain; charset=utf-8", ...disposition });
+		return c.json(transcript, 200);
+	});

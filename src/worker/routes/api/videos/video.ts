@@ -38,7 +38,12 @@ const deleteRoute = createRoute({
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: {
-		200: jsonOk(z.object({ id: z.string(), deleted: z.literal(true), minutesRefunded: z.number().int() }).openapi("DeletedVideo"), "Deleted."),
+		200: jsonOk(
+			z
+				.object({ id: z.string(), deleted: z.literal(true), minutesRefunded: z.number().int() })
+				.openapi("DeletedVideo"),
+			"Deleted.",
+		),
 		...errorResponses(401, 404),
 	},
 });
@@ -58,7 +63,12 @@ export function registerDeleteVideo(api: Api) {
 		const video = await requireVideo(db, id, c.get("principal").workspaceIds);
 		// A reprocessed video's own charge was delivered: only a reprocess still running is refunded (and stopped).
 		const reprocessRefund = await refundReprocessOnDelete(c.env, db, id);
-		if (reprocessRefund === null && video.status !== "pending_config" && video.status !== "completed" && video.status !== "failed") {
+		if (
+			reprocessRefund === null &&
+			video.status !== "pending_config" &&
+			video.status !== "completed" &&
+			video.status !== "failed"
+		) {
 			await terminateWorkflow(c.env, id);
 		}
 		// Status, refund and rows in one guarded batch: only a video still before `analyzing` is refunded.
@@ -67,7 +77,10 @@ export function registerDeleteVideo(api: Api) {
 		await deletePrefixes(c.env.MEDIA, r2Keys.videoPrefixes(id));
 		// A processing slot of the workspace may have come free.
 		c.executionCtx.waitUntil(wakeWaiting(c.env, db, video.workspaceId));
-		return c.json({ id, deleted: true as const, minutesRefunded: (reprocessRefund ?? 0) + settled.minutesRefunded }, 200);
+		return c.json(
+			{ id, deleted: true as const, minutesRefunded: (reprocessRefund ?? 0) + settled.minutesRefunded },
+			200,
+		);
 	});
 }
 

@@ -47,7 +47,10 @@ export function videoInfoView(row: VideoRow): z.infer<typeof VideoInfo> {
 const NO_CLIPS = { clips: 0, favorited: 0 };
 
 /** The full record; `counts` from db/clips.ts `clipCounts` (a video that is not completed or failed lists none). */
-export function videoDetailView(row: VideoRow, counts: { clips: number; favorited: number } = NO_CLIPS): z.infer<typeof VideoDetail> {
+export function videoDetailView(
+	row: VideoRow,
+	counts: { clips: number; favorited: number } = NO_CLIPS,
+): z.infer<typeof VideoDetail> {
 	const listed = row.status === "completed" || row.status === "failed";
 	return {
 		...videoView(row),
@@ -74,7 +77,13 @@ export async function videoDetailOf(db: Db, row: VideoRow): Promise<z.infer<type
 	return videoDetailView(row, (await clipCounts(db, [row.id])).get(row.id));
 }
 
-export function videoStatusView(row: Pick<VideoRow, "id" | "title" | "status" | "errorMessage" | "createdAt" | "updatedAt" | "progress" | "startedAt">, queuePosition: number | null = null): z.infer<typeof VideoStatusResponse> {
+export function videoStatusView(
+	row: Pick<
+		VideoRow,
+		"id" | "title" | "status" | "errorMessage" | "createdAt" | "updatedAt" | "progress" | "startedAt"
+	>,
+	queuePosition: number | null = null,
+): z.infer<typeof VideoStatusResponse> {
 	return {
 		video: {
 			id: row.id,
@@ -96,7 +105,11 @@ export function videoStatusView(row: Pick<VideoRow, "id" | "title" | "status" | 
 }
 
 /** A clip with freshly signed URLs (each call issues new ones, valid for one hour). */
-export async function clipView(env: Pick<Env, "SIGNING_SECRET">, origin: string, row: ClipRow): Promise<z.infer<typeof Clip>> {
+export async function clipView(
+	env: Pick<Env, "SIGNING_SECRET">,
+	origin: string,
+	row: ClipRow,
+): Promise<z.infer<typeof Clip>> {
 	const [downloadUrl, thumbnailUrl] = await Promise.all([
 		signClipUrl(env, origin, row.id, "download", row.videoKey ?? ""),
 		signClipUrl(env, origin, row.id, "thumbnail", row.thumbnailKey ?? ""),

@@ -8,7 +8,15 @@ import { VideoId } from "./schemas";
 import { requireVideo } from "./views";
 
 const Delivery = z
-	.object({ event: z.string(), url: z.string(), attempt: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number().int().nullable(), createdAt: z.string() })
+	.object({
+		event: z.string(),
+		url: z.string(),
+		attempt: z.number().int(),
+		statusCode: z.number().int().nullable(),
+		error: z.string().nullable(),
+		durationMs: z.number().int().nullable(),
+		createdAt: z.string(),
+	})
 	.openapi("WebhookDelivery");
 
 const deliveriesRoute = createRoute({
@@ -21,10 +29,11 @@ const deliveriesRoute = createRoute({
 	responses: { 200: jsonOk(z.object({ deliveries: z.array(Delivery) }), "Attempts."), ...errorResponses(401, 404) },
 });
 
-export const registerVideoWebhooks = (api: Api) => api.openapi(deliveriesRoute, async (c) => {
-	const { id } = c.req.valid("param");
-	const db = getDb(c.env);
-	await requireVideo(db, id, c.get("principal").workspaceIds);
-	const rows = await webhookDeliveriesOf(db, id);
-	return c.json({ deliveries: rows.map(({ id: _id, videoId: _v, ...rest }) => rest) }, 200);
-});
+export const registerVideoWebhooks = (api: Api) =>
+	api.openapi(deliveriesRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const db = getDb(c.env);
+		await requireVideo(db, id, c.get("principal").workspaceIds);
+		const rows = await webhookDeliveriesOf(db, id);
+		return c.json({ deliveries: rows.map(({ id: _id, videoId: _v, ...rest }) => rest) }, 200);
+	});

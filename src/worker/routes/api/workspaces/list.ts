@@ -10,7 +10,14 @@ export const Workspace = z
 		id: z.string(),
 		name: z.string(),
 		minutesBalance: z.number().int(),
-		plan: z.object({ name: z.string(), active: z.boolean(), maxVideoSeconds: z.number().int(), expiresAt: z.string().nullable() }).nullable(),
+		plan: z
+			.object({
+				name: z.string(),
+				active: z.boolean(),
+				maxVideoSeconds: z.number().int(),
+				expiresAt: z.string().nullable(),
+			})
+			.nullable(),
 		createdAt: z.string(),
 	})
 	.openapi("Workspace");
@@ -24,16 +31,24 @@ const listRoute = createRoute({
 	responses: { 200: jsonOk(z.array(Workspace), "Workspaces."), ...errorResponses(401) },
 });
 
-export const registerWorkspaceList = (api: Api) => api.openapi(listRoute, async (c) => {
-	const rows = await workspacesWithPlans(getDb(c.env), c.get("principal").workspaceIds);
-	return c.json(
-		rows.map(({ workspace, plan }) => ({
-			id: workspace.id,
-			name: workspace.name,
-			minutesBalance: workspace.minutesBalance,
-			plan: plan ? { name: plan.name, active: plan.active, maxVideoSeconds: plan.maxVideoSeconds, expiresAt: plan.expiresAt } : null,
-			createdAt: workspace.createdAt,
-		})),
-		200,
-	);
-});
+export const registerWorkspaceList = (api: Api) =>
+	api.openapi(listRoute, async (c) => {
+		const rows = await workspacesWithPlans(getDb(c.env), c.get("principal").workspaceIds);
+		return c.json(
+			rows.map(({ workspace, plan }) => ({
+				id: workspace.id,
+				name: workspace.name,
+				minutesBalance: workspace.minutesBalance,
+				plan: plan
+					? {
+							name: plan.name,
+							active: plan.active,
+							maxVideoSeconds: plan.maxVideoSeconds,
+							expiresAt: plan.expiresAt,
+						}
+					: null,
+				createdAt: workspace.createdAt,
+			})),
+			200,
+		);
+	});

@@ -11,11 +11,20 @@ import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../opena
 
 const Watermark = z
 	.object({ workspaceId: z.string(), type: z.enum(["default", "text", "image"]), text: z.string().nullable() })
-	.openapi("Watermark", { description: "Drawn on every clip whose config has `enableWatermark: true` (the default)." });
+	.openapi("Watermark", {
+		description: "Drawn on every clip whose config has `enableWatermark: true` (the default).",
+	});
 const WatermarkInput = z
 	.discriminatedUnion("type", [
 		z.strictObject({ type: z.literal("text"), text: z.string().trim().min(1).max(64) }),
-		z.strictObject({ type: z.literal("image"), imageUrl: z.string().min(1).max(2048).openapi({ description: "A PNG/JPEG/WebP; imported once (≤ 512 px wide, transparency kept)." }) }),
+		z.strictObject({
+			type: z.literal("image"),
+			imageUrl: z
+				.string()
+				.min(1)
+				.max(2048)
+				.openapi({ description: "A PNG/JPEG/WebP; imported once (≤ 512 px wide, transparency kept)." }),
+		}),
 		z.strictObject({ type: z.literal("default") }),
 	])
 	.openapi("WatermarkInput");
@@ -48,7 +57,13 @@ export function registerWatermark(api: Api) {
 	});
 	api.openapi(putRoute, async (c) => {
 		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
-		const view = await setWatermark(c.env, getDb(c.env), createRenderClient(c.env, renderInstance.import(workspaceId)), workspaceId, c.req.valid("json"));
+		const view = await setWatermark(
+			c.env,
+			getDb(c.env),
+			createRenderClient(c.env, renderInstance.import(workspaceId)),
+			workspaceId,
+			c.req.valid("json"),
+		);
 		return c.json({ workspaceId, ...view }, 200);
 	});
 }

@@ -19,10 +19,15 @@ import { newWebhookSecret } from "../../../services/webhooks";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 
 const WebhookSettings = z
-	.object({ workspaceId: z.string(), url: z.string().nullable(), secret: z.string().openapi({ description: "HMAC key of X-Clipforge-Signature (`whsec_…`)." }) })
+	.object({
+		workspaceId: z.string(),
+		url: z.string().nullable(),
+		secret: z.string().openapi({ description: "HMAC key of X-Clipforge-Signature (`whsec_…`)." }),
+	})
 	.openapi("WebhookSettings");
 const params = z.object({ workspaceId: z.string().min(1).max(64) });
-const MANAGERS = "Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
+const MANAGERS =
+	"Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
 
 const putRoute = createRoute({
 	method: "put",

@@ -50,7 +50,10 @@ export type Parsed<T> = { ok: true; items: T[] } | { ok: false; error: string };
 export function parseItems<T>(raw: unknown, key: string, item: z.ZodType<T>): Parsed<T> {
 	let value: unknown = raw;
 	if (typeof raw === "string") {
-		const text = raw.replace(/^\s*```(?:json)?\s*/i, "").replace(/\s*```\s*$/, "").trim();
+		const text = raw
+			.replace(/^\s*```(?:json)?\s*/i, "")
+			.replace(/\s*```\s*$/, "")
+			.trim();
 		value = tryJson(text) ?? repairTruncated(text);
 		if (value === undefined) return { ok: false, error: "not JSON" };
 	}

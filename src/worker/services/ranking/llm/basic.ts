@@ -10,7 +10,16 @@ import { overlaps } from "../offline/passages";
 import type { RankedClip } from "../ranked-clip";
 import { LlmMoment, MOMENTS_SCHEMA } from "./answer";
 import type { LlmClient } from "./client";
-import { askFor, clipFromMoment, clipRules, fitSpan, LlmAnalysisError, numberedLines, promptRules, sentenceChunks } from "./moments-from-llm";
+import {
+	askFor,
+	clipFromMoment,
+	clipRules,
+	fitSpan,
+	LlmAnalysisError,
+	numberedLines,
+	promptRules,
+	sentenceChunks,
+} from "./moments-from-llm";
 import { askEach, requireAnswers, shortfallOf, type LlmRanking } from "./partial";
 
 const CHUNK_SECONDS = 15 * 60;
@@ -24,7 +33,10 @@ export async function rankWithFastLlm(llm: LlmClient, talk: TalkAnalysis, genre:
 			llm,
 			[
 				{ role: "system", content: clipRules(talk, genre) + promptRules(talk.promptText) },
-				{ role: "user", content: `Propose up to ${wanted} clips from sentences S${from}-S${to}, as firstSentence and lastSentence numbers:\n\n${numberedLines(talk, from, to)}` },
+				{
+					role: "user",
+					content: `Propose up to ${wanted} clips from sentences S${from}-S${to}, as firstSentence and lastSentence numbers:\n\n${numberedLines(talk, from, to)}`,
+				},
 			],
 			MOMENTS_SCHEMA,
 			"clips",
@@ -38,11 +50,15 @@ export async function rankWithFastLlm(llm: LlmClient, talk: TalkAnalysis, genre:
 		const span = fitSpan(talk, moment.firstSentence, moment.lastSentence);
 		if (span) clips.push(clipFromMoment(talk, span, moment, null));
 	}
-	if (clips.length === 0 && !talk.prompt && asked.failed.length === 0) throw new LlmAnalysisError("the model proposed no usable moment");
+	if (clips.length === 0 && !talk.prompt && asked.failed.length === 0)
+		throw new LlmAnalysisError("the model proposed no usable moment");
 	const kept: RankedClip[] = [];
 	for (const clip of clips.sort((a, b) => b.score - a.score || a.start - b.start)) {
 		if (kept.length < MAX_CLIPS && !kept.some((k) => overlaps(k, clip))) kept.push(clip);
 	}
-	const missed = asked.failed.map(({ item: [from, to] }) => ({ start: talk.units[from]!.start, end: talk.units[to]!.end }));
+	const missed = asked.failed.map(({ item: [from, to] }) => ({
+		start: talk.units[from]!.start,
+		end: talk.units[to]!.end,
+	}));
 	return { clips: kept, missed, shortfall: shortfallOf(asked, "transcript parts") };
 }

@@ -9,7 +9,13 @@
 import { LlmConfigError } from "./errors";
 import { withRetries, type RetryOptions } from "./retry";
 import {
-	DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, isSupportedJsonModel, JSON_MODE_MODELS, jsonModeAnswer, jsonModeInput, type SupportedJsonModel,
+	DEFAULT_FAST_MODEL,
+	DEFAULT_STRONG_MODEL,
+	isSupportedJsonModel,
+	JSON_MODE_MODELS,
+	jsonModeAnswer,
+	jsonModeInput,
+	type SupportedJsonModel,
 } from "./workers-ai-models";
 
 export { DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL };
@@ -39,18 +45,28 @@ export function workersAiLlm(ai: AiBinding, model: SupportedJsonModel): LlmClien
 	return {
 		name: `workers-ai:${model}`,
 		async complete(messages, schema, options) {
-			return jsonModeAnswer(await ai.run(model, jsonModeInput(model, messages, schema, options?.maxTokens ?? 2048)));
+			return jsonModeAnswer(
+				await ai.run(model, jsonModeInput(model, messages, schema, options?.maxTokens ?? 2048)),
+			);
 		},
 	};
 }
 
-export function openAiCompatibleLlm(baseUrl: string, apiKey: string | undefined, model: string, fetchImpl: typeof fetch = fetch): LlmClient {
+export function openAiCompatibleLlm(
+	baseUrl: string,
+	apiKey: string | undefined,
+	model: string,
+	fetchImpl: typeof fetch = fetch,
+): LlmClient {
 	return {
 		name: `openai-compatible:${model}`,
 		async complete(messages, schema, options) {
 			const response = await fetchImpl(`${baseUrl.replace(/\/$/, "")}/chat/completions`, {
 				method: "POST",
-				headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+				headers: {
+					"content-type": "application/json",
+					...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+				},
 				body: JSON.stringify({
 					model,
 					messages,
@@ -60,8 +76,11 @@ export function openAiCompatibleLlm(baseUrl: string, apiKey: string | undefined,
 				}),
 				signal: AbortSignal.timeout(120_000),
 			});
-			if (!response.ok) throw new Error(`LLM endpoint answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
-			const body = (await response.json()) as { choices?: { message?: { content?: string; refusal?: string | null } }[] };
+			if (!response.ok)
+				throw new Error(`LLM endpoint answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+			const body = (await response.json()) as {
+				choices?: { message?: { content?: string; refusal?: string | null } }[];
+			};
 			const message = body.choices?.[0]?.message;
 			if (message?.refusal) throw new Error(`the model refused: ${message.refusal.slice(0, 160)}`);
 			return message?.content ?? "";
@@ -87,12 +106,19 @@ export interface LlmSettings {
  * models gives a client whose every call fails saying so: the video is ranked offline with that
  * reason, and `npm run smoke` reports it.
  */
-export function createLlm(env: LlmSettings, strength: "fast" | "strong", retry: RetryOptions = { delaysMs: retryDelaysOf(env) }): LlmClient | null {
+export function createLlm(
+	env: LlmSettings,
+	strength: "fast" | "strong",
+	retry: RetryOptions = { delaysMs: retryDelaysOf(env) },
+): LlmClient | null {
 	const strong = env.LLM_MODEL || (env.LLM_BASE_URL ? "" : DEFAULT_STRONG_MODEL);
-	const model = strength === "strong" ? strong : env.LLM_FAST_MODEL || (env.LLM_BASE_URL ? strong : DEFAULT_FAST_MODEL);
-	if (env.LLM_BASE_URL) return model ? withRetries(openAiCompatibleLlm(env.LLM_BASE_URL, env.LLM_API_KEY, model), retry) : null;
+	const model =
+		strength === "strong" ? strong : env.LLM_FAST_MODEL || (env.LLM_BASE_URL ? strong : DEFAULT_FAST_MODEL);
+	if (env.LLM_BASE_URL)
+		return model ? withRetries(openAiCompatibleLlm(env.LLM_BASE_URL, env.LLM_API_KEY, model), retry) : null;
 	if (!env.AI) return null;
-	if (!isSupportedJsonModel(model)) return unusableModel(strength === "strong" ? "LLM_MODEL" : "LLM_FAST_MODEL", model);
+	if (!isSupportedJsonModel(model))
+		return unusableModel(strength === "strong" ? "LLM_MODEL" : "LLM_FAST_MODEL", model);
 	return withRetries(workersAiLlm(env.AI, model), retry);
 }
 

@@ -38,13 +38,27 @@ export function sentenceChunks(talk: TalkAnalysis, seconds: number): [number, nu
 }
 
 /** Asks, validates each item, and retries once telling the model what was wrong. */
-export async function askFor<T>(llm: LlmClient, messages: ChatMessage[], schema: JsonSchema, key: string, item: z.ZodType<T>, maxTokens: number): Promise<T[]> {
+export async function askFor<T>(
+	llm: LlmClient,
+	messages: ChatMessage[],
+	schema: JsonSchema,
+	key: string,
+	item: z.ZodType<T>,
+	maxTokens: number,
+): Promise<T[]> {
 	const first = await llm.complete(messages, schema, { maxTokens });
 	const parsed = parseItems(first, key, item);
 	if (parsed.ok) return parsed.items;
 	const previous = typeof first === "string" ? first : JSON.stringify(first);
 	const retry = await llm.complete(
-		[...messages, { role: "assistant", content: previous.slice(0, 4000) }, { role: "user", content: `That answer was not valid (${parsed.error}). Answer again with only the JSON object, following the schema.` }],
+		[
+			...messages,
+			{ role: "assistant", content: previous.slice(0, 4000) },
+			{
+				role: "user",
+				content: `That answer was not valid (${parsed.error}). Answer again with only the JSON object, following the schema.`,
+			},
+		],
 		schema,
 		{ maxTokens },
 	);
@@ -72,10 +86,23 @@ export function fitSpan(talk: TalkAnalysis, first: number, last: number): Span |
  * offline ranker's calibrated one, which spreads scores the models bunch near the top; the hook
  * title is the model's unless it merely quotes the clip's first words.
  */
-export function clipFromMoment(talk: TalkAnalysis, span: Span, moment: LlmMoment, judged: { hook: number; payoff: number } | null): RankedClip {
+export function clipFromMoment(
+	talk: TalkAnalysis,
+	span: Span,
+	moment: LlmMoment,
+	judged: { hook: number; payoff: number } | null,
+): RankedClip {
 	const base = clipFromSpan(talk, span, talk.prompt ? { value: moment.score / 100, matched: [] } : null);
 	const offline = viralityOf(talk, span);
-	const quotes = base.transcript.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, "").startsWith(moment.hookTitle.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, "").replace(/…$/, ""));
+	const quotes = base.transcript
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N} ]/gu, "")
+		.startsWith(
+			moment.hookTitle
+				.toLowerCase()
+				.replace(/[^\p{L}\p{N} ]/gu, "")
+				.replace(/…$/, ""),
+		);
 	return {
 		...base,
 		score: talk.prompt ? Math.round(moment.score) : Math.round(0.6 * moment.score + 40 * offline),
@@ -85,7 +112,9 @@ export function clipFromMoment(talk: TalkAnalysis, span: Span, moment: LlmMoment
 		hooks: { question: moment.hooks.question || null, statement: moment.hooks.statement || null },
 		emotions: moment.emotions.length ? moment.emotions.map((e) => e.toLowerCase()) : base.emotions,
 		description: moment.description,
-		scoreBreakdown: judged ? { ...base.scoreBreakdown, hook: percent(judged.hook / 10), payoff: percent(judged.payoff / 10) } : base.scoreBreakdown,
+		scoreBreakdown: judged
+			? { ...base.scoreBreakdown, hook: percent(judged.hook / 10), payoff: percent(judged.payoff / 10) }
+			: base.scoreBreakdown,
 	};
 }
 

@@ -22,7 +22,11 @@ export interface Asked<I, T> {
 }
 
 /** Asks for every item, `parallel` at a time (in batches), keeping successes and failures apart. */
-export async function askEach<I, T>(items: readonly I[], parallel: number, ask: (item: I) => Promise<T>): Promise<Asked<I, T>> {
+export async function askEach<I, T>(
+	items: readonly I[],
+	parallel: number,
+	ask: (item: I) => Promise<T>,
+): Promise<Asked<I, T>> {
 	const asked: Asked<I, T> = { answered: [], failed: [] };
 	for (let k = 0; k < items.length; k += parallel) {
 		const batch = items.slice(k, k + parallel);

@@ -12,8 +12,19 @@ import { z } from "zod";
 
 /** The keywords a plain schema may use (the test stubs of Workers AI refuse any other). */
 export const PLAIN_SCHEMA_KEYWORDS = [
-	"type", "properties", "required", "additionalProperties", "items", "enum", "description",
-	"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems",
+	"type",
+	"properties",
+	"required",
+	"additionalProperties",
+	"items",
+	"enum",
+	"description",
+	"minimum",
+	"maximum",
+	"minLength",
+	"maxLength",
+	"minItems",
+	"maxItems",
 ] as const;
 
 /** Larger bounds than this are dropped or refused: decoders unroll bounded repetitions. */
@@ -32,12 +43,15 @@ type Node = Record<string, unknown>;
 export function plainJsonSchema(schema: z.ZodType): Node {
 	const plain = simplify(z.toJSONSchema(schema) as Node);
 	const problems = plainSchemaProblems(plain);
-	if (problems.length > 0) throw new Error(`This schema is not in the plain subset JSON mode is sent: ${problems.join("; ")}.`);
+	if (problems.length > 0)
+		throw new Error(`This schema is not in the plain subset JSON mode is sent: ${problems.join("; ")}.`);
 	return plain;
 }
 
 function simplify(node: Node): Node {
-	const nonNull = Array.isArray(node.anyOf) ? (node.anyOf as Node[]).filter((branch) => branch.type !== "null") : null;
+	const nonNull = Array.isArray(node.anyOf)
+		? (node.anyOf as Node[]).filter((branch) => branch.type !== "null")
+		: null;
 	if (nonNull && nonNull.length === 1 && nonNull.length < (node.anyOf as Node[]).length) {
 		const { anyOf: _anyOf, ...rest } = node;
 		return simplify({ ...rest, ...nonNull[0] });
@@ -47,7 +61,9 @@ function simplify(node: Node): Node {
 		if (key === "$schema") continue;
 		if (BOUNDS.has(key) && typeof value === "number" && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
 		if (key === "properties" && value && typeof value === "object") {
-			out[key] = Object.fromEntries(Object.entries(value as Record<string, Node>).map(([name, child]) => [name, simplify(child)]));
+			out[key] = Object.fromEntries(
+				Object.entries(value as Record<string, Node>).map(([name, child]) => [name, simplify(child)]),
+			);
 		} else if (key === "items" && value && typeof value === "object" && !Array.isArray(value)) {
 			out[key] = simplify(value as Node);
 		} else {
@@ -63,10 +79,13 @@ export function plainSchemaProblems(schema: unknown, path = "#"): string[] {
 	const problems: string[] = [];
 	for (const [key, value] of Object.entries(schema as Node)) {
 		if (!PLAIN.has(key)) problems.push(`${path}: "${key}" is not in the plain subset`);
-		else if (BOUNDS.has(key) && (typeof value !== "number" || Math.abs(value) > MAX_PLAIN_BOUND)) problems.push(`${path}: ${key} ${String(value)} is not a bound under ${MAX_PLAIN_BOUND}`);
-		else if (key === "type" && typeof value !== "string") problems.push(`${path}: type must be one name, not ${JSON.stringify(value)}`);
+		else if (BOUNDS.has(key) && (typeof value !== "number" || Math.abs(value) > MAX_PLAIN_BOUND))
+			problems.push(`${path}: ${key} ${String(value)} is not a bound under ${MAX_PLAIN_BOUND}`);
+		else if (key === "type" && typeof value !== "string")
+			problems.push(`${path}: type must be one name, not ${JSON.stringify(value)}`);
 		else if (key === "properties") {
-			for (const [name, child] of Object.entries(value as Record<string, unknown>)) problems.push(...plainSchemaProblems(child, `${path}/properties/${name}`));
+			for (const [name, child] of Object.entries(value as Record<string, unknown>))
+				problems.push(...plainSchemaProblems(child, `${path}/properties/${name}`));
 		} else if (key === "items") problems.push(...plainSchemaProblems(value, `${path}/items`));
 	}
 	return problems;

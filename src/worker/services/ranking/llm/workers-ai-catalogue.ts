@@ -12,15 +12,23 @@
  * nothing; a model counts as JSON mode here only when its own input type lists `"json_schema"`.
  * Type-only: nothing here runs.
  */
-import { chatCompletionsJsonInput, DEFAULT_FAST_MODEL, DEFAULT_STRONG_MODEL, JSON_MODE_MODELS, workersAiJsonInput } from "./workers-ai-models";
+import {
+	chatCompletionsJsonInput,
+	DEFAULT_FAST_MODEL,
+	DEFAULT_STRONG_MODEL,
+	JSON_MODE_MODELS,
+	workersAiJsonInput,
+} from "./workers-ai-models";
 
 /** A model id of the generated catalogue. */
 export type CatalogueModel = keyof AiModels;
 
 /** The branch of a model's input union that takes `messages` (the one this project sends). */
 type MessagesInputOf<M extends CatalogueModel> = Extract<AiModels[M]["inputs"], { messages?: unknown }>;
-type ResponseFormatOf<M extends CatalogueModel> = MessagesInputOf<M> extends infer I ? (I extends { response_format?: infer F } ? NonNullable<F> : never) : never;
-type FormatTypeOf<M extends CatalogueModel> = ResponseFormatOf<M> extends infer F ? (F extends { type?: infer T } ? NonNullable<T> : never) : never;
+type ResponseFormatOf<M extends CatalogueModel> =
+	MessagesInputOf<M> extends infer I ? (I extends { response_format?: infer F } ? NonNullable<F> : never) : never;
+type FormatTypeOf<M extends CatalogueModel> =
+	ResponseFormatOf<M> extends infer F ? (F extends { type?: infer T } ? NonNullable<T> : never) : never;
 
 /** Catalogue models whose messages input declares `response_format.type: "json_schema"` (a closed set of types, not `string`). */
 export type JsonModeModel = {
@@ -32,7 +40,11 @@ export type JsonModeModel = {
  * - `workers-ai`: Workers AI's own JSON mode, `response_format: { type: "json_schema", json_schema: <schema> }`, answer in `response`;
  * - `chat-completions`: OpenAI's shape, `json_schema: { name, schema, strict }`, answer in `choices[0].message.content`.
  */
-export type JsonModeApi<M extends JsonModeModel> = [Extract<ResponseFormatOf<M>, { json_schema: { name: string } }>] extends [never] ? "workers-ai" : "chat-completions";
+export type JsonModeApi<M extends JsonModeModel> = [
+	Extract<ResponseFormatOf<M>, { json_schema: { name: string } }>,
+] extends [never]
+	? "workers-ai"
+	: "chat-completions";
 
 /** Which JSON-mode models are called, with the API shape each one's input type declares. */
 export type JsonModeTable = { [M in JsonModeModel]?: JsonModeApi<M> };
@@ -46,6 +58,13 @@ export type EveryCalledModelHasJsonMode = Holds<[CalledOutsideCatalogue] extends
 /** Fails to compile when a model's API shape in JSON_MODE_MODELS is not the one its input type declares. */
 export type EveryShapeMatchesCatalogue = Holds<typeof JSON_MODE_MODELS extends JsonModeTable ? true : false>;
 /** What workersAiJsonInput builds is a valid input of both defaults (chosen among the Workers AI-shaped models). */
-export type WorkersAiShapeMatches = Holds<ReturnType<typeof workersAiJsonInput> extends MessagesInputOf<typeof DEFAULT_FAST_MODEL> & MessagesInputOf<typeof DEFAULT_STRONG_MODEL> ? true : false>;
+export type WorkersAiShapeMatches = Holds<
+	ReturnType<typeof workersAiJsonInput> extends MessagesInputOf<typeof DEFAULT_FAST_MODEL> &
+		MessagesInputOf<typeof DEFAULT_STRONG_MODEL>
+		? true
+		: false
+>;
 /** What chatCompletionsJsonInput builds is a valid chat-completions input. */
-export type ChatCompletionsShapeMatches = Holds<ReturnType<typeof chatCompletionsJsonInput> extends ChatCompletionsInput ? true : false>;
+export type ChatCompletionsShapeMatches = Holds<
+	ReturnType<typeof chatCompletionsJsonInput> extends ChatCompletionsInput ? true : false
+>;

@@ -57,17 +57,37 @@ export interface NamedSchema {
 
 /** Workers AI's own JSON mode (its type is checked against both defaults' input types). */
 export function workersAiJsonInput(messages: JsonModeMessage[], schema: NamedSchema, maxTokens: number) {
-	return { messages, response_format: { type: "json_schema" as const, json_schema: schema.schema }, max_tokens: maxTokens, temperature: 0.2 };
+	return {
+		messages,
+		response_format: { type: "json_schema" as const, json_schema: schema.schema },
+		max_tokens: maxTokens,
+		temperature: 0.2,
+	};
 }
 
 /** Chat completions' JSON mode (its type is checked against the catalogue's ChatCompletionsInput). */
 export function chatCompletionsJsonInput(messages: JsonModeMessage[], schema: NamedSchema, maxTokens: number) {
-	return { messages, response_format: { type: "json_schema" as const, json_schema: { name: schema.name, schema: schema.schema, strict: true } }, max_completion_tokens: maxTokens, temperature: 0.2 };
+	return {
+		messages,
+		response_format: {
+			type: "json_schema" as const,
+			json_schema: { name: schema.name, schema: schema.schema, strict: true },
+		},
+		max_completion_tokens: maxTokens,
+		temperature: 0.2,
+	};
 }
 
 /** The request for one JSON-mode call, in the model's own shape. */
-export function jsonModeInput(model: SupportedJsonModel, messages: JsonModeMessage[], schema: NamedSchema, maxTokens: number): Record<string, unknown> {
-	return JSON_MODE_MODELS[model] === "workers-ai" ? workersAiJsonInput(messages, schema, maxTokens) : chatCompletionsJsonInput(messages, schema, maxTokens);
+export function jsonModeInput(
+	model: SupportedJsonModel,
+	messages: JsonModeMessage[],
+	schema: NamedSchema,
+	maxTokens: number,
+): Record<string, unknown> {
+	return JSON_MODE_MODELS[model] === "workers-ai"
+		? workersAiJsonInput(messages, schema, maxTokens)
+		: chatCompletionsJsonInput(messages, schema, maxTokens);
 }
 
 /** The model's answer in either shape: an object when Workers AI parsed it, else its text. */

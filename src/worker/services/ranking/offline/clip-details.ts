@@ -54,10 +54,15 @@ export function clipFromSpan(talk: TalkAnalysis, span: Span, match: PromptMatch 
 export function distinctTitles(clips: RankedClip[]): RankedClip[] {
 	const used = new Set<string>();
 	return clips.map((clip) => {
-		const key = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+		const key = (t: string) =>
+			t
+				.toLowerCase()
+				.replace(/[^\p{L}\p{N}]+/gu, " ")
+				.trim();
 		let title = clip.title;
 		if (used.has(key(title))) {
-			title = (titleChoices.get(clip) ?? []).find((t) => !used.has(key(t))) ?? `${title} (at ${clock(clip.start)})`;
+			title =
+				(titleChoices.get(clip) ?? []).find((t) => !used.has(key(t))) ?? `${title} (at ${clock(clip.start)})`;
 		}
 		used.add(key(title));
 		return title === clip.title ? clip : { ...clip, title };
@@ -68,8 +73,12 @@ export function breakdownOf(talk: TalkAnalysis, span: Span, relevance: number | 
 	const { reading, energy } = talk;
 	const units = reading.units.slice(span.i, span.j + 1);
 	const vectors = reading.vectors.slice(span.i, span.j + 1);
-	const seconds = Math.max(1e-6, units.reduce((s, u) => s + u.end - u.start, 0));
-	const mean = (pick: (v: (typeof vectors)[number], k: number) => number) => vectors.reduce((s, v, k) => s + pick(v, k) * (units[k]!.end - units[k]!.start), 0) / seconds;
+	const seconds = Math.max(
+		1e-6,
+		units.reduce((s, u) => s + u.end - u.start, 0),
+	);
+	const mean = (pick: (v: (typeof vectors)[number], k: number) => number) =>
+		vectors.reduce((s, v, k) => s + pick(v, k) * (units[k]!.end - units[k]!.start), 0) / seconds;
 	let low = 0;
 	let high = 0;
 	let running = 0;
@@ -81,8 +90,18 @@ export function breakdownOf(talk: TalkAnalysis, span: Span, relevance: number | 
 	return {
 		substance: percent(substanceOf(talk, span)),
 		hook: percent(sigmoid(reading.startLogit[span.i]!)),
-		story: percent(1.4 * mean((v) => 0.5 * v.pastTense + v.timeMarkers + v.reportedSpeech + 0.5 * v.thirdPerson) + (units[0]!.storyOpener ? 0.2 : 0)),
-		payoff: percent(0.6 * Math.max(sigmoid(reading.endLogit[span.j]!), span.j > span.i ? sigmoid(reading.endLogit[span.j - 1]!) : 0) + 0.4 * payoffCue(units)),
+		story: percent(
+			1.4 * mean((v) => 0.5 * v.pastTense + v.timeMarkers + v.reportedSpeech + 0.5 * v.thirdPerson) +
+				(units[0]!.storyOpener ? 0.2 : 0),
+		),
+		payoff: percent(
+			0.6 *
+				Math.max(
+					sigmoid(reading.endLogit[span.j]!),
+					span.j > span.i ? sigmoid(reading.endLogit[span.j - 1]!) : 0,
+				) +
+				0.4 * payoffCue(units),
+		),
 		feeling: percent(1.2 * mean((v) => v.feeling) + 0.4 * Math.min(1, (high - low) / 8)),
 		detail: percent(mean((v) => v.properNouns + v.numbers + 0.5 * v.specificity)),
 		flow: percent(1 - mean((v) => 0.5 * v.disfluency + v.backchannel)),
@@ -95,7 +114,11 @@ export function breakdownOf(talk: TalkAnalysis, span: Span, relevance: number | 
 function payoffCue(units: Unit[]): number {
 	const last = units.slice(-2);
 	if (last.some((u) => u.payoff || u.laughter)) return 1;
-	return last.some((u) => !u.question && (STRONG_CLAIM.test(u.text) || CONTRAST_WORD.test(u.text) || Math.abs(u.valence) >= 3)) ? 0.5 : 0;
+	return last.some(
+		(u) => !u.question && (STRONG_CLAIM.test(u.text) || CONTRAST_WORD.test(u.text) || Math.abs(u.valence) >= 3),
+	)
+		? 0.5
+		: 0;
 }
 
 /**
@@ -105,7 +128,9 @@ function payoffCue(units: Unit[]): number {
  */
 export function substanceOf(talk: TalkAnalysis, span: Span): number {
 	let worth = 0;
-	for (let k = span.i; k <= span.j; k++) worth += (talk.units[k]!.end - talk.units[k]!.start) * (talk.reading.moment[k]! - SUBSTANCE_BAR + talk.lift[k]!);
+	for (let k = span.i; k <= span.j; k++)
+		worth +=
+			(talk.units[k]!.end - talk.units[k]!.start) * (talk.reading.moment[k]! - SUBSTANCE_BAR + talk.lift[k]!);
 	return worth / (SUBSTANCE_SECONDS * (1 - SUBSTANCE_BAR));
 }
 

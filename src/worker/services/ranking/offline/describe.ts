@@ -6,7 +6,15 @@
  * wrapped around a topic word: when a clip names nothing specific, its own line is used.
  */
 import type { ClipHooks, ScoreBreakdown } from "../ranked-clip";
-import { BACKCHANNEL_WORDS, CONTRAST_WORD, FILLER_WORDS, GENERIC_WORDS, NUMBER_WORD, QUESTION_OPENER, STRONG_CLAIM } from "../text/lexicon";
+import {
+	BACKCHANNEL_WORDS,
+	CONTRAST_WORD,
+	FILLER_WORDS,
+	GENERIC_WORDS,
+	NUMBER_WORD,
+	QUESTION_OPENER,
+	STRONG_CLAIM,
+} from "../text/lexicon";
 import type { Unit } from "../text/units";
 
 export interface ClipWords {
@@ -22,7 +30,8 @@ export interface ClipWords {
 
 const HEADLINE_CHARACTERS = 60;
 /** Nouns that name nothing in particular. */
-const VAGUE = /^(thing|things|stuff|lot|lots|kind|sort|way|bit|guy|guys|people|time|day|yeah|okay|um|uh|same|other|whole|sure|fine)$/;
+const VAGUE =
+	/^(thing|things|stuff|lot|lots|kind|sort|way|bit|guy|guys|people|time|day|yeah|okay|um|uh|same|other|whole|sure|fine)$/;
 const TITLE_CHARACTERS = 80;
 
 interface Phrase {
@@ -44,14 +53,35 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 		const early = 1 + 0.3 * Math.max(0, 1 - n / 4);
 		let phrase: number[] = [];
 		const flush = () => {
-			while (phrase.length && !["NOUN", "PROPN"].includes(u.tagged[phrase[phrase.length - 1]!]!.pos)) phrase.pop();
+			while (phrase.length && !["NOUN", "PROPN"].includes(u.tagged[phrase[phrase.length - 1]!]!.pos))
+				phrase.pop();
 			while (phrase.length && ["ADP", "DET"].includes(u.tagged[phrase[0]!]!.pos)) phrase.shift();
-			if (phrase.length && phrase.some((k) => (idf.get(u.tagged[k]!.stem) ?? 0) > 0 && !GENERIC_WORDS.has(u.tagged[k]!.norm) && ["NOUN", "PROPN"].includes(u.tagged[k]!.pos))) {
+			if (
+				phrase.length &&
+				phrase.some(
+					(k) =>
+						(idf.get(u.tagged[k]!.stem) ?? 0) > 0 &&
+						!GENERIC_WORDS.has(u.tagged[k]!.norm) &&
+						["NOUN", "PROPN"].includes(u.tagged[k]!.pos),
+				)
+			) {
 				const text = phrase.map((k) => surface(u, k)).join(" ");
 				const proper = phrase.some((k) => u.tagged[k]!.pos === "PROPN");
-				const weight = phrase.reduce((s, k) => s + (["ADP", "DET"].includes(u.tagged[k]!.pos) ? 0 : (idf.get(u.tagged[k]!.stem) ?? 0)), 0) * (1 + 0.15 * (phrase.length - 1)) * (proper ? 1.3 : 1) * early;
+				const weight =
+					phrase.reduce(
+						(s, k) =>
+							s + (["ADP", "DET"].includes(u.tagged[k]!.pos) ? 0 : (idf.get(u.tagged[k]!.stem) ?? 0)),
+						0,
+					) *
+					(1 + 0.15 * (phrase.length - 1)) *
+					(proper ? 1.3 : 1) *
+					early;
 				const known = scored.get(text.toLowerCase());
-				scored.set(text.toLowerCase(), { text: known?.text ?? text, weight: (known?.weight ?? 0) + weight, proper });
+				scored.set(text.toLowerCase(), {
+					text: known?.text ?? text,
+					weight: (known?.weight ?? 0) + weight,
+					proper,
+				});
 			}
 			phrase = [];
 		};
@@ -60,9 +90,16 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 			// "a bakery in Chicago", "the card on my desk": nouns joined by a preposition (and its article).
 			const linking =
 				phrase.length > 0 &&
-				((w.pos === "ADP" && ["in", "at", "of", "from", "on"].includes(w.norm) && ["NOUN", "PROPN"].includes(previous?.pos ?? "")) ||
+				((w.pos === "ADP" &&
+					["in", "at", "of", "from", "on"].includes(w.norm) &&
+					["NOUN", "PROPN"].includes(previous?.pos ?? "")) ||
 					(w.pos === "DET" && ["a", "an", "the"].includes(w.norm) && previous?.pos === "ADP"));
-			const naming = (w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") && w.norm.length > 1 && !VAGUE.test(w.norm) && !FILLER_WORDS.has(w.norm) && !BACKCHANNEL_WORDS.has(w.norm);
+			const naming =
+				(w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") &&
+				w.norm.length > 1 &&
+				!VAGUE.test(w.norm) &&
+				!FILLER_WORDS.has(w.norm) &&
+				!BACKCHANNEL_WORDS.has(w.norm);
 			if (naming || (linking && phrase.length < 5)) {
 				if (phrase.length < 6) phrase.push(k);
 			} else flush();
@@ -73,7 +110,8 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 	const picked: Phrase[] = [];
 	for (const p of ranked) {
 		const lower = p.text.toLowerCase();
-		if (!picked.some((q) => q.text.toLowerCase().includes(lower) || lower.includes(q.text.toLowerCase()))) picked.push(p);
+		if (!picked.some((q) => q.text.toLowerCase().includes(lower) || lower.includes(q.text.toLowerCase())))
+			picked.push(p);
 	}
 	return picked;
 }
@@ -85,7 +123,12 @@ function surface(u: Unit, k: number): string {
 	return raw;
 }
 
-export function describeClip(units: Unit[], breakdown: ScoreBreakdown, idf: Map<string, number>, prompt: { matched: string[]; text: string | null }): ClipWords {
+export function describeClip(
+	units: Unit[],
+	breakdown: ScoreBreakdown,
+	idf: Map<string, number>,
+	prompt: { matched: string[]; text: string | null },
+): ClipWords {
 	const phrases = phrasesOf(units, idf);
 	const kind = kindOf(breakdown, units);
 	const hooks = hooksOf(units);
@@ -93,15 +136,26 @@ export function describeClip(units: Unit[], breakdown: ScoreBreakdown, idf: Map<
 	const titles = titlesOf(units, phrases, idf);
 	const title = titles[0]!;
 	const hookTitle = headlineOf(units, hooks, title);
-	const tags = [...new Set(phrases.map((p) => p.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")).filter((t) => t.length > 2))].slice(0, 3);
+	const tags = [
+		...new Set(
+			phrases.map((p) => p.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")).filter((t) => t.length > 2),
+		),
+	].slice(0, 3);
 	return {
 		title,
 		titleChoices: titles.slice(1),
 		hookTitle,
-		viralityReason: reasonOf(kind, breakdown, units, phrases.map((p) => p.text), prompt),
+		viralityReason: reasonOf(
+			kind,
+			breakdown,
+			units,
+			phrases.map((p) => p.text),
+			prompt,
+		),
 		hooks,
 		emotions,
-		description: `${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(units.find((u) => !u.backchannel)?.text ?? "", 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
+		description:
+			`${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(units.find((u) => !u.backchannel)?.text ?? "", 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
 	};
 }
 
@@ -132,16 +186,30 @@ function eventOf(units: Unit[], idf: Map<string, number>): string | null {
 	const setup = candidates.find((u) => u.storyOpener) ?? candidates[0];
 	if (!setup) return null;
 	const tagged = setup.tagged;
-	const verb = tagged.findIndex((w, k) => w.pos === "VERB" && k > 0 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos) && w.norm.length > 2);
+	const verb = tagged.findIndex(
+		(w, k) =>
+			w.pos === "VERB" && k > 0 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos) && w.norm.length > 2,
+	);
 	if (verb < 0) return null;
 	let end = verb + 1;
-	while (end < tagged.length && end - verb < 9 && !/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "") && tagged[end]!.pos !== "CCONJ" && tagged[end]!.pos !== "SCONJ") end++;
+	while (
+		end < tagged.length &&
+		end - verb < 9 &&
+		!/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "") &&
+		tagged[end]!.pos !== "CCONJ" &&
+		tagged[end]!.pos !== "SCONJ"
+	)
+		end++;
 	const rest = Array.from({ length: end - verb - 1 }, (_, n) => verb + 1 + n);
 	if (rest.some((k) => /^(me|my|you|your|us|our|it|this|that|them|him|her)$/.test(tagged[k]!.norm))) return null;
-	const specific = rest.filter((k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2);
+	const specific = rest.filter(
+		(k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2,
+	);
 	if (specific.length === 0 || rest.length < 2) return null;
 	while (rest.length && ["ADP", "DET", "ADV", "CCONJ"].includes(tagged[rest[rest.length - 1]!]!.pos)) rest.pop();
-	return capitalise([gerund(tagged[verb]!.lemma || tagged[verb]!.norm), ...rest.map((k) => surface(setup, k))].join(" "));
+	return capitalise(
+		[gerund(tagged[verb]!.lemma || tagged[verb]!.norm), ...rest.map((k) => surface(setup, k))].join(" "),
+	);
 }
 
 function gerund(lemma: string): string {
@@ -162,18 +230,29 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 		if (n === 0 || u.backchannel || u.question || u.wordCount < 4) return;
 		const text = clean(u.text);
 		if (text.length > HEADLINE_CHARACTERS - 2 || text.length < 12) return;
-		const value = (u.payoff ? 2 : 0) + (u.laughter ? 1 : 0) + (STRONG_CLAIM.test(u.text) || CONTRAST_WORD.test(u.text) ? 1 : 0) + Math.min(1, Math.abs(u.valence) / 3) + 0.5 * Math.min(1, u.reasoning) + (n >= units.length - 3 ? 0.7 : 0) + (u.dangling ? -0.5 : 0);
+		const value =
+			(u.payoff ? 2 : 0) +
+			(u.laughter ? 1 : 0) +
+			(STRONG_CLAIM.test(u.text) || CONTRAST_WORD.test(u.text) ? 1 : 0) +
+			Math.min(1, Math.abs(u.valence) / 3) +
+			0.5 * Math.min(1, u.reasoning) +
+			(n >= units.length - 3 ? 0.7 : 0) +
+			(u.dangling ? -0.5 : 0);
 		if (value >= 0.5 && (!best || value > best.value)) best = { text, value };
 	});
 	const line = best as { text: string; value: number } | null;
 	if (line) return `“${line.text.replace(/[.!]+$/, "")}”`;
-	if (hooks.question && hooks.question.length <= HEADLINE_CHARACTERS && hooks.question.split(/\s+/).length >= 4) return hooks.question;
+	if (hooks.question && hooks.question.length <= HEADLINE_CHARACTERS && hooks.question.split(/\s+/).length >= 4)
+		return hooks.question;
 	return fit(title, HEADLINE_CHARACTERS);
 }
 
 /** A line as it would be quoted: leading "and", "so", fillers dropped, first letter upper-case. */
 function clean(text: string): string {
-	const stripped = text.replace(/\s+/g, " ").trim().replace(/^((and|so|but|um|uh|well|like|yeah|okay|oh|anyway|anyways|right|alright)[,]?\s+)+/i, "");
+	const stripped = text
+		.replace(/\s+/g, " ")
+		.trim()
+		.replace(/^((and|so|but|um|uh|well|like|yeah|okay|oh|anyway|anyways|right|alright)[,]?\s+)+/i, "");
 	return capitalise(stripped.replace(/\bi\b/g, "I").replace(/\bi'(m|ve|ll|d)\b/g, "I'$1"));
 }
 
@@ -185,7 +264,11 @@ function kindOf(b: ScoreBreakdown, units: Unit[]): Kind {
 	if (units[0]?.question || QUESTION_OPENER.test(units[0]?.text ?? "")) return "question";
 	if (b.feeling >= 60) return "emotional";
 	if (units.some((u) => /\b(decided|agreed|let's go with|we'll go with|decision)\b/i.test(u.text))) return "decision";
-	if (units.some((u) => u.secondPerson > 0) && units.some((u) => CONTRAST_WORD.test(u.text) || STRONG_CLAIM.test(u.text))) return "take";
+	if (
+		units.some((u) => u.secondPerson > 0) &&
+		units.some((u) => CONTRAST_WORD.test(u.text) || STRONG_CLAIM.test(u.text))
+	)
+		return "take";
 	return "explanation";
 }
 
@@ -193,8 +276,11 @@ function hooksOf(units: Unit[]): ClipHooks {
 	const opening = units.filter((u) => !u.backchannel && u.start - units[0]!.start < 15);
 	const question = opening.find((u) => u.question)?.text ?? null;
 	const first = opening[0];
-	const cues = first ? [QUESTION_OPENER, NUMBER_WORD, CONTRAST_WORD, STRONG_CLAIM].filter((re) => re.test(first.text)).length : 0;
-	const statement = first && !first.question && (cues > 0 || first.secondPerson > 0 || first.storyOpener) ? first.text : null;
+	const cues = first
+		? [QUESTION_OPENER, NUMBER_WORD, CONTRAST_WORD, STRONG_CLAIM].filter((re) => re.test(first.text)).length
+		: 0;
+	const statement =
+		first && !first.question && (cues > 0 || first.secondPerson > 0 || first.storyOpener) ? first.text : null;
 	return { question: question ? fit(question, 140) : null, statement: statement ? fit(statement, 140) : null };
 }
 
@@ -216,9 +302,16 @@ function emotionsOf(units: Unit[]): string[] {
 	return emotions.slice(0, 3);
 }
 
-function reasonOf(kind: Kind, b: ScoreBreakdown, units: Unit[], phrases: string[], prompt: { matched: string[]; text: string | null }): string {
+function reasonOf(
+	kind: Kind,
+	b: ScoreBreakdown,
+	units: Unit[],
+	phrases: string[],
+	prompt: { matched: string[]; text: string | null },
+): string {
 	const parts: string[] = [];
-	if (prompt.text && prompt.matched.length) parts.push(`Matches your prompt: it talks about ${prompt.matched.slice(0, 3).join(", ")}`);
+	if (prompt.text && prompt.matched.length)
+		parts.push(`Matches your prompt: it talks about ${prompt.matched.slice(0, 3).join(", ")}`);
 	const what: Record<Kind, string> = {
 		story: "A story told from start to finish",
 		funny: "A funny exchange that gets a laugh",

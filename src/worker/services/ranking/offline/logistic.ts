@@ -13,7 +13,8 @@ export interface LogisticModel {
 
 export function logit(model: LogisticModel, input: readonly number[]): number {
 	let z = model.bias;
-	for (let k = 0; k < model.weights.length; k++) z += (model.weights[k]! * (input[k]! - model.mean[k]!)) / model.scale[k]!;
+	for (let k = 0; k < model.weights.length; k++)
+		z += (model.weights[k]! * (input[k]! - model.mean[k]!)) / model.scale[k]!;
 	return z;
 }
 

@@ -39,8 +39,16 @@ export function readMoments(units: Unit[]): MomentReading {
 		continuity,
 		moment: units.map((_, k) => sigmoid(logit(MOMENT_MODEL, momentInput(units, vectors, k)))),
 		// Housekeeping is never where a moment starts or ends ("welcome back", "the newsletter goes out on Friday").
-		startLogit: units.map((u, k) => logit(START_MODEL, startInput(units, vectors, continuity, k)) - CHATTER_EDGE * Math.min(1, u.chatter)),
+		startLogit: units.map(
+			(u, k) =>
+				logit(START_MODEL, startInput(units, vectors, continuity, k)) - CHATTER_EDGE * Math.min(1, u.chatter),
+		),
 		// "Anyway, …" after a sentence says the moment before it is over.
-		endLogit: units.map((u, k) => logit(END_MODEL, endInput(units, vectors, continuity, k)) - CHATTER_EDGE * Math.min(1, u.chatter) + (units[k + 1]?.returnMarker ? RETURN_END : 0)),
+		endLogit: units.map(
+			(u, k) =>
+				logit(END_MODEL, endInput(units, vectors, continuity, k)) -
+				CHATTER_EDGE * Math.min(1, u.chatter) +
+				(units[k + 1]?.returnMarker ? RETURN_END : 0),
+		),
 	};
 }

@@ -32,7 +32,10 @@ export interface Frame {
 }
 
 /** The config's duration range, narrowed by the prompt ("under 30 s") but never widened. */
-export function durationBounds(config: Pick<VideoConfig, "clipDurationMin" | "clipDurationMax">, prompt: ReadPrompt | null): Bounds {
+export function durationBounds(
+	config: Pick<VideoConfig, "clipDurationMin" | "clipDurationMax">,
+	prompt: ReadPrompt | null,
+): Bounds {
 	let { clipDurationMin: min, clipDurationMax: max } = config;
 	if (prompt?.maxSeconds) max = Math.max(min, Math.min(max, prompt.maxSeconds));
 	if (prompt?.minSeconds) min = Math.min(max, Math.max(min, prompt.minSeconds));
@@ -66,8 +69,16 @@ export function searchWindow(units: Unit[], prompt: ReadPrompt | null, frame: Fr
  * half of the silence on either side, so neighbouring words stay out and adjacent clips never overlap.
  */
 export function padded(units: Unit[], i: number, j: number, frame: Frame): Span {
-	const start = Math.max(frame.start, units[i]!.start - LEAD, i > 0 ? (units[i - 1]!.end + units[i]!.start) / 2 : -Infinity);
-	const end = Math.min(frame.end, units[j]!.end + TAIL, j + 1 < units.length ? (units[j]!.end + units[j + 1]!.start) / 2 : Infinity);
+	const start = Math.max(
+		frame.start,
+		units[i]!.start - LEAD,
+		i > 0 ? (units[i - 1]!.end + units[i]!.start) / 2 : -Infinity,
+	);
+	const end = Math.min(
+		frame.end,
+		units[j]!.end + TAIL,
+		j + 1 < units.length ? (units[j]!.end + units[j + 1]!.start) / 2 : Infinity,
+	);
 	return { i, j, start: round2(start), end: Math.max(round2(end), round2(start)) };
 }
 
@@ -156,17 +167,25 @@ export function splitIntoParts(units: Unit[], bounds: Bounds, frame: Frame): Spa
 		let j = first;
 		while (j + 1 < units.length && length(first, j + 1) <= bounds.max) j++;
 		// Leave what remains long enough to be a part of its own, when the range allows it.
-		while (j > first && j + 1 < units.length && length(j + 1, units.length - 1) < bounds.min && length(first, j - 1) >= bounds.min) j--;
+		while (
+			j > first &&
+			j + 1 < units.length &&
+			length(j + 1, units.length - 1) < bounds.min &&
+			length(first, j - 1) >= bounds.min
+		)
+			j--;
 		parts.push(padded(units, first, j, frame));
 		first = j + 1;
 	}
 	const last = parts[parts.length - 1];
 	const before = parts[parts.length - 2];
 	// A short tail joins the previous part when it fits, else stands alone.
-	if (last && before && last.end - last.start < bounds.min && length(before.i, last.j) <= bounds.max) parts.splice(parts.length - 2, 2, padded(units, before.i, last.j, frame));
+	if (last && before && last.end - last.start < bounds.min && length(before.i, last.j) <= bounds.max)
+		parts.splice(parts.length - 2, 2, padded(units, before.i, last.j, frame));
 	return parts;
 }
 
-export const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+export const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+	a.start < b.end && b.start < a.end;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

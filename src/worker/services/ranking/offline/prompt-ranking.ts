@@ -62,17 +62,29 @@ export function rankForPrompt(talk: TalkAnalysis, relevance: Relevance): { span:
 		const peak = best + origin;
 		let pick: { span: Span; value: number } | null = null;
 		// Only passages holding the peak: first sentences from max seconds before it up to it.
-		spans.visitStartingAt(firstUnitFrom(units, peak - bounds.max - 1), lastUnitBefore(units, peak), (i, j, start, end) => {
-			if (start > peak || end < peak || excludedBefore[j + 1]! - excludedBefore[i]! > 0) return;
-			const span = { i, j, start, end };
-			if (chosen.some((c) => overlaps(c.span, span))) return;
-			const opensOnIt = relevance.perUnit[i]! > 0 ? 0.1 : 0;
-			const value = meanRelevance(span) + rawOf(span) / rawBest - (0.3 * Math.abs(end - start - target)) / target + 0.1 * momentMean(span) + opensOnIt;
-			if (!pick || value > pick.value) pick = { span, value };
-		});
+		spans.visitStartingAt(
+			firstUnitFrom(units, peak - bounds.max - 1),
+			lastUnitBefore(units, peak),
+			(i, j, start, end) => {
+				if (start > peak || end < peak || excludedBefore[j + 1]! - excludedBefore[i]! > 0) return;
+				const span = { i, j, start, end };
+				if (chosen.some((c) => overlaps(c.span, span))) return;
+				const opensOnIt = relevance.perUnit[i]! > 0 ? 0.1 : 0;
+				const value =
+					meanRelevance(span) +
+					rawOf(span) / rawBest -
+					(0.3 * Math.abs(end - start - target)) / target +
+					0.1 * momentMean(span) +
+					opensOnIt;
+				if (!pick || value > pick.value) pick = { span, value };
+			},
+		);
 		const around = pick as { span: Span; value: number } | null;
 		const from = Math.max(0, Math.floor((around ? around.span.start : peak) - origin - SUPPRESS_SECONDS));
-		const to = Math.min(suppressed.length, Math.ceil((around ? around.span.end : peak) - origin + SUPPRESS_SECONDS));
+		const to = Math.min(
+			suppressed.length,
+			Math.ceil((around ? around.span.end : peak) - origin + SUPPRESS_SECONDS),
+		);
 		suppressed.fill(0, from, to);
 		if (around) chosen.push({ span: around.span, value: meanRelevance(around.span) });
 	}
@@ -81,11 +93,16 @@ export function rankForPrompt(talk: TalkAnalysis, relevance: Relevance): { span:
 	const rawTop = chosen.reduce((m, c) => Math.max(m, rawOf(c.span)), 1e-9);
 	const matchedNear = (span: Span) => {
 		const near = new Set<string>();
-		for (let k = firstUnitFrom(units, span.start - 15); k < units.length && units[k]!.start <= span.end + 15; k++) for (const t of units[k]!.keys) near.add(t);
+		for (let k = firstUnitFrom(units, span.start - 15); k < units.length && units[k]!.start <= span.end + 15; k++)
+			for (const t of units[k]!.keys) near.add(t);
 		return prompt.terms.filter((t) => near.has(t.stem));
 	};
 	const topicWeight = prompt.terms.reduce((s, t) => s + (t.context ? 0 : t.weight * relevance.idf(t.stem)), 0);
-	const coveredNear = (span: Span) => (topicWeight > 0 ? matchedNear(span).reduce((s, t) => s + (t.context ? 0 : t.weight * relevance.idf(t.stem)), 0) / topicWeight : 0);
+	const coveredNear = (span: Span) =>
+		topicWeight > 0
+			? matchedNear(span).reduce((s, t) => s + (t.context ? 0 : t.weight * relevance.idf(t.stem)), 0) /
+				topicWeight
+			: 0;
 	const bestCovered = chosen.reduce((m, c) => Math.max(m, coveredNear(c.span)), 0);
 	return (
 		chosen
@@ -93,18 +110,32 @@ export function rankForPrompt(talk: TalkAnalysis, relevance: Relevance): { span:
 			.filter((c) => {
 				if (c.value < 0.35 * top) return false;
 				if (topicWeight === 0) return prompt.moods.length > 0 && rawOf(c.span) >= 0.5 * rawTop;
-				return coveredNear(c.span) >= CLIP_COVERAGE * bestCovered && coveredNear(c.span) > 0 && rawOf(c.span) >= 0.25 * rawTop;
+				return (
+					coveredNear(c.span) >= CLIP_COVERAGE * bestCovered &&
+					coveredNear(c.span) > 0 &&
+					rawOf(c.span) >= 0.25 * rawTop
+				);
 			})
 			.sort((a, b) => b.value - a.value + 0.05 * (momentMean(b.span) - momentMean(a.span)))
 			.map(({ span, value }) => {
 				const matched = matchedNear(span);
-				const coverage = relevance.fullWeight > 0 ? matched.reduce((s, t) => s + t.weight * relevance.idf(t.stem), 0) / relevance.fullWeight : 1;
-				return { span, match: { value: Math.min(1, 0.55 * Math.min(1, coverage) + 0.45 * (value / top)), matched: matched.filter((t) => !t.context).map((t) => t.word) } };
+				const coverage =
+					relevance.fullWeight > 0
+						? matched.reduce((s, t) => s + t.weight * relevance.idf(t.stem), 0) / relevance.fullWeight
+						: 1;
+				return {
+					span,
+					match: {
+						value: Math.min(1, 0.55 * Math.min(1, coverage) + 0.45 * (value / top)),
+						matched: matched.filter((t) => !t.context).map((t) => t.word),
+					},
+				};
 			})
 	);
 }
 
-const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+	a.start < b.end && b.start < a.end;
 
 /** Index of the first unit starting at or after t (binary search). */
 export function firstUnitFrom(units: { start: number }[], t: number): number {

@@ -55,35 +55,74 @@ const QUESTION_WORDS = new Set(
 	),
 );
 /** Who spoke, not what about: participants are not in the transcript's words. */
-const PARTICIPANT_WORDS = new Set("host hosts guest guests speaker speakers presenter interviewer interviewee moderator panelist panelists caller callers participant participants member members chair chairman chairwoman everyone someone people person group team".split(" "));
+const PARTICIPANT_WORDS = new Set(
+	"host hosts guest guests speaker speakers presenter interviewer interviewee moderator panelist panelists caller callers participant participants member members chair chairman chairwoman everyone someone people person group team".split(
+		" ",
+	),
+);
 
 const MOODS: [Mood, RegExp][] = [
 	["funny", /\b(funn(y|iest)|hilarious|humou?r(ous)?|jokes?|joking|laugh(s|ing|ter)?|comed(y|ic)|lol)\b/i],
 	["emotional", /\b(emotional|moving|touching|sad|heart(felt|warming|breaking)?|tears?|cr(y|ied|ying))\b/i],
-	["heated", /\b(heated|argu(e|ed|ing|ment|ments)|debate[sd]?|debating|disagree(ment|ments|s|d)?|fight(s|ing)?|clash(es)?|controvers(y|ial)|rant(s|ing)?|bicker(ing)?)\b/i],
+	[
+		"heated",
+		/\b(heated|argu(e|ed|ing|ment|ments)|debate[sd]?|debating|disagree(ment|ments|s|d)?|fight(s|ing)?|clash(es)?|controvers(y|ial)|rant(s|ing)?|bicker(ing)?)\b/i,
+	],
 	["story", /\b(stor(y|ies)|anecdotes?)\b/i],
 	["advice", /\b(advice|tips?|lessons?|how[- ]to|takeaways?)\b/i],
 	["surprising", /\b(surpris(e|ing)|shocking|unexpected|revelations?|reveal)\b/i],
-	["decided", /\b(agree(d|ment|ments)?|decid(e|ed|ing)|decisions?|conclu(de|ded|sion|sions)|settled|verdict|resolved)\b/i],
+	[
+		"decided",
+		/\b(agree(d|ment|ments)?|decid(e|ed|ing)|decisions?|conclu(de|ded|sion|sions)|settled|verdict|resolved)\b/i,
+	],
 ];
 
 const NUMBER_WORDS: Record<string, number> = {
-	a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
-	twenty: 20, "twenty-five": 25, thirty: 30, forty: 40, "forty-five": 45, fifty: 50, sixty: 60, ninety: 90,
+	a: 1,
+	an: 1,
+	one: 1,
+	two: 2,
+	three: 3,
+	four: 4,
+	five: 5,
+	six: 6,
+	seven: 7,
+	eight: 8,
+	nine: 9,
+	ten: 10,
+	eleven: 11,
+	twelve: 12,
+	fifteen: 15,
+	twenty: 20,
+	"twenty-five": 25,
+	thirty: 30,
+	forty: 40,
+	"forty-five": 45,
+	fifty: 50,
+	sixty: 60,
+	ninety: 90,
 };
-const QUANTITY = "(\\d+(?:\\.\\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty(?:-five)?|thirty|forty(?:-five)?|fifty|sixty|ninety)";
+const QUANTITY =
+	"(\\d+(?:\\.\\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty(?:-five)?|thirty|forty(?:-five)?|fifty|sixty|ninety)";
 const UNIT = "(s\\b|secs?\\b|seconds?\\b|m\\b|mins?\\b|minutes?\\b|h\\b|hrs?\\b|hours?\\b)";
 const quantity = (text: string) => Number(text) || NUMBER_WORDS[text.toLowerCase()] || null;
 const toSeconds = (n: number, unit: string) => (/^h/i.test(unit) ? n * 3600 : /^m/i.test(unit) ? n * 60 : n);
 
 /** Words that leave something out, and what follows them up to the end of the clause. */
-const EXCLUSION = /(?:\b(?:skip(?:ping)?|without|except(?:\s+for)?|excluding|exclude|ignor(?:e|ing)|avoid(?:ing)?|minus|apart from|other than|leav(?:e|ing) out|(?:i\s+)?(?:don't|do not)\s+(?:want|need|include)(?:\s+to\s+see)?|nothing (?:about|on)|no more)|(?:^\s*|[,;]\s*|\b(?:but|and|just)\s+)(?:not|no))\s+((?:the|any|all|a|an|those|these|that|this)\s+)?([^,;.!?]*?)(?=\s*(?:[,;.!?]|\bbut\b|\bjust\b|\bonly\b|\binstead\b|\brather\b|$))/gi;
+const EXCLUSION =
+	/(?:\b(?:skip(?:ping)?|without|except(?:\s+for)?|excluding|exclude|ignor(?:e|ing)|avoid(?:ing)?|minus|apart from|other than|leav(?:e|ing) out|(?:i\s+)?(?:don't|do not)\s+(?:want|need|include)(?:\s+to\s+see)?|nothing (?:about|on)|no more)|(?:^\s*|[,;]\s*|\b(?:but|and|just)\s+)(?:not|no))\s+((?:the|any|all|a|an|those|these|that|this)\s+)?([^,;.!?]*?)(?=\s*(?:[,;.!?]|\bbut\b|\bjust\b|\bonly\b|\binstead\b|\brather\b|$))/gi;
 
 export function readPrompt(prompt: string): ReadPrompt {
 	let text = ` ${prompt.replace(/\s+/g, " ").trim()} `;
 	let maxSeconds: number | null = null;
 	let minSeconds: number | null = null;
-	const place: Place = { within: [0, 1], firstSeconds: null, lastSeconds: null, afterSeconds: null, beforeSeconds: null };
+	const place: Place = {
+		within: [0, 1],
+		firstSeconds: null,
+		lastSeconds: null,
+		afterSeconds: null,
+		beforeSeconds: null,
+	};
 	let skipIntro = false;
 	const cut = (re: RegExp, apply: (m: RegExpMatchArray) => void) => {
 		const m = text.match(re);
@@ -94,23 +133,65 @@ export function readPrompt(prompt: string): ReadPrompt {
 	};
 	const span = `${QUANTITY}\\s*${UNIT}`;
 	const seconds = (m: RegExpMatchArray) => toSeconds(quantity(m[m.length - 2]!) ?? 0, m[m.length - 1]!) || null;
-	cut(new RegExp(`\\b(under|below|less than|shorter than|at most|max(imum)?|no (longer|more) than|up to)\\s+${span}`, "i"), (m) => (maxSeconds = seconds(m)));
-	cut(new RegExp(`\\b(over|above|more than|longer than|at least|min(imum)?)\\s+${span}`, "i"), (m) => (minSeconds = seconds(m)));
+	cut(
+		new RegExp(
+			`\\b(under|below|less than|shorter than|at most|max(imum)?|no (longer|more) than|up to)\\s+${span}`,
+			"i",
+		),
+		(m) => (maxSeconds = seconds(m)),
+	);
+	cut(
+		new RegExp(`\\b(over|above|more than|longer than|at least|min(imum)?)\\s+${span}`, "i"),
+		(m) => (minSeconds = seconds(m)),
+	);
 	// Place: "in the first/last N minutes", "after minute N", "before minute N", halves, "after the intro".
-	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:first|opening)\\s+${span}`, "i"), (m) => (place.firstSeconds = seconds(m)));
-	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:last|final|closing)\\s+${span}`, "i"), (m) => (place.lastSeconds = seconds(m)));
-	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:first|opening)\\s+(minute|hour)\\b`, "i"), (m) => (place.firstSeconds = toSeconds(1, m[1]!)));
-	cut(new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:last|final|closing)\\s+(minute|hour)\\b`, "i"), (m) => (place.lastSeconds = toSeconds(1, m[1]!)));
-	cut(new RegExp(`\\b(?:after|past|from)\\s+(?:the\\s+)?(?:first\\s+)?${span}(?:\\s+mark)?(?:\\s+on(?:wards?)?)?`, "i"), (m) => (place.afterSeconds = seconds(m)));
-	cut(new RegExp(`\\b(?:after|past|from)\\s+(minute|hour)\\s+${QUANTITY}(?:\\s+on(?:wards?)?)?`, "i"), (m) => (place.afterSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)));
-	cut(new RegExp(`\\b(?:before|until|by)\\s+(minute|hour)\\s+${QUANTITY}`, "i"), (m) => (place.beforeSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)));
-	cut(new RegExp(`\\b(?:before|until|by)\\s+(?:the\\s+)?${span}(?:\\s+mark)?`, "i"), (m) => (place.beforeSeconds = seconds(m)));
-	cut(/\b(skip|skipping|without|ignore|ignoring|not|no|after|past)\s+(the\s+)?(intro(duction)?s?|opening|small talk|greetings?|beginning|chit[- ]?chat|housekeeping)\b/i, () => (skipIntro = true));
+	cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:first|opening)\\s+${span}`, "i"),
+		(m) => (place.firstSeconds = seconds(m)),
+	);
+	cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:last|final|closing)\\s+${span}`, "i"),
+		(m) => (place.lastSeconds = seconds(m)),
+	);
+	cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:first|opening)\\s+(minute|hour)\\b`, "i"),
+		(m) => (place.firstSeconds = toSeconds(1, m[1]!)),
+	);
+	cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:last|final|closing)\\s+(minute|hour)\\b`, "i"),
+		(m) => (place.lastSeconds = toSeconds(1, m[1]!)),
+	);
+	cut(
+		new RegExp(
+			`\\b(?:after|past|from)\\s+(?:the\\s+)?(?:first\\s+)?${span}(?:\\s+mark)?(?:\\s+on(?:wards?)?)?`,
+			"i",
+		),
+		(m) => (place.afterSeconds = seconds(m)),
+	);
+	cut(
+		new RegExp(`\\b(?:after|past|from)\\s+(minute|hour)\\s+${QUANTITY}(?:\\s+on(?:wards?)?)?`, "i"),
+		(m) => (place.afterSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)),
+	);
+	cut(
+		new RegExp(`\\b(?:before|until|by)\\s+(minute|hour)\\s+${QUANTITY}`, "i"),
+		(m) => (place.beforeSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)),
+	);
+	cut(
+		new RegExp(`\\b(?:before|until|by)\\s+(?:the\\s+)?${span}(?:\\s+mark)?`, "i"),
+		(m) => (place.beforeSeconds = seconds(m)),
+	);
+	cut(
+		/\b(skip|skipping|without|ignore|ignoring|not|no|after|past)\s+(the\s+)?(intro(duction)?s?|opening|small talk|greetings?|beginning|chit[- ]?chat|housekeeping)\b/i,
+		() => (skipIntro = true),
+	);
 	cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+half\b/i, () => (place.within = [0, 0.5]));
 	cut(/\b(in|from|during|of)?\s*the\s+(second|last|final|latter)\s+half\b/i, () => (place.within = [0.5, 1]));
 	cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+third\b/i, () => (place.within = [0, 1 / 3]));
 	cut(/\b(in|from|during|of)?\s*the\s+(last|final)\s+third\b/i, () => (place.within = [2 / 3, 1]));
-	cut(/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i, () => (place.within = [0.75, 1]));
+	cut(
+		/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i,
+		() => (place.within = [0.75, 1]),
+	);
 	cut(/\b(at|near|towards?)\s+the\s+(very\s+)?(start|beginning)\b/i, () => (place.within = [0, 0.25]));
 	cut(/\b(in\s+)?the\s+middle\b/i, () => (place.within = [0.25, 0.75]));
 
@@ -125,33 +206,51 @@ export function readPrompt(prompt: string): ReadPrompt {
 	const moods = MOODS.filter(([mood, re]) => re.test(text) && !excludedMoods.includes(mood)).map(([mood]) => mood);
 	const onlyMood = moods.length > 0 && /\b(only|just|nothing but)\b/i.test(text);
 	for (const [, re] of MOODS) text = text.replace(new RegExp(re.source, "gi"), " ");
-	text = text.replace(/\b(only|just|give me|show me|find|i want|clips? (about|of|on|where)|moments? (about|of|when|where))\b/gi, " ");
+	text = text.replace(
+		/\b(only|just|give me|show me|find|i want|clips? (about|of|on|where)|moments? (about|of|when|where))\b/gi,
+		" ",
+	);
 
 	// "… when discussing X": X places the passage; the rest is what to find in it.
 	let context = "";
-	const clause = text.match(/\b(?:when|while|during)\s+(?:(?:they|we|the group|the team|he|she|you|people)\s+)?(?:were\s+|was\s+)?(?:discuss(?:ing|ed)?|talk(?:ing|ed)?\s+about|it came to|deciding|considering|the discussion\s+(?:of|about|on))\s+(.*)$/i);
+	const clause = text.match(
+		/\b(?:when|while|during)\s+(?:(?:they|we|the group|the team|he|she|you|people)\s+)?(?:were\s+|was\s+)?(?:discuss(?:ing|ed)?|talk(?:ing|ed)?\s+about|it came to|deciding|considering|the discussion\s+(?:of|about|on))\s+(.*)$/i,
+	);
 	if (clause) {
 		context = clause[1]!;
 		text = text.slice(0, clause.index);
 	}
 	// "What did <subject> think/say …": the subject is who spoke.
-	const subject = text.match(/^\s*(?:what|how|why|when)\s+(?:did|does|do|was|were|is|are|would|will)\s+(.+?)\s+(?:think|thought|say|said|suggest|propose|recommend|believe|feel|mention|argue|agree|disagree|explain|describe|present|report|want|prefer|like|share|introduce|discuss|talk|decide|conclude|express)\b/i);
+	const subject = text.match(
+		/^\s*(?:what|how|why|when)\s+(?:did|does|do|was|were|is|are|would|will)\s+(.+?)\s+(?:think|thought|say|said|suggest|propose|recommend|believe|feel|mention|argue|agree|disagree|explain|describe|present|report|want|prefer|like|share|introduce|discuss|talk|decide|conclude|express)\b/i,
+	);
 	const subjectWords = new Set((subject?.[1] ?? "").toLowerCase().split(/\s+/).map(normalise));
 
 	const terms: PromptTerm[] = [];
 	const phrases: [string, string][] = [];
-	const termsOf = (part: string, weight: number, isContext: boolean, into: PromptTerm[], pairs: [string, string][] | null) => {
+	const termsOf = (
+		part: string,
+		weight: number,
+		isContext: boolean,
+		into: PromptTerm[],
+		pairs: [string, string][] | null,
+	) => {
 		const words = part.split(/\s+/).filter(Boolean);
 		const infos = analyseWords(words);
 		let previous: string | null = null;
 		infos.forEach((info) => {
-			const keep = isKey(info.norm) && !STOP_WORDS.has(info.norm) && !QUESTION_WORDS.has(info.norm) && !PARTICIPANT_WORDS.has(info.norm);
+			const keep =
+				isKey(info.norm) &&
+				!STOP_WORDS.has(info.norm) &&
+				!QUESTION_WORDS.has(info.norm) &&
+				!PARTICIPANT_WORDS.has(info.norm);
 			if (!keep) {
 				previous = null;
 				return;
 			}
 			const w = subjectWords.has(info.norm) ? weight * 0.3 : weight;
-			if (!into.some((t) => t.stem === info.stem)) into.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
+			if (!into.some((t) => t.stem === info.stem))
+				into.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
 			if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
 			previous = w === weight ? info.stem : null;
 		});

@@ -34,7 +34,11 @@ export const MIN_CLIPS = 4;
 /** Share of a prompt's topic (its words weighted by rarity here) the video must say before any clip can match it. */
 export const COVERAGE_MIN = 0.1;
 
-export function rankOffline(transcript: Transcript, config: RankConfig, signals: AudioSignals | null = null): OfflineRanking {
+export function rankOffline(
+	transcript: Transcript,
+	config: RankConfig,
+	signals: AudioSignals | null = null,
+): OfflineRanking {
 	const talk = analyseTalk(transcript, config, signals);
 	if (!talk) return { clips: [], note: null };
 	const { units, bounds, frame, prompt, search } = talk;
@@ -49,24 +53,39 @@ export function rankOffline(transcript: Transcript, config: RankConfig, signals:
 		return { clips: parts.map((part, n) => ({ ...part, title: `Part ${n + 1}: ${part.title}` })), note: null };
 	}
 	if (search.end - search.start < bounds.min) {
-		return { clips: [], note: `The part of the video the prompt names (${clock(search.start)}-${clock(search.end)}) is shorter than the minimum clip length (${bounds.min} s).` };
+		return {
+			clips: [],
+			note: `The part of the video the prompt names (${clock(search.start)}-${clock(search.end)}) is shorter than the minimum clip length (${bounds.min} s).`,
+		};
 	}
 	if (prompt && (prompt.terms.length > 0 || prompt.onlyMood)) {
 		const relevance = relevanceOf(units, prompt, frame.start, frame.end, search);
 		const topic = prompt.terms.filter((t) => !t.context).map((t) => t.word);
 		if (topic.length > 0 && relevance.found.size === 0 && prompt.moods.length === 0) {
-			return { clips: [], note: `Nothing in the video matches the prompt: none of "${topic.join('", "')}" is said.` };
+			return {
+				clips: [],
+				note: `Nothing in the video matches the prompt: none of "${topic.join('", "')}" is said.`,
+			};
 		}
 		const said = prompt.terms.filter((t) => relevance.found.has(t.stem));
 		// A match needs a word that names the topic: a month or "things" said in passing is not one.
-		if (topic.length > 0 && prompt.moods.length === 0 && said.length > 0 && (said.every((t) => GENERIC_WORDS.has(t.word) || t.context) || (topic.length > 1 && relevance.coverage < COVERAGE_MIN))) {
+		if (
+			topic.length > 0 &&
+			prompt.moods.length === 0 &&
+			said.length > 0 &&
+			(said.every((t) => GENERIC_WORDS.has(t.word) || t.context) ||
+				(topic.length > 1 && relevance.coverage < COVERAGE_MIN))
+		) {
 			return {
 				clips: [],
 				note: `Too little of the prompt is said to match it: only "${said.map((t) => t.word).join('", "')}" of "${topic.join('", "')}", which says nothing of what it is about.`,
 			};
 		}
 		const clips = rankForPrompt(talk, relevance).map(({ span, match }) => clip(span, match));
-		return { clips: ordered(clips), note: clips.length === 0 ? "No passage of the allowed length matches the prompt closely enough." : null };
+		return {
+			clips: ordered(clips),
+			note: clips.length === 0 ? "No passage of the allowed length matches the prompt closely enough." : null,
+		};
 	}
 	const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
 	return { clips: ordered(chosen.map((span) => clip(span))), note: null };

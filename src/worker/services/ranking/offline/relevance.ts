@@ -41,7 +41,13 @@ export interface Relevance {
 }
 
 /** Relevance over the frame [from, to]; what is "found" counts only inside the search window (the prompt's place). */
-export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to: number, search: { start: number; end: number } = { start: from, end: to }): Relevance {
+export function relevanceOf(
+	units: Unit[],
+	prompt: ReadPrompt,
+	from: number,
+	to: number,
+	search: { start: number; end: number } = { start: from, end: to },
+): Relevance {
 	const n = units.length;
 	const df = new Map<string, number>();
 	for (const u of units) for (const t of new Set(u.keys)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -54,7 +60,10 @@ export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to:
 		const tf = new Map<string, number>();
 		for (const t of terms) if (query.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
 		let score = 0;
-		for (const [t, f] of tf) score += (query.get(t)! * idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / Math.max(1e-6, average)));
+		for (const [t, f] of tf)
+			score +=
+				(query.get(t)! * idf(t) * f * (K1 + 1)) /
+				(f + K1 * (1 - B + (B * terms.length) / Math.max(1e-6, average)));
 		return score;
 	};
 	const moodScore = moodScorer(prompt.moods);
@@ -83,7 +92,8 @@ export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to:
 		const value = perUnit[k]!;
 		if (!value) return;
 		const centre = (u.start + u.end) / 2 - from;
-		for (let t = Math.max(0, Math.floor(centre - reach)); t < Math.min(seconds, centre + reach); t++) density[t]! += value * Math.exp(-((t - centre) ** 2) / (2 * SPREAD_SECONDS ** 2));
+		for (let t = Math.max(0, Math.floor(centre - reach)); t < Math.min(seconds, centre + reach); t++)
+			density[t]! += value * Math.exp(-((t - centre) ** 2) / (2 * SPREAD_SECONDS ** 2));
 	});
 	const peak = density.reduce((m, v) => Math.max(m, v), 0);
 	if (peak > 0) for (let t = 0; t < seconds; t++) density[t]! /= peak;
@@ -91,19 +101,36 @@ export function relevanceOf(units: Unit[], prompt: ReadPrompt, from: number, to:
 	if (weight.size > 0 && n > 2) {
 		const starts = passageStarts(units, continuityCurve(units, idfFromDf(df, n), PASSAGE_BLOCK_SECONDS));
 		const passages = starts.map((first, p) => units.slice(first, starts[p + 1] ?? n));
-		const averageLength = passages.reduce((s, p) => s + p.reduce((c, u) => c + u.keys.length, 0), 0) / passages.length;
-		const scores = passages.map((p) => bm25(p.flatMap((u) => u.keys), weight, averageLength));
+		const averageLength =
+			passages.reduce((s, p) => s + p.reduce((c, u) => c + u.keys.length, 0), 0) / passages.length;
+		const scores = passages.map((p) =>
+			bm25(
+				p.flatMap((u) => u.keys),
+				weight,
+				averageLength,
+			),
+		);
 		const best = scores.reduce((m, v) => Math.max(m, v), 1e-9);
 		passages.forEach((p, k) => {
-			for (let t = Math.max(0, Math.floor(p[0]!.start - from)); t <= Math.min(seconds - 1, Math.ceil(p[p.length - 1]!.end - from)); t++) density[t]! += (PASSAGE_WEIGHT * scores[k]!) / best;
+			for (
+				let t = Math.max(0, Math.floor(p[0]!.start - from));
+				t <= Math.min(seconds - 1, Math.ceil(p[p.length - 1]!.end - from));
+				t++
+			)
+				density[t]! += (PASSAGE_WEIGHT * scores[k]!) / best;
 		});
 	}
 	const found = new Set<string>();
-	for (const u of units) if (u.start >= search.start - 0.01 && u.end <= search.end + 0.01) for (const t of u.keys) if (weight.has(t)) found.add(t);
+	for (const u of units)
+		if (u.start >= search.start - 0.01 && u.end <= search.end + 0.01)
+			for (const t of u.keys) if (weight.has(t)) found.add(t);
 	const fullWeight = prompt.terms.reduce((s, t) => s + t.weight * idf(t.stem), 0);
 	const topic = prompt.terms.filter((t) => !t.context);
 	const topicWeight = topic.reduce((s, t) => s + t.weight * idf(t.stem), 0);
-	const coverage = topicWeight > 0 ? topic.filter((t) => found.has(t.stem)).reduce((s, t) => s + t.weight * idf(t.stem), 0) / topicWeight : 1;
+	const coverage =
+		topicWeight > 0
+			? topic.filter((t) => found.has(t.stem)).reduce((s, t) => s + t.weight * idf(t.stem), 0) / topicWeight
+			: 1;
 	return { perSecond: density, perUnit, found, fullWeight, coverage, idf, origin: from };
 }
 
@@ -132,21 +159,43 @@ export function moodScorer(moods: Mood[]): (u: Unit) => number {
 		let score = 0;
 		const text = ` ${u.text.toLowerCase()} `;
 		for (const mood of moods) {
-			if (mood === "funny") score += (u.laughter ? 2 : 0) + (/\b(funny|hilarious|joke|kidding|ridiculous)\b/.test(text) ? 1.5 : 0) + (u.valence > 2 ? 0.5 : 0);
+			if (mood === "funny")
+				score +=
+					(u.laughter ? 2 : 0) +
+					(/\b(funny|hilarious|joke|kidding|ridiculous)\b/.test(text) ? 1.5 : 0) +
+					(u.valence > 2 ? 0.5 : 0);
 			if (mood === "emotional") score += Math.min(2, Math.abs(u.valence) / 2);
-			if (mood === "heated") score += (u.valence < -1 ? 1 : 0) + (/\b(no|disagree|but|wrong|never|can't|won't)\b/.test(text) ? 0.7 : 0) + (u.question ? 0.3 : 0);
+			if (mood === "heated")
+				score +=
+					(u.valence < -1 ? 1 : 0) +
+					(/\b(no|disagree|but|wrong|never|can't|won't)\b/.test(text) ? 0.7 : 0) +
+					(u.question ? 0.3 : 0);
 			if (mood === "story") score += Math.min(2, u.pastVerbs * 0.4 + u.temporal * 0.5 + u.reported * 0.6);
-			if (mood === "advice") score += (u.secondPerson > 0 ? 0.7 : 0) + (/\b(should|need to|have to|try|make sure|don't|always|never)\b/.test(text) ? 0.8 : 0);
-			if (mood === "surprising") score += /\b(actually|turns out|surpris|realized|no way|wow|believe)\b/.test(text) ? 1.2 : 0;
-			if (mood === "decided") score += (/\b(agree[ds]?|agreed|decided?|decision|let's go with|we'll go with|settled|conclusion|final|so we'll|we will|okay so we)\b/.test(text) ? 1.2 : 0) + Math.min(0.6, u.reasoning * 0.3);
+			if (mood === "advice")
+				score +=
+					(u.secondPerson > 0 ? 0.7 : 0) +
+					(/\b(should|need to|have to|try|make sure|don't|always|never)\b/.test(text) ? 0.8 : 0);
+			if (mood === "surprising")
+				score += /\b(actually|turns out|surpris|realized|no way|wow|believe)\b/.test(text) ? 1.2 : 0;
+			if (mood === "decided")
+				score +=
+					(/\b(agree[ds]?|agreed|decided?|decision|let's go with|we'll go with|settled|conclusion|final|so we'll|we will|okay so we)\b/.test(
+						text,
+					)
+						? 1.2
+						: 0) + Math.min(0.6, u.reasoning * 0.3);
 		}
 		return score;
 	};
 }
 
-
 /** The rarest words said most across the sentences that match the prompt best (not the prompt's own words). */
-function feedbackTerms(units: Unit[], score: (u: Unit) => number, idf: (t: string) => number, prompt: Map<string, number>): [string, number][] {
+function feedbackTerms(
+	units: Unit[],
+	score: (u: Unit) => number,
+	idf: (t: string) => number,
+	prompt: Map<string, number>,
+): [string, number][] {
 	const best = units
 		.map((u) => ({ u, s: score(u) }))
 		.filter((x) => x.s > 0)
@@ -154,7 +203,8 @@ function feedbackTerms(units: Unit[], score: (u: Unit) => number, idf: (t: strin
 		.slice(0, FEEDBACK_SENTENCES);
 	if (best.length < 2) return [];
 	const counts = new Map<string, number>();
-	for (const { u } of best) for (const t of new Set(u.keys)) if (!prompt.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+	for (const { u } of best)
+		for (const t of new Set(u.keys)) if (!prompt.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
 	return [...counts]
 		.filter(([, c]) => c >= 2)
 		.map(([t, c]) => [t, c * idf(t)] as const)

@@ -13,14 +13,24 @@ import { readPrompt, type ReadPrompt } from "./prompt";
 import { exclusionScorer, moodScorer } from "./relevance";
 import { energyReader, type AudioSignals, type EnergyOf } from "./signals";
 
-export type RankConfig = Pick<VideoConfig, "clipType" | "clipDurationMin" | "clipDurationMax" | "timeframeStart" | "timeframeEnd" | "customPrompt"> & Partial<Pick<VideoConfig, "genre">>;
+export type RankConfig = Pick<
+	VideoConfig,
+	"clipType" | "clipDurationMin" | "clipDurationMax" | "timeframeStart" | "timeframeEnd" | "customPrompt"
+> &
+	Partial<Pick<VideoConfig, "genre">>;
 
 /**
  * Per second of talk: how much a full lift of vocal energy adds to p, by genre (a stream's best
  * moments are its loudest reactions; a lecture's are not), and how much a sentence carrying the
  * asked-for mood adds.
  */
-const ENERGY_WEIGHT: Record<NonNullable<RankConfig["genre"]>, number> = { Auto: 0.5, Gaming: 1.2, Entertainment: 0.8, Podcast: 0.4, Education: 0.3 };
+const ENERGY_WEIGHT: Record<NonNullable<RankConfig["genre"]>, number> = {
+	Auto: 0.5,
+	Gaming: 1.2,
+	Entertainment: 0.8,
+	Podcast: 0.4,
+	Education: 0.3,
+};
 const MOOD_WEIGHT = 0.4;
 /**
  * How far a sentence carrying what the prompt leaves out sinks (far below any moment), and the
@@ -54,7 +64,11 @@ export interface TalkAnalysis {
 	spans: SpanSpace;
 }
 
-export function analyseTalk(transcript: Transcript, config: RankConfig, signals: AudioSignals | null): TalkAnalysis | null {
+export function analyseTalk(
+	transcript: Transcript,
+	config: RankConfig,
+	signals: AudioSignals | null,
+): TalkAnalysis | null {
 	const frame = frameOf(config, transcript.duration);
 	const promptText = config.customPrompt?.trim() || null;
 	const prompt = promptText ? readPrompt(promptText) : null;
@@ -70,7 +84,12 @@ export function analyseTalk(transcript: Transcript, config: RankConfig, signals:
 	const mood = prompt && prompt.terms.length === 0 && prompt.moods.length > 0 ? moodScorer(prompt.moods) : null;
 	// "skip the arguing", "without the ads": sentences that carry it sink.
 	const excluded = prompt ? exclusionScorer(prompt) : null;
-	const pushedAway = excluded ? spreadExclusion(units, units.map((u) => Math.min(1, excluded(u)))) : null;
+	const pushedAway = excluded
+		? spreadExclusion(
+				units,
+				units.map((u) => Math.min(1, excluded(u))),
+			)
+		: null;
 	const lift = units.map(
 		(u, k) =>
 			(energy ? energyWeight * (energy(u.start, u.end) - 0.5) : 0) +
@@ -81,13 +100,14 @@ export function analyseTalk(transcript: Transcript, config: RankConfig, signals:
 	return { frame, prompt, promptText, bounds, units, reading, energy, lift, excluded: pushedAway, search, spans };
 }
 
-
 /** Each sentence's exclusion, or half of the strongest one said within EXCLUDED_REACH seconds. */
 function spreadExclusion(units: Unit[], own: number[]): number[] {
 	return own.map((value, k) => {
 		let near = 0;
-		for (let n = k - 1; n >= 0 && units[k]!.start - units[n]!.end <= EXCLUDED_REACH; n--) near = Math.max(near, own[n]!);
-		for (let n = k + 1; n < units.length && units[n]!.start - units[k]!.end <= EXCLUDED_REACH; n++) near = Math.max(near, own[n]!);
+		for (let n = k - 1; n >= 0 && units[k]!.start - units[n]!.end <= EXCLUDED_REACH; n--)
+			near = Math.max(near, own[n]!);
+		for (let n = k + 1; n < units.length && units[n]!.start - units[k]!.end <= EXCLUDED_REACH; n++)
+			near = Math.max(near, own[n]!);
 		return Math.max(value, near / 2);
 	});
 }

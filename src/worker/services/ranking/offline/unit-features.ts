@@ -8,16 +8,51 @@ import type { Unit } from "../text/units";
 
 /** Per-sentence properties, each scaled to about 0..1. */
 export const UNIT_FEATURES = [
-	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "firstPerson", "secondPerson", "properNouns",
-	"numbers", "feeling", "ratedWords", "question", "laughter", "payoff", "specificity", "pauseBefore", "danglingStart", "chatter", "reasoning",
-	"storyOpener", "returnMarker", "contentDensity", "centrality",
+	"length",
+	"disfluency",
+	"backchannel",
+	"pastTense",
+	"timeMarkers",
+	"reportedSpeech",
+	"thirdPerson",
+	"firstPerson",
+	"secondPerson",
+	"properNouns",
+	"numbers",
+	"feeling",
+	"ratedWords",
+	"question",
+	"laughter",
+	"payoff",
+	"specificity",
+	"pauseBefore",
+	"danglingStart",
+	"chatter",
+	"reasoning",
+	"storyOpener",
+	"returnMarker",
+	"contentDensity",
+	"centrality",
 ] as const;
 export type UnitFeature = (typeof UNIT_FEATURES)[number];
 
 /** Properties averaged over the neighbourhood (a passage is more than one sentence). */
 export const CONTEXT_FEATURES = [
-	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "firstPerson", "properNouns", "numbers", "feeling",
-	"chatter", "reasoning", "contentDensity", "centrality",
+	"length",
+	"disfluency",
+	"backchannel",
+	"pastTense",
+	"timeMarkers",
+	"reportedSpeech",
+	"thirdPerson",
+	"firstPerson",
+	"properNouns",
+	"numbers",
+	"feeling",
+	"chatter",
+	"reasoning",
+	"contentDensity",
+	"centrality",
 ] as const satisfies readonly UnitFeature[];
 
 /**
@@ -30,8 +65,20 @@ export const MOMENT_OWN_FEATURES = UNIT_FEATURES.filter((f) => f !== "specificit
 
 /** Properties compared across a gap to find where a passage starts or ends. */
 export const SIDE_FEATURES = [
-	"length", "disfluency", "backchannel", "pastTense", "timeMarkers", "reportedSpeech", "thirdPerson", "properNouns", "numbers", "specificity", "pauseBefore",
-	"chatter", "reasoning", "centrality",
+	"length",
+	"disfluency",
+	"backchannel",
+	"pastTense",
+	"timeMarkers",
+	"reportedSpeech",
+	"thirdPerson",
+	"properNouns",
+	"numbers",
+	"specificity",
+	"pauseBefore",
+	"chatter",
+	"reasoning",
+	"centrality",
 ] as const satisfies readonly UnitFeature[];
 
 export type UnitVector = Record<UnitFeature, number>;
@@ -51,7 +98,10 @@ const SIDE_REACH = 4;
 export function unitVectors(units: Unit[], idf: Map<string, number>): UnitVector[] {
 	const centrality = centralityOf(units, idf);
 	const meanCentrality = centrality.reduce((a, b) => a + b, 0) / Math.max(1, centrality.length);
-	const gaps = units.map((u) => u.gapBefore).filter((g) => Number.isFinite(g)).sort((a, b) => a - b);
+	const gaps = units
+		.map((u) => u.gapBefore)
+		.filter((g) => Number.isFinite(g))
+		.sort((a, b) => a - b);
 	const usualGap = Math.max(0.2, gaps[Math.floor(gaps.length / 2)] ?? 0.5);
 	const rarest = Math.log((1 + units.length) / 2) + 1;
 	return units.map((u, k) => unitVector(u, idf, { centrality: centrality[k]! - meanCentrality, usualGap, rarest }));
@@ -68,7 +118,9 @@ interface VideoScale {
 
 export function unitVector(u: Unit, idf: Map<string, number>, scale: VideoScale): UnitVector {
 	const words = Math.max(1, u.wordCount);
-	const specificity = u.terms.length ? u.terms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / u.terms.length / scale.rarest : 0;
+	const specificity = u.terms.length
+		? u.terms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / u.terms.length / scale.rarest
+		: 0;
 	return {
 		length: Math.log1p(u.wordCount) / 4,
 		disfluency: (u.fillers / words) * 5,
@@ -87,7 +139,8 @@ export function unitVector(u: Unit, idf: Map<string, number>, scale: VideoScale)
 		laughter: u.laughter ? 1 : 0,
 		payoff: u.payoff ? 1 : 0,
 		specificity,
-		pauseBefore: Math.min(4, (Number.isFinite(u.gapBefore) ? u.gapBefore : 4 * scale.usualGap) / scale.usualGap) / 4,
+		pauseBefore:
+			Math.min(4, (Number.isFinite(u.gapBefore) ? u.gapBefore : 4 * scale.usualGap) / scale.usualGap) / 4,
 		danglingStart: u.dangling ? 1 : 0,
 		chatter: Math.min(1, u.chatter / 2),
 		reasoning: Math.min(1, u.reasoning / 2),
@@ -131,13 +184,23 @@ export function centralityOf(units: Unit[], idf: Map<string, number>): number[] 
 		const centre = (units[k]!.start + units[k]!.end) / 2;
 		while (hi < units.length && units[hi]!.start <= centre + CENTRALITY_REACH_SECONDS) change(units[hi++]!, 1);
 		while (lo < hi && units[lo]!.end < centre - CENTRALITY_REACH_SECONDS) change(units[lo++]!, -1);
-		out.push(normSquared > 1e-9 && wholeNorm > 0 ? Math.max(0, Math.min(1, dot / (Math.sqrt(normSquared) * wholeNorm))) : 0);
+		out.push(
+			normSquared > 1e-9 && wholeNorm > 0
+				? Math.max(0, Math.min(1, dot / (Math.sqrt(normSquared) * wholeNorm)))
+				: 0,
+		);
 	}
 	return out;
 }
 
 /** Duration-weighted mean of `features` over units [from, to). */
-function meanOver(units: Unit[], vectors: UnitVector[], from: number, to: number, features: readonly UnitFeature[]): number[] {
+function meanOver(
+	units: Unit[],
+	vectors: UnitVector[],
+	from: number,
+	to: number,
+	features: readonly UnitFeature[],
+): number[] {
 	const lo = Math.max(0, from);
 	const hi = Math.min(units.length, to);
 	if (hi <= lo) return features.map(() => 0);
@@ -153,7 +216,10 @@ function meanOver(units: Unit[], vectors: UnitVector[], from: number, to: number
 
 /** The moment model's input for unit k: its own properties, then its neighbourhood's (a few sentences either side). */
 export function momentInput(units: Unit[], vectors: UnitVector[], k: number): number[] {
-	return [...MOMENT_OWN_FEATURES.map((f) => vectors[k]![f]), ...meanOver(units, vectors, k - CONTEXT_REACH, k + CONTEXT_REACH + 1, CONTEXT_FEATURES)];
+	return [
+		...MOMENT_OWN_FEATURES.map((f) => vectors[k]![f]),
+		...meanOver(units, vectors, k - CONTEXT_REACH, k + CONTEXT_REACH + 1, CONTEXT_FEATURES),
+	];
 }
 
 /** Names of momentInput's entries, in order. */
@@ -168,13 +234,43 @@ export function startInput(units: Unit[], vectors: UnitVector[], continuity: num
 	// Nothing is said before the first sentence: no change to measure (its topic break still counts).
 	const before = k > 0 ? meanOver(units, vectors, k - SIDE_REACH, k, SIDE_FEATURES) : after;
 	const v = vectors[k]!;
-	return [...after.map((a, n) => a - before[n]!), 1 - (k > 0 ? continuity[k - 1]! : 0), dipAt(continuity, k - 1), v.pauseBefore, v.danglingStart, v.backchannel, v.storyOpener, v.returnMarker, v.question];
+	return [
+		...after.map((a, n) => a - before[n]!),
+		1 - (k > 0 ? continuity[k - 1]! : 0),
+		dipAt(continuity, k - 1),
+		v.pauseBefore,
+		v.danglingStart,
+		v.backchannel,
+		v.storyOpener,
+		v.returnMarker,
+		v.question,
+	];
 }
 
 /** Names of startInput's entries after the side features' changes. */
-export const START_EXTRAS = ["topicBreak", "topicDip", "pauseBefore", "danglingStart", "backchannel", "storyOpener", "returnMarker", "question"];
+export const START_EXTRAS = [
+	"topicBreak",
+	"topicDip",
+	"pauseBefore",
+	"danglingStart",
+	"backchannel",
+	"storyOpener",
+	"returnMarker",
+	"question",
+];
 /** Names of endInput's entries after the side features' changes. */
-export const END_EXTRAS = ["topicBreak", "topicDip", "pauseAfter", "payoff", "question", "backchannel", "laughter", "nextReturns", "nextOpensStory", "nextLaughs"];
+export const END_EXTRAS = [
+	"topicBreak",
+	"topicDip",
+	"pauseAfter",
+	"payoff",
+	"question",
+	"backchannel",
+	"laughter",
+	"nextReturns",
+	"nextOpensStory",
+	"nextLaughs",
+];
 
 /** How much deeper the continuity curve is at gap g than at the gaps around it (a topic shift stands out locally). */
 function dipAt(continuity: number[], g: number): number {
@@ -197,7 +293,16 @@ export function endInput(units: Unit[], vectors: UnitVector[], continuity: numbe
 	const v = vectors[k]!;
 	const next = vectors[k + 1];
 	return [
-		...inside.map((a, n) => a - after[n]!), 1 - (continuity[k] ?? 0), dipAt(continuity, k), next ? next.pauseBefore : 1, v.payoff, v.question, v.backchannel, v.laughter,
-		next ? next.returnMarker : 1, next ? next.storyOpener : 0, next ? next.laughter : 0,
+		...inside.map((a, n) => a - after[n]!),
+		1 - (continuity[k] ?? 0),
+		dipAt(continuity, k),
+		next ? next.pauseBefore : 1,
+		v.payoff,
+		v.question,
+		v.backchannel,
+		v.laughter,
+		next ? next.returnMarker : 1,
+		next ? next.storyOpener : 0,
+		next ? next.laughter : 0,
 	];
 }

@@ -28,7 +28,10 @@ interface Candidate {
 /** Running sums of each sentence's worth: duration × (p − τ + lift from vocal energy, the asked-for mood, what is left out). */
 export function gainPrefix(talk: TalkAnalysis): Float64Array {
 	const prefix = new Float64Array(talk.units.length + 1);
-	talk.units.forEach((u, k) => (prefix[k + 1] = prefix[k]! + (u.end - u.start) * (talk.reading.moment[k]! - MOMENT_BAR + talk.lift[k]!)));
+	talk.units.forEach(
+		(u, k) =>
+			(prefix[k + 1] = prefix[k]! + (u.end - u.start) * (talk.reading.moment[k]! - MOMENT_BAR + talk.lift[k]!)),
+	);
 	return prefix;
 }
 
@@ -41,7 +44,11 @@ export function edgeGain(reading: MomentReading, i: number, j: number): number {
  * passage grows (each later sentence's words checked once against the opening's), so the whole
  * walk costs O(passages + words).
  */
-export function visitGains(talk: TalkAnalysis, prefix: Float64Array, fn: (i: number, j: number, gain: number) => void): void {
+export function visitGains(
+	talk: TalkAnalysis,
+	prefix: Float64Array,
+	fn: (i: number, j: number, gain: number) => void,
+): void {
 	const { units, reading, spans, bounds } = talk;
 	const { idf } = reading;
 	for (let i = 0; i < units.length; i++) {
@@ -100,7 +107,9 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 	flush();
 	// "not the pumpkin contest": no clip holds it or the talk right around it.
 	const excludedBefore = new Int32Array(talk.units.length + 1);
-	talk.units.forEach((_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)));
+	talk.units.forEach(
+		(_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)),
+	);
 	const holdsExcluded = (span: Span) => excludedBefore[span.j + 1]! - excludedBefore[span.i]! > 0;
 	candidates.sort((a, b) => b.gain - a.gain || a.span.start - b.span.start);
 	const picked: Span[] = [];

@@ -26,8 +26,10 @@ export function continuityCurve(units: Unit[], idf: Map<string, number>, blockSe
 		const at = units[g]!.end;
 		const before = new Map<string, number>();
 		const after = new Map<string, number>();
-		for (let i = g; i >= 0 && units[i]!.end > at - blockSeconds; i--) for (const t of units[i]!.terms) before.set(t, (before.get(t) ?? 0) + (idf.get(t) ?? 1));
-		for (let i = g + 1; i < units.length && units[i]!.start < at + blockSeconds; i++) for (const t of units[i]!.terms) after.set(t, (after.get(t) ?? 0) + (idf.get(t) ?? 1));
+		for (let i = g; i >= 0 && units[i]!.end > at - blockSeconds; i--)
+			for (const t of units[i]!.terms) before.set(t, (before.get(t) ?? 0) + (idf.get(t) ?? 1));
+		for (let i = g + 1; i < units.length && units[i]!.start < at + blockSeconds; i++)
+			for (const t of units[i]!.terms) after.set(t, (after.get(t) ?? 0) + (idf.get(t) ?? 1));
 		curve.push(cosine(before, after));
 	}
 	return curve;
@@ -77,7 +79,12 @@ export function passageStarts(units: Unit[], curve: number[], cutoff = 0.5, minS
 	const starts = [0];
 	for (let g = 1; g < n - 1; g++) {
 		const isValley = depth[g]! >= depth[g - 1]! && depth[g]! >= depth[g + 1]!;
-		if (isValley && depth[g]! > mean + cutoff * sd && units[g + 1]!.start - units[starts[starts.length - 1]!]!.start >= minSeconds) starts.push(g + 1);
+		if (
+			isValley &&
+			depth[g]! > mean + cutoff * sd &&
+			units[g + 1]!.start - units[starts[starts.length - 1]!]!.start >= minSeconds
+		)
+			starts.push(g + 1);
 	}
 	return starts;
 }

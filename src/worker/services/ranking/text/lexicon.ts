@@ -45,7 +45,9 @@ export const TEMPORAL_MARKERS = words(`
 `);
 
 /** Somebody's words retold: a scene is being played back. */
-export const REPORTED_SPEECH = words("said says told asked goes went yelled shouted whispered replied answered screamed called wrote texted");
+export const REPORTED_SPEECH = words(
+	"said says told asked goes went yelled shouted whispered replied answered screamed called wrote texted",
+);
 
 export const FIRST_PERSON = words("i me my mine myself we us our ours");
 export const THIRD_PERSON = words("he him his she her hers they them their");
@@ -53,23 +55,57 @@ export const SECOND_PERSON = words("you your yours yourself yourselves");
 
 /** Phrases that land a story or an argument: the payoff. */
 export const PAYOFF_PHRASES = [
-	"turns out", "turned out", "that's when", "that was when", "that's why", "that is why", "and that's how", "ever since", "to this day",
-	"i realized", "i realised", "i learned", "i learnt", "the lesson", "the point is", "which means", "it hit me", "from then on",
-	"never again", "in the end", "at the end of the day", "the moral", "and that's the", "the reason is", "so that's why", "that's the thing",
-	"still have", "i still", "never forget", "changed my", "the whole time", "it was worth", "and now",
+	"turns out",
+	"turned out",
+	"that's when",
+	"that was when",
+	"that's why",
+	"that is why",
+	"and that's how",
+	"ever since",
+	"to this day",
+	"i realized",
+	"i realised",
+	"i learned",
+	"i learnt",
+	"the lesson",
+	"the point is",
+	"which means",
+	"it hit me",
+	"from then on",
+	"never again",
+	"in the end",
+	"at the end of the day",
+	"the moral",
+	"and that's the",
+	"the reason is",
+	"so that's why",
+	"that's the thing",
+	"still have",
+	"i still",
+	"never forget",
+	"changed my",
+	"the whole time",
+	"it was worth",
+	"and now",
 ];
 
 /** Words of laughter in transcripts. */
 export const LAUGHTER = words("ha haha hahaha hah heh lol laughs laughter laughing");
 
 /** Surface cues of a scroll-stopping opening: a question, a number, direct address, a contrast, a strong claim. */
-export const QUESTION_OPENER = /^(what|why|how|who|when|where|which|do|does|did|have|has|is|are|can|could|would|should|will)\b/i;
-export const NUMBER_WORD = /\b(\d[\d,.]*%?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|hundred|thousand|million|billion|half|double|triple)\b/i;
-export const CONTRAST_WORD = /\b(but|however|actually|instead|truth|myth|wrong|mistake|secret|nobody|everyone|never|always|stop|surprising|turns out)\b/i;
-export const STRONG_CLAIM = /\b(best|worst|most|biggest|only|every|guaranteed|proven|changed|shocking|incredible|insane|crazy|ever|impossible)\b/i;
+export const QUESTION_OPENER =
+	/^(what|why|how|who|when|where|which|do|does|did|have|has|is|are|can|could|would|should|will)\b/i;
+export const NUMBER_WORD =
+	/\b(\d[\d,.]*%?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|hundred|thousand|million|billion|half|double|triple)\b/i;
+export const CONTRAST_WORD =
+	/\b(but|however|actually|instead|truth|myth|wrong|mistake|secret|nobody|everyone|never|always|stop|surprising|turns out)\b/i;
+export const STRONG_CLAIM =
+	/\b(best|worst|most|biggest|only|every|guaranteed|proven|changed|shocking|incredible|insane|crazy|ever|impossible)\b/i;
 
 /** A sentence that leans on what came before it: a clip should not open on one. */
-export const DANGLING_OPENER = /^(and|but|or|because|which|also|too|plus|it|that|this|they|he|she|them|those|these|him|her)\b/i;
+export const DANGLING_OPENER =
+	/^(and|but|or|because|which|also|too|plus|it|that|this|they|he|she|them|those|these|him|her)\b/i;
 
 /**
  * A question by its shape, for transcripts without "?" (the local engine): an auxiliary before its
@@ -82,35 +118,178 @@ export const QUESTION_SHAPE =
 
 /** Words of chatter, greetings, time checks and logistics: talk around the content, not content. */
 export const CHATTER_PHRASES = [
-	"good morning", "good afternoon", "good evening", "hello", "hi everybody", "hi everyone", "hey everyone", "welcome back", "welcome to", "how are you",
-	"nice to meet", "goodbye", "bye", "see you", "thanks for listening", "thanks for watching", "thank you for listening", "thanks for coming",
-	"take care", "o'clock", "half past", "quarter past", "quarter to", "minutes left", "what time", "running late", "on time", "microphone", "mic",
-	"mouse", "laptop", "battery", "projector", "slide", "slides", "next slide", "can you hear", "is it on", "is this on", "recording", "sound check",
-	"email", "newsletter", "link in the description", "subscribe", "patreon", "sponsor", "promo code", "discount code", "housekeeping", "announcement",
-	"let's start", "let's get started", "shall we start", "any other business", "that's it for today", "wrap up", "next meeting", "lunch", "coffee break",
-	"the agenda", "the minutes", "fill out", "fill in the form", "today we are talking about", "today we're talking about", "in this episode",
-	"in today's episode", "before we get into", "a few notes", "quick reminder", "don't forget to", "first things first", "let's get into it",
+	"good morning",
+	"good afternoon",
+	"good evening",
+	"hello",
+	"hi everybody",
+	"hi everyone",
+	"hey everyone",
+	"welcome back",
+	"welcome to",
+	"how are you",
+	"nice to meet",
+	"goodbye",
+	"bye",
+	"see you",
+	"thanks for listening",
+	"thanks for watching",
+	"thank you for listening",
+	"thanks for coming",
+	"take care",
+	"o'clock",
+	"half past",
+	"quarter past",
+	"quarter to",
+	"minutes left",
+	"what time",
+	"running late",
+	"on time",
+	"microphone",
+	"mic",
+	"mouse",
+	"laptop",
+	"battery",
+	"projector",
+	"slide",
+	"slides",
+	"next slide",
+	"can you hear",
+	"is it on",
+	"is this on",
+	"recording",
+	"sound check",
+	"email",
+	"newsletter",
+	"link in the description",
+	"subscribe",
+	"patreon",
+	"sponsor",
+	"promo code",
+	"discount code",
+	"housekeeping",
+	"announcement",
+	"let's start",
+	"let's get started",
+	"shall we start",
+	"any other business",
+	"that's it for today",
+	"wrap up",
+	"next meeting",
+	"lunch",
+	"coffee break",
+	"the agenda",
+	"the minutes",
+	"fill out",
+	"fill in the form",
+	"today we are talking about",
+	"today we're talking about",
+	"in this episode",
+	"in today's episode",
+	"before we get into",
+	"a few notes",
+	"quick reminder",
+	"don't forget to",
+	"first things first",
+	"let's get into it",
 ];
 
 /** Words that carry reasoning: a point argued, explained or decided. */
 export const REASONING_PHRASES = [
-	"because", "so that", "the reason", "that's why", "which means", "therefore", "in order to", "the problem is", "the point is", "the question is",
-	"the idea is", "for example", "for instance", "compared to", "instead of", "the difference", "the advantage", "the downside", "the trade-off",
-	"i think", "i believe", "i'd argue", "i would argue", "in my opinion", "we should", "we need to", "we have to", "we decided", "let's go with",
-	"we'll go with", "i agree", "i disagree", "agreed", "decision", "decide", "conclusion", "it depends", "on the other hand", "the key",
-	"what matters", "the main", "means that", "turns out", "the result", "the data", "evidence", "research",
+	"because",
+	"so that",
+	"the reason",
+	"that's why",
+	"which means",
+	"therefore",
+	"in order to",
+	"the problem is",
+	"the point is",
+	"the question is",
+	"the idea is",
+	"for example",
+	"for instance",
+	"compared to",
+	"instead of",
+	"the difference",
+	"the advantage",
+	"the downside",
+	"the trade-off",
+	"i think",
+	"i believe",
+	"i'd argue",
+	"i would argue",
+	"in my opinion",
+	"we should",
+	"we need to",
+	"we have to",
+	"we decided",
+	"let's go with",
+	"we'll go with",
+	"i agree",
+	"i disagree",
+	"agreed",
+	"decision",
+	"decide",
+	"conclusion",
+	"it depends",
+	"on the other hand",
+	"the key",
+	"what matters",
+	"the main",
+	"means that",
+	"turns out",
+	"the result",
+	"the data",
+	"evidence",
+	"research",
 ];
 
 /** How a story opens: the scene is being set (looked for in a sentence's first five words). */
 export const STORY_OPENERS = [
-	"years ago", "year ago", "one time", "i remember", "when i was", "let me tell you", "true story", "the other day", "back in", "growing up",
-	"there was this", "funny story", "have i ever told you", "so my", "my uncle", "my aunt", "my dad", "my mom", "my mother", "my father",
-	"my brother", "my sister", "my grandmother", "my grandfather", "my friend", "my buddy", "my wife", "my husband", "my boss", "last summer",
-	"last spring", "last winter", "last fall", "last year", "when we were", "i was working", "i worked", "i used to",
+	"years ago",
+	"year ago",
+	"one time",
+	"i remember",
+	"when i was",
+	"let me tell you",
+	"true story",
+	"the other day",
+	"back in",
+	"growing up",
+	"there was this",
+	"funny story",
+	"have i ever told you",
+	"so my",
+	"my uncle",
+	"my aunt",
+	"my dad",
+	"my mom",
+	"my mother",
+	"my father",
+	"my brother",
+	"my sister",
+	"my grandmother",
+	"my grandfather",
+	"my friend",
+	"my buddy",
+	"my wife",
+	"my husband",
+	"my boss",
+	"last summer",
+	"last spring",
+	"last winter",
+	"last fall",
+	"last year",
+	"when we were",
+	"i was working",
+	"i worked",
+	"i used to",
 ];
 
 /** How talk returns from a moment to the ordinary: the previous moment has ended. */
-export const RETURN_MARKERS = /^(?:(?:so|but|and|okay|ok|alright|all right)[,\s]+)?(?:anyway|anyways|moving on|so yeah|but yeah|where was i|back to|okay so|alright so|all right so)\b/i;
+export const RETURN_MARKERS =
+	/^(?:(?:so|but|and|okay|ok|alright|all right)[,\s]+)?(?:anyway|anyways|moving on|so yeah|but yeah|where was i|back to|okay so|alright so|all right so)\b/i;
 
 /**
  * Words too general to match a prompt on their own: dates, times, numbers and the vaguest nouns.

@@ -27,7 +27,7 @@ const CHUNK_WORDS = 500;
 /** One WordInfo per input word (same order). */
 export function analyseWords(words: readonly string[]): WordInfo[] {
 	const infos: WordInfo[] = words.map((w) => ({ norm: normalise(w), stem: "", lemma: "", pos: "X", negated: false }));
-	for (let from = 0; from < words.length; ) {
+	for (let from = 0; from < words.length;) {
 		let to = Math.min(words.length, from + CHUNK_WORDS);
 		// End the document on a sentence end within the last 100 words when there is one.
 		for (let k = to; to < words.length && k > to - 100; k--) {
@@ -82,5 +82,8 @@ function readChunk(all: readonly string[], infos: WordInfo[], from: number, to: 
 
 /** "Don't," → "don't"; "Mm-hmm." → "mm-hmm". */
 export function normalise(word: string): string {
-	return word.toLowerCase().replace(/[’‘]/g, "'").replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+	return word
+		.toLowerCase()
+		.replace(/[’‘]/g, "'")
+		.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
 }

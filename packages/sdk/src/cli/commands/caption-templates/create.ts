@@ -4,9 +4,14 @@ import type { Cli } from "../../context.ts";
 import { templateBody, templateText, withTemplateFields, type TemplateFlags } from "./fields.ts";
 
 export function registerTemplateCreate(templates: Command, cli: Cli): void {
-	const command = templates.command("create").description("Save a template: a preset with your font, colours and position").argument("<name>", "its name");
+	const command = templates
+		.command("create")
+		.description("Save a template: a preset with your font, colours and position")
+		.argument("<name>", "its name");
 	withTemplateFields(command, "required").action(async (name: string, opts: TemplateFlags) => {
-		const created = await cli.client().createCaptionTemplate({ ...templateBody(opts), name, presetId: opts.preset! });
+		const created = await cli
+			.client()
+			.createCaptionTemplate({ ...templateBody(opts), name, presetId: opts.preset! });
 		cli.output(created, () => templateText(created));
 	});
 }

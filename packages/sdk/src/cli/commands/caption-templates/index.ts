@@ -7,6 +7,14 @@ import { registerTemplateList } from "./list.ts";
 import { registerTemplateUpdate } from "./update.ts";
 
 export function registerCaptionTemplates(program: Command, cli: Cli): void {
-	const templates = program.command("caption-templates").description("Caption looks: the presets and your workspace's own templates (brand kit)");
-	for (const register of [registerTemplateList, registerTemplateCreate, registerTemplateUpdate, registerTemplateDelete]) register(templates, cli);
+	const templates = program
+		.command("caption-templates")
+		.description("Caption looks: the presets and your workspace's own templates (brand kit)");
+	for (const register of [
+		registerTemplateList,
+		registerTemplateCreate,
+		registerTemplateUpdate,
+		registerTemplateDelete,
+	])
+		register(templates, cli);
 }
