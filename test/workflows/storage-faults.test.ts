@@ -39,6 +39,15 @@ function failOnce<T extends object, K extends keyof T>(
 }
 
 /** The SQL of each statement the workflow prepares (bound copies included), to tell batches apart. */
+function isCompletion(query: string): boolean {
+	return (
+		/^update "videos" set/i.test(query) &&
+		query.includes('"completed_at"') &&
+		query.includes('"progress"') &&
+		!query.includes('"error_message"')
+	);
+}
+
 function trackSql(): (statement: D1PreparedStatement) => string {
 	const sqlOf = new WeakMap<object, string>();
 	const prepare = env.DB.prepare.bind(env.DB);
@@ -102,7 +111,8 @@ describe("a storage write that fails once", () => {
 		const fault = failOnce(
 			env.DB,
 			"batch",
-			(statements: D1PreparedStatement[]) => statements.some((s) => sqlOf(s).includes("'completed' FROM videos")),
+			// The UPDATE that completes the video: it alone sets progress and completed_at without an error message.
+			(statements: D1PreparedStatement[]) => statements.some((s) => isCompletion(sqlOf(s))),
 			new Error("D1_ERROR: Network connection lost."),
 		);
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config);
