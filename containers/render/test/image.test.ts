@@ -135,7 +135,14 @@ describe("the startup self-check covers what the code uses", () => {
 			}
 		}
 		expect(used.size).toBeGreaterThan(20);
-		expect([...used].filter((f) => !(REQUIRED_FILTERS as readonly string[]).includes(f))).toEqual([]);
+		// Words that are also ffmpeg filter names but name something else in the code.
+		const notFilters = new Set([
+			"asr", // the scratch folder prefix of local transcription (workdir.ts jobScratchDir), not ffmpeg's asr filter
+		]);
+		const unchecked = [...used].filter(
+			(f) => !notFilters.has(f) && !(REQUIRED_FILTERS as readonly string[]).includes(f),
+		);
+		expect(unchecked).toEqual([]);
 	});
 
 	it("every encoder the tier names is one it checks", () => {
