@@ -71,27 +71,34 @@ export interface ThreeTopicTalk {
 	topicStarts: [number, number, number];
 }
 
-/** `sentencesPerTopic` sentences on each topic (about 4 s each). */
-export function threeTopicTalk(sentencesPerTopic = 30, seed = 7): ThreeTopicTalk {
+/** The talk's sentences, and the index of each topic's first sentence. */
+export function threeTopicSentences(sentencesPerTopic = 30, seed = 7): { sentences: string[]; firstOfTopic: number[] } {
 	let state = seed >>> 0;
 	const random = () => {
 		state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
 		return state / 4294967296;
 	};
 	const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
-	const turns: Turn[] = [];
-	const firstTurn: number[] = [];
+	const sentences: string[] = [];
+	const firstOfTopic: number[] = [];
 	for (const topic of TOPICS) {
-		firstTurn.push(turns.length);
-		turns.push(["A", topic.opener]);
+		firstOfTopic.push(sentences.length);
+		sentences.push(topic.opener);
 		for (let s = 0; s < sentencesPerTopic; s++) {
 			const a = pick(topic.nouns);
 			let b = pick(topic.nouns);
 			while (b === a) b = pick(topic.nouns);
-			turns.push([s % 5 === 4 ? "B" : "A", pick(FRAMES).replace("{a}", a).replace("{b}", b)]);
+			sentences.push(pick(FRAMES).replace("{a}", a).replace("{b}", b));
 		}
 	}
+	return { sentences, firstOfTopic };
+}
+
+/** `sentencesPerTopic` sentences on each topic (about 4 s each), as a transcript. */
+export function threeTopicTalk(sentencesPerTopic = 30, seed = 7): ThreeTopicTalk {
+	const { sentences, firstOfTopic } = threeTopicSentences(sentencesPerTopic, seed);
+	const turns: Turn[] = sentences.map((text, i) => [i % 5 === 4 ? "B" : "A", text]);
 	const transcript = transcriptOf(turns);
-	const starts = firstTurn.map((t) => transcript.segments[t]!.start);
+	const starts = firstOfTopic.map((t) => transcript.segments[t]!.start);
 	return { transcript, topicStarts: [starts[0]!, starts[1]!, starts[2]!] };
 }
