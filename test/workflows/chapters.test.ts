@@ -107,4 +107,36 @@ describe("chapters of every processed video", () => {
 		expect(early.status).toBe(409);
 		expect(early.body.error).toMatchObject({ code: "conflict", details: { status: "transcribing" } });
 	});
+
+	it("split-clips of a talk on three topics ends parts where the topics change, each part titled from its chapter", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 100 });
+		const source = fake().addSource(url("split-topics"), { duration: 400, script: sentences });
+		const videoId = await submitAndProcess(apiKey, source, {
+			clipType: "split-clips",
+			clipDurationMin: 30,
+			clipDurationMax: 90,
+		});
+		const parts = (await call("GET", `/api/videos/${videoId}/clips?sort=time`, { key: apiKey })).body.clips as {
+			title: string;
+			startTime: number;
+			endTime: number;
+		}[];
+		const byTime = [...parts].sort((a, b) => a.startTime - b.startTime);
+		const money = await startOf(apiKey, videoId, "Okay, moving on");
+		const sky = await startOf(apiKey, videoId, "Next, let's talk");
+		for (const topicStart of [money, sky]) {
+			expect(byTime.some((p) => Math.abs(p.startTime - topicStart) < 1.5)).toBe(true);
+			expect(byTime.some((p) => p.startTime < topicStart - 2 && p.endTime > topicStart + 2)).toBe(false);
+		}
+		for (const p of byTime) {
+			expect(p.endTime - p.startTime).toBeGreaterThanOrEqual(30 - 0.01);
+			expect(p.endTime - p.startTime).toBeLessThanOrEqual(90 + 0.01);
+		}
+		const skyParts = byTime.filter((p) => p.startTime >= sky - 1.5);
+		expect(skyParts.length).toBeGreaterThan(0);
+		for (const p of skyParts)
+			expect(p.title).toMatch(
+				/^Part \d+: .*(telescope|planet|galaxy|orbit|star|jupiter|moon|eyepiece|sky|comet)/i,
+			);
+	});
 });
