@@ -1424,7 +1424,7 @@ export interface paths {
         };
         /**
          * The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s
-         * @description `fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). `zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.
+         * @description `fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). `zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details and a `chapters.txt` of the whole video's show notes (its summary and chapter lines). Timelines mark the whole video's chapters that start inside a clip. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.
          */
         get: {
             parameters: {
