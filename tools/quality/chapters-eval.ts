@@ -6,7 +6,7 @@
  * baselines in the same run: uniform chapters with the true number of topics, and plain TextTiling
  * (Hearst 1997 with NLTK's defaults: 20-word pseudo-sentences, blocks of 10, cutoff mean − sd/2).
  */
-import { unitsOf, type Unit } from "../../src/worker/services/ranking/text/units.ts";
+import { chapterUnitsOf, type ChapterUnit as Unit } from "../../src/worker/services/chapters/offline/chapter-units.ts";
 import { chaptersOfUnits } from "../../src/worker/services/chapters/offline/chapters-offline.ts";
 import { DEFAULT_SEGMENT_PARAMS, type SegmentParams } from "../../src/worker/services/chapters/offline/segment.ts";
 import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
@@ -60,7 +60,7 @@ function itemOf(meeting: QmsumMeeting): ChapterItem | null {
 		truth.push(segment);
 	}
 	const topicCount = (truth.at(-1) ?? 0) + 1;
-	return { id: meeting.id, transcript, units: unitsOf(transcript), wordTimes, truth, topicCount };
+	return { id: meeting.id, transcript, units: chapterUnitsOf(transcript), wordTimes, truth, topicCount };
 }
 
 /** Per-word segment labels from segment start times (the first at 0). */

@@ -9,7 +9,7 @@
 import type { VideoChapters } from "../../domain/chapters";
 import type { LlmClient } from "../ranking/llm/client";
 import { LlmUnavailableError } from "../ranking/llm/errors";
-import { unitsOf } from "../ranking/text/units";
+import { chapterUnitsOf } from "./offline/chapter-units";
 import type { Transcript } from "../transcription/transcript";
 import { chaptersWithLlm } from "./llm/chapters-from-llm";
 import { chaptersOfUnits } from "./offline/chapters-offline";
@@ -24,7 +24,7 @@ export async function findChapters(
 	llm: LlmClient | null,
 	options: { finalAttempt?: boolean } = {},
 ): Promise<FoundChapters> {
-	const units = unitsOf(transcript);
+	const units = chapterUnitsOf(transcript);
 	const offline = (why: string): FoundChapters => ({
 		...chaptersOfUnits(units, transcript.duration),
 		madeByDetail: `offline (${why})`,

@@ -12,7 +12,7 @@ import { LlmAnalysisError } from "../../ranking/llm/errors";
 import { askFor } from "../../ranking/llm/moments-from-llm";
 import { askEach, requireAnswers } from "../../ranking/llm/partial";
 import { plainJsonSchema } from "../../ranking/llm/plain-schema";
-import type { Unit } from "../../ranking/text/units";
+import type { ChapterUnit as Unit } from "../offline/chapter-units";
 
 const CHUNK_SECONDS = 15 * 60;
 const PARALLEL_CALLS = 4;

@@ -4,7 +4,7 @@
  * own salient terms (describe.ts). Runs in tens of milliseconds for an hour of talk.
  */
 import { chapterSpans, TOO_SHORT_NOTE, type VideoChapters } from "../../../domain/chapters";
-import { unitsOf, type Unit } from "../../ranking/text/units";
+import { chapterUnitsOf, type ChapterUnit as Unit } from "./chapter-units";
 import type { Transcript } from "../../transcription/transcript";
 import { describeChapters, summaryOf } from "./describe";
 import { DEFAULT_SEGMENT_PARAMS, segmentUnits, type SegmentParams } from "./segment";
@@ -13,7 +13,7 @@ export function chaptersOffline(
 	transcript: Pick<Transcript, "segments" | "duration">,
 	params: SegmentParams = DEFAULT_SEGMENT_PARAMS,
 ): VideoChapters {
-	const units = unitsOf(transcript);
+	const units = chapterUnitsOf(transcript);
 	return chaptersOfUnits(units, transcript.duration, params);
 }
 

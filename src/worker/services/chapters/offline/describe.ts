@@ -6,7 +6,7 @@
  * terms for its length. The whole video's summary names the topics in order and quotes the most
  * central sentence of the longest chapter.
  */
-import type { Unit } from "../../ranking/text/units";
+import type { ChapterUnit as Unit } from "./chapter-units";
 
 export interface ChapterText {
 	title: string;

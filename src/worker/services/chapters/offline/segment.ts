@@ -11,7 +11,7 @@
  * No speaker labels exist in the pipeline, so speaker changes are read only through the pauses.
  */
 import { idfOf } from "../../ranking/text/cohesion";
-import type { Unit } from "../../ranking/text/units";
+import type { ChapterUnit as Unit } from "./chapter-units";
 
 export interface SegmentParams {
 	/** The cohesion window is the video's duration divided by this, within [minBlock, maxBlock] seconds. */
