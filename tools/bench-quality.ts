@@ -16,6 +16,8 @@
  *   the first three holds the answer: at least half of it inside an annotated answer passage).
  * - Substance (QMSum train, no prompt): the share of the five best clips lying at least half inside
  *   the passages people asked questions about, beside windows of the same lengths placed at random.
+ * - Chapters (QMSum train's `topic_list`): Pk and WindowDiff of the whole video's offline chapters
+ *   against the topics people marked, beside uniform chapters with the true count and plain TextTiling.
  * - Speed and size: ranking time per hour of talk; 3 hours at 5-600 s with and without a prompt in a
  *   process limited to a 64 MB heap.
  *
@@ -34,6 +36,14 @@ import { unitsOf } from "../src/worker/services/ranking/text/units.ts";
 import type { Transcript } from "../src/worker/services/transcription/transcript.ts";
 import { llmFromEnvironment } from "./llm-from-env.ts";
 import { buildAsrCorpus } from "./quality/asr-corpus.ts";
+import {
+	buildChapterCorpus,
+	clipforgeChapters,
+	plainTextTiling,
+	scoreSegmenter,
+	uniformWithTrueCount,
+} from "./quality/chapters-eval.ts";
+import { chaptersOffline } from "../src/worker/services/chapters/offline/chapters-offline.ts";
 import { bm25Windows, bm25WindowsOfLengths, fluencyWindows, randomWindowsOfLengths } from "./quality/baselines.ts";
 import { scoreHighlights, scorePrompts, scoreSubstance, type PromptItem, type Ranker } from "./quality/evaluate.ts";
 import { longTalk } from "./quality/long-talk.ts";
@@ -52,8 +62,8 @@ import { hashSeed } from "./quality/turns-to-transcript.ts";
 const { values } = parseArgs({
 	options: { test: { type: "boolean" }, asr: { type: "boolean" }, only: { type: "string" } },
 });
-/** `--only highlights,prompts,substance,speed`: a part of the run (tuning); the file is written only for a full run. */
-const parts = new Set((values.only ?? "highlights,prompts,substance,speed").split(","));
+/** `--only highlights,prompts,substance,chapters,speed`: a part of the run (tuning); the file is written only for a full run. */
+const parts = new Set((values.only ?? "highlights,prompts,substance,chapters,speed").split(","));
 const split: Split = values.test ? "test" : "dev";
 const half = split === "dev" ? "dev" : "heldout";
 
@@ -165,6 +175,11 @@ if (qmsum && parts.has("substance")) {
 	result.substance = { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
 }
 result.prompts = prompts;
+if (parts.has("chapters")) {
+	log(`chapters: QMSum train topics, ${half} series`);
+	result.chapters = chapterSegmentation();
+	log(`chapters: ${JSON.stringify(result.chapters)}`);
+}
 if (parts.has("speed")) {
 	log("speed and size");
 	result.speed = speed();
@@ -180,6 +195,31 @@ if (!values.only) {
 	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 	console.log(JSON.stringify(result, null, 2));
 	log(`written to ${out}`);
+}
+
+/**
+ * Whole-video chapters against the topics people marked in QMSum train's meetings (Pk and
+ * WindowDiff, lower is better), beside uniform chapters with the true count and plain TextTiling,
+ * and the offline chapters' time per hour of talk (the 90-minute talk, warm).
+ */
+function chapterSegmentation(): Record<string, unknown> {
+	const items = buildChapterCorpus(half);
+	if (!items) return { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
+	const ninety = longTalk(90);
+	chaptersOffline(ninety);
+	const started = performance.now();
+	const runs = 3;
+	for (let k = 0; k < runs; k++) chaptersOffline(ninety);
+	const secondsPerHour = (performance.now() - started) / 1000 / runs / (ninety.duration / 3600);
+	return {
+		[`qmsum-train-${half}`]: {
+			meanTrueTopics: Math.round((items.reduce((n, i) => n + i.topicCount, 0) / items.length) * 10) / 10,
+			clipforgeOffline: scoreSegmenter(items, clipforgeChapters()),
+			uniformTrueCount: scoreSegmenter(items, uniformWithTrueCount),
+			plainTextTiling: scoreSegmenter(items, plainTextTiling),
+		},
+		offlineSecondsPerHourOfTalk: Math.round(secondsPerHour * 1000) / 1000,
+	};
 }
 
 /** A 90-minute transcript in this process, and 3 hours at 5-600 s in a process limited to a 64 MB heap. */

@@ -19,6 +19,7 @@ import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
+import { findChaptersStep } from "./steps/chapters";
 import { computeSignals, rankAttempt, rankMoments } from "./steps/rank";
 import { renderClipStep } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
@@ -133,6 +134,8 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 					transcribeChunk(run, video, chunk, total),
 				),
 			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
+			chapters: (transcript) =>
+				step.do("find chapters", RANK_STEP, (ctx) => findChaptersStep(run, transcript.key, rankAttempt(ctx))),
 			signals: () =>
 				step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, r2Keys.source(run.videoId))),
 			look: () => prepareLook(run, step, video),

@@ -7,8 +7,8 @@
  * A first run, as a timeline (→ waits for, ∥ runs beside):
  *
  *     download → upload ∥ signals ∥ look ∥ (audio → transcribe chunks, `transcriptions` at once → merge)
- *              → rank (needs the words and the signals) → render clips, `renders` at once (needs the
- *                upload and the look) → finish
+ *              → chapters (needs the words) ∥ rank (needs the words and the signals) → render clips,
+ *                `renders` at once (needs the upload and the look) → finish (after the chapters too)
  *
  * Nothing that only needs the source waits for the words: the upload to R2, the loudness and the
  * clips' shared look run while the chunks are transcribed, so the renders start as soon as the
@@ -31,6 +31,8 @@ export interface VideoSteps<Source, Chunk, Transcript, Signals, Look> {
 	extractAudio(): Promise<Chunk[]>;
 	transcribe(chunk: Chunk, index: number, total: number): Promise<unknown>;
 	merge(chunks: Chunk[]): Promise<Transcript>;
+	/** The whole video's chapters and summary, from the words (every first run, clipping or not). */
+	chapters(transcript: Transcript): Promise<unknown>;
 	signals(): Promise<Signals>;
 	/** What every clip is drawn with (watermark, background, caption look). */
 	look(): Promise<Look>;
@@ -50,7 +52,7 @@ export interface ClipJob<Source, Transcript, Look> {
 	look: Look;
 }
 
-/** A first run. `clipping` false (skipClipping): transcribed only, no signals, ranking or renders. */
+/** A first run. `clipping` false (skipClipping): transcribed (and chaptered) only, no signals, ranking or renders. */
 export async function runVideoPlan<S, C, T, G, L>(
 	steps: VideoSteps<S, C, T, G, L>,
 	fanOut: FanOut,
@@ -61,6 +63,7 @@ export async function runVideoPlan<S, C, T, G, L>(
 	const signals = options.clipping ? begun(steps.signals()) : null;
 	const look = options.clipping ? begun(steps.look()) : null;
 	const transcript = await transcribeAll(steps, await steps.extractAudio(), fanOut);
+	const chapters = begun(steps.chapters(transcript));
 	let clipIds: string[] = [];
 	if (signals && look) {
 		clipIds = await steps.rank(transcript, await signals);
@@ -69,7 +72,7 @@ export async function runVideoPlan<S, C, T, G, L>(
 			steps.render({ clipId, index, total, source: stored, transcript, look: drawnWith }),
 		);
 	}
-	await source;
+	await Promise.all([source, chapters]);
 	await steps.finish(clipIds.length);
 	return { clips: clipIds.length };
 }

@@ -23,6 +23,7 @@ const TOOLS = [
 	"submit_video",
 	"get_status",
 	"wait_for_completion",
+	"get_chapters",
 	"list_clips",
 	"get_clip",
 	"update_clip",

@@ -49,6 +49,8 @@ export interface FakeSource {
 	hasAudio?: boolean;
 	/** Transcription finds no words (a silent video). */
 	silent?: boolean;
+	/** The sentences spoken, in a loop (default: the demo talk script). */
+	script?: string[];
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
 	/**
@@ -260,8 +262,11 @@ export class FakeRenderTier {
 					start: chunk.start,
 					duration: chunk.duration,
 					silent,
+					script: source?.script ?? null,
 					whisperFaults: source?.whisperFaults ?? null,
-					whisper: whisperOutput(silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration)),
+					whisper: whisperOutput(
+						silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration, source?.script),
+					),
 				};
 				const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
 				chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
@@ -276,12 +281,18 @@ export class FakeRenderTier {
 			// Real audio (the smoke check's WAV tone) has no words of the script.
 			if (new TextDecoder().decode(bytes.subarray(0, 4)) === "RIFF")
 				return { result: { language: "en", segments: [] } };
-			const { start, duration, silent } = JSON.parse(new TextDecoder().decode(bytes)) as {
+			const { start, duration, silent, script } = JSON.parse(new TextDecoder().decode(bytes)) as {
 				start: number;
 				duration: number;
 				silent?: boolean;
+				script?: string[] | null;
 			};
-			return { result: { language: "en", segments: silent ? [] : scriptSegments(start, start + duration) } };
+			return {
+				result: {
+					language: "en",
+					segments: silent ? [] : scriptSegments(start, start + duration, script ?? undefined),
+				},
+			};
 		},
 		signals: async (req) => {
 			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
@@ -545,11 +556,11 @@ const WORD_SECONDS = 0.33;
 const PAUSE_SECONDS = 0.8;
 
 /** The talk script as timed words, looped; returns the sentences whose words lie in [from, to), chunk-relative. */
-export function scriptSegments(from: number, to: number): Segment[] {
+export function scriptSegments(from: number, to: number, script: string[] = TALK_SCRIPT): Segment[] {
 	const segments: Segment[] = [];
 	let t = 0;
 	for (let i = 0; t < to; i++) {
-		const sentence = TALK_SCRIPT[i % TALK_SCRIPT.length]!;
+		const sentence = script[i % script.length]!;
 		const words = sentence.split(" ").map((word) => {
 			const w = { word, start: t, end: t + WORD_SECONDS - 0.03 };
 			t += WORD_SECONDS;

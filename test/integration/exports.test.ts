@@ -252,7 +252,7 @@ describe("an uploaded video's clips", () => {
 });
 
 describe("a ZIP of the clips", () => {
-	it("streams every rendered clip (stored, CRC-checked) and a clips.json, with its exact length announced", async () => {
+	it("streams every rendered clip (stored, CRC-checked), a clips.json and the video's chapters.txt, with its exact length announced", async () => {
 		const { apiKey, videoId, clips } = await processed();
 		const response = await exports.default.fetch(`http://clipforge.test/api/videos/${videoId}/export?format=zip`, {
 			headers: { authorization: `Bearer ${apiKey}` },
@@ -265,8 +265,12 @@ describe("a ZIP of the clips", () => {
 
 		const files = unzipSync(bytes);
 		const names = Object.keys(files);
-		expect(names).toHaveLength(clips.length + 1);
-		expect(names.at(-1)).toBe("clips.json");
+		expect(names).toHaveLength(clips.length + 2);
+		expect(names.slice(-2)).toEqual(["clips.json", "chapters.txt"]);
+		// The long video's show notes, as GET …/chapters gives them.
+		const chapters = (await call("GET", `/api/videos/${videoId}/chapters`, { key: apiKey })).body;
+		expect(new TextDecoder().decode(files["chapters.txt"])).toBe(`${chapters.description}\n`);
+		expect(chapters.description).toMatch(/\n\n00:00 .+\n\d\d:\d\d .+\n\d\d:\d\d .+$/);
 		const manifest = JSON.parse(new TextDecoder().decode(files["clips.json"]));
 		expect(manifest.clips.map((c: { id: string }) => c.id)).toEqual(clips.map((c) => c.id));
 		for (const [i, clip] of clips.entries()) {
@@ -293,6 +297,50 @@ describe("a ZIP of the clips", () => {
 				new DataView(gz.buffer, gz.byteOffset, gz.byteLength).getUint32(gz.byteLength - 8, true),
 			);
 			at += 46 + nameLength;
+		}
+	});
+
+	it("mark the whole video's chapters that start inside a clip: FCPXML chapter markers on the clip, xmeml sequence markers", async () => {
+		const { apiKey, videoId } = await processed({
+			clipType: "split-clips",
+			clipDurationMin: 20,
+			clipDurationMax: 60,
+		});
+		const { chapters } = (await call("GET", `/api/videos/${videoId}/chapters`, { key: apiKey })).body as {
+			chapters: { start: number; title: string }[];
+		};
+		expect(chapters.length).toBeGreaterThanOrEqual(3);
+		const get = async (format: string) =>
+			(await call("GET", `/api/videos/${videoId}/export?format=${format}&sort=time`, { key: apiKey }))
+				.body as string;
+		const parse = (xml: string) =>
+			new XMLParser({
+				ignoreAttributes: false,
+				attributeNamePrefix: "",
+				isArray: (name) => ["asset-clip", "chapter-marker", "marker", "clipitem"].includes(name),
+			}).parse(xml);
+		const fcp = parse(await get("fcpxml")).fcpxml.library.event.project.sequence.spine["asset-clip"] as Array<{
+			start: string;
+			"chapter-marker"?: { start: string; value: string }[];
+		}>;
+		const marked = fcp.flatMap((clip) => clip["chapter-marker"] ?? []);
+		// Split-clips covers the whole video: every chapter start lies in some part (the first at 0 in the first part).
+		expect(marked.map((m) => m.value)).toEqual(chapters.map((c) => c.title));
+		// Each at the chapter's start, or at the first frame of the part that starts just after it (padding).
+		const frameOf = (t: string) => (t === "0s" ? 0 : Number(t.replace("/30s", "")));
+		for (const [i, m] of marked.entries()) {
+			const frame = Math.round(chapters[i]!.start * 30);
+			expect(frameOf(m.start) - frame).toBeGreaterThanOrEqual(0);
+			expect(frameOf(m.start) - frame).toBeLessThanOrEqual(30);
+		}
+		const xmeml = parse(await get("premiere")).xmeml.sequence;
+		const items = xmeml.media.video.track.clipitem as { in: number; start: number; end: number; out: number }[];
+		const markers = xmeml.marker as { name: string; in: number }[];
+		expect(markers.map((m) => m.name)).toEqual(chapters.map((c) => c.title));
+		for (const [i, m] of markers.entries()) {
+			const frame = frameOf(marked[i]!.start);
+			const item = items.find((it) => frame >= it.in && frame < it.out)!;
+			expect(m.in).toBe(item.start + frame - item.in);
 		}
 	});
 

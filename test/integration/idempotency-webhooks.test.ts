@@ -89,6 +89,8 @@ describe("webhooks", () => {
 		expect(payload.event).toBe("video.completed");
 		expect(payload.video).toMatchObject({ id: videoId, status: "completed", workspaceId });
 		expect(payload.clipsCount).toBeGreaterThan(0);
+		// Whether the video has chapters (GET …/chapters), without fetching them.
+		expect(payload.chapters).toEqual({ count: 3, madeBy: "offline" });
 		expect(hook.headers.get("x-clipforge-event")).toBe("video.completed");
 
 		const secret = (await env.DB.prepare("SELECT webhook_secret AS s FROM workspaces WHERE id = ?")
@@ -156,6 +158,7 @@ describe("webhooks", () => {
 			},
 			clipsCount: 0,
 		});
+		expect(payload).not.toHaveProperty("chapters");
 		expect(
 			await signWebhook(
 				settings.body.secret,

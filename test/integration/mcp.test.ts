@@ -53,6 +53,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 			"submit_video",
 			"get_status",
 			"wait_for_completion",
+			"get_chapters",
 			"list_clips",
 			"get_clip",
 			"update_clip",
@@ -90,6 +91,10 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		});
 		expect(progress.length).toBeGreaterThan(0);
 		expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+		const chapters = structured(await mcp.callTool({ name: "get_chapters", arguments: { videoId } }));
+		expect(chapters.chapters.length).toBeGreaterThanOrEqual(3);
+		expect(chapters.description).toMatch(/\n\n00:00 /);
 
 		const clips = structured(await mcp.callTool({ name: "list_clips", arguments: { videoId } }));
 		expect(clips.count).toBeGreaterThan(0);
@@ -157,7 +162,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		expect(schema.isError).toBe(true);
 		expect(text(schema)).toMatch(/videoId/);
 		// The server still answers after all of that.
-		expect((await mcp.listTools()).tools).toHaveLength(10);
+		expect((await mcp.listTools()).tools).toHaveLength(11);
 	});
 
 	it("cannot see another workspace's video", async () => {
@@ -180,7 +185,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		await expect(connect("cf_live_unknown")).rejects.toMatchObject({ code: 401 });
 		const { apiKey, apiKeyId } = await createWorkspace();
 		const mcp = await connect(apiKey);
-		expect((await mcp.listTools()).tools).toHaveLength(10);
+		expect((await mcp.listTools()).tools).toHaveLength(11);
 		await env.DB.prepare("UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
 			.bind(apiKeyId)
 			.run();

@@ -52,6 +52,7 @@ describe("a first run's plan", () => {
 			extractAudio: () => track("extract", Promise.resolve([0, 1, 2])),
 			transcribe: (chunk) => track(`transcribe ${chunk}`, chunkGates[chunk]!.promise),
 			merge: () => track("merge", Promise.resolve("transcript")),
+			chapters: (transcript) => track(`chapters ${transcript}`, Promise.resolve()),
 			signals: () => track("signals", signals.promise),
 			look: () => track("look", look.promise),
 			rank: (transcript, loudness) => track(`rank ${transcript} ${loudness}`, Promise.resolve(["a", "b", "c"])),
@@ -73,6 +74,7 @@ describe("a first run's plan", () => {
 		await settle();
 		// The words are merged; the ranking waits for the loudness.
 		expect(started).toContain("merge");
+		expect(started).toContain("chapters transcript");
 		expect(started.some((s) => s.startsWith("rank"))).toBe(false);
 		signals.open("loud");
 		await settle();
@@ -97,15 +99,17 @@ describe("a first run's plan", () => {
 		expect(peak()).toEqual({ transcribe: 2, render: 2 });
 	});
 
-	it("transcribing only: no loudness, look, ranking or renders, and the end still waits for the upload", async () => {
+	it("transcribing only: chapters, but no loudness, look, ranking or renders; the end waits for the upload and the chapters", async () => {
 		const { started, track } = recorder();
 		const upload = gate<string>();
+		const chaptered = gate<void>();
 		const steps: VideoSteps<string, number, string, string, string> = {
 			download: () => track("download", Promise.resolve()),
 			upload: () => track("upload", upload.promise),
 			extractAudio: () => track("extract", Promise.resolve([0])),
 			transcribe: () => track("transcribe", Promise.resolve()),
 			merge: () => track("merge", Promise.resolve("t")),
+			chapters: (transcript) => track(`chapters ${transcript}`, chaptered.promise),
 			signals: () => track("signals", Promise.resolve("s")),
 			look: () => track("look", Promise.resolve("l")),
 			rank: () => track("rank", Promise.resolve([])),
@@ -114,8 +118,11 @@ describe("a first run's plan", () => {
 		};
 		const done = runVideoPlan(steps, { transcriptions: 4, renders: 4 }, { clipping: false });
 		await settle();
-		expect(started).toEqual(["download", "upload", "extract", "transcribe", "merge"]);
+		expect(started).toEqual(["download", "upload", "extract", "transcribe", "merge", "chapters t"]);
 		upload.open("stored");
+		await settle();
+		expect(started.some((s) => s.startsWith("finish"))).toBe(false);
+		chaptered.open();
 		expect(await done).toEqual({ clips: 0 });
 		expect(started.at(-1)).toBe("finish 0");
 	});
@@ -134,6 +141,7 @@ describe("a first run's plan", () => {
 					if (chunk === 1) throw new Error("Transcription failed: Workers AI (Whisper) answered 500");
 				},
 				merge: async () => "t",
+				chapters: async () => undefined,
 				signals: async () => "s",
 				look: async () => "l",
 				rank: async () => ["a"],

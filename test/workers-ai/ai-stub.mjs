@@ -11,7 +11,8 @@
  * ClipPro's first pass. A custom prompt containing `llm-fault:garbage` makes them answer text that
  * is not JSON; `llm-fault:capacity-once` fails each distinct call once with 3040 before answering;
  * `llm-fault:capacity` fails every call with 3040. A smoke check's tiny request (a schema with an
- * `ok` property) is answered `{ ok: true }`. Tests may ask how many text calls carried a marker with
+ * `ok` property) is answered `{ ok: true }`. Chapters: one every 60 s of the sentences shown, and a
+ * summary naming the model. Tests may ask how many text calls carried a marker with
  * the pseudo-model `stub:calls` (`{ marker }`).
  */
 /* global atob */
@@ -73,6 +74,25 @@ export default class WorkersAiStub extends WorkerEntrypoint {
 		)
 			return reply({ ok: true });
 		const user = messages.at(-1).content;
+		if (messages[0].content.includes("summary of a video for its YouTube description"))
+			return reply({ summary: [{ text: `Stub summary by ${model} of ${user.split("\n").length} chapters.` }] });
+		if (messages[0].content.includes("into chapters for YouTube")) {
+			// A chapter every 60 s of the sentences shown (the first on the first sentence).
+			const shown = [...user.matchAll(/^S(\d+) \[(\d+(?:\.\d+)?)\]/gm)].map((m) => ({
+				id: Number(m[1]),
+				start: Number(m[2]),
+			}));
+			const chapters = [];
+			for (const s of shown)
+				if (chapters.length === 0 || s.start - chapters.at(-1).at >= 60)
+					chapters.push({
+						at: s.start,
+						firstSentence: s.id,
+						title: `Stub chapter at ${Math.round(s.start)} s`,
+						summary: "What the stub read there.",
+					});
+			return reply({ chapters: chapters.map(({ at: _at, ...c }) => c) });
+		}
 		if (messages[0].content.includes("Score each window")) {
 			const ids = [...user.matchAll(/### Window (\d+)/g)].map((m) => Number(m[1]));
 			return reply({

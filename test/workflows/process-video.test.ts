@@ -206,6 +206,7 @@ describe("ProcessVideoWorkflow", () => {
 			"compute signals",
 			"prepare the caption look",
 			"merge transcript",
+			"find chapters",
 			"rank moments",
 			"finish",
 		]) {

@@ -103,6 +103,7 @@ function worstFirstRun(name: string): unknown {
 	if (name === "extract audio") return chunks;
 	if (name.startsWith("transcribe chunk")) return { key: `transcripts/${videoId}/chunk-999.json` };
 	if (name === "merge transcript") return { key: `transcripts/${videoId}.json`, words: 30_000, language: "en" };
+	if (name === "find chapters") return { chapters: 30, madeBy: `workers-ai:@cf/meta/llama-4-scout-17b-16e-instruct` };
 	if (name === "rank moments")
 		return {
 			clipIds,

@@ -44,6 +44,7 @@ describe("the step timeline", () => {
 				"extract audio",
 				"transcribe chunk 1 of 1",
 				"merge transcript",
+				"find chapters",
 				"compute signals",
 				"rank moments",
 				"finish",

@@ -122,6 +122,9 @@ export async function simulate(input: SimulationInput): Promise<Simulation> {
 						clock.sleep(platform.whisperCallSeconds + chunk.duration / platform.whisperRealtimeFactor),
 					),
 				merge: () => step("merge transcript", async () => "transcript"),
+				// Offline, about 0.2 s per hour of talk; with an LLM, a few calls of a few seconds.
+				chapters: () =>
+					step("find chapters", () => clock.sleep(0.2 * (seconds / 3600) + platform.llmRankSeconds / 4)),
 				signals: () =>
 					step(
 						"compute signals",

@@ -20,6 +20,8 @@ export interface QmsumMeeting {
 	series: string;
 	turns: Turn[];
 	queries: { query: string; answers: [number, number][] }[];
+	/** The annotated topics in order, each with the turn ranges (inclusive) that discuss it. */
+	topics: { topic: string; spans: [number, number][] }[];
 }
 
 export type QmsumHalf = "dev" | "heldout";
@@ -29,6 +31,7 @@ const MIRROR = "/work/.mirror/Yale-LILY+QMSum/repo";
 interface RawMeeting {
 	meeting_transcripts: { speaker: string; content: string }[];
 	specific_query_list: { query: string; relevant_text_span: [string, string][] }[];
+	topic_list?: { topic: string; relevant_text_span: [string, string][] }[];
 }
 
 /** The series a meeting belongs to: "ES2002" for ES2002a, "Bmr" for Bmr013, "covid" for covid_7. */
@@ -72,6 +75,10 @@ export function loadQmsumTrain(half: QmsumHalf): QmsumMeeting[] | null {
 			queries: meeting.specific_query_list.map((q) => ({
 				query: q.query,
 				answers: q.relevant_text_span.map(([a, b]) => [Number(a), Number(b)] as [number, number]),
+			})),
+			topics: (meeting.topic_list ?? []).map((t) => ({
+				topic: t.topic,
+				spans: t.relevant_text_span.map(([a, b]) => [Number(a), Number(b)] as [number, number]),
 			})),
 		}));
 }

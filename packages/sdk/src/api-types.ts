@@ -964,6 +964,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/videos/{id}/chapters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole video's chapters, summary and show notes
+         * @description Chapters for the long video (YouTube's rules: the first at 0:00, at least three, each at least 10 s long), a summary and `description`, ready to paste under it. Served once the video is `completed` (`skipClipping` videos included); before that, or for a failed video, 409 `conflict` with `details.status`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The chapters. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Chapters"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/videos/{id}/reprocess": {
         parameters: {
             query?: never;
@@ -1356,7 +1424,7 @@ export interface paths {
         };
         /**
          * The clips as an editor timeline (FCPXML for Final Cut Pro / DaVinci Resolve, Premiere XML) or a ZIP of the MP4s
-         * @description `fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). `zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.
+         * @description `fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). `zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details and a `chapters.txt` of the whole video's show notes (its summary and chapter lines). Timelines mark the whole video's chapters that start inside a clip. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.
          */
         get: {
             parameters: {
@@ -3327,6 +3395,29 @@ export interface components {
                 start: number;
                 end: number;
             }[];
+        };
+        Chapters: {
+            /** @description In order, covering the whole video; empty when the video is too short for YouTube's rules (then `note` says so). */
+            chapters: components["schemas"]["Chapter"][];
+            /** @description A few sentences on the whole video. */
+            summary: string;
+            /** @description Ready-to-paste show notes: the summary, a blank line, then one `MM:SS Title` line per chapter (`H:MM:SS` when the video lasts an hour or more). */
+            description: string;
+            /**
+             * @description `llm`: written by the configured model; `offline`: topic segmentation without a model.
+             * @enum {string}
+             */
+            madeBy: "llm" | "offline";
+            /** @description Why there are no chapters, else null. */
+            note: string | null;
+        };
+        Chapter: {
+            /** @description Seconds from the start of the video (the first is 0). */
+            start: number;
+            end: number;
+            title: string;
+            /** @description One sentence on what the chapter says. */
+            summary: string;
         };
         ReprocessResponse: {
             message: string;

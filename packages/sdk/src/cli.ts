@@ -14,6 +14,7 @@ import { registerEdit } from "./cli/commands/edit.ts";
 import { registerExport } from "./cli/commands/export.ts";
 import { registerMcp } from "./cli/commands/mcp.ts";
 import { registerReprocess } from "./cli/commands/reprocess.ts";
+import { registerChapters } from "./cli/commands/chapters.ts";
 import { registerStatus } from "./cli/commands/status.ts";
 import { registerSubmit } from "./cli/commands/submit.ts";
 import { registerWorkspaces } from "./cli/commands/workspaces.ts";
@@ -36,6 +37,7 @@ const COMMANDS = [
 	registerReprocess,
 	registerMcp,
 	registerStatus,
+	registerChapters,
 	registerClips,
 	registerClip,
 	registerEdit,

@@ -17,6 +17,7 @@ export type ReprocessConfig = Schemas["ReprocessConfig"];
 export type ReprocessResponse = Schemas["ReprocessResponse"];
 export type ReprocessList = Schemas["ReprocessList"];
 export type DeletedVideo = Schemas["DeletedVideo"];
+export type VideoChapters = Schemas["Chapters"];
 export type Upload = Schemas["Upload"];
 export type UploadPart = Schemas["UploadPart"];
 export type NewUpload = Schemas["CreateUpload"];

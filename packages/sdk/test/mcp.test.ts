@@ -62,6 +62,7 @@ const TOOLS = [
 	"submit_video",
 	"get_status",
 	"wait_for_completion",
+	"get_chapters",
 	"list_clips",
 	"get_clip",
 	"update_clip",
@@ -332,5 +333,24 @@ describe("clipforge MCP tools", () => {
 		const result = await mcp.callTool({ name: "delete_video", arguments: { videoId: "vid_1" } });
 		expect(result.structuredContent).toEqual({ videoId: "vid_1", deleted: true, minutesRefunded: 0 });
 		expect(seen[0]).toMatchObject({ method: "DELETE", url: "http://api.test/api/videos/vid_1" });
+	});
+
+	it("get_chapters is GET /api/videos/{id}/chapters: the chapters and the show notes as structured content", async () => {
+		const chapters = {
+			chapters: [
+				{ start: 0, end: 200, title: "The garden", summary: "Soil first." },
+				{ start: 200, end: 400, title: "The budget", summary: "Savings next." },
+				{ start: 400, end: 600, title: "The night sky", summary: "Then the stars." },
+			],
+			summary: "A talk in three parts.",
+			description: "A talk in three parts.\n\n00:00 The garden\n03:20 The budget\n06:40 The night sky",
+			madeBy: "offline",
+			note: null,
+		};
+		const { mcp, seen } = await connect([{ status: 200, body: chapters }]);
+		const result = await mcp.callTool({ name: "get_chapters", arguments: { videoId: "vid_1" } });
+		expect(result.isError).toBeFalsy();
+		expect(result.structuredContent).toEqual(chapters);
+		expect(seen.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(["GET /api/videos/vid_1/chapters"]);
 	});
 });

@@ -93,7 +93,7 @@ export async function findOrphans(
 }
 
 /** The prefixes whose objects belong to one video (the first part after the prefix is its id). */
-const VIDEO_PREFIXES = new Set(["sources", "audio", "transcripts", "signals", "clips"]);
+const VIDEO_PREFIXES = new Set(["sources", "audio", "transcripts", "signals", "chapters", "clips"]);
 
 /**
  * Why nothing may be written at `key` now (its video is gone, or failed and dropped its files, or
@@ -133,6 +133,7 @@ export function unclaimedBecause(key: string, facts: Map<string, VideoFacts>, cl
 					: "no video row";
 		case "transcripts":
 		case "signals":
+		case "chapters":
 			if (prefix === "transcripts" && parts.length > 2) {
 				return video && PROCESSING.includes(video.status)
 					? null

@@ -5,6 +5,8 @@ export const r2Keys = {
 	transcriptChunk: (videoId: string, index: number) => `transcripts/${videoId}/chunk-${index}.json`,
 	transcript: (videoId: string) => `transcripts/${videoId}.json`,
 	signals: (videoId: string) => `signals/${videoId}.json`,
+	/** The whole video's chapters and summary (domain/chapters.ts `VideoChapters`). */
+	chapters: (videoId: string) => `chapters/${videoId}.json`,
 	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
 	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,
 	/** An edited clip's files: one pair per edit, so the previous version stays served until the new one is complete. */
@@ -26,6 +28,7 @@ export const r2Keys = {
 		`transcripts/${videoId}/`,
 		`transcripts/${videoId}.json`,
 		`signals/${videoId}.json`,
+		`chapters/${videoId}.json`,
 		`clips/${videoId}/`,
 	],
 };

@@ -1,6 +1,7 @@
 /**
  * Webhook events: `video.completed` / `video.failed`, POSTed as JSON `{event, video, clipsCount}`
- * to the video's webhookUrl (or its workspace's), signed with the workspace's secret:
+ * (plus, for `video.completed`, `chapters: {count, madeBy}`: whether GET …/chapters has chapters
+ * to give; count 0 when the video is too short for them) to the video's webhookUrl (or its workspace's), signed with the workspace's secret:
  *
  *   X-Clipforge-Signature: t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>.<raw body>")>
  *
@@ -29,7 +30,12 @@ export async function signWebhook(secret: string, timestamp: number, body: strin
 interface Target {
 	url: string;
 	secret: string;
-	payload: { event: WebhookEvent; video: Record<string, unknown>; clipsCount: number };
+	payload: {
+		event: WebhookEvent;
+		video: Record<string, unknown>;
+		clipsCount: number;
+		chapters?: { count: number; madeBy: string } | null;
+	};
 }
 
 /** Where and what to send for a finished video, or null when nobody asked for webhooks. */

@@ -1,5 +1,7 @@
 /** Steps "finish", "mark video failed and refund minutes" and "deliver video.… webhook". */
 import { findVideoById, markCompleted } from "../../worker/db/videos";
+import type { VideoChapters } from "../../worker/domain/chapters";
+import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
 import { createRenderClient } from "../../worker/services/render-client";
 import { renderInstance } from "../../worker/services/render-instances";
@@ -41,6 +43,7 @@ export async function failAndRefund(run: VideoRun, message: string): Promise<{ f
 
 export async function deliverEvent(run: VideoRun, event: WebhookEvent): Promise<{ sent: boolean }> {
 	const target = await webhookTarget(run.db, run.videoId, event);
+	if (target && event === "video.completed") target.payload.chapters = await storedChaptersOf(run);
 	if (target) await deliverWebhook(run.db, run.videoId, target, run.env);
 	return { sent: target !== null };
 }
@@ -49,4 +52,12 @@ export async function deliverEvent(run: VideoRun, event: WebhookEvent): Promise<
 export function failureMessage(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
 	return message.replace(/^(NonRetryableError|Error):\s*/, "") || "Processing failed.";
+}
+
+/** How many chapters the video has and who made them, as stored by "find chapters" (null when none are stored). */
+async function storedChaptersOf(run: VideoRun): Promise<{ count: number; madeBy: string } | null> {
+	const object = await run.env.MEDIA.get(r2Keys.chapters(run.videoId));
+	if (!object) return null;
+	const stored = (await object.json()) as VideoChapters;
+	return { count: stored.chapters.length, madeBy: stored.madeBy };
 }

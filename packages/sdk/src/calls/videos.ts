@@ -1,10 +1,11 @@
-/** The calls that read videos (status and waiting, one, the list, its reprocesses, the workspaces) and delete one. */
+/** The calls that read videos (status and waiting, one, the list, its chapters, its reprocesses, the workspaces) and delete one. */
 import type {
 	DeletedVideo,
 	ReprocessList,
 	VideoDetail,
 	VideoList,
 	VideoQuery,
+	VideoChapters,
 	VideoStatus,
 	WaitOptions,
 	Workspace,
@@ -36,6 +37,10 @@ export function videoCalls({ api }: CallContext) {
 		/** GET /api/videos: newest first. */
 		listVideos(query: VideoQuery = {}): Promise<VideoList> {
 			return body(api.GET("/api/videos", { params: { query } }));
+		},
+		/** GET /api/videos/:id/chapters: the whole video's chapters, summary and ready-to-paste show notes. */
+		chapters(videoId: string): Promise<VideoChapters> {
+			return body(api.GET("/api/videos/{id}/chapters", { params: pathId(videoId) }));
 		},
 		/** GET /api/videos/:id/reprocesses: each reprocess, and what the next would cost. */
 		reprocesses(videoId: string): Promise<ReprocessList> {

@@ -21,6 +21,7 @@ import { registerClip } from "./clips/clip";
 import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips/files";
 import { registerProjects } from "./projects";
 import { PUBLIC_UPLOAD_PATHS, registerUploads } from "./uploads";
+import { registerChapters } from "./videos/chapters";
 import { registerClips } from "./videos/clips";
 import { registerConfigure } from "./videos/config";
 import { registerExport } from "./videos/export";
@@ -74,6 +75,7 @@ const REGISTER: ((api: Api) => unknown)[] = [
 	registerClips,
 	registerVideo,
 	registerTranscript,
+	registerChapters,
 	registerReprocess,
 	registerClip,
 	registerExport,

@@ -3,7 +3,9 @@
  * the source with its in and out points, so an editor opens the cuts on the original footage and
  * refines them. FCPXML 1.9 (Final Cut Pro, DaVinci Resolve) and Final Cut 7 XML, "xmeml" version 4
  * (Premiere Pro, also Resolve). Times are whole frames of a 30 fps, 1920×1080 timeline (the source's
- * own rate and size are not probed); editors conform the source when it is relinked.
+ * own rate and size are not probed); editors conform the source when it is relinked. The whole
+ * video's chapters that start inside a clip are markers there (FCPXML chapter markers on the clip,
+ * xmeml sequence markers).
  */
 
 export interface TimelineClip {
@@ -22,6 +24,8 @@ export interface Timeline {
 	mediaUrl: string;
 	sourceDuration: number;
 	clips: readonly TimelineClip[];
+	/** The whole video's chapters (source seconds): each start inside a clip becomes a marker there. */
+	chapters?: readonly { start: number; title: string }[];
 }
 
 export const TIMELINE_FPS = 30;
@@ -50,14 +54,35 @@ export function escapeXml(text: string): string {
 
 const time = (f: number) => (f === 0 ? "0s" : `${f}/${TIMELINE_FPS}s`);
 
+/**
+ * The chapters each cut marks, at their source frame: the cut a chapter starts inside, or the cut
+ * that starts within a second after it (a chapter starts in the pause before its first words,
+ * which a clip's padding may leave out), marked at the cut's first frame then.
+ */
+function chapterMarks(timeline: Timeline, cuts: { in: number; out: number }[]): { frame: number; title: string }[][] {
+	const marks = cuts.map(() => [] as { frame: number; title: string }[]);
+	for (const chapter of timeline.chapters ?? []) {
+		const frame = frames(chapter.start);
+		let n = cuts.findIndex((c) => frame >= c.in && frame < c.out);
+		if (n < 0) n = cuts.findIndex((c) => c.in > frame && c.in - frame <= TIMELINE_FPS);
+		if (n >= 0) marks[n]!.push({ frame: Math.max(frame, cuts[n]!.in), title: chapter.title });
+	}
+	return marks;
+}
+
 export function toFcpxml(timeline: Timeline): string {
 	const cuts = cutList(timeline);
 	const total = cuts.reduce((n, c) => n + c.out - c.in, 0);
 	const name = escapeXml(timeline.name);
+	const marks = chapterMarks(timeline, cuts);
 	const clips = cuts.map(
-		(c) =>
+		(c, n) =>
 			`            <asset-clip ref="r2" name="${escapeXml(c.clip.title)}" offset="${time(c.offset)}" start="${time(c.in)}" duration="${time(c.out - c.in)}" format="r1" tcFormat="NDF">\n` +
 			`              <note>${escapeXml(`clipforge ${c.clip.id}, score ${c.clip.score}`)}</note>\n` +
+			marks[n]!.map(
+				(m) =>
+					`              <chapter-marker start="${time(m.frame)}" duration="1/${TIMELINE_FPS}s" value="${escapeXml(m.title)}" posterOffset="0s"/>\n`,
+			).join("") +
 			`            </asset-clip>`,
 	);
 	return [
@@ -104,6 +129,14 @@ export function toXmeml(timeline: Timeline): string {
 		(kind === "audio" ? `<sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>` : "") +
 		`<comments><mastercomment1>${escapeXml(`clipforge ${c.clip.id}, score ${c.clip.score}`)}</mastercomment1></comments>` +
 		`</clipitem>`;
+	// Chapter starts as sequence markers, at their place on the timeline.
+	const marks = chapterMarks(timeline, cuts);
+	const markers = cuts.flatMap((c, n) =>
+		marks[n]!.map((m) => {
+			const at = c.offset + m.frame - c.in;
+			return `    <marker><name>${escapeXml(m.title)}</name><comment>chapter</comment><in>${at}</in><out>-1</out></marker>`;
+		}),
+	);
 	return [
 		`<?xml version="1.0" encoding="UTF-8"?>`,
 		`<!DOCTYPE xmeml>`,
@@ -112,6 +145,7 @@ export function toXmeml(timeline: Timeline): string {
 		`    <name>${escapeXml(`${timeline.name} (clipforge clips)`)}</name>`,
 		`    <duration>${total}</duration>`,
 		`    ${rate}`,
+		...markers,
 		`    <media>`,
 		`      <video>`,
 		`        <format><samplecharacteristics>${rate}<width>${WIDTH}</width><height>${HEIGHT}</height><pixelaspectratio>square</pixelaspectratio></samplecharacteristics></format>`,

@@ -1,5 +1,6 @@
 /** Every tool, in the order an assistant lists them. */
 import { deleteVideo } from "./delete-video.ts";
+import { getChapters } from "./get-chapters.ts";
 import { getClip } from "./get-clip.ts";
 import { getStatus } from "./get-status.ts";
 import { listClips } from "./list-clips.ts";
@@ -16,6 +17,7 @@ export const TOOLS = [
 	submitVideo,
 	getStatus,
 	waitForCompletion,
+	getChapters,
 	listClips,
 	getClip,
 	updateClip,

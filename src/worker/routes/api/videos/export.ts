@@ -10,6 +10,7 @@ import type { ClipRow } from "../../../db/clips";
 import type { VideoRow } from "../../../db/videos";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
+import { readChapters, type ChaptersView } from "../../../services/chapters/stored-chapters";
 import { toFcpxml, toXmeml, type Timeline } from "../../../services/exports/timeline";
 import { ZIP_MAX_BYTES, zipLength, zipStream, type ZipEntry } from "../../../services/exports/zip";
 import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
@@ -28,7 +29,7 @@ const exportRoute = createRoute({
 	description:
 		"`fcpxml` (FCPXML 1.9) and `premiere` (Final Cut 7 XML, xmeml 4) put the clips one after another on a 30 fps 1080p timeline, each an in/out range of the source: " +
 		"the editor relinks the source (`mediaUrl` says where your copy is, e.g. `file:///Users/me/talk.mp4`; by default the URL it was submitted from, or `file:///<title>` for an uploaded file). " +
-		"`zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.",
+		"`zip` streams the rendered MP4s (stored, not compressed) with a `clips.json` of their details and a `chapters.txt` of the whole video's show notes (its summary and chapter lines). Timelines mark the whole video's chapters that start inside a clip. The list's filters and order apply (e.g. `favorited=true`). 409 until the video has clips.",
 	security: BEARER_OR_SESSION,
 	request: {
 		params: z.object({ id: VideoId }),
@@ -85,13 +86,15 @@ export const registerExport = (api: Api) =>
 			);
 		}
 		const base = `${video.id}-clips`;
-		if (query.format === "zip") return zipResponse(c.env.MEDIA, video, rows, `${base}.zip`);
+		const chapters = await readChapters(c.env.MEDIA, video);
+		if (query.format === "zip") return zipResponse(c.env.MEDIA, video, rows, `${base}.zip`, chapters);
 		const timeline: Timeline = {
 			name: video.title || video.id,
 			videoId: video.id,
 			mediaUrl: query.mediaUrl ?? defaultMediaUrl(video),
 			sourceDuration: video.duration,
 			clips: rows.map((r) => ({ id: r.id, title: r.title, start: r.startTime, end: r.endTime, score: r.score })),
+			chapters: chapters?.chapters ?? [],
 		};
 		const [body, name] =
 			query.format === "fcpxml" ? [toFcpxml(timeline), `${base}.fcpxml`] : [toXmeml(timeline), `${base}.xml`];
@@ -108,7 +111,13 @@ function defaultMediaUrl(video: VideoRow): string {
 	return `file:///${encodeURIComponent(/\.\w{2,4}$/.test(name) ? name : `${name}.mp4`)}`;
 }
 
-async function zipResponse(bucket: R2Bucket, video: VideoRow, rows: ClipRow[], name: string): Promise<Response> {
+async function zipResponse(
+	bucket: R2Bucket,
+	video: VideoRow,
+	rows: ClipRow[],
+	name: string,
+	chapters: ChaptersView | null,
+): Promise<Response> {
 	const heads = await Promise.all(rows.map((r) => (r.videoKey ? bucket.head(r.videoKey) : Promise.resolve(null))));
 	const entries: ZipEntry[] = [];
 	const details: unknown[] = [];
@@ -150,6 +159,16 @@ async function zipResponse(bucket: R2Bucket, video: VideoRow, rows: ClipRow[], n
 		modified: new Date(),
 		open: async () => new Blob([manifest]).stream(),
 	});
+	if (chapters) {
+		// The long video's show notes, ready to paste: its summary and chapter lines.
+		const notes = new TextEncoder().encode(`${chapters.description}\n`);
+		entries.push({
+			name: "chapters.txt",
+			size: notes.byteLength,
+			modified: new Date(),
+			open: async () => new Blob([notes]).stream(),
+		});
+	}
 	const length = zipLength(entries);
 	if (length > ZIP_MAX_BYTES)
 		throw new ApiError(

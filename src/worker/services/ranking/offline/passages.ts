@@ -155,25 +155,42 @@ export class SpanSpace implements Iterable<Span> {
 	}
 }
 
-/** split-clips: consecutive parts covering the frame, each within the range, ending on a sentence end. */
-export function splitIntoParts(units: Unit[], bounds: Bounds, frame: Frame): Span[] {
-	const parts: Span[] = [];
+/**
+ * split-clips: consecutive parts covering the frame, each within the range, ending on a sentence
+ * end. Parts end where topics do (`topicStarts`: the first unit of each chapter) whenever the topic
+ * is long enough to be parts of its own; a topic shorter than the minimum joins the next. Inside a
+ * topic, each part is as long as the range allows.
+ */
+export function splitIntoParts(units: Unit[], bounds: Bounds, frame: Frame, topicStarts: number[] = []): Span[] {
 	const length = (i: number, j: number) => {
 		const span = padded(units, i, j, frame);
 		return span.end - span.start;
 	};
-	let first = 0;
-	while (first < units.length) {
+	const cuts = [0];
+	for (const b of [...topicStarts].sort((x, y) => x - y)) {
+		if (b <= cuts[cuts.length - 1]! || b >= units.length) continue;
+		if (length(cuts[cuts.length - 1]!, b - 1) >= bounds.min && length(b, units.length - 1) >= bounds.min)
+			cuts.push(b);
+	}
+	return cuts.flatMap((from, k) => splitRange(units, from, cuts[k + 1] ?? units.length, bounds, frame, length));
+}
+
+/** Units [from, to) as consecutive parts within the range, each ending on a sentence end. */
+function splitRange(
+	units: Unit[],
+	from: number,
+	to: number,
+	bounds: Bounds,
+	frame: Frame,
+	length: (i: number, j: number) => number,
+): Span[] {
+	const parts: Span[] = [];
+	let first = from;
+	while (first < to) {
 		let j = first;
-		while (j + 1 < units.length && length(first, j + 1) <= bounds.max) j++;
+		while (j + 1 < to && length(first, j + 1) <= bounds.max) j++;
 		// Leave what remains long enough to be a part of its own, when the range allows it.
-		while (
-			j > first &&
-			j + 1 < units.length &&
-			length(j + 1, units.length - 1) < bounds.min &&
-			length(first, j - 1) >= bounds.min
-		)
-			j--;
+		while (j > first && j + 1 < to && length(j + 1, to - 1) < bounds.min && length(first, j - 1) >= bounds.min) j--;
 		parts.push(padded(units, first, j, frame));
 		first = j + 1;
 	}

@@ -20,6 +20,8 @@ import { relevanceOf } from "./relevance";
 import type { AudioSignals } from "./signals";
 import { analyseTalk, type RankConfig, type TalkAnalysis } from "./talk-analysis";
 import { chooseMoments } from "./virality";
+import { describeChapters } from "../../chapters/offline/describe";
+import { segmentUnits } from "../../chapters/offline/segment";
 
 export type { RankConfig, TalkAnalysis };
 
@@ -49,8 +51,15 @@ export function rankOffline(
 		return { clips: [clip(padded(units, 0, units.length - 1, frame))], note: null };
 	}
 	if (config.clipType === "split-clips") {
-		const parts = splitIntoParts(units, bounds, frame).map((span) => clip(span));
-		return { clips: parts.map((part, n) => ({ ...part, title: `Part ${n + 1}: ${part.title}` })), note: null };
+		const topics = topicsOf(units, frame);
+		const byTopic = splitIntoParts(units, bounds, frame, topics.starts);
+		// Following the topics adds at most a part per topic; never beyond what the submission was allowed (60 parts).
+		const spans = byTopic.length <= SPLIT_PARTS_ALLOWED ? byTopic : splitIntoParts(units, bounds, frame);
+		const parts = spans.map((span) => clip(span));
+		return {
+			clips: parts.map((part, n) => ({ ...part, title: `Part ${n + 1}: ${topics.titleAt(part) ?? part.title}` })),
+			note: null,
+		};
 	}
 	if (search.end - search.start < bounds.min) {
 		return {
@@ -89,6 +98,38 @@ export function rankOffline(
 	}
 	const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
 	return { clips: ordered(chosen.map((span) => clip(span))), note: null };
+}
+
+/** services/configure-video.ts MAX_SPLIT_PARTS: what a split-clips submission is checked against. */
+const SPLIT_PARTS_ALLOWED = 60;
+
+/**
+ * The frame's topics, as the whole video's offline chapters are found: the first
+ * unit of each, and the title of the topic a part lies mostly in (null when the frame is one topic).
+ */
+function topicsOf(
+	units: TalkAnalysis["units"],
+	frame: { start: number; end: number },
+): { starts: number[]; titleAt: (span: { start: number; end: number }) => string | null } {
+	const { starts } = segmentUnits(units, frame.end - frame.start);
+	if (starts.length < 2) return { starts, titleAt: () => null };
+	const groups = starts.map((s, k) => units.slice(s, starts[k + 1] ?? units.length));
+	const titles = describeChapters(groups).map((t) => t.title);
+	return {
+		starts,
+		titleAt: (span) => {
+			let best = 0;
+			let most = -1;
+			groups.forEach((group, k) => {
+				const shared = Math.min(span.end, group[group.length - 1]!.end) - Math.max(span.start, group[0]!.start);
+				if (shared > most) {
+					most = shared;
+					best = k;
+				}
+			});
+			return titles[best]!;
+		},
+	};
 }
 
 /** Best score first; titles made distinct within the video. */

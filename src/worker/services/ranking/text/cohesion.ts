@@ -7,7 +7,7 @@
 import type { Unit } from "./units";
 
 /** Inverse document frequency of each stem over the units (sentences are the documents). */
-export function idfOf(units: Unit[]): Map<string, number> {
+export function idfOf(units: Pick<Unit, "terms">[]): Map<string, number> {
 	const df = new Map<string, number>();
 	for (const u of units) for (const t of new Set(u.terms)) df.set(t, (df.get(t) ?? 0) + 1);
 	const idf = new Map<string, number>();

@@ -190,7 +190,7 @@ export function isKey(norm: string): boolean {
 	return norm.length > 1 && !STOP_WORDS.has(norm) && !FILLER_WORDS.has(norm);
 }
 
-function isContent(w: WordInfo): boolean {
+export function isContent(w: WordInfo): boolean {
 	if (w.norm.length < 3 || STOP_WORDS.has(w.norm) || FILLER_WORDS.has(w.norm) || BACKCHANNEL_WORDS.has(w.norm))
 		return false;
 	return (

@@ -1,0 +1,160 @@
+/**
+ * Titles and summaries for chapters without a model. A chapter's title is its salient terms: the
+ * words said often inside it and rarely in the other chapters (TF-IDF over the chapters), written
+ * as the speakers wrote them, as an adjacent pair when two of them are said together ("remote
+ * control"). Its summary is its most central sentence: the one that carries the most of those
+ * terms for its length. The whole video's summary names the topics in order and quotes the most
+ * central sentence of the longest chapter.
+ */
+import type { ChapterUnit as Unit } from "./chapter-units";
+
+export interface ChapterText {
+	title: string;
+	summary: string;
+	/** Salient surface words, best first (what the whole video's summary names). */
+	terms: string[];
+}
+
+const MAX_TITLE_CHARS = 60;
+const MAX_SUMMARY_CHARS = 220;
+
+/** `chapters`: the units of each chapter, in order. */
+export function describeChapters(chapters: Unit[][]): ChapterText[] {
+	const df = new Map<string, number>();
+	for (const units of chapters)
+		for (const t of new Set(units.flatMap((u) => u.terms))) df.set(t, (df.get(t) ?? 0) + 1);
+	const used = new Set<string>();
+	return chapters.map((units, index) => {
+		const weights = salience(units, df, chapters.length);
+		const surface = surfaceForms(units);
+		const ranked = [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([stem]) => stem);
+		const title = titleOf(units, ranked, surface, used) || `Part ${index + 1}`;
+		used.add(title.toLowerCase());
+		return {
+			title,
+			summary: centralSentence(units, weights),
+			terms: ranked.slice(0, 4).map((s) => surface.get(s) ?? s),
+		};
+	});
+}
+
+/** The whole video in a few words: its topics in order and its most central sentence. */
+export function summaryOf(texts: ChapterText[], chapters: Unit[][]): string {
+	const titles = texts.map((t) => t.title.toLowerCase());
+	const list =
+		titles.length <= 1 ? (titles[0] ?? "") : `${titles.slice(0, -1).join(", ")} and ${titles[titles.length - 1]}`;
+	const longest = chapters.reduce((best, units, i) => (span(units) > span(chapters[best] ?? []) ? i : best), 0);
+	const quote = texts[longest]?.summary ?? "";
+	return [list ? `This video covers ${list}.` : "", quote].filter(Boolean).join(" ");
+}
+
+function span(units: Unit[]): number {
+	return units.length ? units[units.length - 1]!.end - units[0]!.start : 0;
+}
+
+function salience(units: Unit[], df: Map<string, number>, chapterCount: number): Map<string, number> {
+	const tf = new Map<string, number>();
+	for (const u of units) for (const t of u.terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+	const weights = new Map<string, number>();
+	for (const [t, count] of tf) {
+		if (count < 2 && tf.size > 8) continue;
+		weights.set(t, (1 + Math.log(count)) * Math.log(1 + chapterCount / (df.get(t) ?? 1)));
+	}
+	return weights;
+}
+
+/** The most frequent way each stem was written ("Budget" or "budget", never the stem "budget"). */
+function surfaceForms(units: Unit[]): Map<string, string> {
+	const counts = new Map<string, Map<string, number>>();
+	for (const u of units) {
+		u.tagged.forEach((w, i) => {
+			if (!w.norm) return;
+			const written = u.words[i]!.word.trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+			// A capital only at a sentence start says nothing: keep the lower case then.
+			const form = i === 0 || written === written.toUpperCase() ? w.norm : written;
+			const forms = counts.get(w.stem) ?? new Map<string, number>();
+			forms.set(form, (forms.get(form) ?? 0) + 1);
+			counts.set(w.stem, forms);
+		});
+	}
+	const best = new Map<string, string>();
+	for (const [stem, forms] of counts) best.set(stem, [...forms.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
+	return best;
+}
+
+function titleOf(units: Unit[], ranked: string[], surface: Map<string, string>, used: Set<string>): string {
+	const top = ranked.slice(0, 8);
+	const rank = new Map(top.map((s, i) => [s, i]));
+	// The best adjacent pair of salient words ("remote control", "battery life").
+	const pairs = new Map<string, number>();
+	const pairForms = new Map<string, Map<string, number>>();
+	for (const u of units) {
+		for (let i = 1; i < u.tagged.length; i++) {
+			const a = u.tagged[i - 1]!.stem;
+			const b = u.tagged[i]!.stem;
+			if (a !== b && rank.has(a) && rank.has(b) && u.terms.includes(a) && u.terms.includes(b)) {
+				const key = `${a} ${b}`;
+				pairs.set(key, (pairs.get(key) ?? 0) + 1);
+				// As said: "tomato plants", not each word's own most frequent form ("tomatoes plants").
+				const said = `${u.tagged[i - 1]!.norm} ${u.tagged[i]!.norm}`;
+				const forms = pairForms.get(key) ?? new Map<string, number>();
+				forms.set(said, (forms.get(said) ?? 0) + 1);
+				pairForms.set(key, forms);
+			}
+		}
+	}
+	const pair = [...pairs.entries()]
+		.filter(([, count]) => count >= 2)
+		.sort((x, y) => y[1] - x[1] || pairRank(x[0], rank) - pairRank(y[0], rank))[0]?.[0];
+	const words = (stems: string[]) => stems.map((s) => surface.get(s) ?? s);
+	const candidates: string[][] = [];
+	if (pair) {
+		const inPair = new Set(pair.split(" "));
+		const other = top.find((s) => !inPair.has(s));
+		const said = [...pairForms.get(pair)!.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+		candidates.push(other ? [said, surface.get(other) ?? other] : [said]);
+	}
+	candidates.push(words(top.slice(0, 2)), words(top.slice(0, 3)), words(top.slice(1, 3)));
+	for (const parts of candidates) {
+		if (parts.length === 0) continue;
+		const title = capitalise(
+			parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`,
+		);
+		if (title.length <= MAX_TITLE_CHARS && !used.has(title.toLowerCase())) return title;
+	}
+	return capitalise(words(top.slice(0, 1)).join(""));
+}
+
+function pairRank(pair: string, rank: Map<string, number>): number {
+	return pair.split(" ").reduce((sum, s) => sum + (rank.get(s) ?? 9), 0);
+}
+
+function centralSentence(units: Unit[], weights: Map<string, number>): string {
+	let best: Unit | undefined;
+	let bestScore = -Infinity;
+	for (const u of units) {
+		if (u.backchannel || u.wordCount < 6 || u.question) continue;
+		const carried = [...new Set(u.terms)].reduce((sum, t) => sum + (weights.get(t) ?? 0), 0);
+		// Favour sentences of 12-35 words: long enough to say something, short enough to read.
+		const score = carried / Math.sqrt(Math.max(12, u.wordCount)) - (u.wordCount > 35 ? 0.5 : 0) - u.fillers * 0.2;
+		if (score > bestScore) {
+			bestScore = score;
+			best = u;
+		}
+	}
+	best ??= units.reduce<Unit | undefined>((a, u) => (!a || u.wordCount > a.wordCount ? u : a), undefined);
+	return best ? clean(best.text) : "";
+}
+
+function clean(text: string): string {
+	const spoken = text
+		.replace(/\b(?:um+|uh+|er+|erm|hmm+)\b[,.]?\s*/gi, "")
+		.replace(/\s+/g, " ")
+		.trim();
+	const sentence = capitalise(spoken);
+	if (sentence.length <= MAX_SUMMARY_CHARS) return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
+	const cut = sentence.slice(0, MAX_SUMMARY_CHARS - 1);
+	return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[,;:]$/, "")}…`;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
