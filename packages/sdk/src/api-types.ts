@@ -975,7 +975,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate a finished video's clips with new settings (no new download or transcription)
-         * @description Runs analyzing and generating_clips again with the video's config changed by `config` (any field; the others stay), from the stored source and transcript. The video goes back to `analyzing` (progress from 55%), then `generating_clips` and `completed`, as a new video would; its previous clips are listed until the new ones are all rendered, then replaced. If it fails, the video ends `failed` with its previous clips and config, and the reprocess is refunded. The first reprocess of a video is free (1 per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count. The language and the transcribed time frame cannot change (a new transcription would be needed).
+         * @description Runs analyzing and generating_clips again with the video's config changed by `config` (any field; the others stay), from the stored source and transcript. The video goes back to `analyzing` (progress from 55%), then `generating_clips` and `completed`, as a new video would; its previous clips are listed until the new ones are all rendered, then replaced. If it fails, the video ends `failed` with its previous clips and config, and the reprocess is refunded. The first reprocess of a video is free (1 per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count, unless the workspace caused the failure (deleting the split-screen background it draws): then its charge stays and it counts. The language and the transcribed time frame cannot change (a new transcription would be needed).
          */
         post: {
             parameters: {
@@ -3342,7 +3342,7 @@ export interface components {
             /** @enum {string} */
             status: "processing" | "completed" | "failed";
             config: components["schemas"]["VideoConfig"];
-            /** @description 0 for a free reprocess; refunded when it failed. */
+            /** @description 0 for a free reprocess; refunded when it failed, unless the workspace caused the failure (errorMessage says so). */
             minutesCharged: number;
             errorMessage: string | null;
             clipsCount: number | null;
