@@ -420,6 +420,38 @@ describe("refusals", () => {
 		});
 	});
 
+	it("400 for a trim outside the charged time frame, with the frame in details: an edit renders only what was paid for", async () => {
+		// A 3-hour source with a 60 s time frame: 1 minute charged.
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("long"), { duration: 3 * 3600 }), {
+			timeframeStart: 100,
+			timeframeEnd: 160,
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+		});
+		expect(await balanceOf(workspaceId)).toBe(9);
+		const [clip] = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips;
+		for (const body of [
+			{ startTime: 5000, endTime: 5600 },
+			{ startTime: 5000, endTime: 5030 },
+			{ startTime: 90, endTime: 120 },
+			{ endTime: 170 },
+		]) {
+			const { status, body: answer } = await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body });
+			expect(status, JSON.stringify(body)).toBe(400);
+			expect(answer.error.code).toBe("invalid_request");
+			expect(answer.error.details, JSON.stringify(body)).toContainEqual(
+				expect.objectContaining({ frame: { start: 100, end: 160 } }),
+			);
+		}
+		expect(renders()).toHaveLength((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.clipsCount);
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ edits: 0 });
+		// Inside the frame a trim is fine.
+		const inside = await editAndWait(apiKey, clip.id, { startTime: 120, endTime: 150 });
+		expect(inside.status, JSON.stringify(inside.body)).toBe(202);
+		expect(await balanceOf(workspaceId)).toBe(9);
+	});
+
 	it(`re-renders are free up to ${MAX_EDITS_PER_CLIP} per clip, then 409 quota_exceeded`, async () => {
 		const { apiKey, workspaceId, clip } = await processed();
 		await env.DB.prepare("UPDATE clips SET edits = ? WHERE id = ?").bind(MAX_EDITS_PER_CLIP, clip.id).run();

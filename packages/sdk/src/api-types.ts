@@ -1186,7 +1186,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it
-         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the source or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
+         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the charged time frame (`details` gives it) or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
          */
         patch: {
             parameters: {
@@ -3448,7 +3448,7 @@ export interface components {
             hookTitle?: string | null;
             /** @description Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip. */
             startTime?: number;
-            /** @description Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last 5-600 s. Re-renders the clip. */
+            /** @description Seconds in the source; snapped to the nearest word end (within 1.5 s), inside the video's charged time frame (else 400 with the frame in `details`); the clip must last 5-600 s. Re-renders the clip. */
             endTime?: number;
             /**
              * @description The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.
