@@ -190,7 +190,8 @@ function titleFromFileName(name: string): string {
 /** The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused here, before any charge. */
 async function probe(render: RenderClient, url: string, limits: SourceLimits, uploaded?: string) {
 	try {
-		return boundedProbe(await render.run("probe", { url, limits }, { timeoutMs: PROBE_TIMEOUT_MS }));
+		const request = { url, limits, upload: uploaded !== undefined };
+		return boundedProbe(await render.run("probe", request, { timeoutMs: PROBE_TIMEOUT_MS }));
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (uploaded && (error.code === "unsupported_source" || error.code === "invalid_request")) {
