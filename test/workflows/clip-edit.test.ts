@@ -157,6 +157,35 @@ describe("editing a clip re-renders it alone", () => {
 		expect(vtt).toContain(" fixed ");
 	});
 
+	it("a corrected word cannot forge cues: it is stored on one line, and SRT and VTT escape what is left", async () => {
+		const { apiKey, clip } = await processed({ enableCaptions: false });
+		const forged = "hi\n\n99\n00:00:00,000 --> 00:09:00,000\r\n<b>forged</b> & cue\u2028x";
+		const edited = await editAndWait(apiKey, clip.id, { captionWords: [{ index: 0, word: forged }] });
+		expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+		expect(edited.body.words[0].word).toBe("hi 99 00:00:00,000 --> 00:09:00,000 <b>forged</b> & cue x");
+		const srt = (await call("GET", `/api/clips/${clip.id}/captions?format=srt`, { key: apiKey })).body as string;
+		const vtt = (await call("GET", `/api/clips/${clip.id}/captions?format=vtt`, { key: apiKey })).body as string;
+		for (const [file, sep] of [
+			[srt, ","],
+			[vtt, "."],
+		] as const) {
+			const arrows = file.split("\n").filter((line) => line.includes("-->"));
+			const timing = new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\${sep}\\d{3} --> \\d\\d:\\d\\d:\\d\\d\\${sep}\\d{3}$`);
+			for (const line of arrows) expect(line, file).toMatch(timing);
+			expect(file.split("\n")).not.toContain("99");
+			expect(file).not.toContain("\u2028");
+		}
+		expect(vtt).toContain("&lt;b&gt;forged&lt;/b&gt; &amp; cue");
+		expect(
+			(
+				await call("PATCH", `/api/clips/${clip.id}`, {
+					key: apiKey,
+					body: { captionWords: [{ index: 0, word: "\n\t" }] },
+				})
+			).status,
+		).toBe(400);
+	});
+
 	it("keeps the previous version when the render fails, and says why", async () => {
 		const { apiKey, videoId, clip } = await processed();
 		fake().failAlways(renderJobs.renderClip.path, {

@@ -23,6 +23,7 @@ import { ApiError } from "../../../errors";
 import { editClip } from "../../../services/edit-clip";
 import { retimeWords } from "../../../domain/silences";
 import { CAPTION_CONTENT_TYPE, captionsOf } from "../../../services/exports/captions";
+import { oneLine } from "../../../services/transcription/transcript-formats";
 import type { Transcript } from "../../../services/transcription/transcript";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { ClipDetail, ClipId } from "../videos/schemas";
@@ -57,7 +58,17 @@ export const UpdateClipBody = z
 				"The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.",
 		}),
 		captionWords: z
-			.array(z.strictObject({ index: z.number().int().min(0), word: z.string().trim().min(1).max(100) }))
+			.array(
+				z.strictObject({
+					index: z.number().int().min(0),
+					// One line: line breaks and control characters become a space (captions files are line-based).
+					word: z
+						.string()
+						.max(100)
+						.transform(oneLine)
+						.refine((word) => word.length > 0, "must not be empty"),
+				}),
+			)
 			.max(500)
 			.optional()
 			.openapi({
