@@ -169,3 +169,52 @@ describe("the cron purges", () => {
 		expect(await ids("SELECT key AS id FROM login_throttle")).toEqual([`ip:waiting-${stamp}`]);
 	});
 });
+
+describe("CSRF: a signed-in write must come from this site", () => {
+	it("a write with the cookie from another origin (or Sec-Fetch-Site cross-site/same-site) is 403, bodiless POSTs too; same-origin and API keys go on", async () => {
+		const workspace = await createWorkspace();
+		const owner = await createUser({ workspaces: 0 });
+		await env.DB.prepare("INSERT INTO memberships (user_id, workspace_id, role) VALUES (?, ?, 'owner')")
+			.bind(owner.userId, workspace.workspaceId)
+			.run();
+		const cookie = await signIn(owner.email, owner.password);
+		const rotate = `/api/workspaces/${workspace.workspaceId}/webhook/secret`;
+		const secretOf = async () =>
+			(await env.DB.prepare("SELECT webhook_secret AS s FROM workspaces WHERE id = ?")
+				.bind(workspace.workspaceId)
+				.first<string>("s")) ?? null;
+		const before = await secretOf();
+		const hostile: Record<string, string>[] = [
+			{ cookie, origin: "https://evil.example" },
+			{ cookie, origin: "null" },
+			{ cookie, "sec-fetch-site": "cross-site" },
+			{ cookie, "sec-fetch-site": "same-site" },
+		];
+		for (const headers of hostile) {
+			// A bodiless POST (no Content-Type, so the JSON check does not stop it) and a JSON write.
+			const bodiless = await call("POST", rotate, { headers: { ...headers, "content-length": "0" } });
+			expect(bodiless.status, JSON.stringify(headers)).toBe(403);
+			expect(bodiless.body.error.code).toBe("forbidden");
+			const json = await call("POST", "/api/projects", {
+				headers,
+				body: { workspaceId: workspace.workspaceId, name: "csrf" },
+			});
+			expect(json.status, JSON.stringify(headers)).toBe(403);
+		}
+		expect(await secretOf()).toBe(before);
+		// Reads are not writes; the dashboard's own writes and API keys go on.
+		expect(
+			(await call("GET", "/api/workspaces", { headers: { cookie, origin: "https://evil.example" } })).status,
+		).toBe(200);
+		const same = await call("POST", rotate, {
+			headers: { cookie, origin: "http://clipforge.test", "sec-fetch-site": "same-origin" },
+		});
+		expect(same.status, JSON.stringify(same.body)).toBe(200);
+		const keyed = await call("POST", "/api/projects", {
+			key: workspace.apiKey,
+			headers: { origin: "https://elsewhere.example" },
+			body: { name: "from a script" },
+		});
+		expect(keyed.status).toBe(201);
+	});
+});

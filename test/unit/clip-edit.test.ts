@@ -18,26 +18,34 @@ const words = Array.from({ length: 60 }, (_, i) => {
 
 describe("snapTrim", () => {
 	it("moves the start to the nearest word start and the end to the nearest word end", () => {
-		const trim = snapTrim(words, 12.13, 17.85, 600);
+		const trim = snapTrim(words, 12.13, 17.85, { start: 0, end: 600 });
 		expect(trim).toEqual({ start: 12, end: 17.9, issues: [] });
 	});
 
 	it("leaves a time in a long pause as asked (no word edge within SNAP_SECONDS)", () => {
 		const pauseMiddle = words[20]!.end + 2.5;
 		expect(pauseMiddle - words[20]!.end).toBeGreaterThan(SNAP_SECONDS);
-		expect(snapTrim(words, 10, pauseMiddle, 600)).toMatchObject({ start: 10, end: pauseMiddle, issues: [] });
+		expect(snapTrim(words, 10, pauseMiddle, { start: 0, end: 600 })).toMatchObject({
+			start: 10,
+			end: pauseMiddle,
+			issues: [],
+		});
 	});
 
 	it("keeps times as asked when there are no words, and refuses what falls outside the source or the length bounds", () => {
-		expect(snapTrim([], 3.3333, 20.1, 600)).toMatchObject({ start: 3.333, end: 20.1, issues: [] });
-		expect(snapTrim(words, 10, 601, 600).issues.map((i) => i.path)).toEqual(["endTime"]);
-		expect(snapTrim(words, -1, 20, 600).issues.map((i) => i.path)).toEqual(["startTime"]);
-		expect(snapTrim(words, 20, 20, 600).issues[0]!.message).toMatch(/after startTime/);
+		expect(snapTrim([], 3.3333, 20.1, { start: 0, end: 600 })).toMatchObject({
+			start: 3.333,
+			end: 20.1,
+			issues: [],
+		});
+		expect(snapTrim(words, 10, 601, { start: 0, end: 600 }).issues.map((i) => i.path)).toEqual(["endTime"]);
+		expect(snapTrim(words, -1, 20, { start: 0, end: 600 }).issues.map((i) => i.path)).toEqual(["startTime"]);
+		expect(snapTrim(words, 20, 20, { start: 0, end: 600 }).issues[0]!.message).toMatch(/after startTime/);
 		// 10.0 → 12.3 snaps to 2.3 s: too short.
-		expect(snapTrim(words, 10, 12.2, 600).issues[0]!.message).toMatch(
+		expect(snapTrim(words, 10, 12.2, { start: 0, end: 600 }).issues[0]!.message).toMatch(
 			/must last 5 to 600 s; .* 2\.3 s \(10 → 12\.3\)/,
 		);
-		expect(snapTrim([], 0, 700, 800).issues[0]!.message).toMatch(/must last 5 to 600 s/);
+		expect(snapTrim([], 0, 700, { start: 0, end: 800 }).issues[0]!.message).toMatch(/must last 5 to 600 s/);
 	});
 });
 

@@ -157,6 +157,35 @@ describe("editing a clip re-renders it alone", () => {
 		expect(vtt).toContain(" fixed ");
 	});
 
+	it("a corrected word cannot forge cues: it is stored on one line, and SRT and VTT escape what is left", async () => {
+		const { apiKey, clip } = await processed({ enableCaptions: false });
+		const forged = "hi\n\n99\n00:00:00,000 --> 00:09:00,000\r\n<b>forged</b> & cue\u2028x";
+		const edited = await editAndWait(apiKey, clip.id, { captionWords: [{ index: 0, word: forged }] });
+		expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+		expect(edited.body.words[0].word).toBe("hi 99 00:00:00,000 --> 00:09:00,000 <b>forged</b> & cue x");
+		const srt = (await call("GET", `/api/clips/${clip.id}/captions?format=srt`, { key: apiKey })).body as string;
+		const vtt = (await call("GET", `/api/clips/${clip.id}/captions?format=vtt`, { key: apiKey })).body as string;
+		for (const [file, sep] of [
+			[srt, ","],
+			[vtt, "."],
+		] as const) {
+			const arrows = file.split("\n").filter((line) => line.includes("-->"));
+			const timing = new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\${sep}\\d{3} --> \\d\\d:\\d\\d:\\d\\d\\${sep}\\d{3}$`);
+			for (const line of arrows) expect(line, file).toMatch(timing);
+			expect(file.split("\n")).not.toContain("99");
+			expect(file).not.toContain("\u2028");
+		}
+		expect(vtt).toContain("&lt;b&gt;forged&lt;/b&gt; &amp; cue");
+		expect(
+			(
+				await call("PATCH", `/api/clips/${clip.id}`, {
+					key: apiKey,
+					body: { captionWords: [{ index: 0, word: "\n\t" }] },
+				})
+			).status,
+		).toBe(400);
+	});
+
 	it("keeps the previous version when the render fails, and says why", async () => {
 		const { apiKey, videoId, clip } = await processed();
 		fake().failAlways(renderJobs.renderClip.path, {
@@ -418,6 +447,38 @@ describe("refusals", () => {
 			status: "completed",
 			edits: 0,
 		});
+	});
+
+	it("400 for a trim outside the charged time frame, with the frame in details: an edit renders only what was paid for", async () => {
+		// A 3-hour source with a 60 s time frame: 1 minute charged.
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("long"), { duration: 3 * 3600 }), {
+			timeframeStart: 100,
+			timeframeEnd: 160,
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+		});
+		expect(await balanceOf(workspaceId)).toBe(9);
+		const [clip] = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips;
+		for (const body of [
+			{ startTime: 5000, endTime: 5600 },
+			{ startTime: 5000, endTime: 5030 },
+			{ startTime: 90, endTime: 120 },
+			{ endTime: 170 },
+		]) {
+			const { status, body: answer } = await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body });
+			expect(status, JSON.stringify(body)).toBe(400);
+			expect(answer.error.code).toBe("invalid_request");
+			expect(answer.error.details, JSON.stringify(body)).toContainEqual(
+				expect.objectContaining({ frame: { start: 100, end: 160 } }),
+			);
+		}
+		expect(renders()).toHaveLength((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.clipsCount);
+		expect((await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body).toMatchObject({ edits: 0 });
+		// Inside the frame a trim is fine.
+		const inside = await editAndWait(apiKey, clip.id, { startTime: 120, endTime: 150 });
+		expect(inside.status, JSON.stringify(inside.body)).toBe(202);
+		expect(await balanceOf(workspaceId)).toBe(9);
 	});
 
 	it(`re-renders are free up to ${MAX_EDITS_PER_CLIP} per clip, then 409 quota_exceeded`, async () => {

@@ -159,7 +159,8 @@ describe("ProcessVideoWorkflow", () => {
 			clipDurationMin: 20,
 			clipDurationMax: 30,
 		});
-		const log = fake().renderLog.filter((r) => r.clipId.startsWith(videoId.replace(/^vid_/, "clp_")));
+		const ids = await env.DB.prepare("SELECT id FROM clips WHERE video_id = ?").bind(videoId).all<{ id: string }>();
+		const log = fake().renderLog.filter((r) => ids.results.some((c) => c.id === r.clipId));
 		expect(log.length).toBeGreaterThanOrEqual(5);
 		const slow = log[0]!;
 		// While the slow first clip renders, the other lanes keep going: clips 3, 4 and 5 all start before it ends.

@@ -94,7 +94,9 @@ describe("reprocessing a finished video", () => {
 		const after = await clipsOf(apiKey, videoId);
 		expect(after.count).toBeGreaterThan(0);
 		for (const clip of after.clips) {
-			expect(clip.id).toMatch(new RegExp(`_r1_\\d+$`));
+			// New ids, random (nothing in them says which video or reprocess made them).
+			expect(clip.id).toMatch(/^clp_[A-Za-z0-9]{16}$/);
+			expect(before.clips.some((old: { id: string }) => old.id === clip.id)).toBe(false);
 			expect(clip.aspectRatio).toBe("1:1");
 			expect(clip.duration).toBeGreaterThanOrEqual(10);
 			expect(clip.duration).toBeLessThanOrEqual(20);
@@ -188,9 +190,10 @@ describe("reprocessing a finished video", () => {
 				)
 			).status,
 		).toBe(200);
-		expect(
-			(await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects.some((o) => o.key.includes("_r2_")),
-		).toBe(false);
+		// The failed reprocess's files are gone: every clip file left is a listed clip's.
+		const listed = after.clips.map((c: { id: string }) => c.id);
+		for (const { key } of (await env.MEDIA.list({ prefix: `clips/${videoId}/` })).objects)
+			expect(key.endsWith("watermark.png") || listed.some((id: string) => key.includes(id)), key).toBe(true);
 		const list = (await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body;
 		expect(list.reprocesses.map((r: { status: string }) => r.status)).toEqual(["completed", "failed"]);
 
@@ -224,6 +227,80 @@ describe("reprocessing a finished video", () => {
 		).toBe(202);
 		expect((await clipsOf(apiKey, videoId)).count).toBeGreaterThan(0);
 		expect((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.config.skipClipping).toBe(false);
+	});
+});
+
+describe("a reprocess the workspace itself breaks", () => {
+	async function ownBackground(apiKey: string): Promise<string> {
+		const bgUrl = `https://media.example.com/bg/${crypto.randomUUID()}.mp4`;
+		fake().media.add(bgUrl);
+		const created = await call("POST", "/api/backgrounds", { key: apiKey, body: { url: bgUrl } });
+		expect(created.status).toBe(201);
+		return created.body.id as string;
+	}
+
+	/** While the reprocess renders: every clip it is making is asked for by id, then its background deleted. */
+	function attackDuringRender(apiKey: string, videoId: string, backgroundId: string, seen: number[]) {
+		fake().before.set(renderJobs.renderClip.path, async () => {
+			const rows = await env.DB.prepare("SELECT id FROM clips WHERE video_id = ? AND generation > 0")
+				.bind(videoId)
+				.all<{ id: string }>();
+			expect(rows.results.length).toBeGreaterThan(0);
+			for (const { id } of rows.results)
+				seen.push((await call("GET", `/api/clips/${id}`, { key: apiKey })).status);
+			seen.push((await call("GET", `/api/clips/${rows.results[0]!.id}/captions`, { key: apiKey })).status);
+			expect((await call("DELETE", `/api/backgrounds/${backgroundId}`, { key: apiKey })).status).toBe(204);
+		});
+	}
+
+	it("deleting the background it draws: its clips are never served, its charge stays, and it counts toward the free one", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 100 });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url("talk"), { duration: 240 }), {
+			clipDurationMin: 15,
+			clipDurationMax: 30,
+		});
+		const firstClips = (await clipsOf(apiKey, videoId)).clips.map((c: { id: string }) => c.id);
+		const balance = await balanceOf(workspaceId);
+
+		// The free one, broken by the workspace: it is used up all the same.
+		const seen: number[] = [];
+		const firstBackground = await ownBackground(apiKey);
+		attackDuringRender(apiKey, videoId, firstBackground, seen);
+		const free = await reprocessAndWait(
+			apiKey,
+			videoId,
+			{ config: { enableSplitScreen: true, splitScreenBgVideoId: firstBackground } },
+			"errored",
+		);
+		expect(free.status).toBe(202);
+		expect(seen.length).toBeGreaterThan(1);
+		expect(seen.every((status) => status === 404)).toBe(true);
+		let list = (await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body;
+		expect(list.reprocesses[0]).toMatchObject({ status: "failed", minutesCharged: 0 });
+		expect(list.reprocesses[0].errorMessage).toMatch(/was deleted by the workspace.*not refunded/);
+		expect(list.next).toMatchObject({ minutes: 2, freeReprocessesLeft: 0 });
+		const detail = (await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body;
+		expect(detail.status).toBe("failed");
+		expect(detail.config.enableSplitScreen).toBe(false);
+		expect((await clipsOf(apiKey, videoId)).clips.map((c: { id: string }) => c.id)).toEqual(firstClips);
+
+		// A charged one broken so keeps its charge.
+		const seenAgain: number[] = [];
+		const backgroundId = await ownBackground(apiKey);
+		attackDuringRender(apiKey, videoId, backgroundId, seenAgain);
+		const charged = await reprocessAndWait(
+			apiKey,
+			videoId,
+			{ config: { enableSplitScreen: true, splitScreenBgVideoId: backgroundId } },
+			"errored",
+		);
+		expect(charged.body.reprocess).toMatchObject({ number: 2, minutesCharged: 2 });
+		expect(seenAgain.every((status) => status === 404)).toBe(true);
+		expect(await balanceOf(workspaceId)).toBe(balance - 2);
+		expect(await ledgerSum(workspaceId)).toBe(balance - 2);
+		list = (await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body;
+		expect(list.reprocesses.map((r: { status: string }) => r.status)).toEqual(["failed", "failed"]);
+		expect(list.next).toMatchObject({ minutes: 2, freeReprocessesLeft: 0 });
 	});
 });
 

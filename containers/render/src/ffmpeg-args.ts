@@ -310,11 +310,18 @@ export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): st
  * PNG's first frame to fill in its parameters: a 16000×16000 one would take 1 GB); ffprobe then
  * reports 0×0 and names the real size on stderr (see media-limits.ts).
  */
-export function ffprobeArgs(url: string, maxPixels?: number): string[] {
+/**
+ * The container formats a user's own file may be in (ffmpeg demuxer names): no playlist, manifest,
+ * concat or image-sequence demuxer that would open other inputs, nor HTML read as anything.
+ */
+export const UPLOAD_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,flv,ogg,asf,wav,mp3,aac";
+
+export function ffprobeArgs(url: string, maxPixels?: number, formats?: string): string[] {
 	return [
 		"-v",
 		"error",
 		...(maxPixels ? ["-max_pixels", String(maxPixels)] : []),
+		...(formats ? ["-format_whitelist", formats] : []),
 		"-show_entries",
 		"format=duration,size:stream=codec_type,width,height,duration",
 		"-of",

@@ -37,11 +37,15 @@ export async function mediaFacts(
 	maxPixels: number,
 	signal?: AbortSignal,
 	timeoutMs = 30_000,
+	formats?: string,
 ): Promise<MediaFacts | null> {
 	let stdout: string;
 	let stderr: string;
 	try {
-		({ stdout, stderr } = await runProcess(tools.ffprobe, ffprobeArgs(input, maxPixels), { timeoutMs, signal }));
+		({ stdout, stderr } = await runProcess(tools.ffprobe, ffprobeArgs(input, maxPixels, formats), {
+			timeoutMs,
+			signal,
+		}));
 	} catch (error) {
 		if (error instanceof ProcessError && error.reason === "exit") {
 			// A URL that could not be fetched reads like any other fetch failure (no port-scan oracle).

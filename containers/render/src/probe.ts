@@ -6,6 +6,7 @@ import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools, workRoot } from "./tool-paths.ts";
+import { UPLOAD_FORMATS } from "./ffmpeg-args.ts";
 import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;
@@ -34,8 +35,12 @@ export async function probeSource(
 	rawUrl: string,
 	limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 	signal?: AbortSignal,
+	options: { upload?: boolean } = {},
 ): Promise<ProbeResult> {
 	const url = await resolveSource(rawUrl);
+	// A user's uploaded file is read by ffprobe alone, always under the limits: yt-dlp's generic
+	// extractor could take an HTML page's JSON-LD for the file's duration and size.
+	if (options.upload) return probeUpload(url, rawUrl, limits, signal);
 	const info = await ytDlpInfo(url, signal);
 	if (info.is_live)
 		throw new TierError("unsupported_source", "Live streams cannot be clipped; submit the recording.", false, 422);
@@ -63,6 +68,26 @@ export async function probeSource(
 		width: info.width ?? (facts?.width || null),
 		height: info.height ?? (facts?.height || null),
 		hasAudio: facts ? facts.hasAudio : true,
+	});
+}
+
+/** An uploaded file: ffprobe only, under `-max_pixels`, the byte limit and the upload formats. */
+async function probeUpload(url: string, rawUrl: string, limits: SourceLimits, signal?: AbortSignal) {
+	const facts = await mediaFacts(url, limits.maxPixels, signal, PROBE_TIMEOUT_MS, UPLOAD_FORMATS);
+	if (!facts || !facts.hasVideo)
+		throw new TierError("unsupported_source", "The file is not a playable video.", false, 422);
+	assertWithinLimits(facts, sourceLimitsOnDisk(limits, await diskOf(workRoot)), "video");
+	if (!Number.isFinite(facts.duration) || facts.duration <= 0)
+		throw new TierError("unsupported_source", "The video's duration could not be determined.", false, 422);
+	return ProbeResult.parse({
+		id: "upload",
+		title: "Untitled video",
+		duration: Math.round(facts.duration * 1000) / 1000,
+		thumbnail: "",
+		channelName: new URL(rawUrl).host,
+		width: facts.width || null,
+		height: facts.height || null,
+		hasAudio: facts.hasAudio,
 	});
 }
 

@@ -69,7 +69,7 @@ type JobHandlers = {
 
 /** What each job of the contract does here. */
 const handlers: JobHandlers = {
-	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal),
+	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal, { upload: req.upload }),
 	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
 	extractAudio,

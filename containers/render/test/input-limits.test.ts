@@ -5,7 +5,7 @@
  * and loudness measured over the charged time frame only.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_IMAGE_LIMITS, DEFAULT_SOURCE_LIMITS, type AudioSignals } from "@clipforge/contract";
@@ -185,6 +185,67 @@ describe("sources are held to the limits at the probe (nothing charged yet)", ()
 	it("within the limits it probes as before", async () => {
 		const info = await probeSource(`${files.url}/ten.mp4`);
 		expect(info).toMatchObject({ width: 640, height: 360, hasAudio: true });
+	});
+});
+
+describe("an upload is read by ffprobe alone, under the limits and the upload formats", () => {
+	/** An upload that yt-dlp's generic extractor reads as a page describing a video, and ffmpeg as something else. */
+	const hostile = () => {
+		const jsonLd = {
+			"@context": "https://schema.org",
+			"@type": "VideoObject",
+			name: "Looks like a video",
+			duration: "PT10S",
+			width: 640,
+			height: 360,
+			thumbnailUrl: `${files.url}/logo.png`,
+			contentUrl: `${files.url}/ten.mp4`,
+			uploadDate: "2024-01-01",
+		};
+		writeFileSync(
+			join(media, "page.bin"),
+			`<!DOCTYPE html><html><head><title>x</title><script type="application/ld+json">${JSON.stringify(jsonLd)}</script></head><body></body></html>`,
+		);
+		writeFileSync(
+			join(media, "list.bin"),
+			"#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nten.mp4\n#EXT-X-ENDLIST\n",
+		);
+	};
+
+	it("an HTML page with JSON-LD VideoObject metadata, or an HLS playlist, uploaded as a file → 422, nothing opened past it", async () => {
+		hostile();
+		for (const name of ["page.bin", "list.bin"]) {
+			const error = tierError(
+				await probeSource(`${files.url}/${name}`, DEFAULT_SOURCE_LIMITS, never, { upload: true }).catch(
+					(e: unknown) => e,
+				),
+			);
+			expect(error, name).toMatchObject({ code: "unsupported_source", status: 422 });
+		}
+	});
+
+	it("the hole it closes, confirmed: probed through yt-dlp, the page's JSON-LD stands in for the file and the limits are not checked", async () => {
+		hostile();
+		// A hosted URL still takes this path; its download step then checks the file itself
+		// (assertDownloadMatches), which an upload used to skip.
+		const asUrl = await probeSource(`${files.url}/page.bin`, { maxPixels: 320 * 180, maxBytes: 1024 });
+		expect(asUrl).toMatchObject({ title: "Looks like a video", duration: 10, width: 640, height: 360 });
+	});
+
+	it("a real file uploaded probes as before, and above the pixel limit → 422", async () => {
+		const info = await probeSource(`${files.url}/ten.mp4`, DEFAULT_SOURCE_LIMITS, never, { upload: true });
+		expect(info).toMatchObject({ width: 640, height: 360, hasAudio: true, duration: 10 });
+		const error = tierError(
+			await probeSource(
+				`${files.url}/ten.mp4`,
+				{ maxPixels: 320 * 180, maxBytes: DEFAULT_SOURCE_LIMITS.maxBytes },
+				never,
+				{
+					upload: true,
+				},
+			).catch((e: unknown) => e),
+		);
+		expect(error).toMatchObject({ code: "unsupported_source", status: 422 });
 	});
 });
 

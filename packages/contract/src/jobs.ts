@@ -52,7 +52,16 @@ export const DEFAULT_BACKGROUND_LIMITS: ImportLimits = { maxPixels: 4096 * 2160,
 
 // ---------------------------------------------------------------- probe (synchronous JSON)
 
-export const ProbeRequest = z.object({ url: httpUrl, limits: SourceLimits.default(DEFAULT_SOURCE_LIMITS) });
+export const ProbeRequest = z.object({
+	url: httpUrl,
+	limits: SourceLimits.default(DEFAULT_SOURCE_LIMITS),
+	/**
+	 * A stored upload (the Worker's signed URL of a user's file): never read by yt-dlp, whose
+	 * metadata would stand in for the file's; ffprobe alone reads it, under the limits and a list
+	 * of container formats (no playlists or manifests that open other inputs).
+	 */
+	upload: z.boolean().default(false),
+});
 export type ProbeRequest = z.infer<typeof ProbeRequest>;
 
 export const ProbeResult = z.object({

@@ -1043,7 +1043,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate a finished video's clips with new settings (no new download or transcription)
-         * @description Runs analyzing and generating_clips again with the video's config changed by `config` (any field; the others stay), from the stored source and transcript. The video goes back to `analyzing` (progress from 55%), then `generating_clips` and `completed`, as a new video would; its previous clips are listed until the new ones are all rendered, then replaced. If it fails, the video ends `failed` with its previous clips and config, and the reprocess is refunded. The first reprocess of a video is free (1 per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count. The language and the transcribed time frame cannot change (a new transcription would be needed).
+         * @description Runs analyzing and generating_clips again with the video's config changed by `config` (any field; the others stay), from the stored source and transcript. The video goes back to `analyzing` (progress from 55%), then `generating_clips` and `completed`, as a new video would; its previous clips are listed until the new ones are all rendered, then replaced. If it fails, the video ends `failed` with its previous clips and config, and the reprocess is refunded. The first reprocess of a video is free (1 per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count, unless the workspace caused the failure (deleting the split-screen background it draws): then its charge stays and it counts. The language and the transcribed time frame cannot change (a new transcription would be needed).
          */
         post: {
             parameters: {
@@ -1254,7 +1254,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it
-         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the source or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
+         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the charged time frame (`details` gives it) or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
          */
         patch: {
             parameters: {
@@ -3433,7 +3433,7 @@ export interface components {
             /** @enum {string} */
             status: "processing" | "completed" | "failed";
             config: components["schemas"]["VideoConfig"];
-            /** @description 0 for a free reprocess; refunded when it failed. */
+            /** @description 0 for a free reprocess; refunded when it failed, unless the workspace caused the failure (errorMessage says so). */
             minutesCharged: number;
             errorMessage: string | null;
             clipsCount: number | null;
@@ -3539,7 +3539,7 @@ export interface components {
             hookTitle?: string | null;
             /** @description Seconds in the source; snapped to the nearest word start (within 1.5 s). Re-renders the clip. */
             startTime?: number;
-            /** @description Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last 5-600 s. Re-renders the clip. */
+            /** @description Seconds in the source; snapped to the nearest word end (within 1.5 s), inside the video's charged time frame (else 400 with the frame in `details`); the clip must last 5-600 s. Re-renders the clip. */
             endTime?: number;
             /**
              * @description The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.

@@ -12,7 +12,7 @@ import { CLIP_STORED_STATUS, type ClipApiStatus, type ClipSortField } from "@cli
 import type { CaptionFix } from "../domain/clip-edit";
 import { removedSeconds } from "../domain/silences";
 import { NOW, runBatch, type Db } from "./client";
-import { clips, videos } from "./schema";
+import { clips, videoReprocesses, videos } from "./schema";
 
 export type ClipRow = typeof clips.$inferSelect;
 
@@ -97,6 +97,22 @@ export function findClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
 	return db.select().from(clips).where(eq(clips.id, clipId)).get();
 }
 
+/**
+ * The clip belongs to the video's current generation: not to a reprocess still running (whose
+ * clips replace the current ones only once all are rendered, and are dropped if it fails). Such a
+ * clip is not served, so a reprocess that ends failed (refunded) delivered nothing.
+ */
+const ofCurrentGeneration = sql`NOT EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.videoId} = ${clips.videoId} AND ${videoReprocesses.number} = ${clips.generation} AND ${videoReprocesses.status} = 'processing')`;
+
+/** A clip the API may serve (its files or its data): one of the current generation. */
+export function findServedClip(db: Db, clipId: string): Promise<ClipRow | undefined> {
+	return db
+		.select()
+		.from(clips)
+		.where(and(eq(clips.id, clipId), ofCurrentGeneration))
+		.get();
+}
+
 /** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
 export async function markClipRendered(
 	db: Db,
@@ -142,12 +158,15 @@ export const dropOtherGenerations = (db: Db, videoId: string, generation: number
 export const dropGeneration = (db: Db, videoId: string, generation: number) =>
 	db.delete(clips).where(and(eq(clips.videoId, videoId), eq(clips.generation, generation)));
 
-/** A clip of one of these workspaces, or undefined (another workspace's clip is not found either). */
+/**
+ * A clip of one of these workspaces, of its video's current generation, or undefined (another
+ * workspace's clip is not found either, nor a clip a running reprocess is still making).
+ */
 export function findClipIn(db: Db, clipId: string, workspaceIds: string[]): Promise<ClipRow | undefined> {
 	return db
 		.select()
 		.from(clips)
-		.where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds)))
+		.where(and(eq(clips.id, clipId), inArray(clips.workspaceId, workspaceIds), ofCurrentGeneration))
 		.get();
 }
 

@@ -154,13 +154,18 @@ export async function completeReprocess(
 
 /**
  * The reprocess failed: the video ends `failed` with the message and its previous config back, its
- * new clips are dropped (the previous ones stay), and the reprocess's minutes come back, once.
+ * new clips are dropped (the previous ones stay), and the reprocess's minutes come back, once,
+ * unless the user caused the failure (`byUser`): then the charge stays and the reprocess counts
+ * toward the free ones, as a video's charge stays (domain/minutes.ts USER_CAUSED_FAILURES). The
+ * first call decides: a later one (the workflow's failure step after the user-caused failure)
+ * refunds nothing.
  * @returns minutes refunded by this call.
  */
 export async function failReprocess(
 	db: Db,
 	reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">,
 	errorMessage: string,
+	options: { byUser?: boolean } = {},
 ): Promise<number> {
 	const message = errorMessage.slice(0, 1000);
 	const stillRunning = running(reprocess.id);
@@ -174,9 +179,10 @@ export async function failReprocess(
 		dropGeneration(db, reprocess.videoId, reprocess.number),
 		db
 			.update(videoReprocesses)
-			.set({ status: "failed", errorMessage: message, completedAt: NOW })
+			.set({ status: "failed", errorMessage: message, chargeKept: options.byUser ?? false, completedAt: NOW })
 			.where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
 	]);
+	if ((await findReprocess(db, reprocess.id))?.chargeKept) return 0;
 	return refundReprocess(db, reprocess.id, `refund: ${message}`);
 }
 
@@ -190,5 +196,6 @@ export async function refundReprocess(db: Db, reprocessId: string, note: string)
 	return (await findReprocess(db, reprocessId))?.minutesCharged ?? 0;
 }
 
-/** Reprocesses that did not fail: the ones the free allowance counts. */
-export const countsTowardAllowance = (r: Pick<ReprocessRow, "status">) => r.status !== "failed";
+/** Reprocesses that did not fail, or failed by the user's doing (charge kept): the ones the free allowance counts. */
+export const countsTowardAllowance = (r: Pick<ReprocessRow, "status" | "chargeKept">) =>
+	r.status !== "failed" || r.chargeKept;

@@ -404,6 +404,8 @@ export const videoReprocesses = sqliteTable(
 		/** 0 when it was one of the free reprocesses (domain/reprocess.ts). */
 		minutesCharged: integer("minutes_charged").notNull(),
 		errorMessage: text("error_message"),
+		/** It failed by the user's own doing (USER_CAUSED_FAILURES): its charge stays and it counts toward the free ones. */
+		chargeKept: integer("charge_kept", { mode: "boolean" }).notNull().default(false),
 		clipsCount: integer("clips_count"),
 		createdAt: createdAt(),
 		completedAt: text("completed_at"),

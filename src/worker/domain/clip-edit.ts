@@ -1,6 +1,6 @@
 /**
  * The rules of editing a rendered clip (PATCH /api/clips/:id), no I/O: new in/out points snap to
- * the edges of the transcript's words and stay inside the source and the clip length bounds;
+ * the edges of the transcript's words and stay inside the charged time frame and the clip length bounds;
  * corrected caption words replace a word's text and keep its timing; and which changes alter the
  * picture (and so re-render the clip) and which are only data.
  */
@@ -32,6 +32,17 @@ export interface CaptionFix {
 export interface EditIssue {
 	path: string;
 	message: string;
+	/** On a time outside the charged frame: the frame a trim may use. */
+	frame?: PaidFrame;
+}
+
+/**
+ * The stretch of the source the video's charge covered (its time frame when it was transcribed, in
+ * seconds): an edit is a free re-render, so it may cut only from what was paid for.
+ */
+export interface PaidFrame {
+	start: number;
+	end: number;
 }
 
 const round3 = (t: number) => Math.round(t * 1000) / 1000;
@@ -39,20 +50,20 @@ const SAME = 0.0005;
 
 /**
  * The in/out points of a trim, snapped: the start to the nearest word start, the end to the nearest
- * word end (each within SNAP_SECONDS, else as asked), then checked against the source and the clip
- * length bounds.
- * @example snapTrim(words, 12.3, 41.9, 600) // { start: 12.2, end: 42.05, issues: [] }
+ * word end (each within SNAP_SECONDS, else as asked), then checked against the charged time frame
+ * and the clip length bounds.
+ * @example snapTrim(words, 12.3, 41.9, { start: 0, end: 600 }) // { start: 12.2, end: 42.05, issues: [] }
  */
 export function snapTrim(
 	words: readonly Word[],
 	start: number,
 	end: number,
-	sourceDuration: number,
+	frame: PaidFrame,
 ): { start: number; end: number; issues: EditIssue[] } {
 	const issues: EditIssue[] = [];
-	if (!(start >= 0)) issues.push({ path: "startTime", message: "must be 0 or more" });
-	if (!(end <= sourceDuration))
-		issues.push({ path: "endTime", message: `must be at most the source's duration (${sourceDuration} s)` });
+	const inside = `must lie inside the video's charged time frame (${frame.start}-${frame.end} s in the source)`;
+	if (!(start >= frame.start)) issues.push({ path: "startTime", message: inside, frame });
+	if (!(end <= frame.end)) issues.push({ path: "endTime", message: inside, frame });
 	if (!(end > start)) issues.push({ path: "endTime", message: "must be after startTime" });
 	if (issues.length > 0) return { start, end, issues };
 	const snappedStart = nearest(
@@ -63,8 +74,9 @@ export function snapTrim(
 		words.filter((w) => w.end > snappedStart).map((w) => w.end),
 		end,
 	);
-	const s = round3(Math.max(0, snappedStart));
-	const e = round3(Math.min(sourceDuration, snappedEnd));
+	// Snapping never leaves the frame: a word edge just outside it is not paid for either.
+	const s = round3(Math.max(frame.start, snappedStart));
+	const e = round3(Math.min(frame.end, snappedEnd));
 	const length = e - s;
 	if (length < CLIP_SECONDS.min - SAME || length > CLIP_SECONDS.max + SAME) {
 		issues.push({

@@ -5,7 +5,8 @@
  *
  * Charging: the first reprocess of each video is free; each later one costs half the minutes of
  * its time frame, rounded up (at least 1). A failed reprocess is refunded in full and does not use
- * up the free one. The video's own charge is never touched by a reprocess.
+ * up the free one, unless the user caused the failure (USER_CAUSED_FAILURES): then its charge stays
+ * and it counts, as a video's would. The video's own charge is never touched by a reprocess.
  */
 import { z } from "@hono/zod-openapi";
 import { frameOf, VideoConfigInput, type VideoConfig } from "./video-config";
@@ -17,7 +18,7 @@ export const FREE_REPROCESSES_PER_VIDEO = 1;
 export const REPROCESS_MINUTES_SHARE = 0.5;
 
 /**
- * @param earlier reprocesses of the video that did not fail (failed ones were refunded and do not count)
+ * @param earlier reprocesses of the video that count (db/reprocesses.ts countsTowardAllowance)
  * @example reprocessCost(0, config, 1800) // 0: the first one is free
  * @example reprocessCost(1, config, 1800) // 15: half of a 30-minute frame
  */

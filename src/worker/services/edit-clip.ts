@@ -16,6 +16,7 @@ import {
 	type ClipCut,
 } from "../db/clips";
 import type { Db } from "../db/client";
+import { reprocessesOf } from "../db/reprocesses";
 import type { VideoRow } from "../db/videos";
 import {
 	clipWords,
@@ -27,8 +28,9 @@ import {
 	withCorrections,
 	type CaptionFix,
 	type EditIssue,
+	type PaidFrame,
 } from "../domain/clip-edit";
-import { VideoConfigInput, type VideoConfig } from "../domain/video-config";
+import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
@@ -89,7 +91,7 @@ export async function editClip(
 			"captionStyle",
 		);
 	const transcript = await storedTranscript(env, video);
-	const next = nextCut(clip, changes, transcript.words, video.duration);
+	const next = nextCut(clip, changes, transcript.words, await paidFrameOf(db, video));
 	if (!affectsPicture(config, cutOf(clip), next)) {
 		await updateClipData(db, clip.id, {
 			...data,
@@ -156,17 +158,21 @@ async function startRerender(
 	);
 }
 
+/**
+ * The stretch the video's charge paid for: its time frame when it was transcribed (the config
+ * before its first reprocess, which may narrow the frame but never widen it past the transcript).
+ */
+async function paidFrameOf(db: Db, video: VideoRow): Promise<PaidFrame> {
+	const [first] = await reprocessesOf(db, video.id);
+	return frameOf(VideoConfigInput.parse(first ? first.previousConfig : video.config), video.duration);
+}
+
 /** The clip's new cut: trimmed (snapped), with its new look, hook title and corrected words. */
-function nextCut(clip: ClipRow, changes: ClipChanges, words: readonly Word[], sourceDuration: number): ClipCut {
+function nextCut(clip: ClipRow, changes: ClipChanges, words: readonly Word[], paid: PaidFrame): ClipCut {
 	const issues: EditIssue[] = [];
 	let { startTime, endTime } = clip;
 	if (changes.startTime !== undefined || changes.endTime !== undefined) {
-		const trim = snapTrim(
-			words,
-			changes.startTime ?? clip.startTime,
-			changes.endTime ?? clip.endTime,
-			sourceDuration,
-		);
+		const trim = snapTrim(words, changes.startTime ?? clip.startTime, changes.endTime ?? clip.endTime, paid);
 		issues.push(...trim.issues);
 		({ start: startTime, end: endTime } = trim);
 	}

@@ -114,6 +114,7 @@ async function submitVideo(
 	const slots = input.config ? await slotRulesOf(env, db, input.workspaceId) : null;
 	if (slots && (await waitingVideos(db, input.workspaceId)) >= slots.maxWaiting) throw queueFull(slots);
 
+	await assertProbeRoom(env, input.workspaceId);
 	const info = await source.probe(sourceLimitsFor(env, plan));
 	if (!info.hasAudio) {
 		throw new ApiError(
@@ -164,6 +165,23 @@ async function submitVideo(
 	return { videoId };
 }
 
+/** The PROBE_LIMITER binding's period (wrangler.toml): when a refused burst may try again. */
+const PROBE_PERIOD_SECONDS = 10;
+
+/**
+ * Every submission's probe is a job on the probe instances all tenants share: a workspace's burst
+ * past its share (PROBE_LIMITER, per workspace) is refused with 429 before probing, so it slows
+ * itself and never the others. Probes within it wait briefly in line on a busy tier (PROBE_TIMEOUT_MS).
+ */
+async function assertProbeRoom(env: Pick<Env, "PROBE_LIMITER">, workspaceId: string): Promise<void> {
+	if ((await env.PROBE_LIMITER.limit({ key: `probe:${workspaceId}` })).success) return;
+	throw new ApiError(
+		"rate_limited",
+		`Too many submissions from this workspace at once; retry after ${PROBE_PERIOD_SECONDS} s. Nothing was charged.`,
+		{ retryAfter: PROBE_PERIOD_SECONDS },
+	);
+}
+
 /** "my talk (final).mov" → "my talk (final)". */
 function titleFromFileName(name: string): string {
 	return name.replace(/\.[A-Za-z0-9]{1,5}$/, "").trim() || name;
@@ -172,7 +190,8 @@ function titleFromFileName(name: string): string {
 /** The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused here, before any charge. */
 async function probe(render: RenderClient, url: string, limits: SourceLimits, uploaded?: string) {
 	try {
-		return boundedProbe(await render.run("probe", { url, limits }, { timeoutMs: PROBE_TIMEOUT_MS }));
+		const request = { url, limits, upload: uploaded !== undefined };
+		return boundedProbe(await render.run("probe", request, { timeoutMs: PROBE_TIMEOUT_MS }));
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
 		if (uploaded && (error.code === "unsupported_source" || error.code === "invalid_request")) {

@@ -4,6 +4,7 @@
  */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { BuiltinBackgroundId, CaptionLook } from "@clipforge/contract";
+import { failReprocess, runningReprocessOf } from "../../worker/db/reprocesses";
 import { watermarkOf } from "../../worker/db/workspaces";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { USER_CAUSED_FAILURES } from "../../worker/domain/minutes";
@@ -80,10 +81,14 @@ export const isWorkspaceBackground = (key: string) =>
 
 /**
  * Ends the video as failed by the user's own deletion (charge kept) and returns the error that
- * stops the workflow; its failure step then finds the video finished and refunds nothing.
+ * stops the workflow; its failure step then finds the video finished and refunds nothing. In a
+ * reprocess it is the reprocess that fails so (its charge kept, its previous clips and config
+ * back), and it counts toward the free ones: a deletion is no way to reprocess for free.
  */
 export async function backgroundDeleted(run: VideoRun, what: string): Promise<NonRetryableError> {
 	const message = USER_CAUSED_FAILURES.backgroundDeleted(what);
-	await markFailedByUser(run.db, run.videoId, message);
+	const reprocess = await runningReprocessOf(run.db, run.videoId);
+	if (reprocess) await failReprocess(run.db, reprocess, message, { byUser: true });
+	else await markFailedByUser(run.db, run.videoId, message);
 	return new NonRetryableError(message);
 }

@@ -4,6 +4,7 @@ import { replaceClips } from "../../worker/db/clips";
 import { enterStage, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
+import { newId } from "../../worker/services/crypto";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
 import { renderInstance } from "../../worker/services/render-instances";
@@ -69,6 +70,12 @@ function atMost<C extends { score: number }>(clips: C[], max: number | null): C[
 	return clips.filter((clip) => best.has(clip));
 }
 
+/**
+ * A clip's id: random, so no one can guess the id of a clip before it is listed (ids of clips made
+ * before were `clp_<video>_<n>` and `clp_<video>_r<reprocess>_<n>`, and stay readable as they are).
+ */
+export const newClipId = () => newId("clp", 12);
+
 /** Replaces, not appends: a repeated step leaves exactly this ranking. */
 export async function rankMoments(
 	run: VideoRun,
@@ -79,7 +86,7 @@ export async function rankMoments(
 ): Promise<{ clipIds: string[] }> {
 	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
 	const { clips, rankedBy, note } = await rankTranscript(run, video, transcriptKey, signals, options);
-	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_${n + 1}`);
+	const ids = clips.map(() => newClipId());
 	await replaceClips(
 		run.db,
 		{ id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio },

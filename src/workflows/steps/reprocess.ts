@@ -15,7 +15,7 @@ import { wakeWaiting } from "../../worker/services/processing-slots";
 import type { RankOptions } from "../../worker/services/ranking/rank-moments";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
 import { cleanUpTier } from "./finish";
-import { computeSignals, rankTranscript } from "./rank";
+import { computeSignals, newClipId, rankTranscript } from "./rank";
 import { loadVideo, type LoadedVideo, type VideoRun } from "./run";
 
 export interface LoadedReprocess {
@@ -64,7 +64,7 @@ export async function rankReprocess(
 	options: RankOptions = {},
 ) {
 	const { clips, rankedBy, note } = await rankTranscript(run, video, reprocess.transcriptKey, signals, options);
-	const ids = clips.map((_, n) => `${run.videoId.replace(/^vid_/, "clp_")}_r${reprocess.number}_${n + 1}`);
+	const ids = clips.map(() => newClipId());
 	await replaceGenerationClips(
 		run.db,
 		{ id: run.videoId, workspaceId: video.workspaceId, aspectRatio: video.config.aspectRatio },

@@ -12,6 +12,7 @@ import { handleZodError } from "../../errors";
 import { authenticate } from "../../middleware/auth";
 import { rateLimit } from "../../middleware/rate-limit";
 import { requireJson } from "../../middleware/require-json";
+import { sameOriginWrites } from "../../middleware/same-origin";
 import { registerApiKeys } from "./api-keys";
 import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
@@ -49,11 +50,13 @@ export const PUBLIC_API_PATHS = new Set(
 	].map((path) => API_BASE + path),
 );
 
-/** Credentials, then the caller's rate limit, then JSON writes: the order a caller hears about problems in. */
+/** Credentials (and a session's writes from this site), then the caller's rate limit, then JSON writes: the order a caller hears about problems in. */
 const guard: MiddlewareHandler<AppEnv> = (c, next) =>
 	authenticate(c, async () => {
-		await rateLimit(c, async () => {
-			await requireJson(c, next);
+		await sameOriginWrites(c, async () => {
+			await rateLimit(c, async () => {
+				await requireJson(c, next);
+			});
 		});
 	});
 

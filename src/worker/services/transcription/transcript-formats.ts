@@ -25,7 +25,7 @@ export function cuesOf(transcript: Transcript): Cue[] {
 			cues.push({
 				start: words[0]!.start,
 				end: words[words.length - 1]!.end,
-				text: words.map((w) => w.word.trim()).join(" "),
+				text: words.map((w) => oneLine(w.word)).join(" "),
 			});
 			words = [];
 		};
@@ -39,15 +39,32 @@ export function cuesOf(transcript: Transcript): Cue[] {
 	return cues;
 }
 
+/**
+ * A word as cue text: on one line (line breaks, other control characters and runs of spaces become
+ * one space), so a word a member corrected cannot end a cue and forge others in a file that
+ * others download.
+ */
+export function oneLine(text: string): string {
+	return text.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, " ").trim();
+}
+
+/** No cue text may hold a cue's timing arrow. */
+const noArrow = (text: string) => text.replace(/-->/g, "→");
+
+/** WebVTT cue text is markup: `&` and `<` start entities and tags. */
+const vttText = (text: string) => noArrow(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
 export function toSrt(transcript: Transcript): string {
 	return cuesOf(transcript)
-		.map((cue, i) => `${i + 1}\n${timestamp(cue.start, ",")} --> ${timestamp(cue.end, ",")}\n${cue.text}\n`)
+		.map(
+			(cue, i) => `${i + 1}\n${timestamp(cue.start, ",")} --> ${timestamp(cue.end, ",")}\n${noArrow(cue.text)}\n`,
+		)
 		.join("\n");
 }
 
 export function toVtt(transcript: Transcript): string {
 	const body = cuesOf(transcript)
-		.map((cue) => `${timestamp(cue.start, ".")} --> ${timestamp(cue.end, ".")}\n${cue.text.replace(/-->/g, "→")}\n`)
+		.map((cue) => `${timestamp(cue.start, ".")} --> ${timestamp(cue.end, ".")}\n${vttText(cue.text)}\n`)
 		.join("\n");
 	return `WEBVTT\n\n${body}`;
 }

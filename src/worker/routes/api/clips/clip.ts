@@ -23,6 +23,7 @@ import { ApiError } from "../../../errors";
 import { editClip } from "../../../services/edit-clip";
 import { retimeWords } from "../../../domain/silences";
 import { CAPTION_CONTENT_TYPE, captionsOf } from "../../../services/exports/captions";
+import { oneLine } from "../../../services/transcription/transcript-formats";
 import type { Transcript } from "../../../services/transcription/transcript";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { ClipDetail, ClipId } from "../videos/schemas";
@@ -50,14 +51,24 @@ export const UpdateClipBody = z
 			.min(0)
 			.optional()
 			.openapi({
-				description: `Seconds in the source; snapped to the nearest word end (within 1.5 s), at most the source's duration; the clip must last ${CLIP_SECONDS.min}-${CLIP_SECONDS.max} s. Re-renders the clip.`,
+				description: `Seconds in the source; snapped to the nearest word end (within 1.5 s), inside the video's charged time frame (else 400 with the frame in \`details\`); the clip must last ${CLIP_SECONDS.min}-${CLIP_SECONDS.max} s. Re-renders the clip.`,
 			}),
 		captionStyle: CaptionStyleInput.nullable().optional().openapi({
 			description:
 				"The clip's own caption look (turns captions on for it); null = the video's. Re-renders the clip.",
 		}),
 		captionWords: z
-			.array(z.strictObject({ index: z.number().int().min(0), word: z.string().trim().min(1).max(100) }))
+			.array(
+				z.strictObject({
+					index: z.number().int().min(0),
+					// One line: line breaks and control characters become a space (captions files are line-based).
+					word: z
+						.string()
+						.max(100)
+						.transform(oneLine)
+						.refine((word) => word.length > 0, "must not be empty"),
+				}),
+			)
 			.max(500)
 			.optional()
 			.openapi({
@@ -86,7 +97,7 @@ const updateRoute = createRoute({
 	description:
 		"Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. " +
 		"A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. " +
-		`409 \`video_processing\` while the video is processing, \`clip_processing\` while the clip is being rendered again, \`quota_exceeded\` past ${MAX_EDITS_PER_CLIP} re-renders; 410 \`source_deleted\` when the stored source is gone; 400 for times outside the source or the length bounds. ${EDIT_CHARGING_RULE}`,
+		`409 \`video_processing\` while the video is processing, \`clip_processing\` while the clip is being rendered again, \`quota_exceeded\` past ${MAX_EDITS_PER_CLIP} re-renders; 410 \`source_deleted\` when the stored source is gone; 400 for times outside the charged time frame (\`details\` gives it) or the length bounds. ${EDIT_CHARGING_RULE}`,
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: ClipId }), body: jsonBody(UpdateClipBody) },
 	responses: {

@@ -4,7 +4,7 @@
  * browser), valid one hour.
  */
 import { getDb } from "../../../db/client";
-import { findClip } from "../../../db/clips";
+import { findServedClip } from "../../../db/clips";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { serveR2Object } from "../../../services/serve-object";
@@ -16,7 +16,7 @@ export const PUBLIC_CLIP_PATHS = ASSETS.map((asset) => `/clips/:clipId/${asset}`
 export function registerClipFiles(api: Api) {
 	for (const asset of ASSETS) {
 		api.on(["GET", "HEAD"], `/clips/:clipId/${asset}`, async (c) => {
-			const clip = await findClip(getDb(c.env), c.req.param("clipId"));
+			const clip = await findServedClip(getDb(c.env), c.req.param("clipId"));
 			const key = asset === "download" ? clip?.videoKey : clip?.thumbnailKey;
 			// Unknown clip and bad token answer alike, so a token-less caller learns nothing.
 			const verdict = key ? await checkClipToken(c.env, asset, key, c.req.query("token")) : "invalid";

@@ -16,7 +16,7 @@ import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../opena
 import { VideoDetail, VideoId } from "./schemas";
 import { requireVideo, videoDetailView } from "./views";
 
-const CHARGING = `The first reprocess of a video is free (${FREE_REPROCESSES_PER_VIDEO} per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count.`;
+const CHARGING = `The first reprocess of a video is free (${FREE_REPROCESSES_PER_VIDEO} per video); each later one costs half the minutes of its time frame, rounded up (at least 1). A failed reprocess is refunded and does not count, unless the workspace caused the failure (deleting the split-screen background it draws): then its charge stays and it counts.`;
 
 export const ReprocessBody = z.strictObject({ config: ReprocessConfigInput.optional() }).openapi("ReprocessVideo");
 
@@ -27,7 +27,10 @@ const Reprocess = z
 		number: z.number().int().openapi({ description: "1 for the video's first reprocess." }),
 		status: z.enum(REPROCESS_STATUSES),
 		config: VideoConfigInput,
-		minutesCharged: z.number().int().openapi({ description: "0 for a free reprocess; refunded when it failed." }),
+		minutesCharged: z.number().int().openapi({
+			description:
+				"0 for a free reprocess; refunded when it failed, unless the workspace caused the failure (errorMessage says so).",
+		}),
 		errorMessage: z.string().nullable(),
 		clipsCount: z.number().int().nullable(),
 		createdAt: z.string(),

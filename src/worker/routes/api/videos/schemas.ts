@@ -201,7 +201,7 @@ export const ClipId = z
 	.string()
 	.min(1)
 	.max(100)
-	.openapi({ param: { name: "id", in: "path" }, example: "clp_3kTq9bX2mZpQ_1" });
+	.openapi({ param: { name: "id", in: "path" }, example: "clp_Zq3xWm8TkR2pLs9vN4bY" });
 
 const CaptionWord = z
 	.object({ index: z.number().int(), word: z.string(), start: z.number(), end: z.number() })

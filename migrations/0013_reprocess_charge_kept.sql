@@ -1,0 +1,1 @@
+ALTER TABLE `video_reprocesses` ADD `charge_kept` integer DEFAULT false NOT NULL;
