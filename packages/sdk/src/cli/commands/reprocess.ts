@@ -1,8 +1,13 @@
 /** `clipforge reprocess <id>`: a finished video's clips again with other settings, from its stored source and transcript. */
 import type { Command } from "commander";
 import type { Cli } from "../context.ts";
-import { buildConfig, withConfigOptions, withWaitOptions } from "../config-options.ts";
-import type { ConfigFlags, WaitFlags } from "../config-options.ts";
+import {
+	buildConfig,
+	withConfigOptions,
+	withWaitOptions,
+	type ConfigFlags,
+	type WaitFlags,
+} from "../config-options.ts";
 import { waitAndCollect } from "../wait.ts";
 
 interface ReprocessFlags extends ConfigFlags, WaitFlags {

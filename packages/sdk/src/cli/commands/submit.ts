@@ -1,8 +1,13 @@
 /** `clipforge submit <url-or-file>`: a hosted video's URL, or a local file (uploaded in parts, resumable). */
 import type { Command } from "commander";
 import type { Cli } from "../context.ts";
-import { buildConfig, withConfigOptions, withWaitOptions } from "../config-options.ts";
-import type { ConfigFlags, WaitFlags } from "../config-options.ts";
+import {
+	buildConfig,
+	withConfigOptions,
+	withWaitOptions,
+	type ConfigFlags,
+	type WaitFlags,
+} from "../config-options.ts";
 import { isLocalFile, submitFile } from "../upload-file.ts";
 import { waitAndCollect } from "../wait.ts";
 
