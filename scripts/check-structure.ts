@@ -40,7 +40,13 @@ export const LAYERS = [
 	["test"],
 ] as const;
 
-const GENERATED = [/^packages\/sdk\/src\/api-types\.ts$/, /^worker-configuration\.d\.ts$/];
+/** Files a command writes (their headers say which): the generator is what a reader edits. */
+const GENERATED = [
+	/^packages\/sdk\/src\/api-types\.ts$/,
+	/^worker-configuration\.d\.ts$/,
+	// `npm run train:ranker`: the fitted models, whose feature lists repeat unit-features.ts by design.
+	/^src\/worker\/services\/ranking\/offline\/moment-model\.ts$/,
+];
 const TESTS = [/(^|\/)test\//, /\.test\.ts$/, /(^|\/)vitest(\.\w+)?\.config\.ts$/];
 
 interface Finding {
@@ -102,15 +108,35 @@ export function wideLines(file: string, text: string, max = MAX_LINE_WIDTH): Fin
 const significant = (line: string) =>
 	/[A-Za-z0-9]/.test(line) && !/^(import|export \* from|export \{[^}]*\} from)\b/.test(line);
 
+/**
+ * The significant lines of a file, trimmed, with their line numbers. An import (or re-export) the
+ * formatter spread over several lines is skipped whole, like a one-line one: two files importing the
+ * same names share no code.
+ */
+export function significantLines(text: string): { text: string; line: number }[] {
+	const rows: { text: string; line: number }[] = [];
+	let inImport = false;
+	text.split("\n").forEach((raw, i) => {
+		const line = raw.trim();
+		if (inImport) {
+			inImport = !line.startsWith("}");
+			return;
+		}
+		if (/^(import(\s+type)?(\s+\w+\s*,)?|export(\s+type)?)\s*\{$/.test(line)) {
+			inImport = true;
+			return;
+		}
+		if (significant(line)) rows.push({ text: line, line: i + 1 });
+	});
+	return rows;
+}
+
 /** Runs of `min` or more significant lines found in two places (merged into their longest extent). */
 export function duplicateRuns(files: Map<string, string>, min = MIN_DUPLICATE_RUN): Finding[] {
 	type At = { file: string; index: number };
 	const lines = new Map<string, { text: string; line: number }[]>();
 	for (const [file, text] of files) {
-		lines.set(
-			file,
-			text.split("\n").flatMap((raw, i) => (significant(raw.trim()) ? [{ text: raw.trim(), line: i + 1 }] : [])),
-		);
+		lines.set(file, significantLines(text));
 	}
 	const windows = new Map<string, At[]>();
 	for (const [file, rows] of lines) {

@@ -5,7 +5,7 @@
  *
  * CLI: `node scripts/sample-video.ts --out talk.mp4 [--seconds 60] [--size 640x360]`
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,44 +55,14 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 			? `[1:v]scale=${face}:${face}[face];[0:v][face]overlay=x='(W-w)*(0.5+0.4*sin(2*PI*t/20))':y=(H-h)*0.35:shortest=1[v]`
 			: "[0:v]null[v]";
 		const graph = `${picture};${chains.join(";")};${Array.from({ length: count }, (_, i) => `[a${i}]`).join("")}concat=n=${count}:v=0:a=1[speech]`;
+		// Input 1 is the speaker's face, or a 1-frame placeholder so speech inputs keep their numbers.
+		const faceInput = options.speaker
+			? ["-loop", "1", "-i", options.speaker]
+			: ["-f", "lavfi", "-i", "color=s=2x2:d=0.04"];
 		const args = [
-			"-hide_banner",
-			"-loglevel",
-			"error",
-			"-y",
-			"-f",
-			"lavfi",
-			"-i",
-			visual,
-			// Input 1 is the speaker's face, or a 1-frame placeholder so speech inputs keep their numbers.
-			...(options.speaker ? ["-loop", "1", "-i", options.speaker] : ["-f", "lavfi", "-i", "color=s=2x2:d=0.04"]),
-			...inputs,
-			"-filter_complex",
-			graph,
-			"-map",
-			"[v]",
-			"-map",
-			"[speech]",
-			"-t",
-			String(seconds),
-			"-c:v",
-			"libx264",
-			"-preset",
-			options.preset ?? "veryfast",
-			"-crf",
-			"28",
-			"-pix_fmt",
-			"yuv420p",
-			"-g",
-			"50",
-			"-c:a",
-			"aac",
-			"-b:a",
-			"96k",
-			"-ac",
-			"1",
-			"-movflags",
-			"+faststart",
+			...["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", visual, ...faceInput, ...inputs],
+			...["-filter_complex", graph, "-map", "[v]", "-map", "[speech]", "-t", String(seconds)],
+			...talkEncodeArgs(options.preset ?? "veryfast"),
 			out,
 		];
 		const result = spawnSync("ffmpeg", args, { stdio: ["ignore", "inherit", "inherit"] });
@@ -100,6 +70,34 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+/** A small, seekable H.264/AAC file (keyframe every 2 s, mono speech), quick to make and to download. */
+function talkEncodeArgs(preset: string): string[] {
+	const video = ["-c:v", "libx264", "-preset", preset, "-crf", "28", "-pix_fmt", "yuv420p", "-g", "50"];
+	const audio = ["-c:a", "aac", "-b:a", "96k", "-ac", "1"];
+	return [...video, ...audio, "-movflags", "+faststart"];
+}
+
+/**
+ * `input` played `loops` more times and cut to `seconds`, by stream copy (seconds, not minutes, to
+ * build a long source from a short one). `extra`: output options before the file.
+ */
+export function loopVideo(input: string, loops: number, seconds: number, out: string, extra: string[] = []): void {
+	const quiet = ["-hide_banner", "-loglevel", "error", "-y"];
+	execFileSync("ffmpeg", [
+		...quiet,
+		"-stream_loop",
+		String(loops),
+		"-i",
+		input,
+		"-t",
+		String(seconds),
+		"-c",
+		"copy",
+		...extra,
+		out,
+	]);
 }
 
 /** The file name of the sample that `make demo` submits and `make up` serves. */

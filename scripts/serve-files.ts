@@ -7,7 +7,7 @@
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, normalize, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -26,6 +26,32 @@ const TYPES: Record<string, string> = {
 	txt: "text/plain",
 	json: "application/json",
 };
+
+/** The file whole (200) or the byte range asked for (206, or 416 when it lies outside the file); HEAD sends no body. */
+function sendFile(req: IncomingMessage, res: ServerResponse, file: string, size: number): void {
+	const type = TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
+	const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+	if (range && (range[1] || range[2])) {
+		const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+		const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+		if (start >= size || start > end) {
+			res.writeHead(416, { "content-range": `bytes */${size}` }).end();
+			return;
+		}
+		res.writeHead(206, {
+			"content-type": type,
+			"accept-ranges": "bytes",
+			"content-length": end - start + 1,
+			"content-range": `bytes ${start}-${end}/${size}`,
+		});
+		if (req.method === "HEAD") res.end();
+		else createReadStream(file, { start, end }).pipe(res);
+		return;
+	}
+	res.writeHead(200, { "content-type": type, "accept-ranges": "bytes", "content-length": size });
+	if (req.method === "HEAD") res.end();
+	else createReadStream(file).pipe(res);
+}
 
 export function serveDirectory(
 	root: string,
@@ -52,28 +78,7 @@ export function serveDirectory(
 			res.writeHead(404, { "content-type": "text/plain" }).end("File not found");
 			return;
 		}
-		const type = TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
-		const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-		if (range && (range[1] || range[2])) {
-			const start = range[1] ? Number(range[1]) : Math.max(0, info.size - Number(range[2]));
-			const end = range[1] && range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
-			if (start >= info.size || start > end) {
-				res.writeHead(416, { "content-range": `bytes */${info.size}` }).end();
-				return;
-			}
-			res.writeHead(206, {
-				"content-type": type,
-				"accept-ranges": "bytes",
-				"content-length": end - start + 1,
-				"content-range": `bytes ${start}-${end}/${info.size}`,
-			});
-			if (req.method === "HEAD") res.end();
-			else createReadStream(file, { start, end }).pipe(res);
-			return;
-		}
-		res.writeHead(200, { "content-type": type, "accept-ranges": "bytes", "content-length": info.size });
-		if (req.method === "HEAD") res.end();
-		else createReadStream(file).pipe(res);
+		sendFile(req, res, file, info.size);
 	});
 	return new Promise((resolve) => {
 		server.listen(options.port ?? 0, "127.0.0.1", () => {

@@ -56,20 +56,9 @@ export async function smoke(base: string, key: string, print: (line: string) => 
 		headers: { authorization: `Bearer ${key}` },
 		signal: AbortSignal.timeout(5 * 60_000),
 	});
-	if (response.status === 404) {
-		print(
-			`${MARK.failed} The smoke route is off on this deployment: set its key with \`openssl rand -base64 48 | npx wrangler secret put OPERATOR_SECRET\` (at least 32 characters), then run this again with it.`,
-		);
-		return false;
-	}
-	if (response.status === 401) {
-		print(
-			`${MARK.failed} The key was refused: pass the deployment's OPERATOR_SECRET with --key (not a tenant's API key).`,
-		);
-		return false;
-	}
-	if (!response.ok) {
-		print(`${MARK.failed} The smoke route answered ${response.status}: ${await said(response)}`);
+	const refused = await refusal(response);
+	if (refused) {
+		print(`${MARK.failed} ${refused}`);
 		return false;
 	}
 	const report = (await response.json()) as Report;
@@ -80,44 +69,9 @@ export async function smoke(base: string, key: string, print: (line: string) => 
 		);
 
 	// The signed download, fetched from outside as a client would.
-	try {
-		const download = await fetch(report.download.url, { signal: AbortSignal.timeout(60_000) });
-		const bytes = Buffer.from(await download.arrayBuffer());
-		const digest = createHash("sha256").update(bytes).digest("hex");
-		const forgedUrl = report.download.url.replace(
-			/token=(\d+)\.(.)/,
-			(_, exp: string, first: string) => `token=${exp}.${first === "A" ? "B" : "A"}`,
-		);
-		const forged = await fetch(forgedUrl, { signal: AbortSignal.timeout(60_000) });
-		if (!download.ok) throw new Error(`it answered ${download.status}: ${bytes.toString("utf8", 0, 200)}`);
-		if (digest !== report.download.sha256)
-			throw new Error(`it served ${bytes.length} bytes, not the ${report.download.bytes} stored`);
-		if (forged.status !== 403) throw new Error(`a forged token was answered ${forged.status}, not 403`);
-		print(
-			`${MARK.ok} Signed download: ${bytes.length.toLocaleString("en")} bytes as stored; a forged token refused (403)`,
-		);
-	} catch (error) {
-		ok = false;
-		print(`${MARK.failed} Signed download: ${(error as Error).message}`);
-	}
+	if (!(await checkDownload(report.download, print))) ok = false;
 
-	const cleanup = await fetch(url(`/admin/smoke/${report.runId}`), {
-		method: "DELETE",
-		headers: { authorization: `Bearer ${key}` },
-		signal: AbortSignal.timeout(60_000),
-	});
-	if (cleanup.ok) {
-		const { removed, left } = (await cleanup.json()) as { removed: number; left: number };
-		print(
-			`${left === 0 ? MARK.ok : MARK.failed} Cleaned up: removed ${removed} object(s) the run stored, ${left} left`,
-		);
-		ok &&= left === 0;
-	} else {
-		ok = false;
-		print(
-			`${MARK.failed} Cleaning up answered ${cleanup.status}: ${await said(cleanup)} (the cron removes smoke/${report.runId}/ within the hour)`,
-		);
-	}
+	if (!(await cleanUp(url(`/admin/smoke/${report.runId}`), key, report.runId, print))) ok = false;
 	const failed = report.checks.filter((c) => c.status === "failed").length;
 	print(
 		ok
@@ -125,6 +79,61 @@ export async function smoke(base: string, key: string, print: (line: string) => 
 			: `Something is wrong${failed ? `: ${failed} check(s) failed` : ""}; see the lines marked ${MARK.failed}.`,
 	);
 	return ok;
+}
+
+/** Why the smoke route did not run (off, a wrong key, an error), or null when it answered. */
+async function refusal(response: Response): Promise<string | null> {
+	if (response.status === 404)
+		return "The smoke route is off on this deployment: set its key with `openssl rand -base64 48 | npx wrangler secret put OPERATOR_SECRET` (at least 32 characters), then run this again with it.";
+	if (response.status === 401)
+		return "The key was refused: pass the deployment's OPERATOR_SECRET with --key (not a tenant's API key).";
+	if (!response.ok) return `The smoke route answered ${response.status}: ${await said(response)}`;
+	return null;
+}
+
+/** Removes what the run stored; true when nothing is left. */
+async function cleanUp(endpoint: string, key: string, runId: string, print: (line: string) => void): Promise<boolean> {
+	const cleanup = await fetch(endpoint, {
+		method: "DELETE",
+		headers: { authorization: `Bearer ${key}` },
+		signal: AbortSignal.timeout(60_000),
+	});
+	if (!cleanup.ok) {
+		print(
+			`${MARK.failed} Cleaning up answered ${cleanup.status}: ${await said(cleanup)} (the cron removes smoke/${runId}/ within the hour)`,
+		);
+		return false;
+	}
+	const { removed, left } = (await cleanup.json()) as { removed: number; left: number };
+	print(
+		`${left === 0 ? MARK.ok : MARK.failed} Cleaned up: removed ${removed} object(s) the run stored, ${left} left`,
+	);
+	return left === 0;
+}
+
+/** The signed download fetched as a client would: the bytes stored, and a forged token refused; true when both hold. */
+async function checkDownload(stored: Report["download"], print: (line: string) => void): Promise<boolean> {
+	try {
+		const download = await fetch(stored.url, { signal: AbortSignal.timeout(60_000) });
+		const bytes = Buffer.from(await download.arrayBuffer());
+		const digest = createHash("sha256").update(bytes).digest("hex");
+		const forgedUrl = stored.url.replace(
+			/token=(\d+)\.(.)/,
+			(_, exp: string, first: string) => `token=${exp}.${first === "A" ? "B" : "A"}`,
+		);
+		const forged = await fetch(forgedUrl, { signal: AbortSignal.timeout(60_000) });
+		if (!download.ok) throw new Error(`it answered ${download.status}: ${bytes.toString("utf8", 0, 200)}`);
+		if (digest !== stored.sha256)
+			throw new Error(`it served ${bytes.length} bytes, not the ${stored.bytes} stored`);
+		if (forged.status !== 403) throw new Error(`a forged token was answered ${forged.status}, not 403`);
+		print(
+			`${MARK.ok} Signed download: ${bytes.length.toLocaleString("en")} bytes as stored; a forged token refused (403)`,
+		);
+		return true;
+	} catch (error) {
+		print(`${MARK.failed} Signed download: ${(error as Error).message}`);
+		return false;
+	}
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

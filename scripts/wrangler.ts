@@ -28,3 +28,8 @@ export function runWrangler(args: string[]): void {
 		process.exit(1);
 	}
 }
+
+/** `wrangler d1 execute` on the local stack's D1 kept under `persistTo`; the statement's flags follow. */
+export function localD1Execute(persistTo: string): string[] {
+	return ["d1", "execute", "DB", "--local", "--env", "local", "--persist-to", persistTo];
+}

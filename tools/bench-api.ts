@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { runWrangler } from "../scripts/wrangler.ts";
+import { localD1Execute, runWrangler } from "../scripts/wrangler.ts";
 import { startStack, stopStack } from "../scripts/stack.ts";
 import { benchSeedSql } from "../src/worker/db/bootstrap.ts";
 
@@ -51,19 +51,7 @@ try {
 	);
 	const file = join(stateDir, "seed.sql");
 	writeFileSync(file, sql);
-	runWrangler([
-		"d1",
-		"execute",
-		"DB",
-		"--local",
-		"--env",
-		"local",
-		"--persist-to",
-		join(stateDir, "wrangler-state"),
-		"--file",
-		file,
-		"--yes",
-	]);
+	runWrangler([...localD1Execute(join(stateDir, "wrangler-state")), "--file", file, "--yes"]);
 
 	// Warm up (first requests compile, open D1 and fill the key cache), and keep each video's ETag.
 	const etags = new Map<string, string>();

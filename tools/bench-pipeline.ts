@@ -11,11 +11,10 @@
  * The stack's render tier, chunk size and fan-out are the local defaults (wrangler.toml
  * [env.local]); on a shared machine the numbers move with the load, the ratio less so.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTalkVideo } from "../scripts/sample-video.ts";
+import { loopVideo, makeTalkVideo } from "../scripts/sample-video.ts";
 import { serveDirectory } from "../scripts/serve-files.ts";
 import { startStack, stopStack, type StackInfo } from "../scripts/stack.ts";
 import { bareFloor } from "./bench/floor.ts";
@@ -33,22 +32,9 @@ try {
 	// One minute of talk, looped to each length (stream copy: seconds, not minutes, to build).
 	makeTalkVideo({ out: join(media, "talk-1.mp4"), seconds: 60 });
 	for (const minutes of MINUTES.filter((m) => m > 1)) {
-		execFileSync("ffmpeg", [
-			"-hide_banner",
-			"-loglevel",
-			"error",
-			"-y",
-			"-stream_loop",
-			String(minutes),
-			"-i",
-			join(media, "talk-1.mp4"),
-			"-t",
-			String(minutes * 60),
-			"-c",
-			"copy",
+		loopVideo(join(media, "talk-1.mp4"), minutes, minutes * 60, join(media, `talk-${minutes}.mp4`), [
 			"-movflags",
 			"+faststart",
-			join(media, `talk-${minutes}.mp4`),
 		]);
 	}
 	const files = await serveDirectory(media);

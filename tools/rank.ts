@@ -17,6 +17,18 @@ import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
 
 const USAGE =
 	"usage: npm run rank -- <transcript.json> [--config config.json] [--signals signals.json] [--model ClipBasic|ClipPro]";
+/** A clip's fields printed after its span, in this order. */
+const SHOWN = [
+	"score",
+	"title",
+	"hookTitle",
+	"viralityReason",
+	"hooks",
+	"emotions",
+	"description",
+	"scoreBreakdown",
+	"transcript",
+] as const;
 const TranscriptFile = z.object({
 	language: z.string().default("en"),
 	duration: z.number().positive(),
@@ -66,34 +78,12 @@ console.log(
 		{
 			rankedBy: outcome.rankedBy,
 			note: outcome.note,
-			clips: outcome.clips.map(
-				({
-					start,
-					end,
-					score,
-					title,
-					hookTitle,
-					viralityReason,
-					hooks,
-					emotions,
-					description,
-					scoreBreakdown,
-					transcript,
-				}) => ({
-					start,
-					end,
-					duration: Math.round((end - start) * 100) / 100,
-					score,
-					title,
-					hookTitle,
-					viralityReason,
-					hooks,
-					emotions,
-					description,
-					scoreBreakdown,
-					transcript,
-				}),
-			),
+			clips: outcome.clips.map((clip) => ({
+				start: clip.start,
+				end: clip.end,
+				duration: Math.round((clip.end - clip.start) * 100) / 100,
+				...Object.fromEntries(SHOWN.map((field) => [field, clip[field]])),
+			})),
 		},
 		null,
 		2,

@@ -4,23 +4,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
+import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 
 export function queryLocalD1<T>(stateDir: string, sql: string): T[] {
-	const args = [
-		WRANGLER_BIN,
-		"d1",
-		"execute",
-		"DB",
-		"--local",
-		"--env",
-		"local",
-		"--persist-to",
-		join(stateDir, "wrangler-state"),
-		"--json",
-		"--command",
-		sql,
-	];
+	const args = [WRANGLER_BIN, ...localD1Execute(join(stateDir, "wrangler-state")), "--json", "--command", sql];
 	const result = spawnSync(process.execPath, args, {
 		encoding: "utf8",
 		env: QUIET_WRANGLER_ENV,

@@ -12,7 +12,7 @@ import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { extractAudioChunkArgs, loudnessArgs, renderClipArgs } from "../../containers/render/src/ffmpeg-args.ts";
 import { layoutFor } from "../../containers/render/src/layout.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { loopVideo, makeTalkVideo } from "../../scripts/sample-video.ts";
 import type { MeasuredCosts } from "./costs.ts";
 
 const CLIP_SECONDS = 30;
@@ -25,21 +25,7 @@ export async function measureCosts(): Promise<MeasuredCosts> {
 		const long = join(dir, "talk-1080p-10min.mp4");
 		console.error("Making a 1080p sample talk and measuring (CPU time, a few minutes on a busy machine) …");
 		makeTalkVideo({ out: short, seconds: CLIP_SECONDS + 5, width: 1920, height: 1080, preset: "veryfast" });
-		execFileSync("ffmpeg", [
-			"-hide_banner",
-			"-loglevel",
-			"error",
-			"-y",
-			"-stream_loop",
-			String(Math.ceil(LONG_SECONDS / CLIP_SECONDS)),
-			"-i",
-			short,
-			"-t",
-			String(LONG_SECONDS),
-			"-c",
-			"copy",
-			long,
-		]);
+		loopVideo(short, Math.ceil(LONG_SECONDS / CLIP_SECONDS), LONG_SECONDS, long);
 		const encodeArgs = oneThread(
 			renderClipArgs({
 				sourceUrl: short,

@@ -74,63 +74,12 @@ async function speakAndTranscribe(
 ): Promise<{ transcript: Transcript; turnTimes: { start: number; end: number }[] }> {
 	const dir = mkdtempSync(join(tmpdir(), "asr-bench-"));
 	try {
-		const voices = new Map<string, string>();
-		const pcm: Buffer[] = [];
-		const turnTimes: { start: number; end: number }[] = [];
-		let samples = 0;
-		for (const [i, turn] of turns.entries()) {
-			if (!voices.has(turn.speaker)) voices.set(turn.speaker, VOICES[voices.size % VOICES.length]!);
-			const text = join(dir, `t${i}.txt`);
-			const raw = join(dir, `t${i}.raw`);
-			writeFileSync(text, turn.text.replace(/[^\p{L}\p{N}\s.,?!'-]/gu, " "));
-			await runProcess(
-				"ffmpeg",
-				[
-					"-hide_banner",
-					"-loglevel",
-					"error",
-					"-f",
-					"lavfi",
-					"-i",
-					`flite=textfile=${text}:voice=${voices.get(turn.speaker)}`,
-					"-ar",
-					String(SAMPLE_RATE),
-					"-ac",
-					"1",
-					"-f",
-					"s16le",
-					"-y",
-					raw,
-				],
-				{ timeoutMs: 60_000 },
-			);
-			const audio = readFileSync(raw);
-			turnTimes.push({ start: samples / SAMPLE_RATE, end: (samples + audio.length / 2) / SAMPLE_RATE });
-			pcm.push(audio, Buffer.alloc(2 * Math.round(GAP_SECONDS * SAMPLE_RATE)));
-			samples += audio.length / 2 + Math.round(GAP_SECONDS * SAMPLE_RATE);
-		}
+		const { pcm, turnTimes, samples } = await speakTurns(turns, dir);
 		const all = join(dir, "all.raw");
 		const wav = join(dir, "all.wav");
 		writeFileSync(all, Buffer.concat(pcm));
-		await runProcess(
-			"ffmpeg",
-			[
-				"-hide_banner",
-				"-loglevel",
-				"error",
-				"-f",
-				"s16le",
-				"-ar",
-				String(SAMPLE_RATE),
-				"-ac",
-				"1",
-				"-i",
-				all,
-				"-y",
-				join(dir, "in.wav"),
-			],
-			{ timeoutMs: 60_000 },
-		);
+		const rawIn = ["-f", "s16le", ...MONO_AT_RATE, "-i", all];
+		await runProcess("ffmpeg", [...QUIET, ...rawIn, "-y", join(dir, "in.wav")], { timeoutMs: 60_000 });
 		await runProcess("ffmpeg", toPocketsphinxWavArgs(join(dir, "in.wav"), wav), { timeoutMs: 60_000 });
 		const { stdout } = await runProcess(
 			"pocketsphinx_continuous",
@@ -147,4 +96,30 @@ async function speakAndTranscribe(
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+const QUIET = ["-hide_banner", "-loglevel", "error"];
+const MONO_AT_RATE = ["-ar", String(SAMPLE_RATE), "-ac", "1"];
+
+/** Each turn spoken by flite (one voice per speaker) as raw PCM, with a gap after it, and when it is said. */
+async function speakTurns(turns: Turn[], dir: string) {
+	const voices = new Map<string, string>();
+	const pcm: Buffer[] = [];
+	const turnTimes: { start: number; end: number }[] = [];
+	let samples = 0;
+	for (const [i, turn] of turns.entries()) {
+		if (!voices.has(turn.speaker)) voices.set(turn.speaker, VOICES[voices.size % VOICES.length]!);
+		const text = join(dir, `t${i}.txt`);
+		const raw = join(dir, `t${i}.raw`);
+		writeFileSync(text, turn.text.replace(/[^\p{L}\p{N}\s.,?!'-]/gu, " "));
+		const speech = ["-f", "lavfi", "-i", `flite=textfile=${text}:voice=${voices.get(turn.speaker)}`];
+		await runProcess("ffmpeg", [...QUIET, ...speech, ...MONO_AT_RATE, "-f", "s16le", "-y", raw], {
+			timeoutMs: 60_000,
+		});
+		const audio = readFileSync(raw);
+		turnTimes.push({ start: samples / SAMPLE_RATE, end: (samples + audio.length / 2) / SAMPLE_RATE });
+		pcm.push(audio, Buffer.alloc(2 * Math.round(GAP_SECONDS * SAMPLE_RATE)));
+		samples += audio.length / 2 + Math.round(GAP_SECONDS * SAMPLE_RATE);
+	}
+	return { pcm, turnTimes, samples };
 }

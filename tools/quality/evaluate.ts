@@ -39,14 +39,16 @@ export async function scoreHighlights(
 	ranker: Ranker,
 	clipRange = { min: 15, max: 60 },
 ): Promise<HighlightScore> {
-	const found: number[] = [];
-	const precise: number[] = [];
-	const startErrors: number[] = [];
-	const endErrors: number[] = [];
-	const clipLengths: number[] = [];
-	const highlightLengths: number[] = [];
-	const distractors: number[] = [];
-	const byGenre = new Map<string, number[]>();
+	const tallies: Tallies = {
+		found: [],
+		precise: [],
+		startErrors: [],
+		endErrors: [],
+		clipLengths: [],
+		highlightLengths: [],
+		distractors: [],
+		byGenre: new Map(),
+	};
 	let ms = 0;
 	let hours = 0;
 	for (const item of items) {
@@ -54,40 +56,62 @@ export async function scoreHighlights(
 		const clips = (await ranker(item.transcript, { ...clipRange, prompt: null, genre: item.genre })).slice(0, TOP);
 		ms += performance.now() - started;
 		hours += item.transcript.duration / 3600;
-		for (const h of item.highlights) {
-			const best = clips.map((c) => ({ c, overlap: iou(c, h) })).sort((a, b) => b.overlap - a.overlap)[0];
-			const hit = best !== undefined && best.overlap >= IOU_MATCH;
-			found.push(hit ? 1 : 0);
-			byGenre.set(item.genre, [...(byGenre.get(item.genre) ?? []), hit ? 1 : 0]);
-			highlightLengths.push(h.end - h.start);
-			if (hit) {
-				startErrors.push(best.c.start - h.start);
-				endErrors.push(best.c.end - h.end);
-			}
-		}
-		for (const c of clips) {
-			precise.push(item.highlights.some((h) => iou(c, h) >= IOU_MATCH) ? 1 : 0);
-			clipLengths.push(c.end - c.start);
-		}
-		for (const d of item.distractors)
-			distractors.push(
-				clips.some((c) => (d.start + d.end) / 2 >= c.start && (d.start + d.end) / 2 <= c.end) ? 1 : 0,
-			);
+		tallyItem(tallies, item, clips);
 	}
+	return summaryOf(tallies, Math.round(ms / Math.max(1e-9, hours)));
+}
+
+/** Per highlight, clip and distractor of every item: 1 for a hit, 0 for a miss, and the lengths and edge errors. */
+interface Tallies {
+	found: number[];
+	precise: number[];
+	startErrors: number[];
+	endErrors: number[];
+	clipLengths: number[];
+	highlightLengths: number[];
+	distractors: number[];
+	byGenre: Map<string, number[]>;
+}
+
+/** Adds one item's top clips to the tallies: which highlights they found, which clips are highlights, which distractors they hold. */
+function tallyItem(t: Tallies, item: TalkItem, clips: { start: number; end: number }[]): void {
+	for (const h of item.highlights) {
+		const best = clips.map((c) => ({ c, overlap: iou(c, h) })).sort((a, b) => b.overlap - a.overlap)[0];
+		const hit = best !== undefined && best.overlap >= IOU_MATCH;
+		t.found.push(hit ? 1 : 0);
+		t.byGenre.set(item.genre, [...(t.byGenre.get(item.genre) ?? []), hit ? 1 : 0]);
+		t.highlightLengths.push(h.end - h.start);
+		if (hit) {
+			t.startErrors.push(best.c.start - h.start);
+			t.endErrors.push(best.c.end - h.end);
+		}
+	}
+	for (const c of clips) {
+		t.precise.push(item.highlights.some((h) => iou(c, h) >= IOU_MATCH) ? 1 : 0);
+		t.clipLengths.push(c.end - c.start);
+	}
+	for (const d of item.distractors)
+		t.distractors.push(
+			clips.some((c) => (d.start + d.end) / 2 >= c.start && (d.start + d.end) / 2 <= c.end) ? 1 : 0,
+		);
+}
+
+function summaryOf(t: Tallies, rankingMsPerHour: number): HighlightScore {
+	const { found, startErrors, endErrors } = t;
 	return {
 		recallAt5: round3(mean(found)),
-		precisionAt5: round3(mean(precise)),
+		precisionAt5: round3(mean(t.precise)),
 		startErrorSeconds: startErrors.length ? round3(mean(startErrors.map(Math.abs))) : null,
 		endErrorSeconds: endErrors.length ? round3(mean(endErrors.map(Math.abs))) : null,
 		startBiasSeconds: startErrors.length ? round3(mean(startErrors)) : null,
 		endBiasSeconds: endErrors.length ? round3(mean(endErrors)) : null,
-		clipSeconds: round3(mean(clipLengths)),
-		highlightSeconds: round3(mean(highlightLengths)),
+		clipSeconds: round3(mean(t.clipLengths)),
+		highlightSeconds: round3(mean(t.highlightLengths)),
 		highlights: found.length,
-		distractorsPicked: round3(mean(distractors)),
-		rankingMsPerHour: Math.round(ms / Math.max(1e-9, hours)),
+		distractorsPicked: round3(mean(t.distractors)),
+		rankingMsPerHour,
 		perGenre: Object.fromEntries(
-			[...byGenre].map(([genre, hits]) => [genre, { recallAt5: round3(mean(hits)), highlights: hits.length }]),
+			[...t.byGenre].map(([genre, hits]) => [genre, { recallAt5: round3(mean(hits)), highlights: hits.length }]),
 		),
 	};
 }

@@ -70,30 +70,7 @@ export function turnsToTranscript(
 		}
 		const rate = rateOf(turn.speaker) * (0.9 + random() * 0.2);
 		const turnStart = t;
-		let current: Word[] = [];
-		const flush = () => {
-			if (current.length === 0) return;
-			segments.push({
-				start: current[0]!.start,
-				end: current[current.length - 1]!.end,
-				text: current.map((w) => w.word).join(" "),
-				words: current,
-			});
-			current = [];
-		};
-		for (const token of raw) {
-			const letters = token.replace(/[^\p{L}\p{N}]/gu, "").length;
-			const length = ((0.55 + 0.09 * letters) / rate) * (0.85 + random() * 0.3);
-			const word = style === "plain" ? token.toLowerCase().replace(/[^\p{L}\p{N}'-]/gu, "") : token;
-			if (word) current.push({ word, start: round3(t), end: round3(t + length * 0.92) });
-			t += length;
-			const sentenceEnd = /[.!?]["')]*$/.test(token);
-			if (sentenceEnd) t += 0.2 + random() * 0.3;
-			else if (/[,;:—-]$/.test(token)) t += 0.08 + random() * 0.12;
-			if (sentenceEnd && current.length >= SEGMENT_WORDS * 0.6) flush();
-			else if (current.length >= SEGMENT_WORDS * 1.5) flush();
-		}
-		flush();
+		t = timeTurn(raw, { rate, style, random, start: t }, segments);
 		turnTimes.push({ start: round3(turnStart), end: round3(t) });
 		t += 0.15 + random() * 0.6;
 	}
@@ -106,6 +83,44 @@ export function turnsToTranscript(
 		words,
 	};
 	return { transcript, turnTimes };
+}
+
+/**
+ * Times one turn's words from `start` at `rate` (longer words take longer, pauses after commas and
+ * sentence ends), cutting them into segments of about SEGMENT_WORDS; returns when the turn ends.
+ */
+function timeTurn(
+	raw: string[],
+	speech: { rate: number; style: TranscriptStyle; random: () => number; start: number },
+	segments: Segment[],
+): number {
+	const { rate, style, random } = speech;
+	let t = speech.start;
+	let current: Word[] = [];
+	const flush = () => {
+		if (current.length === 0) return;
+		segments.push({
+			start: current[0]!.start,
+			end: current[current.length - 1]!.end,
+			text: current.map((w) => w.word).join(" "),
+			words: current,
+		});
+		current = [];
+	};
+	for (const token of raw) {
+		const letters = token.replace(/[^\p{L}\p{N}]/gu, "").length;
+		const length = ((0.55 + 0.09 * letters) / rate) * (0.85 + random() * 0.3);
+		const word = style === "plain" ? token.toLowerCase().replace(/[^\p{L}\p{N}'-]/gu, "") : token;
+		if (word) current.push({ word, start: round3(t), end: round3(t + length * 0.92) });
+		t += length;
+		const sentenceEnd = /[.!?]["')]*$/.test(token);
+		if (sentenceEnd) t += 0.2 + random() * 0.3;
+		else if (/[,;:—-]$/.test(token)) t += 0.08 + random() * 0.12;
+		if (sentenceEnd && current.length >= SEGMENT_WORDS * 0.6) flush();
+		else if (current.length >= SEGMENT_WORDS * 1.5) flush();
+	}
+	flush();
+	return t;
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
+import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 
 const run = promisify(execFile);
 
@@ -75,20 +75,7 @@ export async function checkClips(
 export function queryLocalD1<T>(persistTo: string, sql: string): T[] {
 	const result = spawnSync(
 		process.execPath,
-		[
-			WRANGLER_BIN,
-			"d1",
-			"execute",
-			"DB",
-			"--local",
-			"--env",
-			"local",
-			"--persist-to",
-			persistTo,
-			"--command",
-			sql,
-			"--json",
-		],
+		[WRANGLER_BIN, ...localD1Execute(persistTo), "--command", sql, "--json"],
 		{
 			env: QUIET_WRANGLER_ENV,
 			encoding: "utf8",

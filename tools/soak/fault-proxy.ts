@@ -57,27 +57,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 			client.resetAndDestroy();
 			return;
 		}
-		const upstream = new Socket();
-		open.add(upstream);
-		upstream.on("close", () => open.delete(upstream));
-		let closed = false;
-		const closeBoth = () => {
-			closed = true;
-			client.destroy();
-			upstream.destroy();
-		};
-		client.on("error", closeBoth);
-		upstream.on("error", closeBoth);
-		client.on("close", closeBoth);
-		upstream.on("close", closeBoth);
-		upstream.connect(options.target.port, options.target.host, () => {
-			client.pipe(upstream);
-			upstream.pipe(client);
-		});
+		const { upstream, isClosed } = pipeToTarget(client, options.target, open);
 		if (fate === "kept") return;
 		const after = fate === "cutEarly" ? random() * 2_000 : midFrom + random() * (midTo - midFrom);
 		const timer = setTimeout(() => {
-			if (closed) return;
+			if (isClosed()) return;
 			if (fate === "cutEarly") counts.cutEarly++;
 			else counts.cutMidLife++;
 			// A hard cut: the Worker sees its connection reset, the tier its request closed.
@@ -101,6 +85,28 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 				server.close(() => resolve());
 			}),
 	};
+}
+
+/** Pipes the client to a new connection to the target; either side closing or failing closes both. */
+function pipeToTarget(client: Socket, target: FaultProxyOptions["target"], open: Set<Socket>) {
+	const upstream = new Socket();
+	open.add(upstream);
+	upstream.on("close", () => open.delete(upstream));
+	let closed = false;
+	const closeBoth = () => {
+		closed = true;
+		client.destroy();
+		upstream.destroy();
+	};
+	client.on("error", closeBoth);
+	upstream.on("error", closeBoth);
+	client.on("close", closeBoth);
+	upstream.on("close", closeBoth);
+	upstream.connect(target.port, target.host, () => {
+		client.pipe(upstream);
+		upstream.pipe(client);
+	});
+	return { upstream, isClosed: () => closed };
 }
 
 function drawFate(random: () => number, share: number): Fate {

@@ -42,7 +42,7 @@ import {
 	startStack,
 	stopStack,
 } from "../../scripts/stack.ts";
-import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
+import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 import { checkBalances, checkClips, percentile, queryLocalD1, type ClipCheck } from "./checks.ts";
 import { seededRandom, startFaultProxy } from "./fault-proxy.ts";
 
@@ -482,24 +482,10 @@ function createWorkspaces(persistTo: string, count: number, minutes: number): st
 	}
 	const file = join(stateDir, "soak-workspaces.sql");
 	writeFileSync(file, sql);
-	const result = spawnSync(
-		process.execPath,
-		[
-			WRANGLER_BIN,
-			"d1",
-			"execute",
-			"DB",
-			"--local",
-			"--env",
-			"local",
-			"--persist-to",
-			persistTo,
-			"--file",
-			file,
-			"--yes",
-		],
-		{ env: QUIET_WRANGLER_ENV, encoding: "utf8" },
-	);
+	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...localD1Execute(persistTo), "--file", file, "--yes"], {
+		env: QUIET_WRANGLER_ENV,
+		encoding: "utf8",
+	});
 	if (result.status !== 0)
 		throw new Error(`creating the soak's workspaces failed: ${result.stderr || result.stdout}`);
 	return keys;

@@ -97,6 +97,24 @@ export async function makeBackground(
 	}
 }
 
+/**
+ * Runs the import's ffmpeg; any failure but a fetch failure becomes `unsupported_source` (ffmpeg's
+ * own words would tell a refused connection from an HTTP error: neither is passed on).
+ */
+async function convertImported(
+	args: string[],
+	what: "image" | "video",
+	onStdoutLine: ((line: string) => void) | undefined,
+	signal: AbortSignal,
+): Promise<void> {
+	const quiet = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats"];
+	const options = { timeoutMs: 10 * 60_000, signal, collectStdout: false, onStdoutLine };
+	await runProcess(tools.ffmpeg, [...quiet, ...args], options).catch((error: Error) => {
+		const fetchFailure = error instanceof ProcessError ? fetchFailureIn(error.stderrTail) : null;
+		throw fetchFailure ?? new TierError("unsupported_source", `The ${what} could not be decoded.`, false, 422);
+	});
+}
+
 /** Longest stretch of a user's background video kept: it loops under every clip. */
 const IMPORTED_BACKGROUND_SECONDS = 60;
 
@@ -119,12 +137,8 @@ export async function importMedia(
 	if (!facts?.hasVideo || !facts.width || !facts.height)
 		throw new TierError("unsupported_source", "The URL is not a picture or a video.", false, 422);
 	assertWithinLimits(facts, limits, isImage ? "image" : "video");
-	const path = holdPath(
-		join(
-			await sharedDir(),
-			`import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`,
-		),
-	);
+	const name = `import-${Date.now()}-${Math.random().toString(36).slice(2)}.${isImage ? "png" : "mp4"}`;
+	const path = holdPath(join(await sharedDir(), name));
 	const seconds = Math.min(
 		IMPORTED_BACKGROUND_SECONDS,
 		Number.isFinite(facts.duration) && facts.duration > 0 ? facts.duration : IMPORTED_BACKGROUND_SECONDS,
@@ -134,28 +148,8 @@ export async function importMedia(
 		? [...input, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path]
 		: [...input, "-t", String(seconds), "-an", "-map", "0:v:0", "-vf", "scale=-2:'min(1280,ih)'", ...ENCODE, path];
 	try {
-		await runProcess(
-			tools.ffmpeg,
-			["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args],
-			{
-				timeoutMs: 10 * 60_000,
-				signal,
-				collectStdout: false,
-				onStdoutLine: isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8)),
-			},
-		).catch((error: Error) => {
-			// ffmpeg's own words would tell a refused connection from an HTTP error: neither is passed on.
-			const fetchFailure = error instanceof ProcessError ? fetchFailureIn(error.stderrTail) : null;
-			throw (
-				fetchFailure ??
-				new TierError(
-					"unsupported_source",
-					`The ${isImage ? "image" : "video"} could not be decoded.`,
-					false,
-					422,
-				)
-			);
-		});
+		const onStdoutLine = isImage ? undefined : ffmpegProgressReader(seconds, (f) => onProgress(f * 0.8));
+		await convertImported(args, isImage ? "image" : "video", onStdoutLine, signal);
 		const bytes = await putFile(path, req.putUrl, isImage ? "image/png" : "video/mp4", undefined, signal);
 		const size = await mediaFacts(path, limits.maxPixels, signal);
 		onProgress(1);

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { clipStreamInputArgs } from "./clip-stream-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
 import type { FaceBox, FaceSample } from "./smart-crop.ts";
@@ -154,27 +155,8 @@ export async function scanFaces(
 		onProgress(Math.min(1, samples.length / expected));
 	};
 
-	const args = [
-		"-hide_banner",
-		"-nostdin",
-		"-loglevel",
-		"error",
-		"-ss",
-		start.toFixed(3),
-		"-i",
-		sourceUrl,
-		"-t",
-		duration.toFixed(3),
-		"-map",
-		"0:v:0",
-		"-vf",
-		`fps=${fps.toFixed(4)},scale=${width}:${height}`,
-		"-f",
-		"rawvideo",
-		"-pix_fmt",
-		"rgb24",
-		"pipe:1",
-	];
+	const frames = ["-vf", `fps=${fps.toFixed(4)},scale=${width}:${height}`, "-f", "rawvideo", "-pix_fmt", "rgb24"];
+	const args = [...clipStreamInputArgs(sourceUrl, start, duration, "0:v:0"), ...frames, "pipe:1"];
 	const timeoutMs = jobTimeouts.faceScan(duration);
 	await runProcess(tools.ffmpeg, args, { timeoutMs, signal, onStdoutBytes: framesOf(width * height * 3, onFrame) });
 	return { samples, cuts: sceneCuts(thumbnails, fps), sourceAspect: source.width / source.height };

@@ -10,7 +10,7 @@ import { buildAssDocument } from "./captions.ts";
 import { assertLookFonts } from "./caption-preview.ts";
 import { encodeSlots } from "./encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
-import { scanFaces } from "./faces.ts";
+import { scanFaces, type FaceScan } from "./faces.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
@@ -51,15 +51,7 @@ export async function renderClip(
 		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
 		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
 		// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
-		const cuts = req.jumpCuts
-			? await prepareJumpCuts(
-					req.jumpCuts,
-					{ url: req.sourceUrl, start: req.start, end: req.end },
-					req.captions?.words ?? null,
-					req.splitScreen ? 30 : null,
-					signal,
-				)
-			: null;
+		const cuts = await jumpCutsFor(req, signal);
 		const duration = cuts ? cuts.plan.duration : req.end - req.start;
 		const overlays = await overlayFiles(req, framing.layout, cuts?.words ?? null, duration, file, signal);
 		scratch.push(...overlays.scratch);
@@ -70,58 +62,68 @@ export async function renderClip(
 		const thumbPath = file(".jpg");
 		scratch.push(videoPath, thumbPath);
 		const args = renderClipArgs({
-			sourceUrl: req.sourceUrl,
-			start: req.start,
-			end: req.end,
-			layout: framing.layout,
-			track: framing.track,
-			stacked: framing.stacked,
-			assFile: overlays.assFile,
-			backgroundFile,
-			watermark: overlays.watermark,
+			...{ sourceUrl: req.sourceUrl, start: req.start, end: req.end },
+			...{ layout: framing.layout, track: framing.track, stacked: framing.stacked },
+			...{ assFile: overlays.assFile, backgroundFile, watermark: overlays.watermark },
 			outputPath: videoPath,
 			thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
 			jumpCuts: cuts?.args ?? null,
 		});
-		const onStdoutLine = ffmpegProgressReader(duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)));
-		await runProcess(tools.ffmpeg, args, {
-			timeoutMs: jobTimeouts.renderEncode(duration),
-			signal,
-			collectStdout: false,
-			onStdoutLine,
-		});
+		await encode(args, duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)), signal);
 		const renderedDuration = await ensureThumbnail(videoPath, thumbPath, signal);
 		release();
-		const bytes = await putFile(
-			videoPath,
-			req.videoPutUrl,
-			"video/mp4",
-			(f) => onProgress(0.85 + f * 0.13),
-			signal,
-		);
+		const uploadProgress = (f: number) => onProgress(0.85 + f * 0.13);
+		const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", uploadProgress, signal);
 		const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
 		onProgress(1);
-		const { faceFrames, sampledFrames } = framing;
-		const removed = {
-			removedSeconds: cuts?.plan.removed ?? 0,
-			cuts: cuts?.plan.cuts.length ?? 0,
-			cutStretches: cuts?.plan.cuts ?? [],
-		};
-		return {
-			bytes,
-			thumbnailBytes,
-			...framing.layout.output,
-			duration: renderedDuration,
-			faceFrames,
-			sampledFrames,
-			framing: framing.framing,
-			...removed,
-		};
+		return clipResult(framing, cuts?.plan ?? null, { bytes, thumbnailBytes, duration: renderedDuration });
 	} finally {
 		release();
 		// Uploaded or failed: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
 		await Promise.all(scratch.map((p) => rm(p, { force: true })));
 	}
+}
+
+/** The clip's one ffmpeg pass (video and thumbnail), reporting its progress through the clip. */
+async function encode(args: string[], duration: number, onProgress: OnProgress, signal: AbortSignal): Promise<void> {
+	await runProcess(tools.ffmpeg, args, {
+		timeoutMs: jobTimeouts.renderEncode(duration),
+		signal,
+		collectStdout: false,
+		onStdoutLine: ffmpegProgressReader(duration, onProgress),
+	});
+}
+
+/** What the job answers: the files' sizes, the output's frame and duration, how it was framed and what was cut. */
+function clipResult(
+	framing: FramingPlan,
+	cutPlan: { removed: number; cuts: RenderClipResult["cutStretches"] } | null,
+	uploaded: { bytes: number; thumbnailBytes: number; duration: number },
+): RenderClipResult {
+	const { faceFrames, sampledFrames } = framing;
+	const removed = {
+		removedSeconds: cutPlan?.removed ?? 0,
+		cuts: cutPlan?.cuts.length ?? 0,
+		cutStretches: cutPlan?.cuts ?? [],
+	};
+	const { bytes, thumbnailBytes, duration } = uploaded;
+	const counts = { faceFrames, sampledFrames };
+	return {
+		bytes,
+		thumbnailBytes,
+		...framing.layout.output,
+		duration,
+		...counts,
+		framing: framing.framing,
+		...removed,
+	};
+}
+
+/** The silences to cut (remove silences), planned on the source's audio and the caption words; null when off. */
+function jumpCutsFor(req: RenderClipSpec, signal: AbortSignal) {
+	if (!req.jumpCuts) return Promise.resolve(null);
+	const span = { url: req.sourceUrl, start: req.start, end: req.end };
+	return prepareJumpCuts(req.jumpCuts, span, req.captions?.words ?? null, req.splitScreen ? 30 : null, signal);
 }
 
 /**
@@ -223,38 +225,8 @@ async function planFraming(
 	};
 	const twoFaces = scan.samples.filter((s) => s.faces.filter((f) => f.score >= 0.5).length >= 2).length;
 	if (speakers && scan.samples.length > 0 && twoFaces / scan.samples.length >= TWO_FACE_SHARE) {
-		const times = scan.samples.map((s) => s.t);
-		const window = times.length > 1 ? times[1]! - times[0]! : 0.25;
-		const energy = await channelEnergy(req.sourceUrl, req.start, duration, times, window, signal);
-		const analysis = analyseSpeakers({ samples: scan.samples, energy, cuts: scan.cuts, duration });
-		let choice =
-			req.layout === "auto"
-				? analysis.decidedShare >= DECIDED_SHARE
-					? "follow-speaker"
-					: "stacked"
-				: req.layout;
-		// Split-screen already takes the bottom of the frame: one picture on top, the speaker's.
-		if (choice === "stacked" && req.splitScreen) choice = "follow-speaker";
-		if (choice === "stacked" && analysis.pair) {
-			const stackedLayout = layoutFor(req.aspectRatio, null, true);
-			const [top] = stackedLayout.halves!;
-			return {
-				framing: "stacked",
-				layout: stackedLayout,
-				track: null,
-				stacked: stackedCrops(analysis.pair, source, top),
-				...counts,
-			};
-		}
-		const plan = speakerCropPlan(analysis.turns, scan.sourceAspect, target);
-		if (plan)
-			return {
-				framing: "follow-speaker",
-				layout,
-				track: { axis: plan.axis, position: positionExpression(plan.keyframes) },
-				stacked: null,
-				...counts,
-			};
+		const framed = await speakerFraming(req, layout, { scan, source, target }, signal);
+		if (framed) return { ...framed, ...counts };
 	}
 	// One face or none: auto draws exactly what it drew before speaker layouts (smart crop when asked,
 	// else the centre); an explicit speaker layout follows the one face there is.
@@ -267,6 +239,38 @@ async function planFraming(
 		track: followed ? { axis: plan.axis, position: positionExpression(plan.keyframes) } : null,
 		...counts,
 	};
+}
+
+/**
+ * Two people steadily in view: the speaker layout (auto chooses follow-speaker when who speaks can be
+ * told, else stacked), or null when no speaker's crop path could be planned.
+ */
+async function speakerFraming(
+	req: RenderClipSpec,
+	layout: Layout,
+	seen: { scan: FaceScan; source: { width: number; height: number }; target: number },
+	signal: AbortSignal,
+): Promise<Omit<FramingPlan, "faceFrames" | "sampledFrames"> | null> {
+	const { scan, source, target } = seen;
+	const duration = req.end - req.start;
+	const times = scan.samples.map((s) => s.t);
+	const window = times.length > 1 ? times[1]! - times[0]! : 0.25;
+	const energy = await channelEnergy(req.sourceUrl, req.start, duration, times, window, signal);
+	const analysis = analyseSpeakers({ samples: scan.samples, energy, cuts: scan.cuts, duration });
+	const decided = analysis.decidedShare >= DECIDED_SHARE ? "follow-speaker" : "stacked";
+	let choice = req.layout === "auto" ? decided : req.layout;
+	// Split-screen already takes the bottom of the frame: one picture on top, the speaker's.
+	if (choice === "stacked" && req.splitScreen) choice = "follow-speaker";
+	if (choice === "stacked" && analysis.pair) {
+		const stackedLayout = layoutFor(req.aspectRatio, null, true);
+		const [top] = stackedLayout.halves!;
+		const stacked = stackedCrops(analysis.pair, source, top);
+		return { framing: "stacked", layout: stackedLayout, track: null, stacked };
+	}
+	const plan = speakerCropPlan(analysis.turns, scan.sourceAspect, target);
+	if (!plan) return null;
+	const track = { axis: plan.axis, position: positionExpression(plan.keyframes) };
+	return { framing: "follow-speaker", layout, track, stacked: null };
 }
 
 /** A background is fetched once per instance and reused for every clip (they are short loops). */

@@ -7,7 +7,8 @@
  * prints is kept with every URL's query string and credentials removed (redact.ts), so a signed
  * URL never ends up in an error message.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { wholeMilliseconds } from "@clipforge/contract";
 import { egressArgs, egressEnvironment } from "./egress-args.ts";
 import { egressProxy } from "./egress-proxy.ts";
@@ -60,14 +61,7 @@ const STDERR_TAIL_CHARS = 8_000;
  */
 export async function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
 	const proxy = (await egressProxy()).url;
-	const tool =
-		command === tools.ffmpeg
-			? "ffmpeg"
-			: command === tools.ffprobe
-				? "ffprobe"
-				: command === tools.ytDlp
-					? "yt-dlp"
-					: "other";
+	const tool = toolOf(command);
 	const job = runningJobName();
 	const timeoutMs = processTimeoutMs(options.timeoutMs, tool === "other" ? command : tool, job);
 	return new Promise((resolve, reject) => {
@@ -81,33 +75,7 @@ export async function runProcess(command: string, args: readonly string[], optio
 			timeout: timeoutMs,
 			killSignal: "SIGKILL",
 		});
-		let stdout = "";
-		let stderr = "";
-
-		let consuming: Promise<void> = Promise.resolve();
-		let consumerError: Error | null = null;
-		const onBytes = options.onStdoutBytes;
-		if (onBytes) {
-			child.stdout.on("data", (chunk: Buffer) => {
-				child.stdout.pause();
-				consuming = consuming
-					.then(() => (consumerError ? undefined : onBytes(chunk)))
-					.catch((error: Error) => {
-						consumerError ??= error;
-						child.kill("SIGKILL");
-					})
-					.finally(() => child.stdout.resume());
-			});
-		} else {
-			splitLines(child.stdout, (line) => {
-				if (options.collectStdout !== false) stdout += `${line}\n`;
-				options.onStdoutLine?.(line);
-			});
-		}
-		splitLines(child.stderr, (line) => {
-			stderr = (stderr + redactUrls(line) + "\n").slice(-STDERR_TAIL_CHARS);
-			options.onStderrLine?.(line);
-		});
+		const output = readOutput(child, options);
 
 		// Cancellation is also reported here (AbortError); "close" follows and says so.
 		child.on("error", (error) => {
@@ -115,41 +83,99 @@ export async function runProcess(command: string, args: readonly string[], optio
 				reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
 		});
 		child.on("close", async (code, signal) => {
-			await consuming;
-			if (consumerError) {
-				reject(
-					new ProcessError(
-						`${command}'s output could not be read: ${consumerError.message}`,
-						"exit",
-						code,
-						stderr,
-					),
-				);
-			} else if (options.signal?.aborted) {
-				reject(new ProcessError(`${command} was cancelled`, "aborted", code, stderr));
-			} else if (signal === "SIGKILL" && Date.now() - started >= timeoutMs) {
-				reject(
-					new ProcessError(
-						`${command} took longer than ${timeoutMs} ms in the ${job} job`,
-						"timeout",
-						code,
-						stderr,
-					),
-				);
-			} else if (code !== 0) {
-				reject(
-					new ProcessError(
-						`${command} exited with code ${code}: ${lastLines(stderr, 3)}`,
-						"exit",
-						code,
-						stderr,
-					),
-				);
-			} else {
-				resolve({ stdout, stderr });
-			}
+			await output.consumed();
+			const timedOut = signal === "SIGKILL" && Date.now() - started >= timeoutMs;
+			const failure = closeError({ command, job, timeoutMs, options, output, code, timedOut });
+			if (failure) reject(failure);
+			else resolve({ stdout: output.stdout(), stderr: output.stderr() });
 		});
 	});
+}
+
+type Tool = "ffmpeg" | "ffprobe" | "yt-dlp" | "other";
+
+/** Which known tool a command is: its egress flags depend on it. */
+function toolOf(command: string): Tool {
+	if (command === tools.ffmpeg) return "ffmpeg";
+	if (command === tools.ffprobe) return "ffprobe";
+	if (command === tools.ytDlp) return "yt-dlp";
+	return "other";
+}
+
+interface Output {
+	stdout(): string;
+	/** The redacted tail of stderr. */
+	stderr(): string;
+	/** Resolves when the last binary chunk was consumed. */
+	consumed(): Promise<void>;
+	/** The binary consumer's first error, if any. */
+	consumerError(): Error | null;
+}
+
+/** Wires the child's stdout (lines or bytes, with backpressure) and stderr (a redacted tail) to the options. */
+function readOutput(child: ChildProcessByStdio<null, Readable, Readable>, options: RunOptions): Output {
+	let stdout = "";
+	let stderr = "";
+	let consuming: Promise<void> = Promise.resolve();
+	let consumerError: Error | null = null;
+	const onBytes = options.onStdoutBytes;
+	if (onBytes) {
+		child.stdout.on("data", (chunk: Buffer) => {
+			child.stdout.pause();
+			consuming = consuming
+				.then(() => (consumerError ? undefined : onBytes(chunk)))
+				.catch((error: Error) => {
+					consumerError ??= error;
+					child.kill("SIGKILL");
+				})
+				.finally(() => child.stdout.resume());
+		});
+	} else {
+		splitLines(child.stdout, (line) => {
+			if (options.collectStdout !== false) stdout += `${line}\n`;
+			options.onStdoutLine?.(line);
+		});
+	}
+	splitLines(child.stderr, (line) => {
+		stderr = (stderr + redactUrls(line) + "\n").slice(-STDERR_TAIL_CHARS);
+		options.onStderrLine?.(line);
+	});
+	return {
+		stdout: () => stdout,
+		stderr: () => stderr,
+		consumed: () => consuming,
+		consumerError: () => consumerError,
+	};
+}
+
+/** Why a closed process failed, in the order that explains it best; null when it succeeded. */
+function closeError(closed: {
+	command: string;
+	job: string;
+	timeoutMs: number;
+	options: RunOptions;
+	output: Output;
+	code: number | null;
+	timedOut: boolean;
+}): ProcessError | null {
+	const { command, code } = closed;
+	const stderr = closed.output.stderr();
+	const consumerError = closed.output.consumerError();
+	if (consumerError)
+		return new ProcessError(
+			`${command}'s output could not be read: ${consumerError.message}`,
+			"exit",
+			code,
+			stderr,
+		);
+	if (closed.options.signal?.aborted) return new ProcessError(`${command} was cancelled`, "aborted", code, stderr);
+	if (closed.timedOut) {
+		const message = `${command} took longer than ${closed.timeoutMs} ms in the ${closed.job} job`;
+		return new ProcessError(message, "timeout", code, stderr);
+	}
+	if (code !== 0)
+		return new ProcessError(`${command} exited with code ${code}: ${lastLines(stderr, 3)}`, "exit", code, stderr);
+	return null;
 }
 
 /**

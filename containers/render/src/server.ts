@@ -131,26 +131,7 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	const signedByWorker = requireWorkerSignature(secret);
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
 	const idleMs = options.sweepIdleMs ?? secondsFromEnv("RENDER_SWEEP_IDLE_SECONDS", DEFAULT_SWEEP_IDLE_MS);
-	let sweeping: Promise<SweepReport> | null = null;
-	let again = false;
-	const sweep = async (): Promise<SweepReport> => {
-		if (sweeping) {
-			again = true;
-			return sweeping;
-		}
-		sweeping = (async () => {
-			const removed: string[] = [];
-			do {
-				again = false;
-				removed.push(...(await sweepWorkRoot({ root: workRoot, held: registry.heldPaths(), idleMs })).removed);
-			} while (again);
-			if (removed.length > 0) log("swept", { removed: removed.length, paths: removed.slice(0, 20) });
-			return { removed };
-		})().finally(() => {
-			sweeping = null;
-		});
-		return sweeping;
-	};
+	const sweep = serialSweeper(() => registry.heldPaths(), idleMs);
 	const registry = new JobRegistry({
 		abandonAfterMs: options.abandonAfterMs ?? secondsFromEnv("RENDER_ABANDON_SECONDS", DEFAULT_ABANDON_MS),
 		keepResultsMs: options.keepResultsMs ?? secondsFromEnv("RENDER_KEEP_RESULTS_SECONDS", DEFAULT_KEEP_RESULTS_MS),
@@ -162,79 +143,8 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	});
 	for (const name of JOB_NAMES) {
 		const job = renderJobs[name];
-		const handler = handlers[name] as (
-			input: unknown,
-			onProgress: OnProgress,
-			signal: AbortSignal,
-		) => Promise<unknown>;
-		app.post(
-			job.path,
-			bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") }),
-			signedByWorker,
-			async (c) => {
-				const body: unknown = parseJson(c.var.rawBody);
-				if (body === undefined) return refuse(c, 400, "The body is not JSON.");
-				const parsed = job.request.safeParse(body);
-				if (!parsed.success) return refuse(c, 400, parsed.error.message);
-				const key = jobKey(name, parsed.data);
-				const keep = !NOT_KEPT.includes(name);
-				const kept = keep ? registry.keptResult(key) : undefined;
-				if (
-					!kept &&
-					!registry.isRunning(key) &&
-					registry.runningCount >= maxJobs &&
-					!ALWAYS_ACCEPTED.includes(name)
-				) {
-					c.header("Retry-After", "5");
-					return c.json(
-						{
-							error: {
-								code: "busy",
-								message: `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`,
-								retryable: true,
-							} satisfies RenderError,
-						},
-						503,
-					);
-				}
-				const work: JobWork = async (onProgress, signal) => {
-					const started = Date.now();
-					try {
-						return await handler(parsed.data, onProgress, signal);
-					} finally {
-						log(job.path, { ms: Date.now() - started, aborted: signal.aborted || undefined });
-					}
-				};
-				// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
-				// the job stops when every caller has left and none came back (job-registry.ts).
-				const connection = c.req.raw.signal;
-				const outcome = (onProgress: OnProgress): Promise<unknown> => {
-					if (kept) {
-						log("job answered from its result", { path: job.path });
-						return Promise.resolve(kept.result);
-					}
-					const attached = registry.attach(key, name, work, onProgress, connection, keep);
-					if (attached.joined) log("job joined", { path: job.path });
-					return attached.promise;
-				};
-				if (!("progress" in job)) {
-					try {
-						return c.json(await outcome(() => {}));
-					} catch (error) {
-						const { status, ...tierError } = asRenderError(error);
-						return c.json({ error: tierError }, status);
-					}
-				}
-				return new Response(
-					jobEventStream(outcome, (error) => {
-						const { status: _status, ...tierError } = asRenderError(error);
-						log("job failed", { code: tierError.code, message: tierError.message });
-						return tierError;
-					}),
-					{ headers: NDJSON_HEADERS },
-				);
-			},
-		);
+		const bodyLimited = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") });
+		app.post(job.path, bodyLimited, signedByWorker, jobRoute(name, registry, maxJobs));
 		app.all(job.path, (c) => refuse(c, 405, "Use POST."));
 	}
 	app.notFound((c) => refuse(c, 404, `No route ${c.req.method} ${c.req.path}`));
@@ -246,6 +156,100 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 		);
 	});
 	return { app, registry, sweep };
+}
+
+/**
+ * Sweeps of the work root, one at a time: a request during a sweep runs one more pass after it,
+ * and every caller gets the paths removed by all passes.
+ */
+function serialSweeper(held: () => Set<string>, idleMs: number): () => Promise<SweepReport> {
+	let sweeping: Promise<SweepReport> | null = null;
+	let again = false;
+	return async () => {
+		if (sweeping) {
+			again = true;
+			return sweeping;
+		}
+		sweeping = (async () => {
+			const removed: string[] = [];
+			do {
+				again = false;
+				removed.push(...(await sweepWorkRoot({ root: workRoot, held: held(), idleMs })).removed);
+			} while (again);
+			if (removed.length > 0) log("swept", { removed: removed.length, paths: removed.slice(0, 20) });
+			return { removed };
+		})().finally(() => {
+			sweeping = null;
+		});
+		return sweeping;
+	};
+}
+
+/** The route of one job: validates the body, then answers from a kept result, a running job or a new one. */
+function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
+	const job = renderJobs[name];
+	const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
+	return async (c: Context<GuardEnv>) => {
+		const body: unknown = parseJson(c.var.rawBody);
+		if (body === undefined) return refuse(c, 400, "The body is not JSON.");
+		const parsed = job.request.safeParse(body);
+		if (!parsed.success) return refuse(c, 400, parsed.error.message);
+		const key = jobKey(name, parsed.data);
+		const keep = !NOT_KEPT.includes(name);
+		const kept = keep ? registry.keptResult(key) : undefined;
+		const full = registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name);
+		if (!kept && !registry.isRunning(key) && full) return busy(c, maxJobs);
+		const work: JobWork = async (onProgress, signal) => {
+			const started = Date.now();
+			try {
+				return await handler(parsed.data, onProgress, signal);
+			} finally {
+				log(job.path, { ms: Date.now() - started, aborted: signal.aborted || undefined });
+			}
+		};
+		// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
+		// the job stops when every caller has left and none came back (job-registry.ts).
+		const connection = c.req.raw.signal;
+		const outcome = (onProgress: OnProgress): Promise<unknown> => {
+			if (kept) {
+				log("job answered from its result", { path: job.path });
+				return Promise.resolve(kept.result);
+			}
+			const attached = registry.attach(key, name, work, onProgress, connection, keep);
+			if (attached.joined) log("job joined", { path: job.path });
+			return attached.promise;
+		};
+		return "progress" in job ? progressStream(outcome) : plainAnswer(c, outcome);
+	};
+}
+
+/** 503 `busy` (retryable): the tier runs its maximum of jobs. */
+function busy(c: Context, maxJobs: number) {
+	c.header("Retry-After", "5");
+	const message = `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`;
+	return c.json({ error: { code: "busy", message, retryable: true } satisfies RenderError }, 503);
+}
+
+/** A job without progress answers its result (or its error) as one JSON body. */
+async function plainAnswer(c: Context, outcome: (onProgress: OnProgress) => Promise<unknown>) {
+	try {
+		return c.json(await outcome(() => {}));
+	} catch (error) {
+		const { status, ...tierError } = asRenderError(error);
+		return c.json({ error: tierError }, status);
+	}
+}
+
+/** A job with progress answers NDJSON through the contract's job protocol. */
+function progressStream(outcome: (onProgress: OnProgress) => Promise<unknown>): Response {
+	return new Response(
+		jobEventStream(outcome, (error) => {
+			const { status: _status, ...tierError } = asRenderError(error);
+			log("job failed", { code: tierError.code, message: tierError.message });
+			return tierError;
+		}),
+		{ headers: NDJSON_HEADERS },
+	);
 }
 
 /** A duration var in seconds (RENDER_…_SECONDS), in ms; unset or unreadable gives the default. */

@@ -33,36 +33,18 @@ export async function putFile(
 ): Promise<number> {
 	const size = await fileSize(path);
 	if (!size) throw new TierError("source_missing", `Nothing to upload at ${path}.`, true);
-	let sent = 0;
-	const counted = (start: number, end: number) => {
-		const stream = createReadStream(path, { start, end: end - 1 });
-		stream.on("data", (chunk) => {
-			sent += chunk.length;
-			onProgress?.(sent / size);
-		});
-		return stream as AsyncIterable<Uint8Array>;
-	};
+	const reader = countedReader(path, size, onProgress);
 	if (size <= partBytes) {
-		await send(
-			putUrl,
-			{
-				method: "PUT",
-				body: counted(0, size),
-				headers: { "content-type": contentType, "content-length": String(size) },
-			},
-			signal,
-		);
+		const headers = { "content-type": contentType, "content-length": String(size) };
+		await send(putUrl, { method: "PUT", body: reader.range(0, size), headers }, signal);
 		return size;
 	}
-	const { uploadId } = MultipartStarted.parse(
-		await (
-			await send(
-				withQuery(putUrl, { [MULTIPART_START]: "" }),
-				{ method: "POST", headers: { "content-type": contentType } },
-				signal,
-			)
-		).json(),
+	const started = await send(
+		withQuery(putUrl, { [MULTIPART_START]: "" }),
+		{ method: "POST", headers: { "content-type": contentType } },
+		signal,
 	);
+	const { uploadId } = MultipartStarted.parse(await started.json());
 	const uploadUrl = (extra: Record<string, string> = {}) => withQuery(putUrl, { uploadId, ...extra });
 	try {
 		const plan = objectParts(size, partBytes);
@@ -70,41 +52,58 @@ export async function putFile(
 		for (let n = 1; n <= plan.count; n++) {
 			const start = (n - 1) * partBytes;
 			const end = Math.min(size, start + partBytes);
-			const before = sent;
-			for (let attempt = 1; ; attempt++) {
-				try {
-					const response = await send(
-						uploadUrl({ partNumber: String(n) }),
-						{
-							method: "PUT",
-							body: counted(start, end),
-							headers: { "content-length": String(end - start) },
-						},
-						signal,
-					);
-					parts.push(UploadedPart.parse(await response.json()));
-					break;
-				} catch (error) {
-					sent = before;
-					if (attempt >= PART_TRIES || signal?.aborted || (error instanceof TierError && !error.retryable))
-						throw error;
-				}
-			}
+			parts.push(await putPart(uploadUrl({ partNumber: String(n) }), reader, start, end, signal));
 		}
-		await send(
-			uploadUrl(),
-			{
-				method: "POST",
-				body: JSON.stringify(CompleteMultipart.parse({ parts })),
-				headers: { "content-type": "application/json" },
-			},
-			signal,
-		);
+		const body = JSON.stringify(CompleteMultipart.parse({ parts }));
+		await send(uploadUrl(), { method: "POST", body, headers: { "content-type": "application/json" } }, signal);
 		return size;
 	} catch (error) {
 		// Best effort: the parts already stored are dropped now rather than by R2's own expiry.
 		await egressFetch(uploadUrl(), { method: "DELETE" }).catch(() => undefined);
 		throw error;
+	}
+}
+
+/** Byte ranges of the file as streams that report the bytes sent so far as progress. */
+interface CountedReader {
+	range(start: number, end: number): AsyncIterable<Uint8Array>;
+	sent: number;
+}
+
+function countedReader(path: string, size: number, onProgress?: OnProgress): CountedReader {
+	const reader: CountedReader = {
+		sent: 0,
+		range(start, end) {
+			const stream = createReadStream(path, { start, end: end - 1 });
+			stream.on("data", (chunk) => {
+				reader.sent += chunk.length;
+				onProgress?.(reader.sent / size);
+			});
+			return stream as AsyncIterable<Uint8Array>;
+		},
+	};
+	return reader;
+}
+
+/** One part of a multipart upload, tried PART_TRIES times; a failed try's bytes are taken back from the progress. */
+async function putPart(
+	url: string,
+	reader: CountedReader,
+	start: number,
+	end: number,
+	signal?: AbortSignal,
+): Promise<UploadedPart> {
+	const before = reader.sent;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const headers = { "content-length": String(end - start) };
+			const response = await send(url, { method: "PUT", body: reader.range(start, end), headers }, signal);
+			return UploadedPart.parse(await response.json());
+		} catch (error) {
+			reader.sent = before;
+			if (attempt >= PART_TRIES || signal?.aborted || (error instanceof TierError && !error.retryable))
+				throw error;
+		}
 	}
 }
 

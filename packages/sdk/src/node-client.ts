@@ -151,14 +151,22 @@ const CONTENT_TYPES: Record<string, string> = {
 
 async function uploadFile(api: ApiClient, path: string, opts: UploadFileOptions): Promise<Upload> {
 	const { size } = await stat(path);
-	let upload = opts.uploadId
+	const upload = await startOrResume(api, path, size, opts);
+	if (upload.status !== "uploading") return upload;
+	await sendMissingParts(api, upload, path, size, opts);
+	return api.completeUpload(upload.id, opts.signal);
+}
+
+/** The upload to resume (`uploadId`, which must be for a file of this size) or a new one. */
+async function startOrResume(api: ApiClient, path: string, size: number, opts: UploadFileOptions): Promise<Upload> {
+	const contentType = opts.contentType ?? CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+	const upload = opts.uploadId
 		? await api.upload(opts.uploadId, opts.signal)
 		: await api.createUpload(
 				{
 					fileName: basename(path),
 					size,
-					contentType:
-						opts.contentType ?? CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+					contentType,
 					...(opts.partSize ? { partSize: opts.partSize } : {}),
 					...(opts.workspaceId ? { workspaceId: opts.workspaceId } : {}),
 				},
@@ -171,7 +179,17 @@ async function uploadFile(api: ApiClient, path: string, opts: UploadFileOptions)
 			{ status: 409 },
 		);
 	}
-	if (upload.status !== "uploading") return upload;
+	return upload;
+}
+
+/** Sends the parts the server does not hold yet, `concurrency` at a time, reporting progress after each. */
+async function sendMissingParts(
+	api: ApiClient,
+	upload: Upload,
+	path: string,
+	size: number,
+	opts: UploadFileOptions,
+): Promise<void> {
 	const stored = new Set(upload.parts.map((p) => p.partNumber));
 	let uploadedBytes = upload.parts.reduce((n, p) => n + p.size, 0);
 	const report = () =>
@@ -204,6 +222,4 @@ async function uploadFile(api: ApiClient, path: string, opts: UploadFileOptions)
 	} finally {
 		await file.close();
 	}
-	upload = await api.completeUpload(upload.id, opts.signal);
-	return upload;
 }

@@ -29,26 +29,7 @@ export function clipCard(
 		poster: clip.thumbnailUrl,
 		"aria-label": `Clip: ${clip.title}`,
 	});
-	const favorite = h("button", {
-		type: "button",
-		class: "secondary favorite",
-		"aria-pressed": String(clip.favorited),
-		text: clip.favorited ? "★ Favorite" : "☆ Favorite",
-	});
-	favorite.addEventListener("click", async () => {
-		const next = favorite.getAttribute("aria-pressed") !== "true";
-		favorite.disabled = true;
-		try {
-			await updateClip(clip.id, { favorited: next });
-			favorite.setAttribute("aria-pressed", String(next));
-			favorite.textContent = next ? "★ Favorite" : "☆ Favorite";
-			if (options.favoritesOnly && !next) await onChanged();
-		} catch (error) {
-			toast(errorText(error));
-		} finally {
-			favorite.disabled = false;
-		}
-	});
+	const favorite = favoriteButton(clip, onChanged, options);
 	const status =
 		clip.status === "generating" ? h("p", { class: "badge", role: "status", text: "Rendering the edit…" }) : null;
 	const editError = clip.editError ? h("p", { class: "error", text: clip.editError }) : null;
@@ -80,6 +61,35 @@ export function clipCard(
 		),
 		editor(clip, n, video, onChanged),
 	);
+}
+
+/** The clip's favourite toggle; unfavouriting reloads the list when it shows favourites only. */
+function favoriteButton(
+	clip: Clip,
+	onChanged: () => Promise<void>,
+	options: { favoritesOnly?: boolean },
+): HTMLButtonElement {
+	const favorite = h("button", {
+		type: "button",
+		class: "secondary favorite",
+		"aria-pressed": String(clip.favorited),
+		text: clip.favorited ? "★ Favorite" : "☆ Favorite",
+	});
+	favorite.addEventListener("click", async () => {
+		const next = favorite.getAttribute("aria-pressed") !== "true";
+		favorite.disabled = true;
+		try {
+			await updateClip(clip.id, { favorited: next });
+			favorite.setAttribute("aria-pressed", String(next));
+			favorite.textContent = next ? "★ Favorite" : "☆ Favorite";
+			if (options.favoritesOnly && !next) await onChanged();
+		} catch (error) {
+			toast(errorText(error));
+		} finally {
+			favorite.disabled = false;
+		}
+	});
+	return favorite;
 }
 
 /** "Edit clip": trim, title and caption words; loaded when opened (the words come with GET /api/clips/<id>). */
@@ -139,6 +149,16 @@ async function save(clipId: string, changes: Schemas["UpdateClip"], onChanged: (
 	await onChanged();
 }
 
+/** The editor's inputs, filled with the clip's trim, title and caption words. */
+function editorFields(clip: ClipDetail, id: (name: string) => string): EditorFields {
+	return {
+		start: h("input", { id: id("start"), type: "number", step: "0.01", min: 0, value: clip.startTime }),
+		end: h("input", { id: id("end"), type: "number", step: "0.01", min: 0, value: clip.endTime }),
+		title: h("input", { id: id("title"), type: "text", maxlength: 200, value: clip.title }),
+		words: h("textarea", { id: id("words"), rows: 4, spellcheck: true }),
+	};
+}
+
 async function editorForm(
 	clip: ClipDetail,
 	n: number,
@@ -146,12 +166,7 @@ async function editorForm(
 	onChanged: () => Promise<void>,
 ): Promise<HTMLElement> {
 	const id = (name: string) => `edit-${n}-${name}`;
-	const fields: EditorFields = {
-		start: h("input", { id: id("start"), type: "number", step: "0.01", min: 0, value: clip.startTime }),
-		end: h("input", { id: id("end"), type: "number", step: "0.01", min: 0, value: clip.endTime }),
-		title: h("input", { id: id("title"), type: "text", maxlength: 200, value: clip.title }),
-		words: h("textarea", { id: id("words"), rows: 4, spellcheck: true }),
-	};
+	const fields = editorFields(clip, id);
 	fields.words.value = clip.words.map((w) => w.word.trim()).join(" ");
 	const message = h("p", { class: "error", role: "alert" });
 	const preview = h("button", { type: "button", class: "secondary", text: "Preview trim" });

@@ -25,22 +25,7 @@ export async function keysView(): Promise<void> {
 			const created = await call(
 				api.POST("/api/api-keys", { body: { workspaceId: workspaceId(), name: name.value } }),
 			);
-			const copy = h("button", {
-				type: "button",
-				class: "secondary",
-				text: "Copy key",
-				onclick: async () => {
-					await navigator.clipboard.writeText(created.key).then(
-						() => toast("Copied"),
-						() => toast("Select the key and copy it"),
-					);
-				},
-			});
-			message.replaceChildren(
-				h("p", { text: "Your new key (it will not be shown again):" }),
-				h("p", { class: "key", id: "new-key", text: created.key }),
-				copy,
-			);
+			message.replaceChildren(...newKeyNotice(created.key));
 			name.value = "";
 			await fillKeys(table);
 		} catch (error) {
@@ -64,6 +49,26 @@ export async function keysView(): Promise<void> {
 		h("section", { class: "card" }, h("h2", { text: "Keys of this workspace" }), h("table", {}, head, table)),
 	);
 	await fillKeys(table);
+}
+
+/** A new key, shown this once, with a button that copies it. */
+function newKeyNotice(key: string): HTMLElement[] {
+	const copy = h("button", {
+		type: "button",
+		class: "secondary",
+		text: "Copy key",
+		onclick: async () => {
+			await navigator.clipboard.writeText(key).then(
+				() => toast("Copied"),
+				() => toast("Select the key and copy it"),
+			);
+		},
+	});
+	return [
+		h("p", { text: "Your new key (it will not be shown again):" }),
+		h("p", { class: "key", id: "new-key", text: key }),
+		copy,
+	];
 }
 
 async function fillKeys(table: HTMLElement): Promise<void> {

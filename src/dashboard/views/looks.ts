@@ -34,51 +34,50 @@ export async function looksView(): Promise<void> {
 		const custom = l.templates.filter((t) => t.kind === "custom");
 		mine.replaceChildren(
 			...(custom.length
-				? custom.map((t) =>
-						h(
-							"div",
-							{ class: "look-item" },
-							lookCard(t),
-							h(
-								"div",
-								{ class: "look-actions" },
-								h("button", {
-									type: "button",
-									class: "secondary",
-									"aria-label": `Edit ${t.name}`,
-									text: "Edit",
-									onclick: () => form.edit(t),
-								}),
-								h("button", {
-									type: "button",
-									class: "secondary",
-									"aria-label": `Delete ${t.name}`,
-									text: "Delete",
-									onclick: async () => {
-										if (
-											!confirm(
-												`Delete ${t.name}? Videos already submitted with it keep its look.`,
-											)
-										)
-											return;
-										await call(
-											api.DELETE("/api/caption-templates/{id}", {
-												params: { path: { id: t.id }, query: { workspaceId: workspaceId() } },
-											}),
-										);
-										toast("Deleted");
-										await refresh();
-									},
-								}),
-							),
-						),
-					)
+				? custom.map((t) => ownLookItem(t, form.edit, refresh))
 				: [h("p", { class: "muted", text: "None yet: save one above, then pick it when you make clips." })]),
 		);
 		presets.replaceChildren(...l.templates.filter((t) => t.kind === "preset").map((t) => lookCard(t)));
 	};
 	const refresh = async () => fill(await loadCaptionTemplates(workspaceId()));
 	fill(list);
+}
+
+/** One of the workspace's own looks: its preview, and buttons to edit or delete it. */
+function ownLookItem(t: CaptionTemplate, edit: (t: CaptionTemplate) => void, refresh: () => Promise<void>) {
+	const remove = async () => {
+		if (!confirm(`Delete ${t.name}? Videos already submitted with it keep its look.`)) return;
+		await call(
+			api.DELETE("/api/caption-templates/{id}", {
+				params: { path: { id: t.id }, query: { workspaceId: workspaceId() } },
+			}),
+		);
+		toast("Deleted");
+		await refresh();
+	};
+	return h(
+		"div",
+		{ class: "look-item" },
+		lookCard(t),
+		h(
+			"div",
+			{ class: "look-actions" },
+			h("button", {
+				type: "button",
+				class: "secondary",
+				"aria-label": `Edit ${t.name}`,
+				text: "Edit",
+				onclick: () => edit(t),
+			}),
+			h("button", {
+				type: "button",
+				class: "secondary",
+				"aria-label": `Delete ${t.name}`,
+				text: "Delete",
+				onclick: remove,
+			}),
+		),
+	);
 }
 
 type NewLook = Schemas["CreateCaptionTemplate"];

@@ -1,7 +1,7 @@
 /** #/videos: the submission form (a URL, or a video file dropped or chosen) with every config option, and the workspace's recent videos. */
 import { api, call, errorText } from "../api";
 import { loadCaptionTemplates } from "../caption-looks";
-import { forgetUpload, uploadFile } from "../upload";
+import { forgetUpload, uploadFile, type UploadProgress } from "../upload";
 import { configFields, NEW_VIDEO_CONFIG, readConfig } from "../config-form";
 import { field, h } from "../dom";
 import { loadWorkspaces, show, workspaceId } from "../shell";
@@ -31,21 +31,9 @@ export async function videosView(): Promise<void> {
 		button.disabled = true;
 		const file = source.file();
 		try {
-			let submitted;
-			if (file) {
-				const uploadId = await uploadFile(file, workspaceId(), source.progress);
-				source.progress(null);
-				submitted = await call(
-					api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config } }),
-				);
-				forgetUpload(file);
-			} else {
-				submitted = await call(
-					api.POST("/api/videos/hosted", {
-						body: { hostedUrl: value("hostedUrl"), workspaceId: workspaceId(), config },
-					}),
-				);
-			}
+			const submitted = file
+				? await submitFile(file, config, source.progress)
+				: await submitUrl(value("hostedUrl"), config);
 			await loadWorkspaces();
 			location.hash = `#/videos/${submitted.video.id}`;
 		} catch (error) {
@@ -65,6 +53,29 @@ export async function videosView(): Promise<void> {
 			list,
 		),
 	);
+	await fillRecentVideos(list);
+}
+
+const submitUrl = (hostedUrl: string, config: ReturnType<typeof readConfig>) =>
+	call(api.POST("/api/videos/hosted", { body: { hostedUrl, workspaceId: workspaceId(), config } }));
+
+/** Uploads the file (resuming an interrupted upload of it), then submits it. */
+async function submitFile(
+	file: File,
+	config: ReturnType<typeof readConfig>,
+	progress: (p: UploadProgress | null) => void,
+) {
+	const uploadId = await uploadFile(file, workspaceId(), progress);
+	progress(null);
+	const submitted = await call(
+		api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config } }),
+	);
+	forgetUpload(file);
+	return submitted;
+}
+
+/** The workspace's 20 most recent videos, each a link to its page. */
+async function fillRecentVideos(list: HTMLElement): Promise<void> {
 	const { videos } = await call(
 		api.GET("/api/videos", { params: { query: { limit: 20, workspaceId: workspaceId() } } }),
 	);
@@ -104,13 +115,8 @@ function sourceFields() {
 	const picker = h("input", { id: "sourceFile", type: "file", accept: "video/*", class: "visually-hidden" });
 	const chosenText = h("span", { id: "chosenFile", class: "muted", text: "MP4, MOV, MKV, WebM …" });
 	const clear = h("button", { type: "button", class: "link", text: "Remove", hidden: true });
-	const bar = h("progress", {
-		id: "uploadProgress",
-		max: 100,
-		value: 0,
-		hidden: true,
-		"aria-label": "Upload progress",
-	});
+	const progress = { id: "uploadProgress", max: 100, value: 0, hidden: true, "aria-label": "Upload progress" };
+	const bar = h("progress", progress);
 	const barText = h("p", { id: "uploadStatus", class: "muted", "aria-live": "polite" });
 	const zone = h(
 		"label",
@@ -132,17 +138,7 @@ function sourceFields() {
 	};
 	picker.addEventListener("change", () => choose(picker.files?.[0] ?? null));
 	clear.addEventListener("click", () => choose(null));
-	zone.addEventListener("dragover", (event) => {
-		event.preventDefault();
-		zone.classList.add("over");
-	});
-	zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-	zone.addEventListener("drop", (event) => {
-		event.preventDefault();
-		zone.classList.remove("over");
-		const file = event.dataTransfer?.files[0];
-		if (file) choose(file);
-	});
+	acceptDrops(zone, choose);
 	const element = h(
 		"fieldset",
 		{},
@@ -157,17 +153,35 @@ function sourceFields() {
 	return {
 		element,
 		file: () => chosen,
-		progress: (p: { sentBytes: number; totalBytes: number; resumed: boolean } | null) => {
-			bar.hidden = !p;
-			if (!p) {
-				barText.textContent = "Uploaded; starting…";
-				return;
-			}
-			const percent = Math.floor((p.sentBytes / p.totalBytes) * 100);
-			bar.value = percent;
-			barText.textContent = `${p.resumed ? "Resuming upload" : "Uploading"}: ${percent}% (${mib(p.sentBytes)} of ${mib(p.totalBytes)} MiB)`;
-		},
+		progress: (p: UploadProgress | null) => showProgress(bar, barText, p),
 	};
+}
+
+/** A file dropped on the zone is chosen; the zone shows when one is dragged over it. */
+function acceptDrops(zone: HTMLElement, choose: (file: File) => void): void {
+	zone.addEventListener("dragover", (event) => {
+		event.preventDefault();
+		zone.classList.add("over");
+	});
+	zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+	zone.addEventListener("drop", (event) => {
+		event.preventDefault();
+		zone.classList.remove("over");
+		const file = event.dataTransfer?.files[0];
+		if (file) choose(file);
+	});
+}
+
+/** The upload's bar and words: sent and total MiB while it runs, "starting" once it is done (null). */
+function showProgress(bar: HTMLProgressElement, text: HTMLElement, p: UploadProgress | null): void {
+	bar.hidden = !p;
+	if (!p) {
+		text.textContent = "Uploaded; starting…";
+		return;
+	}
+	const percent = Math.floor((p.sentBytes / p.totalBytes) * 100);
+	bar.value = percent;
+	text.textContent = `${p.resumed ? "Resuming upload" : "Uploading"}: ${percent}% (${mib(p.sentBytes)} of ${mib(p.totalBytes)} MiB)`;
 }
 
 const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);

@@ -218,16 +218,23 @@ export const videoSteps = sqliteTable(
 	(t) => [index("video_steps_video").on(t.videoId, t.id), index("video_steps_ended").on(t.endedAt)],
 );
 
-export const clips = sqliteTable(
-	"clips",
-	{
-		id: text("id").primaryKey(),
+/** A row's video and that video's workspace, both required: the columns a clip and a reprocess start with. */
+function ownedByVideo() {
+	return {
 		videoId: text("video_id")
 			.notNull()
 			.references(() => videos.id),
 		workspaceId: text("workspace_id")
 			.notNull()
 			.references(() => workspaces.id),
+	};
+}
+
+export const clips = sqliteTable(
+	"clips",
+	{
+		id: text("id").primaryKey(),
+		...ownedByVideo(),
 		/** Rank order from the ranker (0 = best), or part number for split-clips. */
 		position: integer("position").notNull(),
 		title: text("title").notNull(),
@@ -389,12 +396,7 @@ export const videoReprocesses = sqliteTable(
 	"video_reprocesses",
 	{
 		id: text("id").primaryKey(),
-		videoId: text("video_id")
-			.notNull()
-			.references(() => videos.id),
-		workspaceId: text("workspace_id")
-			.notNull()
-			.references(() => workspaces.id),
+		...ownedByVideo(),
 		/** 1 for the video's first reprocess; also the generation of the clips it makes. */
 		number: integer("number").notNull(),
 		status: text("status", { enum: REPROCESS_STATUSES }).notNull(),

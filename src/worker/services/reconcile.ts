@@ -34,6 +34,44 @@ async function wake(env: Pick<Env, "PROCESS_VIDEO">, instanceId: string): Promis
 	}
 }
 
+/** What the Workflows engine says of an instance (`missing` when it cannot be found), and the error's message. */
+async function instanceState(
+	env: Pick<Env, "PROCESS_VIDEO">,
+	instanceId: string,
+): Promise<{ state: string; cause: string }> {
+	try {
+		const status = await (await env.PROCESS_VIDEO.get(instanceId)).status();
+		const cause =
+			typeof status.error === "object" && status.error
+				? String((status.error as { message?: string }).message ?? "")
+				: "";
+		return { state: status.status, cause };
+	} catch {
+		return { state: "missing", cause: "" };
+	}
+}
+
+/**
+ * Fails what a stopped instance left running: the reprocess (only its minutes come back; the
+ * source, transcript and previous clips stay), or the video, refunded and cleaned up.
+ */
+async function failStopped(
+	env: Pick<Env, "DB" | "MEDIA" | "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	db: ReturnType<typeof getDb>,
+	videoId: string,
+	reprocessId: string | null,
+	why: string,
+): Promise<void> {
+	if (reprocessId) {
+		await failReprocessAndRefund(env, db, reprocessId, `it stopped unexpectedly (${why})`);
+		return;
+	}
+	const video = await findVideoById(db, videoId);
+	await markFailedAndRefund(db, videoId, `Processing stopped unexpectedly (${why}). The minutes were refunded.`);
+	await deleteVideoArtifacts(env, videoId);
+	if (video) await wakeWaiting(env, db, video.workspaceId);
+}
+
 export interface ReconcileReport {
 	checked: number;
 	failed: string[];
@@ -55,36 +93,13 @@ export async function reconcileStaleVideos(
 	for (const id of ids) {
 		// A video being reprocessed runs in the reprocess's own instance.
 		const reprocess = await runningReprocessOf(db, id);
-		let state: string;
-		let cause = "";
-		try {
-			const status = await (await env.PROCESS_VIDEO.get(reprocess?.id ?? id)).status();
-			state = status.status;
-			cause =
-				typeof status.error === "object" && status.error
-					? String((status.error as { message?: string }).message ?? "")
-					: "";
-		} catch {
-			state = "missing";
-		}
+		const { state, cause } = await instanceState(env, reprocess?.id ?? id);
 		if (state === "errored" || state === "terminated" || state === "missing") {
 			const why =
 				state === "missing"
 					? "its processing job no longer exists"
 					: `its processing job ${state}${cause ? `: ${cause}` : ""}`;
-			if (reprocess) {
-				// Only the reprocess's minutes come back; the source, transcript and previous clips stay.
-				await failReprocessAndRefund(env, db, reprocess.id, `it stopped unexpectedly (${why})`);
-			} else {
-				const video = await findVideoById(db, id);
-				await markFailedAndRefund(
-					db,
-					id,
-					`Processing stopped unexpectedly (${why}). The minutes were refunded.`,
-				);
-				await deleteVideoArtifacts(env, id);
-				if (video) await wakeWaiting(env, db, video.workspaceId);
-			}
+			await failStopped(env, db, id, reprocess?.id ?? null, why);
 			report.failed.push(id);
 		} else {
 			if (ALIVE_STATES.has(state)) await wake(env, reprocess?.id ?? id);

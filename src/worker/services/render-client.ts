@@ -162,8 +162,25 @@ export function renderClientOver(
 	secret: string | undefined,
 	retry: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): RenderClient {
-	const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-	const post = async (path: string, body: unknown, signal?: AbortSignal): Promise<Response> => {
+	const post = signedPost(send, secret);
+	return {
+		run(name, request, options = {}) {
+			const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : null;
+			const job = renderJobs[name];
+			const once = () =>
+				"progress" in job
+					? streamedAttempt(post, name, request, options.onProgress, idleTimeoutMs)
+					: plainAttempt(post, name, request, deadline);
+			return withRetries(once, retry, options, deadline);
+		},
+	};
+}
+
+type Post = (path: string, body: unknown, signal?: AbortSignal) => Promise<Response>;
+
+/** POSTs a job's body signed with the shared secret; a request that never got through is a ConnectionLost. */
+function signedPost(send: RenderFetch, secret: string | undefined): Post {
+	return async (path, body, signal) => {
 		// The tier runs only jobs signed with the shared secret (packages/contract request-auth.ts).
 		if (!isUsableRenderSecret(secret)) {
 			throw new RenderTierError(
@@ -176,152 +193,151 @@ export function renderClientOver(
 		try {
 			// Signed afresh for each attempt: the tier accepts a nonce once.
 			const authorization = await signRenderRequest(secret, { method: "POST", path, body: text });
-			return await send(path, {
-				method: "POST",
-				headers: { "content-type": "application/json", authorization },
-				body: text,
-				signal,
-			});
+			const headers = { "content-type": "application/json", authorization };
+			return await send(path, { method: "POST", headers, body: text, signal });
 		} catch (error) {
 			if (error instanceof RenderTierError) throw error;
-			if (signal?.aborted)
-				throw new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);
-			throw new ConnectionLost(
-				new RenderTierError(
-					"unreachable",
-					`The render tier could not be reached: ${(error as Error).message}`,
-					true,
-				),
-				false,
-			);
+			if (signal?.aborted) throw stoppedAnswering(path);
+			throw lost(`The render tier could not be reached: ${(error as Error).message}`, false);
 		}
 	};
+}
 
-	/** One attempt over one connection. */
-	const attempt = async <N extends JobName>(
-		name: N,
-		request: JobRequest<N>,
-		options: RunOptions,
-		deadline: number | null,
-	): Promise<JobResult<N>> => {
-		const job = renderJobs[name];
-		const result = job.result as unknown as { parse(value: unknown): JobResult<N> };
-		if (!("progress" in job)) {
-			const signal = deadline === null ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-			const response = await post(job.path, request, signal);
-			if (!response.ok) throw await errorFrom(response);
-			let text: string;
-			try {
-				text = await response.text();
-			} catch (error) {
-				if (signal?.aborted)
-					throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
-				throw new ConnectionLost(
-					new RenderTierError(
-						"unreachable",
-						`The render tier's answer to ${job.path} was cut off: ${(error as Error).message}`,
-						true,
-					),
-					false,
-				);
-			}
-			let answer: unknown;
-			try {
-				answer = JSON.parse(text);
-			} catch {
-				throw new RenderTierError(
-					"internal_error",
-					`The render tier answered ${job.path} with something other than JSON: ${text.slice(0, 100)}`,
-					true,
-				);
-			}
-			return result.parse(answer);
-		}
-		// Aborted when the tier is silent longer than idleTimeoutMs (each event rearms it).
-		const idle = new AbortController();
-		let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
-		let heard = false;
-		try {
-			const response = await post(job.path, request, idle.signal);
-			if (!response.ok || !response.body) throw await errorFrom(response);
-			for await (const event of readJobEvents(response.body, idle.signal)) {
-				heard = true;
-				clearTimeout(timer);
-				timer = setTimeout(() => idle.abort(), idleTimeoutMs);
-				if (event.type === "progress") await options.onProgress?.(event.fraction);
-				else if (event.type === "error")
-					throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
-				else return result.parse(event.result);
-			}
-			// The stream ended without the job's last event: the tier died, or the connection was closed under it.
-			throw new ConnectionLost(
-				new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true),
-				heard,
-			);
-		} catch (error) {
-			if (error instanceof RenderTierError || error instanceof ConnectionLost) throw error;
-			if (error instanceof JobStreamError) {
-				if (error.reason === "stalled")
-					throw new RenderTierError("timeout", `The render tier stopped answering (${job.path}).`, true);
-				throw new RenderTierError(
-					"internal_error",
-					`The render tier sent a malformed event on ${job.path}.`,
-					true,
-				);
-			}
-			// Reading the body failed: the connection was reset or cut mid-stream.
-			throw new ConnectionLost(
-				new RenderTierError(
-					"unreachable",
-					`The render tier's connection was lost during ${job.path}: ${(error as Error).message}`,
-					true,
-				),
-				heard,
-			);
-		} finally {
+const stoppedAnswering = (path: string) =>
+	new RenderTierError("timeout", `The render tier stopped answering (${path}).`, true);
+
+/** A lost connection (retryable `unreachable` once the reconnections run out). */
+const lost = (message: string, heard: boolean) =>
+	new ConnectionLost(new RenderTierError("unreachable", message, true), heard);
+
+type ResultParser<N extends JobName> = { parse(value: unknown): JobResult<N> };
+
+/** One attempt of a job that answers once, as JSON, bounded by the call's deadline. */
+async function plainAttempt<N extends JobName>(
+	post: Post,
+	name: N,
+	request: JobRequest<N>,
+	deadline: number | null,
+): Promise<JobResult<N>> {
+	const job = renderJobs[name];
+	const signal = deadline === null ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+	const response = await post(job.path, request, signal);
+	if (!response.ok) throw await errorFrom(response);
+	let text: string;
+	try {
+		text = await response.text();
+	} catch (error) {
+		if (signal?.aborted) throw stoppedAnswering(job.path);
+		throw lost(`The render tier's answer to ${job.path} was cut off: ${(error as Error).message}`, false);
+	}
+	let answer: unknown;
+	try {
+		answer = JSON.parse(text);
+	} catch {
+		throw new RenderTierError(
+			"internal_error",
+			`The render tier answered ${job.path} with something other than JSON: ${text.slice(0, 100)}`,
+			true,
+		);
+	}
+	return (job.result as unknown as ResultParser<N>).parse(answer);
+}
+
+/** One attempt of a job that streams its progress (NDJSON), over one connection. */
+async function streamedAttempt<N extends JobName>(
+	post: Post,
+	name: N,
+	request: JobRequest<N>,
+	onProgress: ReportProgress | undefined,
+	idleTimeoutMs: number,
+): Promise<JobResult<N>> {
+	const job = renderJobs[name];
+	const result = job.result as unknown as ResultParser<N>;
+	// Aborted when the tier is silent longer than idleTimeoutMs (each event rearms it).
+	const idle = new AbortController();
+	let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+	let heard = false;
+	try {
+		const response = await post(job.path, request, idle.signal);
+		if (!response.ok || !response.body) throw await errorFrom(response);
+		for await (const event of readJobEvents(response.body, idle.signal)) {
+			heard = true;
 			clearTimeout(timer);
+			timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+			if (event.type === "progress") await onProgress?.(event.fraction);
+			else if (event.type === "error")
+				throw new RenderTierError(event.error.code, event.error.message, event.error.retryable);
+			else return result.parse(event.result);
 		}
-	};
+		// The stream ended without the job's last event: the tier died, or the connection was closed under it.
+		throw new ConnectionLost(
+			new RenderTierError("internal_error", `The render tier closed ${job.path} without a result.`, true),
+			heard,
+		);
+	} catch (error) {
+		throw streamFailure(error, job.path, heard);
+	} finally {
+		clearTimeout(timer);
+	}
+}
 
-	return {
-		async run(name, request, options = {}) {
-			const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : null;
-			// A call may shorten the client's budgets (a request waiting on it), never lengthen them.
-			const reconnectForMs = Math.min(options.reconnectForMs ?? Infinity, retry.reconnectForMs);
-			const busyWaitMs = Math.min(options.busyWaitMs ?? Infinity, retry.busyWaitMs);
-			const started = Date.now();
-			let lostSince: number | null = null;
-			let cutsAfterEvents = 0;
-			let delay = retry.firstDelayMs;
-			for (;;) {
-				let wait: number;
-				try {
-					return await attempt(name, request, options, deadline);
-				} catch (error) {
-					const now = Date.now();
-					if (error instanceof ConnectionLost) {
-						// A connection that carried events proves the tier was there: the clock starts again.
-						if (error.heard || lostSince === null) lostSince = now;
-						if (error.heard) {
-							delay = retry.firstDelayMs;
-							if (++cutsAfterEvents > retry.maxCutsAfterEvents) throw error.final;
-						}
-						if (now - lostSince >= reconnectForMs) throw error.final;
-						wait = delay;
-						delay = Math.min(delay * 2, retry.maxDelayMs);
-					} else if (error instanceof RenderTierError && error.code === "busy") {
-						if (now - started >= busyWaitMs) throw error;
-						wait = Math.max(delay, error.retryAfterMs ?? 0);
-					} else {
-						throw error;
-					}
-					if (deadline !== null && now + wait >= deadline)
-						throw error instanceof ConnectionLost ? error.final : error;
+/** What a streamed attempt's failure means: the tier's own error, a stall, a malformed event or a lost connection. */
+function streamFailure(error: unknown, path: string, heard: boolean): Error {
+	if (error instanceof RenderTierError || error instanceof ConnectionLost) return error;
+	if (error instanceof JobStreamError) {
+		if (error.reason === "stalled") return stoppedAnswering(path);
+		return new RenderTierError("internal_error", `The render tier sent a malformed event on ${path}.`, true);
+	}
+	// Reading the body failed: the connection was reset or cut mid-stream.
+	return lost(`The render tier's connection was lost during ${path}: ${(error as Error).message}`, heard);
+}
+
+/**
+ * Runs attempts until one answers: a lost connection is tried again on a fresh one (backing off,
+ * within the reconnection budget, which restarts whenever the tier was heard), a busy tier is asked
+ * again (within the busy budget, after its Retry-After); anything else, or the deadline, ends it.
+ */
+async function withRetries<T>(
+	attempt: () => Promise<T>,
+	retry: RetryPolicy,
+	options: RunOptions,
+	deadline: number | null,
+): Promise<T> {
+	const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+	// A call may shorten the client's budgets (a request waiting on it), never lengthen them.
+	const reconnectForMs = Math.min(options.reconnectForMs ?? Infinity, retry.reconnectForMs);
+	const busyWaitMs = Math.min(options.busyWaitMs ?? Infinity, retry.busyWaitMs);
+	const started = Date.now();
+	let lostSince: number | null = null;
+	let cutsAfterEvents = 0;
+	let delay = retry.firstDelayMs;
+	for (;;) {
+		let wait: number;
+		try {
+			return await attempt();
+		} catch (error) {
+			const now = Date.now();
+			if (error instanceof ConnectionLost) {
+				// A connection that carried events proves the tier was there: the clock starts again.
+				if (error.heard || lostSince === null) lostSince = now;
+				if (error.heard) {
+					delay = retry.firstDelayMs;
+					if (++cutsAfterEvents > retry.maxCutsAfterEvents) throw error.final;
 				}
-				await sleep(wait);
+				if (now - lostSince >= reconnectForMs) throw error.final;
+				wait = delay;
+				delay = Math.min(delay * 2, retry.maxDelayMs);
+			} else if (error instanceof RenderTierError && error.code === "busy") {
+				if (now - started >= busyWaitMs) throw error;
+				wait = Math.max(delay, error.retryAfterMs ?? 0);
+			} else {
+				throw error;
 			}
-		},
-	};
+			if (deadline !== null && now + wait >= deadline)
+				throw error instanceof ConnectionLost ? error.final : error;
+		}
+		await sleep(wait);
+	}
 }
 
 async function errorFrom(response: Response): Promise<RenderTierError> {

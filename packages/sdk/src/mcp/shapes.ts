@@ -56,34 +56,22 @@ export function statusOf(status: VideoStatus) {
 
 /** A clip as the tools show it (the API's view, fewer fields). */
 export function clipOf(c: Awaited<ReturnType<ApiClient["listClips"]>>["clips"][number]): z.infer<typeof clipSchema> {
-	const {
-		id,
-		title,
-		hookTitle,
-		score,
-		startTime,
-		endTime,
-		duration,
-		viralityReason,
-		description,
-		transcript,
-		aspectRatio,
-		downloadUrl,
-		thumbnailUrl,
-	} = c;
-	return {
-		id,
-		title,
-		hookTitle,
-		score,
-		startTime,
-		endTime,
-		duration,
-		viralityReason,
-		description,
-		transcript,
-		aspectRatio,
-		downloadUrl,
-		thumbnailUrl,
-	};
+	return Object.fromEntries(CLIP_FIELDS.map((field) => [field, c[field]])) as z.infer<typeof clipSchema>;
 }
+
+/** The fields of a clip the tools show, in the order they show them. */
+const CLIP_FIELDS = [
+	"id",
+	"title",
+	"hookTitle",
+	"score",
+	"startTime",
+	"endTime",
+	"duration",
+	"viralityReason",
+	"description",
+	"transcript",
+	"aspectRatio",
+	"downloadUrl",
+	"thumbnailUrl",
+] as const satisfies readonly (keyof z.infer<typeof clipSchema>)[];

@@ -47,20 +47,7 @@ export async function rankWithStrongLlm(llm: LlmClient, talk: TalkAnalysis, genr
 	for (const score of judging.answered.flatMap((a) => a.value)) judged.set(score.window, score);
 	if (judged.size === 0) throw new LlmAnalysisError("the model scored none of the windows");
 
-	const worth = (s: WindowScore) =>
-		s.hook + s.completeness + 1.5 * s.payoff + (talk.prompt ? 2.5 * (s.relevance ?? 0) : 0);
-	const shortlist: { window: Window; score: WindowScore }[] = [];
-	for (const score of [...judged.values()].sort((a, b) => worth(b) - worth(a) || a.window - b.window)) {
-		const window = windows[score.window];
-		if (!window || shortlist.length >= SHORTLIST) continue;
-		if (talk.prompt && (score.relevance ?? 0) < 3) continue;
-		const span = { start: talk.units[window.from]!.start, end: talk.units[window.to]!.end };
-		const clash = shortlist.some(({ window: w }) => {
-			const other = { start: talk.units[w.from]!.start, end: talk.units[w.to]!.end };
-			return Math.min(span.end, other.end) - Math.max(span.start, other.start) > 0.5 * (span.end - span.start);
-		});
-		if (!clash) shortlist.push({ window, score });
-	}
+	const shortlist = shortlistOf(windows, judged, talk);
 
 	const clips: RankedClip[] = [];
 	const detailing = await askEach(shortlist, PARALLEL_CALLS, ({ window }) => detailWindow(llm, talk, genre, window));
@@ -90,6 +77,32 @@ export async function rankWithStrongLlm(llm: LlmClient, talk: TalkAnalysis, genr
 			.filter(Boolean)
 			.join("; ") || null;
 	return { clips: kept, missed, shortfall };
+}
+
+/**
+ * The best-judged windows (hook, completeness, payoff, and relevance when there is a prompt), at
+ * most SHORTLIST, none mostly covering one already on the list.
+ */
+function shortlistOf(
+	windows: Window[],
+	judged: Map<number, WindowScore>,
+	talk: TalkAnalysis,
+): { window: Window; score: WindowScore }[] {
+	const worth = (s: WindowScore) =>
+		s.hook + s.completeness + 1.5 * s.payoff + (talk.prompt ? 2.5 * (s.relevance ?? 0) : 0);
+	const shortlist: { window: Window; score: WindowScore }[] = [];
+	for (const score of [...judged.values()].sort((a, b) => worth(b) - worth(a) || a.window - b.window)) {
+		const window = windows[score.window];
+		if (!window || shortlist.length >= SHORTLIST) continue;
+		if (talk.prompt && (score.relevance ?? 0) < 3) continue;
+		const span = { start: talk.units[window.from]!.start, end: talk.units[window.to]!.end };
+		const clash = shortlist.some(({ window: w }) => {
+			const other = { start: talk.units[w.from]!.start, end: talk.units[w.to]!.end };
+			return Math.min(span.end, other.end) - Math.max(span.start, other.start) > 0.5 * (span.end - span.start);
+		});
+		if (!clash) shortlist.push({ window, score });
+	}
+	return shortlist;
 }
 
 /** Sentence-aligned windows of about 90 s, a new one every 45 s. */

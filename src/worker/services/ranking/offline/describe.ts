@@ -51,60 +51,26 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 	const scored = new Map<string, Phrase>();
 	units.forEach((u, n) => {
 		const early = 1 + 0.3 * Math.max(0, 1 - n / 4);
-		let phrase: number[] = [];
-		const flush = () => {
-			while (phrase.length && !["NOUN", "PROPN"].includes(u.tagged[phrase[phrase.length - 1]!]!.pos))
-				phrase.pop();
-			while (phrase.length && ["ADP", "DET"].includes(u.tagged[phrase[0]!]!.pos)) phrase.shift();
-			if (
-				phrase.length &&
-				phrase.some(
-					(k) =>
-						(idf.get(u.tagged[k]!.stem) ?? 0) > 0 &&
-						!GENERIC_WORDS.has(u.tagged[k]!.norm) &&
-						["NOUN", "PROPN"].includes(u.tagged[k]!.pos),
-				)
-			) {
-				const text = phrase.map((k) => surface(u, k)).join(" ");
-				const proper = phrase.some((k) => u.tagged[k]!.pos === "PROPN");
-				const weight =
-					phrase.reduce(
-						(s, k) =>
-							s + (["ADP", "DET"].includes(u.tagged[k]!.pos) ? 0 : (idf.get(u.tagged[k]!.stem) ?? 0)),
-						0,
-					) *
-					(1 + 0.15 * (phrase.length - 1)) *
-					(proper ? 1.3 : 1) *
-					early;
-				const known = scored.get(text.toLowerCase());
-				scored.set(text.toLowerCase(), {
-					text: known?.text ?? text,
-					weight: (known?.weight ?? 0) + weight,
-					proper,
-				});
-			}
-			phrase = [];
-		};
-		u.tagged.forEach((w, k) => {
-			const previous = u.tagged[k - 1];
-			// "a bakery in Chicago", "the card on my desk": nouns joined by a preposition (and its article).
-			const linking =
-				phrase.length > 0 &&
-				((w.pos === "ADP" &&
-					["in", "at", "of", "from", "on"].includes(w.norm) &&
-					["NOUN", "PROPN"].includes(previous?.pos ?? "")) ||
-					(w.pos === "DET" && ["a", "an", "the"].includes(w.norm) && previous?.pos === "ADP"));
-			const naming =
-				(w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") &&
-				w.norm.length > 1 &&
-				!VAGUE.test(w.norm) &&
-				!FILLER_WORDS.has(w.norm) &&
-				!BACKCHANNEL_WORDS.has(w.norm);
-			if (naming || (linking && phrase.length < 5)) {
-				if (phrase.length < 6) phrase.push(k);
-			} else flush();
-		});
-		flush();
+		for (const run of namingRuns(u)) {
+			const phrase = trimmed(u, run);
+			if (!phrase.length || !phrase.some((k) => names(u, k, idf))) continue;
+			const text = phrase.map((k) => surface(u, k)).join(" ");
+			const proper = phrase.some((k) => u.tagged[k]!.pos === "PROPN");
+			const weight =
+				phrase.reduce(
+					(s, k) => s + (["ADP", "DET"].includes(u.tagged[k]!.pos) ? 0 : (idf.get(u.tagged[k]!.stem) ?? 0)),
+					0,
+				) *
+				(1 + 0.15 * (phrase.length - 1)) *
+				(proper ? 1.3 : 1) *
+				early;
+			const known = scored.get(text.toLowerCase());
+			scored.set(text.toLowerCase(), {
+				text: known?.text ?? text,
+				weight: (known?.weight ?? 0) + weight,
+				proper,
+			});
+		}
 	});
 	const ranked = [...scored.values()].sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
 	const picked: Phrase[] = [];
@@ -114,6 +80,53 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 			picked.push(p);
 	}
 	return picked;
+}
+
+/** Runs of a sentence's naming words (at most 6), with the prepositions and articles that join nouns. */
+function namingRuns(u: Unit): number[][] {
+	const runs: number[][] = [];
+	let phrase: number[] = [];
+	u.tagged.forEach((w, k) => {
+		const previous = u.tagged[k - 1];
+		// "a bakery in Chicago", "the card on my desk": nouns joined by a preposition (and its article).
+		const linking =
+			phrase.length > 0 &&
+			((w.pos === "ADP" &&
+				["in", "at", "of", "from", "on"].includes(w.norm) &&
+				["NOUN", "PROPN"].includes(previous?.pos ?? "")) ||
+				(w.pos === "DET" && ["a", "an", "the"].includes(w.norm) && previous?.pos === "ADP"));
+		const naming =
+			(w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") &&
+			w.norm.length > 1 &&
+			!VAGUE.test(w.norm) &&
+			!FILLER_WORDS.has(w.norm) &&
+			!BACKCHANNEL_WORDS.has(w.norm);
+		if (naming || (linking && phrase.length < 5)) {
+			if (phrase.length < 6) phrase.push(k);
+		} else {
+			runs.push(phrase);
+			phrase = [];
+		}
+	});
+	runs.push(phrase);
+	return runs;
+}
+
+/** A run without the words that cannot end a noun phrase at its end, nor a preposition or article at its start. */
+function trimmed(u: Unit, run: number[]): number[] {
+	const phrase = [...run];
+	while (phrase.length && !["NOUN", "PROPN"].includes(u.tagged[phrase[phrase.length - 1]!]!.pos)) phrase.pop();
+	while (phrase.length && ["ADP", "DET"].includes(u.tagged[phrase[0]!]!.pos)) phrase.shift();
+	return phrase;
+}
+
+/** Whether word k is a noun that names something in this video (rare enough, not generic). */
+function names(u: Unit, k: number, idf: Map<string, number>): boolean {
+	return (
+		(idf.get(u.tagged[k]!.stem) ?? 0) > 0 &&
+		!GENERIC_WORDS.has(u.tagged[k]!.norm) &&
+		["NOUN", "PROPN"].includes(u.tagged[k]!.pos)
+	);
 }
 
 /** The word as said, cleaned; proper nouns capitalised and "i" upper-case (the local engine writes lower case). */

@@ -113,155 +113,32 @@ const EXCLUSION =
 	/(?:\b(?:skip(?:ping)?|without|except(?:\s+for)?|excluding|exclude|ignor(?:e|ing)|avoid(?:ing)?|minus|apart from|other than|leav(?:e|ing) out|(?:i\s+)?(?:don't|do not)\s+(?:want|need|include)(?:\s+to\s+see)?|nothing (?:about|on)|no more)|(?:^\s*|[,;]\s*|\b(?:but|and|just)\s+)(?:not|no))\s+((?:the|any|all|a|an|those|these|that|this)\s+)?([^,;.!?]*?)(?=\s*(?:[,;.!?]|\bbut\b|\bjust\b|\bonly\b|\binstead\b|\brather\b|$))/gi;
 
 export function readPrompt(prompt: string): ReadPrompt {
-	let text = ` ${prompt.replace(/\s+/g, " ").trim()} `;
-	let maxSeconds: number | null = null;
-	let minSeconds: number | null = null;
-	const place: Place = {
-		within: [0, 1],
-		firstSeconds: null,
-		lastSeconds: null,
-		afterSeconds: null,
-		beforeSeconds: null,
-	};
-	let skipIntro = false;
-	const cut = (re: RegExp, apply: (m: RegExpMatchArray) => void) => {
-		const m = text.match(re);
-		if (m) {
-			apply(m);
-			text = text.replace(re, " ");
-		}
-	};
-	const span = `${QUANTITY}\\s*${UNIT}`;
-	const seconds = (m: RegExpMatchArray) => toSeconds(quantity(m[m.length - 2]!) ?? 0, m[m.length - 1]!) || null;
-	cut(
-		new RegExp(
-			`\\b(under|below|less than|shorter than|at most|max(imum)?|no (longer|more) than|up to)\\s+${span}`,
-			"i",
-		),
-		(m) => (maxSeconds = seconds(m)),
-	);
-	cut(
-		new RegExp(`\\b(over|above|more than|longer than|at least|min(imum)?)\\s+${span}`, "i"),
-		(m) => (minSeconds = seconds(m)),
-	);
-	// Place: "in the first/last N minutes", "after minute N", "before minute N", halves, "after the intro".
-	cut(
-		new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:first|opening)\\s+${span}`, "i"),
-		(m) => (place.firstSeconds = seconds(m)),
-	);
-	cut(
-		new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:last|final|closing)\\s+${span}`, "i"),
-		(m) => (place.lastSeconds = seconds(m)),
-	);
-	cut(
-		new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:first|opening)\\s+(minute|hour)\\b`, "i"),
-		(m) => (place.firstSeconds = toSeconds(1, m[1]!)),
-	);
-	cut(
-		new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:last|final|closing)\\s+(minute|hour)\\b`, "i"),
-		(m) => (place.lastSeconds = toSeconds(1, m[1]!)),
-	);
-	cut(
-		new RegExp(
-			`\\b(?:after|past|from)\\s+(?:the\\s+)?(?:first\\s+)?${span}(?:\\s+mark)?(?:\\s+on(?:wards?)?)?`,
-			"i",
-		),
-		(m) => (place.afterSeconds = seconds(m)),
-	);
-	cut(
-		new RegExp(`\\b(?:after|past|from)\\s+(minute|hour)\\s+${QUANTITY}(?:\\s+on(?:wards?)?)?`, "i"),
-		(m) => (place.afterSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)),
-	);
-	cut(
-		new RegExp(`\\b(?:before|until|by)\\s+(minute|hour)\\s+${QUANTITY}`, "i"),
-		(m) => (place.beforeSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)),
-	);
-	cut(
-		new RegExp(`\\b(?:before|until|by)\\s+(?:the\\s+)?${span}(?:\\s+mark)?`, "i"),
-		(m) => (place.beforeSeconds = seconds(m)),
-	);
-	cut(
-		/\b(skip|skipping|without|ignore|ignoring|not|no|after|past)\s+(the\s+)?(intro(duction)?s?|opening|small talk|greetings?|beginning|chit[- ]?chat|housekeeping)\b/i,
-		() => (skipIntro = true),
-	);
-	cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+half\b/i, () => (place.within = [0, 0.5]));
-	cut(/\b(in|from|during|of)?\s*the\s+(second|last|final|latter)\s+half\b/i, () => (place.within = [0.5, 1]));
-	cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+third\b/i, () => (place.within = [0, 1 / 3]));
-	cut(/\b(in|from|during|of)?\s*the\s+(last|final)\s+third\b/i, () => (place.within = [2 / 3, 1]));
-	cut(
-		/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i,
-		() => (place.within = [0.75, 1]),
-	);
-	cut(/\b(at|near|towards?)\s+the\s+(very\s+)?(start|beginning)\b/i, () => (place.within = [0, 0.25]));
-	cut(/\b(in\s+)?the\s+middle\b/i, () => (place.within = [0.25, 0.75]));
-
-	// "skip the arguing", "not the budget", "without the ads": what follows is pushed away.
-	const excludedText: string[] = [];
-	text = text.replace(EXCLUSION, (_whole, _determiner: string | undefined, what: string) => {
-		excludedText.push(what);
-		return " , ";
-	});
+	const rest = promptText(prompt);
+	const { maxSeconds, minSeconds } = cutLengths(rest);
+	const { place, skipIntro } = cutPlace(rest);
+	const excludedText = cutExclusions(rest);
 	const excludedMoods = MOODS.filter(([, re]) => excludedText.some((x) => re.test(x))).map(([mood]) => mood);
 
-	const moods = MOODS.filter(([mood, re]) => re.test(text) && !excludedMoods.includes(mood)).map(([mood]) => mood);
-	const onlyMood = moods.length > 0 && /\b(only|just|nothing but)\b/i.test(text);
-	for (const [, re] of MOODS) text = text.replace(new RegExp(re.source, "gi"), " ");
-	text = text.replace(
+	const moods = MOODS.filter(([mood, re]) => re.test(rest.text) && !excludedMoods.includes(mood)).map(
+		([mood]) => mood,
+	);
+	const onlyMood = moods.length > 0 && /\b(only|just|nothing but)\b/i.test(rest.text);
+	for (const [, re] of MOODS) rest.text = rest.text.replace(new RegExp(re.source, "gi"), " ");
+	rest.text = rest.text.replace(
 		/\b(only|just|give me|show me|find|i want|clips? (about|of|on|where)|moments? (about|of|when|where))\b/gi,
 		" ",
 	);
-
-	// "… when discussing X": X places the passage; the rest is what to find in it.
-	let context = "";
-	const clause = text.match(
-		/\b(?:when|while|during)\s+(?:(?:they|we|the group|the team|he|she|you|people)\s+)?(?:were\s+|was\s+)?(?:discuss(?:ing|ed)?|talk(?:ing|ed)?\s+about|it came to|deciding|considering|the discussion\s+(?:of|about|on))\s+(.*)$/i,
-	);
-	if (clause) {
-		context = clause[1]!;
-		text = text.slice(0, clause.index);
-	}
-	// "What did <subject> think/say …": the subject is who spoke.
-	const subject = text.match(
-		/^\s*(?:what|how|why|when)\s+(?:did|does|do|was|were|is|are|would|will)\s+(.+?)\s+(?:think|thought|say|said|suggest|propose|recommend|believe|feel|mention|argue|agree|disagree|explain|describe|present|report|want|prefer|like|share|introduce|discuss|talk|decide|conclude|express)\b/i,
-	);
-	const subjectWords = new Set((subject?.[1] ?? "").toLowerCase().split(/\s+/).map(normalise));
+	const { context, subjectWords } = cutContext(rest);
 
 	const terms: PromptTerm[] = [];
 	const phrases: [string, string][] = [];
-	const termsOf = (
-		part: string,
-		weight: number,
-		isContext: boolean,
-		into: PromptTerm[],
-		pairs: [string, string][] | null,
-	) => {
-		const words = part.split(/\s+/).filter(Boolean);
-		const infos = analyseWords(words);
-		let previous: string | null = null;
-		infos.forEach((info) => {
-			const keep =
-				isKey(info.norm) &&
-				!STOP_WORDS.has(info.norm) &&
-				!QUESTION_WORDS.has(info.norm) &&
-				!PARTICIPANT_WORDS.has(info.norm);
-			if (!keep) {
-				previous = null;
-				return;
-			}
-			const w = subjectWords.has(info.norm) ? weight * 0.3 : weight;
-			if (!into.some((t) => t.stem === info.stem))
-				into.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
-			if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
-			previous = w === weight ? info.stem : null;
-		});
-	};
-	termsOf(text, 1, false, terms, phrases);
-	termsOf(context, 0.5, true, terms, phrases);
+	termsOf(rest.text, { weight: 1, isContext: false, subjectWords }, terms, phrases);
+	termsOf(context, { weight: 0.5, isContext: true, subjectWords }, terms, phrases);
 	const excludedTerms: PromptTerm[] = [];
 	for (const x of excludedText) {
-		let rest = x;
-		for (const [, re] of MOODS) rest = rest.replace(new RegExp(re.source, "gi"), " ");
-		termsOf(rest, 1, false, excludedTerms, null);
+		let left = x;
+		for (const [, re] of MOODS) left = left.replace(new RegExp(re.source, "gi"), " ");
+		termsOf(left, { weight: 1, isContext: false, subjectWords }, excludedTerms, null);
 	}
 	return {
 		terms: terms.filter((t) => !excludedTerms.some((x) => x.stem === t.stem)),
@@ -274,4 +151,176 @@ export function readPrompt(prompt: string): ReadPrompt {
 		skipIntro,
 		...place,
 	};
+}
+
+/** The prompt's text, padded with spaces, from which each reading cuts what it understood. */
+interface PromptText {
+	text: string;
+	/** Applies `re`'s first match, if any, and removes it from the text. */
+	cut(re: RegExp, apply: (m: RegExpMatchArray) => void): void;
+}
+
+function promptText(prompt: string): PromptText {
+	const rest: PromptText = {
+		text: ` ${prompt.replace(/\s+/g, " ").trim()} `,
+		cut(re, apply) {
+			const m = rest.text.match(re);
+			if (m) {
+				apply(m);
+				rest.text = rest.text.replace(re, " ");
+			}
+		},
+	};
+	return rest;
+}
+
+const SPAN = `${QUANTITY}\\s*${UNIT}`;
+/** The seconds of a match ending with a quantity and a unit (SPAN), or null. */
+const secondsIn = (m: RegExpMatchArray) => toSeconds(quantity(m[m.length - 2]!) ?? 0, m[m.length - 1]!) || null;
+
+/** "under 60 seconds", "at least 2 minutes": the clip length asked for. */
+function cutLengths(prompt: PromptText): { maxSeconds: number | null; minSeconds: number | null } {
+	let maxSeconds: number | null = null;
+	let minSeconds: number | null = null;
+	prompt.cut(
+		new RegExp(
+			`\\b(under|below|less than|shorter than|at most|max(imum)?|no (longer|more) than|up to)\\s+${SPAN}`,
+			"i",
+		),
+		(m) => (maxSeconds = secondsIn(m)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(over|above|more than|longer than|at least|min(imum)?)\\s+${SPAN}`, "i"),
+		(m) => (minSeconds = secondsIn(m)),
+	);
+	return { maxSeconds, minSeconds };
+}
+
+/** Where in the video: "in the first/last N minutes", "after minute N", "before minute N", halves, "after the intro". */
+function cutPlace(prompt: PromptText): { place: Place; skipIntro: boolean } {
+	const place: Place = {
+		within: [0, 1],
+		firstSeconds: null,
+		lastSeconds: null,
+		afterSeconds: null,
+		beforeSeconds: null,
+	};
+	prompt.cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:first|opening)\\s+${SPAN}`, "i"),
+		(m) => (place.firstSeconds = secondsIn(m)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*(?:the\\s+)?(?:last|final|closing)\\s+${SPAN}`, "i"),
+		(m) => (place.lastSeconds = secondsIn(m)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:first|opening)\\s+(minute|hour)\\b`, "i"),
+		(m) => (place.firstSeconds = toSeconds(1, m[1]!)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(?:in|from|during|within|of)?\\s*the\\s+(?:last|final|closing)\\s+(minute|hour)\\b`, "i"),
+		(m) => (place.lastSeconds = toSeconds(1, m[1]!)),
+	);
+	prompt.cut(
+		new RegExp(
+			`\\b(?:after|past|from)\\s+(?:the\\s+)?(?:first\\s+)?${SPAN}(?:\\s+mark)?(?:\\s+on(?:wards?)?)?`,
+			"i",
+		),
+		(m) => (place.afterSeconds = secondsIn(m)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(?:after|past|from)\\s+(minute|hour)\\s+${QUANTITY}(?:\\s+on(?:wards?)?)?`, "i"),
+		(m) => (place.afterSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(?:before|until|by)\\s+(minute|hour)\\s+${QUANTITY}`, "i"),
+		(m) => (place.beforeSeconds = toSeconds(quantity(m[2]!) ?? 0, m[1]!)),
+	);
+	prompt.cut(
+		new RegExp(`\\b(?:before|until|by)\\s+(?:the\\s+)?${SPAN}(?:\\s+mark)?`, "i"),
+		(m) => (place.beforeSeconds = secondsIn(m)),
+	);
+	const { within, skipIntro } = cutPart(prompt);
+	if (within) place.within = within;
+	return { place, skipIntro };
+}
+
+/** Which part of the video: "after the intro", halves, thirds, "near the end", "the middle". */
+function cutPart(prompt: PromptText): { within: [number, number] | null; skipIntro: boolean } {
+	let within: [number, number] | null = null;
+	let skipIntro = false;
+	prompt.cut(
+		/\b(skip|skipping|without|ignore|ignoring|not|no|after|past)\s+(the\s+)?(intro(duction)?s?|opening|small talk|greetings?|beginning|chit[- ]?chat|housekeeping)\b/i,
+		() => (skipIntro = true),
+	);
+	prompt.cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+half\b/i, () => (within = [0, 0.5]));
+	prompt.cut(/\b(in|from|during|of)?\s*the\s+(second|last|final|latter)\s+half\b/i, () => (within = [0.5, 1]));
+	prompt.cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+third\b/i, () => (within = [0, 1 / 3]));
+	prompt.cut(/\b(in|from|during|of)?\s*the\s+(last|final)\s+third\b/i, () => (within = [2 / 3, 1]));
+	prompt.cut(
+		/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i,
+		() => (within = [0.75, 1]),
+	);
+	prompt.cut(/\b(at|near|towards?)\s+the\s+(very\s+)?(start|beginning)\b/i, () => (within = [0, 0.25]));
+	prompt.cut(/\b(in\s+)?the\s+middle\b/i, () => (within = [0.25, 0.75]));
+	return { within, skipIntro };
+}
+
+/** "skip the arguing", "not the budget", "without the ads": what follows is pushed away. */
+function cutExclusions(prompt: PromptText): string[] {
+	const excludedText: string[] = [];
+	prompt.text = prompt.text.replace(EXCLUSION, (_whole, _determiner: string | undefined, what: string) => {
+		excludedText.push(what);
+		return " , ";
+	});
+	return excludedText;
+}
+
+/**
+ * "… when discussing X": X places the passage; the rest is what to find in it. "What did
+ * <subject> think/say …": the subject is who spoke, and weighs less as a term.
+ */
+function cutContext(prompt: PromptText): { context: string; subjectWords: Set<string> } {
+	let context = "";
+	const clause = prompt.text.match(
+		/\b(?:when|while|during)\s+(?:(?:they|we|the group|the team|he|she|you|people)\s+)?(?:were\s+|was\s+)?(?:discuss(?:ing|ed)?|talk(?:ing|ed)?\s+about|it came to|deciding|considering|the discussion\s+(?:of|about|on))\s+(.*)$/i,
+	);
+	if (clause) {
+		context = clause[1]!;
+		prompt.text = prompt.text.slice(0, clause.index);
+	}
+	const subject = prompt.text.match(
+		/^\s*(?:what|how|why|when)\s+(?:did|does|do|was|were|is|are|would|will)\s+(.+?)\s+(?:think|thought|say|said|suggest|propose|recommend|believe|feel|mention|argue|agree|disagree|explain|describe|present|report|want|prefer|like|share|introduce|discuss|talk|decide|conclude|express)\b/i,
+	);
+	const subjectWords = new Set((subject?.[1] ?? "").toLowerCase().split(/\s+/).map(normalise));
+	return { context, subjectWords };
+}
+
+/** Adds the key words of `part` to `into` (once per stem), and adjacent pairs of full-weight words to `pairs`. */
+function termsOf(
+	part: string,
+	as: { weight: number; isContext: boolean; subjectWords: Set<string> },
+	into: PromptTerm[],
+	pairs: [string, string][] | null,
+): void {
+	const { weight, isContext, subjectWords } = as;
+	const words = part.split(/\s+/).filter(Boolean);
+	const infos = analyseWords(words);
+	let previous: string | null = null;
+	infos.forEach((info) => {
+		const keep =
+			isKey(info.norm) &&
+			!STOP_WORDS.has(info.norm) &&
+			!QUESTION_WORDS.has(info.norm) &&
+			!PARTICIPANT_WORDS.has(info.norm);
+		if (!keep) {
+			previous = null;
+			return;
+		}
+		const w = subjectWords.has(info.norm) ? weight * 0.3 : weight;
+		if (!into.some((t) => t.stem === info.stem))
+			into.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
+		if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
+		previous = w === weight ? info.stem : null;
+	});
 }

@@ -16,7 +16,8 @@ import type { RankedClip } from "../ranked-clip";
 import { clipFromSpan, distinctTitles, type PromptMatch } from "./clip-details";
 import { LEAD, overlaps, padded, splitIntoParts, TAIL, type Span } from "./passages";
 import { rankForPrompt } from "./prompt-ranking";
-import { relevanceOf } from "./relevance";
+import type { ReadPrompt } from "./prompt";
+import { relevanceOf, type Relevance } from "./relevance";
 import type { AudioSignals } from "./signals";
 import { analyseTalk, type RankConfig, type TalkAnalysis } from "./talk-analysis";
 import { chooseMoments } from "./virality";
@@ -69,27 +70,8 @@ export function rankOffline(
 	}
 	if (prompt && (prompt.terms.length > 0 || prompt.onlyMood)) {
 		const relevance = relevanceOf(units, prompt, frame.start, frame.end, search);
-		const topic = prompt.terms.filter((t) => !t.context).map((t) => t.word);
-		if (topic.length > 0 && relevance.found.size === 0 && prompt.moods.length === 0) {
-			return {
-				clips: [],
-				note: `Nothing in the video matches the prompt: none of "${topic.join('", "')}" is said.`,
-			};
-		}
-		const said = prompt.terms.filter((t) => relevance.found.has(t.stem));
-		// A match needs a word that names the topic: a month or "things" said in passing is not one.
-		if (
-			topic.length > 0 &&
-			prompt.moods.length === 0 &&
-			said.length > 0 &&
-			(said.every((t) => GENERIC_WORDS.has(t.word) || t.context) ||
-				(topic.length > 1 && relevance.coverage < COVERAGE_MIN))
-		) {
-			return {
-				clips: [],
-				note: `Too little of the prompt is said to match it: only "${said.map((t) => t.word).join('", "')}" of "${topic.join('", "')}", which says nothing of what it is about.`,
-			};
-		}
+		const unmatched = promptMismatch(prompt, relevance);
+		if (unmatched) return { clips: [], note: unmatched };
 		const clips = rankForPrompt(talk, relevance).map(({ span, match }) => clip(span, match));
 		return {
 			clips: ordered(clips),
@@ -130,6 +112,27 @@ function topicsOf(
 			return titles[best]!;
 		},
 	};
+}
+
+/**
+ * Why no clip can match the prompt, or null when one can: none of its topic words is said, or only
+ * generic ones, or too little of a many-word topic (below COVERAGE_MIN).
+ */
+function promptMismatch(prompt: ReadPrompt, relevance: Relevance): string | null {
+	const topic = prompt.terms.filter((t) => !t.context).map((t) => t.word);
+	if (topic.length > 0 && relevance.found.size === 0 && prompt.moods.length === 0)
+		return `Nothing in the video matches the prompt: none of "${topic.join('", "')}" is said.`;
+	const said = prompt.terms.filter((t) => relevance.found.has(t.stem));
+	// A match needs a word that names the topic: a month or "things" said in passing is not one.
+	if (
+		topic.length > 0 &&
+		prompt.moods.length === 0 &&
+		said.length > 0 &&
+		(said.every((t) => GENERIC_WORDS.has(t.word) || t.context) ||
+			(topic.length > 1 && relevance.coverage < COVERAGE_MIN))
+	)
+		return `Too little of the prompt is said to match it: only "${said.map((t) => t.word).join('", "')}" of "${topic.join('", "')}", which says nothing of what it is about.`;
+	return null;
 }
 
 /** Best score first; titles made distinct within the video. */

@@ -56,16 +56,7 @@ export function relevanceOf(
 	const local = new Map(prompt.terms.filter((t) => !t.context).map((t) => [t.stem, t.weight] as const));
 	for (const t of prompt.terms) if (t.context && !local.has(t.stem)) local.set(t.stem, t.weight);
 	const avg = units.reduce((s, u) => s + u.keys.length, 0) / Math.max(1, n);
-	const bm25 = (terms: string[], query: Map<string, number>, average: number) => {
-		const tf = new Map<string, number>();
-		for (const t of terms) if (query.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
-		let score = 0;
-		for (const [t, f] of tf)
-			score +=
-				(query.get(t)! * idf(t) * f * (K1 + 1)) /
-				(f + K1 * (1 - B + (B * terms.length) / Math.max(1e-6, average)));
-		return score;
-	};
+	const bm25 = bm25Of(idf);
 	const moodScore = moodScorer(prompt.moods);
 	const excludedScore = exclusionScorer(prompt);
 	if (FEEDBACK_TERMS > 0) {
@@ -86,6 +77,52 @@ export function relevanceOf(
 	});
 
 	const seconds = Math.max(1, Math.ceil(to - from) + 1);
+	const density = spreadOverSeconds(units, perUnit, from, seconds);
+	if (weight.size > 0 && n > 2) addPassageRelevance(density, units, { df, weight, bm25 }, from);
+	const { found, coverage } = foundInSearch(units, prompt, weight, idf, search);
+	const fullWeight = prompt.terms.reduce((s, t) => s + t.weight * idf(t.stem), 0);
+	return { perSecond: density, perUnit, found, fullWeight, coverage, idf, origin: from };
+}
+
+/** The prompt's stems said inside the search window, and the share of the topic's weight they make. */
+function foundInSearch(
+	units: Unit[],
+	prompt: ReadPrompt,
+	weight: Map<string, number>,
+	idf: (t: string) => number,
+	search: { start: number; end: number },
+): { found: Set<string>; coverage: number } {
+	const found = new Set<string>();
+	for (const u of units)
+		if (u.start >= search.start - 0.01 && u.end <= search.end + 0.01)
+			for (const t of u.keys) if (weight.has(t)) found.add(t);
+	const topic = prompt.terms.filter((t) => !t.context);
+	const topicWeight = topic.reduce((s, t) => s + t.weight * idf(t.stem), 0);
+	const coverage =
+		topicWeight > 0
+			? topic.filter((t) => found.has(t.stem)).reduce((s, t) => s + t.weight * idf(t.stem), 0) / topicWeight
+			: 1;
+	return { found, coverage };
+}
+
+type Bm25 = (terms: string[], query: Map<string, number>, average: number) => number;
+
+/** BM25 of a bag of stems against weighted query stems, with the transcript's IDF. */
+function bm25Of(idf: (t: string) => number): Bm25 {
+	return (terms, query, average) => {
+		const tf = new Map<string, number>();
+		for (const t of terms) if (query.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+		let score = 0;
+		for (const [t, f] of tf)
+			score +=
+				(query.get(t)! * idf(t) * f * (K1 + 1)) /
+				(f + K1 * (1 - B + (B * terms.length) / Math.max(1e-6, average)));
+		return score;
+	};
+}
+
+/** Each sentence's relevance spread over the seconds around its centre (a Gaussian), normalised to a peak of 1. */
+function spreadOverSeconds(units: Unit[], perUnit: number[], from: number, seconds: number): Float64Array {
 	const density = new Float64Array(seconds);
 	const reach = Math.ceil(3 * SPREAD_SECONDS);
 	units.forEach((u, k) => {
@@ -97,41 +134,40 @@ export function relevanceOf(
 	});
 	const peak = density.reduce((m, v) => Math.max(m, v), 0);
 	if (peak > 0) for (let t = 0; t < seconds; t++) density[t]! /= peak;
+	return density;
+}
 
-	if (weight.size > 0 && n > 2) {
-		const starts = passageStarts(units, continuityCurve(units, idfFromDf(df, n), PASSAGE_BLOCK_SECONDS));
-		const passages = starts.map((first, p) => units.slice(first, starts[p + 1] ?? n));
-		const averageLength =
-			passages.reduce((s, p) => s + p.reduce((c, u) => c + u.keys.length, 0), 0) / passages.length;
-		const scores = passages.map((p) =>
-			bm25(
-				p.flatMap((u) => u.keys),
-				weight,
-				averageLength,
-			),
-		);
-		const best = scores.reduce((m, v) => Math.max(m, v), 1e-9);
-		passages.forEach((p, k) => {
-			for (
-				let t = Math.max(0, Math.floor(p[0]!.start - from));
-				t <= Math.min(seconds - 1, Math.ceil(p[p.length - 1]!.end - from));
-				t++
-			)
-				density[t]! += (PASSAGE_WEIGHT * scores[k]!) / best;
-		});
-	}
-	const found = new Set<string>();
-	for (const u of units)
-		if (u.start >= search.start - 0.01 && u.end <= search.end + 0.01)
-			for (const t of u.keys) if (weight.has(t)) found.add(t);
-	const fullWeight = prompt.terms.reduce((s, t) => s + t.weight * idf(t.stem), 0);
-	const topic = prompt.terms.filter((t) => !t.context);
-	const topicWeight = topic.reduce((s, t) => s + t.weight * idf(t.stem), 0);
-	const coverage =
-		topicWeight > 0
-			? topic.filter((t) => found.has(t.stem)).reduce((s, t) => s + t.weight * idf(t.stem), 0) / topicWeight
-			: 1;
-	return { perSecond: density, perUnit, found, fullWeight, coverage, idf, origin: from };
+/**
+ * Adds each topical passage's BM25 (relative to the best passage's, times PASSAGE_WEIGHT) to every
+ * second it spans: a sentence inside a passage about the prompt counts even when its own words do not.
+ */
+function addPassageRelevance(
+	density: Float64Array,
+	units: Unit[],
+	terms: { df: Map<string, number>; weight: Map<string, number>; bm25: Bm25 },
+	from: number,
+): void {
+	const n = units.length;
+	const seconds = density.length;
+	const starts = passageStarts(units, continuityCurve(units, idfFromDf(terms.df, n), PASSAGE_BLOCK_SECONDS));
+	const passages = starts.map((first, p) => units.slice(first, starts[p + 1] ?? n));
+	const averageLength = passages.reduce((s, p) => s + p.reduce((c, u) => c + u.keys.length, 0), 0) / passages.length;
+	const scores = passages.map((p) =>
+		terms.bm25(
+			p.flatMap((u) => u.keys),
+			terms.weight,
+			averageLength,
+		),
+	);
+	const best = scores.reduce((m, v) => Math.max(m, v), 1e-9);
+	passages.forEach((p, k) => {
+		for (
+			let t = Math.max(0, Math.floor(p[0]!.start - from));
+			t <= Math.min(seconds - 1, Math.ceil(p[p.length - 1]!.end - from));
+			t++
+		)
+			density[t]! += (PASSAGE_WEIGHT * scores[k]!) / best;
+	});
 }
 
 function idfFromDf(df: Map<string, number>, n: number): Map<string, number> {

