@@ -141,4 +141,4 @@ it("renders a 37.86 s clip with captions and smart crop, playing for its stated 
 	expect(
 		pixelsIn(frameAt(video, 35.3), { x0: 0, y0: band - 130, x1: 1080, y1: band + 130 }, isWhite).count,
 	).toBeGreaterThan(300);
-});
+}, 360_000); // a 1080x1920 encode of 38 s with a face scan: about a minute here, several on a loaded machine
