@@ -34,6 +34,7 @@ const DOCUMENTED_PATHS = [
 	"/api/videos/hosted",
 	"/api/videos/upload",
 	"/api/videos/{id}",
+	"/api/videos/{id}/chapters",
 	"/api/videos/{id}/clips",
 	"/api/videos/{id}/config",
 	"/api/videos/{id}/export",
