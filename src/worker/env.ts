@@ -18,6 +18,8 @@ export interface AppEnv {
 	Variables: {
 		requestId: string;
 		principal: Principal;
+		/** A D1 session at the primary, for verifying credentials (middleware/d1-session.ts). */
+		primaryDb?: D1Database;
 		/** Set only when SERVER_TIMING is on (middleware/server-timing.ts). */
 		timings?: Timings;
 	};

@@ -220,7 +220,7 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 			arguments: { hostedUrl: fake().addSource(url("talk"), { duration: 60 }) },
 		});
 		expect(limited.isError).toBe(true);
-		expect(text(limited)).toBe("rate_limited: Too many writes with these credentials; retry after 60 s.");
+		expect(text(limited)).toBe("rate_limited: Too many writes with this workspace's API keys; retry after 60 s.");
 		expect(structured(await mcp.callTool({ name: "list_workspaces", arguments: {} })).workspaces).toHaveLength(1);
 	});
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createWorkspace } from "../helpers/accounts";
-import { call } from "../helpers/api";
+import { createUser, createWorkspace } from "../helpers/accounts";
+import { call, signIn } from "../helpers/api";
+import { MAX_KEYS_PER_WORKSPACE } from "../../src/worker/routes/api/api-keys/create";
 
-describe("rate limits per API key", () => {
+describe("rate limits per workspace", () => {
 	it("the 61st write in a minute → 429 rate_limited with Retry-After; reads and other keys go on", async () => {
 		const { apiKey } = await createWorkspace();
 		const other = await createWorkspace();
@@ -35,5 +36,49 @@ describe("rate limits per API key", () => {
 		expect((await call("GET", "/api/videos/vid_doesnotexist/status", { key: apiKey })).status).toBe(429);
 		// Writes are counted apart.
 		expect((await call("POST", "/api/projects", { key: apiKey, body: { name: "still fine" } })).status).toBe(201);
+	});
+
+	it("more keys buy no more writes: the workspace's second key is refused with the first", async () => {
+		const user = await createUser();
+		const cookie = await signIn(user.email, user.password);
+		const workspaceId = user.workspaceIds[0]!;
+		const mint = async (name: string) =>
+			(await call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId, name } })).body
+				.key as string;
+		const [first, second] = [await mint("one"), await mint("two")];
+		for (let i = 0; i < 60; i++) {
+			const key = i % 2 ? first : second;
+			expect((await call("POST", "/api/projects", { key, body: { name: `p${i}` } })).status).toBe(201);
+		}
+		for (const key of [first, second, await mint("three")]) {
+			const limited = await call("POST", "/api/projects", { key, body: { name: "one too many" } });
+			expect(limited.status).toBe(429);
+			expect(limited.body.error.message).toMatch(/this workspace's API keys/);
+		}
+	});
+});
+
+describe("API keys per workspace", () => {
+	it(`at most ${MAX_KEYS_PER_WORKSPACE} not revoked, minted together: 409 quota_exceeded beyond; revoking one makes room`, async () => {
+		const user = await createUser();
+		const cookie = await signIn(user.email, user.password);
+		const workspaceId = user.workspaceIds[0]!;
+		const mint = (name: string) =>
+			call("POST", "/api/api-keys", { headers: { cookie }, body: { workspaceId, name } });
+		const results = await Promise.all(Array.from({ length: MAX_KEYS_PER_WORKSPACE + 5 }, (_, i) => mint(`k${i}`)));
+		const created = results.filter((r) => r.status === 201);
+		// The workspace's own key (createUser) counts too.
+		expect(created).toHaveLength(MAX_KEYS_PER_WORKSPACE - 1);
+		const refused = results.filter((r) => r.status !== 201);
+		for (const r of refused) {
+			expect(r.status).toBe(409);
+			expect(r.body.error.code).toBe("quota_exceeded");
+			expect(r.body.error.details).toEqual({ limit: MAX_KEYS_PER_WORKSPACE, used: MAX_KEYS_PER_WORKSPACE });
+		}
+		expect((await call("DELETE", `/api/api-keys/${created[0]!.body.id}`, { headers: { cookie } })).status).toBe(
+			200,
+		);
+		expect((await mint("room again")).status).toBe(201);
+		expect((await mint("full again")).status).toBe(409);
 	});
 });

@@ -1,6 +1,7 @@
 /**
  * Roles: only a workspace's owner or admins mint and revoke its API keys, set its webhook and
- * rotate the webhook's secret; a member gets 403 `forbidden` and changes nothing. A rotated secret
+ * rotate the webhook's secret, set its watermark and delete its backgrounds; a member gets 403
+ * `forbidden` and changes nothing. A rotated secret
  * stops signing at once.
  */
 import { env } from "cloudflare:workers";
@@ -40,6 +41,12 @@ describe("a member cannot manage the workspace", () => {
 				body: { url: `${WEBHOOK_BASE}exfiltrate` },
 			}),
 			call("POST", `/api/workspaces/${workspaceId}/webhook/secret`, { headers: { cookie } }),
+			// The watermark is drawn on every member's clips; deleting a background fails the videos using it.
+			call("PUT", `/api/workspaces/${workspaceId}/watermark`, {
+				headers: { cookie },
+				body: { type: "text", text: "not yours" },
+			}),
+			call("DELETE", `/api/backgrounds/bg_${"x".repeat(16)}?workspaceId=${workspaceId}`, { headers: { cookie } }),
 		];
 		for (const result of await Promise.all(attempts)) {
 			expect(result.status).toBe(403);
@@ -57,6 +64,9 @@ describe("a member cannot manage the workspace", () => {
 				.bind(workspaceId)
 				.first(),
 		).toEqual(before);
+		expect((await call("GET", `/api/workspaces/${workspaceId}/watermark`, { headers: { cookie } })).body.type).toBe(
+			"default",
+		);
 		// A member still uses the workspace: lists its keys, submits videos.
 		expect((await call("GET", `/api/api-keys?workspaceId=${workspaceId}`, { headers: { cookie } })).status).toBe(
 			200,
@@ -108,6 +118,12 @@ describe("owners and admins manage it", () => {
 			expect(rotated.status).toBe(200);
 			expect(rotated.body.secret).toMatch(/^whsec_/);
 			expect(rotated.body.secret).not.toBe(set.body.secret);
+			const watermark = await call("PUT", `/api/workspaces/${workspaceId}/watermark`, {
+				headers: { cookie },
+				body: { type: "text", text: role },
+			});
+			expect(watermark.status).toBe(200);
+			expect(watermark.body.text).toBe(role);
 		});
 	}
 });

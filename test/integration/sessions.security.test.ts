@@ -217,4 +217,26 @@ describe("CSRF: a signed-in write must come from this site", () => {
 		});
 		expect(keyed.status).toBe(201);
 	});
+
+	it("signing in or out from another site is 403 (login CSRF): no cookie is set, no attempt counted; this site's and scripts' sign-ins work", async () => {
+		const user = await createUser();
+		const body = { email: user.email, password: user.password };
+		const crossSite: Record<string, string>[] = [
+			{ origin: "https://evil.example" },
+			{ "sec-fetch-site": "cross-site" },
+		];
+		for (const headers of crossSite) {
+			const login = await call("POST", "/api/auth/login", { headers, body });
+			expect(login.status, JSON.stringify(headers)).toBe(403);
+			expect(login.body.error.code).toBe("forbidden");
+			expect(login.response.headers.get("set-cookie")).toBeNull();
+			expect((await call("POST", "/api/auth/logout", { headers })).status).toBe(403);
+		}
+		const fromSite = await call("POST", "/api/auth/login", {
+			headers: { origin: "http://clipforge.test", "sec-fetch-site": "same-origin" },
+			body,
+		});
+		expect(fromSite.status).toBe(200);
+		expect((await call("POST", "/api/auth/login", { body })).status).toBe(200);
+	});
 });

@@ -13,6 +13,7 @@ import {
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
+import { UPLOAD_LIMITS } from "../../src/worker/domain/upload-limits";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call } from "../helpers/api";
 import { fakeVideoFile, useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
@@ -467,5 +468,101 @@ describe("abandoned uploads", () => {
 		await expect(multipart.complete([])).rejects.toThrow();
 		// The one still within its time is untouched.
 		expect((await call("GET", `/api/uploads/${live.id}`, { key })).body.status).toBe("uploading");
+	});
+});
+
+/** The bucket, except that deleting `failKey` fails `times` times (an R2 error, as the platform may answer). */
+function bucketFailingDelete(failKey: string, times = 1): R2Bucket {
+	let left = times;
+	return new Proxy(env.MEDIA, {
+		get(target, property) {
+			if (property === "delete")
+				return async (keys: string | string[]) => {
+					if (keys === failKey && left-- > 0)
+						throw new Error("R2 delete failed: We encountered an internal error (10001)");
+					return target.delete(keys);
+				};
+			const value = Reflect.get(target, property);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
+async function objectKeyOf(uploadId: string): Promise<string> {
+	return (await env.DB.prepare("SELECT object_key FROM uploads WHERE id = ?")
+		.bind(uploadId)
+		.first("object_key")) as string;
+}
+
+describe("releasing an upload's storage when R2 fails", () => {
+	it("the cron: one failure leaves that upload `deleting` and the batch goes on; the next run removes it", async () => {
+		const { apiKey: key } = await createWorkspace();
+		const first = await uploadAll(key, fakeVideoFile({ duration: 60 }, 2000));
+		const second = await uploadAll(key, fakeVideoFile({ duration: 60 }, 2000));
+		await env.DB.prepare("UPDATE uploads SET expires_at = '2019-01-01T00:00:00.000Z' WHERE id IN (?, ?)")
+			.bind(first.id, second.id)
+			.run();
+		const firstKey = await objectKeyOf(first.id);
+		const runCron = async (withEnv: Env) => {
+			const ctx = createExecutionContext();
+			worker.scheduled(
+				createScheduledController({ scheduledTime: new Date(), cron: "*/5 * * * *" }),
+				withEnv,
+				ctx,
+			);
+			await waitOnExecutionContext(ctx);
+		};
+		await runCron({ ...env, MEDIA: bucketFailingDelete(firstKey) });
+		// The row still points at the stored file (nothing orphaned), and it can no longer be used.
+		const kept = await call("GET", `/api/uploads/${first.id}`, { key });
+		expect(kept.body.status).toBe("deleting");
+		expect(await env.MEDIA.head(firstKey)).not.toBeNull();
+		expect((await call("POST", "/api/videos/upload", { key, body: { uploadId: first.id } })).status).toBe(409);
+		expect((await call("GET", `/api/uploads/${second.id}`, { key })).status).toBe(404);
+
+		await runCron(env);
+		expect((await call("GET", `/api/uploads/${first.id}`, { key })).status).toBe(404);
+		expect(await env.MEDIA.head(firstKey)).toBeNull();
+	});
+
+	it("DELETE: a failed release is 503 and the upload stays `deleting` (no open slot held); DELETE again finishes", async () => {
+		const { apiKey: key } = await createWorkspace();
+		const upload = await uploadAll(key, fakeVideoFile({ duration: 60 }, 2000));
+		const objectKey = await objectKeyOf(upload.id);
+		const request = new Request(`http://clipforge.test/api/uploads/${upload.id}`, {
+			method: "DELETE",
+			headers: { authorization: `Bearer ${key}` },
+		});
+		const ctx = createExecutionContext();
+		const failed = await worker.fetch(request, { ...env, MEDIA: bucketFailingDelete(objectKey) }, ctx);
+		await waitOnExecutionContext(ctx);
+		expect(failed.status).toBe(503);
+		expect(((await failed.json()) as any).error.code).toBe("service_unavailable");
+		expect((await call("GET", `/api/uploads/${upload.id}`, { key })).body.status).toBe("deleting");
+		expect(await env.MEDIA.head(objectKey)).not.toBeNull();
+
+		const again = await call("DELETE", `/api/uploads/${upload.id}`, { key });
+		expect(again.status).toBe(200);
+		expect((await call("GET", `/api/uploads/${upload.id}`, { key })).status).toBe(404);
+		expect(await env.MEDIA.head(objectKey)).toBeNull();
+	});
+});
+
+describe("the part route's rate limit", () => {
+	it(`past ${UPLOAD_LIMITS.partWritesPerMinute} part PUTs a minute on one upload → 429 with Retry-After; another upload goes on`, async () => {
+		const { apiKey: key } = await createWorkspace();
+		const file = fakeVideoFile({ duration: 60 }, PART + 100);
+		const upload = await startUpload(key, file);
+		const other = await startUpload(key, file);
+		const tiny = new Uint8Array(10); // the wrong size: refused, but counted
+		for (let i = 0; i < UPLOAD_LIMITS.partWritesPerMinute; i += 50) {
+			const batch = await Promise.all(Array.from({ length: 50 }, () => putPart(partUrl(upload, 1), tiny)));
+			expect(batch.every((r) => r.status === 400 || r.status === 409)).toBe(true);
+		}
+		const response = await exports.default.fetch(partUrl(upload, 1), { method: "PUT", body: tiny });
+		expect(response.status).toBe(429);
+		expect(response.headers.get("retry-after")).toBe("60");
+		expect(((await response.json()) as any).error.code).toBe("rate_limited");
+		expect((await putPart(partUrl(other, 1), partBytes(file, other, 1))).status).toBe(200);
 	});
 });

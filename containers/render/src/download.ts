@@ -10,6 +10,7 @@ import {
 	sourceLimitsOnDisk,
 	type Disk,
 } from "./disk-room.ts";
+import { UPLOAD_FORMATS } from "./egress-args.ts";
 import { assertDownloadMatches, mediaFacts } from "./media-limits.ts";
 import { ytDlpError } from "./probe.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
@@ -78,7 +79,9 @@ export async function downloadSource(
 		throw new TierError("unsupported_source", "The download produced no MP4 file.", false, 422);
 	}
 	try {
-		assertDownloadMatches(await mediaFacts(downloaded, limits.maxPixels, signal), limits, spec.expectedDuration);
+		// Held to the upload formats: every later read of the stored source (sourceInputOptions) is.
+		const facts = await mediaFacts(downloaded, limits.maxPixels, signal, undefined, UPLOAD_FORMATS);
+		assertDownloadMatches(facts, limits, spec.expectedDuration);
 	} catch (error) {
 		await rm(downloaded, { force: true });
 		throw error;

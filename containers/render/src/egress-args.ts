@@ -7,7 +7,9 @@
  *   nested ones included (HLS and DASH segments, keys, redirects); yt-dlp reads all three.
  * - flags: ffmpeg and ffprobe get `-http_proxy` and a protocol whitelist before each network input.
  *   The whitelist keeps a fetched playlist or SDP file from opening udp/rtp, ftp, file or other
- *   protocols that no proxy sees.
+ *   protocols that no proxy sees. Each network input also gets a demuxer whitelist and a picture
+ *   limit, first among its options so a call site's narrower ones (the upload probe's formats, a
+ *   plan's pixels, a stored source's formats) win.
  *
  * yt-dlp is deliberately not given `--proxy`: with it, yt-dlp 2023.03.04 (Debian) proxies only http
  * and https and follows a redirect to `ftp://` directly (tried: the trap server got the connection);
@@ -27,6 +29,24 @@ export const YT_DLP_PROTOCOL_FILTER = `protocol~='^${YT_DLP_PROTOCOLS}(\\+${YT_D
 /** Protocols an ffmpeg network input may use: http(s) to the proxy (tcp, and httpproxy to tunnel tls), HLS keys (crypto), inline data. */
 export const NETWORK_PROTOCOLS = "http,https,tls,tcp,httpproxy,crypto,data";
 
+/**
+ * The container formats a user's own file or a stored source may be in (ffmpeg demuxer names): no
+ * playlist, manifest, concat or image-sequence demuxer that would open other inputs, nor HTML read
+ * as anything.
+ */
+export const UPLOAD_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,flv,ogg,asf,wav,mp3,aac";
+/**
+ * What any network input may be read as, unless its call site narrows it: the upload formats, a
+ * hosted source's HLS or DASH (their segments are held to this same list), and single pictures
+ * (a watermark). Not image2 (sequences), concat, sdp/rtp or the other demuxers that open more.
+ */
+export const NETWORK_MEDIA_FORMATS = `${UPLOAD_FORMATS},hls,dash,png_pipe,jpeg_pipe,webp_pipe,gif`;
+/**
+ * The decoder's picture limit on every network input whose call site gives none: a net under the
+ * plans' own limits (held at the probe), so no input is ever decoded into gigabytes.
+ */
+export const TIER_MAX_PIXELS = 8192 * 8192;
+
 const isNetworkUrl = (value: string) => /^https?:\/\//i.test(value);
 
 /**
@@ -39,6 +59,7 @@ export function egressArgs(
 	proxyUrl: string,
 ): string[] {
 	const inputOptions = ["-http_proxy", proxyUrl, "-protocol_whitelist", NETWORK_PROTOCOLS];
+	const inputBounds = ["-format_whitelist", NETWORK_MEDIA_FORMATS, "-max_pixels", String(TIER_MAX_PIXELS)];
 	if (tool === "yt-dlp")
 		return [
 			"--break-match-filters",
@@ -47,12 +68,21 @@ export function egressArgs(
 			`ffmpeg_i:-protocol_whitelist ${NETWORK_PROTOCOLS}`,
 			...args,
 		];
-	if (tool === "ffprobe") return args.some(isNetworkUrl) ? [...inputOptions, ...args] : [...args];
+	if (tool === "ffprobe") return args.some(isNetworkUrl) ? [...inputBounds, ...inputOptions, ...args] : [...args];
 	if (tool !== "ffmpeg") return [...args];
+	// An input's options run from the end of the previous input (`-i X`) to its own `-i`.
 	const out: string[] = [];
+	let groupStart = 0;
 	for (let i = 0; i < args.length; i++) {
-		if (args[i] === "-i" && isNetworkUrl(args[i + 1] ?? "")) out.push(...inputOptions);
+		if (args[i] === "-i" && isNetworkUrl(args[i + 1] ?? "")) {
+			out.splice(groupStart, 0, ...inputBounds);
+			out.push(...inputOptions);
+		}
 		out.push(args[i]!);
+		if (args[i] === "-i" && i + 1 < args.length) {
+			out.push(args[++i]!);
+			groupStart = out.length;
+		}
 	}
 	return out;
 }

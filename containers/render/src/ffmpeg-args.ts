@@ -2,6 +2,7 @@
  * Pure builders of ffmpeg/ffprobe argument arrays. Nothing here runs a process, so every choice can
  * be unit-tested without media (test/ffmpeg-args.test.ts). Comments say why each flag is there.
  */
+import { UPLOAD_FORMATS } from "./egress-args.ts";
 import type { Box, Layout } from "./layout.ts";
 import type { PixelRect } from "./speakers.ts";
 
@@ -11,10 +12,15 @@ export const DEFAULT_FONT_FILE = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bo
 const COMMON = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats"];
 
 /** Reconnect on dropped HTTP reads: sources are read from signed URLs with range requests. */
-function inputOptions(url: string): string[] {
+/**
+ * The options of a stored source's input (a downloaded or uploaded video, read back from R2): only
+ * the upload formats (the probe and the download's check held it to them), and reconnects over http.
+ */
+export function sourceInputOptions(url: string): string[] {
+	const formats = ["-format_whitelist", UPLOAD_FORMATS];
 	return /^https?:/.test(url)
-		? ["-reconnect", "1", "-reconnect_on_network_error", "1", "-reconnect_delay_max", "5"]
-		: [];
+		? [...formats, "-reconnect", "1", "-reconnect_on_network_error", "1", "-reconnect_delay_max", "5"]
+		: formats;
 }
 
 /**
@@ -187,7 +193,7 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 	const cuts = spec.jumpCuts ?? null;
 	const duration = cuts ? cuts.duration : spec.end - spec.start;
 	const g: Graph = {
-		inputs: [...inputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl],
+		inputs: [...sourceInputOptions(spec.sourceUrl), "-ss", seconds(spec.start), "-i", spec.sourceUrl],
 		chains: [],
 		next: 1,
 		last: "",
@@ -279,7 +285,7 @@ export function extractAudioChunkArgs(
 ): string[] {
 	return [
 		...COMMON,
-		...inputOptions(sourceUrl),
+		...sourceInputOptions(sourceUrl),
 		"-ss",
 		seconds(start),
 		"-i",
@@ -310,12 +316,6 @@ export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): st
  * PNG's first frame to fill in its parameters: a 16000×16000 one would take 1 GB); ffprobe then
  * reports 0×0 and names the real size on stderr (see media-limits.ts).
  */
-/**
- * The container formats a user's own file may be in (ffmpeg demuxer names): no playlist, manifest,
- * concat or image-sequence demuxer that would open other inputs, nor HTML read as anything.
- */
-export const UPLOAD_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,flv,ogg,asf,wav,mp3,aac";
-
 export function ffprobeArgs(url: string, maxPixels?: number, formats?: string): string[] {
 	return [
 		"-v",
@@ -344,7 +344,7 @@ export function loudnessArgs(sourceUrl: string, start = 0, end?: number): string
 		"-nostdin",
 		"-loglevel",
 		"error",
-		...inputOptions(sourceUrl),
+		...sourceInputOptions(sourceUrl),
 		// Only the charged time frame: seek before the input (fast), stop at its end.
 		...(start > 0 ? ["-ss", seconds(start)] : []),
 		...(end !== undefined ? ["-t", seconds(end - start)] : []),

@@ -6,7 +6,7 @@ import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools, workRoot } from "./tool-paths.ts";
-import { UPLOAD_FORMATS } from "./ffmpeg-args.ts";
+import { UPLOAD_FORMATS } from "./egress-args.ts";
 import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;

@@ -4,7 +4,7 @@
  * transcript's pauses confirmed), and plans the cuts (jump-cuts.ts).
  */
 import type { JumpCutSpec, Word } from "@clipforge/contract";
-import type { JumpCutArgs } from "./ffmpeg-args.ts";
+import { sourceInputOptions, type JumpCutArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import {
 	frameRateOf,
@@ -80,6 +80,7 @@ async function detectSilences(url: string, start: number, duration: number, sign
 			"-loglevel",
 			"info",
 			"-nostats",
+			...sourceInputOptions(url),
 			"-ss",
 			start.toFixed(3),
 			"-t",

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { egressArgs, egressEnvironment, NETWORK_PROTOCOLS, YT_DLP_PROTOCOL_FILTER } from "../src/egress-args.ts";
+import {
+	egressArgs,
+	egressEnvironment,
+	NETWORK_MEDIA_FORMATS,
+	NETWORK_PROTOCOLS,
+	TIER_MAX_PIXELS,
+	UPLOAD_FORMATS,
+	YT_DLP_PROTOCOL_FILTER,
+} from "../src/egress-args.ts";
+
+const BOUNDS = ["-format_whitelist", NETWORK_MEDIA_FORMATS, "-max_pixels", String(TIER_MAX_PIXELS)];
 
 const PROXY = "http://127.0.0.1:3128";
 
@@ -22,6 +32,7 @@ describe("every process is put behind the egress proxy", () => {
 			PROXY,
 		);
 		expect(args).toEqual([
+			...BOUNDS,
 			"-y",
 			"-ss",
 			"3",
@@ -33,6 +44,7 @@ describe("every process is put behind the egress proxy", () => {
 			"https://w.test/src.mp4?sig=1",
 			"-i",
 			"/tmp/bg.mp4",
+			...BOUNDS,
 			"-http_proxy",
 			PROXY,
 			"-protocol_whitelist",
@@ -47,6 +59,7 @@ describe("every process is put behind the egress proxy", () => {
 
 	it("ffprobe: the same options in front when it reads a URL; nothing for a local file", () => {
 		expect(egressArgs("ffprobe", ["-v", "error", "http://w.test/a.mp4"], PROXY)).toEqual([
+			...BOUNDS,
 			"-http_proxy",
 			PROXY,
 			"-protocol_whitelist",
@@ -56,6 +69,23 @@ describe("every process is put behind the egress proxy", () => {
 			"http://w.test/a.mp4",
 		]);
 		expect(egressArgs("ffprobe", ["-v", "error", "/tmp/a.mp4"], PROXY)).toEqual(["-v", "error", "/tmp/a.mp4"]);
+	});
+
+	it("each network input's demuxer whitelist and picture limit come first among its options, so a call site's narrower ones win", () => {
+		const args = egressArgs(
+			"ffmpeg",
+			["-format_whitelist", UPLOAD_FORMATS, "-max_pixels", "100", "-i", "http://w.test/src", "out.mp4"],
+			PROXY,
+		);
+		// ffmpeg keeps the last value of an option given twice to one input.
+		const last = (name: string) => args[args.lastIndexOf(name) + 1];
+		expect(last("-format_whitelist")).toBe(UPLOAD_FORMATS);
+		expect(last("-max_pixels")).toBe("100");
+		expect(args.indexOf("-format_whitelist")).toBe(0);
+		for (const opener of ["image2", "concat", "sdp", "rtp", "tee", "lavfi", "html"])
+			expect(NETWORK_MEDIA_FORMATS.split(",")).not.toContain(opener);
+		for (const opener of ["hls", "dash", "image2", "concat"])
+			expect(UPLOAD_FORMATS.split(",")).not.toContain(opener);
 	});
 
 	it("yt-dlp: the protocol filter and ffmpeg's whitelist in front (the URL stays after --); no --proxy", () => {

@@ -22,6 +22,7 @@ import { downloadSource } from "../src/download.ts";
 import { egressFetch } from "../src/egress-fetch.ts";
 import { useEgressResolver } from "../src/egress-policy.ts";
 import { egressProxy } from "../src/egress-proxy.ts";
+import { extractAudioChunkArgs } from "../src/ffmpeg-args.ts";
 import { probeSource } from "../src/probe.ts";
 import { ProcessError, runProcess } from "../src/run-process.ts";
 import { tools } from "../src/tool-paths.ts";
@@ -98,6 +99,10 @@ function publicSite(req: IncomingMessage, res: ServerResponse): void {
 			return void res
 				.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
 				.end(playlist([`#EXT-X-KEY:METHOD=AES-128,URI="${trap("/key.bin")}"`, "#EXTINF:2.0,", "/seg0.ts"]));
+		case "/public.m3u8":
+			return void res
+				.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
+				.end(playlist(["#EXTINF:2.0,", "/seg0.ts", "#EXTINF:2.0,", "/seg0.ts"]));
 		case "/seg0.ts":
 			return void res.writeHead(200, { "content-type": "video/mp2t" }).end(Buffer.alloc(188 * 10, 0x47));
 		case "/stream.sdp":
@@ -348,12 +353,30 @@ describe("URLs inside what the source serves", () => {
 		expect(hits()).toBe(0);
 	});
 
-	it("an SDP file served over http cannot make ffmpeg open rtp/udp (protocol whitelist)", async () => {
-		const error = await runProcess(tools.ffprobe, ["-v", "error", src("/stream.sdp")], { timeoutMs: 30_000 }).catch(
-			(e: unknown) => e,
+	it("an SDP file served over http cannot make ffmpeg open rtp/udp (demuxer and protocol whitelists)", async () => {
+		const failure = (args: string[]) =>
+			runProcess(tools.ffprobe, ["-v", "error", ...args, src("/stream.sdp")], { timeoutMs: 30_000 }).then(
+				() => ({ stderrTail: "it ran" }),
+				(e: unknown) => e as ProcessError,
+			);
+		// The sdp demuxer is not among what a network input may be read as…
+		expect((await failure([])).stderrTail).toMatch(/Format not on whitelist/);
+		// …and even where a call site allowed it, rtp is not a protocol it may open.
+		expect((await failure(["-format_whitelist", "sdp"])).stderrTail).toMatch(/Protocol 'rtp' not on whitelist/);
+	});
+
+	it("a stored source read back that is really a playlist: the render-time reads refuse it before any segment", async () => {
+		const out = join(dir, "chunk.mp3");
+		const error = await runProcess(tools.ffmpeg, extractAudioChunkArgs(src("/public.m3u8"), 0, 2, out), {
+			timeoutMs: 30_000,
+		}).then(
+			() => null,
+			(e: unknown) => e as ProcessError,
 		);
 		expect(error).toBeInstanceOf(ProcessError);
-		expect((error as ProcessError).stderrTail).toMatch(/Protocol 'rtp' not on whitelist/);
+		expect(error!.stderrTail).toMatch(/not on whitelist/);
+		expect(publicRequests).toContain("tool /public.m3u8");
+		expect(publicRequests).not.toContain("tool /seg0.ts");
 	});
 
 	it("https straight to the forbidden address, tunnelled: ffprobe and yt-dlp are refused before a connection", async () => {

@@ -50,7 +50,7 @@ export const REPROCESS_STATUSES = ["processing", "completed", "failed"] as const
 export type ReprocessStatus = (typeof REPROCESS_STATUSES)[number];
 
 /** An upload only moves forward: `uploading` → `completed` (every part stored) → `used` (made into a video). */
-export const UPLOAD_STATUSES = ["uploading", "completed", "used"] as const;
+export const UPLOAD_STATUSES = ["uploading", "completed", "used", "deleting"] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 /** Statuses that hold storage and count against a workspace's uploads in flight. */
 export const OPEN_UPLOAD_STATUSES = ["uploading", "completed"] as const satisfies readonly UploadStatus[];
@@ -58,7 +58,10 @@ export const OPEN_UPLOAD_STATUSES = ["uploading", "completed"] as const satisfie
 /** A member of a workspace: owners and admins manage it (API keys, webhook, brand kit); a member uses it. */
 export const MEMBERSHIP_ROLES = ["owner", "admin", "member"] as const;
 export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
-/** Roles that manage a workspace: mint and revoke its API keys, set its webhook, rotate the webhook's secret. */
+/**
+ * Roles that manage a workspace: mint and revoke its API keys, set its webhook and rotate its secret,
+ * set the watermark, write caption templates, delete backgrounds (the matrix: SECURITY.md, Roles).
+ */
 export const MANAGER_ROLES = ["owner", "admin"] as const satisfies readonly MembershipRole[];
 
 /** What a row of the minutes ledger records. */

@@ -2,8 +2,8 @@
  * The credentials aggregate: users, their memberships, browser sessions and API keys. Only SHA-256
  * hashes of keys and session tokens are stored.
  */
-import { and, desc, eq, gt, inArray, isNull, lte } from "drizzle-orm";
-import type { Db } from "./client";
+import { and, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import { names, runBatch, type Db } from "./client";
 import type { MembershipRole } from "@clipforge/domain";
 import { apiKeys, memberships, sessions, users } from "./schema";
 
@@ -82,11 +82,30 @@ export async function stampKeyUsed(db: Db, keyId: string, at: string): Promise<v
 	await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId)).run();
 }
 
-export function createKey(
+/**
+ * Inserts the key unless its workspace already has `limit` keys not revoked (one statement, so
+ * concurrent mints cannot pass the cap together); the new row, or undefined when refused.
+ */
+export async function createKeyWithin(
 	db: Db,
+	limit: number,
 	key: { id: string; workspaceId: string; name: string; keyHash: string; prefix: string },
-): Promise<ApiKeyRow> {
-	return db.insert(apiKeys).values(key).returning().get();
+): Promise<ApiKeyRow | undefined> {
+	const k = apiKeys;
+	await runBatch(db, [
+		sql`INSERT INTO ${k} (${names(k.id, k.workspaceId, k.name, k.keyHash, k.prefix)})
+			SELECT ${key.id}, ${key.workspaceId}, ${key.name}, ${key.keyHash}, ${key.prefix}
+			WHERE (SELECT COUNT(*) FROM ${k} WHERE ${k.workspaceId} = ${key.workspaceId} AND ${k.revokedAt} IS NULL) < ${limit}`,
+	]);
+	return db.select().from(k).where(eq(k.id, key.id)).get();
+}
+
+export async function activeKeyCount(db: Db, workspaceId: string): Promise<number> {
+	const [row] = await db
+		.select({ n: sql<number>`COUNT(*)` })
+		.from(apiKeys)
+		.where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)));
+	return row?.n ?? 0;
 }
 
 export function keysOf(db: Db, workspaceIds: string[]): Promise<ApiKeyRow[]> {

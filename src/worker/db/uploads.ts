@@ -3,7 +3,7 @@
  * only forward, each step a guarded UPDATE: `uploading` → `completed` → `used`; the claim by a
  * video is in the video's own charge batch (videos.ts `createChargedVideo`).
  */
-import { and, asc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { OPEN_UPLOAD_STATUSES } from "@clipforge/domain";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
 import { uploadParts, uploads } from "./schema";
@@ -86,24 +86,34 @@ export async function markUploadCompleted(db: Db, id: string): Promise<boolean> 
 	return result.meta.changes === 1;
 }
 
-/** Removes an upload that no video uses, with its part rows; false when it was used (or gone) meanwhile. */
-export async function deleteOpenUpload(db: Db, id: string): Promise<boolean> {
-	const stillOpen = and(eq(uploads.id, id), open);
-	const results = await runBatch(db, [
-		db
-			.delete(uploadParts)
-			.where(and(eq(uploadParts.uploadId, id), sql`EXISTS (SELECT 1 FROM ${u} WHERE ${stillOpen})`)),
-		db.delete(uploads).where(stillOpen),
-	]);
-	return results[1]?.meta.changes === 1;
+/**
+ * Marks an upload that no video uses as `deleting` (its storage is about to be released), so it
+ * can no longer be completed, used or counted as open; a `deleting` one (a release that failed
+ * before) is claimed again. False when it was used (or gone) meanwhile.
+ */
+export async function claimForDeletion(db: Db, id: string): Promise<boolean> {
+	const result = await db
+		.update(uploads)
+		.set({ status: "deleting" })
+		.where(and(eq(uploads.id, id), inArray(uploads.status, [...OPEN_UPLOAD_STATUSES, "deleting"])))
+		.run();
+	return result.meta.changes === 1;
 }
 
-/** Open uploads past their expiry (the cron's work), oldest first. */
+/** Removes a `deleting` upload's rows, once its storage was released. */
+export async function deleteUploadRows(db: Db, id: string): Promise<void> {
+	await runBatch(db, [
+		db.delete(uploadParts).where(eq(uploadParts.uploadId, id)),
+		db.delete(uploads).where(and(eq(uploads.id, id), eq(uploads.status, "deleting"))),
+	]);
+}
+
+/** The cron's work, oldest first: open uploads past their expiry, and deletions whose release failed. */
 export function expiredUploads(db: Db, nowIso: string, limit: number): Promise<UploadRow[]> {
 	return db
 		.select()
 		.from(uploads)
-		.where(and(open, lt(uploads.expiresAt, nowIso)))
+		.where(or(and(open, lt(uploads.expiresAt, nowIso)), eq(uploads.status, "deleting")))
 		.orderBy(asc(uploads.expiresAt))
 		.limit(limit);
 }

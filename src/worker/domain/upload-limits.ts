@@ -17,6 +17,8 @@ export const UPLOAD_LIMITS = {
 	maxParts: 1000,
 	/** Uploads of a workspace not yet made into videos (uploading or completed); more → 409 quota_exceeded. */
 	maxOpenPerWorkspace: 5,
+	/** Part PUTs per upload per minute (the PART_LIMITER binding, wrangler.toml); more → 429. */
+	partWritesPerMinute: 300,
 	/** An upload not made into a video by then is aborted and deleted by the cron. */
 	ttlSeconds: 24 * 60 * 60,
 } as const;

@@ -31,13 +31,14 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
 	const cookie = getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX);
 	let principal: Principal;
-	if (header)
+	if (header) {
+		const primary = c.get("primaryDb");
 		principal = await timed(
 			c,
 			"auth",
-			fromApiKey(c.env, header, (work) => c.executionCtx.waitUntil(work)),
+			fromApiKey(primary ? { ...c.env, DB: primary } : c.env, header, (work) => c.executionCtx.waitUntil(work)),
 		);
-	else if (cookie) principal = await timed(c, "auth", fromSession(c.env, cookie));
+	} else if (cookie) principal = await timed(c, "auth", fromSession(c.env, cookie));
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
 	c.set("principal", principal);
 	await next();

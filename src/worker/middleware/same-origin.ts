@@ -22,6 +22,19 @@ export function crossOrigin(request: Request): boolean {
 	return site !== null && !SAME_SITE_FETCH.has(site.toLowerCase());
 }
 
+/**
+ * For the public cookie routes (sign-in, sign-out): a cross-site form must not sign a victim into
+ * the attacker's account (login CSRF) nor out of their own.
+ */
+export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
+	if (crossOrigin(c.req.raw))
+		throw new ApiError(
+			"forbidden",
+			"Sign in and out from this site (the request's Origin or Sec-Fetch-Site says otherwise).",
+		);
+	await next();
+});
+
 /** Mounted after authentication: only a session's writes are checked. */
 export const sameOriginWrites = createMiddleware<AppEnv>(async (c, next) => {
 	if (c.get("principal").kind === "session" && !SAFE_METHODS.has(c.req.method) && crossOrigin(c.req.raw))

@@ -15,11 +15,10 @@ import { createApiClient, createMcpServer } from "@clipforge/sdk/web";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { authenticate } from "../middleware/auth";
+import { countAs } from "../middleware/rate-limit";
 
 /** How the tools reach the API: the Worker's own fetch handler, so nothing leaves the isolate. */
 export type Dispatch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
-
-const PERIOD_SECONDS = 60;
 
 const apiKeyOnly = createMiddleware<AppEnv>(async (c, next) => {
 	if (!c.req.header("authorization"))
@@ -30,18 +29,8 @@ const apiKeyOnly = createMiddleware<AppEnv>(async (c, next) => {
 	await authenticate(c, next);
 });
 
-/** Every MCP request is one read of the key's budget; the tools' API calls count as theirs. */
-const countAsRead = createMiddleware<AppEnv>(async (c, next) => {
-	const principal = c.get("principal");
-	const key = principal.kind === "api_key" ? `key:${principal.apiKeyId}` : `user:${principal.userId}`;
-	if (!(await c.env.READ_LIMITER.limit({ key })).success) {
-		c.header("Retry-After", String(PERIOD_SECONDS));
-		throw new ApiError("rate_limited", `Too many requests with this API key; retry after ${PERIOD_SECONDS} s.`, {
-			retryAfter: PERIOD_SECONDS,
-		});
-	}
-	await next();
-});
+/** Every MCP request is one read of the workspace's budget; the tools' API calls count as theirs. */
+const countAsRead = countAs("read");
 
 export function mcpRoutes(dispatch: Dispatch) {
 	const routes = new Hono<AppEnv>();

@@ -42,3 +42,6 @@ type Security = Record<string, string[]>[];
 export const BEARER_OR_SESSION: Security = [{ bearerAuth: [] }, { sessionCookie: [] }];
 /** A signed-in session only (key management). */
 export const SESSION_ONLY: Security = [{ sessionCookie: [] }];
+/** The description of a write only a workspace's managers may make (the role matrix: SECURITY.md). */
+export const MANAGERS =
+	"Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";

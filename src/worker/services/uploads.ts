@@ -12,8 +12,9 @@
 import { getDb, type Db } from "../db/client";
 import { balanceOf } from "../db/ledger";
 import {
+	claimForDeletion,
 	createUploadWithin,
-	deleteOpenUpload,
+	deleteUploadRows,
 	expiredUploads,
 	findUploadById,
 	markUploadCompleted,
@@ -200,26 +201,48 @@ export async function completeUpload(env: Env, db: Db, upload: UploadRow): Promi
 	return { ...upload, status: "completed", completedAt: new Date().toISOString() };
 }
 
-/** Aborts (or, once completed, deletes) an upload no video uses. */
+/**
+ * Aborts (or, once completed, deletes) an upload no video uses. The row is claimed first (no
+ * completion or submission can take it meanwhile) and removed only once its storage is released:
+ * a failed release leaves it `deleting` for the cron to finish, never storage without a row.
+ */
 export async function deleteUpload(env: Env, db: Db, upload: UploadRow): Promise<void> {
 	if (upload.status === "used")
 		throw new ApiError(
 			"conflict",
 			`Upload ${upload.id} is video ${upload.videoId}'s source; delete the video instead.`,
 		);
-	if (!(await deleteOpenUpload(db, upload.id)))
+	if (!(await claimForDeletion(db, upload.id)))
 		throw new ApiError("conflict", `Upload ${upload.id} was just made into video ${upload.videoId}.`);
-	await releaseStorage(env, upload);
+	try {
+		await releaseStorage(env, upload);
+	} catch (error) {
+		logReleaseFailure(upload, error);
+		throw new ApiError(
+			"service_unavailable",
+			`Upload ${upload.id}'s storage could not be released just now; it is marked \`deleting\` and will be removed within the hour (or send DELETE again).`,
+			{ retryAfter: 30 },
+		);
+	}
+	await deleteUploadRows(db, upload.id);
 }
 
+/** R2's answer to aborting a multipart upload that was already completed or aborted (error 10024). */
+const NO_SUCH_UPLOAD = /10024|multipart upload does not exist/i;
+
 async function releaseStorage(env: Env, upload: UploadRow): Promise<void> {
-	if (upload.status === "uploading") {
-		// Absent when it was completed meanwhile (then delete the object) or already aborted.
-		await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId)
-			.abort()
-			.catch(() => undefined);
-	}
+	// Whatever the row said when it was read, R2 may have completed or aborted it since: try the abort
+	// and accept "no such upload"; any other failure is left for a retry.
+	await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId)
+		.abort()
+		.catch((error: unknown) => {
+			if (!NO_SUCH_UPLOAD.test(String(error))) throw error;
+		});
 	await env.MEDIA.delete(upload.objectKey);
+}
+
+function logReleaseFailure(upload: UploadRow, error: unknown): void {
+	console.error(JSON.stringify({ event: "upload_release_failed", uploadId: upload.id, error: String(error) }));
 }
 
 export function missingParts(
@@ -255,14 +278,22 @@ export async function uploadView(env: Env, db: Db, upload: UploadRow, origin: st
 	};
 }
 
-/** The cron: uploads past their expiry that no video uses are aborted and deleted (a bounded batch per run). */
+/**
+ * The cron: uploads past their expiry that no video uses, and deletions whose release failed, are
+ * released and removed (a bounded batch per run). One failure is logged and left for the next run;
+ * the batch goes on.
+ */
 export async function purgeAbandonedUploads(env: Env, now = Date.now()): Promise<number> {
 	const db = getDb(env);
 	let purged = 0;
 	for (const upload of await expiredUploads(db, new Date(now).toISOString(), 100)) {
-		if (await deleteOpenUpload(db, upload.id)) {
+		try {
+			if (!(await claimForDeletion(db, upload.id))) continue;
 			await releaseStorage(env, upload);
+			await deleteUploadRows(db, upload.id);
 			purged++;
+		} catch (error) {
+			logReleaseFailure(upload, error);
 		}
 	}
 	if (purged > 0) console.log(JSON.stringify({ event: "purge_uploads", uploads: purged }));

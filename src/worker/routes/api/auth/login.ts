@@ -6,6 +6,7 @@ import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { SESSION_COOKIE_NAME } from "../../../middleware/auth";
 import { requireJson } from "../../../middleware/require-json";
+import { sameOriginOnly } from "../../../middleware/same-origin";
 import { sha256Hex } from "../../../services/crypto";
 import { admitAttempt, attemptSucceeded, loginKeys } from "../../../services/login-throttle";
 import { verifyPassword } from "../../../services/passwords";
@@ -22,11 +23,11 @@ const route = createRoute({
 	tags: ["auth"],
 	summary: "Sign in with email and password; sets an HttpOnly session cookie",
 	description: `Sets \`${SESSION_COOKIE_NAME}\` (HttpOnly, Secure, SameSite=Lax, Path=/, 7 days). ${BACKOFF}`,
-	middleware: [requireJson] as const,
+	middleware: [sameOriginOnly, requireJson] as const,
 	request: { body: jsonBody(LoginBody) },
 	responses: {
 		200: jsonOk(LoginResponse, `Signed in; \`Set-Cookie: ${SESSION_COOKIE_NAME}=…\`.`),
-		...errorResponses(400, 401, 413, 429),
+		...errorResponses(400, 401, 403, 413, 429),
 	},
 });
 

@@ -5,6 +5,7 @@ import { deleteSession } from "../../../db/access";
 import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { SESSION_COOKIE, SESSION_COOKIE_PREFIX } from "../../../middleware/auth";
+import { sameOriginOnly } from "../../../middleware/same-origin";
 import { sha256Hex } from "../../../services/crypto";
 import { errorResponses } from "../../openapi";
 
@@ -13,7 +14,8 @@ const route = createRoute({
 	path: "/auth/logout",
 	tags: ["auth"],
 	summary: "Sign out: the session stops working at once",
-	responses: { 204: { description: "Signed out (also when there was no session)." }, ...errorResponses(413) },
+	middleware: [sameOriginOnly] as const,
+	responses: { 204: { description: "Signed out (also when there was no session)." }, ...errorResponses(403, 413) },
 });
 
 export const registerLogout = (api: Api) =>

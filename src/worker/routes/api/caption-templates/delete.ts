@@ -4,8 +4,8 @@ import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { resolveManagedWorkspace } from "../../../middleware/auth";
 import { deleteTemplate } from "../../../services/caption-templates";
-import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
-import { MANAGERS, TemplateId, WorkspaceQuery } from "./schemas";
+import { BEARER_OR_SESSION, errorResponses, MANAGERS } from "../../openapi";
+import { TemplateId, WorkspaceQuery } from "./schemas";
 
 const route = createRoute({
 	method: "delete",

@@ -48,8 +48,6 @@ export const CaptionTemplate = z
 	})
 	.openapi("CaptionTemplate");
 
-export const MANAGERS =
-	"Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
 export const WorkspaceQuery = z.object({ workspaceId: z.string().min(1).max(64).optional() });
 /** A saved template's id, as listed (`custom:ct_…`) or bare (`ct_…`). */
 export const TemplateId = z

@@ -5,8 +5,8 @@ import type { Api } from "../../../env";
 import { resolveManagedWorkspace } from "../../../middleware/auth";
 import { updateTemplate } from "../../../services/caption-templates";
 import { CAPTION_PRESET_IDS } from "@clipforge/contract";
-import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
-import { CaptionTemplate, MANAGERS, originOf, overrides, previewRenderer, TemplateId, WorkspaceQuery } from "./schemas";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk, MANAGERS } from "../../openapi";
+import { CaptionTemplate, originOf, overrides, previewRenderer, TemplateId, WorkspaceQuery } from "./schemas";
 
 const route = createRoute({
 	method: "patch",

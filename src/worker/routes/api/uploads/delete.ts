@@ -18,7 +18,7 @@ const route = createRoute({
 			z.object({ id: z.string(), deleted: z.literal(true) }).openapi("DeletedUpload"),
 			"Aborted; its parts are deleted.",
 		),
-		...errorResponses(401, 403, 404, 409),
+		...errorResponses(401, 403, 404, 409, 503),
 	},
 });
 

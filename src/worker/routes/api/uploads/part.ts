@@ -20,7 +20,7 @@ const route = createRoute({
 	path: "/uploads/{id}/parts/{partNumber}",
 	tags: ["uploads"],
 	summary: "Store one part (the URL comes from partUrlTemplate)",
-	description: `The body is the part's bytes, exactly \`partSize\` (the last part: the rest), with its Content-Length; at most ${UPLOAD_LIMITS.maxPartBytes} bytes. Sending a part again replaces it.`,
+	description: `The body is the part's bytes, exactly \`partSize\` (the last part: the rest), with its Content-Length; at most ${UPLOAD_LIMITS.maxPartBytes} bytes. Sending a part again replaces it. At most ${UPLOAD_LIMITS.partWritesPerMinute} PUTs per upload per minute (429 with \`Retry-After\` beyond).`,
 	request: {
 		params: z.object({
 			id: UploadId,
@@ -37,7 +37,7 @@ const route = createRoute({
 			required: true,
 		},
 	},
-	responses: { 200: jsonOk(UploadPart, "Stored."), ...errorResponses(400, 403, 404, 409, 413) },
+	responses: { 200: jsonOk(UploadPart, "Stored."), ...errorResponses(400, 403, 404, 409, 413, 429) },
 });
 
 export const registerUploadPart = (api: Api) =>
@@ -46,6 +46,14 @@ export const registerUploadPart = (api: Api) =>
 		const verdict = await checkUploadToken(c.env, id, c.req.valid("query").token);
 		if (verdict === "expired") throw new ApiError("url_expired", "This upload has expired; start a new one.");
 		if (verdict !== "valid") throw new ApiError("forbidden", "This part URL is not valid.");
+		if (!(await c.env.PART_LIMITER.limit({ key: `upload:${id}` })).success) {
+			c.header("Retry-After", "60");
+			throw new ApiError(
+				"rate_limited",
+				`More than ${UPLOAD_LIMITS.partWritesPerMinute} part PUTs to this upload in a minute; retry after 60 s.`,
+				{ retryAfter: 60 },
+			);
+		}
 		const length = Number(c.req.header("content-length"));
 		const part = await putPart(
 			c.env,

@@ -23,7 +23,8 @@ export const Upload = z
 	.object({
 		id: z.string(),
 		status: z.enum(UPLOAD_STATUSES).openapi({
-			description: "`uploading` → `completed` (every part stored) → `used` (a video was made of it).",
+			description:
+				"`uploading` → `completed` (every part stored) → `used` (a video was made of it); `deleting` after a DELETE or its expiry, until its storage is released (then it is gone).",
 		}),
 		fileName: z.string(),
 		contentType: z.string(),

@@ -3,11 +3,11 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import { watermarkOf } from "../../../db/workspaces";
 import type { Api } from "../../../env";
-import { resolveWorkspace } from "../../../middleware/auth";
+import { resolveManagedWorkspace, resolveWorkspace } from "../../../middleware/auth";
 import { setWatermark, watermarkView } from "../../../services/media-library";
 import { createRenderClient } from "../../../services/render-client";
 import { renderInstance } from "../../../services/render-instances";
-import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk, MANAGERS } from "../../openapi";
 
 const Watermark = z
 	.object({ workspaceId: z.string(), type: z.enum(["default", "text", "image"]), text: z.string().nullable() })
@@ -44,6 +44,7 @@ const putRoute = createRoute({
 	path: "/workspaces/{workspaceId}/watermark",
 	tags: ["workspaces"],
 	summary: "Set the workspace's watermark (text, image by URL, or back to the default mark)",
+	description: `${MANAGERS} It is drawn on every member's clips.`,
 	security: BEARER_OR_SESSION,
 	request: { params, body: jsonBody(WatermarkInput) },
 	responses: { 200: jsonOk(Watermark, "The new watermark."), ...errorResponses(400, 401, 403, 422, 503) },
@@ -56,7 +57,7 @@ export function registerWatermark(api: Api) {
 		return c.json({ workspaceId, ...watermarkView(row!) }, 200);
 	});
 	api.openapi(putRoute, async (c) => {
-		const workspaceId = resolveWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
+		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
 		const view = await setWatermark(
 			c.env,
 			getDb(c.env),

@@ -16,7 +16,7 @@ import type { Api } from "../../../env";
 import { resolveManagedWorkspace } from "../../../middleware/auth";
 import { parseSourceUrl } from "../../../services/source-url";
 import { newWebhookSecret } from "../../../services/webhooks";
-import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
+import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk, MANAGERS } from "../../openapi";
 
 const WebhookSettings = z
 	.object({
@@ -26,8 +26,6 @@ const WebhookSettings = z
 	})
 	.openapi("WebhookSettings");
 const params = z.object({ workspaceId: z.string().min(1).max(64) });
-const MANAGERS =
-	"Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys.";
 
 const putRoute = createRoute({
 	method: "put",
