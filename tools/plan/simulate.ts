@@ -45,132 +45,155 @@ export interface Simulation {
 const VIDEO_ID = "vid_budget";
 
 export async function simulate(input: SimulationInput): Promise<Simulation> {
-	const { costs, platform, video } = input;
-	const clock = new VirtualClock();
-	const vcpus = platform.vcpus[input.instanceType];
-	if (!vcpus) throw new Error(`Unknown instance type ${input.instanceType}.`);
-	const settings = settingsOf(input.vars);
-	const speedup = (cores: number) =>
-		cores <= 1 ? cores : cores * platform.threadEfficiencyPerDoubling ** Math.log2(cores);
-	const instances = new Map<string, { cpu: SharedCpu; slots: Slots; ready: Promise<void> }>();
+	const cloud = new SimulatedCloud(input);
+	const wallSeconds = await cloud.clock.run(async () => {
+		const stages = {
+			...sourceStages(cloud, input),
+			...analysisStages(cloud, input),
+			...renderStages(cloud, input),
+		};
+		await runVideoPlan<string, ChunkPlan, string, string, string>(stages, settingsOf(input.vars).fanOut, {
+			clipping: true,
+		});
+		return cloud.clock.now;
+	});
+	const { steps } = cloud;
+	return { wallSeconds, steps, criticalPath: criticalPath(steps), instancesUsed: cloud.instanceCount };
+}
+
+/** Virtual time, the container instances started so far, and the steps run on them. */
+class SimulatedCloud {
+	readonly clock = new VirtualClock();
+	readonly steps: StepRun[] = [];
+	readonly vcpus: number;
+	private readonly instances = new Map<string, { cpu: SharedCpu; slots: Slots; ready: Promise<void> }>();
+
+	constructor(private readonly input: SimulationInput) {
+		const vcpus = input.platform.vcpus[input.instanceType];
+		if (!vcpus) throw new Error(`Unknown instance type ${input.instanceType}.`);
+		this.vcpus = vcpus;
+	}
+
+	get instanceCount(): number {
+		return this.instances.size;
+	}
+
 	/** The instance, started on first use (cold start + the tier's own start). */
-	const on = async (name: string) => {
-		let instance = instances.get(name);
+	async on(name: string) {
+		const { platform, costs } = this.input;
+		let instance = this.instances.get(name);
 		if (!instance) {
+			const speedup = (cores: number) =>
+				cores <= 1 ? cores : cores * platform.threadEfficiencyPerDoubling ** Math.log2(cores);
 			instance = {
-				cpu: new SharedCpu(clock, vcpus, speedup),
-				slots: new Slots(Math.max(1, Math.floor(vcpus))),
-				ready: clock.sleep(platform.containerColdStartSeconds + costs.tierStartSeconds),
+				cpu: new SharedCpu(this.clock, this.vcpus, speedup),
+				slots: new Slots(Math.max(1, Math.floor(this.vcpus))),
+				ready: this.clock.sleep(platform.containerColdStartSeconds + costs.tierStartSeconds),
 			};
-			instances.set(name, instance);
+			this.instances.set(name, instance);
 		}
 		await instance.ready;
 		return instance;
-	};
-	const steps: StepRun[] = [];
-	const step = async <T>(name: string, work: () => Promise<T>, instance?: string): Promise<T> => {
-		const run: StepRun = { step: name, from: clock.now, to: 0, ...(instance ? { instance } : {}) };
-		steps.push(run);
-		const result = await work();
-		await clock.sleep(platform.stepSeconds);
-		run.to = clock.now;
-		return result;
-	};
-	const seconds = video.minutes * 60;
-	const sourceMegabytes = (seconds * video.sourceMegabits) / 8;
-	const videoInstance = renderInstance.video(input.vars, VIDEO_ID);
-	const clipIds = video.clipSeconds.map((_, n) => `clp_budget_${n + 1}`);
+	}
 
-	const wallSeconds = await clock.run(async () => {
-		await runVideoPlan<string, ChunkPlan, string, string, string>(
-			{
-				download: () =>
-					step(
-						"download source",
-						async () => {
-							await on(videoInstance);
-							await clock.sleep(sourceMegabytes / platform.originMegabytesPerSecond);
-						},
-						videoInstance,
-					),
-				upload: () =>
-					step(
-						"upload source",
-						async () => {
-							await on(videoInstance);
-							await clock.sleep(sourceMegabytes / platform.r2MegabytesPerSecond);
-							return "source";
-						},
-						videoInstance,
-					),
-				extractAudio: () =>
-					step(
-						"extract audio",
-						async () => {
-							const { cpu } = await on(videoInstance);
-							const chunks = planAudioChunks(0, seconds, settings.audioChunkSeconds);
-							// As the tier: chunks cut one per core at once (containers/render/src/jobs.ts).
-							await inPool(chunks, Math.max(1, Math.floor(vcpus)), (chunk) =>
-								cpu.work(chunk.duration * costs.audioCpuPerSourceSecond, 1),
-							);
-							return chunks;
-						},
-						videoInstance,
-					),
-				transcribe: (chunk, n, total) =>
-					step(`transcribe chunk ${n + 1} of ${total}`, () =>
-						clock.sleep(platform.whisperCallSeconds + chunk.duration / platform.whisperRealtimeFactor),
-					),
-				merge: () => step("merge transcript", async () => "transcript"),
-				// Offline, about 0.2 s per hour of talk; with an LLM, a few calls of a few seconds.
-				chapters: () =>
-					step("find chapters", () => clock.sleep(0.2 * (seconds / 3600) + platform.llmRankSeconds / 4)),
-				signals: () =>
-					step(
-						"compute signals",
-						async () => {
-							const { cpu } = await on(videoInstance);
-							await cpu.work(seconds * costs.loudnessCpuPerSourceSecond, 1);
-							return "signals";
-						},
-						videoInstance,
-					),
-				look: () => step("prepare the caption look", async () => "look"),
-				rank: () =>
-					step("rank moments", async () => {
-						await clock.sleep((costs.offlineRankSeconds ?? 2) + platform.llmRankSeconds);
-						return clipIds;
-					}),
-				render: (clip) => {
-					const name = renderInstance.render(input.vars, VIDEO_ID, clip.index);
-					const clipSeconds = video.clipSeconds[clip.index]!;
-					return step(
-						`render clip ${clip.index + 1} of ${clip.total}`,
-						async () => {
-							const { cpu, slots } = await on(name);
-							// The tier: read the clip's stretch of the source from R2, encode in an encode slot, store the clip.
-							const release = await slots.acquire();
-							try {
-								await clock.sleep(
-									(clipSeconds * video.sourceMegabits) / 8 / platform.r2MegabytesPerSecond,
-								);
-								await cpu.work(clipSeconds * costs.encodeCpuPerClipSecond, vcpus);
-							} finally {
-								release();
-							}
-							await clock.sleep((clipSeconds * video.clipMegabits) / 8 / platform.r2MegabytesPerSecond);
-						},
-						name,
-					);
+	/** A workflow step: its work, then the platform's per-step overhead. */
+	async step<T>(name: string, work: () => Promise<T>, instance?: string): Promise<T> {
+		const run: StepRun = { step: name, from: this.clock.now, to: 0, ...(instance ? { instance } : {}) };
+		this.steps.push(run);
+		const result = await work();
+		await this.clock.sleep(this.input.platform.stepSeconds);
+		run.to = this.clock.now;
+		return result;
+	}
+}
+
+const sourceSeconds = (video: SimulationInput["video"]) => video.minutes * 60;
+const sourceMegabytes = (video: SimulationInput["video"]) => (sourceSeconds(video) * video.sourceMegabits) / 8;
+
+/** Download, store and cut the audio, on the video's instance. */
+function sourceStages(cloud: SimulatedCloud, { vars, video, platform, costs }: SimulationInput) {
+	const videoInstance = renderInstance.video(vars, VIDEO_ID);
+	const onVideoInstance = <T>(name: string, work: () => Promise<T>) =>
+		cloud.step(name, async () => work(), videoInstance);
+	return {
+		download: () =>
+			onVideoInstance("download source", async () => {
+				await cloud.on(videoInstance);
+				await cloud.clock.sleep(sourceMegabytes(video) / platform.originMegabytesPerSecond);
+			}),
+		upload: () =>
+			onVideoInstance("upload source", async () => {
+				await cloud.on(videoInstance);
+				await cloud.clock.sleep(sourceMegabytes(video) / platform.r2MegabytesPerSecond);
+				return "source";
+			}),
+		extractAudio: () =>
+			onVideoInstance("extract audio", async () => {
+				const { cpu } = await cloud.on(videoInstance);
+				const chunks = planAudioChunks(0, sourceSeconds(video), settingsOf(vars).audioChunkSeconds);
+				// As the tier: chunks cut one per core at once (containers/render/src/jobs.ts).
+				await inPool(chunks, Math.max(1, Math.floor(cloud.vcpus)), (chunk) =>
+					cpu.work(chunk.duration * costs.audioCpuPerSourceSecond, 1),
+				);
+				return chunks;
+			}),
+		signals: () =>
+			onVideoInstance("compute signals", async () => {
+				const { cpu } = await cloud.on(videoInstance);
+				await cpu.work(sourceSeconds(video) * costs.loudnessCpuPerSourceSecond, 1);
+				return "signals";
+			}),
+	};
+}
+
+/** Transcription (Workers AI), chapters and ranking: no instance. */
+function analysisStages(cloud: SimulatedCloud, { video, platform, costs }: SimulationInput) {
+	const seconds = sourceSeconds(video);
+	const clipIds = video.clipSeconds.map((_, n) => `clp_budget_${n + 1}`);
+	return {
+		transcribe: (chunk: ChunkPlan, n: number, total: number) =>
+			cloud.step(`transcribe chunk ${n + 1} of ${total}`, () =>
+				cloud.clock.sleep(platform.whisperCallSeconds + chunk.duration / platform.whisperRealtimeFactor),
+			),
+		merge: () => cloud.step("merge transcript", async () => "transcript"),
+		// Offline, about 0.2 s per hour of talk; with an LLM, a few calls of a few seconds.
+		chapters: () =>
+			cloud.step("find chapters", () => cloud.clock.sleep(0.2 * (seconds / 3600) + platform.llmRankSeconds / 4)),
+		look: () => cloud.step("prepare the caption look", async () => "look"),
+		rank: () =>
+			cloud.step("rank moments", async () => {
+				await cloud.clock.sleep((costs.offlineRankSeconds ?? 2) + platform.llmRankSeconds);
+				return clipIds;
+			}),
+		finish: () => cloud.step("finish", async () => undefined),
+	};
+}
+
+/** Each clip on its render instance: read its stretch from R2, encode in a slot, store it. */
+function renderStages(cloud: SimulatedCloud, { vars, video, platform, costs }: SimulationInput) {
+	return {
+		render: (clip: { index: number; total: number }) => {
+			const name = renderInstance.render(vars, VIDEO_ID, clip.index);
+			const clipSeconds = video.clipSeconds[clip.index]!;
+			return cloud.step(
+				`render clip ${clip.index + 1} of ${clip.total}`,
+				async () => {
+					const { cpu, slots } = await cloud.on(name);
+					const release = await slots.acquire();
+					try {
+						await cloud.clock.sleep(
+							(clipSeconds * video.sourceMegabits) / 8 / platform.r2MegabytesPerSecond,
+						);
+						await cpu.work(clipSeconds * costs.encodeCpuPerClipSecond, cloud.vcpus);
+					} finally {
+						release();
+					}
+					await cloud.clock.sleep((clipSeconds * video.clipMegabits) / 8 / platform.r2MegabytesPerSecond);
 				},
-				finish: () => step("finish", async () => undefined),
-			},
-			settings.fanOut,
-			{ clipping: true },
-		);
-		return clock.now;
-	});
-	return { wallSeconds, steps, criticalPath: criticalPath(steps), instancesUsed: instances.size };
+				name,
+			);
+		},
+	};
 }
 
 /** From the last step back: each step's predecessor is the one that ended last before it started. */

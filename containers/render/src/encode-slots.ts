@@ -1,16 +1,24 @@
 /**
- * Encodes at once on this instance: one per core. A render job holds a slot while it scans faces
- * and encodes, and gives it back before it uploads, so the next clip starts encoding while the
- * previous one is still uploading (uploads are I/O, encodes are CPU).
+ * CPU-bound work at once on this instance: one per core. A render job holds a slot while it scans
+ * faces and encodes, and gives it back before it uploads, so the next clip starts encoding while
+ * the previous one is still uploading (uploads are I/O, encodes are CPU); the local transcriber
+ * holds one while it recognises a chunk.
  */
 import { availableParallelism } from "node:os";
 
 export class Slots {
+	readonly size: number;
 	private free: number;
 	private readonly waiting: (() => void)[] = [];
 
 	constructor(size: number) {
-		this.free = Math.max(1, size);
+		this.size = Math.max(1, size);
+		this.free = this.size;
+	}
+
+	/** Jobs waiting for a slot. */
+	get queued(): number {
+		return this.waiting.length;
 	}
 
 	/** Resolves with a release function once a slot is free (or rejects if `signal` aborts first). */
@@ -46,4 +54,4 @@ export class Slots {
 	}
 }
 
-export const encodeSlots = new Slots(Number(process.env.ENCODE_SLOTS) || availableParallelism());
+export const cpuSlots = new Slots(Number(process.env.ENCODE_SLOTS) || availableParallelism());

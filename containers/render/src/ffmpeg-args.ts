@@ -223,27 +223,32 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 		cut && cuts?.audio ? "[audio]" : "0:a:0?",
 		"-t",
 		seconds(duration),
-		"-c:v",
-		"libx264",
-		"-preset",
-		"veryfast",
-		"-crf",
-		"21",
-		"-pix_fmt",
-		"yuv420p",
-		"-c:a",
-		"aac",
-		"-b:a",
-		"128k",
-		"-ar",
-		"48000",
-		// moov atom first: the clip starts playing in a browser before it is fully downloaded.
-		"-movflags",
-		"+faststart",
+		...CLIP_ENCODE,
 		spec.outputPath,
 		...(thumbnail ? ["-map", "[thumb]", "-frames:v", "1", "-update", "1", "-q:v", "3", thumbnail.path] : []),
 	];
 }
+
+/** A clip's codecs: H.264 (veryfast, CRF 21) and AAC 128k at 48 kHz, moov atom first. */
+const CLIP_ENCODE = [
+	"-c:v",
+	"libx264",
+	"-preset",
+	"veryfast",
+	"-crf",
+	"21",
+	"-pix_fmt",
+	"yuv420p",
+	"-c:a",
+	"aac",
+	"-b:a",
+	"128k",
+	"-ar",
+	"48000",
+	// moov atom first: the clip starts playing in a browser before it is fully downloaded.
+	"-movflags",
+	"+faststart",
+];
 
 /**
  * Picks a representative frame: the clip's first seconds (past any fade-in) at 5 per second, dark

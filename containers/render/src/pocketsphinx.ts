@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { rm, stat } from "node:fs/promises";
 import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
+import { cpuSlots } from "./encode-slots.ts";
 import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
@@ -33,10 +34,15 @@ export async function transcribeLocally(
 		);
 	}
 	const dir = await jobScratchDir("asr");
+	let release: (() => void) | null = null;
 	try {
 		const input = join(dir, "chunk.audio");
 		const wav = join(dir, "chunk.wav");
 		await fetchToFile(audioUrl, input, signal);
+		// Recognition is CPU work like an encode: one per core. Eleven chunks sharing two cores each take
+		// 5× longer, and a tier restarted more often than that (a soak's kills, a deploy) then never
+		// finishes one; in line, each finishes at full speed and its result is kept by the Worker.
+		release = await cpuSlots.acquire(signal);
 		await runProcess(tools.ffmpeg, toPocketsphinxWavArgs(input, wav), { timeoutMs: 5 * 60_000, signal });
 		// 16 kHz mono 16-bit: 32,000 bytes a second after the 44-byte header.
 		const seconds = Math.max(1, ((await stat(wav)).size - 44) / 32_000);
@@ -55,6 +61,7 @@ export async function transcribeLocally(
 		);
 		return { language: "en", segments: parsePocketsphinxOutput(stdout) };
 	} finally {
+		release?.();
 		await rm(dir, { recursive: true, force: true });
 	}
 }

@@ -8,7 +8,7 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
 import { assertLookFonts } from "./caption-preview.ts";
-import { encodeSlots } from "./encode-slots.ts";
+import { cpuSlots } from "./encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
 import { scanFaces, type FaceScan } from "./faces.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
@@ -46,7 +46,7 @@ export async function renderClip(
 	const baseLayout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
 	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
-	const release = await encodeSlots.acquire(signal);
+	const release = await cpuSlots.acquire(signal);
 	try {
 		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
 		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);

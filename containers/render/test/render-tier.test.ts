@@ -9,8 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, renderJobs, type AspectRatio } from "@clipforge/contract";
+import { cpuSlots } from "../src/encode-slots.ts";
+import { transcribeLocally } from "../src/pocketsphinx.ts";
 import { createRenderServer } from "../src/server.ts";
 import { makeTalkVideo } from "../../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
@@ -243,6 +245,13 @@ describe("extract-audio and transcribe jobs", () => {
 			expect(w.start).toBeGreaterThanOrEqual(0);
 			expect(w.end).toBeLessThanOrEqual(8.1);
 		}
+
+		// Recognition is CPU work: while every core's slot is held, a chunk waits in line for one.
+		const held = await Promise.all(Array.from({ length: cpuSlots.size }, () => cpuSlots.acquire()));
+		const inLine = transcribeLocally(`${sink.url}/${videoId}/chunk-1.mp3`, null, () => undefined);
+		await vi.waitFor(() => expect(cpuSlots.queued).toBe(1), { timeout: 10_000 });
+		for (const release of held) release();
+		expect((await inLine).segments.length).toBeGreaterThan(0);
 	});
 
 	it("refuses a language the local engine does not have", async () => {

@@ -113,18 +113,16 @@ export function findServedClip(db: Db, clipId: string): Promise<ClipRow | undefi
 		.get();
 }
 
-/** `duration`: the rendered file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
-export async function markClipRendered(
-	db: Db,
-	clipId: string,
-	files: {
-		videoKey: string;
-		thumbnailKey: string;
-		bytes: number;
-		duration?: number;
-		jumpCuts?: { start: number; end: number }[] | null;
-	},
-): Promise<void> {
+/** A clip's rendered files. `duration`: the file's length when it differs from its span in the source (pauses cut out, `jumpCuts`). */
+export interface RenderedClipFiles {
+	videoKey: string;
+	thumbnailKey: string;
+	bytes: number;
+	duration?: number;
+	jumpCuts?: { start: number; end: number }[] | null;
+}
+
+export async function markClipRendered(db: Db, clipId: string, files: RenderedClipFiles): Promise<void> {
 	await db
 		.update(clips)
 		.set({ status: "completed", ...files })
@@ -320,18 +318,11 @@ export async function runningEditRenders(db: Db, workspaceId: string): Promise<n
 }
 
 /** The edit's files replace the clip's. @returns the keys they replaced, or null when this edit is no longer the running one. */
-/** `files.duration`: the rendered file's length when pauses were cut out of it (else its span stays). */
 export async function completeClipEdit(
 	db: Db,
 	clipId: string,
 	number: number,
-	files: {
-		videoKey: string;
-		thumbnailKey: string;
-		bytes: number;
-		duration?: number;
-		jumpCuts?: { start: number; end: number }[] | null;
-	},
+	files: RenderedClipFiles,
 ): Promise<{ videoKey: string | null; thumbnailKey: string | null } | null> {
 	const row = await db.select().from(clips).where(eq(clips.id, clipId)).get();
 	if (!row || row.status !== "generating" || row.edits !== number) return null;

@@ -104,9 +104,7 @@ async function submitVideo(
 	source: SourceOf,
 ) {
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
-	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
-	if (input.config) await assertBackgroundChoice(db, input.workspaceId, input.config, "");
-	if (input.config) await assertCaptionTemplate(db, input.workspaceId, input.config);
+	await assertReferencesInWorkspace(db, input);
 	const plan = await assertActivePlan(db, input.workspaceId);
 	const balance = await balanceOf(db, input.workspaceId);
 	if (balance <= 0) throw insufficient(1, balance);
@@ -116,23 +114,7 @@ async function submitVideo(
 
 	await assertProbeRoom(env, input.workspaceId);
 	const info = await source.probe(sourceLimitsFor(env, plan));
-	if (!info.hasAudio) {
-		throw new ApiError(
-			"unsupported_source",
-			"The video has no audio track: clipforge finds clips in what is said. Nothing was charged.",
-		);
-	}
-	if (info.duration > plan.maxVideoSeconds) {
-		throw new ApiError(
-			"video_too_long",
-			`The video is ${formatDuration(info.duration)} long; your plan allows up to ${formatDuration(plan.maxVideoSeconds)}.`,
-			{
-				duration: info.duration,
-				maxDuration: plan.maxVideoSeconds,
-			},
-		);
-	}
-	if (input.config) assertTimeframeInside(input.config, info.duration);
+	assertProcessable(info, plan, input.config);
 
 	const cost = minutesFor(info.duration, input.config);
 	const videoId = source.videoId;
@@ -163,6 +145,31 @@ async function submitVideo(
 
 	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };
+}
+
+/** The project, background and caption template the submission names are the workspace's own. */
+async function assertReferencesInWorkspace(db: Db, input: Omit<SubmitInput, "hostedUrl">): Promise<void> {
+	if (input.projectId) await assertProjectInWorkspace(db, input.projectId, input.workspaceId);
+	if (input.config) await assertBackgroundChoice(db, input.workspaceId, input.config, "");
+	if (input.config) await assertCaptionTemplate(db, input.workspaceId, input.config);
+}
+
+/** What the probe found must be clippable within the plan: audio, a length it allows, the time frame inside it. */
+function assertProcessable(info: ProbedVideo, plan: { maxVideoSeconds: number }, config: VideoConfig | null): void {
+	if (!info.hasAudio) {
+		throw new ApiError(
+			"unsupported_source",
+			"The video has no audio track: clipforge finds clips in what is said. Nothing was charged.",
+		);
+	}
+	if (info.duration > plan.maxVideoSeconds) {
+		throw new ApiError(
+			"video_too_long",
+			`The video is ${formatDuration(info.duration)} long; your plan allows up to ${formatDuration(plan.maxVideoSeconds)}.`,
+			{ duration: info.duration, maxDuration: plan.maxVideoSeconds },
+		);
+	}
+	if (config) assertTimeframeInside(config, info.duration);
 }
 
 /** The PROBE_LIMITER binding's period (wrangler.toml): when a refused burst may try again. */

@@ -24,7 +24,13 @@ import {
 	type UploadPartRow,
 	type UploadRow,
 } from "../db/uploads";
-import { expectedPartBytes, planParts, UPLOAD_LIMITS, VIDEO_CONTENT_TYPE } from "../domain/upload-limits";
+import {
+	expectedPartBytes,
+	planParts,
+	UPLOAD_LIMITS,
+	VIDEO_CONTENT_TYPE,
+	type PartPlan,
+} from "../domain/upload-limits";
 import { ApiError } from "../errors";
 import { sourceLimitsFor } from "../settings";
 import { newId } from "./crypto";
@@ -41,6 +47,36 @@ export interface NewUploadInput {
 }
 
 export async function createUpload(env: Env, db: Db, input: NewUploadInput): Promise<UploadRow> {
+	const parts = await admitUpload(env, db, input);
+	const videoId = newId("vid");
+	const objectKey = r2Keys.source(videoId);
+	const multipart = await env.MEDIA.createMultipartUpload(objectKey, {
+		httpMetadata: { contentType: input.contentType },
+	});
+	const row = {
+		id: newId("upl"),
+		workspaceId: input.workspaceId,
+		videoId,
+		objectKey,
+		r2UploadId: multipart.uploadId,
+		fileName: input.fileName,
+		contentType: input.contentType,
+		size: input.size,
+		...parts,
+		expiresAt: new Date(Date.now() + UPLOAD_LIMITS.ttlSeconds * 1000).toISOString(),
+	};
+	if (!(await createUploadWithin(db, UPLOAD_LIMITS.maxOpenPerWorkspace, row))) {
+		await multipart.abort().catch(() => undefined);
+		throw quotaFull(await openUploadCount(db, input.workspaceId));
+	}
+	return { ...row, status: "uploading", completedAt: null, createdAt: new Date().toISOString() };
+}
+
+/**
+ * Every check an upload passes before any storage is reserved (type, plan, balance, size, parts,
+ * open uploads); its parts' plan.
+ */
+async function admitUpload(env: Env, db: Db, input: NewUploadInput): Promise<PartPlan> {
 	if (!VIDEO_CONTENT_TYPE.test(input.contentType)) {
 		throw new ApiError(
 			"unsupported_source",
@@ -71,29 +107,7 @@ export async function createUpload(env: Env, db: Db, input: NewUploadInput): Pro
 	// Cheap look first (the insert checks again, atomically), so a full quota starts no R2 upload.
 	const open = await openUploadCount(db, input.workspaceId);
 	if (open >= UPLOAD_LIMITS.maxOpenPerWorkspace) throw quotaFull(open);
-
-	const videoId = newId("vid");
-	const objectKey = r2Keys.source(videoId);
-	const multipart = await env.MEDIA.createMultipartUpload(objectKey, {
-		httpMetadata: { contentType: input.contentType },
-	});
-	const row = {
-		id: newId("upl"),
-		workspaceId: input.workspaceId,
-		videoId,
-		objectKey,
-		r2UploadId: multipart.uploadId,
-		fileName: input.fileName,
-		contentType: input.contentType,
-		size: input.size,
-		...parts,
-		expiresAt: new Date(Date.now() + UPLOAD_LIMITS.ttlSeconds * 1000).toISOString(),
-	};
-	if (!(await createUploadWithin(db, UPLOAD_LIMITS.maxOpenPerWorkspace, row))) {
-		await multipart.abort().catch(() => undefined);
-		throw quotaFull(await openUploadCount(db, input.workspaceId));
-	}
-	return { ...row, status: "uploading", completedAt: null, createdAt: new Date().toISOString() };
+	return parts;
 }
 
 function quotaFull(used: number): ApiError {
@@ -107,18 +121,7 @@ function quotaFull(used: number): ApiError {
 	);
 }
 
-/**
- * Stores part `partNumber` of the body (exactly its expected size, streamed to R2 without holding
- * it) and records its ETag. A part sent again replaces the earlier one.
- */
-export async function putPart(
-	env: Env,
-	db: Db,
-	uploadId: string,
-	partNumber: number,
-	body: ReadableStream | null,
-	contentLength: number,
-): Promise<UploadPartRow> {
+async function uploadTakingParts(db: Db, uploadId: string): Promise<UploadRow> {
 	const upload = await findUploadById(db, uploadId);
 	if (!upload) throw new ApiError("not_found", `Upload ${uploadId} was not found.`);
 	if (upload.status !== "uploading")
@@ -126,6 +129,16 @@ export async function putPart(
 			"conflict",
 			`Upload ${uploadId} is ${upload.status}; parts can only be sent while it is uploading.`,
 		);
+	return upload;
+}
+
+/** The part's expected size and its body, once its number and declared length fit the upload. */
+function assertPartFits(
+	upload: UploadRow,
+	partNumber: number,
+	contentLength: number,
+	body: ReadableStream | null,
+): { expected: number; stream: ReadableStream } {
 	if (partNumber > upload.partCount) {
 		throw new ApiError(
 			"invalid_request",
@@ -141,9 +154,26 @@ export async function putPart(
 			[{ path: "Content-Length", message: `expected ${expected}` }],
 		);
 	}
+	return { expected, stream: body };
+}
+
+/**
+ * Stores part `partNumber` of the body (exactly its expected size, streamed to R2 without holding
+ * it) and records its ETag. A part sent again replaces the earlier one.
+ */
+export async function putPart(
+	env: Env,
+	db: Db,
+	uploadId: string,
+	partNumber: number,
+	body: ReadableStream | null,
+	contentLength: number,
+): Promise<UploadPartRow> {
+	const upload = await uploadTakingParts(db, uploadId);
+	const { expected, stream } = assertPartFits(upload, partNumber, contentLength, body);
 	// A fixed-length stream: R2 learns the size up front, and a body that ends early or runs long fails.
 	const fixed = new FixedLengthStream(expected);
-	const piping = body.pipeTo(fixed.writable).catch(() => undefined);
+	const piping = stream.pipeTo(fixed.writable).catch(() => undefined);
 	let stored: R2UploadedPart;
 	try {
 		stored = await env.MEDIA.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).uploadPart(

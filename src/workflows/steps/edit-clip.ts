@@ -5,23 +5,27 @@
  * of their own (r2Keys.clipEditVideo), so the clip's previous file is served until the new one is
  * complete, and a repeated step finds its work done.
  */
-import type { BuiltinBackgroundId, WatermarkSpec } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
-import { completeClipEdit, failClipEdit } from "../../worker/db/clips";
-import { findClip } from "../../worker/db/clips";
+import { completeClipEdit, failClipEdit, findClip, type RenderedClipFiles } from "../../worker/db/clips";
 import { findVideoById } from "../../worker/db/videos";
 import type { CaptionFix } from "../../worker/domain/clip-edit";
+import type { VideoConfig } from "../../worker/domain/video-config";
 import { clipWords } from "../../worker/domain/clip-edit";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { captionsShown } from "../../worker/services/edit-clip";
 import { resolveBackground } from "../../worker/services/media-library";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { renderInstance } from "../../worker/services/render-instances";
-import { signInternalObjectUrl } from "../../worker/services/signing";
-import type { Transcript } from "../../worker/services/transcription/transcript";
-import { prepareWatermark, type RenderLook } from "./look";
-import { renderRequestFor } from "./render-clip";
-import { loadVideo, readJson, renderJob, type LoadedVideo, type VideoRun } from "./run";
+import { drawBuiltinBackground, prepareWatermark, type RenderLook } from "./look";
+import {
+	clipToRender,
+	renderedFiles,
+	renderRequestFor,
+	signTargets,
+	wordsIfNeeded,
+	type RenderTargets,
+} from "./render-clip";
+import { loadVideo, renderJob, type LoadedVideo, type VideoRun } from "./run";
 
 import type { ClipEditParams } from "../params";
 
@@ -77,14 +81,7 @@ export async function prepareEditLook(run: VideoRun, video: LoadedVideo): Promis
 		if (!background) throw gone;
 		if (!(await run.env.MEDIA.head(background.objectKey))) {
 			if (!background.builtIn) throw gone;
-			const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
-			await renderJob(
-				run,
-				"Drawing the split-screen background",
-				renderInstance.import(background.id),
-				"makeBackground",
-				{ backgroundId: background.id as BuiltinBackgroundId, putUrl },
-			);
+			await drawBuiltinBackground(run, background);
 		}
 		look.backgroundKey = background.objectKey;
 	}
@@ -97,13 +94,7 @@ export async function renderEditedClip(
 	video: LoadedVideo,
 	edit: LoadedClipEdit,
 	look: RenderLook,
-): Promise<{
-	videoKey: string;
-	thumbnailKey: string;
-	bytes: number;
-	duration?: number;
-	jumpCuts?: { start: number; end: number }[] | null;
-}> {
+): Promise<RenderedClipFiles> {
 	const videoKey = r2Keys.clipEditVideo(run.videoId, edit.clipId, edit.number);
 	const thumbnailKey = r2Keys.clipEditThumbnail(run.videoId, edit.clipId, edit.number);
 	const [storedVideo, storedThumbnail] = await Promise.all([
@@ -115,54 +106,19 @@ export async function renderEditedClip(
 	const clip = await findClip(run.db, edit.clipId);
 	if (!clip || clip.status !== "generating" || clip.edits !== edit.number)
 		throw new NonRetryableError("The edit was replaced before it was rendered.");
-	const config = {
-		...video.config,
-		enableCaptions: captionsShown(video.config, clip.captionStyle),
-		captionTemplateId: (clip.captionStyle ??
-			video.config.captionTemplateId) as typeof video.config.captionTemplateId,
-	};
+	const config = editedClipConfig(video.config, clip.captionStyle);
 	// The clip's look (its own, or the video's), a deleted workspace template included.
 	const captions = config.enableCaptions
 		? await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)
 		: null;
-	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
-	const [sourceUrl, videoPutUrl, thumbnailPutUrl, watermark, backgroundUrl] = await Promise.all([
-		sign(edit.sourceKey, "GET"),
-		sign(videoKey, "PUT"),
-		sign(thumbnailKey, "PUT"),
-		look.watermark?.kind === "image"
-			? sign(look.watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
-			: Promise.resolve(look.watermark),
-		look.backgroundKey ? sign(look.backgroundKey, "GET") : Promise.resolve(null),
-	]);
-	const words =
-		config.enableCaptions || config.removeSilences
-			? clipWords(
-					(await readJson<Transcript>(run, edit.transcriptKey)).words,
-					clip.startTime,
-					clip.endTime,
-					clip.captionFixes as CaptionFix[] | null,
-				)
-			: [];
-	const request = renderRequestFor(
-		config,
-		{
-			videoId: run.videoId,
-			clipId: clip.id,
-			start: clip.startTime,
-			end: clip.endTime,
-			hookTitle: clip.hookTitle,
-			words,
-			sourceUrl,
-			videoPutUrl,
-			thumbnailPutUrl,
-		},
-		{
-			watermark,
-			background: look.backgroundKey && backgroundUrl ? { url: backgroundUrl, key: look.backgroundKey } : null,
-			captions,
-		},
-	);
+	const targets: RenderTargets = { sourceKey: edit.sourceKey, videoKey, thumbnailKey, look };
+	const signed = await signTargets(run, targets);
+	const fixes = clip.captionFixes as CaptionFix[] | null;
+	const words = clipWords(await wordsIfNeeded(run, config, edit.transcriptKey), clip.startTime, clip.endTime, fixes);
+	const request = renderRequestFor(config, clipToRender(run.videoId, clip, words, signed.urls), {
+		...signed.look,
+		captions,
+	});
 	const result = await renderJob(
 		run,
 		"Rendering the edited clip",
@@ -170,14 +126,15 @@ export async function renderEditedClip(
 		"renderClip",
 		request,
 	);
-	// With pauses cut out, the clip is shorter than its span in the source: report that length.
-	const cut = result.cutStretches.length > 0;
+	return renderedFiles(targets, result);
+}
+
+/** The video's config as this clip is drawn: its own caption style (or none) over the video's. */
+function editedClipConfig(config: VideoConfig, captionStyle: string | null): VideoConfig {
 	return {
-		videoKey,
-		thumbnailKey,
-		bytes: result.bytes,
-		jumpCuts: cut ? result.cutStretches : null,
-		...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
+		...config,
+		enableCaptions: captionsShown(config, captionStyle),
+		captionTemplateId: (captionStyle ?? config.captionTemplateId) as VideoConfig["captionTemplateId"],
 	};
 }
 
@@ -185,13 +142,7 @@ export async function renderEditedClip(
 export async function finishClipEdit(
 	run: VideoRun,
 	edit: LoadedClipEdit,
-	files: {
-		videoKey: string;
-		thumbnailKey: string;
-		bytes: number;
-		duration?: number;
-		jumpCuts?: { start: number; end: number }[] | null;
-	},
+	files: RenderedClipFiles,
 ): Promise<{ replaced: boolean }> {
 	const replaced = await completeClipEdit(run.db, edit.clipId, edit.number, files);
 	const stale = replaced

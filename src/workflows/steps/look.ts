@@ -61,18 +61,26 @@ export async function prepareBackground(run: VideoRun, video: LoadedVideo): Prom
 	});
 	if (!background) return null;
 	if (background.builtIn && !(await run.env.MEDIA.head(background.objectKey))) {
-		const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
-		await renderJob(
-			run,
-			"Drawing the split-screen background",
-			renderInstance.import(background.id),
-			"makeBackground",
-			{ backgroundId: background.id as BuiltinBackgroundId, putUrl },
-		);
+		await drawBuiltinBackground(run, background);
 	} else if (!(await run.env.MEDIA.head(background.objectKey))) {
 		throw await backgroundDeleted(run, `The split-screen background ${background.id}`);
 	}
 	return background.objectKey;
+}
+
+/** Draws a built-in background into its R2 key (once: every later video reuses it). */
+export async function drawBuiltinBackground(
+	run: VideoRun,
+	background: { id: string; objectKey: string },
+): Promise<void> {
+	const putUrl = await signInternalObjectUrl(run.env, background.objectKey, "PUT");
+	await renderJob(
+		run,
+		"Drawing the split-screen background",
+		renderInstance.import(background.id),
+		"makeBackground",
+		{ backgroundId: background.id as BuiltinBackgroundId, putUrl },
+	);
 }
 
 /** A workspace background is one of its own uploads (built-ins are never deleted). */

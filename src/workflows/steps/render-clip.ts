@@ -1,7 +1,13 @@
 /** Step "render clip N of M": one clip through the tier, from the source in R2 to its MP4 and JPEG. */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
-import { completedClipCount, findClip, markClipRendered } from "../../worker/db/clips";
+import {
+	completedClipCount,
+	findClip,
+	markClipRendered,
+	type ClipRow,
+	type RenderedClipFiles,
+} from "../../worker/db/clips";
 import { enterStage, raiseProgress } from "../../worker/db/videos";
 import { progressAt } from "../../worker/domain/progress";
 import { pausesToCut } from "../../worker/domain/silences";
@@ -79,6 +85,92 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 		.map((w) => ({ word: w.word, start: Math.max(0, w.start - start), end: Math.min(end, w.end) - start }));
 }
 
+/** Where a clip's render reads and writes: its source, its two files, and its look. */
+export interface RenderTargets {
+	sourceKey: string;
+	videoKey: string;
+	thumbnailKey: string;
+	look: RenderLook;
+}
+
+/** The targets signed for the tier: GET for what it reads, PUT for what it writes. */
+export async function signTargets(
+	run: VideoRun,
+	targets: RenderTargets,
+): Promise<{ urls: SignedUrls; look: Omit<SignedLook, "captions"> }> {
+	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
+	const { watermark, backgroundKey } = targets.look;
+	const [sourceUrl, videoPutUrl, thumbnailPutUrl, signedWatermark, backgroundUrl] = await Promise.all([
+		sign(targets.sourceKey, "GET"),
+		sign(targets.videoKey, "PUT"),
+		sign(targets.thumbnailKey, "PUT"),
+		watermark?.kind === "image"
+			? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
+			: Promise.resolve(watermark),
+		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
+	]);
+	return {
+		urls: { sourceUrl, videoPutUrl, thumbnailPutUrl },
+		look: {
+			watermark: signedWatermark,
+			background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null,
+		},
+	};
+}
+
+type SignedUrls = Pick<ClipToRender, "sourceUrl" | "videoPutUrl" | "thumbnailPutUrl">;
+
+/** A clip row as the tier is asked to draw it. */
+export function clipToRender(videoId: string, clip: ClipRow, words: Word[], urls: SignedUrls): ClipToRender {
+	return {
+		videoId,
+		clipId: clip.id,
+		start: clip.startTime,
+		end: clip.endTime,
+		hookTitle: clip.hookTitle,
+		words,
+		...urls,
+	};
+}
+
+/** The files a render made. With pauses cut out, the clip is shorter than its span in the source: its length is reported. */
+export function renderedFiles(
+	targets: Pick<RenderTargets, "videoKey" | "thumbnailKey">,
+	result: { bytes: number; duration: number; cutStretches: { start: number; end: number }[] },
+): RenderedClipFiles {
+	const cut = result.cutStretches.length > 0;
+	return {
+		videoKey: targets.videoKey,
+		thumbnailKey: targets.thumbnailKey,
+		bytes: result.bytes,
+		jumpCuts: cut ? result.cutStretches : null,
+		...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
+	};
+}
+
+/** The transcript's words when the render needs them (captions, silence removal), else none. */
+export async function wordsIfNeeded(run: VideoRun, config: VideoConfig, transcriptKey: string): Promise<Word[]> {
+	if (!config.enableCaptions && !config.removeSilences) return [];
+	return (await readJson<Transcript>(run, transcriptKey)).words;
+}
+
+/**
+ * Runs the render unless the workspace's own background was deleted before or while it ran: that
+ * is the workspace's doing, and the video fails at its cost (backgroundDeleted).
+ */
+async function whileBackgroundKept<T>(
+	run: VideoRun,
+	backgroundKey: string | null,
+	render: () => Promise<T>,
+): Promise<T> {
+	const gone = async () =>
+		Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
+	if (await gone()) throw await backgroundDeleted(run, "The split-screen background");
+	return render().catch(async (error: unknown) => {
+		throw (await gone()) ? await backgroundDeleted(run, "The split-screen background") : error;
+	});
+}
+
 /** Skipped when the clip is already rendered and stored (a repeated step). */
 export async function renderClipStep(
 	run: VideoRun,
@@ -100,68 +192,29 @@ export async function renderClipStep(
 	const thumbnailKey = r2Keys.clipThumbnail(run.videoId, clipId);
 	if (clip.status === "completed" && (await run.env.MEDIA.head(videoKey))) return { clipId, videoKey };
 
-	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
-	const { watermark, backgroundKey } = job.look;
-	const [sourceUrl, videoPutUrl, thumbnailPutUrl, signedWatermark, backgroundUrl] = await Promise.all([
-		sign(job.sourceKey, "GET"),
-		sign(videoKey, "PUT"),
-		sign(thumbnailKey, "PUT"),
-		watermark?.kind === "image"
-			? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
-			: Promise.resolve(watermark),
-		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
-	]);
+	const targets: RenderTargets = { sourceKey: job.sourceKey, videoKey, thumbnailKey, look: job.look };
+	const signed = await signTargets(run, targets);
 	const { config } = video;
-	const words =
-		config.enableCaptions || config.removeSilences
-			? (await readJson<Transcript>(run, job.transcriptKey)).words
-			: [];
+	const words = await wordsIfNeeded(run, config, job.transcriptKey);
 	const captions = config.enableCaptions
 		? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)))
 		: null;
-	const request = renderRequestFor(
-		config,
-		{
-			videoId: run.videoId,
-			clipId,
-			start: clip.startTime,
-			end: clip.endTime,
-			hookTitle: clip.hookTitle,
-			words,
-			sourceUrl,
-			videoPutUrl,
-			thumbnailPutUrl,
-		},
-		{
-			watermark: signedWatermark,
-			background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null,
-			captions,
-		},
-	);
+	const request = renderRequestFor(config, clipToRender(run.videoId, clip, words, signed.urls), {
+		...signed.look,
+		captions,
+	});
 	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
-	// The workspace's own background may be deleted while the video renders: that is its doing.
-	const backgroundGone = async () =>
-		Boolean(backgroundKey && isWorkspaceBackground(backgroundKey) && !(await run.env.MEDIA.head(backgroundKey)));
-	if (await backgroundGone()) throw await backgroundDeleted(run, "The split-screen background");
-	const result = await renderJob(
-		run,
-		"Rendering a clip",
-		job.instance as RenderInstance,
-		"renderClip",
-		request,
-		reporter(run, "generating_clips", doneBefore / total, 1 / total),
-	).catch(async (error: unknown) => {
-		throw (await backgroundGone()) ? await backgroundDeleted(run, "The split-screen background") : error;
-	});
-	// With pauses cut out, the clip the user gets is shorter than its span in the source: report that length.
-	const cut = result.cutStretches.length > 0;
-	await markClipRendered(run.db, clipId, {
-		videoKey,
-		thumbnailKey,
-		bytes: result.bytes,
-		jumpCuts: cut ? result.cutStretches : null,
-		...(cut ? { duration: Math.round(result.duration * 100) / 100 } : {}),
-	});
+	const result = await whileBackgroundKept(run, job.look.backgroundKey, () =>
+		renderJob(
+			run,
+			"Rendering a clip",
+			job.instance as RenderInstance,
+			"renderClip",
+			request,
+			reporter(run, "generating_clips", doneBefore / total, 1 / total),
+		),
+	);
+	await markClipRendered(run.db, clipId, renderedFiles(targets, result));
 	await raiseProgress(
 		run.db,
 		run.videoId,

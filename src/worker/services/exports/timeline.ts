@@ -114,29 +114,7 @@ export function toFcpxml(timeline: Timeline): string {
 export function toXmeml(timeline: Timeline): string {
 	const cuts = cutList(timeline);
 	const total = cuts.reduce((n, c) => n + c.out - c.in, 0);
-	const rate = `<rate><timebase>${TIMELINE_FPS}</timebase><ntsc>FALSE</ntsc></rate>`;
-	const sourceFrames = frames(timeline.sourceDuration);
-	const file = (first: boolean) =>
-		first
-			? `<file id="file-1"><name>${escapeXml(timeline.name)}</name><pathurl>${escapeXml(timeline.mediaUrl)}</pathurl>${rate}<duration>${sourceFrames}</duration>` +
-				`<media><video><samplecharacteristics><width>${WIDTH}</width><height>${HEIGHT}</height></samplecharacteristics></video><audio><channelcount>2</channelcount></audio></media></file>`
-			: `<file id="file-1"/>`;
-	const item = (kind: "video" | "audio", c: (typeof cuts)[number], n: number) =>
-		`          <clipitem id="${kind === "video" ? "clipitem" : "audioitem"}-${n + 1}">` +
-		`<name>${escapeXml(c.clip.title)}</name><enabled>TRUE</enabled><duration>${sourceFrames}</duration>${rate}` +
-		`<start>${c.offset}</start><end>${c.offset + c.out - c.in}</end><in>${c.in}</in><out>${c.out}</out>` +
-		file(kind === "video" && n === 0) +
-		(kind === "audio" ? `<sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>` : "") +
-		`<comments><mastercomment1>${escapeXml(`clipforge ${c.clip.id}, score ${c.clip.score}`)}</mastercomment1></comments>` +
-		`</clipitem>`;
-	// Chapter starts as sequence markers, at their place on the timeline.
-	const marks = chapterMarks(timeline, cuts);
-	const markers = cuts.flatMap((c, n) =>
-		marks[n]!.map((m) => {
-			const at = c.offset + m.frame - c.in;
-			return `    <marker><name>${escapeXml(m.title)}</name><comment>chapter</comment><in>${at}</in><out>-1</out></marker>`;
-		}),
-	);
+	const item = xmemlClipItem(timeline);
 	return [
 		`<?xml version="1.0" encoding="UTF-8"?>`,
 		`<!DOCTYPE xmeml>`,
@@ -144,11 +122,11 @@ export function toXmeml(timeline: Timeline): string {
 		`  <sequence id="sequence-1">`,
 		`    <name>${escapeXml(`${timeline.name} (clipforge clips)`)}</name>`,
 		`    <duration>${total}</duration>`,
-		`    ${rate}`,
-		...markers,
+		`    ${XMEML_RATE}`,
+		...xmemlMarkers(timeline, cuts),
 		`    <media>`,
 		`      <video>`,
-		`        <format><samplecharacteristics>${rate}<width>${WIDTH}</width><height>${HEIGHT}</height><pixelaspectratio>square</pixelaspectratio></samplecharacteristics></format>`,
+		`        <format><samplecharacteristics>${XMEML_RATE}<width>${WIDTH}</width><height>${HEIGHT}</height><pixelaspectratio>square</pixelaspectratio></samplecharacteristics></format>`,
 		`        <track>`,
 		...cuts.map((c, n) => item("video", c, n)),
 		`        </track>`,
@@ -163,4 +141,36 @@ export function toXmeml(timeline: Timeline): string {
 		`</xmeml>`,
 		``,
 	].join("\n");
+}
+
+const XMEML_RATE = `<rate><timebase>${TIMELINE_FPS}</timebase><ntsc>FALSE</ntsc></rate>`;
+type Cut = ReturnType<typeof cutList>[number];
+
+/** One cut as a video or audio clip item; the first video item describes the source file, the others point at it. */
+function xmemlClipItem(timeline: Timeline) {
+	const sourceFrames = frames(timeline.sourceDuration);
+	const file = (first: boolean) =>
+		first
+			? `<file id="file-1"><name>${escapeXml(timeline.name)}</name><pathurl>${escapeXml(timeline.mediaUrl)}</pathurl>${XMEML_RATE}<duration>${sourceFrames}</duration>` +
+				`<media><video><samplecharacteristics><width>${WIDTH}</width><height>${HEIGHT}</height></samplecharacteristics></video><audio><channelcount>2</channelcount></audio></media></file>`
+			: `<file id="file-1"/>`;
+	return (kind: "video" | "audio", c: Cut, n: number) =>
+		`          <clipitem id="${kind === "video" ? "clipitem" : "audioitem"}-${n + 1}">` +
+		`<name>${escapeXml(c.clip.title)}</name><enabled>TRUE</enabled><duration>${sourceFrames}</duration>${XMEML_RATE}` +
+		`<start>${c.offset}</start><end>${c.offset + c.out - c.in}</end><in>${c.in}</in><out>${c.out}</out>` +
+		file(kind === "video" && n === 0) +
+		(kind === "audio" ? `<sourcetrack><mediatype>audio</mediatype><trackindex>1</trackindex></sourcetrack>` : "") +
+		`<comments><mastercomment1>${escapeXml(`clipforge ${c.clip.id}, score ${c.clip.score}`)}</mastercomment1></comments>` +
+		`</clipitem>`;
+}
+
+/** Chapter starts as sequence markers, at their place on the timeline. */
+function xmemlMarkers(timeline: Timeline, cuts: Cut[]): string[] {
+	const marks = chapterMarks(timeline, cuts);
+	return cuts.flatMap((c, n) =>
+		marks[n]!.map((m) => {
+			const at = c.offset + m.frame - c.in;
+			return `    <marker><name>${escapeXml(m.title)}</name><comment>chapter</comment><in>${at}</in><out>-1</out></marker>`;
+		}),
+	);
 }

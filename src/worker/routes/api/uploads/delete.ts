@@ -4,7 +4,7 @@ import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { deleteUpload } from "../../../services/uploads";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
-import { ownUpload, UploadId, WorkspaceQuery } from "./schemas";
+import { requestedUpload, UploadId, WorkspaceQuery } from "./schemas";
 
 const route = createRoute({
 	method: "delete",
@@ -25,12 +25,7 @@ const route = createRoute({
 export const registerDeleteUpload = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const db = getDb(c.env);
-		const upload = await ownUpload(
-			db,
-			c.req.valid("param").id,
-			c.get("principal"),
-			c.req.valid("query").workspaceId,
-		);
+		const upload = await requestedUpload(c, db);
 		await deleteUpload(c.env, db, upload);
 		return c.json({ id: upload.id, deleted: true as const }, 200);
 	});

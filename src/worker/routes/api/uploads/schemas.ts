@@ -4,7 +4,8 @@ import { z } from "@hono/zod-openapi";
 import type { Db } from "../../../db/client";
 import { findUpload } from "../../../db/uploads";
 import { UPLOAD_LIMITS } from "../../../domain/upload-limits";
-import type { Principal } from "../../../env";
+import type { Context } from "hono";
+import type { AppEnv, Principal } from "../../../env";
 import { ApiError } from "../../../errors";
 import { workspaceScope } from "../../../middleware/auth";
 
@@ -78,4 +79,9 @@ export async function ownUpload(db: Db, id: string, principal: Principal, reques
 	const upload = await findUpload(db, id, workspaceScope(principal, requested));
 	if (!upload) throw new ApiError("not_found", `Upload ${id} was not found.`);
 	return upload;
+}
+
+/** The upload a route's `{id}` names (already validated by the route), among the caller's workspaces (`?workspaceId=` narrows). */
+export function requestedUpload(c: Context<AppEnv>, db: Db) {
+	return ownUpload(db, c.req.param("id")!, c.get("principal"), c.req.query("workspaceId"));
 }

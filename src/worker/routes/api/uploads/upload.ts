@@ -4,7 +4,7 @@ import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { uploadView } from "../../../services/uploads";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
-import { originOf, ownUpload, Upload, UploadId, WorkspaceQuery } from "./schemas";
+import { originOf, requestedUpload, Upload, UploadId, WorkspaceQuery } from "./schemas";
 
 const route = createRoute({
 	method: "get",
@@ -22,11 +22,6 @@ const route = createRoute({
 export const registerUpload = (api: Api) =>
 	api.openapi(route, async (c) => {
 		const db = getDb(c.env);
-		const upload = await ownUpload(
-			db,
-			c.req.valid("param").id,
-			c.get("principal"),
-			c.req.valid("query").workspaceId,
-		);
+		const upload = await requestedUpload(c, db);
 		return c.json(await uploadView(c.env, db, upload, originOf(c.req.url)), 200);
 	});

@@ -16,7 +16,7 @@ import { ZIP_MAX_BYTES, zipLength, zipStream, type ZipEntry } from "../../../ser
 import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
 import { ClipFilterQuery, clipFilterOf } from "./clips";
 import { VideoId } from "./schemas";
-import { requireVideo } from "./views";
+import { clipBasics, requireVideo } from "./views";
 
 const MAX_CLIPS = 500;
 
@@ -118,57 +118,11 @@ async function zipResponse(
 	name: string,
 	chapters: ChaptersView | null,
 ): Promise<Response> {
-	const heads = await Promise.all(rows.map((r) => (r.videoKey ? bucket.head(r.videoKey) : Promise.resolve(null))));
-	const entries: ZipEntry[] = [];
-	const details: unknown[] = [];
-	rows.forEach((row, n) => {
-		const head = heads[n];
-		if (!head || !row.videoKey) return;
-		const key = row.videoKey;
-		const file = fileNameOf(row, n, "mp4");
-		entries.push({
-			name: file,
-			size: head.size,
-			modified: new Date(row.updatedAt ?? row.createdAt),
-			open: async () => {
-				const object = await bucket.get(key);
-				if (!object) throw new Error(`${key} disappeared`);
-				return object.body;
-			},
-		});
-		details.push({
-			file,
-			id: row.id,
-			title: row.title,
-			hookTitle: row.hookTitle,
-			startTime: row.startTime,
-			endTime: row.endTime,
-			duration: row.duration,
-			score: row.score,
-			favorited: row.favorited,
-			description: row.description,
-			transcript: row.transcript,
-		});
-	});
-	const manifest = new TextEncoder().encode(
-		`${JSON.stringify({ videoId: video.id, title: video.title, sourceUrl: video.sourceUrl, clips: details }, null, 2)}\n`,
-	);
-	entries.push({
-		name: "clips.json",
-		size: manifest.byteLength,
-		modified: new Date(),
-		open: async () => new Blob([manifest]).stream(),
-	});
-	if (chapters) {
-		// The long video's show notes, ready to paste: its summary and chapter lines.
-		const notes = new TextEncoder().encode(`${chapters.description}\n`);
-		entries.push({
-			name: "chapters.txt",
-			size: notes.byteLength,
-			modified: new Date(),
-			open: async () => new Blob([notes]).stream(),
-		});
-	}
+	const { entries, details } = await clipEntries(bucket, rows);
+	const manifest = { videoId: video.id, title: video.title, sourceUrl: video.sourceUrl, clips: details };
+	entries.push(textEntry("clips.json", `${JSON.stringify(manifest, null, 2)}\n`));
+	// The long video's show notes, ready to paste: its summary and chapter lines.
+	if (chapters) entries.push(textEntry("chapters.txt", `${chapters.description}\n`));
 	const length = zipLength(entries);
 	if (length > ZIP_MAX_BYTES)
 		throw new ApiError(
@@ -188,4 +142,35 @@ async function zipResponse(
 			"cache-control": "no-store",
 		},
 	});
+}
+
+/** Each rendered clip's file (streamed from R2 when the ZIP is written) and its line in clips.json. */
+async function clipEntries(bucket: R2Bucket, rows: ClipRow[]): Promise<{ entries: ZipEntry[]; details: unknown[] }> {
+	const heads = await Promise.all(rows.map((r) => (r.videoKey ? bucket.head(r.videoKey) : Promise.resolve(null))));
+	const entries: ZipEntry[] = [];
+	const details: unknown[] = [];
+	rows.forEach((row, n) => {
+		const head = heads[n];
+		const key = row.videoKey;
+		if (!head || !key) return;
+		const file = fileNameOf(row, n, "mp4");
+		entries.push({
+			name: file,
+			size: head.size,
+			modified: new Date(row.updatedAt ?? row.createdAt),
+			open: async () => {
+				const object = await bucket.get(key);
+				if (!object) throw new Error(`${key} disappeared`);
+				return object.body;
+			},
+		});
+		const { favorited, description, transcript } = row;
+		details.push({ file, ...clipBasics(row), favorited, description, transcript });
+	});
+	return { entries, details };
+}
+
+function textEntry(name: string, text: string): ZipEntry {
+	const bytes = new TextEncoder().encode(text);
+	return { name, size: bytes.byteLength, modified: new Date(), open: async () => new Blob([bytes]).stream() };
 }

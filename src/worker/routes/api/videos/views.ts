@@ -104,6 +104,12 @@ export function videoStatusView(
 	};
 }
 
+/** What every description of a clip starts with (the API's view, the ZIP's clips.json). */
+export function clipBasics(row: ClipRow) {
+	const { id, title, hookTitle, startTime, endTime, duration, score } = row;
+	return { id, title, hookTitle, startTime, endTime, duration, score };
+}
+
 /** A clip with freshly signed URLs (each call issues new ones, valid for one hour). */
 export async function clipView(
 	env: Pick<Env, "SIGNING_SECRET">,
@@ -115,13 +121,7 @@ export async function clipView(
 		signClipUrl(env, origin, row.id, "thumbnail", row.thumbnailKey ?? ""),
 	]);
 	return {
-		id: row.id,
-		title: row.title,
-		hookTitle: row.hookTitle,
-		startTime: row.startTime,
-		endTime: row.endTime,
-		duration: row.duration,
-		score: row.score,
+		...clipBasics(row),
 		viralityReason: row.viralityReason,
 		scoreBreakdown: (row.scoreBreakdown as z.infer<typeof Clip>["scoreBreakdown"]) ?? null,
 		hooks: (row.hooks as z.infer<typeof Clip>["hooks"]) ?? { question: null, statement: null },
