@@ -107,6 +107,13 @@ const log = (message: string) => console.error(`[soak ${new Date().toISOString()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const stateDir = mkdtempSync(join(tmpdir(), "clipforge-soak-"));
+// Interrupted (Ctrl-C, a CI timeout): the stack it started goes with it; the state stays for a look.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+	process.once(signal, () => {
+		stopStack(stateDir);
+		console.error(`soak interrupted; its state is in ${stateDir}`);
+		process.exit(130);
+	});
 const media = join(stateDir, "media");
 mkdirSync(media, { recursive: true });
 log(`state in ${stateDir}; plan ${JSON.stringify({ ...plan, sourceSeconds: undefined })}`);

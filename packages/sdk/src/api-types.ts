@@ -53,6 +53,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
                     headers: {
@@ -104,6 +113,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
                 /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
@@ -1734,6 +1752,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A dependency is temporarily unavailable (`service_unavailable`); nothing was charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         options?: never;
@@ -1751,7 +1778,7 @@ export interface paths {
         get?: never;
         /**
          * Store one part (the URL comes from partUrlTemplate)
-         * @description The body is the part's bytes, exactly `partSize` (the last part: the rest), with its Content-Length; at most 52428800 bytes. Sending a part again replaces it.
+         * @description The body is the part's bytes, exactly `partSize` (the last part: the rest), with its Content-Length; at most 52428800 bytes. Sending a part again replaces it. At most 300 PUTs per upload per minute (429 with `Retry-After` beyond).
          */
         put: {
             parameters: {
@@ -1819,6 +1846,15 @@ export interface paths {
                 };
                 /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2010,7 +2046,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key for a workspace (its owner or an admin, signed in); the key is shown once */
+        /**
+         * Create an API key for a workspace (its owner or an admin, signed in); the key is shown once
+         * @description At most 20 keys not revoked per workspace (409 `quota_exceeded` beyond); requests are rate-limited per workspace, whichever key sends them.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2053,6 +2092,15 @@ export interface paths {
                 };
                 /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2398,7 +2446,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete one of the workspace's own backgrounds */
+        /**
+         * Delete one of the workspace's own backgrounds
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys. A running video that uses it fails, its charge kept.
+         */
         delete: {
             parameters: {
                 query?: {
@@ -2692,7 +2743,10 @@ export interface paths {
                 };
             };
         };
-        /** Set the workspace's watermark (text, image by URL, or back to the default mark) */
+        /**
+         * Set the workspace's watermark (text, image by URL, or back to the default mark)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys. It is drawn on every member's clips.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3555,10 +3609,10 @@ export interface components {
         Upload: {
             id: string;
             /**
-             * @description `uploading` → `completed` (every part stored) → `used` (a video was made of it).
+             * @description `uploading` → `completed` (every part stored) → `used` (a video was made of it); `deleting` after a DELETE or its expiry, until its storage is released (then it is gone).
              * @enum {string}
              */
-            status: "uploading" | "completed" | "used";
+            status: "uploading" | "completed" | "used" | "deleting";
             fileName: string;
             contentType: string;
             size: number;
