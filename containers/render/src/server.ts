@@ -73,7 +73,7 @@ const handlers: JobHandlers = {
 	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
 	extractAudio,
-	transcribe: (req, p, signal) => transcribeLocally(req.audioUrl, req.language, p, signal),
+	transcribe: (req, p, signal) => transcribeLocally(req.audioUrl, req.language, p, signal, req.videoId),
 	renderClip,
 	signals: computeSignals,
 	makeBackground,

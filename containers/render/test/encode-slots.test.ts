@@ -33,4 +33,31 @@ describe("encode slots", () => {
 		controller.abort(new Error("cancelled"));
 		await expect(waiting).rejects.toThrow("cancelled");
 	});
+
+	it("shares the cores between videos: a freed slot goes to the video holding fewest, not to the oldest waiter", async () => {
+		const slots = new Slots(2);
+		const order: string[] = [];
+		const take = (owner: string, label: string) =>
+			slots.acquire(undefined, owner).then((release) => {
+				order.push(label);
+				return release;
+			});
+		// A burst: video A holds both cores and queues three more jobs before video B's first one.
+		const a1 = await take("vid_a", "a1");
+		const a2 = await take("vid_a", "a2");
+		const queued = [take("vid_a", "a3"), take("vid_a", "a4"), take("vid_a", "a5"), take("vid_b", "b1")];
+		await new Promise((r) => setTimeout(r, 10));
+		expect(slots.queued).toBe(4);
+		a1();
+		await new Promise((r) => setTimeout(r, 10));
+		// B holds none, A one: B goes first although it came last.
+		expect(order.slice(2)).toEqual(["b1"]);
+		a2();
+		await new Promise((r) => setTimeout(r, 10));
+		expect(order.slice(2)).toEqual(["b1", "a3"]);
+		for (const release of await Promise.all(queued.slice(0, 1))) release();
+		(await queued[3]!)();
+		await new Promise((r) => setTimeout(r, 10));
+		expect(order).toEqual(["a1", "a2", "b1", "a3", "a4", "a5"]);
+	});
 });

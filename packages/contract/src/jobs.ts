@@ -127,6 +127,8 @@ export type ExtractAudioResult = z.infer<typeof ExtractAudioResult>;
 export const TranscribeRequest = z.object({
 	audioUrl: httpUrl,
 	language: z.string().nullable(),
+	/** The video the chunk is of (the tier shares its cores fairly between videos). */
+	videoId: PathSafeId.optional(),
 });
 export type TranscribeRequest = z.infer<typeof TranscribeRequest>;
 export const TranscribeResult = z.object({

@@ -43,7 +43,7 @@ export function createTranscriber(env: Env): Transcriber {
 		async transcribeChunk(chunk, language, onProgress) {
 			const render = createRenderClient(env, renderInstance.video(env, chunk.videoId));
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
-			return render.run("transcribe", { audioUrl, language }, { onProgress });
+			return render.run("transcribe", { audioUrl, language, videoId: chunk.videoId }, { onProgress });
 		},
 	};
 }
