@@ -1,5 +1,6 @@
 /** Authentication is the default under /api: every documented operation but the named public ones refuses anonymous callers. */
 import { describe, expect, it } from "vitest";
+import { createWorkspace } from "../helpers/accounts";
 import { call } from "../helpers/api";
 
 const PUBLIC = new Set([
@@ -29,5 +30,17 @@ describe("authentication by default", () => {
 	it("signed clip URLs and unknown paths need no credentials (403 for a bad token, 404 for no route)", async () => {
 		expect((await call("GET", "/api/clips/clp_x/download?token=1.x")).status).toBe(403);
 		expect((await call("GET", "/api/nothing-here")).status).toBe(404);
+	});
+
+	it("a path no route matches under a session-only prefix is refused in the one body, not a 500 (found by the hostile-tenant fuzz)", async () => {
+		const { apiKey } = await createWorkspace();
+		for (const [method, path] of [
+			["DELETE", "/api/api-keys/"],
+			["POST", "/api/api-keys/x/y"],
+		] as const) {
+			const result = await call(method, path, { key: apiKey });
+			expect(result.status, `${method} ${path}`).toBe(401);
+			expect(result.body.error.code).toBe("unauthorized");
+		}
 	});
 });

@@ -46,7 +46,10 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 
 /** Routes only a signed-in person may use (key management): an API key gets 403. */
 export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
-	if (c.get("principal").kind !== "session")
+	// No principal: no endpoint matched this path (so nothing authenticated it); refuse rather than guess.
+	const principal = c.get("principal") as Principal | undefined;
+	if (!principal) throw new ApiError("unauthorized", "Sign in (POST /api/auth/login) to manage API keys.");
+	if (principal.kind !== "session")
 		throw new ApiError("forbidden", "This needs a signed-in session (POST /api/auth/login), not an API key.");
 	await next();
 });
