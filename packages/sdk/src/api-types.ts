@@ -53,6 +53,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
                     headers: {
@@ -104,6 +113,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
                 /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
@@ -1032,6 +1050,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/videos/{id}/source-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed link to the video's stored source, for a player
+         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. 409 `conflict` (with `details.status`) before the source is stored; 410 `source_deleted` once it has been deleted (a video whose first run failed).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The signed link. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SourceUrl"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/videos/{id}/reprocess": {
         parameters: {
             query?: never;
@@ -1734,6 +1829,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A dependency is temporarily unavailable (`service_unavailable`); nothing was charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         options?: never;
@@ -1751,7 +1855,7 @@ export interface paths {
         get?: never;
         /**
          * Store one part (the URL comes from partUrlTemplate)
-         * @description The body is the part's bytes, exactly `partSize` (the last part: the rest), with its Content-Length; at most 52428800 bytes. Sending a part again replaces it.
+         * @description The body is the part's bytes, exactly `partSize` (the last part: the rest), with its Content-Length; at most 52428800 bytes. Sending a part again replaces it. At most 300 PUTs per upload per minute (429 with `Retry-After` beyond).
          */
         put: {
             parameters: {
@@ -1819,6 +1923,15 @@ export interface paths {
                 };
                 /** @description The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`). */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2010,7 +2123,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key for a workspace (its owner or an admin, signed in); the key is shown once */
+        /**
+         * Create an API key for a workspace (its owner or an admin, signed in); the key is shown once
+         * @description At most 20 keys not revoked per workspace (409 `quota_exceeded` beyond); requests are rate-limited per workspace, whichever key sends them.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2053,6 +2169,15 @@ export interface paths {
                 };
                 /** @description No active plan (`no_active_plan`), workspace not accessible (`forbidden`), or a bad/expired signed URL (`forbidden`/`url_expired`). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2398,7 +2523,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete one of the workspace's own backgrounds */
+        /**
+         * Delete one of the workspace's own backgrounds
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys. A running video that uses it fails, its charge kept.
+         */
         delete: {
             parameters: {
                 query?: {
@@ -2692,7 +2820,10 @@ export interface paths {
                 };
             };
         };
-        /** Set the workspace's watermark (text, image by URL, or back to the default mark) */
+        /**
+         * Set the workspace's watermark (text, image by URL, or back to the default mark)
+         * @description Needs the workspace's owner or an admin (a signed-in member gets 403 `forbidden`), or one of the workspace's API keys. It is drawn on every member's clips.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3419,6 +3550,12 @@ export interface components {
             /** @description One sentence on what the chapter says. */
             summary: string;
         };
+        SourceUrl: {
+            /** @description The stored source video, with HTTP Range support (a player can seek in it). No credentials needed: the token in it is valid one hour; ask again for a fresh one. */
+            url: string;
+            /** @description When the link stops working (ISO 8601). */
+            expiresAt: string;
+        };
         ReprocessResponse: {
             message: string;
             video: components["schemas"]["VideoDetail"];
@@ -3555,10 +3692,10 @@ export interface components {
         Upload: {
             id: string;
             /**
-             * @description `uploading` → `completed` (every part stored) → `used` (a video was made of it).
+             * @description `uploading` → `completed` (every part stored) → `used` (a video was made of it); `deleting` after a DELETE or its expiry, until its storage is released (then it is gone).
              * @enum {string}
              */
-            status: "uploading" | "completed" | "used";
+            status: "uploading" | "completed" | "used" | "deleting";
             fileName: string;
             contentType: string;
             size: number;
