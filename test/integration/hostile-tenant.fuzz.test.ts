@@ -22,7 +22,7 @@ import { balanceOf, createUser, ledgerSum, type TestUser } from "../helpers/acco
 import { BASE, call, signIn, submitBodyAndProcess } from "../helpers/api";
 import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
 
-const fake = useFakeRenderTier();
+const fake = useFakeRenderTier({ introspect: false });
 const RUNS = Number(env.FUZZ_RUNS || 400);
 const SEED = Number(env.FUZZ_SEED || 20261126);
 
