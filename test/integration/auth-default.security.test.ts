@@ -27,8 +27,9 @@ describe("authentication by default", () => {
 		}
 	});
 
-	it("signed clip URLs and unknown paths need no credentials (403 for a bad token, 404 for no route)", async () => {
+	it("signed clip and source URLs and unknown paths need no credentials (403 for a bad token, 404 for no route)", async () => {
 		expect((await call("GET", "/api/clips/clp_x/download?token=1.x")).status).toBe(403);
+		expect((await call("GET", "/api/videos/vid_x/source?token=1.x")).status).toBe(403);
 		expect((await call("GET", "/api/nothing-here")).status).toBe(404);
 	});
 

@@ -40,6 +40,7 @@ const DOCUMENTED_PATHS = [
 	"/api/videos/{id}/export",
 	"/api/videos/{id}/reprocess",
 	"/api/videos/{id}/reprocesses",
+	"/api/videos/{id}/source-url",
 	"/api/videos/{id}/status",
 	"/api/videos/{id}/transcript",
 	"/api/videos/{id}/webhooks",

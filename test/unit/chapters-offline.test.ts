@@ -7,7 +7,7 @@ import {
 	TOO_SHORT_NOTE,
 } from "../../src/worker/domain/chapters";
 import { chaptersOffline } from "../../src/worker/services/chapters/offline/chapters-offline";
-import { markerStrength } from "../../src/worker/services/chapters/offline/segment";
+import { markerStrength } from "../../src/worker/services/chapters/offline/discourse-markers";
 import { transcriptOf } from "../helpers/talk";
 import { threeTopicTalk } from "../helpers/three-topics";
 

@@ -1050,6 +1050,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/videos/{id}/source-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed link to the video's stored source, for a player
+         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. 409 `conflict` (with `details.status`) before the source is stored; 410 `source_deleted` once it has been deleted (a video whose first run failed).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The signed link. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SourceUrl"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown resource, or one of another workspace (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The video's stored source or transcript has been deleted (`source_deleted`). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/videos/{id}/reprocess": {
         parameters: {
             query?: never;
@@ -3472,6 +3549,12 @@ export interface components {
             title: string;
             /** @description One sentence on what the chapter says. */
             summary: string;
+        };
+        SourceUrl: {
+            /** @description The stored source video, with HTTP Range support (a player can seek in it). No credentials needed: the token in it is valid one hour; ask again for a fresh one. */
+            url: string;
+            /** @description When the link stops working (ISO 8601). */
+            expiresAt: string;
         };
         ReprocessResponse: {
             message: string;

@@ -1,5 +1,6 @@
 /**
- * #/videos/<id>: the stage and progress, live, then the clips (best first, filtered and ordered as
+ * #/videos/<id>: the stage and progress, live, then the whole video's chapters seeking a player of
+ * its source (views/chapters.ts), and the clips (best first, filtered and ordered as
  * asked) playing in the page with their favourites, editors and exports, and a form to regenerate
  * them with other settings (POST /api/videos/<id>/reprocess).
  */
@@ -8,6 +9,7 @@ import { loadCaptionTemplates } from "../caption-looks";
 import { configFields, readConfig } from "../config-form";
 import { h } from "../dom";
 import { currentView, loadWorkspaces, pollLater, show } from "../shell";
+import { renderChapters } from "./chapters";
 import { backgroundCategories } from "./videos";
 import { clipCard } from "./clip-editor";
 
@@ -16,9 +18,11 @@ export async function videoView(id: string): Promise<void> {
 	const stage = h("p", { class: "stage", "aria-live": "polite" });
 	const bar = h("progress", { max: 100, value: 0, "aria-label": "Progress" });
 	const error = h("p", { class: "error", role: "alert" });
+	const chaptersSection = h("section", { "aria-labelledby": "chapters-title" });
 	const clipsSection = h("section", { "aria-labelledby": "clips-title" });
 	const regenerateSection = h("section", {});
-	show(h("section", { class: "card" }, title, stage, bar, error), regenerateSection, clipsSection);
+	const statusCard = h("section", { class: "card" }, title, stage, bar, error);
+	show(statusCard, chaptersSection, regenerateSection, clipsSection);
 	const generation = currentView();
 
 	const refresh = async (): Promise<void> => {
@@ -33,7 +37,11 @@ export async function videoView(id: string): Promise<void> {
 		bar.setAttribute("aria-valuetext", stage.textContent);
 		if (status.video.status === "failed") error.textContent = status.video.errorMessage ?? "Processing failed.";
 		if (status.video.status === "completed" || status.video.status === "failed") {
-			await renderRegenerate(id, regenerateSection, () => videoView(id));
+			await Promise.all([
+				// Chapters are made from the transcript, which a failed video does not serve.
+				status.video.status === "completed" ? renderChapters(id, chaptersSection) : null,
+				renderRegenerate(id, regenerateSection, () => videoView(id)),
+			]);
 			// A failed video has no clips, unless a reprocess of it failed: then it keeps the previous ones.
 			return renderClips(id, clipsSection, status.video.status === "failed");
 		}

@@ -1,8 +1,9 @@
 /**
- * HMAC-signed URLs. Two kinds:
+ * HMAC-signed URLs, each for one purpose:
  * - internal object URLs (`/internal/objects/<key>`), short-lived, GET or PUT, used by the render
  *   tier to read sources and write outputs without R2 credentials;
  * - public clip URLs (`/api/clips/:id/download|thumbnail?token=`), valid one hour;
+ * - a video's stored source for a player (`/api/videos/:id/source?token=`), valid one hour;
  * - the operator's smoke check's download (`/admin/smoke/:runId/download?token=`), ten minutes.
  * The signature covers purpose, method, object key and expiry, so no URL can be reused for another.
  */
@@ -99,6 +100,35 @@ export function checkClipToken(
 ) {
 	const [exp, sig] = (token ?? "").split(".", 2);
 	return check(env, ["clip", asset, objectKey], exp, sig, now);
+}
+
+/**
+ * `/api/videos/<videoId>/source?token=<exp>.<sig>` on `origin`: the stored source video, for a
+ * player (the dashboard's chapter list seeks it), valid one hour from `now` as clip URLs are.
+ */
+export async function signSourceUrl(
+	env: Pick<Env, "SIGNING_SECRET">,
+	origin: string,
+	videoId: string,
+	objectKey: string,
+	now = Date.now(),
+): Promise<{ url: string; expiresAt: string }> {
+	const expSeconds = Math.floor(now / 1000) + CLIP_URL_TTL_SECONDS;
+	const sig = await sign(env, ["source", objectKey, String(expSeconds)]);
+	return {
+		url: `${origin}/api/videos/${encodeURIComponent(videoId)}/source?token=${expSeconds}.${sig}`,
+		expiresAt: new Date(expSeconds * 1000).toISOString(),
+	};
+}
+
+export function checkSourceToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	objectKey: string,
+	token: string | undefined,
+	now = Date.now(),
+) {
+	const [exp, sig] = (token ?? "").split(".", 2);
+	return check(env, ["source", objectKey], exp, sig, now);
 }
 
 /** `/api/caption-previews/<hash>?token=<exp>.<sig>` on `origin`: a look's preview PNG, valid one hour from `now`. */

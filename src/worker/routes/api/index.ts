@@ -27,6 +27,8 @@ import { registerClips } from "./videos/clips";
 import { registerConfigure } from "./videos/config";
 import { registerExport } from "./videos/export";
 import { registerReprocess } from "./videos/reprocess";
+import { PUBLIC_SOURCE_PATHS, registerSourceFile } from "./videos/source-file";
+import { registerSourceUrl } from "./videos/source-url";
 import { registerSubmitHosted } from "./videos/hosted";
 import { registerSubmitUpload } from "./videos/upload";
 import { registerVideoList } from "./videos/list";
@@ -39,11 +41,12 @@ import { registerWatermark } from "./workspaces/watermark";
 import { registerWorkspaceWebhook } from "./workspaces/webhook";
 
 export const API_BASE = "/api";
-/** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, signed upload part URLs, signed caption previews, the OpenAPI document. */
+/** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, a video's signed source URL, signed upload part URLs, signed caption previews, the OpenAPI document. */
 export const PUBLIC_API_PATHS = new Set(
 	[
 		...PUBLIC_AUTH_PATHS,
 		...PUBLIC_CLIP_PATHS,
+		...PUBLIC_SOURCE_PATHS,
 		...PUBLIC_UPLOAD_PATHS,
 		...PUBLIC_CAPTION_PREVIEW_PATHS,
 		"/openapi.json",
@@ -79,6 +82,7 @@ const REGISTER: ((api: Api) => unknown)[] = [
 	registerVideo,
 	registerTranscript,
 	registerChapters,
+	registerSourceUrl,
 	registerReprocess,
 	registerClip,
 	registerExport,
@@ -91,6 +95,7 @@ const REGISTER: ((api: Api) => unknown)[] = [
 	registerVideoWebhooks,
 	registerWatermark,
 	registerClipFiles,
+	registerSourceFile,
 	registerCaptionTemplates,
 	registerCaptionPreviews,
 ];

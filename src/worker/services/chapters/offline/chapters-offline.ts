@@ -1,7 +1,7 @@
 /**
  * Chapters of a whole video without a model: topic segmentation over the transcript's sentences
- * (segment.ts), kept to YouTube's rules (domain/chapters.ts), each titled and summarised from its
- * own salient terms (describe.ts). Runs in tens of milliseconds for an hour of talk.
+ * (segment.ts: the likeliest split of its words into topics), kept to YouTube's rules
+ * (domain/chapters.ts), each titled and summarised from its own salient terms (describe.ts).
  */
 import { chapterSpans, TOO_SHORT_NOTE, type VideoChapters } from "../../../domain/chapters";
 import { chapterUnitsOf, type ChapterUnit as Unit } from "./chapter-units";
@@ -20,7 +20,7 @@ export function chaptersOffline(
 export function chaptersOfUnits(units: Unit[], duration: number, params = DEFAULT_SEGMENT_PARAMS): VideoChapters {
 	const wholeSummary = (groups: Unit[][]) => summaryOf(describeChapters(groups), groups);
 	if (units.length === 0) return { chapters: [], summary: "", madeBy: "offline", note: TOO_SHORT_NOTE };
-	const { starts } = segmentUnits(units, duration, params);
+	const starts = segmentUnits(units, duration, params);
 	// A topic starts where its first sentence starts; the chapter starts in the silence before it.
 	const spans = chapterSpans(
 		starts.slice(1).map((i) => startBefore(units, i)),

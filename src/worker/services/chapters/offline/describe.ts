@@ -17,6 +17,8 @@ export interface ChapterText {
 
 const MAX_TITLE_CHARS = 60;
 const MAX_SUMMARY_CHARS = 220;
+/** How many of a chapter's most salient terms its title is made from. */
+const TITLE_TERMS = 8;
 
 /** `chapters`: the units of each chapter, in order. */
 export function describeChapters(chapters: Unit[][]): ChapterText[] {
@@ -26,8 +28,8 @@ export function describeChapters(chapters: Unit[][]): ChapterText[] {
 	const used = new Set<string>();
 	return chapters.map((units, index) => {
 		const weights = salience(units, df, chapters.length);
-		const surface = surfaceForms(units);
 		const ranked = [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([stem]) => stem);
+		const surface = surfaceForms(units, new Set(ranked.slice(0, TITLE_TERMS)));
 		const title = titleOf(units, ranked, surface, used) || `Part ${index + 1}`;
 		used.add(title.toLowerCase());
 		return {
@@ -63,12 +65,16 @@ function salience(units: Unit[], df: Map<string, number>, chapterCount: number):
 	return weights;
 }
 
-/** The most frequent way each stem was written ("Budget" or "budget", never the stem "budget"). */
-function surfaceForms(units: Unit[]): Map<string, string> {
+/**
+ * The most frequent way each of the `wanted` stems was written ("Budget" or "budget", never the
+ * stem "budget"). Only the few a title may use are looked up: reading every word's spelling was most
+ * of the time chapters take to describe.
+ */
+function surfaceForms(units: Unit[], wanted: Set<string>): Map<string, string> {
 	const counts = new Map<string, Map<string, number>>();
 	for (const u of units) {
 		u.tagged.forEach((w, i) => {
-			if (!w.norm) return;
+			if (!w.norm || !wanted.has(w.stem)) return;
 			const written = u.words[i]!.word.trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
 			// A capital only at a sentence start says nothing: keep the lower case then.
 			const form = i === 0 || written === written.toUpperCase() ? w.norm : written;
@@ -83,7 +89,7 @@ function surfaceForms(units: Unit[]): Map<string, string> {
 }
 
 function titleOf(units: Unit[], ranked: string[], surface: Map<string, string>, used: Set<string>): string {
-	const top = ranked.slice(0, 8);
+	const top = ranked.slice(0, TITLE_TERMS);
 	const rank = new Map(top.map((s, i) => [s, i]));
 	// The best adjacent pair of salient words ("remote control", "battery life").
 	const pairs = new Map<string, number>();

@@ -93,7 +93,7 @@ function topicsOf(
 	units: TalkAnalysis["units"],
 	frame: { start: number; end: number },
 ): { starts: number[]; titleAt: (span: { start: number; end: number }) => string | null } {
-	const { starts } = segmentUnits(units, frame.end - frame.start);
+	const starts = segmentUnits(units, frame.end - frame.start);
 	if (starts.length < 2) return { starts, titleAt: () => null };
 	const groups = starts.map((s, k) => units.slice(s, starts[k + 1] ?? units.length));
 	const titles = describeChapters(groups).map((t) => t.title);

@@ -1,0 +1,49 @@
+/**
+ * GET /api/videos/{id}/source-url: a signed link to the video's stored source, valid one hour, for
+ * a player (the dashboard's chapter list seeks it to a chapter's start). The link itself is served
+ * by source-file.ts, as clip downloads are.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { getDb } from "../../../db/client";
+import type { Api } from "../../../env";
+import { ApiError } from "../../../errors";
+import { signSourceUrl } from "../../../services/signing";
+import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
+import { VideoId } from "./schemas";
+import { requireVideo } from "./views";
+
+const SourceUrlSchema = z
+	.object({
+		url: z.string().openapi({
+			description:
+				"The stored source video, with HTTP Range support (a player can seek in it). No credentials needed: the token in it is valid one hour; ask again for a fresh one.",
+		}),
+		expiresAt: z.string().openapi({ description: "When the link stops working (ISO 8601)." }),
+	})
+	.openapi("SourceUrl");
+
+const sourceUrlRoute = createRoute({
+	method: "get",
+	path: "/videos/{id}/source-url",
+	tags: ["videos"],
+	summary: "A signed link to the video's stored source, for a player",
+	description:
+		"The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. 409 `conflict` (with `details.status`) before the source is stored; 410 `source_deleted` once it has been deleted (a video whose first run failed).",
+	security: BEARER_OR_SESSION,
+	request: { params: z.object({ id: VideoId }) },
+	responses: { 200: jsonOk(SourceUrlSchema, "The signed link."), ...errorResponses(401, 404, 409, 410) },
+});
+
+export function registerSourceUrl(api: Api) {
+	api.openapi(sourceUrlRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const video = await requireVideo(getDb(c.env), id, c.get("principal").workspaceIds);
+		if (!video.sourceKey)
+			throw new ApiError("conflict", `The video's source is not stored yet (it is ${video.status}).`, {
+				status: video.status,
+			});
+		if (!(await c.env.MEDIA.head(video.sourceKey)))
+			throw new ApiError("source_deleted", "The video's stored source has been deleted.");
+		return c.json(await signSourceUrl(c.env, new URL(c.req.url).origin, id, video.sourceKey), 200);
+	});
+}

@@ -1,0 +1,81 @@
+/**
+ * `npx tsx tools/quality/tune-chapters.ts [grid]`: the grids the offline chapters' parameters
+ * (segment.ts DEFAULT_SEGMENT_PARAMS) were chosen by, scored on QMSum train's **dev** series only
+ * with bench:quality's measures (Pk, WindowDiff, chapters per meeting). The held-out series are
+ * never read here: they are for `npm run bench:quality -- --test`. Grids: price (the prior and the
+ * price of a chapter), shape (blocks and shortest chapter), cues (a discourse marker's or pause's
+ * weight), words (which parts of speech are read), and for reading the numbers only: none (no
+ * chapters at all) and oracle (told the true number of topics).
+ */
+import { chapterSpans } from "../../src/worker/domain/chapters.ts";
+import {
+	DEFAULT_SEGMENT_PARAMS,
+	segmentUnits,
+	type SegmentParams,
+} from "../../src/worker/services/chapters/offline/segment.ts";
+import { isContent } from "../../src/worker/services/ranking/text/units.ts";
+import { buildChapterCorpus, scoreSegmenter, type ChapterItem, type Segmenter } from "./chapters-eval.ts";
+
+const items = buildChapterCorpus("dev");
+if (!items) throw new Error("no local copy of QMSum (see tools/quality/qmsum.ts)");
+
+/** The chapters' starts in seconds, as the offline chapters keep them (YouTube's rules). */
+const split =
+	(change: Partial<SegmentParams>, trueCount = false): Segmenter =>
+	(item) => {
+		const params = { ...DEFAULT_SEGMENT_PARAMS, ...change };
+		const duration = item.transcript.duration;
+		const starts = trueCount
+			? segmentUnits(item.units, duration, { ...params, chapterPrice: 1e12 }, item.topicCount)
+			: segmentUnits(item.units, duration, params);
+		const spans = chapterSpans(
+			starts.slice(1).map((i) => item.units[i]!.start),
+			duration,
+		);
+		return spans ? spans.map((s) => s.start) : [0];
+	};
+
+/** The same split reading only these parts of speech as topic words. */
+const readingOnly =
+	(pos: Set<string>, segmenter: Segmenter): Segmenter =>
+	(item) => {
+		const units = item.units.map((u) => ({
+			...u,
+			terms: u.tagged.filter((t) => pos.has(t.pos) && isContent({ ...t, negated: false })).map((t) => t.stem),
+		}));
+		return segmenter({ ...item, units } satisfies ChapterItem);
+	};
+
+type Grid = [string, Segmenter][];
+const product = <A, B>(as: A[], bs: B[]) => as.flatMap((a) => bs.map((b): [A, B] => [a, b]));
+
+const grids: Record<string, () => Grid> = {
+	price: () =>
+		product([0.05, 0.1, 0.3, 0.5, 1], [20, 30, 60, 100, 150]).map(([prior, chapterPrice]) => [
+			`prior ${prior} price ${chapterPrice}`,
+			split({ prior, chapterPrice }),
+		]),
+	shape: () =>
+		product([60, 120, 240], [6, 12, 20]).map(([blocks, minChapterDivisor]) => [
+			`blocks ${blocks} shortest /${minChapterDivisor}`,
+			split({ blocks, minChapterDivisor }),
+		]),
+	cues: () => [0, 2, 6].map((cueWeight) => [`cue weight ${cueWeight}`, split({ cueWeight })]),
+	words: () =>
+		(
+			[
+				["NOUN PROPN", ["NOUN", "PROPN"]],
+				["NOUN PROPN ADJ", ["NOUN", "PROPN", "ADJ"]],
+				["NOUN PROPN ADJ VERB", ["NOUN", "PROPN", "ADJ", "VERB"]],
+			] as [string, string[]][]
+		).map(([name, pos]) => [`only ${name}`, readingOnly(new Set(pos), split({}))]),
+	none: () => [["no chapters", () => [0]]],
+	oracle: () => [0.1, 0.3, 1].map((prior) => [`true count, prior ${prior}`, split({ prior }, true)]),
+};
+
+const chosen = process.argv[2] ?? "price";
+const grid = grids[chosen];
+if (!grid) throw new Error(`unknown grid ${chosen}: ${Object.keys(grids).join(", ")}`);
+console.log(`QMSum train, dev series: ${items.length} meetings`);
+console.log(`defaults: ${JSON.stringify(scoreSegmenter(items, split({})))}`);
+for (const [name, segmenter] of grid()) console.log(`${name}: ${JSON.stringify(scoreSegmenter(items, segmenter))}`);
