@@ -176,21 +176,10 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 		history.next.minutes === 0
 			? "This one is free"
 			: `This one costs ${history.next.minutes} minute${history.next.minutes === 1 ? "" : "s"}`;
-	const message = h("p", { class: "error", role: "alert" });
-	const form = h(
-		"form",
-		{ class: "card", "aria-labelledby": "regenerate-title" },
-		h("p", {
-			class: "muted",
-			id: "regenerate-cost",
-			text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.`,
-		}),
-		...configFields(video.config, { backgroundCategories: backgrounds, looks }, { reprocess: true }),
-		message,
-		h("button", { type: "submit", text: "Regenerate clips with these settings" }),
-	);
+	const form = regenerateForm(video.config, { backgroundCategories: backgrounds, looks }, cost);
 	form.addEventListener("submit", async (event) => {
 		event.preventDefault();
+		const message = form.querySelector<HTMLElement>("p.error")!;
 		message.textContent = "";
 		const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
 		button.disabled = true;
@@ -211,4 +200,24 @@ async function renderRegenerate(id: string, section: HTMLElement, onStarted: () 
 			form,
 		),
 	);
+}
+
+/** The regenerate form: what it costs, the video's config in the fields, a place for the error, the button. */
+function regenerateForm(
+	config: Parameters<typeof configFields>[0],
+	choices: Parameters<typeof configFields>[1],
+	cost: string,
+): HTMLFormElement {
+	return h(
+		"form",
+		{ class: "card", "aria-labelledby": "regenerate-title" },
+		h("p", {
+			class: "muted",
+			id: "regenerate-cost",
+			text: `${cost}. The source and transcript are reused (no new download or transcription); the clips below stay until the new ones are ready. The first regeneration of a video is free, each later one costs half its minutes; a failed one is refunded.`,
+		}),
+		...configFields(config, choices, { reprocess: true }),
+		h("p", { class: "error", role: "alert" }),
+		h("button", { type: "submit", text: "Regenerate clips with these settings" }),
+	) as HTMLFormElement;
 }

@@ -40,6 +40,25 @@ Each chapter: firstSentence (the number of the sentence it starts with), a title
 Answer with JSON only, following the schema.`;
 
 export async function chaptersWithLlm(llm: LlmClient, units: Unit[], duration: number): Promise<VideoChapters | null> {
+	const proposed = await proposedChapters(llm, units, duration);
+	const byStart = new Map<number, LlmChapter>();
+	for (const c of proposed) byStart.set(c.firstSentence === 0 ? 0 : units[c.firstSentence]!.start, c);
+	const spans = chapterSpans(
+		[...byStart.keys()].filter((s) => s > 0),
+		duration,
+	);
+	if (!spans) return null;
+	// Each span keeps the text of the proposal it starts with (the first span: the earliest proposal).
+	const starts = [...byStart.keys()].sort((a, b) => a - b);
+	const chapters = spans.map((span, i) => {
+		const own = i === 0 ? byStart.get(starts[0]!)! : byStart.get(nearest(starts, span.start))!;
+		return { ...span, title: own.title, summary: own.summary };
+	});
+	return { chapters, summary: await videoSummary(llm, chapters), madeBy: "llm", note: null };
+}
+
+/** The chapters the model proposes, part by part of the transcript, in order, one per first sentence. */
+async function proposedChapters(llm: LlmClient, units: Unit[], duration: number): Promise<LlmChapter[]> {
 	const parts = partsOf(units, CHUNK_SECONDS);
 	const asked = await askEach(parts, PARALLEL_CALLS, ([from, to]) =>
 		askFor(
@@ -60,23 +79,14 @@ export async function chaptersWithLlm(llm: LlmClient, units: Unit[], duration: n
 	requireAnswers(asked, "transcript parts");
 	if (asked.failed.length > 0)
 		throw new LlmAnalysisError(`${asked.failed.length} transcript parts were not answered`);
-	const proposed = asked.answered
+	return asked.answered
 		.flatMap((a) => a.value)
 		.sort((a, b) => a.firstSentence - b.firstSentence)
 		.filter((c, i, all) => i === 0 || c.firstSentence !== all[i - 1]!.firstSentence);
-	const byStart = new Map<number, LlmChapter>();
-	for (const c of proposed) byStart.set(c.firstSentence === 0 ? 0 : units[c.firstSentence]!.start, c);
-	const spans = chapterSpans(
-		[...byStart.keys()].filter((s) => s > 0),
-		duration,
-	);
-	if (!spans) return null;
-	// Each span keeps the text of the proposal it starts with (the first span: the earliest proposal).
-	const starts = [...byStart.keys()].sort((a, b) => a - b);
-	const chapters = spans.map((span, i) => {
-		const own = i === 0 ? byStart.get(starts[0]!)! : byStart.get(nearest(starts, span.start))!;
-		return { ...span, title: own.title, summary: own.summary };
-	});
+}
+
+/** Two to four sentences on the whole video, from its chapters' titles and summaries. */
+async function videoSummary(llm: LlmClient, chapters: { title: string; summary: string }[]): Promise<string> {
 	const summary = await askFor(
 		llm,
 		[
@@ -93,7 +103,7 @@ export async function chaptersWithLlm(llm: LlmClient, units: Unit[], duration: n
 		600,
 	);
 	if (!summary[0]) throw new LlmAnalysisError("the model wrote no summary");
-	return { chapters, summary: summary[0].text, madeBy: "llm", note: null };
+	return summary[0].text;
 }
 
 function nearest(values: number[], target: number): number {
