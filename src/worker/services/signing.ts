@@ -30,6 +30,17 @@ async function sign(env: Pick<Env, "SIGNING_SECRET">, parts: string[]): Promise<
 	return base64UrlEncode(await hmacSha256(secretOf(env), parts.join("\n")));
 }
 
+/** A URL's `token=<exp>.<sig>` checked against what it was signed for. */
+function checkToken(
+	env: Pick<Env, "SIGNING_SECRET">,
+	parts: string[],
+	token: string | undefined,
+	now: number,
+): Promise<SignatureCheck> {
+	const [exp, sig] = (token ?? "").split(".", 2);
+	return check(env, parts, exp, sig, now);
+}
+
 async function check(
 	env: Pick<Env, "SIGNING_SECRET">,
 	parts: string[],
@@ -98,8 +109,7 @@ export function checkClipToken(
 	token: string | undefined,
 	now = Date.now(),
 ) {
-	const [exp, sig] = (token ?? "").split(".", 2);
-	return check(env, ["clip", asset, objectKey], exp, sig, now);
+	return checkToken(env, ["clip", asset, objectKey], token, now);
 }
 
 /**
@@ -127,8 +137,7 @@ export function checkSourceToken(
 	token: string | undefined,
 	now = Date.now(),
 ) {
-	const [exp, sig] = (token ?? "").split(".", 2);
-	return check(env, ["source", objectKey], exp, sig, now);
+	return checkToken(env, ["source", objectKey], token, now);
 }
 
 /** `/api/caption-previews/<hash>?token=<exp>.<sig>` on `origin`: a look's preview PNG, valid one hour from `now`. */
@@ -150,8 +159,7 @@ export function checkCaptionPreviewToken(
 	token: string | undefined,
 	now = Date.now(),
 ) {
-	const [exp, sig] = (token ?? "").split(".", 2);
-	return check(env, ["caption-preview", objectKey], exp, sig, now);
+	return checkToken(env, ["caption-preview", objectKey], token, now);
 }
 
 /**
@@ -175,8 +183,7 @@ export function checkUploadToken(
 	token: string | undefined,
 	now = Date.now(),
 ) {
-	const [exp, sig] = (token ?? "").split(".", 2);
-	return check(env, ["upload", uploadId], exp, sig, now);
+	return checkToken(env, ["upload", uploadId], token, now);
 }
 
 /** `/admin/smoke/<runId>/download?token=<exp>.<sig>` on `origin`: the smoke check's object, signed as clip downloads are, for ten minutes. */
@@ -197,6 +204,5 @@ export function checkSmokeDownloadToken(
 	token: string | undefined,
 	now = Date.now(),
 ) {
-	const [exp, sig] = (token ?? "").split(".", 2);
-	return check(env, ["smoke", objectKey], exp, sig, now);
+	return checkToken(env, ["smoke", objectKey], token, now);
 }
