@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../src/worker/domain/video-config.ts";
-import { END_MODEL, MOMENT_MODEL, START_MODEL } from "../src/worker/services/ranking/offline/moment-model.ts";
+import { SUBSTANCE_INPUTS } from "../src/worker/services/ranking/offline/discussion-features.ts";
+import {
+	END_MODEL,
+	MOMENT_MODEL,
+	START_MODEL,
+	SUBSTANCE_MODEL,
+} from "../src/worker/services/ranking/offline/moment-model.ts";
 import { rankOffline } from "../src/worker/services/ranking/offline/rank-offline.ts";
 import { MOMENT_INPUTS, SIDE_FEATURES } from "../src/worker/services/ranking/offline/unit-features.ts";
 import type { Transcript } from "../src/worker/services/transcription/transcript.ts";
@@ -48,7 +54,8 @@ describe("the offline ranker on the dev corpora (what it was fitted on: a regres
 		expect(MOMENT_MODEL.features).toEqual(MOMENT_INPUTS);
 		expect(START_MODEL.features.slice(0, SIDE_FEATURES.length)).toEqual(SIDE_FEATURES.map((f) => `change:${f}`));
 		expect(END_MODEL.features.slice(0, SIDE_FEATURES.length)).toEqual(SIDE_FEATURES.map((f) => `change:${f}`));
-		for (const model of [MOMENT_MODEL, START_MODEL, END_MODEL]) {
+		expect(SUBSTANCE_MODEL.features).toEqual(SUBSTANCE_INPUTS);
+		for (const model of [MOMENT_MODEL, START_MODEL, END_MODEL, SUBSTANCE_MODEL]) {
 			expect(model.weights).toHaveLength(model.features.length);
 			expect(model.mean).toHaveLength(model.features.length);
 		}

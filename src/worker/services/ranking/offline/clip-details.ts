@@ -129,8 +129,7 @@ function payoffCue(units: Unit[]): number {
 export function substanceOf(talk: TalkAnalysis, span: Span): number {
 	let worth = 0;
 	for (let k = span.i; k <= span.j; k++)
-		worth +=
-			(talk.units[k]!.end - talk.units[k]!.start) * (talk.reading.moment[k]! - SUBSTANCE_BAR + talk.lift[k]!);
+		worth += (talk.units[k]!.end - talk.units[k]!.start) * (talk.reading.worth[k]! - SUBSTANCE_BAR + talk.lift[k]!);
 	return worth / (SUBSTANCE_SECONDS * (1 - SUBSTANCE_BAR));
 }
 

@@ -127,8 +127,9 @@ export function unitVector(u: Unit, idf: Map<string, number>, scale: VideoScale)
 		thirdPerson: (u.thirdPerson / words) * 5,
 		firstPerson: (u.firstPerson / words) * 5,
 		secondPerson: (u.secondPerson / words) * 5,
-		properNouns: (u.properNouns / words) * 5,
-		numbers: (u.numbers / words) * 5,
+		// A sentence of nothing but names or numbers is a list read out, not more of a moment than one that has a few.
+		properNouns: Math.min(1, (u.properNouns / words) * 5),
+		numbers: Math.min(1, (u.numbers / words) * 5),
 		feeling: (Math.abs(u.valence) / words) * 3,
 		ratedWords: (u.rated / words) * 3,
 		question: u.question ? 1 : 0,
@@ -142,7 +143,8 @@ export function unitVector(u: Unit, idf: Map<string, number>, scale: VideoScale)
 		reasoning: Math.min(1, u.reasoning / 2),
 		storyOpener: u.storyOpener ? 1 : 0,
 		returnMarker: u.returnMarker ? 1 : 0,
-		contentDensity: u.terms.length / words,
+		// Numbers are terms for matching, but a string of them read out is not dense content.
+		contentDensity: Math.max(0, u.terms.length - u.numbers) / words,
 		centrality: scale.centrality,
 	};
 }

@@ -1,19 +1,27 @@
 /**
  * Choosing moments without a prompt. A passage's gain is what its sentences are worth over
- * ordinary talk (Σ duration × (p − τ + lift): above τ a sentence adds, below it costs, so a clip
- * grows only while the moment lasts, never toward the maximum), plus how clean its edges are (a
- * start and an end where the talk changes), plus whether its opening sets up what follows (the
- * words of its first seconds come back later in it). Every candidate passage is scored once, in
+ * ordinary talk (Σ duration × (worth − τ + lift), worth being the moment reading and, where that
+ * is no moment, the substance of the discussion around it: above τ a sentence adds, below it
+ * costs, so a clip grows only while the moment lasts, never toward the maximum), plus how clean its
+ * edges are (a start and an end where the talk changes), plus whether its opening sets up what
+ * follows (the words of its first seconds come back later in it). Every candidate passage is scored once, in
  * O(1) each from running sums, keeping a few per first sentence; the best non-overlapping ones win.
  */
 import type { MomentReading } from "./moments";
 import { overlaps, type Span } from "./passages";
 import type { TalkAnalysis } from "./talk-analysis";
 
-/** A sentence is worth its duration × (p − τ): above τ it adds to a passage, below it costs. */
+/** A sentence is worth its duration × (worth − τ): above τ it adds to a passage, below it costs. */
 export const MOMENT_BAR = 0.5;
-/** Weight of clean edges (a start and an end where talk changes) against the sentences' worth. */
-export const EDGE_WEIGHT = 8;
+/** Where the best fifth of a video's talk starts (by worth, duration-weighted): the bar in talk without moments. */
+const BEST_SHARE_FROM = 0.8;
+/**
+ * Weights of clean edges (a start and an end where talk changes) against the sentences' worth.
+ * The start weighs more: when a moment does not fit the range, a clip may lose its coda but never
+ * its setup (the demo's bakery story, 30.5 s in a 30 s range, opens on "ten years ago").
+ */
+export const START_EDGE_WEIGHT = 10;
+export const END_EDGE_WEIGHT = 8;
 /** How much an opening that sets up the rest of the passage counts, and how long the opening is. */
 export const OPENING_WEIGHT = 6;
 const OPENING_SECONDS = 8;
@@ -25,18 +33,39 @@ interface Candidate {
 	gain: number;
 }
 
-/** Running sums of each sentence's worth: duration × (p − τ + lift from vocal energy, the asked-for mood, what is left out). */
+/** Running sums of each sentence's worth: duration × (worth − τ + lift from vocal energy, the asked-for mood, what is left out). */
 export function gainPrefix(talk: TalkAnalysis): Float64Array {
 	const prefix = new Float64Array(talk.units.length + 1);
+	const bar = barOf(talk);
 	talk.units.forEach(
-		(u, k) =>
-			(prefix[k + 1] = prefix[k]! + (u.end - u.start) * (talk.reading.moment[k]! - MOMENT_BAR + talk.lift[k]!)),
+		(u, k) => (prefix[k + 1] = prefix[k]! + (u.end - u.start) * (talk.reading.worth[k]! - bar + talk.lift[k]!)),
 	);
 	return prefix;
 }
 
+/**
+ * The bar a sentence must clear to add to a passage: MOMENT_BAR, or in talk without moments (a
+ * meeting, most of whose sentences read far below it) the worth its best fifth reaches, so that
+ * passages there grow by what they carry and not only by their edges.
+ */
+export function barOf(talk: TalkAnalysis): number {
+	const { units, reading, lift } = talk;
+	const order = units.map((_, k) => k).sort((a, b) => reading.worth[a]! + lift[a]! - (reading.worth[b]! + lift[b]!));
+	const seconds = (k: number) => units[k]!.end - units[k]!.start;
+	const total = units.reduce((sum, _, k) => sum + seconds(k), 0);
+	let below = 0;
+	for (const k of order) {
+		below += seconds(k);
+		if (below >= BEST_SHARE_FROM * total) return Math.min(MOMENT_BAR, reading.worth[k]! + lift[k]!);
+	}
+	return MOMENT_BAR;
+}
+
 export function edgeGain(reading: MomentReading, i: number, j: number): number {
-	return EDGE_WEIGHT * (Math.tanh(reading.startLogit[i]! / 4) + Math.tanh(reading.endLogit[j]! / 4));
+	return (
+		START_EDGE_WEIGHT * Math.tanh(reading.startLogit[i]! / 4) +
+		END_EDGE_WEIGHT * Math.tanh(reading.endLogit[j]! / 4)
+	);
 }
 
 /**
@@ -111,6 +140,7 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		(_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)),
 	);
 	const holdsExcluded = (span: Span) => excludedBefore[span.j + 1]! - excludedBefore[span.i]! > 0;
+	const mostlyChatter = chatterShare(talk);
 	candidates.sort((a, b) => b.gain - a.gain || a.span.start - b.span.start);
 	const picked: Span[] = [];
 	for (const { span, gain } of candidates) {
@@ -118,9 +148,22 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		// Past the moments worth cutting, keep filling only up to the minimum count.
 		if (gain <= 0 && picked.length >= least) break;
 		if (holdsExcluded(span)) continue;
+		// Filling up to the minimum count never takes a stretch of chatter (a meeting's digits, its closing business).
+		if (gain <= 0 && mostlyChatter(span)) continue;
 		if (!picked.some((p) => overlaps(p, span) || splitsAMoment(talk.reading, p, span))) picked.push(span);
 	}
 	return picked;
+}
+
+/** Whether at least half of a passage's seconds are sentences of chatter, greetings or logistics. */
+function chatterShare(talk: TalkAnalysis): (span: Span) => boolean {
+	const seconds = new Float64Array(talk.units.length + 1);
+	const chatter = new Float64Array(talk.units.length + 1);
+	talk.units.forEach((u, k) => {
+		seconds[k + 1] = seconds[k]! + (u.end - u.start);
+		chatter[k + 1] = chatter[k]! + (u.chatter > 0 ? u.end - u.start : 0);
+	});
+	return (span) => chatter[span.j + 1]! - chatter[span.i]! >= 0.5 * (seconds[span.j + 1]! - seconds[span.i]!);
 }
 
 /**

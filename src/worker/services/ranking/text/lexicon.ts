@@ -192,7 +192,51 @@ export const CHATTER_PHRASES = [
 	"don't forget to",
 	"first things first",
 	"let's get into it",
+	// A formal meeting's procedure: its opening, its papers and its close.
+	"apologies for absence",
+	"received apologies",
+	"declarations of interest",
+	"declare an interest",
+	"standing order",
+	"papers to note",
+	"paper to note",
+	"private session",
+	"thank you for attending",
+	"thank you for your attendance",
+	"thanks for attending",
+	"thank you all for coming",
+	"transcript to check",
+	"take a break",
+	"short break",
+	"reconvene",
+	"end of the meeting",
+	"end of meeting",
+	"finish the meeting",
+	"close the meeting",
+	// The room and its machines, not what is said in it.
+	"read our digits",
+	"do our digits",
+	"do digits",
+	"test test",
+	"testing testing",
+	"questionnaire",
+	"whiteboard",
+	"shared documents",
+	"project documents",
+	"my documents",
+	"save as",
+	"double click",
 ];
+
+/**
+ * Words that weigh options: what a discussion that decides something is made of ("the cost is a
+ * problem", "a better idea", "we agree"). Chit-chat and anecdotes rarely use them.
+ */
+export const EVALUATIVE_WORDS = words(`
+	good better best bad worse worst problem problems important advantage advantages disadvantage disadvantages
+	cost costs expensive cheap easy easier difficult hard harder useful issue issues option options idea ideas decide
+	decided decision agree agreed
+`);
 
 /** Words that carry reasoning: a point argued, explained or decided. */
 export const REASONING_PHRASES = [

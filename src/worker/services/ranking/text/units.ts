@@ -10,6 +10,7 @@ import {
 	BACKCHANNEL_WORDS,
 	CHATTER_PHRASES,
 	DANGLING_OPENER,
+	EVALUATIVE_WORDS,
 	FILLER_WORDS,
 	FIRST_PERSON,
 	IRREGULAR_PAST,
@@ -61,6 +62,8 @@ export interface Unit extends Sentence {
 	/** Phrases of chatter (greetings, time checks, logistics) and of reasoning (because, we decided, for example). */
 	chatter: number;
 	reasoning: number;
+	/** Words that weigh options ("a better idea", "the cost is a problem"). */
+	evaluative: number;
 	/** Opens as a story does ("ten years ago", "so my uncle"), or returns from one ("anyway"). */
 	storyOpener: boolean;
 	returnMarker: boolean;
@@ -152,8 +155,9 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 			/\?["')\s]*$/.test(sentence.text) ||
 			(!/[.!?…]["')\s]*$/.test(sentence.text) && QUESTION_SHAPE.test(spoken.join(" "))),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
-		chatter: CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
+		chatter: CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length + (readsOutNumbers(words) ? 2 : 0),
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
+		evaluative: count(EVALUATIVE_WORDS),
 		storyOpener: STORY_OPENERS.some((p) => opening.includes(` ${p} `)),
 		returnMarker: RETURN_MARKERS.test(spoken.join(" ")),
 		valence,
@@ -184,6 +188,18 @@ function wordTallies(words: WordInfo[]) {
 	}
 	return { pastVerbs, verbs, valence, rated, terms };
 }
+
+/**
+ * A string of numbers read out ("transcript one three one one dash one three three zero, four
+ * seven six …"): a recording's bookkeeping, not talk, however many numbers it holds.
+ */
+function readsOutNumbers(words: WordInfo[]): boolean {
+	const numbers = words.filter((w) => w.pos === "NUM").length;
+	return (
+		numbers >= READ_OUT_NUMBERS && numbers >= 0.6 * words.filter((w) => w.norm && !FILLER_WORDS.has(w.norm)).length
+	);
+}
+const READ_OUT_NUMBERS = 6;
 
 /** Proper nouns written with a capital, past the sentence's first word (which is capitalised anyway). */
 function properNounCount(sentence: Sentence, words: WordInfo[]): number {
