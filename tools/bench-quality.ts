@@ -46,6 +46,7 @@ import {
 import { chaptersOffline } from "../src/worker/services/chapters/offline/chapters-offline.ts";
 import { bm25Windows, bm25WindowsOfLengths, fluencyWindows, randomWindowsOfLengths } from "./quality/baselines.ts";
 import { scoreHighlights, scorePrompts, scoreSubstance, type PromptItem, type Ranker } from "./quality/evaluate.ts";
+import { bundleRankLong, HEAP_CAP_64MB } from "./quality/heap-cap.ts";
 import { longTalk } from "./quality/long-talk.ts";
 import { summaryLines } from "./quality/summary.ts";
 import type { Span } from "./quality/metrics.ts";
@@ -250,22 +251,13 @@ function speed() {
 	const dir = mkdtempSync(join(tmpdir(), "bench-quality-"));
 	try {
 		const long: Record<string, unknown> = {};
+		const script = bundleRankLong(dir);
 		for (const style of ["punctuated", "plain"] as const) {
 			const file = join(dir, `${style}.json`);
 			const transcript = longTalk(180, style);
 			writeFileSync(file, JSON.stringify(transcript));
 			for (const prompt of [null, "why did they change the plan for the budget?"]) {
-				const args = [
-					"--max-old-space-size=56",
-					"--max-semi-space-size=4",
-					"--import",
-					"tsx",
-					join(import.meta.dirname, "quality", "rank-long.ts"),
-					file,
-					"5",
-					"600",
-					...(prompt ? [prompt] : []),
-				];
+				const args = [...HEAP_CAP_64MB, script, file, "5", "600", ...(prompt ? [prompt] : [])];
 				const run = spawnSync(process.execPath, args, { encoding: "utf8" });
 				long[`${style}, ${prompt ? "prompt" : "no prompt"}`] =
 					run.status === 0

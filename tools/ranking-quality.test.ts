@@ -17,6 +17,8 @@ import type { Transcript } from "../src/worker/services/transcription/transcript
 import { fluencyWindows, randomWindowsOfLengths } from "./quality/baselines.ts";
 import type { Span } from "./quality/metrics.ts";
 import { scoreHighlights, scorePrompts, type Ranker } from "./quality/evaluate.ts";
+import { bundleRankLong, HEAP_CAP_64MB } from "./quality/heap-cap.ts";
+import { longTalk } from "./quality/long-talk.ts";
 import { buildMeetingCorpus } from "./quality/prompt-corpus.ts";
 import { buildTalkCorpus } from "./quality/talk-corpus.ts";
 
@@ -111,4 +113,26 @@ describe("npm run rank", () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+});
+
+describe("three hours of talk", () => {
+	it("rank at 5-600 s inside a 64 MB heap, bundled as the Worker is, with and without a prompt", () => {
+		const dir = mkdtempSync(join(tmpdir(), "rank-long-"));
+		try {
+			const file = join(dir, "t.json");
+			writeFileSync(file, JSON.stringify(longTalk(180)));
+			const script = bundleRankLong(dir);
+			for (const prompt of [[], ["why did they change the plan for the budget?"]]) {
+				const run = spawnSync(process.execPath, [...HEAP_CAP_64MB, script, file, "5", "600", ...prompt], {
+					encoding: "utf8",
+				});
+				expect(run.status, run.stderr.slice(-500)).toBe(0);
+				const outcome = JSON.parse(run.stdout);
+				expect(outcome.error).toBeNull();
+				expect(outcome.clips).toBeGreaterThan(0);
+			}
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}, 120_000);
 });

@@ -1,8 +1,7 @@
 /**
  * Ranks one transcript file in a process of its own and prints what it cost: CPU seconds, wall
- * seconds and the V8 heap. `bench:quality` runs it under `--max-old-space-size=56
- * --max-semi-space-size=4`, so a run that finishes has ranked inside a 64 MB heap (old space plus
- * both semi-spaces), as a Worker must within its 128 MB.
+ * seconds and the V8 heap. `bench:quality` and the tools tests bundle it and run it under a 64 MB
+ * heap (heap-cap.ts), so a run that finishes has ranked inside it, as a Worker must within its 128 MB.
  *
  * `node --import tsx tools/quality/rank-long.ts <transcript.json> <min> <max> [prompt]`
  */

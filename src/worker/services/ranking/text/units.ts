@@ -131,10 +131,16 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 	const spoken = norms.filter((n) => !FILLER_WORDS.has(n));
 	const backchannel = norms.length <= 4 && norms.every((n) => BACKCHANNEL_WORDS.has(n) || FILLER_WORDS.has(n));
 	const opening = ` ${spoken.slice(0, 5).join(" ")} `;
+	// The sentence's fields named one by one (not spread): every unit then shares one hidden class, which at
+	// 3 hours of talk is megabytes less than a shape per unit.
 	return {
-		...sentence,
+		start: sentence.start,
+		end: sentence.end,
+		text: sentence.text,
+		words: sentence.words,
+		closed: sentence.closed,
 		index,
-		tagged: words.map(({ norm, stem, lemma, pos }) => ({ norm, stem, lemma, pos })),
+		tagged: words,
 		terms,
 		keys: backchannel ? [] : words.filter((w) => isKey(w.norm)).map((w) => w.stem),
 		wordCount: norms.length - fillers,
