@@ -4,15 +4,24 @@
  * the previous one is still uploading (uploads are I/O, encodes are CPU); the local transcriber
  * holds one while it recognises a chunk.
  *
- * Shared fairly between videos: a freed slot goes to the waiting job whose video holds the fewest
- * slots (first come among equals), not simply the oldest waiter. So one workspace's burst of
- * videos, whose jobs queue up first, does not make another video's first clip wait behind all of
- * them: each video running gets an equal share of the cores.
+ * Shared fairly between workspaces, then between their videos: a freed slot goes to the waiting
+ * job whose workspace holds the fewest slots, among those to the one whose video holds the fewest,
+ * and first come among equals; not simply the oldest waiter. So one workspace's burst of videos,
+ * whose jobs queue up first, does not make another workspace's first clip wait behind all of them:
+ * each workspace running gets an equal share of the cores, and each of its videos an equal share
+ * of that.
  */
 import { availableParallelism } from "node:os";
 
+/** Who a job is for. Jobs that name no workspace or video share one anonymous owner. */
+export interface SlotOwner {
+	workspace?: string;
+	video?: string;
+}
+
 interface Waiter {
-	owner: string;
+	workspace: string;
+	video: string;
 	ready: () => void;
 }
 
@@ -20,8 +29,9 @@ export class Slots {
 	readonly size: number;
 	private free: number;
 	private readonly waiting: Waiter[] = [];
-	/** Slots held per owner (a video id; "" when the caller names none). */
-	private readonly held = new Map<string, number>();
+	/** Slots held per workspace and per video ("" when the caller names none). */
+	private readonly byWorkspace = new Map<string, number>();
+	private readonly byVideo = new Map<string, number>();
 
 	constructor(size: number) {
 		this.size = Math.max(1, size);
@@ -34,14 +44,17 @@ export class Slots {
 	}
 
 	/** Resolves with a release function once a slot is free for `owner` (or rejects if `signal` aborts first). */
-	async acquire(signal?: AbortSignal, owner = ""): Promise<() => void> {
+	async acquire(signal?: AbortSignal, owner: SlotOwner = {}): Promise<() => void> {
+		const workspace = owner.workspace ?? "";
+		const video = owner.video ?? "";
 		if (this.free > 0) {
 			this.free--;
-			return this.grant(owner);
+			return this.grant(workspace, video);
 		}
 		await new Promise<void>((resolve, reject) => {
 			const waiter: Waiter = {
-				owner,
+				workspace,
+				video,
 				ready: () => {
 					signal?.removeEventListener("abort", onAbort);
 					resolve();
@@ -54,33 +67,45 @@ export class Slots {
 			this.waiting.push(waiter);
 			signal?.addEventListener("abort", onAbort, { once: true });
 		});
-		return this.grant(owner);
+		return this.grant(workspace, video);
 	}
 
-	private grant(owner: string): () => void {
-		this.held.set(owner, (this.held.get(owner) ?? 0) + 1);
+	private grant(workspace: string, video: string): () => void {
+		count(this.byWorkspace, workspace, 1);
+		count(this.byVideo, video, 1);
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
-			const left = (this.held.get(owner) ?? 1) - 1;
-			if (left > 0) this.held.set(owner, left);
-			else this.held.delete(owner);
+			count(this.byWorkspace, workspace, -1);
+			count(this.byVideo, video, -1);
 			const next = this.nextWaiter();
 			if (next) next.ready();
 			else this.free++;
 		};
 	}
 
-	/** The waiter whose owner holds the fewest slots now; the earliest among equals. */
+	/** The waiter whose workspace, then video, holds the fewest slots now; the earliest among equals. */
 	private nextWaiter(): Waiter | undefined {
 		let best = -1;
+		const rank = (w: Waiter) => [this.byWorkspace.get(w.workspace) ?? 0, this.byVideo.get(w.video) ?? 0] as const;
 		for (let i = 0; i < this.waiting.length; i++) {
-			const holds = this.held.get(this.waiting[i]!.owner) ?? 0;
-			if (best < 0 || holds < (this.held.get(this.waiting[best]!.owner) ?? 0)) best = i;
+			if (best < 0) {
+				best = i;
+				continue;
+			}
+			const [workspace, video] = rank(this.waiting[i]!);
+			const [bestWorkspace, bestVideo] = rank(this.waiting[best]!);
+			if (workspace < bestWorkspace || (workspace === bestWorkspace && video < bestVideo)) best = i;
 		}
 		return best < 0 ? undefined : this.waiting.splice(best, 1)[0];
 	}
+}
+
+function count(held: Map<string, number>, owner: string, by: number): void {
+	const now = (held.get(owner) ?? 0) + by;
+	if (now > 0) held.set(owner, now);
+	else held.delete(owner);
 }
 
 export const cpuSlots = new Slots(Number(process.env.ENCODE_SLOTS) || availableParallelism());

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { rm, stat } from "node:fs/promises";
 import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
-import { cpuSlots } from "./encode-slots.ts";
+import { cpuSlots, type SlotOwner } from "./encode-slots.ts";
 import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
@@ -24,8 +24,8 @@ export async function transcribeLocally(
 	language: string | null,
 	onProgress: (fraction: number) => void,
 	signal?: AbortSignal,
-	/** The video the chunk is of: the CPU slots are shared fairly between videos. */
-	videoId?: string,
+	/** Whose chunk it is: the CPU slots are shared fairly between workspaces, then their videos. */
+	owner: SlotOwner = {},
 ): Promise<TranscribeResult> {
 	if (language && language !== "en") {
 		throw new TierError(
@@ -44,7 +44,7 @@ export async function transcribeLocally(
 		// Recognition is CPU work like an encode: one per core. Eleven chunks sharing two cores each take
 		// 5× longer, and a tier restarted more often than that (a soak's kills, a deploy) then never
 		// finishes one; in line, each finishes at full speed and its result is kept by the Worker.
-		release = await cpuSlots.acquire(signal, videoId ?? "");
+		release = await cpuSlots.acquire(signal, owner);
 		await runProcess(tools.ffmpeg, toPocketsphinxWavArgs(input, wav), { timeoutMs: 5 * 60_000, signal });
 		// 16 kHz mono 16-bit: 32,000 bytes a second after the 44-byte header.
 		const seconds = Math.max(1, ((await stat(wav)).size - 44) / 32_000);

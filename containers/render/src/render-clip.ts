@@ -46,7 +46,7 @@ export async function renderClip(
 	const baseLayout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
 	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
-	const release = await cpuSlots.acquire(signal, req.videoId);
+	const release = await cpuSlots.acquire(signal, { workspace: req.workspaceId, video: req.videoId });
 	try {
 		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
 		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);

@@ -73,7 +73,11 @@ const handlers: JobHandlers = {
 	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
 	extractAudio,
-	transcribe: (req, p, signal) => transcribeLocally(req.audioUrl, req.language, p, signal, req.videoId),
+	transcribe: (req, p, signal) =>
+		transcribeLocally(req.audioUrl, req.language, p, signal, {
+			workspace: req.workspaceId,
+			video: req.videoId,
+		}),
 	renderClip,
 	signals: computeSignals,
 	makeBackground,

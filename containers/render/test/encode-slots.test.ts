@@ -37,8 +37,8 @@ describe("encode slots", () => {
 	it("shares the cores between videos: a freed slot goes to the video holding fewest, not to the oldest waiter", async () => {
 		const slots = new Slots(2);
 		const order: string[] = [];
-		const take = (owner: string, label: string) =>
-			slots.acquire(undefined, owner).then((release) => {
+		const take = (video: string, label: string) =>
+			slots.acquire(undefined, { video }).then((release) => {
 				order.push(label);
 				return release;
 			});
@@ -59,5 +59,36 @@ describe("encode slots", () => {
 		(await queued[3]!)();
 		await new Promise((r) => setTimeout(r, 10));
 		expect(order).toEqual(["a1", "a2", "b1", "a3", "a4", "a5"]);
+	});
+
+	it("shares the cores between workspaces first: one workspace's videos together get no more than another workspace's one", async () => {
+		const slots = new Slots(2);
+		const order: string[] = [];
+		const take = (workspace: string, video: string, label: string) =>
+			slots.acquire(undefined, { workspace, video }).then((release) => {
+				order.push(label);
+				return release;
+			});
+		// Workspace A bursts two videos that hold both cores and queue more; B's one video and C's come last.
+		const a1 = await take("ws_a", "vid_a1", "a1");
+		const a2 = await take("ws_a", "vid_a2", "a2");
+		const queued = [
+			take("ws_a", "vid_a3", "a3"),
+			take("ws_a", "vid_a1", "a1'"),
+			take("ws_b", "vid_b", "b"),
+			take("ws_c", "vid_c", "c"),
+		];
+		await new Promise((r) => setTimeout(r, 10));
+		a1();
+		await new Promise((r) => setTimeout(r, 10));
+		// Per video, A's new third video (holding none) would tie with B and go first; per workspace, A holds one and B none.
+		expect(order.slice(2)).toEqual(["b"]);
+		(await queued[2]!)();
+		await new Promise((r) => setTimeout(r, 10));
+		// A still holds one (a2), C none: C's job goes before A's two, which came earlier.
+		expect(order.slice(2)).toEqual(["b", "c"]);
+		a2();
+		await new Promise((r) => setTimeout(r, 10));
+		expect(order.slice(2)).toEqual(["b", "c", "a3"]);
 	});
 });

@@ -127,8 +127,9 @@ export type ExtractAudioResult = z.infer<typeof ExtractAudioResult>;
 export const TranscribeRequest = z.object({
 	audioUrl: httpUrl,
 	language: z.string().nullable(),
-	/** The video the chunk is of (the tier shares its cores fairly between videos). */
+	/** The video the chunk is of, and its workspace (the tier shares its cores fairly between workspaces, then their videos). */
 	videoId: PathSafeId.optional(),
+	workspaceId: PathSafeId.optional(),
 });
 export type TranscribeRequest = z.infer<typeof TranscribeRequest>;
 export const TranscribeResult = z.object({
@@ -204,6 +205,8 @@ export type SplitScreenSpec = z.infer<typeof SplitScreenSpec>;
 
 export const RenderClipRequest = z.object({
 	videoId: PathSafeId,
+	/** The video's workspace: the tier shares its cores fairly between workspaces, then their videos. */
+	workspaceId: PathSafeId.optional(),
 	clipId: PathSafeId,
 	sourceUrl: httpUrl,
 	start: z.number().nonnegative(),

@@ -23,6 +23,8 @@ import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
 export interface ClipToRender {
 	videoId: string;
+	/** The tier shares its cores fairly between workspaces, then between their videos. */
+	workspaceId: string;
 	clipId: string;
 	start: number;
 	end: number;
@@ -49,6 +51,7 @@ export interface SignedLook {
 export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: SignedLook): RenderClipRequest {
 	return {
 		videoId: clip.videoId,
+		workspaceId: clip.workspaceId,
 		clipId: clip.clipId,
 		sourceUrl: clip.sourceUrl,
 		start: clip.start,
@@ -121,9 +124,14 @@ export async function signTargets(
 type SignedUrls = Pick<ClipToRender, "sourceUrl" | "videoPutUrl" | "thumbnailPutUrl">;
 
 /** A clip row as the tier is asked to draw it. */
-export function clipToRender(videoId: string, clip: ClipRow, words: Word[], urls: SignedUrls): ClipToRender {
+export function clipToRender(
+	video: { videoId: string; workspaceId: string },
+	clip: ClipRow,
+	words: Word[],
+	urls: SignedUrls,
+): ClipToRender {
 	return {
-		videoId,
+		...video,
 		clipId: clip.id,
 		start: clip.startTime,
 		end: clip.endTime,
@@ -199,10 +207,14 @@ export async function renderClipStep(
 	const captions = config.enableCaptions
 		? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)))
 		: null;
-	const request = renderRequestFor(config, clipToRender(run.videoId, clip, words, signed.urls), {
-		...signed.look,
-		captions,
-	});
+	const request = renderRequestFor(
+		config,
+		clipToRender({ videoId: run.videoId, workspaceId: video.workspaceId }, clip, words, signed.urls),
+		{
+			...signed.look,
+			captions,
+		},
+	);
 	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	const result = await whileBackgroundKept(run, job.look.backgroundKey, () =>
 		renderJob(

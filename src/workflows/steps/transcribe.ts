@@ -62,7 +62,11 @@ export async function transcribeChunk(
 		const transcriber = createTranscriber(run.env);
 		const result = await asTranscriptionFailure(() =>
 			transcriber.transcribeChunk(
-				{ videoId: run.videoId, key: r2Keys.audioChunk(run.videoId, chunk.index) },
+				{
+					videoId: run.videoId,
+					workspaceId: video.workspaceId,
+					key: r2Keys.audioChunk(run.videoId, chunk.index),
+				},
 				video.config.language,
 				share,
 			),

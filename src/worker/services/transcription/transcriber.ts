@@ -11,6 +11,8 @@ import { whisperTranscribe } from "./workers-ai";
 
 export interface AudioChunkRef {
 	videoId: string;
+	/** The tier shares its cores fairly between workspaces, then between their videos. */
+	workspaceId?: string;
 	/** R2 key of the chunk's audio (16 kHz mono MP3). */
 	key: string;
 }
@@ -43,7 +45,11 @@ export function createTranscriber(env: Env): Transcriber {
 		async transcribeChunk(chunk, language, onProgress) {
 			const render = createRenderClient(env, renderInstance.video(env, chunk.videoId));
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
-			return render.run("transcribe", { audioUrl, language, videoId: chunk.videoId }, { onProgress });
+			return render.run(
+				"transcribe",
+				{ audioUrl, language, videoId: chunk.videoId, workspaceId: chunk.workspaceId },
+				{ onProgress },
+			);
 		},
 	};
 }
