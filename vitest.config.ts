@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { readAiCatalogue } from "./scripts/ai-catalogue.ts";
@@ -49,6 +50,8 @@ export default defineConfig(async () => {
 			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
 			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
+			// One file per core (vitest's own default is cores − 1: one at a time on a 2-core machine).
+			maxWorkers: availableParallelism(),
 		},
 	};
 });

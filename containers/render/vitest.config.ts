@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // The render tier's tests run in plain Node with real ffmpeg, ffprobe, yt-dlp and pocketsphinx.
@@ -8,6 +9,8 @@ export default defineConfig({
 		include: ["test/**/*.test.ts"],
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
+		// One file per core (vitest's own default is cores − 1: one at a time on a 2-core machine).
+		maxWorkers: availableParallelism(),
 		// RENDER_SECRET: this run's own, which the tests sign their job requests with (test/signed-post.ts).
 		env: {
 			ALLOW_PRIVATE_SOURCES: "true",
