@@ -7,13 +7,13 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, signIn } from "./browser.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Three topics in turn, each opened as a speaker would: about a minute of flite speech. */
 const THREE_TOPICS = [
@@ -41,20 +41,7 @@ const media = useServedMedia("clipforge-e2e-chapters-", (dir) => {
 let browser: Browser;
 beforeAll(async () => {
 	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-quic",
-			"--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--disable-sync",
-			"--autoplay-policy=no-user-gesture-required",
-		],
-	});
+	browser = await launchChromium();
 });
 afterAll(async () => {
 	await browser?.close();
@@ -76,11 +63,7 @@ async function signedInPage(problems: string[]): Promise<Page> {
 	const page = await context.newPage();
 	page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
 	page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && problems.push(m.text()));
-	await page.goto(`${stackUrl()}/app#/login`);
-	await page.getByLabel("Email").fill(inject("clipforgeEmail"));
-	await page.getByLabel("Password").fill(inject("clipforgePassword"));
-	await page.getByRole("button", { name: "Sign in" }).click();
-	await page.getByRole("heading", { name: "New video" }).waitFor();
+	await signIn(page);
 	return page;
 }
 

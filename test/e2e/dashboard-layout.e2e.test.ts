@@ -5,32 +5,20 @@
  * on frames in containers/render/test/speaker-layouts.test.ts.
  */
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchChromium, signIn } from "./browser.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAYOUTS } from "@clipforge/domain";
-import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
+import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const media = useServedMedia("clipforge-e2e-layout-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20 }),
 );
 
 let browser: Browser;
 beforeAll(async () => {
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-quic",
-			"--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--disable-sync",
-		],
-	});
+	browser = await launchChromium();
 });
 afterAll(async () => {
 	await browser?.close();
@@ -42,11 +30,7 @@ describe("dashboard: two-person layout", () => {
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-		await page.goto(`${stackUrl()}/app#/login`);
-		await page.getByLabel("Email").fill(inject("clipforgeEmail"));
-		await page.getByLabel("Password").fill(inject("clipforgePassword"));
-		await page.getByRole("button", { name: "Sign in" }).click();
-		await page.getByRole("heading", { name: "New video" }).waitFor();
+		await signIn(page);
 
 		const select = page.getByLabel("Two-person layout");
 		expect(await select.inputValue()).toBe("auto");

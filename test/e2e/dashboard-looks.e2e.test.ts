@@ -9,14 +9,14 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, signIn } from "./browser.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPTION_PRESETS } from "@clipforge/contract/words";
-import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
+import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const media = useServedMedia("clipforge-e2e-looks-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
@@ -24,31 +24,11 @@ const media = useServedMedia("clipforge-e2e-looks-", (dir) =>
 let browser: Browser;
 beforeAll(async () => {
 	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-quic",
-			"--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--disable-sync",
-		],
-	});
+	browser = await launchChromium();
 });
 afterAll(async () => {
 	await browser?.close();
 });
-
-async function signIn(page: Page) {
-	await page.goto(`${stackUrl()}/app`);
-	await page.getByLabel("Email").fill(inject("clipforgeEmail"));
-	await page.getByLabel("Password").fill(inject("clipforgePassword"));
-	await page.getByRole("button", { name: "Sign in" }).click();
-	await page.getByRole("heading", { name: "New video" }).waitFor();
-}
 
 /** Every preview image in `scope` has loaded a real picture (the tier's PNG, 9:16). */
 async function loadedPreviews(page: Page, selector: string): Promise<{ width: number; height: number }[]> {
@@ -73,7 +53,7 @@ describe("caption looks in the dashboard", () => {
 			"console",
 			(m) => m.type() === "error" && !/\b(401|409)\b/.test(m.text()) && problems.push(`console: ${m.text()}`),
 		);
-		await signIn(page);
+		await signIn(page, "/app");
 
 		// The looks page: every preset with its drawn preview.
 		await page.getByRole("navigation").getByRole("link", { name: "Caption looks" }).click();

@@ -6,13 +6,13 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchChromium, signIn } from "./browser.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const media = useServedMedia("clipforge-e2e-regenerate-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
@@ -20,20 +20,7 @@ const media = useServedMedia("clipforge-e2e-regenerate-", (dir) =>
 let browser: Browser;
 beforeAll(async () => {
 	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-quic",
-			"--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--disable-sync",
-			"--autoplay-policy=no-user-gesture-required",
-		],
-	});
+	browser = await launchChromium();
 });
 afterAll(async () => {
 	await browser?.close();
@@ -57,11 +44,7 @@ describe("dashboard: regenerate clips", () => {
 			"console",
 			(m) => m.type() === "error" && !m.text().includes("401") && problems.push(`console: ${m.text()}`),
 		);
-		await page.goto(`${stackUrl()}/app#/login`);
-		await page.getByLabel("Email").fill(inject("clipforgeEmail"));
-		await page.getByLabel("Password").fill(inject("clipforgePassword"));
-		await page.getByRole("button", { name: "Sign in" }).click();
-		await page.getByRole("heading", { name: "New video" }).waitFor();
+		await signIn(page);
 		await page.goto(`${stackUrl()}/app#/videos/${id}`);
 		await page.locator("li.clip").first().waitFor();
 

@@ -7,13 +7,13 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium, signIn } from "./browser.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { stackUrl, useServedMedia } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const media = useServedMedia("clipforge-e2e-browser-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
@@ -22,32 +22,11 @@ let browser: Browser;
 beforeAll(async () => {
 	mkdirSync(ARTIFACTS, { recursive: true });
 	// The flags this machine's closed network needs (see the env notes): no background connections.
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-quic",
-			"--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--disable-sync",
-			"--autoplay-policy=no-user-gesture-required",
-		],
-	});
+	browser = await launchChromium();
 });
 afterAll(async () => {
 	await browser?.close();
 });
-
-async function signIn(page: Page) {
-	await page.goto(`${stackUrl()}/app`);
-	await page.getByLabel("Email").fill(inject("clipforgeEmail"));
-	await page.getByLabel("Password").fill(inject("clipforgePassword"));
-	await page.getByRole("button", { name: "Sign in" }).click();
-	await page.getByRole("heading", { name: "New video" }).waitFor();
-}
 
 describe("dashboard in Chromium", () => {
 	it("signs in, submits a video, shows progress to completed, plays and downloads a clip", async () => {
@@ -68,7 +47,7 @@ describe("dashboard in Chromium", () => {
 		await page.getByLabel("Password").fill("not-the-password");
 		await page.getByRole("button", { name: "Sign in" }).click();
 		await expect.poll(() => page.getByRole("alert").textContent()).toContain("Wrong email or password");
-		await signIn(page);
+		await signIn(page, "/app");
 
 		// Every form control has a label (screen readers, and a click on the label focuses it).
 		const unlabeled = await page.$$eval("input, select, textarea", (els) =>
@@ -158,7 +137,7 @@ describe("dashboard in Chromium", () => {
 	it("creates an API key shown once that works with the API, then revokes it", async () => {
 		const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
 		const page = await context.newPage();
-		await signIn(page);
+		await signIn(page, "/app");
 		await page.getByRole("link", { name: "API keys" }).click();
 		await page.getByLabel("Name").fill("browser test");
 		await page.getByRole("button", { name: "Create key" }).click();
