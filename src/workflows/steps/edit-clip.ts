@@ -115,14 +115,10 @@ export async function renderEditedClip(
 	const signed = await signTargets(run, targets);
 	const fixes = clip.captionFixes as CaptionFix[] | null;
 	const words = clipWords(await wordsIfNeeded(run, config, edit.transcriptKey), clip.startTime, clip.endTime, fixes);
-	const request = renderRequestFor(
-		config,
-		clipToRender({ videoId: run.videoId, workspaceId: video.workspaceId }, clip, words, signed.urls),
-		{
-			...signed.look,
-			captions,
-		},
-	);
+	const request = renderRequestFor(config, clipToRender(run, video, clip, words, signed.urls), {
+		...signed.look,
+		captions,
+	});
 	const result = await renderJob(
 		run,
 		"Rendering the edited clip",

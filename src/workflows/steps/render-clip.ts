@@ -125,13 +125,15 @@ type SignedUrls = Pick<ClipToRender, "sourceUrl" | "videoPutUrl" | "thumbnailPut
 
 /** A clip row as the tier is asked to draw it. */
 export function clipToRender(
-	video: { videoId: string; workspaceId: string },
+	run: Pick<VideoRun, "videoId">,
+	video: Pick<LoadedVideo, "workspaceId">,
 	clip: ClipRow,
 	words: Word[],
 	urls: SignedUrls,
 ): ClipToRender {
 	return {
-		...video,
+		videoId: run.videoId,
+		workspaceId: video.workspaceId,
 		clipId: clip.id,
 		start: clip.startTime,
 		end: clip.endTime,
@@ -207,14 +209,10 @@ export async function renderClipStep(
 	const captions = config.enableCaptions
 		? (job.look.captions ?? (await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)))
 		: null;
-	const request = renderRequestFor(
-		config,
-		clipToRender({ videoId: run.videoId, workspaceId: video.workspaceId }, clip, words, signed.urls),
-		{
-			...signed.look,
-			captions,
-		},
-	);
+	const request = renderRequestFor(config, clipToRender(run, video, clip, words, signed.urls), {
+		...signed.look,
+		captions,
+	});
 	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	const result = await whileBackgroundKept(run, job.look.backgroundKey, () =>
 		renderJob(
