@@ -3,7 +3,8 @@
  * that reaches the internet on its own, and allowed to play a clip without a click. And signing
  * in with the stack's account, as a person does on the login form.
  */
-import { inject } from "vitest";
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, inject } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { stackUrl } from "./client.ts";
 
@@ -24,6 +25,25 @@ export function launchChromium(): Promise<Browser> {
 			"--autoplay-policy=no-user-gesture-required",
 		],
 	});
+}
+
+/**
+ * The test file's browser: launched before its tests (after making `artifacts`, the folder its
+ * screenshots and downloads go to), closed after them. Returns a getter, read inside the tests.
+ */
+export function useChromium(artifacts?: string): () => Browser {
+	let browser: Browser | undefined;
+	beforeAll(async () => {
+		if (artifacts) mkdirSync(artifacts, { recursive: true });
+		browser = await launchChromium();
+	});
+	afterAll(async () => {
+		await browser?.close();
+	});
+	return () => {
+		if (!browser) throw new Error("The browser is not launched yet: read it inside a test.");
+		return browser;
+	};
 }
 
 /** Fills the login form at `path` (the login route, or any page, which sends a signed-out visitor there) and waits for the dashboard. */

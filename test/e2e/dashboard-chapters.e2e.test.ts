@@ -5,11 +5,10 @@
  * one seeks the player of the stored source to its start. A video too short for chapters shows why.
  * Screenshots go to test-artifacts/.
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, signIn } from "./browser.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { signIn, useChromium } from "./browser.ts";
+import { describe, expect, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
@@ -38,14 +37,7 @@ const media = useServedMedia("clipforge-e2e-chapters-", (dir) => {
 	makeTalkVideo({ out: join(dir, "short.mp4"), seconds: 20 });
 });
 
-let browser: Browser;
-beforeAll(async () => {
-	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await launchChromium();
-});
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useChromium(ARTIFACTS);
 
 /** Submits a served file as transcribe-only (chapters need no clips) and waits for it to complete. */
 async function transcribed(file: string): Promise<string> {
@@ -59,7 +51,7 @@ async function transcribed(file: string): Promise<string> {
 }
 
 async function signedInPage(problems: string[]): Promise<Page> {
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+	const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
 	const page = await context.newPage();
 	page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
 	page.on("console", (m) => m.type() === "error" && !m.text().includes("401") && problems.push(m.text()));

@@ -5,12 +5,11 @@
  * again by ffmpeg; a corrected caption word). Screenshots go to test-artifacts/.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { launchChromium, signIn } from "./browser.ts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { signIn, useChromium } from "./browser.ts";
+import { describe, expect, inject, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
@@ -19,14 +18,7 @@ const media = useServedMedia("clipforge-e2e-clips-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
 );
 
-let browser: Browser;
-beforeAll(async () => {
-	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await launchChromium();
-});
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useChromium(ARTIFACTS);
 
 async function untilClip(id: string, done: (clip: any) => boolean) {
 	for (let i = 0; i < 240; i++) {
@@ -53,7 +45,7 @@ describe("dashboard: clips", () => {
 		}[];
 		expect(listed.length).toBeGreaterThan(0);
 
-		const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+		const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));

@@ -5,9 +5,8 @@
  * on frames in containers/render/test/speaker-layouts.test.ts.
  */
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { launchChromium, signIn } from "./browser.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn, useChromium } from "./browser.ts";
+import { describe, expect, it } from "vitest";
 import { LAYOUTS } from "@clipforge/domain";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
@@ -16,17 +15,11 @@ const media = useServedMedia("clipforge-e2e-layout-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20 }),
 );
 
-let browser: Browser;
-beforeAll(async () => {
-	browser = await launchChromium();
-});
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useChromium();
 
 describe("dashboard: two-person layout", () => {
 	it("offers the layouts with auto chosen, submits the chosen one, and shows it when regenerating", async () => {
-		const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+		const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));

@@ -7,11 +7,11 @@
  * source, and the file is as long as the API says). Screenshots in test-artifacts/.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, signIn } from "./browser.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { signIn, useChromium } from "./browser.ts";
+import { describe, expect, it } from "vitest";
 import { CAPTION_PRESETS } from "@clipforge/contract/words";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
@@ -21,14 +21,7 @@ const media = useServedMedia("clipforge-e2e-looks-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
 
-let browser: Browser;
-beforeAll(async () => {
-	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await launchChromium();
-});
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useChromium(ARTIFACTS);
 
 /** Every preview image in `scope` has loaded a real picture (the tier's PNG, 9:16). */
 async function loadedPreviews(page: Page, selector: string): Promise<{ width: number; height: number }[]> {
@@ -44,7 +37,7 @@ async function loadedPreviews(page: Page, selector: string): Promise<{ width: nu
 
 describe("caption looks in the dashboard", () => {
 	it("shows the presets' previews, edits a brand look, picks it for a video with silences removed", async () => {
-		const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+		const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));

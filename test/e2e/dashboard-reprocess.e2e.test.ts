@@ -4,11 +4,9 @@
  * what the regeneration costs, follows the reprocess like a new video, and plays the new clips.
  * Screenshots go to test-artifacts/.
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { launchChromium, signIn } from "./browser.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn, useChromium } from "./browser.ts";
+import { describe, expect, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
@@ -17,14 +15,7 @@ const media = useServedMedia("clipforge-e2e-regenerate-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
 
-let browser: Browser;
-beforeAll(async () => {
-	mkdirSync(ARTIFACTS, { recursive: true });
-	browser = await launchChromium();
-});
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useChromium(ARTIFACTS);
 
 describe("dashboard: regenerate clips", () => {
 	it("regenerates a finished video's clips with changed settings, free the first time, then says what the next costs", async () => {
@@ -36,7 +27,7 @@ describe("dashboard: regenerate clips", () => {
 		expect((await waitForStatus(id)).video.status).toBe("completed");
 		const minutesBefore = (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;
 
-		const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+		const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));

@@ -5,11 +5,10 @@
  * width. Screenshots are kept in test-artifacts/ for review.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { launchChromium, signIn } from "./browser.ts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { signIn, useChromium } from "./browser.ts";
+import { describe, expect, inject, it } from "vitest";
 import { stackUrl, useServedMedia } from "./client.ts";
 import { makeTalkVideo } from "../../scripts/sample-video.ts";
 
@@ -18,19 +17,11 @@ const media = useServedMedia("clipforge-e2e-browser-", (dir) =>
 	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
 
-let browser: Browser;
-beforeAll(async () => {
-	mkdirSync(ARTIFACTS, { recursive: true });
-	// The flags this machine's closed network needs (see the env notes): no background connections.
-	browser = await launchChromium();
-});
-afterAll(async () => {
-	await browser?.close();
-});
+const browser = useChromium(ARTIFACTS);
 
 describe("dashboard in Chromium", () => {
 	it("signs in, submits a video, shows progress to completed, plays and downloads a clip", async () => {
-		const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+		const context = await browser().newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
@@ -135,7 +126,7 @@ describe("dashboard in Chromium", () => {
 	});
 
 	it("creates an API key shown once that works with the API, then revokes it", async () => {
-		const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+		const context = await browser().newContext({ viewport: { width: 1024, height: 800 } });
 		const page = await context.newPage();
 		await signIn(page, "/app");
 		await page.getByRole("link", { name: "API keys" }).click();
@@ -160,7 +151,7 @@ describe("dashboard in Chromium", () => {
 	});
 
 	it("can be used with the keyboard alone: tab to the fields, submit with Enter", async () => {
-		const context = await browser.newContext();
+		const context = await browser().newContext();
 		const page = await context.newPage();
 		await page.goto(`${stackUrl()}/app#/login`);
 		await page.getByRole("heading", { name: "Sign in" }).waitFor();
