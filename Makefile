@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak
 
 install:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,16 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite, then the short chaos soak.
-test: install-test-deps types-check lint typecheck deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak
+## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
+test: install-test-deps checks test-contract test-worker test-render test-tools test-sdk test-e2e-and-soak
+
+## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
+checks:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target types-check lint typecheck deploy-check
+
+## The end-to-end shards and the short soak at once: both mostly wait on videos in their own stacks. Their lines interleave as they come, each carrying "[e2e n/m]" or "[soak …]".
+test-e2e-and-soak:
+	@$(MAKE) --no-print-directory -j2 --output-sync=none test-e2e test-soak
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check

@@ -21,6 +21,7 @@ import { serveDirectory } from "../scripts/serve-files.ts";
 import { startStack, stopStack, type StackInfo } from "../scripts/stack.ts";
 import { bareFloor } from "./bench/floor.ts";
 import { queryLocalD1, sqlText } from "./bench/local-d1.ts";
+import { stageSpans, timelineOf, type StepRow } from "./bench/timeline.ts";
 
 const BURST = Number(process.env.BENCH_BURST ?? 10);
 const CONFIG = { clipDurationMin: 15, clipDurationMax: 45, aspectRatio: "9:16" };
@@ -200,6 +201,10 @@ function timesOf(stack: StackInfo, id: string) {
 		stack.stateDir,
 		`SELECT MIN(ended_at) AS ended_at FROM video_steps WHERE video_id = ${sqlText(id)} AND step LIKE 'render clip %' AND ok = 1`,
 	);
+	const steps = queryLocalD1<StepRow>(
+		stack.stateDir,
+		`SELECT step, started_at, ended_at, ok FROM video_steps WHERE video_id = ${sqlText(id)} ORDER BY id`,
+	);
 	const since = (iso: string | null | undefined) =>
 		iso ? round1((Date.parse(iso) - Date.parse(video!.created_at)) / 1000) : null;
 	return {
@@ -207,5 +212,7 @@ function timesOf(stack: StackInfo, id: string) {
 		waitedForSlotSeconds: since(video!.slot_claimed_at),
 		firstClipSeconds: since(first?.ended_at),
 		totalSeconds: since(video!.completed_at),
+		// Where the time went (each stage's first start to last end, from submission): what a burst slows.
+		stageSpans: stageSpans(timelineOf(steps, video!.created_at)),
 	};
 }

@@ -5,11 +5,13 @@
  * holds one while it recognises a chunk.
  *
  * Shared fairly between workspaces, then between their videos: a freed slot goes to the waiting
- * job whose workspace holds the fewest slots, among those to the one whose video holds the fewest,
- * and first come among equals; not simply the oldest waiter. So one workspace's burst of videos,
- * whose jobs queue up first, does not make another workspace's first clip wait behind all of them:
- * each workspace running gets an equal share of the cores, and each of its videos an equal share
- * of that.
+ * job whose workspace holds the fewest slots; among those, to the workspace that used the slots
+ * least lately (slot-seconds, halved every minute); then to the job whose video holds the fewest;
+ * first come among equals. Not simply the oldest waiter: one workspace's burst of videos queues its
+ * jobs first and, with more workspaces than cores, two workspaces often hold none at once; the one
+ * that has had less goes first. So a burst does not make another workspace's first clip wait
+ * behind it: each workspace running gets an equal share of the cores over time, and each of its
+ * videos an equal share of that.
  */
 import { availableParallelism } from "node:os";
 
@@ -18,6 +20,9 @@ export interface SlotOwner {
 	workspace?: string;
 	video?: string;
 }
+
+/** How fast a workspace's past use is forgotten: its slot-seconds halve every minute. */
+const USAGE_HALF_LIFE_MS = 60_000;
 
 interface Waiter {
 	workspace: string;
@@ -32,8 +37,14 @@ export class Slots {
 	/** Slots held per workspace and per video ("" when the caller names none). */
 	private readonly byWorkspace = new Map<string, number>();
 	private readonly byVideo = new Map<string, number>();
+	/** Each workspace's slot-milliseconds, decayed to `at`. */
+	private readonly usage = new Map<string, { ms: number; at: number }>();
 
-	constructor(size: number) {
+	private readonly now: () => number;
+
+	/** `now` is the clock the workspaces' past use is measured by (a test's own). */
+	constructor(size: number, now: () => number = Date.now) {
+		this.now = now;
 		this.size = Math.max(1, size);
 		this.free = this.size;
 	}
@@ -73,10 +84,12 @@ export class Slots {
 	private grant(workspace: string, video: string): () => void {
 		count(this.byWorkspace, workspace, 1);
 		count(this.byVideo, video, 1);
+		const grantedAt = this.now();
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
+			this.addUsage(workspace, this.now() - grantedAt);
 			count(this.byWorkspace, workspace, -1);
 			count(this.byVideo, video, -1);
 			const next = this.nextWaiter();
@@ -85,21 +98,43 @@ export class Slots {
 		};
 	}
 
-	/** The waiter whose workspace, then video, holds the fewest slots now; the earliest among equals. */
+	/**
+	 * The waiter whose workspace holds the fewest slots now, then used them least lately, then whose
+	 * video holds the fewest; the earliest among equals.
+	 */
 	private nextWaiter(): Waiter | undefined {
+		const now = this.now();
+		const rank = (w: Waiter) => [
+			this.byWorkspace.get(w.workspace) ?? 0,
+			this.usageAt(w.workspace, now),
+			this.byVideo.get(w.video) ?? 0,
+		];
 		let best = -1;
-		const rank = (w: Waiter) => [this.byWorkspace.get(w.workspace) ?? 0, this.byVideo.get(w.video) ?? 0] as const;
+		let bestRank: number[] = [];
 		for (let i = 0; i < this.waiting.length; i++) {
-			if (best < 0) {
-				best = i;
-				continue;
-			}
-			const [workspace, video] = rank(this.waiting[i]!);
-			const [bestWorkspace, bestVideo] = rank(this.waiting[best]!);
-			if (workspace < bestWorkspace || (workspace === bestWorkspace && video < bestVideo)) best = i;
+			const candidate = rank(this.waiting[i]!);
+			if (best < 0 || before(candidate, bestRank)) [best, bestRank] = [i, candidate];
 		}
 		return best < 0 ? undefined : this.waiting.splice(best, 1)[0];
 	}
+
+	private usageAt(workspace: string, now: number): number {
+		const used = this.usage.get(workspace);
+		return used ? used.ms * 0.5 ** ((now - used.at) / USAGE_HALF_LIFE_MS) : 0;
+	}
+
+	private addUsage(workspace: string, ms: number): void {
+		const now = this.now();
+		this.usage.set(workspace, { ms: this.usageAt(workspace, now) + ms, at: now });
+		// Forgotten workspaces (under a millisecond left) leave the map, so it stays as small as the active set.
+		for (const name of [...this.usage.keys()]) if (this.usageAt(name, now) < 1) this.usage.delete(name);
+	}
+}
+
+/** Lexicographic order of two ranks: the first difference decides. */
+function before(a: number[], b: number[]): boolean {
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+	return false;
 }
 
 function count(held: Map<string, number>, owner: string, by: number): void {

@@ -91,4 +91,41 @@ describe("encode slots", () => {
 		await new Promise((r) => setTimeout(r, 10));
 		expect(order.slice(2)).toEqual(["b", "c", "a3"]);
 	});
+
+	it("between workspaces holding none, the one that used the cores least lately goes first, not the oldest waiter; forgotten in minutes", async () => {
+		let clock = 0;
+		const slots = new Slots(1, () => clock);
+		const order: string[] = [];
+		const take = (workspace: string, label: string) =>
+			slots.acquire(undefined, { workspace, video: label }).then((release) => {
+				order.push(label);
+				return release;
+			});
+		// A encodes for 20 s while its next job and then B's first wait.
+		const a1 = await take("ws_a", "a1");
+		const a2 = take("ws_a", "a2");
+		const b1 = take("ws_b", "b1");
+		clock = 20_000;
+		a1();
+		await new Promise((r) => setTimeout(r, 10));
+		// Both hold none now; B has had nothing, A 20 s: B goes first although A's job came first.
+		expect(order).toEqual(["a1", "b1"]);
+		// B encodes for 1 s; A (20 s, decaying) still used more, so its job goes next, as the only waiter.
+		clock = 21_000;
+		(await b1)();
+		await new Promise((r) => setTimeout(r, 10));
+		expect(order).toEqual(["a1", "b1", "a2"]);
+		(await a2)();
+		// Twenty minutes on, both pasts are forgotten: first come, first served again.
+		clock = 21_000 + 20 * 60_000;
+		const c1 = await take("ws_c", "c1");
+		const a3 = take("ws_a", "a3");
+		const b2 = take("ws_b", "b2");
+		clock += 1_000;
+		c1();
+		await new Promise((r) => setTimeout(r, 10));
+		expect(order.slice(3)).toEqual(["c1", "a3"]);
+		(await a3)();
+		(await b2)();
+	});
 });
