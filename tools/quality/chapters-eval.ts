@@ -149,7 +149,8 @@ export const plainTextTiling: Segmenter = (item) => {
 	return starts;
 };
 
-function cosine(a: Map<string, number>, b: Map<string, number>): number {
+/** The cosine of two bags of words (term → count). */
+export function cosine<T>(a: Map<T, number>, b: Map<T, number>): number {
 	let dot = 0;
 	let na = 0;
 	let nb = 0;

@@ -3,17 +3,21 @@
  * (segment.ts DEFAULT_SEGMENT_PARAMS) were chosen by, scored on QMSum train's **dev** series only
  * with bench:quality's measures (Pk, WindowDiff, chapters per meeting). The held-out series are
  * never read here: they are for `npm run bench:quality -- --test`. Grids: price (the prior and the
- * price of a chapter), shape (blocks and shortest chapter), cues (a discourse marker's or pause's
- * weight), words (which parts of speech are read), and for reading the numbers only: none (no
- * chapters at all) and oracle (told the true number of topics).
+ * price of a chapter), shape (blocks and shortest chapter), length (the length prior and price),
+ * cues (a discourse marker's or pause's weight), words (which parts of speech are read), smooth
+ * (co-occurrence smoothing or a background mixture, dropped), and for reading the numbers only:
+ * none (no chapters at all) and oracle (told the true number of topics). The supervised boundary
+ * model that was tried is chapter-experiments/fit-gaps.ts.
  */
 import { chapterSpans } from "../../src/worker/domain/chapters.ts";
 import {
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
+	type SegmentHooks,
 	type SegmentParams,
 } from "../../src/worker/services/chapters/offline/segment.ts";
 import { isContent } from "../../src/worker/services/ranking/text/units.ts";
+import { smoothedCosts, type SmoothOptions } from "./chapter-experiments/related-terms.ts";
 import { buildChapterCorpus, scoreSegmenter, type ChapterItem, type Segmenter } from "./chapters-eval.ts";
 
 const items = buildChapterCorpus("dev");
@@ -21,13 +25,13 @@ if (!items) throw new Error("no local copy of QMSum (see tools/quality/qmsum.ts)
 
 /** The chapters' starts in seconds, as the offline chapters keep them (YouTube's rules). */
 const split =
-	(change: Partial<SegmentParams>, trueCount = false): Segmenter =>
+	(change: Partial<SegmentParams>, trueCount = false, hooks: SegmentHooks = {}): Segmenter =>
 	(item) => {
 		const params = { ...DEFAULT_SEGMENT_PARAMS, ...change };
 		const duration = item.transcript.duration;
 		const starts = trueCount
-			? segmentUnits(item.units, duration, { ...params, chapterPrice: 1e12 }, item.topicCount)
-			: segmentUnits(item.units, duration, params);
+			? segmentUnits(item.units, duration, { ...params, chapterPrice: 1e12 }, item.topicCount, hooks)
+			: segmentUnits(item.units, duration, params, 3, hooks);
 		const spans = chapterSpans(
 			starts.slice(1).map((i) => item.units[i]!.start),
 			duration,
@@ -46,6 +50,19 @@ const readingOnly =
 		return segmenter({ ...item, units } satisfies ChapterItem);
 	};
 
+/** The split with co-occurrence smoothing or a background mixture in its topic model (related-terms.ts). */
+const smoothed = (change: Partial<SmoothOptions>, chapterPrice: number): Segmenter => {
+	const options = {
+		prior: DEFAULT_SEGMENT_PARAMS.prior,
+		related: 0,
+		neighbours: 5,
+		window: 4,
+		background: 0,
+		...change,
+	};
+	return split({ chapterPrice }, false, { costOf: (view) => smoothedCosts(view.words, view.vocabulary, options) });
+};
+
 type Grid = [string, Segmenter][];
 const product = <A, B>(as: A[], bs: B[]) => as.flatMap((a) => bs.map((b): [A, B] => [a, b]));
 
@@ -60,6 +77,23 @@ const grids: Record<string, () => Grid> = {
 			`blocks ${blocks} shortest /${minChapterDivisor}`,
 			split({ blocks, minChapterDivisor }),
 		]),
+	length: () =>
+		product(product([0, 10, 30, 60], [4, 6]), [45, 60, 80]).map(
+			([[lengthPrior, typicalChapters], chapterPrice]) => [
+				`length prior ${lengthPrior} typical ${typicalChapters} price ${chapterPrice}`,
+				split({ lengthPrior, typicalChapters, chapterPrice }),
+			],
+		),
+	smooth: () => [
+		...product(product([0.2, 0.5], [2, 6]), [60, 100]).map(([[related, window], price]): Grid[number] => [
+			`related ${related} window ${window} price ${price}`,
+			smoothed({ related, window }, price),
+		]),
+		...product([0.1, 0.3, 0.5], [30, 60]).map(([background, price]): Grid[number] => [
+			`background ${background} price ${price}`,
+			smoothed({ background }, price),
+		]),
+	],
 	cues: () => [0, 2, 6].map((cueWeight) => [`cue weight ${cueWeight}`, split({ cueWeight })]),
 	words: () =>
 		(
