@@ -82,7 +82,6 @@ export type UnitVector = Record<UnitFeature, number>;
 /** Seconds of talk compared on either side of a gap when looking for passage edges. */
 export const EDGE_BLOCK_SECONDS = 20;
 
-const CONTEXT_REACH = 3;
 const SIDE_REACH = 4;
 
 /**
@@ -212,12 +211,26 @@ function meanOver(
 	return sums.map((s) => s / weight);
 }
 
-/** The moment model's input for unit k: its own properties, then its neighbourhood's (a few sentences either side). */
+/** The moment model's input for unit k: its own properties, then the talk's within 10 s either side. */
 export function momentInput(units: Unit[], vectors: UnitVector[], k: number): number[] {
-	return [
-		...MOMENT_OWN_FEATURES.map((f) => vectors[k]![f]),
-		...meanOver(units, vectors, k - CONTEXT_REACH, k + CONTEXT_REACH + 1, CONTEXT_FEATURES),
-	];
+	const [from, to] = reachOf(units, k, CONTEXT_SECONDS);
+	return [...MOMENT_OWN_FEATURES.map((f) => vectors[k]![f]), ...meanOver(units, vectors, from, to, CONTEXT_FEATURES)];
+}
+
+/** Seconds of talk either side of a sentence that its neighbourhood reading averages over. */
+const CONTEXT_SECONDS = 10;
+
+/**
+ * Units [from, to) said within `seconds` of unit k, and at least its neighbours: a neighbourhood
+ * in time, not in sentences, so talk split into short sentences (Whisper) and into whole turns
+ * (the local engine) reads alike, and a long turn before a moment does not borrow the moment's reading.
+ */
+function reachOf(units: Unit[], k: number, seconds: number): [number, number] {
+	let from = k - 1;
+	while (from > 0 && units[from - 1]!.end >= units[k]!.start - seconds) from--;
+	let to = k + 2;
+	while (to < units.length && units[to]!.start <= units[k]!.end + seconds) to++;
+	return [from, to];
 }
 
 /** Names of momentInput's entries, in order. */
@@ -230,7 +243,8 @@ export const MOMENT_INPUTS = [...MOMENT_OWN_FEATURES, ...CONTEXT_FEATURES.map((f
 export function startInput(units: Unit[], vectors: UnitVector[], continuity: number[], k: number): number[] {
 	const after = meanOver(units, vectors, k, k + SIDE_REACH, SIDE_FEATURES);
 	// Nothing is said before the first sentence: no change to measure (its topic break still counts).
-	const before = k > 0 ? meanOver(units, vectors, k - SIDE_REACH, k, SIDE_FEATURES) : after;
+	const said = pastListeners(units, k, -1) + 1;
+	const before = said > 0 ? meanOver(units, vectors, said - SIDE_REACH, said, SIDE_FEATURES) : after;
 	const v = vectors[k]!;
 	return [
 		...after.map((a, n) => a - before[n]!),
@@ -287,9 +301,12 @@ function dipAt(continuity: number[], g: number): number {
 /** The end model's input for a passage ending with unit k. */
 export function endInput(units: Unit[], vectors: UnitVector[], continuity: number[], k: number): number[] {
 	const inside = meanOver(units, vectors, k - SIDE_REACH + 1, k + 1, SIDE_FEATURES);
-	const after = k + 1 < units.length ? meanOver(units, vectors, k + 1, k + 1 + SIDE_REACH, SIDE_FEATURES) : inside;
+	// What the talk does next is read past a listener's "Mm-hmm.": the speaker may go on with the same story.
+	const resumes = pastListeners(units, k, 1);
+	const after =
+		resumes < units.length ? meanOver(units, vectors, resumes, resumes + SIDE_REACH, SIDE_FEATURES) : inside;
 	const v = vectors[k]!;
-	const next = vectors[k + 1];
+	const next = vectors[resumes];
 	return [
 		...inside.map((a, n) => a - after[n]!),
 		1 - (continuity[k] ?? 0),
@@ -303,4 +320,17 @@ export function endInput(units: Unit[], vectors: UnitVector[], continuity: numbe
 		next ? next.storyOpener : 0,
 		next ? next.laughter : 0,
 	];
+}
+
+/** Listener turns skipped at most when looking for where the speaker's talk resumes. */
+const LISTENER_TURNS = 2;
+
+/**
+ * The first sentence after unit k (step 1) or before it (step −1) that is not a listener's
+ * backchannel, looking past at most LISTENER_TURNS of them: where the speaker's own talk goes on.
+ */
+export function pastListeners(units: Unit[], k: number, step: 1 | -1): number {
+	let n = k + step;
+	for (let skipped = 0; skipped < LISTENER_TURNS && units[n]?.backchannel; skipped++) n += step;
+	return n;
 }
