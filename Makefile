@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-node-suites
 
 install:
 	@bash scripts/install-deps.sh
@@ -23,11 +23,15 @@ down:
 	@npm run -s stack -- down
 
 ## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
-test: install-test-deps checks test-contract test-worker test-render test-tools test-sdk test-e2e-and-soak
+test: install-test-deps checks test-worker test-render test-node-suites test-e2e-and-soak
 
 ## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
 checks:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target types-check lint typecheck deploy-check
+
+## The contract's, the tools' and the SDK's suites at once (plain Node, small, each mostly one process); each one's output printed whole when it ends.
+test-node-suites:
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-contract test-tools test-sdk
 
 ## The end-to-end shards and the short soak at once: both mostly wait on videos in their own stacks. Their lines interleave as they come, each carrying "[e2e n/m]" or "[soak …]".
 test-e2e-and-soak:
