@@ -1,6 +1,6 @@
 /**
  * `node scripts/e2e-shards.ts N`: deals the end-to-end test files to N shards so that they end
- * together, and prints one line per shard (its files, space-separated, relative to the repo).
+ * together, and prints one line per shard: its file names, space-separated (the shard's E2E_FILES).
  * vitest's own `--shard` splits by file count, which left one shard two minutes longer than the
  * other: the files range from a fraction of a second to nearly three minutes.
  *
@@ -36,7 +36,7 @@ const USUAL_SECONDS: Record<string, number> = {
 const UNKNOWN_SECONDS = 60;
 const DIR = "test/e2e";
 
-export function dealShards(files: string[], shards: number): string[][] {
+function dealShards(files: string[], shards: number): string[][] {
 	const seconds = (file: string) => USUAL_SECONDS[file.replace(/\.e2e\.test\.ts$/, "")] ?? UNKNOWN_SECONDS;
 	const loads = Array.from({ length: shards }, () => ({ seconds: 0, files: [] as string[] }));
 	for (const file of [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b))) {
@@ -47,10 +47,8 @@ export function dealShards(files: string[], shards: number): string[][] {
 	return loads.map((shard) => shard.files);
 }
 
-if (import.meta.main) {
-	const shards = Math.max(1, Number(process.argv[2] ?? 2) || 1);
-	const files = readdirSync(DIR).filter((f) => f.endsWith(".e2e.test.ts"));
-	for (const shard of dealShards(files, shards)) {
-		if (shard.length > 0) console.log(shard.join(" "));
-	}
+const shards = Math.max(1, Number(process.argv[2] ?? 2) || 1);
+const files = readdirSync(DIR).filter((f) => f.endsWith(".e2e.test.ts"));
+for (const shard of dealShards(files, shards)) {
+	if (shard.length > 0) console.log(shard.join(" "));
 }

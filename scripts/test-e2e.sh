@@ -19,6 +19,11 @@ while IFS= read -r files; do
 	) &
 	pids+=("$!")
 done < <(node scripts/e2e-shards.ts "$shards")
+# A planner that printed nothing (it failed, or found no files) must not pass for a green run.
+if [ "$n" -eq 0 ]; then
+	echo "test:e2e: no end-to-end files were dealt to shards (scripts/e2e-shards.ts)" >&2
+	exit 1
+fi
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 exit "$status"
