@@ -13,5 +13,8 @@ export default defineConfig({
 		// One file at a time: they share one stack, two cores and one key's read limit.
 		fileParallelism: false,
 		hookTimeout: 3 * 60_000,
+		// A browser's answer to a click (a PATCH, then a redraw) can take seconds on a loaded 2-core CI
+		// machine; vitest's 1 s default failed a favourite toggle there once.
+		expect: { poll: { timeout: 15_000, interval: 100 } },
 	},
 });
