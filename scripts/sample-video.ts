@@ -6,9 +6,20 @@
  * CLI: `node scripts/sample-video.ts --out talk.mp4 [--seconds 60] [--size 640x360]`
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { escapeFilterValue } from "../containers/render/src/ffmpeg-args.ts";
 import { TALK_SCRIPT } from "./talk-script.ts";
@@ -70,6 +81,34 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+/**
+ * `makeTalkVideo` for tests: the same options make the same file, so it is made once per machine
+ * (both end-to-end shards and every file share it; speech synthesis and the encode were a tenth of
+ * the suite's CPU) and copied to `out`. Test media default to x264's ultrafast: read by tests, never
+ * watched. The key covers this file's code, the talk script and the face picture, so a change to
+ * any of them makes new media.
+ */
+export function cachedTalkVideo(options: TalkVideoOptions, cacheDir = join(tmpdir(), "clipforge-talk-videos")): void {
+	const { out, ...spec } = { preset: "ultrafast", ...options };
+	const key = createHash("sha256")
+		.update(JSON.stringify(spec))
+		.update(readFileSync(fileURLToPath(import.meta.url)))
+		.update(JSON.stringify(TALK_SCRIPT))
+		.update(spec.speaker ? readFileSync(spec.speaker) : "")
+		.digest("hex")
+		.slice(0, 24);
+	const file = join(cacheDir, `${key}.mp4`);
+	if (!existsSync(file)) {
+		mkdirSync(cacheDir, { recursive: true });
+		// Made beside its final name and renamed: a shard making the same file at once, or an
+		// interrupted run, never leaves a half-written one under the key.
+		const partial = join(cacheDir, `.${key}.${process.pid}.part.mp4`);
+		makeTalkVideo({ ...spec, out: partial });
+		renameSync(partial, file);
+	}
+	copyFileSync(file, out);
 }
 
 /** A small, seekable H.264/AAC file (keyframe every 2 s, mono speech), quick to make and to download. */

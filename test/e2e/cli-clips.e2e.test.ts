@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { describe, expect, inject, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const media = useServedMedia("clipforge-e2e-cli-clips-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
 );
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -42,7 +42,7 @@ export async function waitForStatus(
 /**
  * A temporary folder of media built once for the file and served over loopback with Range support
  * (as video hosts do); removed afterwards.
- * @example const media = useServedMedia("talk-", (dir) => makeTalkVideo({ out: join(dir, "t.mp4"), seconds: 20 }));
+ * @example const media = useServedMedia("talk-", (dir) => cachedTalkVideo({ out: join(dir, "t.mp4"), seconds: 20 }));
  */
 export function useServedMedia(prefix: string, build: (dir: string) => void): { dir: () => string; url: () => string } {
 	let dir = "";

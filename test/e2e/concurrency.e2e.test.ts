@@ -5,10 +5,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const media = useServedMedia("clipforge-concurrency-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }),
 );
 
 describe("six videos at once", () => {

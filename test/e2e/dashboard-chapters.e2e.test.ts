@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { signIn, useChromium } from "./browser.ts";
 import { describe, expect, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 
@@ -33,8 +33,8 @@ const THREE_TOPICS = [
 	"Use a wide eyepiece to see the galaxy on a dark night.",
 ];
 const media = useServedMedia("clipforge-e2e-chapters-", (dir) => {
-	makeTalkVideo({ out: join(dir, "topics.mp4"), seconds: 65, script: THREE_TOPICS });
-	makeTalkVideo({ out: join(dir, "short.mp4"), seconds: 20 });
+	cachedTalkVideo({ out: join(dir, "topics.mp4"), seconds: 65, script: THREE_TOPICS });
+	cachedTalkVideo({ out: join(dir, "short.mp4"), seconds: 20 });
 });
 
 const browser = useChromium(ARTIFACTS);

@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { signIn, useChromium } from "./browser.ts";
 import { describe, expect, inject, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const media = useServedMedia("clipforge-e2e-clips-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 40 }),
 );
 
 const browser = useChromium(ARTIFACTS);

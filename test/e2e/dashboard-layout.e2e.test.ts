@@ -9,10 +9,10 @@ import { signIn, useChromium } from "./browser.ts";
 import { describe, expect, it } from "vitest";
 import { LAYOUTS } from "@clipforge/domain";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const media = useServedMedia("clipforge-e2e-layout-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20 }),
 );
 
 const browser = useChromium();

@@ -14,11 +14,11 @@ import { signIn, useChromium } from "./browser.ts";
 import { describe, expect, it } from "vitest";
 import { CAPTION_PRESETS } from "@clipforge/contract/words";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const media = useServedMedia("clipforge-e2e-looks-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
 
 const browser = useChromium(ARTIFACTS);

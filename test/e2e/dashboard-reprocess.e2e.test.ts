@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { signIn, useChromium } from "./browser.ts";
 import { describe, expect, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 const media = useServedMedia("clipforge-e2e-regenerate-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
 
 const browser = useChromium(ARTIFACTS);

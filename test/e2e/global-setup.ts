@@ -21,7 +21,9 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
 	const stateDir = mkdtempSync(join(tmpdir(), "clipforge-e2e-"));
-	const stack = await startStack({ stateDir, minutes: 600 });
+	// x264's fastest preset: these tests read what a viewer sees (lengths, frames, captions), never
+	// bytes, and encoding at veryfast was most of the suite's CPU (docs/testing.md).
+	const stack = await startStack({ stateDir, minutes: 600, renderEnv: { X264_PRESET: "ultrafast" } });
 	project.provide("clipforgeUrl", stack.url);
 	project.provide("clipforgeRenderUrl", stack.renderUrl);
 	project.provide("clipforgeApiKey", stack.apiKey);

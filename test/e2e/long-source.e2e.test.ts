@@ -9,11 +9,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const SECONDS = 180;
 const media = useServedMedia("clipforge-e2e-long-", (dir) =>
-	makeTalkVideo({ out: join(dir, "long-talk.mp4"), seconds: SECONDS, preset: "ultrafast" }),
+	cachedTalkVideo({ out: join(dir, "long-talk.mp4"), seconds: SECONDS, preset: "ultrafast" }),
 );
 
 it("a 3-minute talk with the seed's defaults completes with clips over 30 s, each playing for its stated length", async () => {

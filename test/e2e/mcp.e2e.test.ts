@@ -13,10 +13,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { api, stackUrl, useServedMedia } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const media = useServedMedia("clipforge-e2e-mcp-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+const media = useServedMedia("clipforge-e2e-mcp-", (dir) =>
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+);
 const TOOLS = [
 	"list_workspaces",
 	"list_videos",

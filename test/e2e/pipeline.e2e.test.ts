@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
 import { frameAt, isHighlight, isWhite, pixelsIn } from "../../containers/render/test/frames.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const media = useServedMedia("clipforge-e2e-media-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }),
 );
 
 describe("a hosted video, end to end", () => {
@@ -76,7 +76,7 @@ describe("a hosted video, end to end", () => {
 	it("refunds and explains when the source disappears between probe and download", async () => {
 		const { body: before } = await api("GET", "/api/workspaces");
 		const gone = join(media.dir(), "short-lived.mp4");
-		makeTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
+		cachedTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
 		const submitted = await api("POST", "/api/videos/hosted", {
 			hostedUrl: `${media.url()}/short-lived.mp4`,
 			config: {},

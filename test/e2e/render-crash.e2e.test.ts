@@ -6,11 +6,11 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 import { crashRenderTier } from "../../scripts/stack.ts";
 
 const media = useServedMedia("clipforge-e2e-crash-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 60 }),
 );
 
 describe("the render tier dies mid-render", () => {

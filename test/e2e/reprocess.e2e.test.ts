@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { createClient } from "../../packages/sdk/src/index.ts";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const media = useServedMedia("clipforge-e2e-reprocess-", (dir) =>
-	makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
 );
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -138,7 +138,7 @@ describe("reprocessing a finished video", () => {
 
 	it("refuses a video whose files were deleted when it failed (410 source_deleted, CLI exit 5), charging nothing", async () => {
 		const gone = join(media.dir(), "short-lived.mp4");
-		makeTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
+		cachedTalkVideo({ out: gone, seconds: 8, width: 320, height: 180 });
 		const submitted = await api("POST", "/api/videos/hosted", {
 			hostedUrl: `${media.url()}/short-lived.mp4`,
 			config: {},

@@ -8,10 +8,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { api, stackUrl, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const media = useServedMedia("clipforge-e2e-cli-", (dir) => makeTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }));
+const media = useServedMedia("clipforge-e2e-cli-", (dir) =>
+	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 30 }),
+);
 
 /** Runs the CLI as a user would. Async: the media server lives in this process and must keep answering. */
 function cli(

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { api, useServedMedia, waitForStatus } from "./client.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 
 const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
 
@@ -18,7 +18,7 @@ const media = useServedMedia("clipforge-sources-", (dir) => {
 		join(dir, "random.mp4"),
 		new Uint8Array(200_000).map((_, i) => (i * 7919) % 251),
 	);
-	makeTalkVideo({ out: join(dir, "full.mp4"), seconds: 30, width: 320, height: 180 });
+	cachedTalkVideo({ out: join(dir, "full.mp4"), seconds: 30, width: 320, height: 180 });
 	const full = readFileSync(join(dir, "full.mp4"));
 	writeFileSync(join(dir, "truncated.mp4"), full.subarray(0, Math.floor(full.length * 0.4)));
 	ffmpeg(
@@ -53,9 +53,9 @@ const media = useServedMedia("clipforge-sources-", (dir) => {
 		"aac",
 		join(dir, "silent.mp4"),
 	);
-	makeTalkVideo({ out: join(dir, "short.mp4"), seconds: 8, width: 320, height: 180 });
-	makeTalkVideo({ out: join(dir, "portrait.mp4"), seconds: 25, width: 720, height: 1280, preset: "ultrafast" });
-	makeTalkVideo({ out: join(dir, "uhd.mp4"), seconds: 20, width: 3840, height: 2160, preset: "ultrafast" });
+	cachedTalkVideo({ out: join(dir, "short.mp4"), seconds: 8, width: 320, height: 180 });
+	cachedTalkVideo({ out: join(dir, "portrait.mp4"), seconds: 25, width: 720, height: 1280, preset: "ultrafast" });
+	cachedTalkVideo({ out: join(dir, "uhd.mp4"), seconds: 20, width: 3840, height: 2160, preset: "ultrafast" });
 });
 
 const balance = async () => (await api("GET", "/api/workspaces")).body[0].minutesBalance as number;

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient } from "../../packages/sdk/src/index.ts";
-import { makeTalkVideo } from "../../scripts/sample-video.ts";
+import { cachedTalkVideo } from "../../scripts/sample-video.ts";
 import { api, stackUrl } from "./client.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -28,7 +28,7 @@ let bigTalk: string;
 beforeAll(() => {
 	dir = mkdtempSync(join(tmpdir(), "clipforge-e2e-upload-"));
 	talk = join(dir, "my talk.mp4");
-	makeTalkVideo({ out: talk, seconds: 30 });
+	cachedTalkVideo({ out: talk, seconds: 30 });
 	bigTalk = join(dir, "big talk.mov");
 	execFileSync("ffmpeg", [
 		"-hide_banner",

@@ -132,7 +132,11 @@ const stack = await startStack({
 	renderPort,
 	workerRenderUrl: proxy.url,
 	minutes: 10,
-	renderEnv: { RENDER_SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_SECONDS) },
+	renderEnv: {
+		RENDER_SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_SECONDS),
+		// --short runs in make test, beside the end-to-end suite: the fastest encode (a soak checks lengths, not bytes).
+		...(short ? { X264_PRESET: "ultrafast" } : {}),
+	},
 	workerVars: { RECONCILE_STALE_MINUTES: plan.staleMinutes },
 });
 const persist = join(stateDir, "wrangler-state");

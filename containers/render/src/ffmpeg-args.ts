@@ -3,6 +3,7 @@
  * be unit-tested without media (test/ffmpeg-args.test.ts). Comments say why each flag is there.
  */
 import { UPLOAD_FORMATS } from "./egress-args.ts";
+import { DEFAULT_X264_PRESET, type X264Preset } from "./encode-preset.ts";
 import type { Box, Layout } from "./layout.ts";
 import type { PixelRect } from "./speakers.ts";
 
@@ -127,6 +128,8 @@ export interface RenderClipArgs {
 	thumbnail?: { path: string; width: number };
 	/** Remove silences: the stretches kept (null: the clip plays as it was said). */
 	jumpCuts?: JumpCutArgs | null;
+	/** x264's speed/size trade (encode-preset.ts); veryfast when absent. */
+	preset?: X264Preset;
 }
 
 /** The filter graph as it is built: its inputs (`-i …`), its chains, the label of the picture so far. */
@@ -223,18 +226,18 @@ export function renderClipArgs(spec: RenderClipArgs): string[] {
 		cut && cuts?.audio ? "[audio]" : "0:a:0?",
 		"-t",
 		seconds(duration),
-		...CLIP_ENCODE,
+		...clipEncode(spec.preset ?? DEFAULT_X264_PRESET),
 		spec.outputPath,
 		...(thumbnail ? ["-map", "[thumb]", "-frames:v", "1", "-update", "1", "-q:v", "3", thumbnail.path] : []),
 	];
 }
 
-/** A clip's codecs: H.264 (veryfast, CRF 21) and AAC 128k at 48 kHz, moov atom first. */
-const CLIP_ENCODE = [
+/** A clip's codecs: H.264 (CRF 21 at the given preset) and AAC 128k at 48 kHz, moov atom first. */
+const clipEncode = (preset: X264Preset) => [
 	"-c:v",
 	"libx264",
 	"-preset",
-	"veryfast",
+	preset,
 	"-crf",
 	"21",
 	"-pix_fmt",

@@ -29,6 +29,7 @@ import {
 import { channelEnergy } from "./speech-energy.ts";
 import { tools } from "./tool-paths.ts";
 import { fetchToFile, putFile } from "./transfer.ts";
+import { x264Preset } from "./encode-preset.ts";
 import { holdPath } from "./job-context.ts";
 import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
 
@@ -68,6 +69,7 @@ export async function renderClip(
 			outputPath: videoPath,
 			thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
 			jumpCuts: cuts?.args ?? null,
+			preset: x264Preset(),
 		});
 		await encode(args, duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)), signal);
 		const renderedDuration = await ensureThumbnail(videoPath, thumbPath, signal);

@@ -38,6 +38,7 @@ import { workRoot } from "./tool-paths.ts";
 import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./request-guard.ts";
 import { sweepWorkRoot, type SweepReport } from "./sweep.ts";
 import { removeVideoDir } from "./workdir.ts";
+import { x264Preset } from "./encode-preset.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
 /**
@@ -125,6 +126,8 @@ export function createRenderApp(options: RenderAppOptions = {}): Hono<GuardEnv> 
 
 export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	const secret = renderSecretFromEnv(options.secret === undefined ? process.env : { RENDER_SECRET: options.secret });
+	// A misconfigured preset stops the tier here, named, instead of failing every render later.
+	x264Preset();
 	const app = new Hono<GuardEnv>();
 	app.use("*", refuseBrowsers());
 	app.get(HEALTH_PATH, async (c) => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeFilterValue, reframeFilter, renderClipArgs } from "../src/ffmpeg-args.ts";
+import { x264Preset } from "../src/encode-preset.ts";
+import { createRenderTier } from "../src/server.ts";
 import { layoutFor } from "../src/layout.ts";
 import { parseYtDlpProgress } from "../src/download.ts";
 import { ffmpegProgressReader } from "../src/ffmpeg-progress.ts";
@@ -40,6 +42,24 @@ describe("renderClipArgs", () => {
 			]),
 		);
 		expect(args[args.length - 1]).toBe("/tmp/o.mp4");
+	});
+	it("encodes at veryfast unless the operator's X264_PRESET says otherwise; an unknown preset stops the tier at startup", () => {
+		const presetOf = (a: string[]) => a[a.indexOf("-preset") + 1];
+		expect(presetOf(args)).toBe("veryfast");
+		expect(presetOf(renderClipArgs({ ...base, preset: "ultrafast" }))).toBe("ultrafast");
+		expect(x264Preset({})).toBe("veryfast");
+		expect(x264Preset({ X264_PRESET: " ultrafast " })).toBe("ultrafast");
+		expect(() => x264Preset({ X264_PRESET: "ultrafast -crf 0" })).toThrow(
+			/X264_PRESET "ultrafast -crf 0" is not an x264 preset/,
+		);
+		const saved = process.env.X264_PRESET;
+		process.env.X264_PRESET = "fastest";
+		try {
+			expect(() => createRenderTier({ secret: "s".repeat(32) })).toThrow(/X264_PRESET "fastest"/);
+		} finally {
+			if (saved === undefined) delete process.env.X264_PRESET;
+			else process.env.X264_PRESET = saved;
+		}
 	});
 	it("stacks two face crops from one decode, each scaled to its half, with captions on the seam", () => {
 		const layout = layoutFor("9:16", null, true);
