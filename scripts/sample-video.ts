@@ -160,6 +160,9 @@ export function ensureDemoSample(dir: string, onMake?: () => void): string {
 		height: 720,
 		visual: "gradients=s=1280x720:speed=0.01:rate=25:c0=0x1d2671:c1=0x0f9b8e",
 		speaker: SPEAKER_FACE,
+		// 30 s of CPU instead of 55 s (20 s instead of 34 s on a newcomer's first `make demo`), for a
+		// file 1.4x larger that looks the same at CRF 28 (smooth gradients and one face).
+		preset: "ultrafast",
 	});
 	renameSync(partial, file);
 	return file;

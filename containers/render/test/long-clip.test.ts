@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
+import { DEFAULT_X264_PRESET } from "../src/encode-preset.ts";
 import { layoutFor } from "../src/layout.ts";
 import { createRenderServer } from "../src/server.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
@@ -33,6 +34,8 @@ beforeAll(async () => {
 	media = mkdtempSync(join(tmpdir(), "long-clip-media-"));
 	sinkDir = mkdtempSync(join(tmpdir(), "long-clip-sink-"));
 	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "long-clip-work-"));
+	// The production encode (veryfast), which the rest of this suite trades for ultrafast (vitest.config.ts).
+	process.env.X264_PRESET = DEFAULT_X264_PRESET;
 	// A face drifting slowly across a 16:9 frame, with a tone: smart crop has someone to follow all along.
 	execFileSync("ffmpeg", [
 		"-hide_banner",
@@ -79,6 +82,7 @@ afterAll(async () => {
 	await files?.close();
 	await sink?.close();
 	for (const dir of [media, sinkDir, process.env.WORK_DIR!]) rmSync(dir, { recursive: true, force: true });
+	process.env.X264_PRESET = "ultrafast";
 });
 
 /** A word every 0.6 s across the whole clip (clip-relative times), so captions show until its end. */
