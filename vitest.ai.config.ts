@@ -62,6 +62,8 @@ export default defineConfig(async () => {
 			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
 			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
+			// The fake tier's set-up and tear-down hooks took over vitest's 10 s default on a loaded machine.
+			hookTimeout: 30_000,
 		},
 	};
 });

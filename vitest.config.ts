@@ -50,6 +50,8 @@ export default defineConfig(async () => {
 			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
 			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,
+			// The fake tier's set-up and tear-down hooks took over vitest's 10 s default on a loaded machine.
+			hookTimeout: 30_000,
 			// Two files per core: each file's runtime set-up and the workflow tests' timers leave a core idle
 			// otherwise (two-core machine, 2026-11-26: one per core 264 s with 15-20% idle, 1.5 per core
 			// 223 s, two per core 206 s).
