@@ -97,6 +97,17 @@ describe("the demo's talk, as the local engine hears it", () => {
 		);
 	});
 
+	it('quotes its hook and description as a person writes them: a capital first letter and "I", never the engine\'s lower case', () => {
+		const [best] = rankOffline(DEMO_TALK, demo).clips;
+		expect(best!.hooks.statement).toMatch(/^Ten years ago I work nights at a bakery/);
+		expect(best!.description).toContain("Ten years ago I work nights at a bakery");
+		for (const clip of rankOffline(DEMO_TALK, demo).clips) {
+			for (const text of [clip.hooks.statement, clip.hooks.question, clip.description]) {
+				if (text) expect(text, text).not.toMatch(/^[a-z]|\bi\b|\bi'(m|ve|ll|d)\b/);
+			}
+		}
+	});
+
 	it("scores the story above the housekeeping, and its score is what its breakdown says", () => {
 		const { clips } = rankOffline(DEMO_TALK, demo);
 		for (const clip of clips) expect(clip.score).toBe(scoreOf(clip.scoreBreakdown));

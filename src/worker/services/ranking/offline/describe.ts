@@ -168,7 +168,7 @@ export function describeClip(
 		hooks,
 		emotions,
 		description:
-			`${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(units.find((u) => !u.backchannel)?.text ?? "", 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
+			`${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(clean(units.find((u) => !u.backchannel)?.text ?? ""), 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
 	};
 }
 
@@ -294,7 +294,11 @@ function hooksOf(units: Unit[]): ClipHooks {
 		: 0;
 	const statement =
 		first && !first.question && (cues > 0 || first.secondPerson > 0 || first.storyOpener) ? first.text : null;
-	return { question: question ? fit(question, 140) : null, statement: statement ? fit(statement, 140) : null };
+	// Quoted as a person writes them: the local engine's lower-case "i" and a sentence's first letter upper-case.
+	return {
+		question: question ? fit(clean(question), 140) : null,
+		statement: statement ? fit(clean(statement), 140) : null,
+	};
 }
 
 const EMOTION_WORDS: [string, RegExp][] = [
