@@ -14,7 +14,7 @@
  * pipeline has no speaker labels, so speaker changes are read only through the pauses.
  */
 import type { ChapterUnit as Unit } from "./chapter-units";
-import { markerStrength } from "./discourse-markers";
+import { markerStrength, topicCueStrength } from "./discourse-markers";
 
 export interface SegmentParams {
 	/** Dirichlet prior of each topic's word distribution (smaller: topics' vocabularies more distinct). */
@@ -31,6 +31,11 @@ export interface SegmentParams {
 	 * sentence (0..1) and for its pause (0..1, 3 s = 1).
 	 */
 	cueWeight: number;
+	/**
+	 * Nats a chapter starting at a block earns for the strongest topic cue (0..1: "we'll move on to…",
+	 * "questions now on … from …") said in it or in the second half of the block before.
+	 */
+	topicCueWeight: number;
 	/**
 	 * A log-normal prior on a chapter's length: each chapter costs lengthPrior · ln(its share of the
 	 * video · typicalChapters)² nats more, so chapters much shorter or longer than a typicalChapters-th
@@ -49,11 +54,12 @@ export interface SegmentParams {
  */
 export const DEFAULT_SEGMENT_PARAMS: SegmentParams = {
 	prior: 0.3,
-	chapterPrice: 80,
+	chapterPrice: 100,
 	blocks: 120,
 	minChapterDivisor: 12,
 	minChapterSeconds: 15,
 	cueWeight: 2,
+	topicCueWeight: 15,
 	lengthPrior: 10,
 	typicalChapters: 4,
 };
@@ -74,7 +80,8 @@ export function segmentUnits(
 	const origin = units[0]!.start;
 	const timeAt = (b: number) => (b === 0 ? origin : b >= n ? origin + duration : units[blockStarts[b]!]!.start);
 	const cost = withLengthPrior(hooks.costOf?.(view) ?? view.cost, n, params);
-	const search = { cost, bonus: hooks.bonusOf?.(view), timeAt, blocks: n, minSeconds };
+	const bonus = hooks.bonusOf?.(view) ?? topicCueBonus(view, params.topicCueWeight);
+	const search = { cost, bonus, timeAt, blocks: n, minSeconds };
 	let edges = bestSplit(search, params.chapterPrice, null);
 	if (edges.length + 1 < minChapters) edges = bestSplit(search, 0, minChapters) ?? edges;
 	const starts = [0, ...edges.map((b) => blockStarts[b]!)];
@@ -113,6 +120,22 @@ export function blockViewOf(units: Unit[], duration: number, params: SegmentPara
 		units: blockStarts.map((from, b) => units.slice(from, end(b))),
 	};
 	return { words, blockStarts, view };
+}
+
+/**
+ * Nats a chapter starting at each block earns for a topic cue near its start: the strongest said in
+ * the block or in the second half of the one before (a block lasts about a 120th of the video, and
+ * the sentence that hands over to a topic is often the last of the one before).
+ */
+function topicCueBonus(view: BlockView, weight: number): Float64Array | undefined {
+	if (!weight) return undefined;
+	const cues = view.units.map((units) => units.map((u) => topicCueStrength(u.text)));
+	const bonus = new Float64Array(cues.length);
+	for (let b = 1; b < cues.length; b++) {
+		const before = cues[b - 1]!;
+		bonus[b] = weight * Math.max(0, ...cues[b]!, ...before.slice(Math.floor(before.length / 2)));
+	}
+	return bonus;
 }
 
 /**
@@ -261,7 +284,8 @@ function refineStarts(
 		let bestCost = Infinity;
 		for (let u = lo; u <= hi; u++) {
 			const cue =
-				markerStrength(units[u]!.text) + Math.min(3, Math.max(0, units[u]!.start - units[u - 1]!.end)) / 3;
+				Math.max(markerStrength(units[u]!.text), topicCueStrength(units[u]!.text)) +
+				Math.min(3, Math.max(0, units[u]!.start - units[u - 1]!.end)) / 3;
 			const total = before.get(u)! + after.get(u)! - params.cueWeight * cue;
 			if (total < bestCost) {
 				bestCost = total;
