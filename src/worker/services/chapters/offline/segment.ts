@@ -82,7 +82,7 @@ export function segmentUnits(
 	const cost = withLengthPrior(hooks.costOf?.(view) ?? view.cost, n, params);
 	const bonus = hooks.bonusOf?.(view) ?? topicCueBonus(view, params.topicCueWeight);
 	const search = { cost, bonus, timeAt, blocks: n, minSeconds };
-	let edges = bestSplit(search, params.chapterPrice, null);
+	let edges = hooks.split?.(search) ?? bestSplit(search, params.chapterPrice, null);
 	if (edges.length + 1 < minChapters) edges = bestSplit(search, 0, minChapters) ?? edges;
 	const starts = [0, ...edges.map((b) => blockStarts[b]!)];
 	return refineStarts(units, words, starts, params);
@@ -95,6 +95,8 @@ export function segmentUnits(
 export interface SegmentHooks {
 	costOf?: (view: BlockView) => Float64Array;
 	bonusOf?: (view: BlockView) => Float64Array;
+	/** Another way to choose the chapters' block edges than bestSplit at params.chapterPrice. */
+	split?: (search: Search) => number[];
 }
 
 /** The blocks a talk is cut into for the search: their words, units, and the cost of every run of them. */
