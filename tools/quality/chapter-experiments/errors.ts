@@ -8,9 +8,10 @@ import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
 import { buildChapterCorpus, labelsOf, windowOf, type ChapterItem } from "../chapters-eval.ts";
 import { seriesOf } from "../qmsum.ts";
-import { cueBonus } from "./topic-cues.ts";
+import { cueBonus, tieredBonus } from "./topic-cues.ts";
 
 const CUE = Number(process.env.CUE ?? 0);
+const TIERS = process.env.TIERS?.split(",").map(Number);
 const PRICE = Number(process.env.PRICE ?? DEFAULT_SEGMENT_PARAMS.chapterPrice);
 
 const items = buildChapterCorpus("dev")!;
@@ -18,7 +19,7 @@ const items = buildChapterCorpus("dev")!;
 function startsOf(item: ChapterItem): number[] {
 	const duration = item.transcript.duration;
 	const starts = segmentUnits(item.units, duration, { ...DEFAULT_SEGMENT_PARAMS, chapterPrice: PRICE }, 3, {
-		bonusOf: CUE ? (view) => cueBonus(view, CUE, "around") : undefined,
+		bonusOf: TIERS ? (view) => tieredBonus(view, TIERS) : CUE ? (view) => cueBonus(view, CUE, "around") : undefined,
 	});
 	const spans = chapterSpans(
 		starts.slice(1).map((i) => item.units[i]!.start),

@@ -118,3 +118,29 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 				console.log(`${reach} price ${price} weight ${weight}: ${JSON.stringify(s)}`);
 			}
 }
+
+/** Nats per block from a table of cues in nats (the strongest near its start), as topicCueBonus reads them. */
+export function tableBonus(view: BlockView, table: [RegExp, number][]): Float64Array {
+	const nats = (u: Unit) => {
+		let best = 0;
+		for (const [re, w] of table) if (w > best && re.test(u.text.trim())) best = w;
+		return best;
+	};
+	const n = view.words.length;
+	const out = new Float64Array(n);
+	for (let b = 1; b < n; b++) {
+		const before = view.units[b - 1]!;
+		out[b] = Math.max(0, ...view.units[b]!.map(nats), ...before.slice(Math.floor(before.length / 2)).map(nats));
+	}
+	return out;
+}
+
+/** The hearing cues (a chair handing over to the next questions) at `hearing` nats, the rest at 15 × strength. */
+export function hearingTable(hearing: number, questionsFrom: number): [RegExp, number][] {
+	return CUES.map(([re, w]): [RegExp, number] => {
+		const source = re.source;
+		if (source.includes("questions? now") || source.includes("next (?:set of )?questions?")) return [re, hearing];
+		if (source.includes("questions? (?:from|on)")) return [re, questionsFrom];
+		return [re, 15 * w];
+	});
+}
