@@ -7,7 +7,7 @@ import {
 	TOO_SHORT_NOTE,
 } from "../../src/worker/domain/chapters";
 import { chaptersOffline } from "../../src/worker/services/chapters/offline/chapters-offline";
-import { markerStrength } from "../../src/worker/services/chapters/offline/discourse-markers";
+import { markerStrength, topicCueStrength } from "../../src/worker/services/chapters/offline/discourse-markers";
 import { transcriptOf } from "../helpers/talk";
 import { threeTopicTalk } from "../helpers/three-topics";
 
@@ -95,5 +95,13 @@ describe("offline chapters of a whole video", () => {
 		expect(markerStrength("Next, the budget.")).toBe(1);
 		expect(markerStrength("So the soil was dry.")).toBeGreaterThan(0);
 		expect(markerStrength("The soil was dry.")).toBe(0);
+	});
+
+	it("reads the phrases that hand over to the next topic anywhere in a sentence", () => {
+		expect(topicCueStrength("We're going to move on now to talk about healthy settings.")).toBe(1);
+		expect(topicCueStrength("We've got some questions now on leadership from Siân.")).toBe(1);
+		expect(topicCueStrength("How about you, Sunil?")).toBeGreaterThan(0.5);
+		expect(topicCueStrength("Okay, thank you.")).toBeGreaterThan(0);
+		expect(topicCueStrength("Okay, so the soil was dry.")).toBe(0);
 	});
 });

@@ -4,7 +4,8 @@
  * with bench:quality's measures (Pk, WindowDiff, chapters per meeting). The held-out series are
  * never read here: they are for `npm run bench:quality -- --test`. Grids: price (the prior and the
  * price of a chapter), shape (blocks and shortest chapter), length (the length prior and price),
- * cues (a discourse marker's or pause's weight), words (which parts of speech are read), smooth
+ * cues (a discourse marker's or pause's weight when placing a start), topic (a topic cue's weight
+ * when choosing the split, and the price), words (which parts of speech are read), smooth
  * (co-occurrence smoothing or a background mixture, dropped), and for reading the numbers only:
  * none (no chapters at all) and oracle (told the true number of topics). The supervised boundary
  * model that was tried is chapter-experiments/fit-gaps.ts.
@@ -95,6 +96,11 @@ const grids: Record<string, () => Grid> = {
 		]),
 	],
 	cues: () => [0, 2, 6].map((cueWeight) => [`cue weight ${cueWeight}`, split({ cueWeight })]),
+	topic: () =>
+		product([0, 5, 10, 15, 20, 30], [60, 80, 100, 120]).map(([topicCueWeight, chapterPrice]) => [
+			`topic cue weight ${topicCueWeight} price ${chapterPrice}`,
+			split({ topicCueWeight, chapterPrice }),
+		]),
 	words: () =>
 		(
 			[

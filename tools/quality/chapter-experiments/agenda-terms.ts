@@ -1,0 +1,41 @@
+/**
+ * `npx tsx tools/quality/chapter-experiments/agenda-terms.ts`: a meeting's opening often lists its
+ * topics, so the content terms said in its first share (the agenda) count `times` over wherever
+ * they are said later, making the chapters differ by which agenda item they take up. Scored on
+ * QMSum train's **dev** series only.
+ */
+import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
+import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
+import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
+import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
+
+export function withAgendaTerms(units: Unit[], duration: number, share: number, times: number): Unit[] {
+	const until = units[0]!.start + duration * share;
+	const agenda = new Set(units.filter((u) => u.start < until).flatMap((u) => u.terms));
+	return units.map((u) => ({
+		...u,
+		terms: u.terms.flatMap((t) => (agenda.has(t) ? Array.from({ length: times }, () => t) : [t])),
+	}));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const items = buildChapterCorpus("dev")!;
+	const list = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").map(Number);
+	for (const share of list("SHARES", "0.05,0.1"))
+		for (const times of list("TIMES", "2,3"))
+			for (const price of list("PRICES", "100,140")) {
+				const segmenter: Segmenter = (item) => {
+					const duration = item.transcript.duration;
+					const units = withAgendaTerms(item.units, duration, share, times);
+					const starts = segmentUnits(units, duration, { ...DEFAULT_SEGMENT_PARAMS, chapterPrice: price });
+					const spans = chapterSpans(
+						starts.slice(1).map((i) => item.units[i]!.start),
+						duration,
+					);
+					return spans ? spans.map((s) => s.start) : [0];
+				};
+				console.log(
+					`agenda ${share} ×${times} price ${price}: ${JSON.stringify(scoreSegmenter(items, segmenter))}`,
+				);
+			}
+}
