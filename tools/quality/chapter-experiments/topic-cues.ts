@@ -12,28 +12,12 @@ import {
 	type BlockView,
 	type SegmentParams,
 } from "../../../src/worker/services/chapters/offline/segment.ts";
+import { TOPIC_CUES, topicCueStrength } from "../../../src/worker/services/chapters/offline/discourse-markers.ts";
 import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
-export const CUES: [RegExp, number][] = [
-	[/\bmov(?:e|ing) (?:on|along)\b/i, 1],
-	[/\bquestions? now\b/i, 1],
-	[/\bnext (?:set of )?questions?\b/i, 1],
-	[/\bquestions? (?:from|on)\b/i, 0.8],
-	[/\b(?:how|what) about you\b/i, 0.7],
-	[/\b(?:my|your) turn\b/i, 0.7],
-	[/\bwhat'?s new\b/i, 0.7],
-	[/^thank you,? chair/i, 0.7],
-	[/^(?:okay|ok|right),? thank(?:s| you)\b/i, 0.5],
-	[/\bpresentation\b/i, 0.5],
-	[/\b(?:the )?last thing\b/i, 0.5],
-	[/\blet'?s (?:talk|discuss|move|turn|look at)\b/i, 0.5],
-];
-
-export function topicCue(text: string): number {
-	let best = 0;
-	for (const [re, w] of CUES) if (w > best && re.test(text)) best = w;
-	return best;
-}
+/** The segmentation's own table, so an experiment scores exactly what ships. */
+export const CUES = TOPIC_CUES;
+export const topicCue = topicCueStrength;
 
 /** Nats for a chapter starting at each block: the strongest cue in it or in the back half of the one before. */
 export function cueBonus(view: BlockView, weight: number, reach: "block" | "around"): Float64Array {

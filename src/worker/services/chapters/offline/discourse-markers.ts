@@ -23,7 +23,7 @@ export function markerStrength(text: string): number {
  * dev meetings (4-8 times for the strongest; "okay, so" and "next" alone barely 1.5, "agenda" and
  * "anything else" less than chance, so they are not here).
  */
-const TOPIC_CUES: [RegExp, number][] = [
+export const TOPIC_CUES: readonly [RegExp, number][] = [
 	[/\bmov(?:e|ing) (?:on|along)\b/i, 1],
 	[/\bquestions? now\b/i, 1],
 	[/\bnext (?:set of )?questions?\b/i, 1],
