@@ -6,6 +6,7 @@
  * baselines in the same run: uniform chapters with the true number of topics, and plain TextTiling
  * (Hearst 1997 with NLTK's defaults: 20-word pseudo-sentences, blocks of 10, cutoff mean − sd/2).
  */
+import { chapterSpans } from "../../src/worker/domain/chapters.ts";
 import { chapterUnitsOf, type ChapterUnit as Unit } from "../../src/worker/services/chapters/offline/chapter-units.ts";
 import { chaptersOfUnits } from "../../src/worker/services/chapters/offline/chapters-offline.ts";
 import { DEFAULT_SEGMENT_PARAMS, type SegmentParams } from "../../src/worker/services/chapters/offline/segment.ts";
@@ -94,6 +95,19 @@ export function windowOf(truth: number[]): number {
 }
 
 export type Segmenter = (item: ChapterItem) => number[];
+
+/**
+ * The chapter starts (seconds) that the segmentation's unit starts make once cut to YouTube's
+ * rules as the product cuts them, or [0] when they do not make chapters: what an experiment that
+ * calls `segmentUnits` itself scores.
+ */
+export function chapterStartsOf(item: ChapterItem, unitStarts: number[]): number[] {
+	const spans = chapterSpans(
+		unitStarts.slice(1).map((i) => item.units[i]!.start),
+		item.transcript.duration,
+	);
+	return spans ? spans.map((s) => s.start) : [0];
+}
 
 export const clipforgeChapters =
 	(params: SegmentParams = DEFAULT_SEGMENT_PARAMS): Segmenter =>

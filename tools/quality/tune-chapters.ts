@@ -10,7 +10,6 @@
  * none (no chapters at all) and oracle (told the true number of topics). The supervised boundary
  * model that was tried is chapter-experiments/fit-gaps.ts.
  */
-import { chapterSpans } from "../../src/worker/domain/chapters.ts";
 import {
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
@@ -19,7 +18,13 @@ import {
 } from "../../src/worker/services/chapters/offline/segment.ts";
 import { isContent } from "../../src/worker/services/ranking/text/units.ts";
 import { smoothedCosts, type SmoothOptions } from "./chapter-experiments/related-terms.ts";
-import { buildChapterCorpus, scoreSegmenter, type ChapterItem, type Segmenter } from "./chapters-eval.ts";
+import {
+	buildChapterCorpus,
+	chapterStartsOf,
+	scoreSegmenter,
+	type ChapterItem,
+	type Segmenter,
+} from "./chapters-eval.ts";
 
 const items = buildChapterCorpus("dev");
 if (!items) throw new Error("no local copy of QMSum (see tools/quality/qmsum.ts)");
@@ -33,11 +38,7 @@ const split =
 		const starts = trueCount
 			? segmentUnits(item.units, duration, { ...params, chapterPrice: 1e12 }, item.topicCount, hooks)
 			: segmentUnits(item.units, duration, params, 3, hooks);
-		const spans = chapterSpans(
-			starts.slice(1).map((i) => item.units[i]!.start),
-			duration,
-		);
-		return spans ? spans.map((s) => s.start) : [0];
+		return chapterStartsOf(item, starts);
 	};
 
 /** The same split reading only these parts of speech as topic words. */

@@ -4,10 +4,9 @@
  * they are said later, making the chapters differ by which agenda item they take up. Scored on
  * QMSum train's **dev** series only.
  */
-import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
 import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
-import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
+import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
 export function withAgendaTerms(units: Unit[], duration: number, share: number, times: number): Unit[] {
 	const until = units[0]!.start + duration * share;
@@ -28,11 +27,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 					const duration = item.transcript.duration;
 					const units = withAgendaTerms(item.units, duration, share, times);
 					const starts = segmentUnits(units, duration, { ...DEFAULT_SEGMENT_PARAMS, chapterPrice: price });
-					const spans = chapterSpans(
-						starts.slice(1).map((i) => item.units[i]!.start),
-						duration,
-					);
-					return spans ? spans.map((s) => s.start) : [0];
+					return chapterStartsOf(item, starts);
 				};
 				console.log(
 					`agenda ${share} ×${times} price ${price}: ${JSON.stringify(scoreSegmenter(items, segmenter))}`,

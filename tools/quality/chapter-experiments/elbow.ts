@@ -4,14 +4,13 @@
  * least `floor` nats and at least `ratio` times what the second chapter gained (the likeliest split
  * into k at each k, length prior and topic cues included). Scored on QMSum train's **dev** series only.
  */
-import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import {
 	bestSplit,
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
 	type Search,
 } from "../../../src/worker/services/chapters/offline/segment.ts";
-import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
+import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
 function totalCost(search: Search, edges: number[]): number {
 	const n = search.blocks;
@@ -52,11 +51,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 				const starts = segmentUnits(item.units, duration, DEFAULT_SEGMENT_PARAMS, 3, {
 					split: (search) => elbowSplit(search, ratio, floor),
 				});
-				const spans = chapterSpans(
-					starts.slice(1).map((i) => item.units[i]!.start),
-					duration,
-				);
-				return spans ? spans.map((s) => s.start) : [0];
+				return chapterStartsOf(item, starts);
 			};
 			console.log(`ratio ${ratio} floor ${floor}: ${JSON.stringify(scoreSegmenter(items, segmenter))}`);
 		}

@@ -4,9 +4,8 @@
  * alarms (a change found, none true), the offset of each true change to the nearest found start, and
  * what Pk would be with the true starts but the short topics dropped.
  */
-import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
-import { buildChapterCorpus, labelsOf, windowOf, type ChapterItem } from "../chapters-eval.ts";
+import { buildChapterCorpus, chapterStartsOf, labelsOf, windowOf, type ChapterItem } from "../chapters-eval.ts";
 import { seriesOf } from "../qmsum.ts";
 import { cueBonus, tieredBonus } from "./topic-cues.ts";
 
@@ -21,11 +20,7 @@ function startsOf(item: ChapterItem): number[] {
 	const starts = segmentUnits(item.units, duration, { ...DEFAULT_SEGMENT_PARAMS, chapterPrice: PRICE }, 3, {
 		bonusOf: TIERS ? (view) => tieredBonus(view, TIERS) : CUE ? (view) => cueBonus(view, CUE, "around") : undefined,
 	});
-	const spans = chapterSpans(
-		starts.slice(1).map((i) => item.units[i]!.start),
-		duration,
-	);
-	return spans ? spans.map((s) => s.start) : [0];
+	return chapterStartsOf(item, starts);
 }
 
 function trueStarts(item: ChapterItem): number[] {

@@ -4,13 +4,12 @@
  * a long meeting is expected to hold more topics than a short one. Scored on QMSum train's **dev**
  * series only; with CUES=a,b,c the topic cues (topic-cues.ts) as well.
  */
-import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import {
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
 	type BlockView,
 } from "../../../src/worker/services/chapters/offline/segment.ts";
-import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
+import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 import { tieredBonus } from "./topic-cues.ts";
 
 export function minutesPrior(view: BlockView, duration: number, weight: number, typical: number): Float64Array {
@@ -40,11 +39,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 						costOf: (view) => minutesPrior(view, duration, weight, typical),
 						bonusOf: tiers ? (view) => tieredBonus(view, tiers) : undefined,
 					});
-					const spans = chapterSpans(
-						starts.slice(1).map((i) => item.units[i]!.start),
-						duration,
-					);
-					return spans ? spans.map((s) => s.start) : [0];
+					return chapterStartsOf(item, starts);
 				};
 				console.log(
 					`price ${price} minutes prior ${weight} typical ${typical}s: ${JSON.stringify(scoreSegmenter(items, segmenter))}`,

@@ -5,14 +5,13 @@
  * (long sentences, few backchannels) and a discussion (short turns, questions) differ in the topic
  * model even when they share their vocabulary. Scored on QMSum train's **dev** series only.
  */
-import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
 import {
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
 	type SegmentParams,
 } from "../../../src/worker/services/chapters/offline/segment.ts";
-import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
+import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 import { cueBonus } from "./topic-cues.ts";
 
 export function styleTerms(u: Unit, repeat: number): string[] {
@@ -44,11 +43,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 				3,
 				cueWeight ? { bonusOf: (view) => cueBonus(view, cueWeight, "around") } : {},
 			);
-			const spans = chapterSpans(
-				starts.slice(1).map((i) => item.units[i]!.start),
-				duration,
-			);
-			return spans ? spans.map((s) => s.start) : [0];
+			return chapterStartsOf(item, starts);
 		};
 	const repeats = (process.env.REPEATS ?? "0,1,2,4").split(",").map(Number);
 	const prices = (process.env.PRICES ?? "80").split(",").map(Number);

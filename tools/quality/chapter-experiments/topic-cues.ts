@@ -4,7 +4,6 @@
  * you?"), each block earning weight × the strongest cue near its start as a chapter start in the
  * segmentation's search. Scored on QMSum train's **dev** series only.
  */
-import { chapterSpans } from "../../../src/worker/domain/chapters.ts";
 import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
 import {
 	DEFAULT_SEGMENT_PARAMS,
@@ -13,7 +12,7 @@ import {
 	type SegmentParams,
 } from "../../../src/worker/services/chapters/offline/segment.ts";
 import { TOPIC_CUES, topicCueStrength } from "../../../src/worker/services/chapters/offline/discourse-markers.ts";
-import { buildChapterCorpus, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
+import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
 /** The segmentation's own table, so an experiment scores exactly what ships. */
 export const CUES = TOPIC_CUES;
@@ -61,11 +60,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 			const starts = segmentUnits(item.units, duration, params, 3, {
 				bonusOf: (view) => cueBonus(view, weight, reach),
 			});
-			const spans = chapterSpans(
-				starts.slice(1).map((i) => item.units[i]!.start),
-				duration,
-			);
-			return spans ? spans.map((s) => s.start) : [0];
+			return chapterStartsOf(item, starts);
 		};
 	const weights = (process.env.WEIGHTS ?? "0,5,10,20,40").split(",").map(Number);
 	const prices = (process.env.PRICES ?? "80").split(",").map(Number);
@@ -84,11 +79,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 							bonusOf: (view) => tieredBonus(view, t),
 						},
 					);
-					const spans = chapterSpans(
-						starts.slice(1).map((i) => item.units[i]!.start),
-						duration,
-					);
-					return spans ? spans.map((s) => s.start) : [0];
+					return chapterStartsOf(item, starts);
 				};
 				console.log(`price ${price} tiers ${tiers}: ${JSON.stringify(scoreSegmenter(items, segmenter))}`);
 			}
