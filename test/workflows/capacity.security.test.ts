@@ -14,6 +14,7 @@ import { wakeWaiting } from "../../src/worker/services/processing-slots";
 import { allRenderInstances } from "../../src/worker/services/render-instances";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
+import { inOneRateWindow } from "../helpers/rate-window";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -225,6 +226,8 @@ describe("the waiting line is bounded", () => {
 		const otherUrls = Array.from({ length: 3 }, () => source());
 		const submit = (key: string, hostedUrl: string) =>
 			call("POST", "/api/videos/hosted", { key, body: { hostedUrl } });
+		// The probe limit counts in 10 s windows: the burst must fall inside one.
+		await inOneRateWindow(10, 6);
 		const [burst, others] = await Promise.all([
 			Promise.all(burstUrls.map((u) => submit(burster.apiKey, u))),
 			Promise.all(otherUrls.map((u) => submit(other.apiKey, u))),
