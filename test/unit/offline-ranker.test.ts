@@ -91,6 +91,8 @@ describe("the demo's talk, as the local engine hears it", () => {
 		expect(best!.transcript).toMatch(/the worst sleeper/);
 		expect(best!.transcript).not.toMatch(/newsletter|anyway/);
 		expect(best!.title).toMatch(/bakery|chicago|walter/i);
+		// The engine writes "chicago"; a title writes the city as a person does.
+		expect(best!.title).not.toMatch(/\b(chicago|walter)\b/);
 		expect(best!.hookTitle).not.toMatch(/^(What happened with|Why .* still matters)/);
 		expect(best!.transcript.toLowerCase().startsWith(best!.hookTitle.toLowerCase().replace(/[“”]/g, ""))).toBe(
 			false,
@@ -99,8 +101,8 @@ describe("the demo's talk, as the local engine hears it", () => {
 
 	it('quotes its hook and description as a person writes them: a capital first letter and "I", never the engine\'s lower case', () => {
 		const [best] = rankOffline(DEMO_TALK, demo).clips;
-		expect(best!.hooks.statement).toMatch(/^Ten years ago I work nights at a bakery/);
-		expect(best!.description).toContain("Ten years ago I work nights at a bakery");
+		expect(best!.hooks.statement).toMatch(/^Ten years ago I work nights at a bakery in Chicago/);
+		expect(best!.description).toContain("Ten years ago I work nights at a bakery in Chicago");
 		for (const clip of rankOffline(DEMO_TALK, demo).clips) {
 			for (const text of [clip.hooks.statement, clip.hooks.question, clip.description]) {
 				if (text) expect(text, text).not.toMatch(/^[a-z]|\bi\b|\bi'(m|ve|ll|d)\b/);

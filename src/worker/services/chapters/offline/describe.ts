@@ -6,6 +6,7 @@
  * terms for its length. The whole video's summary names the topics in order and quotes the most
  * central sentence of the longest chapter.
  */
+import { asWritten, writtenForm } from "../../ranking/text/written-case";
 import type { ChapterUnit as Unit } from "./chapter-units";
 
 export interface ChapterText {
@@ -77,7 +78,7 @@ function surfaceForms(units: Unit[], wanted: Set<string>): Map<string, string> {
 			if (!w.norm || !wanted.has(w.stem)) return;
 			const written = u.words[i]!.word.trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
 			// A capital only at a sentence start says nothing: keep the lower case then.
-			const form = i === 0 || written === written.toUpperCase() ? w.norm : written;
+			const form = writtenForm(i === 0 || written === written.toUpperCase() ? w.norm : written);
 			const forms = counts.get(w.stem) ?? new Map<string, number>();
 			forms.set(form, (forms.get(form) ?? 0) + 1);
 			counts.set(w.stem, forms);
@@ -157,7 +158,7 @@ function clean(text: string): string {
 		.replace(/\b(?:um+|uh+|er+|erm|hmm+)\b[,.]?\s*/gi, "")
 		.replace(/\s+/g, " ")
 		.trim();
-	const sentence = capitalise(spoken);
+	const sentence = capitalise(asWritten(spoken));
 	if (sentence.length <= MAX_SUMMARY_CHARS) return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
 	const cut = sentence.slice(0, MAX_SUMMARY_CHARS - 1);
 	return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[,;:]$/, "")}…`;

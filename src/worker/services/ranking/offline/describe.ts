@@ -16,6 +16,7 @@ import {
 	STRONG_CLAIM,
 } from "../text/lexicon";
 import type { Unit } from "../text/units";
+import { asWritten, writtenForm } from "../text/written-case";
 
 export interface ClipWords {
 	title: string;
@@ -132,8 +133,8 @@ function names(u: Unit, k: number, idf: Map<string, number>): boolean {
 /** The word as said, cleaned; proper nouns capitalised and "i" upper-case (the local engine writes lower case). */
 function surface(u: Unit, k: number): string {
 	const raw = (u.words[k]?.word ?? u.tagged[k]!.norm).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}'-]+$/gu, "");
-	if (u.tagged[k]!.pos === "PROPN" || raw === "i") return raw.charAt(0).toUpperCase() + raw.slice(1);
-	return raw;
+	if (u.tagged[k]!.pos === "PROPN") return raw.charAt(0).toUpperCase() + raw.slice(1);
+	return writtenForm(raw);
 }
 
 export function describeClip(
@@ -260,13 +261,13 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 	return fit(title, HEADLINE_CHARACTERS);
 }
 
-/** A line as it would be quoted: leading "and", "so", fillers dropped, first letter upper-case. */
+/** A line as it would be quoted: leading "and", "so", fillers dropped, first letter upper-case, "I" and names capitalised. */
 function clean(text: string): string {
 	const stripped = text
 		.replace(/\s+/g, " ")
 		.trim()
 		.replace(/^((and|so|but|um|uh|well|like|yeah|okay|oh|anyway|anyways|right|alright)[,]?\s+)+/i, "");
-	return capitalise(stripped.replace(/\bi\b/g, "I").replace(/\bi'(m|ve|ll|d)\b/g, "I'$1"));
+	return capitalise(asWritten(stripped));
 }
 
 type Kind = "story" | "question" | "take" | "funny" | "emotional" | "explanation" | "decision";
