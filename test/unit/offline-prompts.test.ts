@@ -92,6 +92,12 @@ describe("places in the video", () => {
 			terms: [{ word: "taxes" }],
 		});
 		expect(readPrompt("the second half")).toMatchObject({ within: [0.5, 1] });
+		expect(readPrompt("What were the professor's concluding comments?")).toMatchObject({ within: [0.75, 1] });
+		expect(readPrompt("her final thoughts on the budget")).toMatchObject({
+			within: [0.75, 1],
+			terms: [{ word: "budget" }],
+		});
+		expect(readPrompt("the chair's opening remarks")).toMatchObject({ within: [0, 0.25] });
 		expect(readPrompt("after the intro, the best story")).toMatchObject({ skipIntro: true, moods: ["story"] });
 	});
 
@@ -100,6 +106,13 @@ describe("places in the video", () => {
 		const { clips } = rankOffline(talk, { ...config, customPrompt: "in the last ten minutes" });
 		expect(clips.length).toBeGreaterThan(0);
 		for (const clip of clips) expect(clip.start).toBeGreaterThanOrEqual(talk.duration - 600 - 1e-6);
+	});
+
+	it("looks for 'closing thoughts' in the last quarter", () => {
+		const talk = longTranscriptOf(GARDEN_EPISODE, 30);
+		const { clips } = rankOffline(talk, { ...config, customPrompt: "their closing thoughts" });
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.start).toBeGreaterThanOrEqual(talk.duration * 0.75 - 1e-6);
 	});
 });
 

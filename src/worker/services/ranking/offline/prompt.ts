@@ -258,10 +258,13 @@ function cutPart(prompt: PromptText): { within: [number, number] | null; skipInt
 	prompt.cut(/\b(in|from|during|of)?\s*the\s+(first|opening)\s+third\b/i, () => (within = [0, 1 / 3]));
 	prompt.cut(/\b(in|from|during|of)?\s*the\s+(last|final)\s+third\b/i, () => (within = [2 / 3, 1]));
 	prompt.cut(
-		/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|closing remarks)\b/i,
+		/\b(at|near|towards?|by)\s+the\s+(very\s+)?(end|close)\b|\b(wrap[- ]?up|(closing|concluding|final|parting)\s+(remarks|comments|thoughts|words))\b/i,
 		() => (within = [0.75, 1]),
 	);
-	prompt.cut(/\b(at|near|towards?)\s+the\s+(very\s+)?(start|beginning)\b/i, () => (within = [0, 0.25]));
+	prompt.cut(
+		/\b(at|near|towards?)\s+the\s+(very\s+)?(start|beginning)\b|\b(opening|introductory)\s+(remarks|comments|words)\b/i,
+		() => (within = [0, 0.25]),
+	);
 	prompt.cut(/\b(in\s+)?the\s+middle\b/i, () => (within = [0.25, 0.75]));
 	return { within, skipIntro };
 }
