@@ -119,6 +119,13 @@ describe("the demo's talk, as the local engine hears it", () => {
 });
 
 describe("what a clip is called", () => {
+	it("never names a clip by a verb the tagger read as a noun in lower-case text ('the morning sets your clock')", () => {
+		const { clips } = rankOffline(DEMO_TALK, { ...config, clipDurationMin: 10, clipDurationMax: 30 });
+		const morning = clips.find((c) => /light in the morning sets/.test(c.transcript));
+		expect(morning).toBeDefined();
+		expect(morning!.title).not.toMatch(/\bsets\b/i);
+	});
+
 	it("gives each clip of a video its own title, from what happens in it, never a template around a topic word", () => {
 		for (const max of [30, 40, 90]) {
 			const { clips } = rankOffline(transcriptOf(GARDEN_EPISODE), { ...config, clipDurationMax: max });

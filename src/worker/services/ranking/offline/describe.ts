@@ -34,6 +34,8 @@ const HEADLINE_CHARACTERS = 60;
 const VAGUE =
 	/^(thing|things|stuff|lot|lots|kind|sort|way|bit|guy|guys|people|time|day|yeah|okay|um|uh|same|other|whole|sure|fine)$/;
 const TITLE_CHARACTERS = 80;
+/** Words that open a noun phrase: a noun is not followed by one directly. */
+const DETERMINER = /^(the|a|an|your|my|his|her|our|their|its|this|these|those)$/;
 
 interface Phrase {
 	text: string;
@@ -113,9 +115,16 @@ function namingRuns(u: Unit): number[][] {
 	return runs;
 }
 
-/** A run without the words that cannot end a noun phrase at its end, nor a preposition or article at its start. */
+/**
+ * A run without the words that cannot end a noun phrase at its end, nor a preposition or article at
+ * its start. A last "noun" in -s that is followed at once by a determiner or a possessive is a verb
+ * the tagger misread in lower-case text ("the morning sets your clock": not "morning sets").
+ */
 function trimmed(u: Unit, run: number[]): number[] {
 	const phrase = [...run];
+	const last = phrase[phrase.length - 1];
+	if (last !== undefined && /s$/.test(u.tagged[last]!.norm) && DETERMINER.test(u.tagged[last + 1]?.norm ?? ""))
+		phrase.pop();
 	while (phrase.length && !["NOUN", "PROPN"].includes(u.tagged[phrase[phrase.length - 1]!]!.pos)) phrase.pop();
 	while (phrase.length && ["ADP", "DET"].includes(u.tagged[phrase[0]!]!.pos)) phrase.shift();
 	return phrase;
