@@ -99,7 +99,7 @@ describe("the demo's talk, as the local engine hears it", () => {
 		);
 	});
 
-	it('quotes its hook and description as a person writes them: a capital first letter and "I", never the engine\'s lower case', () => {
+	it('quotes its hook, description and reason as a person writes them: a capital first letter and "I", never the engine\'s lower case', () => {
 		const [best] = rankOffline(DEMO_TALK, demo).clips;
 		expect(best!.hooks.statement).toMatch(/^Ten years ago I work nights at a bakery in Chicago/);
 		expect(best!.description).toContain("Ten years ago I work nights at a bakery in Chicago");
@@ -108,6 +108,14 @@ describe("the demo's talk, as the local engine hears it", () => {
 				if (text) expect(text, text).not.toMatch(/^[a-z]|\bi\b|\bi'(m|ve|ll|d)\b/);
 			}
 		}
+		// The reason quotes the line a clip ends on ("it ends on \"I still have that card…\"").
+		const quotes = [20, 45].flatMap((max) =>
+			rankOffline(DEMO_TALK, { ...demo, clipDurationMax: max }).clips.flatMap(
+				(c) => /ends on "([^"]+)"/.exec(c.viralityReason)?.[1] ?? [],
+			),
+		);
+		expect(quotes.length).toBeGreaterThan(0);
+		for (const quote of quotes) expect(quote, quote).not.toMatch(/^[a-z]|\bi\b|\bi'(m|ve|ll|d)\b/);
 	});
 
 	it("scores the story above the housekeeping, and its score is what its breakdown says", () => {

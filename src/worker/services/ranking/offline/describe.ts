@@ -356,7 +356,7 @@ function reasonOf(
 	if (b.energy !== null && b.energy >= 60) traits.push("a lift in vocal energy");
 	parts.push(traits.length ? `${what[kind]}, with ${traits.slice(0, 3).join(", ")}` : what[kind]);
 	const payoff = [...units].reverse().find((u) => u.payoff);
-	if (payoff && kind !== "question") parts.push(`it ends on "${fit(payoff.text, 70)}"`);
+	if (payoff && kind !== "question") parts.push(`it ends on "${fit(clean(payoff.text), 70)}"`);
 	if (phrases.length) parts.push(`about ${phrases.slice(0, 2).join(" and ")}`);
 	// Say what holds the score down, so a low score next to high parts has its reason in view.
 	const weak = (["substance", "hook", "payoff"] as const).filter((f) => b[f] < 35);
