@@ -3,6 +3,7 @@
  * 60 s window starts on the minute, every 10 s one on a multiple of 10 s. A test that counts up to a
  * limit must do it inside one window, or the count starts again halfway and the refusal never comes.
  */
+import { it } from "vitest";
 
 /**
  * Runs a test's count and, only when it failed and a window edge fell while it ran, runs it again
@@ -23,4 +24,9 @@ export async function countedInOneWindow(periodSeconds: 10 | 60, attempt: () => 
 }
 
 /** The time a test counting in one window may take: three tries of its count. */
-export const RATE_WINDOW_TEST_TIMEOUT = 120_000;
+const RATE_WINDOW_TEST_TIMEOUT = 120_000;
+
+/** A test whose count must fall inside one window: `it`, run by countedInOneWindow. */
+export function itCountsInOneWindow(name: string, periodSeconds: 10 | 60, attempt: () => Promise<void>): void {
+	it(name, () => countedInOneWindow(periodSeconds, attempt), RATE_WINDOW_TEST_TIMEOUT);
+}

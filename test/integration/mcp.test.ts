@@ -14,7 +14,7 @@ import { forgetKey } from "../../src/worker/services/key-cache";
 import { balanceOf, createWorkspace } from "../helpers/accounts";
 import { BASE, call } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
-import { countedInOneWindow, RATE_WINDOW_TEST_TIMEOUT } from "../helpers/rate-window";
+import { itCountsInOneWindow } from "../helpers/rate-window";
 
 const fake = useFakeRenderTier();
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
@@ -204,51 +204,49 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		expect(((await raw.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
 	});
 
-	it(
+	itCountsInOneWindow(
 		"shares the key's write limit with the REST API: a tool's write over it is a rate_limited tool error",
-		() =>
-			countedInOneWindow(60, async () => {
-				const { apiKey } = await createWorkspace();
-				const mcp = await connect(apiKey);
-				for (let i = 0; i < 60; i++)
-					expect((await call("POST", "/api/projects", { key: apiKey, body: { name: `p${i}` } })).status).toBe(
-						201,
-					);
-				const limited = await mcp.callTool({
-					name: "submit_video",
-					arguments: { hostedUrl: fake().addSource(url("talk"), { duration: 60 }) },
-				});
-				expect(limited.isError).toBe(true);
-				expect(text(limited)).toBe(
-					"rate_limited: Too many writes with this workspace's API keys; retry after 60 s.",
+		60,
+		async () => {
+			const { apiKey } = await createWorkspace();
+			const mcp = await connect(apiKey);
+			for (let i = 0; i < 60; i++)
+				expect((await call("POST", "/api/projects", { key: apiKey, body: { name: `p${i}` } })).status).toBe(
+					201,
 				);
-				expect(
-					structured(await mcp.callTool({ name: "list_workspaces", arguments: {} })).workspaces,
-				).toHaveLength(1);
-			}),
-		RATE_WINDOW_TEST_TIMEOUT,
+			const limited = await mcp.callTool({
+				name: "submit_video",
+				arguments: { hostedUrl: fake().addSource(url("talk"), { duration: 60 }) },
+			});
+			expect(limited.isError).toBe(true);
+			expect(text(limited)).toBe(
+				"rate_limited: Too many writes with this workspace's API keys; retry after 60 s.",
+			);
+			expect(structured(await mcp.callTool({ name: "list_workspaces", arguments: {} })).workspaces).toHaveLength(
+				1,
+			);
+		},
 	);
 
-	it(
+	itCountsInOneWindow(
 		"counts each MCP request as a read of the key's budget: past 600 a minute, /mcp answers 429",
-		() =>
-			countedInOneWindow(60, async () => {
-				const { apiKey } = await createWorkspace();
-				for (let i = 0; i < 600; i += 50)
-					await Promise.all(Array.from({ length: 50 }, () => call("GET", "/api/projects", { key: apiKey })));
-				const over = await exports.default.fetch(`${BASE}/mcp`, {
-					method: "POST",
-					headers: {
-						authorization: `Bearer ${apiKey}`,
-						"content-type": "application/json",
-						accept: "application/json, text/event-stream",
-					},
-					body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-				});
-				expect(over.status).toBe(429);
-				expect(over.headers.get("retry-after")).toBe("60");
-			}),
-		RATE_WINDOW_TEST_TIMEOUT,
+		60,
+		async () => {
+			const { apiKey } = await createWorkspace();
+			for (let i = 0; i < 600; i += 50)
+				await Promise.all(Array.from({ length: 50 }, () => call("GET", "/api/projects", { key: apiKey })));
+			const over = await exports.default.fetch(`${BASE}/mcp`, {
+				method: "POST",
+				headers: {
+					authorization: `Bearer ${apiKey}`,
+					"content-type": "application/json",
+					accept: "application/json, text/event-stream",
+				},
+				body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+			});
+			expect(over.status).toBe(429);
+			expect(over.headers.get("retry-after")).toBe("60");
+		},
 	);
 
 	it("answers GET and DELETE with 405 (a stateless server keeps no stream or session)", async () => {

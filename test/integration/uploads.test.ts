@@ -16,7 +16,7 @@ import worker from "../../src/worker/index";
 import { UPLOAD_LIMITS } from "../../src/worker/domain/upload-limits";
 import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/accounts";
 import { call } from "../helpers/api";
-import { countedInOneWindow, RATE_WINDOW_TEST_TIMEOUT } from "../helpers/rate-window";
+import { itCountsInOneWindow } from "../helpers/rate-window";
 import { fakeVideoFile, useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -550,27 +550,24 @@ describe("releasing an upload's storage when R2 fails", () => {
 });
 
 describe("the part route's rate limit", () => {
-	it(
+	itCountsInOneWindow(
 		`past ${UPLOAD_LIMITS.partWritesPerMinute} part PUTs a minute on one upload → 429 with Retry-After; another upload goes on`,
-		() =>
-			countedInOneWindow(60, async () => {
-				const { apiKey: key } = await createWorkspace();
-				const file = fakeVideoFile({ duration: 60 }, PART + 100);
-				const upload = await startUpload(key, file);
-				const other = await startUpload(key, file);
-				const tiny = new Uint8Array(10); // the wrong size: refused, but counted
-				for (let i = 0; i < UPLOAD_LIMITS.partWritesPerMinute; i += 50) {
-					const batch = await Promise.all(
-						Array.from({ length: 50 }, () => putPart(partUrl(upload, 1), tiny)),
-					);
-					expect(batch.every((r) => r.status === 400 || r.status === 409)).toBe(true);
-				}
-				const response = await exports.default.fetch(partUrl(upload, 1), { method: "PUT", body: tiny });
-				expect(response.status).toBe(429);
-				expect(response.headers.get("retry-after")).toBe("60");
-				expect(((await response.json()) as any).error.code).toBe("rate_limited");
-				expect((await putPart(partUrl(other, 1), partBytes(file, other, 1))).status).toBe(200);
-			}),
-		RATE_WINDOW_TEST_TIMEOUT,
+		60,
+		async () => {
+			const { apiKey: key } = await createWorkspace();
+			const file = fakeVideoFile({ duration: 60 }, PART + 100);
+			const upload = await startUpload(key, file);
+			const other = await startUpload(key, file);
+			const tiny = new Uint8Array(10); // the wrong size: refused, but counted
+			for (let i = 0; i < UPLOAD_LIMITS.partWritesPerMinute; i += 50) {
+				const batch = await Promise.all(Array.from({ length: 50 }, () => putPart(partUrl(upload, 1), tiny)));
+				expect(batch.every((r) => r.status === 400 || r.status === 409)).toBe(true);
+			}
+			const response = await exports.default.fetch(partUrl(upload, 1), { method: "PUT", body: tiny });
+			expect(response.status).toBe(429);
+			expect(response.headers.get("retry-after")).toBe("60");
+			expect(((await response.json()) as any).error.code).toBe("rate_limited");
+			expect((await putPart(partUrl(other, 1), partBytes(file, other, 1))).status).toBe(200);
+		},
 	);
 });

@@ -14,7 +14,7 @@ import { wakeWaiting } from "../../src/worker/services/processing-slots";
 import { allRenderInstances } from "../../src/worker/services/render-instances";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
-import { countedInOneWindow } from "../helpers/rate-window";
+import { itCountsInOneWindow } from "../helpers/rate-window";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -218,8 +218,10 @@ describe("the waiting line is bounded", () => {
 		);
 	});
 
-	it("one tenant's burst of 30 submissions: it gets 429 with Retry-After past its probe share, never 503, and another tenant's submissions side by side all go through", () =>
-		countedInOneWindow(10, async () => {
+	itCountsInOneWindow(
+		"one tenant's burst of 30 submissions: it gets 429 with Retry-After past its probe share, never 503, and another tenant's submissions side by side all go through",
+		10,
+		async () => {
 			const burster = await createWorkspace({ minutes: 10 });
 			const other = await createWorkspace({ minutes: 10 });
 			// Pending videos (no config) take no processing slot: only the probes and the minutes bound them.
@@ -252,7 +254,8 @@ describe("the waiting line is bounded", () => {
 			const accepted = statuses.filter((s) => s === 201).length;
 			expect(await balanceOf(burster.workspaceId)).toBe(10 - accepted);
 			expect(await ledgerSum(burster.workspaceId)).toBe(10 - accepted);
-		}));
+		},
+	);
 
 	it("a workspace with no minutes is refused (402) before any probe", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 0 });
