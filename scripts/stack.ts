@@ -131,6 +131,7 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 	};
 	writeFileSync(join(stateDir, "launch.json"), JSON.stringify(launch));
 	const render = spawnRenderTier(stateDir, renderPort, launch.renderEnv);
+	const workerLogFrom = logLength(join(stateDir, "wrangler.log"));
 	const worker = await spawnWorker(stateDir, launch);
 	render.unref();
 	worker.unref();
@@ -138,7 +139,7 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 	writeFileSync(join(stateDir, "pids.json"), JSON.stringify(pids));
 	try {
 		await waitForHealth(`${renderUrl}/healthz`, 30_000, join(stateDir, "render.log"));
-		await waitForHealth(`${url}/healthz`, 90_000, join(stateDir, "wrangler.log"));
+		await waitForWorker(stateDir, launch, pids, workerLogFrom);
 	} catch (error) {
 		stopPids(pids);
 		throw error;
@@ -243,12 +244,14 @@ export async function restartWorker(stateDir: string, downMs: number): Promise<v
 	const freeBy = Date.now() + 30_000;
 	while (!(await isPortFree(port)) && Date.now() < freeBy) await new Promise((r) => setTimeout(r, 200));
 	await new Promise((r) => setTimeout(r, downMs));
-	const worker = await spawnWorker(stateDir, launchOf(stateDir));
+	const launch = launchOf(stateDir);
+	const logFrom = logLength(join(stateDir, "wrangler.log"));
+	const worker = await spawnWorker(stateDir, launch);
 	worker.unref();
 	const now = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
 	now[1] = worker.pid!;
 	writeFileSync(join(stateDir, "pids.json"), JSON.stringify(now));
-	await waitForHealth(`${info.url}/healthz`, 90_000, join(stateDir, "wrangler.log"));
+	await waitForWorker(stateDir, launch, now, logFrom);
 }
 
 /**
@@ -391,14 +394,48 @@ async function ensureAccount(
 	return { apiKey: key, email: BOOTSTRAP_EMAIL, password };
 }
 
-async function waitForHealth(url: string, timeoutMs: number, logFile: string): Promise<void> {
+/**
+ * Waits for the Worker. wrangler picks workerd's ports free and binds them a moment later, so stacks
+ * started side by side (the end-to-end shards and the soak) can race for one: wrangler then stops
+ * with "Address already in use". It is started once more, on ports picked again.
+ */
+async function waitForWorker(stateDir: string, launch: LaunchInfo, pids: number[], logFrom: number): Promise<void> {
+	const url = `http://127.0.0.1:${launch.port}/healthz`;
+	const log = join(stateDir, "wrangler.log");
+	if (await waitForHealth(url, 90_000, log, { pattern: /Address already in use/, after: logFrom })) return;
+	stopPids([pids[1]!]);
+	const again = await spawnWorker(stateDir, launch);
+	again.unref();
+	pids[1] = again.pid!;
+	writeFileSync(join(stateDir, "pids.json"), JSON.stringify(pids));
+	await waitForHealth(url, 90_000, log);
+}
+
+const logLength = (file: string): number => (existsSync(file) ? readFileSync(file, "utf8").length : 0);
+
+/**
+ * Polls `url` until it answers. With `giveUpOn`, returns false as soon as the log, past `after`
+ * characters, matches its pattern (the process said why it stopped); otherwise throws at the
+ * deadline with the log's tail.
+ */
+async function waitForHealth(
+	url: string,
+	timeoutMs: number,
+	logFile: string,
+	giveUpOn?: { pattern: RegExp; after: number },
+): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const ok = await fetch(url).then(
 			(r) => r.ok,
 			() => false,
 		);
-		if (ok) return;
+		if (ok) return true;
+		if (
+			giveUpOn &&
+			giveUpOn.pattern.test(existsSync(logFile) ? readFileSync(logFile, "utf8").slice(giveUpOn.after) : "")
+		)
+			return false;
 		await new Promise((r) => setTimeout(r, 300));
 	}
 	const log = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-20).join("\n") : "(no log)";
