@@ -44,28 +44,36 @@ export async function transcribeLocally(
 		// Recognition is CPU work like an encode: one per core. Eleven chunks sharing two cores each take
 		// 5× longer, and a tier restarted more often than that (a soak's kills, a deploy) then never
 		// finishes one; in line, each finishes at full speed and its result is kept by the Worker.
-		release = await cpuSlots.acquire(signal, owner);
-		await runProcess(tools.ffmpeg, toPocketsphinxWavArgs(input, wav), { timeoutMs: 5 * 60_000, signal });
-		// 16 kHz mono 16-bit: 32,000 bytes a second after the 44-byte header.
-		const seconds = Math.max(1, ((await stat(wav)).size - 44) / 32_000);
-		const { stdout } = await runProcess(
-			tools.pocketsphinx,
-			["-infile", wav, "-time", "yes", "-logfn", "/dev/null"],
-			{
-				timeoutMs: jobTimeouts.localTranscription(seconds),
-				signal,
-				// Word lines arrive utterance by utterance: the last word's end time is how far it got.
-				onStdoutLine: (line) => {
-					const match = WORD_LINE.exec(line.trim());
-					if (match) onProgress(Math.min(1, Number(match[3]) / seconds));
-				},
-			},
-		);
+		const slot = await cpuSlots.acquire(signal, owner);
+		release = slot;
+		const stdout = await slot.within(() => recognise(input, wav, onProgress, signal));
 		return { language: "en", segments: parsePocketsphinxOutput(stdout) };
 	} finally {
 		release?.();
 		await rm(dir, { recursive: true, force: true });
 	}
+}
+
+/** The chunk as 16 kHz mono WAV, then pocketsphinx over it: its word lines (under the CPU slot). */
+async function recognise(
+	input: string,
+	wav: string,
+	onProgress: (fraction: number) => void,
+	signal: AbortSignal | undefined,
+): Promise<string> {
+	await runProcess(tools.ffmpeg, toPocketsphinxWavArgs(input, wav), { timeoutMs: 5 * 60_000, signal });
+	// 16 kHz mono 16-bit: 32,000 bytes a second after the 44-byte header.
+	const seconds = Math.max(1, ((await stat(wav)).size - 44) / 32_000);
+	const { stdout } = await runProcess(tools.pocketsphinx, ["-infile", wav, "-time", "yes", "-logfn", "/dev/null"], {
+		timeoutMs: jobTimeouts.localTranscription(seconds),
+		signal,
+		// Word lines arrive utterance by utterance: the last word's end time is how far it got.
+		onStdoutLine: (line) => {
+			const match = WORD_LINE.exec(line.trim());
+			if (match) onProgress(Math.min(1, Number(match[3]) / seconds));
+		},
+	});
+	return stdout;
 }
 
 /**

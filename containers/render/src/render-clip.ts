@@ -44,46 +44,59 @@ export async function renderClip(
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];
-	const baseLayout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
 	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
 	const release = await cpuSlots.acquire(signal, { workspace: req.workspaceId, video: req.videoId });
 	try {
-		const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
-		const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
-		// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
-		const cuts = await jumpCutsFor(req, signal);
-		const duration = cuts ? cuts.plan.duration : req.end - req.start;
-		const overlays = await overlayFiles(req, framing.layout, cuts?.words ?? null, duration, file, signal);
-		scratch.push(...overlays.scratch);
-		const backgroundFile = req.splitScreen
-			? await localBackground(req.splitScreen.backgroundKey, req.splitScreen.backgroundUrl, signal)
-			: null;
-		const videoPath = file(".mp4");
-		const thumbPath = file(".jpg");
-		scratch.push(videoPath, thumbPath);
-		const args = renderClipArgs({
-			...{ sourceUrl: req.sourceUrl, start: req.start, end: req.end },
-			...{ layout: framing.layout, track: framing.track, stacked: framing.stacked },
-			...{ assFile: overlays.assFile, backgroundFile, watermark: overlays.watermark },
-			outputPath: videoPath,
-			thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
-			jumpCuts: cuts?.args ?? null,
-			preset: x264Preset(),
-		});
-		await encode(args, duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)), signal);
-		const renderedDuration = await ensureThumbnail(videoPath, thumbPath, signal);
+		const encoded = await release.within(() => encodeClip(req, file, scratch, onProgress, signal));
 		release();
 		const uploadProgress = (f: number) => onProgress(0.85 + f * 0.13);
-		const bytes = await putFile(videoPath, req.videoPutUrl, "video/mp4", uploadProgress, signal);
-		const thumbnailBytes = await putFile(thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
+		const bytes = await putFile(encoded.videoPath, req.videoPutUrl, "video/mp4", uploadProgress, signal);
+		const thumbnailBytes = await putFile(encoded.thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
 		onProgress(1);
-		return clipResult(framing, cuts?.plan ?? null, { bytes, thumbnailBytes, duration: renderedDuration });
+		const { framing, cutPlan, duration } = encoded;
+		return clipResult(framing, cutPlan, { bytes, thumbnailBytes, duration });
 	} finally {
 		release();
 		// Uploaded or failed: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
 		await Promise.all(scratch.map((p) => rm(p, { force: true })));
 	}
+}
+
+/** Everything that needs the CPU slot: framing, cuts, overlays, the encode and the thumbnail. */
+async function encodeClip(
+	req: RenderClipSpec,
+	file: (suffix: string) => string,
+	scratch: string[],
+	onProgress: OnProgress,
+	signal: AbortSignal,
+) {
+	const baseLayout = layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
+	const faceShare = req.smartCrop || req.layout !== "single" ? 0.3 : 0;
+	const framing = await planFraming(req, baseLayout, (f) => onProgress(f * faceShare), signal);
+	// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
+	const cuts = await jumpCutsFor(req, signal);
+	const duration = cuts ? cuts.plan.duration : req.end - req.start;
+	const overlays = await overlayFiles(req, framing.layout, cuts?.words ?? null, duration, file, signal);
+	scratch.push(...overlays.scratch);
+	const backgroundFile = req.splitScreen
+		? await localBackground(req.splitScreen.backgroundKey, req.splitScreen.backgroundUrl, signal)
+		: null;
+	const videoPath = file(".mp4");
+	const thumbPath = file(".jpg");
+	scratch.push(videoPath, thumbPath);
+	const args = renderClipArgs({
+		...{ sourceUrl: req.sourceUrl, start: req.start, end: req.end },
+		...{ layout: framing.layout, track: framing.track, stacked: framing.stacked },
+		...{ assFile: overlays.assFile, backgroundFile, watermark: overlays.watermark },
+		outputPath: videoPath,
+		thumbnail: { path: thumbPath, width: THUMBNAIL_WIDTH },
+		jumpCuts: cuts?.args ?? null,
+		preset: x264Preset(),
+	});
+	await encode(args, duration, (f) => onProgress(faceShare + f * (0.85 - faceShare)), signal);
+	const renderedDuration = await ensureThumbnail(videoPath, thumbPath, signal);
+	return { videoPath, thumbPath, framing, cutPlan: cuts?.plan ?? null, duration: renderedDuration };
 }
 
 /** The clip's one ffmpeg pass (video and thumbnail), reporting its progress through the clip. */

@@ -1,6 +1,7 @@
 /**
  * The only code in the render tier that starts a process: node:child_process `spawn` with its own
- * `signal` and `timeout`. Arguments are always an array (never a shell string), so user text cannot
+ * `signal`, and a timeout that counts only the time the process could run (a job under a CPU slot
+ * may be paused, cpu-hold.ts). Arguments are always an array (never a shell string), so user text cannot
  * become shell syntax; every run has a timeout and can be cancelled through an AbortSignal (the
  * HTTP request closing, say). Every process reaches the network only through the tier's egress
  * proxy (egress-args.ts: its environment, and ffmpeg's and ffprobe's input flags), and what it
@@ -10,6 +11,7 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
 import { wholeMilliseconds } from "@clipforge/contract";
+import { afterRunningMs, currentCpuHold } from "./cpu-hold.ts";
 import { egressArgs, egressEnvironment } from "./egress-args.ts";
 import { egressProxy } from "./egress-proxy.ts";
 import { runningJobName } from "./job-context.ts";
@@ -65,26 +67,36 @@ export async function runProcess(command: string, args: readonly string[], optio
 	const job = runningJobName();
 	const timeoutMs = processTimeoutMs(options.timeoutMs, tool === "other" ? command : tool, job);
 	return new Promise((resolve, reject) => {
-		const started = Date.now();
-		// Node kills the process itself when the signal aborts or the timeout passes.
+		// Node kills the process itself when the signal aborts.
 		const child = spawn(command, egressArgs(tool, args, proxy), {
 			cwd: options.cwd,
 			stdio: ["ignore", "pipe", "pipe"],
 			env: { ...egressEnvironment(process.env, proxy), LC_ALL: "C.UTF-8" },
 			signal: options.signal,
-			timeout: timeoutMs,
 			killSignal: "SIGKILL",
+		});
+		// Under a CPU slot the process is paused and continued with the job's hold, and its timeout
+		// counts only the time it could run.
+		const hold = currentCpuHold();
+		const detach = hold?.track(child);
+		let timedOut = false;
+		const cancelTimeout = afterRunningMs(timeoutMs, hold, () => {
+			timedOut = true;
+			child.kill("SIGKILL");
 		});
 		const output = readOutput(child, options);
 
 		// Cancellation is also reported here (AbortError); "close" follows and says so.
 		child.on("error", (error) => {
-			if (error.name !== "AbortError")
-				reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
+			if (error.name === "AbortError") return;
+			cancelTimeout();
+			detach?.();
+			reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
 		});
-		child.on("close", async (code, signal) => {
+		child.on("close", async (code) => {
+			cancelTimeout();
+			detach?.();
 			await output.consumed();
-			const timedOut = signal === "SIGKILL" && Date.now() - started >= timeoutMs;
 			const failure = closeError({ command, job, timeoutMs, options, output, code, timedOut });
 			if (failure) reject(failure);
 			else resolve({ stdout: output.stdout(), stderr: output.stderr() });

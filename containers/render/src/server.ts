@@ -24,6 +24,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { importMedia, makeBackground } from "./backgrounds.ts";
 import { captionPreview } from "./caption-preview.ts";
 import { downloadSource } from "./download.ts";
+import { cpuSlots } from "./encode-slots.ts";
 import { egressProxy } from "./egress-proxy.ts";
 import { jobKey } from "./job-key.ts";
 import { JobRegistry, type JobWork } from "./job-registry.ts";
@@ -84,6 +85,8 @@ const handlers: JobHandlers = {
 	makeBackground,
 	importMedia,
 	cleanup: async (req) => {
+		// The video is done: it no longer counts among its workspace's videos in progress.
+		cpuSlots.forget(req.videoId);
 		await removeVideoDir(req.videoId);
 		return { ok: true };
 	},
@@ -326,6 +329,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		}),
 	);
 	const server = serverFor(tier);
+	// A job paused for another workspace's (encode-slots.ts) says so in the log, and when it goes on.
+	cpuSlots.observe = (event, hold) =>
+		log(`cpu job ${event}`, { workspace: hold.workspace, video: hold.video, pausedMs: hold.pausedMs() });
 	await mkdir(workRoot, { recursive: true });
 	// What a killed predecessor left (no job runs yet), then again every interval.
 	await tier.sweep();

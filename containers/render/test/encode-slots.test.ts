@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Slots } from "../src/encode-slots.ts";
+import { execFileSync } from "node:child_process";
+import { currentCpuHold } from "../src/cpu-hold.ts";
+import { Slots, type SlotRelease } from "../src/encode-slots.ts";
+import { runProcess } from "../src/run-process.ts";
 
 describe("encode slots", () => {
 	it("lets `size` jobs encode at once; the next starts the moment one releases (e.g. to upload)", async () => {
@@ -61,38 +64,66 @@ describe("encode slots", () => {
 		expect(order).toEqual(["a1", "a2", "b1", "a3", "a4", "a5"]);
 	});
 
-	it("shares the cores between workspaces first: one workspace's videos together get no more than another workspace's one", async () => {
+	it("a burst yields: a job of a workspace running none pauses the running job of a workspace with several videos in progress", async () => {
 		const slots = new Slots(2);
-		const order: string[] = [];
-		const take = (workspace: string, video: string, label: string) =>
-			slots.acquire(undefined, { workspace, video }).then((release) => {
-				order.push(label);
-				return release;
-			});
-		// Workspace A bursts two videos that hold both cores and queue more; B's one video and C's come last.
-		const a1 = await take("ws_a", "vid_a1", "a1");
-		const a2 = await take("ws_a", "vid_a2", "a2");
-		const queued = [
-			take("ws_a", "vid_a3", "a3"),
-			take("ws_a", "vid_a1", "a1'"),
-			take("ws_b", "vid_b", "b"),
-			take("ws_c", "vid_c", "c"),
-		];
+		const take = (workspace: string, video: string) => slots.acquire(undefined, { workspace, video });
+		const holdOf = (release: SlotRelease) => release.within(async () => currentCpuHold()!);
+		// Workspace A's two videos hold both cores; its third waits.
+		const [a1, a2] = [await take("ws_a", "vid_a1"), await take("ws_a", "vid_a2")];
+		const a3 = take("ws_a", "vid_a3");
+		// B's and C's first jobs do not wait behind A's: each pauses one of A's.
+		const b = await take("ws_b", "vid_b");
+		const c = await take("ws_c", "vid_c");
+		expect([(await holdOf(a1)).paused, (await holdOf(a2)).paused]).toEqual([true, true]);
+		expect([slots.pausedJobs, slots.queued]).toEqual([2, 1]);
+		// A job of A's never pauses B's or C's (A used more: its burst counts two minutes a video).
+		let a3Started = false;
+		void a3.then(() => (a3Started = true));
+		// A freed slot continues a paused job before a new one of the same workspace.
+		b();
 		await new Promise((r) => setTimeout(r, 10));
+		expect([(await holdOf(a1)).paused, (await holdOf(a2)).paused, a3Started]).toEqual([false, true, false]);
+		c();
 		a1();
 		await new Promise((r) => setTimeout(r, 10));
-		// Per video, A's new third video (holding none) would tie with B and go first; per workspace, A holds one and B none.
-		expect(order.slice(2)).toEqual(["b"]);
-		(await queued[2]!)();
-		await new Promise((r) => setTimeout(r, 10));
-		// A still holds one (a2), C none: C's job goes before A's two, which came earlier.
-		expect(order.slice(2)).toEqual(["b", "c"]);
+		expect([(await holdOf(a2)).paused, a3Started]).toEqual([false, true]);
 		a2();
-		await new Promise((r) => setTimeout(r, 10));
-		expect(order.slice(2)).toEqual(["b", "c", "a3"]);
+		(await a3)();
 	});
 
-	it("between workspaces holding none, the one that used the cores least lately goes first, not the oldest waiter; forgotten in minutes", async () => {
+	it("a video stops counting among its workspace's videos in progress once it is forgotten (its cleanup), or a moment after its last job", async () => {
+		let clock = 0;
+		const slots = new Slots(1, () => clock);
+		const take = (workspace: string, video: string) => slots.acquire(undefined, { workspace, video });
+		const started: string[] = [];
+		const note = (label: string) => (release: SlotRelease) => (started.push(label), release);
+		// A's first video ends; its second starts a second later: for now A has two in progress, so B pauses A's job.
+		(await take("ws_a", "vid_a1"))();
+		clock = 1_000;
+		const a2 = await take("ws_a", "vid_a2");
+		const b1 = await take("ws_b", "vid_b1").then(note("b1"));
+		expect([started, slots.pausedJobs]).toEqual([["b1"], 1]);
+		b1();
+		// The first video forgotten, A has one: C (nothing used) waits for A's job, which used under half a minute.
+		slots.forget("vid_a1");
+		clock = 2_000;
+		const c1 = take("ws_c", "vid_c1").then(note("c1"));
+		await new Promise((r) => setTimeout(r, 10));
+		expect([started, slots.pausedJobs]).toEqual([["b1"], 0]);
+		a2();
+		(await c1)();
+		// Without the cleanup, the same goes ten seconds after the video's last job.
+		(await take("ws_a", "vid_a3"))();
+		clock = 13_000;
+		const a4 = await take("ws_a", "vid_a4");
+		const d1 = take("ws_d", "vid_d1").then(note("d1"));
+		await new Promise((r) => setTimeout(r, 10));
+		expect(started).toEqual(["b1", "c1"]);
+		a4();
+		(await d1)();
+	});
+
+	it("between workspaces with one video each, a new one pauses another's job only once that one used half a minute more; the least used goes next", async () => {
 		let clock = 0;
 		const slots = new Slots(1, () => clock);
 		const order: string[] = [];
@@ -101,31 +132,89 @@ describe("encode slots", () => {
 				order.push(label);
 				return release;
 			});
-		// A encodes for 20 s while its next job and then B's first wait.
 		const a1 = await take("ws_a", "a1");
-		const a2 = take("ws_a", "a2");
-		const b1 = take("ws_b", "b1");
+		// A has run 20 s: B waits its turn.
 		clock = 20_000;
-		a1();
+		const b1 = take("ws_b", "b1");
 		await new Promise((r) => setTimeout(r, 10));
-		// Both hold none now; B has had nothing, A 20 s: B goes first although A's job came first.
-		expect(order).toEqual(["a1", "b1"]);
-		// B encodes for 1 s; A (20 s, decaying) still used more, so its job goes next, as the only waiter.
-		clock = 21_000;
-		(await b1)();
-		await new Promise((r) => setTimeout(r, 10));
-		expect(order).toEqual(["a1", "b1", "a2"]);
-		(await a2)();
-		// Twenty minutes on, both pasts are forgotten: first come, first served again.
-		clock = 21_000 + 20 * 60_000;
+		expect(order).toEqual(["a1"]);
+		// At 31 s, C does not: A's job is paused for it.
+		clock = 31_000;
 		const c1 = await take("ws_c", "c1");
-		const a3 = take("ws_a", "a3");
-		const b2 = take("ws_b", "b2");
-		clock += 1_000;
+		expect(order).toEqual(["a1", "c1"]);
+		expect(slots.pausedJobs).toBe(1);
+		// C's job ends: B has used nothing, A 31 s, so B goes before A's paused job.
+		clock = 32_000;
 		c1();
 		await new Promise((r) => setTimeout(r, 10));
-		expect(order.slice(3)).toEqual(["c1", "a3"]);
-		(await a3)();
-		(await b2)();
+		expect(order).toEqual(["a1", "c1", "b1"]);
+		clock = 33_000;
+		(await b1)();
+		expect(slots.pausedJobs).toBe(0);
+		a1();
+	});
+
+	it("a job paused for a minute in all is not paused again, and goes first for the next free slot", async () => {
+		let clock = 0;
+		const slots = new Slots(1, () => clock);
+		const take = (workspace: string, video: string) => slots.acquire(undefined, { workspace, video });
+		const holdOf = (release: SlotRelease) => release.within(async () => currentCpuHold()!);
+		// A bursts two videos; B pauses A's running job.
+		const a1 = await take("ws_a", "vid_a1");
+		const a2 = take("ws_a", "vid_a2");
+		const b = await take("ws_b", "vid_b");
+		// A minute on, C (nothing used) pauses B's job, which ran that minute.
+		clock = 61_000;
+		const c = await take("ws_c", "vid_c");
+		expect(slots.pausedJobs).toBe(2);
+		// A's job, paused a minute, goes before B's (paused a moment) and before A's waiting one.
+		clock = 62_000;
+		c();
+		await new Promise((r) => setTimeout(r, 10));
+		expect((await holdOf(a1)).paused).toBe(false);
+		expect((await holdOf(b)).paused).toBe(true);
+		// D has used nothing, but A's job is not paused again: D waits.
+		let dStarted = false;
+		const d = take("ws_d", "vid_d").then((release) => ((dStarted = true), release));
+		await new Promise((r) => setTimeout(r, 10));
+		expect(dStarted).toBe(false);
+		// When it ends, D (nothing used) goes before A's other video and B's paused job.
+		a1();
+		(await d)();
+		b();
+		(await a2)();
+	});
+
+	it("pausing stops the job's process where it is, and its timeout counts only the time it ran", async () => {
+		const slots = new Slots(1);
+		const a = await slots.acquire(undefined, { workspace: "ws_a", video: "vid_a1" });
+		const a2 = slots.acquire(undefined, { workspace: "ws_a", video: "vid_a2" });
+		const started = Date.now();
+		// A 0.6 s process with a 1 s timeout, paused for 1.5 s after 0.1 s.
+		const run = a.within(() => runProcess("sleep", ["0.6"], { timeoutMs: 1_000 }));
+		await new Promise((r) => setTimeout(r, 100));
+		const b = await slots.acquire(undefined, { workspace: "ws_b", video: "vid_b" });
+		await new Promise((r) => setTimeout(r, 100));
+		expect(childStates("sleep")).toEqual(["T"]);
+		await new Promise((r) => setTimeout(r, 1_400));
+		b();
+		await new Promise((r) => setTimeout(r, 100));
+		expect(childStates("sleep")).not.toContain("T");
+		await expect(run).resolves.toBeDefined();
+		expect(Date.now() - started).toBeGreaterThan(1_500);
+		a();
+		(await a2)();
+		// Without a pause the same timeout kills it.
+		await expect(runProcess("sleep", ["2"], { timeoutMs: 300 })).rejects.toMatchObject({ reason: "timeout" });
 	});
 });
+
+/** The state letters (ps STAT's first) of this process's children named `command`. */
+function childStates(command: string): string[] {
+	const lines = execFileSync("ps", ["-o", "stat=,comm=", "--ppid", String(process.pid)], { encoding: "utf8" });
+	return lines
+		.split("\n")
+		.map((line) => line.trim().split(/\s+/))
+		.filter(([, comm]) => comm === command)
+		.map(([stat]) => stat![0]!);
+}
