@@ -169,11 +169,10 @@ export class Slots {
 	private bestCandidate(): Candidate | undefined {
 		const now = this.now();
 		const rank = (c: Candidate): number[] => {
-			const [workspace, video, paused] =
-				"ready" in c ? [c.workspace, c.video, false] : [c.hold.workspace, c.hold.video, true];
-			const pausedLong = paused && "hold" in c && c.hold.pausedMs() >= MAX_PAUSE_MS;
+			const paused = "ready" in c ? null : c.hold;
+			const { workspace, video } = paused ?? (c as Waiter);
 			return [
-				pausedLong ? 0 : 1,
+				paused && paused.pausedMs() >= MAX_PAUSE_MS ? 0 : 1,
 				this.runningIn((h) => h.workspace === workspace),
 				this.effectiveUsage(workspace, now),
 				this.runningIn((h) => h.video === video),
