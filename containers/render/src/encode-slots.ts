@@ -90,6 +90,19 @@ export class Slots {
 		return this.paused.length;
 	}
 
+	/**
+	 * Runs `work` under a slot for `owner` (the processes it starts are paused and continued with the
+	 * slot's hold) and gives the slot back when it ends, however it ends.
+	 */
+	async run<T>(signal: AbortSignal | undefined, owner: SlotOwner, work: () => Promise<T>): Promise<T> {
+		const release = await this.acquire(signal, owner);
+		try {
+			return await release.within(work);
+		} finally {
+			release();
+		}
+	}
+
 	/** Resolves with a release function once a slot is free for `owner` (or rejects if `signal` aborts first). */
 	async acquire(signal?: AbortSignal, owner: SlotOwner = {}): Promise<SlotRelease> {
 		const workspace = owner.workspace ?? "";

@@ -36,7 +36,6 @@ export async function transcribeLocally(
 		);
 	}
 	const dir = await jobScratchDir("asr");
-	let release: (() => void) | null = null;
 	try {
 		const input = join(dir, "chunk.audio");
 		const wav = join(dir, "chunk.wav");
@@ -44,12 +43,9 @@ export async function transcribeLocally(
 		// Recognition is CPU work like an encode: one per core. Eleven chunks sharing two cores each take
 		// 5× longer, and a tier restarted more often than that (a soak's kills, a deploy) then never
 		// finishes one; in line, each finishes at full speed and its result is kept by the Worker.
-		const slot = await cpuSlots.acquire(signal, owner);
-		release = slot;
-		const stdout = await slot.within(() => recognise(input, wav, onProgress, signal));
+		const stdout = await cpuSlots.run(signal, owner, () => recognise(input, wav, onProgress, signal));
 		return { language: "en", segments: parsePocketsphinxOutput(stdout) };
 	} finally {
-		release?.();
 		await rm(dir, { recursive: true, force: true });
 	}
 }

@@ -46,10 +46,9 @@ export async function renderClip(
 	const scratch: string[] = [];
 	if (req.captions) await assertLookFonts(req.captions.look);
 	// CPU work holds an encode slot; the uploads below run without one, beside the next clip's encode.
-	const release = await cpuSlots.acquire(signal, { workspace: req.workspaceId, video: req.videoId });
+	const owner = { workspace: req.workspaceId, video: req.videoId };
 	try {
-		const encoded = await release.within(() => encodeClip(req, file, scratch, onProgress, signal));
-		release();
+		const encoded = await cpuSlots.run(signal, owner, () => encodeClip(req, file, scratch, onProgress, signal));
 		const uploadProgress = (f: number) => onProgress(0.85 + f * 0.13);
 		const bytes = await putFile(encoded.videoPath, req.videoPutUrl, "video/mp4", uploadProgress, signal);
 		const thumbnailBytes = await putFile(encoded.thumbPath, req.thumbnailPutUrl, "image/jpeg", undefined, signal);
@@ -57,7 +56,6 @@ export async function renderClip(
 		const { framing, cutPlan, duration } = encoded;
 		return clipResult(framing, cutPlan, { bytes, thumbnailBytes, duration });
 	} finally {
-		release();
 		// Uploaded or failed: the scratch copies only fill the instance's disk (renders of one video may land on any instance).
 		await Promise.all(scratch.map((p) => rm(p, { force: true })));
 	}

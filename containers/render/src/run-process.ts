@@ -84,18 +84,20 @@ export async function runProcess(command: string, args: readonly string[], optio
 			timedOut = true;
 			child.kill("SIGKILL");
 		});
+		const settled = () => {
+			cancelTimeout();
+			detach?.();
+		};
 		const output = readOutput(child, options);
 
 		// Cancellation is also reported here (AbortError); "close" follows and says so.
 		child.on("error", (error) => {
 			if (error.name === "AbortError") return;
-			cancelTimeout();
-			detach?.();
+			settled();
 			reject(new ProcessError(`${command} could not start: ${error.message}`, "spawn", null, ""));
 		});
 		child.on("close", async (code) => {
-			cancelTimeout();
-			detach?.();
+			settled();
 			await output.consumed();
 			const failure = closeError({ command, job, timeoutMs, options, output, code, timedOut });
 			if (failure) reject(failure);

@@ -28,6 +28,16 @@ describe("encode slots", () => {
 		expect(all).toHaveLength(2);
 	});
 
+	it("run gives the slot back when its work ends, failed or not", async () => {
+		const slots = new Slots(1);
+		await expect(slots.run(undefined, {}, async () => Promise.reject(new Error("encode failed")))).rejects.toThrow(
+			"encode failed",
+		);
+		await expect(slots.run(undefined, {}, async () => "done")).resolves.toBe("done");
+		// The slot came back each time: the next job starts at once.
+		(await slots.acquire())();
+	});
+
 	it("stops waiting when the job is cancelled", async () => {
 		const slots = new Slots(1);
 		await slots.acquire();
