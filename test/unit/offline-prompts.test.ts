@@ -116,6 +116,64 @@ describe("places in the video", () => {
 	});
 });
 
+describe("who spoke, which the transcript does not record", () => {
+	it("reads 'the professor's concluding comments' as a speaker and a place, with no topic", () => {
+		expect(readPrompt("What were the professor's concluding comments?")).toMatchObject({
+			within: [0.75, 1],
+			terms: [{ stem: "professor", weight: 0.3, speaker: true }],
+		});
+		const take = readPrompt("Grad A's take on the vectors");
+		expect(take.terms.filter((t) => !t.speaker).map((t) => t.word)).toEqual(["vectors"]);
+		expect(readPrompt("the CEO's resignation").terms.map((t) => [t.word, t.weight])).toEqual([
+			["ceo's", 1],
+			["resignation", 1],
+		]);
+	});
+
+	it("answers a prompt that names only an unsaid speaker and a place with the best moments there, and says why", () => {
+		const talk = longTranscriptOf(GARDEN_EPISODE, 30);
+		const outcome = rankOffline(talk, {
+			...config,
+			customPrompt: "What were the professor's concluding comments?",
+		});
+		expect(outcome.clips.length).toBeGreaterThan(0);
+		for (const clip of outcome.clips) expect(clip.start).toBeGreaterThanOrEqual(talk.duration * 0.75 - 1e-6);
+		expect(outcome.note).toMatch(/does not say who is speaking, so "professor"/);
+	});
+
+	it("still answers 'what did the host say' with no clips when a topic is asked and not said", () => {
+		const outcome = rankOffline(garden, {
+			...config,
+			customPrompt: "What did the professor think about the budget?",
+		});
+		expect(outcome.clips).toEqual([]);
+		expect(outcome.note).toMatch(/none of .*budget/);
+	});
+});
+
+describe("numbers said as words or digits", () => {
+	it("matches 'the 12 second mean' to a transcript that says 'twelve second mean'", () => {
+		const talk = transcriptOf([
+			["A", "We spent the week on the noise estimate and the new training set from the lab."],
+			["B", "Okay."],
+			["A", "Then we tried a twelve second mean over the spectrum, and the errors dropped by a third."],
+			["B", "Really?"],
+			["A", "Yes, and the longer window made it worse again, so we kept the short one for now."],
+			["A", "After lunch we went through the budget for the conference trip and the hotel."],
+			["B", "Sure."],
+			["A", "The hotel is close to the venue, so nobody needs a car, and the train is cheap."],
+		]);
+		const outcome = rankOffline(talk, {
+			...config,
+			clipDurationMin: 5,
+			clipDurationMax: 20,
+			customPrompt: "the 12 second mean",
+		});
+		expect(outcome.note).toBeNull();
+		expect(outcome.clips[0]!.transcript).toMatch(/twelve second mean/);
+	});
+});
+
 describe("a match needs the prompt's topic, not one shared common word", () => {
 	it("answers 'the CEO's resignation and the stock price in March' with no clips and says why", () => {
 		const outcome = rankOffline(garden, {

@@ -6,7 +6,8 @@
  * price of a chapter), shape (blocks and shortest chapter), length (the length prior and price),
  * cues (a discourse marker's or pause's weight when placing a start), topic (a topic cue's weight
  * when choosing the split, and the price), words (which parts of speech are read), smooth
- * (co-occurrence smoothing or a background mixture, dropped), and for reading the numbers only:
+ * (co-occurrence smoothing or a background mixture, dropped), meaning (word embeddings' cohesion,
+ * dropped; `MEANING="weights;prices"`, the vectors made as embedding-cohesion.ts says), and for reading the numbers only:
  * none (no chapters at all) and oracle (told the true number of topics). The supervised boundary
  * model that was tried is chapter-experiments/fit-gaps.ts.
  */
@@ -18,6 +19,7 @@ import {
 } from "../../src/worker/services/chapters/offline/segment.ts";
 import { isContent } from "../../src/worker/services/ranking/text/units.ts";
 import { smoothedCosts, type SmoothOptions } from "./chapter-experiments/related-terms.ts";
+import { embeddingCosts, loadEmbeddings } from "./chapter-experiments/embedding-cohesion.ts";
 import {
 	buildChapterCorpus,
 	chapterStartsOf,
@@ -110,6 +112,22 @@ const grids: Record<string, () => Grid> = {
 				["NOUN PROPN ADJ VERB", ["NOUN", "PROPN", "ADJ", "VERB"]],
 			] as [string, string[]][]
 		).map(([name, pos]) => [`only ${name}`, readingOnly(new Set(pos), split({}))]),
+	meaning: () => {
+		const emb = loadEmbeddings();
+		const [weights, prices] = (process.env.MEANING ?? "0.5,1,2;100,150")
+			.split(";")
+			.map((l) => l.split(",").map(Number));
+		return [
+			...product(weights!, prices!).map(([weight, chapterPrice]): Grid[number] => [
+				`meaning weight ${weight} price ${chapterPrice}`,
+				split({ chapterPrice }, false, { costOf: (view) => embeddingCosts(view, emb, weight) }),
+			]),
+			...weights!.map((weight): Grid[number] => [
+				`meaning weight ${weight}, true count`,
+				split({}, true, { costOf: (view) => embeddingCosts(view, emb, weight) }),
+			]),
+		];
+	},
 	none: () => [["no chapters", () => [0]]],
 	oracle: () => [0.1, 0.3, 1].map((prior) => [`true count, prior ${prior}`, split({ prior }, true)]),
 };

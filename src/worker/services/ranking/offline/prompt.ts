@@ -6,7 +6,7 @@
  * topic, which keeps every unknown prompt useful.
  */
 import { STOP_WORDS } from "../text/lexicon";
-import { analyseWords, normalise } from "../text/nlp";
+import { analyseWords, matchStem, normalise } from "../text/nlp";
 import { isKey } from "../text/units";
 
 export type Mood = "funny" | "emotional" | "heated" | "story" | "advice" | "surprising" | "decided";
@@ -18,6 +18,8 @@ export interface PromptTerm {
 	weight: number;
 	/** Only in "when discussing X" clauses: locates the passage rather than the answer. */
 	context: boolean;
+	/** Names who spoke ("what did the professor say", "Grad A's comments"), which the transcript does not record. */
+	speaker?: true;
 }
 
 /** Where clips may lie, in seconds of the time frame: a start and an end, each from the frame's start or its end. */
@@ -113,6 +115,7 @@ const EXCLUSION =
 	/(?:\b(?:skip(?:ping)?|without|except(?:\s+for)?|excluding|exclude|ignor(?:e|ing)|avoid(?:ing)?|minus|apart from|other than|leav(?:e|ing) out|(?:i\s+)?(?:don't|do not)\s+(?:want|need|include)(?:\s+to\s+see)?|nothing (?:about|on)|no more)|(?:^\s*|[,;]\s*|\b(?:but|and|just)\s+)(?:not|no))\s+((?:the|any|all|a|an|those|these|that|this)\s+)?([^,;.!?]*?)(?=\s*(?:[,;.!?]|\bbut\b|\bjust\b|\bonly\b|\binstead\b|\brather\b|$))/gi;
 
 export function readPrompt(prompt: string): ReadPrompt {
+	const speakers = possessorsOf(prompt);
 	const rest = promptText(prompt);
 	const { maxSeconds, minSeconds } = cutLengths(rest);
 	const { place, skipIntro } = cutPlace(rest);
@@ -128,7 +131,10 @@ export function readPrompt(prompt: string): ReadPrompt {
 		/\b(only|just|give me|show me|find|i want|clips? (about|of|on|where)|moments? (about|of|when|where))\b/gi,
 		" ",
 	);
+	// "Grad A's take on X": the take is what was said, not its topic; who said it stays, weighed as a speaker.
+	rest.text = rest.text.replace(SPEAKER_POSSESSIVE, (_said, who: string) => ` ${who}'s `);
 	const { context, subjectWords } = cutContext(rest);
+	for (const word of speakers) subjectWords.add(word);
 
 	const terms: PromptTerm[] = [];
 	const phrases: [string, string][] = [];
@@ -269,6 +275,22 @@ function cutPart(prompt: PromptText): { within: [number, number] | null; skipInt
 	return { within, skipIntro };
 }
 
+/** Nouns for what someone said: "the professor's comments", "Grad A's take". */
+const SAID_NOUNS =
+	"comments?|remarks?|thoughts?|opinions?|views?|take|ideas?|suggestions?|proposals?|points?|arguments?|concerns?|position|stance|feedback|presentation|explanation|questions?|answers?|response|reaction|updates?|contributions?|words";
+/** A possessor before what was said, past one describing word ("the professor's concluding comments"). */
+const SPEAKER_POSSESSIVE = new RegExp(
+	`\\b((?:[a-z]+\\s+)?[a-z]+)['’]s\\s+(?:[a-z]+(?:ing|al|ed|ive|ary)\\s+)?(?:${SAID_NOUNS})\\b`,
+	"gi",
+);
+
+/** The words of "X's comments" possessors, as said and with their "'s": who spoke, not the topic. */
+function possessorsOf(prompt: string): string[] {
+	return [...prompt.matchAll(SPEAKER_POSSESSIVE)]
+		.flatMap((m) => m[1]!.toLowerCase().split(/\s+/))
+		.flatMap((word) => [word, `${word}'s`]);
+}
+
 /** "skip the arguing", "not the budget", "without the ads": what follows is pushed away. */
 function cutExclusions(prompt: PromptText): string[] {
 	const excludedText: string[] = [];
@@ -310,7 +332,8 @@ function termsOf(
 	const words = part.split(/\s+/).filter(Boolean);
 	const infos = analyseWords(words);
 	let previous: string | null = null;
-	infos.forEach((info) => {
+	infos.forEach((word) => {
+		const info = { ...word, stem: matchStem(word) };
 		const keep =
 			isKey(info.norm) &&
 			!STOP_WORDS.has(info.norm) &&
@@ -320,9 +343,16 @@ function termsOf(
 			previous = null;
 			return;
 		}
-		const w = subjectWords.has(info.norm) ? weight * 0.3 : weight;
+		const speaker = subjectWords.has(info.norm);
+		const w = speaker ? weight * 0.3 : weight;
 		if (!into.some((t) => t.stem === info.stem))
-			into.push({ stem: info.stem, word: info.norm, weight: w, context: isContext });
+			into.push({
+				stem: info.stem,
+				word: info.norm,
+				weight: w,
+				context: isContext,
+				...(speaker && { speaker: true }),
+			});
 		if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
 		previous = w === weight ? info.stem : null;
 	});

@@ -71,6 +71,11 @@ export function rankOffline(
 	if (prompt && (prompt.terms.length > 0 || prompt.onlyMood)) {
 		const relevance = relevanceOf(units, prompt, frame.start, frame.end, search);
 		const unmatched = promptMismatch(prompt, relevance);
+		if (unmatched && namesOnlyUnsaidSpeakers(prompt, relevance)) {
+			// "The professor's concluding comments": who spoke is not in the transcript, where is.
+			const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
+			return { clips: ordered(chosen.map((span) => clip(span))), note: speakersNote(prompt) };
+		}
 		if (unmatched) return { clips: [], note: unmatched };
 		const clips = rankForPrompt(talk, relevance).map(({ span, match }) => clip(span, match));
 		return {
@@ -133,6 +138,19 @@ function promptMismatch(prompt: ReadPrompt, relevance: Relevance): string | null
 	)
 		return `Too little of the prompt is said to match it: only "${said.map((t) => t.word).join('", "')}" of "${topic.join('", "')}", which says nothing of what it is about.`;
 	return null;
+}
+
+/** Whether the prompt's topic is only who spoke ("what did the chair say"), and none of it is said. */
+function namesOnlyUnsaidSpeakers(prompt: ReadPrompt, relevance: Relevance): boolean {
+	const topic = prompt.terms.filter((t) => !t.context);
+	return (
+		topic.length > 0 && prompt.moods.length === 0 && topic.every((t) => t.speaker && !relevance.found.has(t.stem))
+	);
+}
+
+function speakersNote(prompt: ReadPrompt): string {
+	const who = prompt.terms.filter((t) => t.speaker).map((t) => t.word.replace(/'s$/, ""));
+	return `The transcript does not say who is speaking, so "${who.join(" ")}" cannot narrow the clips: they are the best moments of the part of the video the prompt names.`;
 }
 
 /** Best score first; titles made distinct within the video. */

@@ -43,6 +43,25 @@ export function analyseWords(words: readonly string[]): WordInfo[] {
 	return infos;
 }
 
+/**
+ * The stem a prompt and the transcript are matched by: the word's stem, with numbers as digits
+ * ("twelve" and "12" are one word to match: Whisper writes digits, other engines and people either).
+ */
+export function matchStem(word: Pick<WordInfo, "norm" | "stem">): string {
+	return NUMBER_STEMS.get(word.norm) ?? word.stem;
+}
+
+const NUMBER_STEMS = new Map(
+	"two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+		.split(" ")
+		.map((word, k) => [word, String(k + 2)] as const)
+		.concat(
+			"thirty forty fifty sixty seventy eighty ninety"
+				.split(" ")
+				.map((word, k) => [word, String((k + 3) * 10)] as const),
+		),
+);
+
 function readChunk(all: readonly string[], infos: WordInfo[], from: number, to: number): void {
 	const words = all.slice(from, to);
 	const engine = reader();

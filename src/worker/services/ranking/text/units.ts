@@ -26,7 +26,7 @@ import {
 	TEMPORAL_MARKERS,
 	THIRD_PERSON,
 } from "./lexicon";
-import { analyseWords, type WordInfo } from "./nlp";
+import { analyseWords, matchStem, type WordInfo } from "./nlp";
 
 export interface Unit extends Sentence {
 	index: number;
@@ -142,7 +142,7 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		index,
 		tagged: words,
 		terms,
-		keys: backchannel ? [] : words.filter((w) => isKey(w.norm)).map((w) => w.stem),
+		keys: backchannel ? [] : words.filter((w) => isKey(w.norm)).map(matchStem),
 		wordCount: norms.length - fillers,
 		backchannel,
 		fillers,
