@@ -68,23 +68,23 @@ export function rankOffline(
 			note: `The part of the video the prompt names (${clock(search.start)}-${clock(search.end)}) is shorter than the minimum clip length (${bounds.min} s).`,
 		};
 	}
+	let note: string | null = null;
 	if (prompt && (prompt.terms.length > 0 || prompt.onlyMood)) {
 		const relevance = relevanceOf(units, prompt, frame.start, frame.end, search);
 		const unmatched = promptMismatch(prompt, relevance);
-		if (unmatched && namesOnlyUnsaidSpeakers(prompt, relevance)) {
-			// "The professor's concluding comments": who spoke is not in the transcript, where is.
-			const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
-			return { clips: ordered(chosen.map((span) => clip(span))), note: speakersNote(prompt) };
+		if (!unmatched) {
+			const clips = rankForPrompt(talk, relevance).map(({ span, match }) => clip(span, match));
+			return {
+				clips: ordered(clips),
+				note: clips.length === 0 ? "No passage of the allowed length matches the prompt closely enough." : null,
+			};
 		}
-		if (unmatched) return { clips: [], note: unmatched };
-		const clips = rankForPrompt(talk, relevance).map(({ span, match }) => clip(span, match));
-		return {
-			clips: ordered(clips),
-			note: clips.length === 0 ? "No passage of the allowed length matches the prompt closely enough." : null,
-		};
+		// "The professor's concluding comments": who spoke is not in the transcript, but where is.
+		if (!namesOnlyUnsaidSpeakers(prompt, relevance)) return { clips: [], note: unmatched };
+		note = speakersNote(prompt);
 	}
 	const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
-	return { clips: ordered(chosen.map((span) => clip(span))), note: null };
+	return { clips: ordered(chosen.map((span) => clip(span))), note };
 }
 
 /** services/configure-video.ts MAX_SPLIT_PARTS: what a split-clips submission is checked against. */
