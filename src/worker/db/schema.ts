@@ -160,7 +160,7 @@ export const videos = sqliteTable(
 		transcriptKey: text("transcript_key"),
 		/** Which ranker produced the clips (ClipPro may fall back to ClipBasic). */
 		rankedBy: text("ranked_by"),
-		/** Why the video has fewer clips than usual (e.g. nothing matched its custom prompt). */
+		/** Why the video has fewer clips than usual (e.g. nothing matched its custom prompt), or why the prompt could not narrow them. */
 		rankingNote: text("ranking_note"),
 		/** This submission's webhook (overrides the workspace's). */
 		webhookUrl: text("webhook_url"),

@@ -22,7 +22,7 @@ export interface RankOutcome {
 	clips: RankedClip[];
 	/** What really ranked: `ClipPro (llm: …)`, or the offline ranker and why. */
 	rankedBy: string;
-	/** Why there are fewer clips than usual (a prompt nothing matches), for the video record. */
+	/** Why there are fewer clips than usual (a prompt nothing matches), or why the prompt could not narrow them, for the video record. */
 	note: string | null;
 }
 

@@ -82,7 +82,7 @@ export const VideoDetail = Video.extend({
 	}),
 	rankingNote: z.string().nullable().openapi({
 		description:
-			"Why the video has fewer clips than usual, e.g. nothing in it matches the custom prompt; null otherwise.",
+			"Why the video has fewer clips than usual (e.g. nothing in it matches the custom prompt), or why the prompt could not narrow them (it names only who spoke, which the transcript does not record); null otherwise.",
 	}),
 	progress: z.number(),
 	updatedAt: z.string(),

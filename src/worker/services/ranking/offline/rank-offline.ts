@@ -28,7 +28,7 @@ export type { RankConfig, TalkAnalysis };
 
 export interface OfflineRanking {
 	clips: RankedClip[];
-	/** Why there are fewer clips than usual (a prompt nothing matches), for the video record. */
+	/** Why there are fewer clips than usual (a prompt nothing matches), or why the prompt could not narrow them, for the video record. */
 	note: string | null;
 }
 
