@@ -54,6 +54,7 @@ import { buildMeetingCorpus, buildQmsumCorpus } from "./quality/prompt-corpus.ts
 import {
 	buildRealFillerCorpus,
 	buildTalkCorpus,
+	type HighlightSet,
 	type Planting,
 	type Split,
 	type TalkItem,
@@ -61,8 +62,19 @@ import {
 import { hashSeed } from "./quality/turns-to-transcript.ts";
 
 const { values } = parseArgs({
-	options: { test: { type: "boolean" }, asr: { type: "boolean" }, only: { type: "string" } },
+	options: {
+		test: { type: "boolean" },
+		asr: { type: "boolean" },
+		only: { type: "string" },
+		highlights: { type: "string" },
+	},
 });
+/** `--highlights b`: the dev split's second author's highlights instead of the first's (dev only; the test split has one set; no file written). */
+const highlightSet = (values.highlights ?? "a") as HighlightSet;
+if (!["a", "b"].includes(highlightSet) || (values.test && highlightSet !== "a")) {
+	console.error("--highlights takes a or b, and b only on the dev split");
+	process.exit(2);
+}
 /** `--only highlights,prompts,substance,chapters,speed`: a part of the run (tuning); the file is written only for a full run. */
 const parts = new Set((values.only ?? "highlights,prompts,substance,chapters,speed").split(","));
 const split: Split = values.test ? "test" : "dev";
@@ -126,9 +138,11 @@ const highlights: Record<string, unknown> = {};
 for (const planting of parts.has("highlights") ? (["clean", "rough"] as Planting[]) : []) {
 	for (const style of ["punctuated", "whisper", "plain"] as const) {
 		log(`highlights: ${split}, ${style}, ${planting}`);
-		highlights[`${style}/${planting}`] = await highlightSystems(buildTalkCorpus(split, style, undefined, planting));
+		highlights[`${style}/${planting}`] = await highlightSystems(
+			buildTalkCorpus(split, style, undefined, planting, highlightSet),
+		);
 	}
-	const real = buildRealFillerCorpus(split, "whisper", undefined, planting);
+	const real = buildRealFillerCorpus(split, "whisper", undefined, planting, highlightSet);
 	if (real) {
 		log(`highlights: ${split} planted into real meetings, ${planting}`);
 		highlights[`real-meetings/${planting}`] = await highlightSystems(real);
@@ -190,7 +204,7 @@ result.llm = llm
 	: "none: set CLIPFORGE_LLM_URL (+ _KEY, _MODEL, _FAST_MODEL) to an OpenAI-compatible server to measure the LLM path";
 
 for (const line of summaryLines(result)) log(line);
-if (!values.only) {
+if (!values.only && highlightSet === "a") {
 	mkdirSync("bench-results", { recursive: true });
 	const out = values.test ? "bench-results/quality.json" : "bench-results/quality-dev.json";
 	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

@@ -68,6 +68,16 @@ describe("the offline ranker on the dev corpora (what it was fitted on: a regres
 			JSON.stringify(buildTalkCorpus("dev").slice(0, 2)),
 		);
 	});
+
+	it("plants the dev split's second author's highlights into the same episodes, each once", () => {
+		const first = buildTalkCorpus("dev", "whisper", undefined, "clean", "a");
+		const second = buildTalkCorpus("dev", "whisper", undefined, "clean", "b");
+		expect(second.map((item) => item.id.replace("dev-b/", "dev/"))).toEqual(first.map((item) => item.id));
+		const planted = second.flatMap((item) => item.highlights.map((h) => h.id));
+		expect(planted).toHaveLength(50);
+		expect(new Set(planted).size).toBe(50);
+		expect(planted.every((id) => id.startsWith("hb-"))).toBe(true);
+	});
 });
 
 describe("npm run rank", () => {

@@ -4,6 +4,11 @@
  * used once per build (seeded). Turned into transcripts as Whisper (punctuated) or the local engine
  * (plain) would give them. `realFiller` plants the same highlights into real meetings instead
  * (QMSum train, local only), so the filler is real conversation nobody wrote for this project.
+ *
+ * The dev split holds two sets of highlights by two authors: `a` (highlights.json, mostly one
+ * speaker's 100-145-word monologue) and `b` (highlights-b.json, 60-230 words, half of them exchanges
+ * between speakers). The models are fitted on both; `b` alone, planted apart, checks how a model
+ * fitted on `a` reads another author's highlights. The test split has one set, by a third author.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,13 +47,17 @@ export interface TalkItem {
 const CORPUS = join(import.meta.dirname, "corpus", "talk");
 const PER_EPISODE = 5;
 
-export function readTalkSplit(split: Split): { episodes: Episode[]; highlights: Highlight[] } {
+/** Which author's highlights: `a` in every split, `b` in dev only. */
+export type HighlightSet = "a" | "b";
+const HIGHLIGHT_FILES: Record<HighlightSet, string> = { a: "highlights.json", b: "highlights-b.json" };
+
+export function readTalkSplit(split: Split, set: HighlightSet = "a"): { episodes: Episode[]; highlights: Highlight[] } {
 	const dir = join(CORPUS, split);
 	const episodes = readdirSync(dir)
 		.filter((f) => /^ep-\d+\.json$/.test(f))
 		.sort()
 		.map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Episode);
-	const highlights = JSON.parse(readFileSync(join(dir, "highlights.json"), "utf8")) as Highlight[];
+	const highlights = JSON.parse(readFileSync(join(dir, HIGHLIGHT_FILES[set]), "utf8")) as Highlight[];
 	return { episodes, highlights };
 }
 
@@ -64,9 +73,11 @@ export function buildTalkCorpus(
 	style: TranscriptStyle = "punctuated",
 	seed = 20261123,
 	planting: Planting = "clean",
+	set: HighlightSet = "a",
 ): TalkItem[] {
-	const { episodes, highlights } = readTalkSplit(split);
-	const random = prng(seed + hashSeed(split));
+	const { episodes, highlights } = readTalkSplit(split, set);
+	const name = set === "a" ? split : `${split}-${set}`;
+	const random = prng(seed + hashSeed(name));
 	// Each episode takes highlights of its own genre where there are enough, the rest from any genre.
 	const pool = shuffle([...highlights], random);
 	const take = (genre: Genre) => {
@@ -76,7 +87,7 @@ export function buildTalkCorpus(
 	return episodes.map((episode) => {
 		const planted = Array.from({ length: PER_EPISODE }, () => take(episode.genre)).filter(Boolean);
 		return plant(
-			`${split}/${episode.id}`,
+			`${name}/${episode.id}`,
 			episode.genre,
 			episode.turns,
 			episode.distractorTurns,
@@ -88,22 +99,29 @@ export function buildTalkCorpus(
 	});
 }
 
-/** The split's highlights planted, five per meeting, into real meetings (QMSum train), or null without a local copy. */
+/**
+ * The split's highlights planted, five per meeting, into real meetings (QMSum train), or null without
+ * a local copy. Set `b` goes into the meetings after the ones set `a` takes.
+ */
 export function buildRealFillerCorpus(
 	split: Split,
 	style: TranscriptStyle = "punctuated",
 	seed = 20261124,
 	planting: Planting = "clean",
+	set: HighlightSet = "a",
 ): TalkItem[] | null {
 	const meetings = loadQmsumTrain(split === "dev" ? "dev" : "heldout");
 	if (!meetings) return null;
-	const { highlights } = readTalkSplit(split);
-	const random = prng(seed + hashSeed(split));
+	const { highlights } = readTalkSplit(split, set);
+	const name = set === "a" ? split : `${split}-${set}`;
+	const random = prng(seed + hashSeed(name));
 	const pool = shuffle([...highlights], random);
-	const chosen = meetings.filter((m) => m.turns.length > 200).slice(0, Math.floor(pool.length / PER_EPISODE));
+	const count = Math.floor(pool.length / PER_EPISODE);
+	const skip = set === "a" ? 0 : count;
+	const chosen = meetings.filter((m) => m.turns.length > 200).slice(skip, skip + count);
 	return chosen.map((meeting, n) =>
 		plant(
-			`qmsum-${split}/${meeting.id}`,
+			`qmsum-${name}/${meeting.id}`,
 			"Podcast",
 			meeting.turns,
 			[],
