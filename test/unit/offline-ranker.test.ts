@@ -103,6 +103,12 @@ describe("the demo's talk, as the local engine hears it", () => {
 		const [best] = rankOffline(DEMO_TALK, demo).clips;
 		expect(best!.hooks.statement).toMatch(/^Ten years ago I work nights at a bakery in Chicago/);
 		expect(best!.description).toContain("Ten years ago I work nights at a bakery in Chicago");
+		// Hashtags name one thing each, as a creator tags a post, never a phrase glued whole.
+		const tags = best!.description.match(/#\S+/g) ?? [];
+		expect(tags).toEqual(expect.arrayContaining(["#chicago", "#bakery"]));
+		expect(tags.length).toBeLessThanOrEqual(3);
+		for (const clip of rankOffline(DEMO_TALK, demo).clips)
+			for (const tag of clip.description.match(/#\S+/g) ?? []) expect(tag).toMatch(/^#[\p{L}\p{N}]{3,16}$/u);
 		for (const clip of rankOffline(DEMO_TALK, demo).clips) {
 			for (const text of [clip.hooks.statement, clip.hooks.question, clip.description]) {
 				if (text) expect(text, text).not.toMatch(/^[a-z]|\bi\b|\bi'(m|ve|ll|d)\b/);

@@ -306,4 +306,32 @@ describe("ProcessVideoWorkflow", () => {
 		const gaps = starts.slice(1).map((s, i) => s - starts[i]!);
 		expect(Math.max(...gaps)).toBeLessThan(1.2);
 	});
+
+	it("the local engine's lower-case words reach the transcript and the clips as written: I, known names, a capital per utterance", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 100 });
+		// As pocketsphinx hears a talk: lower case, no punctuation.
+		const script = [
+			"ten years ago i worked nights at a bakery in chicago",
+			"every morning at five my boss walter handed me a coffee",
+			"i never slept i went to class instead and i loved it",
+			"we moved to boston in april and i still miss that bakery",
+		];
+		const source = fake().addSource(url("lower-case"), { duration: 120, script });
+		const videoId = await submitAndProcess(apiKey, source, { clipDurationMin: 15, clipDurationMax: 30 });
+
+		const transcript = (await call("GET", `/api/videos/${videoId}/transcript`, { key: apiKey })).body as {
+			segments: { text: string; words: { word: string }[] }[];
+		};
+		const text = transcript.segments.map((s) => s.text).join(" ");
+		expect(text).toContain("I worked nights at a bakery in Chicago");
+		expect(text).toContain("my boss Walter handed me");
+		expect(text).not.toMatch(/\bi\b|chicago|walter|boston/);
+		for (const segment of transcript.segments) {
+			expect(segment.text).toMatch(/^\p{Lu}/u);
+			expect(segment.words.map((w) => w.word).join(" ")).toBe(segment.text);
+		}
+		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
+		expect(clips.body.count).toBeGreaterThan(0);
+		for (const clip of clips.body.clips) expect(clip.transcript).not.toMatch(/\bi\b|chicago|walter|boston/);
+	});
 });

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toPocketsphinxWavArgs } from "../../containers/render/src/ffmpeg-args.ts";
+import { writtenSegments } from "../../src/worker/services/transcription/written-segments.ts";
 import { parsePocketsphinxOutput } from "../../containers/render/src/pocketsphinx.ts";
 import { runProcess } from "../../containers/render/src/run-process.ts";
 import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
@@ -86,7 +87,8 @@ async function speakAndTranscribe(
 			["-infile", wav, "-time", "yes", "-logfn", "/dev/null"],
 			{ timeoutMs: 60 * 60_000 },
 		);
-		const segments = parsePocketsphinxOutput(stdout);
+		// Cased as the Worker's local transcriber writes the engine's words.
+		const segments = writtenSegments(parsePocketsphinxOutput(stdout));
 		const words = segments.flatMap((s) => s.words);
 		const duration = samples / SAMPLE_RATE;
 		return {

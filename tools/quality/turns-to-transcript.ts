@@ -7,6 +7,7 @@
  */
 import type { Segment, Word } from "@clipforge/contract";
 import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import { writtenSegments } from "../../src/worker/services/transcription/written-segments.ts";
 
 export interface Turn {
 	speaker: string;
@@ -15,7 +16,8 @@ export interface Turn {
 
 /**
  * `punctuated`: as written (Whisper keeps punctuation and case). `whisper`: punctuated, without the
- * "um"/"uh" Whisper leaves out. `plain`: lower case, no punctuation (the local engine).
+ * "um"/"uh" Whisper leaves out. `plain`: no punctuation, lower case but for the capitals the Worker
+ * gives the local engine's words (writtenSegments: "I", known names, each segment's first letter).
  */
 export type TranscriptStyle = "punctuated" | "whisper" | "plain";
 const DROPPED_BY_WHISPER = /^(um+|uh+|er+|erm|hmm+|mm+)[,.]?$/i;
@@ -74,13 +76,14 @@ export function turnsToTranscript(
 		turnTimes.push({ start: round3(turnStart), end: round3(t) });
 		t += 0.15 + random() * 0.6;
 	}
-	const words = segments.flatMap((s) => s.words);
+	// The local engine's lower case reaches the pipeline as the Worker writes it ("I", "Chicago").
+	const written = style === "plain" ? writtenSegments(segments) : segments;
 	const transcript: Transcript = {
 		language: "en",
 		duration: round3(t + 1),
-		text: segments.map((s) => s.text).join(" "),
-		segments,
-		words,
+		text: written.map((s) => s.text).join(" "),
+		segments: written,
+		words: written.flatMap((s) => s.words),
 	};
 	return { transcript, turnTimes };
 }

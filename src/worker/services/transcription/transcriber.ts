@@ -8,6 +8,7 @@ import { createRenderClient } from "../render-client";
 import { renderInstance } from "../render-instances";
 import { signInternalObjectUrl } from "../signing";
 import { whisperTranscribe } from "./workers-ai";
+import { writtenSegments } from "./written-segments";
 
 export interface AudioChunkRef {
 	videoId: string;
@@ -45,11 +46,13 @@ export function createTranscriber(env: Env): Transcriber {
 		async transcribeChunk(chunk, language, onProgress) {
 			const render = createRenderClient(env, renderInstance.video(env, chunk.videoId));
 			const audioUrl = await signInternalObjectUrl(env, chunk.key, "GET");
-			return render.run(
+			const heard = await render.run(
 				"transcribe",
 				{ audioUrl, language, videoId: chunk.videoId, workspaceId: chunk.workspaceId },
 				{ onProgress },
 			);
+			// Captions, transcripts and exports show "I" and "Chicago", not the engine's lower case.
+			return { ...heard, segments: writtenSegments(heard.segments) };
 		},
 	};
 }

@@ -41,6 +41,8 @@ interface Phrase {
 	text: string;
 	weight: number;
 	proper: boolean;
+	/** Its words as written, each with what the tagger read it as. */
+	words: { text: string; pos: string }[];
 }
 
 /** The clip's noun phrases ("a bakery in Chicago", "uncle Ray's boat"), most specific first (IDF over the whole video). */
@@ -57,7 +59,8 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 		for (const run of namingRuns(u)) {
 			const phrase = trimmed(u, run);
 			if (!phrase.length || !phrase.some((k) => names(u, k, idf))) continue;
-			const text = phrase.map((k) => surface(u, k)).join(" ");
+			const words = phrase.map((k) => ({ text: surface(u, k), pos: u.tagged[k]!.pos }));
+			const text = words.map((w) => w.text).join(" ");
 			const proper = phrase.some((k) => u.tagged[k]!.pos === "PROPN");
 			const weight =
 				phrase.reduce(
@@ -72,6 +75,7 @@ function phrasesOf(units: Unit[], idf: Map<string, number>): Phrase[] {
 				text: known?.text ?? text,
 				weight: (known?.weight ?? 0) + weight,
 				proper,
+				words: known?.words ?? words,
 			});
 		}
 	});
@@ -159,11 +163,7 @@ export function describeClip(
 	const titles = titlesOf(units, phrases, idf);
 	const title = titles[0]!;
 	const hookTitle = headlineOf(units, hooks, title);
-	const tags = [
-		...new Set(
-			phrases.map((p) => p.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")).filter((t) => t.length > 2),
-		),
-	].slice(0, 3);
+	const tags = hashtagsOf(phrases);
 	return {
 		title,
 		titleChoices: titles.slice(1),
@@ -180,6 +180,44 @@ export function describeClip(
 		description:
 			`${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(clean(units.find((u) => !u.backchannel)?.text ?? ""), 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
 	};
+}
+
+/**
+ * Three hashtags as a creator writes them: one name or thing each ("#chicago #walter #bakery"),
+ * never a phrase glued whole ("#nightsatabakeryinchicago"). Names (a run of proper nouns, at most
+ * three: "#lakevermilion") first, then the noun each part of a phrase ends on ("a bakery", "the
+ * perfect accent": "#bakery", "#accent"), in the order the phrases rank.
+ */
+function hashtagsOf(phrases: Phrase[]): string[] {
+	const names: string[] = [];
+	const things: string[] = [];
+	const tag = (words: { text: string }[]) =>
+		words
+			.map((w) => w.text)
+			.join("")
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}]+/gu, "");
+	for (const phrase of phrases) {
+		// Parts between the words that join nouns ("nights | a bakery | Chicago"), the last first.
+		const parts: Phrase["words"][] = [[]];
+		for (const word of phrase.words) {
+			if (word.pos === "ADP" || word.pos === "DET") parts.push([]);
+			else parts[parts.length - 1]!.push(word);
+		}
+		for (const part of parts.filter((p) => p.length > 0).reverse()) {
+			let run: Phrase["words"] = [];
+			for (const word of [...part, { text: "", pos: "" }]) {
+				if (word.pos === "PROPN") run.push(word);
+				else if (run.length > 0) {
+					if (run.length <= 3) names.push(tag(run));
+					run = [];
+				}
+			}
+			const head = part[part.length - 1]!;
+			if (head.pos === "NOUN") things.push(tag([head]));
+		}
+	}
+	return [...new Set([...names, ...things].filter((t) => t.length > 2))].slice(0, 3);
 }
 
 /**
