@@ -174,6 +174,47 @@ describe("numbers said as words or digits", () => {
 	});
 });
 
+describe("hyphenated words, written whole, hyphenated or apart", () => {
+	const talk = (backEnd: string) =>
+		transcriptOf([
+			["A", "We spent the morning on the new logo and the colours for the landing page."],
+			["B", "Okay."],
+			["A", "The designers want a darker blue, and the marketing team wants the old font back."],
+			["B", "Right."],
+			[
+				"A",
+				`Then the ${backEnd} rewrite: the servers kept timing out, so we moved the queue to its own machine.`,
+			],
+			["B", "Really?"],
+			["A", `Yes, and the ${backEnd} is twice as fast now, the database stopped locking up every night.`],
+			["A", "After lunch we planned the team trip to the coast and booked the hotel by the harbour."],
+			["B", "Sure."],
+			["A", "The hotel is close to the beach, so nobody needs a car, and the train is cheap."],
+		]);
+
+	for (const [prompt, said] of [
+		["what changed in the back-end", "back end"],
+		["what changed in the back-end", "backend"],
+		["what changed in the backend", "back-end"],
+	] as const) {
+		it(`finds "${said}" for "${prompt}"`, () => {
+			const outcome = rankOffline(talk(said), {
+				...config,
+				clipDurationMin: 5,
+				clipDurationMax: 20,
+				customPrompt: prompt,
+			});
+			expect(outcome.note).toBeNull();
+			expect(outcome.clips[0]!.transcript).toContain(`${said} rewrite`);
+		});
+	}
+
+	it("reads the hyphenated word as one topic word, not its first part", () => {
+		expect(readPrompt("the back-end rewrite").terms.map((t) => t.stem)).toEqual(["backend", "rewrit"]);
+		expect(readPrompt("the follow-up emails").compounds).toEqual([{ key: "followup", parts: ["follow", "up"] }]);
+	});
+});
+
 describe("a match needs the prompt's topic, not one shared common word", () => {
 	it("answers 'the CEO's resignation and the stock price in March' with no clips and says why", () => {
 		const outcome = rankOffline(garden, {

@@ -6,8 +6,8 @@
  * topic, which keeps every unknown prompt useful.
  */
 import { STOP_WORDS } from "../text/lexicon";
-import { analyseWords, matchStem, normalise } from "../text/nlp";
-import { isKey } from "../text/units";
+import { analyseWords, compoundKey, matchStem, normalise } from "../text/nlp";
+import { isKey, type Unit } from "../text/units";
 
 export type Mood = "funny" | "emotional" | "heated" | "story" | "advice" | "surprising" | "decided";
 
@@ -40,6 +40,11 @@ export interface ReadPrompt extends Place {
 	terms: PromptTerm[];
 	/** Adjacent topic stems ("energy source"), matched as phrases. */
 	phrases: [string, string][];
+	/**
+	 * Hyphenated topic words ("back-end"): their key (the parts written together, as matchStem
+	 * gives it) and their parts, which the transcript may say apart ("the back end").
+	 */
+	compounds: { key: string; parts: string[] }[];
 	moods: Mood[];
 	/** "only the funny moments": the mood filters; otherwise it only lifts matching moments. */
 	onlyMood: boolean;
@@ -138,6 +143,7 @@ export function readPrompt(prompt: string): ReadPrompt {
 
 	const terms: PromptTerm[] = [];
 	const phrases: [string, string][] = [];
+	const compounds: ReadPrompt["compounds"] = [];
 	termsOf(rest.text, { weight: 1, isContext: false, subjectWords }, terms, phrases);
 	termsOf(context, { weight: 0.5, isContext: true, subjectWords }, terms, phrases);
 	const excludedTerms: PromptTerm[] = [];
@@ -146,9 +152,15 @@ export function readPrompt(prompt: string): ReadPrompt {
 		for (const [, re] of MOODS) left = left.replace(new RegExp(re.source, "gi"), " ");
 		termsOf(left, { weight: 1, isContext: false, subjectWords }, excludedTerms, null);
 	}
+	for (const term of terms) {
+		const key = compoundKey(term.word);
+		if (key === term.stem && !compounds.some((c) => c.key === key))
+			compounds.push({ key, parts: term.word.split("-") });
+	}
 	return {
 		terms: terms.filter((t) => !excludedTerms.some((x) => x.stem === t.stem)),
 		phrases,
+		compounds,
 		moods,
 		onlyMood,
 		excluded: { terms: excludedTerms, moods: excludedMoods },
@@ -355,5 +367,22 @@ function termsOf(
 			});
 		if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
 		previous = w === weight ? info.stem : null;
+	});
+}
+
+/**
+ * The sentences that say a hyphenated prompt word apart ("the back end" for "back-end") also carry
+ * its key, so the prompt finds them; a sentence that writes it whole already does (matchStem).
+ * Units without one are returned as they are.
+ */
+export function withCompoundsSaidApart(units: Unit[], compounds: ReadPrompt["compounds"]): Unit[] {
+	if (compounds.length === 0) return units;
+	return units.map((u) => {
+		const found: string[] = [];
+		for (const { key, parts } of compounds) {
+			for (let k = 0; k + parts.length <= u.tagged.length; k++)
+				if (parts.every((part, n) => u.tagged[k + n]!.norm === part)) found.push(key);
+		}
+		return found.length > 0 ? { ...u, keys: [...u.keys, ...found] } : u;
 	});
 }

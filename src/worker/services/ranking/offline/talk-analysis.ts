@@ -9,7 +9,7 @@ import type { Transcript } from "../../transcription/transcript";
 import { unitsOf, type Unit } from "../text/units";
 import { readMoments, type MomentReading } from "./moments";
 import { durationBounds, LEAD, searchWindow, SpanSpace, TAIL, type Bounds, type Frame } from "./passages";
-import { readPrompt, type ReadPrompt } from "./prompt";
+import { readPrompt, withCompoundsSaidApart, type ReadPrompt } from "./prompt";
 import { exclusionScorer, moodScorer } from "./relevance";
 import { energyReader, type AudioSignals, type EnergyOf } from "./signals";
 
@@ -73,7 +73,10 @@ export function analyseTalk(
 	const promptText = config.customPrompt?.trim() || null;
 	const prompt = promptText ? readPrompt(promptText) : null;
 	const bounds = durationBounds(config, prompt);
-	const units = unitsOf(transcript, frame.start, frame.end, bounds.max - LEAD - TAIL);
+	const units = withCompoundsSaidApart(
+		unitsOf(transcript, frame.start, frame.end, bounds.max - LEAD - TAIL),
+		prompt?.compounds ?? [],
+	);
 	if (units.length === 0) return null;
 	const reading = readMoments(units);
 	const search = searchWindow(units, prompt, frame);

@@ -45,10 +45,19 @@ export function analyseWords(words: readonly string[]): WordInfo[] {
 
 /**
  * The stem a prompt and the transcript are matched by: the word's stem, with numbers as digits
- * ("twelve" and "12" are one word to match: Whisper writes digits, other engines and people either).
+ * ("twelve" and "12" are one word to match: Whisper writes digits, other engines and people either),
+ * and a hyphenated word as its parts written together ("back-end" and "backend" are one word; the
+ * tagger's stem of "back-end" is "back").
  */
 export function matchStem(word: Pick<WordInfo, "norm" | "stem">): string {
-	return NUMBER_STEMS.get(word.norm) ?? word.stem;
+	return NUMBER_STEMS.get(word.norm) ?? compoundKey(word.norm) ?? word.stem;
+}
+
+/** "back-end" / "back-ends" → "backend"; null for a word without a hyphen between letters. */
+export function compoundKey(norm: string): string | null {
+	if (!/\p{L}-\p{L}/u.test(norm)) return null;
+	const joined = norm.replace(/-/g, "");
+	return joined.length > 4 && /[^s]s$/.test(joined) ? joined.slice(0, -1) : joined;
 }
 
 const NUMBER_STEMS = new Map(
