@@ -209,9 +209,36 @@ describe("hyphenated words, written whole, hyphenated or apart", () => {
 		});
 	}
 
-	it("reads the hyphenated word as one topic word, not its first part", () => {
-		expect(readPrompt("the back-end rewrite").terms.map((t) => t.stem)).toEqual(["backend", "rewrit"]);
+	it("reads the hyphenated word as one topic word, not its first part, and its parts at half its weight", () => {
+		expect(readPrompt("the back-end rewrite").terms.map((t) => [t.stem, t.weight])).toEqual([
+			["backend", 1],
+			["rewrit", 1],
+			["end", 0.5],
+		]);
 		expect(readPrompt("the follow-up emails").compounds).toEqual([{ key: "followup", parts: ["follow", "up"] }]);
+	});
+
+	it("finds the talk about its parts when the hyphenated word itself is never said", () => {
+		const talk = transcriptOf([
+			["A", "We spent the morning on the new logo and the colours for the landing page."],
+			["B", "Okay."],
+			["A", "The designers want a darker blue, and the marketing team wants the old font back."],
+			["B", "Right."],
+			["A", "Then the acoustic features: we mark the phonetic level by hand, and the acoustic cues by script."],
+			["B", "Really?"],
+			["A", "Yes, the phonetic labels line up with the acoustic ones, so the two agree now."],
+			["A", "After lunch we planned the team trip to the coast and booked the hotel by the harbour."],
+			["B", "Sure."],
+			["A", "The hotel is close to the beach, so nobody needs a car, and the train is cheap."],
+		]);
+		const outcome = rankOffline(talk, {
+			...config,
+			clipDurationMin: 5,
+			clipDurationMax: 20,
+			customPrompt: "What did the group say about acoustic-phonetic analyses?",
+		});
+		expect(outcome.note).toBeNull();
+		expect(outcome.clips[0]!.transcript).toMatch(/phonetic/);
 	});
 });
 

@@ -152,10 +152,18 @@ export function readPrompt(prompt: string): ReadPrompt {
 		for (const [, re] of MOODS) left = left.replace(new RegExp(re.source, "gi"), " ");
 		termsOf(left, { weight: 1, isContext: false, subjectWords }, excludedTerms, null);
 	}
-	for (const term of terms) {
+	// A hyphenated word is also its parts, weighed half: "acoustic-phonetic analyses" finds talk of
+	// acoustic features and the phonetic level when the compound itself is never said.
+	for (const term of [...terms]) {
 		const key = compoundKey(term.word);
-		if (key === term.stem && !compounds.some((c) => c.key === key))
-			compounds.push({ key, parts: term.word.split("-") });
+		if (key !== term.stem || compounds.some((c) => c.key === key)) continue;
+		compounds.push({ key, parts: term.word.split("-") });
+		termsOf(
+			term.word.replace(/-/g, " "),
+			{ weight: term.weight / 2, isContext: term.context, subjectWords },
+			terms,
+			null,
+		);
 	}
 	return {
 		terms: terms.filter((t) => !excludedTerms.some((x) => x.stem === t.stem)),
