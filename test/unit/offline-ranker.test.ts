@@ -153,6 +153,31 @@ describe("what a clip is called", () => {
 	});
 });
 
+describe("titles from what happens", () => {
+	it("names the event of the story's opening, a possessive included, not a pair of its phrases", () => {
+		const talk = transcriptOf([
+			["A", "Okay, we are back, thanks for sticking around through the break."],
+			["B", "Yeah, good to be back."],
+			["A", "So before the questions, one quick thing about the newsletter and the schedule for next week."],
+			["B", "Sure."],
+			[
+				"A",
+				"Right. So last winter I locked my keys inside a rental car in Reno. Engine running, heater on, my phone on the seat. It was nine degrees out.",
+			],
+			["B", "No."],
+			[
+				"A",
+				"A tow driver named Luis showed up forty minutes later, opened it with a coat hanger in six seconds, and charged me eighty dollars. Then he handed me a hot chocolate and said, welcome to Nevada.",
+			],
+			["B", "That's amazing."],
+			["A", "Anyway, the questions. The first one is about the schedule and the newsletter again."],
+			["B", "Okay, let's see."],
+		]);
+		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		expect(best!.title).toBe("Locking my keys inside a rental car in Reno");
+	});
+});
+
 describe("clip lengths", () => {
 	it("never returns a clip outside [min, max], even on one long unpunctuated run-on", () => {
 		const runOn = transcriptOf(

@@ -244,37 +244,71 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
  */
 function eventOf(units: Unit[], idf: Map<string, number>): string | null {
 	const candidates = units.slice(0, 4).filter((u) => !u.backchannel && !u.question && u.wordCount >= 4);
-	const setup = candidates.find((u) => u.storyOpener) ?? candidates[0];
-	if (!setup) return null;
+	// The sentence that opens a story first, then the clip's first sentences in order.
+	const opener = candidates.find((u) => u.storyOpener);
+	for (const setup of opener ? [opener, ...candidates.filter((u) => u !== opener)] : candidates) {
+		const event = eventIn(setup, idf);
+		if (event) return event;
+	}
+	return null;
+}
+
+/** Words that leave an event's object vague or point at the listener: "telling you", "seeing it". */
+const VAGUE_OBJECT = /^(me|you|us|it|this|that|them|him|these|those)$/;
+/** Possessives that keep it specific when a noun follows: "losing my wallet", "our first gig". */
+const POSSESSIVE = /^(my|our|his|their|her|your)$/;
+
+/** Verbs that say nothing happened ("meaning every morning", "thinking seven weeks"). */
+const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember)$/;
+
+/** "ten years ago I worked nights at a bakery in Chicago" → "Working nights at a bakery in Chicago", or null. */
+function eventIn(setup: Unit, idf: Map<string, number>): string | null {
 	const tagged = setup.tagged;
 	const verb = tagged.findIndex(
 		(w, k) =>
 			w.pos === "VERB" && k > 0 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos) && w.norm.length > 2,
 	);
 	if (verb < 0) return null;
+	const lemma = tagged[verb]!.lemma || tagged[verb]!.norm;
+	// "going back", "going to say": a direction or a plan, not the event.
+	const next = tagged[verb + 1];
+	if (NO_EVENT.test(lemma)) return null;
+	if (lemma === "go" && (next?.pos === "ADV" || (next?.norm === "to" && tagged[verb + 2]?.pos === "VERB")))
+		return null;
+	const unpunctuated = !/[,;:.!?]/.test(setup.text);
 	let end = verb + 1;
 	while (
 		end < tagged.length &&
 		end - verb < 9 &&
 		!/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "") &&
 		tagged[end]!.pos !== "CCONJ" &&
-		tagged[end]!.pos !== "SCONJ"
+		tagged[end]!.pos !== "SCONJ" &&
+		// A new clause ("… the warden I die a few times", "… in order it's the one"), where the local engine writes no stops.
+		!(unpunctuated && tagged[end]!.pos === "PRON" && !POSSESSIVE.test(tagged[end]!.norm) && end > verb + 1)
 	)
 		end++;
 	const rest = Array.from({ length: end - verb - 1 }, (_, n) => verb + 1 + n);
-	if (rest.some((k) => /^(me|my|you|your|us|our|it|this|that|them|him|her)$/.test(tagged[k]!.norm))) return null;
+	const vague = (k: number) =>
+		VAGUE_OBJECT.test(tagged[k]!.norm) ||
+		(POSSESSIVE.test(tagged[k]!.norm) && !["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[k + 1]?.pos ?? ""));
+	if (rest.some(vague)) return null;
 	const specific = rest.filter(
 		(k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2,
 	);
 	if (specific.length === 0 || rest.length < 2) return null;
-	while (rest.length && ["ADP", "DET", "ADV", "CCONJ"].includes(tagged[rest[rest.length - 1]!]!.pos)) rest.pop();
-	return capitalise(
-		[gerund(tagged[verb]!.lemma || tagged[verb]!.norm), ...rest.map((k) => surface(setup, k))].join(" "),
-	);
+	// It never ends on a word that leads on ("on a dare fifteen-dollar", "at the", "texts meant"); a
+	// clause it ends on keeps its verb ("the summer he retired").
+	const leadsOn = (k: number) =>
+		["ADP", "DET", "ADV", "CCONJ", "PRON", "ADJ", "PART"].includes(tagged[k]!.pos) ||
+		(["VERB", "AUX"].includes(tagged[k]!.pos) && tagged[k - 1]?.pos !== "PRON");
+	while (rest.length && leadsOn(rest[rest.length - 1]!)) rest.pop();
+	if (rest.length === 0) return null;
+	return capitalise([gerund(lemma), ...rest.map((k) => surface(setup, k))].join(" "));
 }
 
 function gerund(lemma: string): string {
 	if (lemma === "be") return "being";
+	if (/ic$/.test(lemma)) return `${lemma}king`;
 	if (/ie$/.test(lemma)) return `${lemma.slice(0, -2)}ying`;
 	if (/[^aeiou]e$/.test(lemma) && lemma !== "see") return `${lemma.slice(0, -1)}ing`;
 	if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(lemma)) return `${lemma}${lemma.slice(-1)}ing`;
