@@ -7,8 +7,8 @@
  *
  * The dev split holds two sets of highlights by two authors: `a` (highlights.json, mostly one
  * speaker's 100-145-word monologue) and `b` (highlights-b.json, 60-230 words, half of them exchanges
- * between speakers). The models are fitted on both; `b` alone, planted apart, checks how a model
- * fitted on `a` reads another author's highlights. The test split has one set, by a third author.
+ * between speakers). The models are fitted on `a` (train-ranker.ts); `b`, planted apart, checks how
+ * they read an author they never saw. The test split has one set, by a third author.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,6 +51,9 @@ const PER_EPISODE = 5;
 export type HighlightSet = "a" | "b";
 const HIGHLIGHT_FILES: Record<HighlightSet, string> = { a: "highlights.json", b: "highlights-b.json" };
 
+/** The name a build's items and seed carry: the split, and the set when it is not the first author's. */
+const corpusName = (split: Split, set: HighlightSet) => (set === "a" ? split : `${split}-${set}`);
+
 export function readTalkSplit(split: Split, set: HighlightSet = "a"): { episodes: Episode[]; highlights: Highlight[] } {
 	const dir = join(CORPUS, split);
 	const episodes = readdirSync(dir)
@@ -76,7 +79,7 @@ export function buildTalkCorpus(
 	set: HighlightSet = "a",
 ): TalkItem[] {
 	const { episodes, highlights } = readTalkSplit(split, set);
-	const name = set === "a" ? split : `${split}-${set}`;
+	const name = corpusName(split, set);
 	const random = prng(seed + hashSeed(name));
 	// Each episode takes highlights of its own genre where there are enough, the rest from any genre.
 	const pool = shuffle([...highlights], random);
@@ -113,7 +116,7 @@ export function buildRealFillerCorpus(
 	const meetings = loadQmsumTrain(split === "dev" ? "dev" : "heldout");
 	if (!meetings) return null;
 	const { highlights } = readTalkSplit(split, set);
-	const name = set === "a" ? split : `${split}-${set}`;
+	const name = corpusName(split, set);
 	const random = prng(seed + hashSeed(name));
 	const pool = shuffle([...highlights], random);
 	const count = Math.floor(pool.length / PER_EPISODE);
