@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-node-suites
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-node-suites test-worker-and-node-suites test-ai-then-node-suites
 
 install:
 	@bash scripts/install-deps.sh
@@ -23,7 +23,7 @@ down:
 	@npm run -s stack -- down
 
 ## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
-test: install-test-deps checks test-worker test-render test-node-suites test-e2e-and-soak
+test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak
 
 ## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
 checks:
@@ -62,6 +62,15 @@ test-contract:
 test-worker:
 	@npm run -s build:dashboard
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-worker-runtime test-worker-ai
+
+## test-worker, with the small Node suites after the production-transcriber run, in the part of a core the main run
+## leaves idle (two-core machine, 2026-11-27: the Workers-runtime suite alone keeps 1.75 of two cores busy).
+test-worker-and-node-suites:
+	@npm run -s build:dashboard
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-worker-runtime test-ai-then-node-suites
+
+test-ai-then-node-suites:
+	@$(MAKE) --no-print-directory -j1 --output-sync=target test-worker-ai test-node-suites
 
 test-worker-runtime:
 	@npm run -s test:worker-runtime

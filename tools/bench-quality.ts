@@ -118,6 +118,8 @@ const result: Record<string, unknown> = {
 			"share of planted highlights that one of the ranker's five best clips overlaps with IoU >= 0.5 (clips 15-60 s)",
 		startErrorSeconds:
 			"for matched highlights, mean |clip start - highlight start| (endErrorSeconds: the same for ends); bias: the signed means",
+		fitting:
+			"the same errors over the matched highlights no longer than the clips' maximum (60 s), and the count of highlights longer than it (whose payoff no clip can reach)",
 		hitAt1: "the first clip holds the answer: at least half of it lies inside an annotated answer passage (clips 15-90 s, the seed's defaults)",
 		insideShare:
 			"no prompt: share of the five best clips (15-90 s) lying at least half inside the passages that answer the meeting's specific questions",

@@ -21,6 +21,11 @@ export interface HighlightScore {
 	/** Mean signed differences: negative start = the clip opens early, positive end = it runs on. */
 	startBiasSeconds: number | null;
 	endBiasSeconds: number | null;
+	/**
+	 * The same two errors over the matched highlights no longer than the clips may last, and how many highlights
+	 * are longer: a clip cannot end on the payoff of a highlight longer than the range's maximum.
+	 */
+	fitting: { startErrorSeconds: number | null; endErrorSeconds: number | null; longerThanMax: number };
 	/** Mean length of the five best clips, and of the highlights. */
 	clipSeconds: number;
 	highlightSeconds: number;
@@ -44,6 +49,8 @@ export async function scoreHighlights(
 		precise: [],
 		startErrors: [],
 		endErrors: [],
+		fits: [],
+		longerThanMax: 0,
 		clipLengths: [],
 		highlightLengths: [],
 		distractors: [],
@@ -56,7 +63,7 @@ export async function scoreHighlights(
 		const clips = (await ranker(item.transcript, { ...clipRange, prompt: null, genre: item.genre })).slice(0, TOP);
 		ms += performance.now() - started;
 		hours += item.transcript.duration / 3600;
-		tallyItem(tallies, item, clips);
+		tallyItem(tallies, item, clips, clipRange.max);
 	}
 	return summaryOf(tallies, Math.round(ms / Math.max(1e-9, hours)));
 }
@@ -67,6 +74,10 @@ interface Tallies {
 	precise: number[];
 	startErrors: number[];
 	endErrors: number[];
+	/** Per matched highlight (as the errors): whether it is no longer than the clips may last. */
+	fits: boolean[];
+	/** Highlights longer than the clips may last, matched or not. */
+	longerThanMax: number;
 	clipLengths: number[];
 	highlightLengths: number[];
 	distractors: number[];
@@ -74,16 +85,18 @@ interface Tallies {
 }
 
 /** Adds one item's top clips to the tallies: which highlights they found, which clips are highlights, which distractors they hold. */
-function tallyItem(t: Tallies, item: TalkItem, clips: { start: number; end: number }[]): void {
+function tallyItem(t: Tallies, item: TalkItem, clips: { start: number; end: number }[], maxSeconds: number): void {
 	for (const h of item.highlights) {
 		const best = clips.map((c) => ({ c, overlap: iou(c, h) })).sort((a, b) => b.overlap - a.overlap)[0];
 		const hit = best !== undefined && best.overlap >= IOU_MATCH;
 		t.found.push(hit ? 1 : 0);
 		t.byGenre.set(item.genre, [...(t.byGenre.get(item.genre) ?? []), hit ? 1 : 0]);
 		t.highlightLengths.push(h.end - h.start);
+		if (h.end - h.start > maxSeconds) t.longerThanMax += 1;
 		if (hit) {
 			t.startErrors.push(best.c.start - h.start);
 			t.endErrors.push(best.c.end - h.end);
+			t.fits.push(h.end - h.start <= maxSeconds);
 		}
 	}
 	for (const c of clips) {
@@ -98,6 +111,8 @@ function tallyItem(t: Tallies, item: TalkItem, clips: { start: number; end: numb
 
 function summaryOf(t: Tallies, rankingMsPerHour: number): HighlightScore {
 	const { found, startErrors, endErrors } = t;
+	const fitting = (errors: number[]) => errors.filter((_, k) => t.fits[k]).map(Math.abs);
+	const meanOrNull = (xs: number[]) => (xs.length ? round3(mean(xs)) : null);
 	return {
 		recallAt5: round3(mean(found)),
 		precisionAt5: round3(mean(t.precise)),
@@ -105,6 +120,11 @@ function summaryOf(t: Tallies, rankingMsPerHour: number): HighlightScore {
 		endErrorSeconds: endErrors.length ? round3(mean(endErrors.map(Math.abs))) : null,
 		startBiasSeconds: startErrors.length ? round3(mean(startErrors)) : null,
 		endBiasSeconds: endErrors.length ? round3(mean(endErrors)) : null,
+		fitting: {
+			startErrorSeconds: meanOrNull(fitting(startErrors)),
+			endErrorSeconds: meanOrNull(fitting(endErrors)),
+			longerThanMax: t.longerThanMax,
+		},
 		clipSeconds: round3(mean(t.clipLengths)),
 		highlightSeconds: round3(mean(t.highlightLengths)),
 		highlights: found.length,

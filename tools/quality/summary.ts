@@ -13,8 +13,12 @@ export function summaryLines(result: Record<string, unknown>): string[] {
 		}
 		const s = systems as Scores;
 		const o = s.clipforgeOffline!;
+		const fitting = (o as unknown as { fitting?: Record<string, number | null> }).fitting;
 		lines.push(
-			`highlights ${name.padEnd(22)} recall@5 ${fmt(o.recallAt5)} (fluency ${fmt(s.fluencyWindows?.recallAt5)}, random ${fmt(s.randomWindows?.recallAt5)})  start err ${fmt(o.startErrorSeconds)} s (bias ${fmt(o.startBiasSeconds)})  end err ${fmt(o.endErrorSeconds)} s (bias ${fmt(o.endBiasSeconds)})  clips ${fmt(o.clipSeconds)} s vs ${fmt(o.highlightSeconds)} s`,
+			`highlights ${name.padEnd(22)} recall@5 ${fmt(o.recallAt5)} (fluency ${fmt(s.fluencyWindows?.recallAt5)}, random ${fmt(s.randomWindows?.recallAt5)})  start err ${fmt(o.startErrorSeconds)} s (bias ${fmt(o.startBiasSeconds)})  end err ${fmt(o.endErrorSeconds)} s (bias ${fmt(o.endBiasSeconds)})  clips ${fmt(o.clipSeconds)} s vs ${fmt(o.highlightSeconds)} s` +
+				(fitting
+					? `  (highlights that fit: start ${fmt(fitting.startErrorSeconds)} s, end ${fmt(fitting.endErrorSeconds)} s; ${fmt(fitting.longerThanMax)} longer than the maximum)`
+					: ""),
 		);
 	}
 	const prompts = (result.prompts ?? {}) as Record<string, Scores | { skipped: string }>;
