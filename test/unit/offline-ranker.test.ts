@@ -178,6 +178,47 @@ describe("titles from what happens", () => {
 	});
 });
 
+describe("titles from unpunctuated speech", () => {
+	// The local engine writes no stops, so where the event ends is read from the words alone.
+	const storyTalk = (story: string) =>
+		transcriptOf(
+			[
+				["A", "okay we are back thanks for sticking around through the break"],
+				["B", "yeah good to be back"],
+				["A", "so before the questions one quick thing about the newsletter and the schedule for next week"],
+				["B", "sure"],
+				["A", story],
+				["B", "no way"],
+				[
+					"A",
+					"the director finally called me on a tuesday night and said the part was mine and I cried in the parking lot of a grocery store",
+				],
+				["B", "that is amazing"],
+				["A", "anyway the questions the first one is about the schedule and the newsletter again"],
+				["B", "okay let us see"],
+			],
+			{ plain: true },
+		);
+	const bestTitle = (story: string) =>
+		rankOffline(storyTalk(story), { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips[0]!.title;
+
+	it("stops at a word said again, an aside, or a noun phrase that starts the next thought", () => {
+		expect(
+			bestTitle(
+				"ten years ago I auditioned for the same mattress commercial fourteen times fourteen and every single time they said no",
+			),
+		).toBe("Auditioning for the same mattress commercial fourteen times");
+		expect(
+			bestTitle("ten years ago I auditioned for the role of a pirate right and every single time they said no"),
+		).toBe("Auditioning for the role of a pirate");
+		expect(
+			bestTitle(
+				"ten years ago I auditioned for a pirate movie in Boston the director hated me and every single time they said no",
+			),
+		).toBe("Auditioning for a pirate movie in Boston");
+	});
+});
+
 describe("clip lengths", () => {
 	it("never returns a clip outside [min, max], even on one long unpunctuated run-on", () => {
 		const runOn = transcriptOf(

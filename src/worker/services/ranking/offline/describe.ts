@@ -230,7 +230,12 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	if (event) titles.push(event);
 	// Only phrases that name something: a proper noun, or several words rare in this video.
 	const strong = phrases.filter((p) => p.proper || (p.text.includes(" ") && p.weight >= 6));
-	if (strong.length >= 2) titles.push(`${capitalise(strong[0]!.text)} and ${strong[1]!.text}`);
+	// Two different things: never a phrase beside a near copy of it ("Eggs bread call Danny and eggs bread").
+	const wordsOf = (p: Phrase) =>
+		new Set(p.words.filter((w) => w.pos === "NOUN" || w.pos === "PROPN").map((w) => w.text.toLowerCase()));
+	const first = strong[0] && wordsOf(strong[0]);
+	const other = strong.slice(1).find((p) => ![...wordsOf(p)].some((w) => first!.has(w)));
+	if (strong[0] && other) titles.push(`${capitalise(strong[0].text)} and ${other.text}`);
 	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
 	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
 	titles.push(capitalise(clean(line?.text ?? units[0]?.text ?? "This moment")));
@@ -275,18 +280,16 @@ function eventIn(setup: Unit, idf: Map<string, number>): string | null {
 	if (NO_EVENT.test(lemma)) return null;
 	if (lemma === "go" && (next?.pos === "ADV" || (next?.norm === "to" && tagged[verb + 2]?.pos === "VERB")))
 		return null;
+	// "emoting are characters": the word read as the verb is a subject, not the event.
+	if (next?.pos === "AUX") return null;
 	const unpunctuated = !/[,;:.!?]/.test(setup.text);
 	let end = verb + 1;
-	while (
-		end < tagged.length &&
-		end - verb < 9 &&
-		!/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "") &&
-		tagged[end]!.pos !== "CCONJ" &&
-		tagged[end]!.pos !== "SCONJ" &&
-		// A new clause ("… the warden I die a few times", "… in order it's the one"), where the local engine writes no stops.
-		!(unpunctuated && tagged[end]!.pos === "PRON" && !POSSESSIVE.test(tagged[end]!.norm) && end > verb + 1)
-	)
+	while (end < tagged.length && end - verb < 9 && !/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "")) {
+		if (tagged[end]!.pos === "CCONJ" || tagged[end]!.pos === "SCONJ") break;
+		// Where the local engine writes no stops, a new clause or an aside ends the event.
+		if (unpunctuated && clauseStartsAt(tagged, end, verb)) break;
 		end++;
+	}
 	const rest = Array.from({ length: end - verb - 1 }, (_, n) => verb + 1 + n);
 	const vague = (k: number) =>
 		VAGUE_OBJECT.test(tagged[k]!.norm) ||
@@ -304,6 +307,32 @@ function eventIn(setup: Unit, idf: Map<string, number>): string | null {
 	while (rest.length && leadsOn(rest[rest.length - 1]!)) rest.pop();
 	if (rest.length === 0) return null;
 	return capitalise([gerund(lemma), ...rest.map((k) => surface(setup, k))].join(" "));
+}
+
+/** Words said as an aside, not part of the event: "… the size of Africa right", "spreading honestly". */
+const ASIDE = /^(right|okay|ok|yeah|anyway|basically|actually|honestly|literally|obviously|seriously)$/;
+/** A subject that starts a new clause: "when he died we were going …", "panicking I got a tutor". */
+const SUBJECT = /^(i|we|he|she|they)$/;
+
+/**
+ * Whether word k of unpunctuated text starts something the event does not include: a clause with its
+ * own subject ("… the warden I die a few times", "… in order it's the one"), an aside ("right",
+ * "honestly"), a noun phrase that follows another without a word joining them ("a big new release
+ * the studio …", "at seventy-one my grandpa Walter"), or a word said again ("fourteen times fourteen").
+ */
+function clauseStartsAt(tagged: Unit["tagged"], k: number, verb: number): boolean {
+	const word = tagged[k]!;
+	if (ASIDE.test(word.norm) || SUBJECT.test(word.norm)) return true;
+	if (word.pos === "PRON" && !POSSESSIVE.test(word.norm) && k > verb + 1) return true;
+	const before = tagged[k - 1]!;
+	if (
+		k > verb + 1 &&
+		["NOUN", "PROPN", "NUM"].includes(before.pos) &&
+		(word.norm === "the" || POSSESSIVE.test(word.norm))
+	)
+		return true;
+	const content = ["NOUN", "PROPN", "NUM", "VERB", "ADJ"].includes(word.pos);
+	return content && tagged.slice(verb + 1, k).some((w) => w.norm === word.norm);
 }
 
 function gerund(lemma: string): string {
