@@ -219,6 +219,34 @@ describe("titles from unpunctuated speech", () => {
 	});
 });
 
+describe("hashtags", () => {
+	it("tag names and things, never a sentence's first word, an ordinal, a feeling or a name twice", () => {
+		const talk = transcriptOf([
+			["A", "Okay, we are back, thanks for sticking around through the break."],
+			["B", "Yeah, good to be back."],
+			["A", "So before the questions, one quick thing about the newsletter and the schedule for next week."],
+			["B", "Sure."],
+			[
+				"A",
+				"Nobody's mailbox was ever as full as mine. Last spring a parcel for Shadowblade1994 came to my flat in Lisbon every single Monday.",
+			],
+			["B", "No."],
+			[
+				"A",
+				"Third week, I opened one. Biggest mistake. It was a live tarantula, and Shadowblade was my neighbour's nephew in Porto.",
+			],
+			["B", "That's amazing."],
+			["A", "Anyway, the questions. The first one is about the schedule and the newsletter again."],
+			["B", "Okay, let's see."],
+		]);
+		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		const tags = best!.description.match(/#\S+/g) ?? [];
+		expect(tags.length).toBeGreaterThan(0);
+		for (const tag of tags) expect(tag).not.toMatch(/^#(nobodys|third|biggest|mistake|week|monday)$/);
+		expect(tags.filter((tag) => tag.startsWith("#shadowblade")).length).toBeLessThanOrEqual(1);
+	});
+});
+
 describe("clip lengths", () => {
 	it("never returns a clip outside [min, max], even on one long unpunctuated run-on", () => {
 		const runOn = transcriptOf(

