@@ -333,5 +333,9 @@ describe("ProcessVideoWorkflow", () => {
 		const clips = await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey });
 		expect(clips.body.count).toBeGreaterThan(0);
 		for (const clip of clips.body.clips) expect(clip.transcript).not.toMatch(/\bi\b|chicago|walter|boston/);
+		// Where an utterance ended, a clip's text has the stop the engine leaves out ("… in Chicago. Every morning …").
+		expect(clips.body.clips.some((clip: { transcript: string }) => /\w\. \p{Lu}/u.test(clip.transcript))).toBe(
+			true,
+		);
 	});
 });
