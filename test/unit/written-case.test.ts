@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asWritten, writtenForm } from "../../src/worker/services/ranking/text/written-case";
+import { clipText } from "../../src/worker/services/transcription/transcript";
 import { writtenSegments } from "../../src/worker/services/transcription/written-segments";
 
 describe("words as a person writes them (the local engine writes lower case)", () => {
@@ -48,5 +49,23 @@ describe("the local engine's segments as captions and transcripts show them", ()
 		expect(writtenSegments([whisper])[0]).toBe(whisper);
 		const cased = heard("So I told Walter no");
 		expect(writtenSegments([cased])[0]).toBe(cased);
+	});
+
+	it("puts the stops the engine leaves out into a clip's text, also when an edit rebuilds it from corrected words", () => {
+		const segments = writtenSegments([
+			heard("ten years ago i worked nights at a bakery in chicago"),
+			heard("walter handed me a coffee", 6),
+		]);
+		expect(clipText({ segments }, 0, 20)).toBe(
+			"Ten years ago I worked nights at a bakery in Chicago. Walter handed me a coffee.",
+		);
+		// A trim that starts mid-sentence, with one word corrected (an edit's caption fix).
+		expect(clipText({ segments }, 1.56, 20, (w) => (w.word === "coffee" ? "tea" : w.word))).toBe(
+			"worked nights at a bakery in Chicago. Walter handed me a tea.",
+		);
+		// Whisper's punctuation is left as it came.
+		expect(clipText({ segments: [heard("So I told Walter no. He laughed")] }, 0, 20)).toBe(
+			"So I told Walter no. He laughed",
+		);
 	});
 });

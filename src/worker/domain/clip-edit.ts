@@ -102,10 +102,16 @@ export function clipWords(
 	end: number,
 	fixes: readonly CaptionFix[] | null,
 ): Word[] {
-	const byStart = new Map((fixes ?? []).map((f) => [f.start, f.word]));
+	const wordOf = correctedWord(fixes);
 	return words
 		.filter((w) => w.end > start && w.start < end)
-		.map((w) => ({ start: w.start, end: w.end, word: byStart.get(w.start) ?? w.word }));
+		.map((w) => ({ start: w.start, end: w.end, word: wordOf(w) }));
+}
+
+/** Each word as the clip's corrections write it (a fix is keyed by its word's start). */
+export function correctedWord(fixes: readonly CaptionFix[] | null): (word: Word) => string {
+	const byStart = new Map((fixes ?? []).map((f) => [f.start, f.word]));
+	return (word) => byStart.get(word.start) ?? word.word;
 }
 
 /** The clip's words as its captions show them: times from the clip's start. */
@@ -138,12 +144,5 @@ export function withCorrections(
 	});
 	return { fixes: [...fixes].map(([start, word]) => ({ start, word })).sort((a, b) => a.start - b.start), issues };
 }
-
-/** The clip's transcript text from its (corrected) words. */
-export const transcriptOf = (words: readonly Word[]) =>
-	words
-		.map((w) => w.word.trim())
-		.filter(Boolean)
-		.join(" ");
 
 export const sameTime = (a: number, b: number) => Math.abs(a - b) < SAME;

@@ -5,7 +5,6 @@
  * a drawn hook title) starts a re-render of that clip alone in a workflow instance of its own
  * (`<clipId>-e<n>`, ProcessVideoWorkflow's `clipEdit`). Edits are free (domain/clip-edit.ts).
  */
-import type { Word } from "@clipforge/contract";
 import {
 	cutOf,
 	type ClipRow,
@@ -20,11 +19,11 @@ import { reprocessesOf } from "../db/reprocesses";
 import type { VideoRow } from "../db/videos";
 import {
 	clipWords,
+	correctedWord,
 	MAX_CONCURRENT_EDIT_RENDERS,
 	MAX_EDITS_PER_CLIP,
 	sameTime,
 	snapTrim,
-	transcriptOf,
 	withCorrections,
 	type CaptionFix,
 	type EditIssue,
@@ -34,7 +33,7 @@ import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-con
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
-import type { Transcript } from "./transcription/transcript";
+import { clipText, type Transcript } from "./transcription/transcript";
 import { startInstance } from "./workflow-instances";
 
 export interface ClipChanges {
@@ -91,7 +90,7 @@ export async function editClip(
 			"captionStyle",
 		);
 	const transcript = await storedTranscript(env, video);
-	const next = nextCut(clip, changes, transcript.words, await paidFrameOf(db, video));
+	const next = nextCut(clip, changes, transcript, await paidFrameOf(db, video));
 	if (!affectsPicture(config, cutOf(clip), next)) {
 		await updateClipData(db, clip.id, {
 			...data,
@@ -168,7 +167,8 @@ async function paidFrameOf(db: Db, video: VideoRow): Promise<PaidFrame> {
 }
 
 /** The clip's new cut: trimmed (snapped), with its new look, hook title and corrected words. */
-function nextCut(clip: ClipRow, changes: ClipChanges, words: readonly Word[], paid: PaidFrame): ClipCut {
+function nextCut(clip: ClipRow, changes: ClipChanges, transcript: Transcript, paid: PaidFrame): ClipCut {
+	const { words } = transcript;
 	const issues: EditIssue[] = [];
 	let { startTime, endTime } = clip;
 	if (changes.startTime !== undefined || changes.endTime !== undefined) {
@@ -189,7 +189,7 @@ function nextCut(clip: ClipRow, changes: ClipChanges, words: readonly Word[], pa
 		hookTitle: changes.hookTitle !== undefined ? changes.hookTitle?.trim() || null : clip.hookTitle,
 		captionStyle: changes.captionStyle !== undefined ? changes.captionStyle : clip.captionStyle,
 		captionFixes: fixes,
-		transcript: words.length > 0 ? transcriptOf(clipWords(words, startTime, endTime, fixes)) : clip.transcript,
+		transcript: words.length > 0 ? clipText(transcript, startTime, endTime, correctedWord(fixes)) : clip.transcript,
 	};
 }
 

@@ -125,4 +125,42 @@ export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[
 	return sentences;
 }
 
+/**
+ * Sentences as one text. The local engine writes no stops ("… in Chicago Every morning …"): where none
+ * of the sentences ends with one, each that ended at a pause takes a full stop, or a question mark
+ * when the caller reads it as a question, and the next opens with a capital.
+ */
+export function textWithStops(
+	sentences: readonly (Pick<Sentence, "text" | "closed"> & { question?: boolean })[],
+): string {
+	if (sentences.some((s) => SENTENCE_END.test(s.text))) return sentences.map((s) => s.text).join(" ");
+	let opens = false;
+	return sentences
+		.map((s) => {
+			const text = opens ? s.text.charAt(0).toUpperCase() + s.text.slice(1) : s.text;
+			opens = s.closed;
+			return opens ? `${text}${s.question ? "?" : "."}` : text;
+		})
+		.join(" ");
+}
+
+/** The text of the words inside [start, end] (each given by `wordOf`), in sentences as `textWithStops` writes them. */
+export function clipText(
+	transcript: Pick<Transcript, "segments">,
+	start: number,
+	end: number,
+	wordOf: (word: Word) => string = (word) => word.word,
+): string {
+	const segments = transcript.segments
+		.map((segment) => {
+			const words = segment.words
+				.filter((w) => w.end > start && w.start < end)
+				.map((w) => ({ ...w, word: wordOf(w) }))
+				.filter((w) => w.word.trim());
+			return { ...segment, text: words.map((w) => w.word.trim()).join(" "), words };
+		})
+		.filter((segment) => segment.words.length > 0);
+	return textWithStops(sentencesOf({ segments }));
+}
+
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -4,6 +4,7 @@
  * (describe.ts).
  */
 import { scoreOf } from "../../../domain/ranking-features";
+import { textWithStops } from "../../transcription/transcript";
 import type { RankedClip, ScoreBreakdown } from "../ranked-clip";
 import { CONTRAST_WORD, STRONG_CLAIM } from "../text/lexicon";
 import type { Unit } from "../text/units";
@@ -37,7 +38,7 @@ export function clipFromSpan(talk: TalkAnalysis, span: Span, match: PromptMatch 
 		start: span.start,
 		end: span.end,
 		score: scoreOf(breakdown),
-		transcript: readableText(units),
+		transcript: textWithStops(units),
 		scoreBreakdown: breakdown,
 		title: words.title,
 		hookTitle: words.hookTitle,
@@ -48,25 +49,6 @@ export function clipFromSpan(talk: TalkAnalysis, span: Span, match: PromptMatch 
 	};
 	titleChoices.set(clip, words.titleChoices);
 	return clip;
-}
-
-const SENTENCE_END = /[.!?…]["'”’)]*$/;
-
-/**
- * The clip's words as text. The local engine writes no stops ("… in Chicago Every morning …"): where
- * none of the clip's sentences ends with one, each sentence that ended at a pause takes a full stop, or
- * a question mark when it reads as a question, and the next opens with a capital.
- */
-export function readableText(units: Unit[]): string {
-	if (units.some((u) => SENTENCE_END.test(u.text))) return units.map((u) => u.text).join(" ");
-	let opens = false;
-	return units
-		.map((u) => {
-			const text = opens ? u.text.charAt(0).toUpperCase() + u.text.slice(1) : u.text;
-			opens = u.closed;
-			return opens ? `${text}${u.question ? "?" : "."}` : text;
-		})
-		.join(" ");
 }
 
 /** The video's clips with no title twice: a later clip takes its next title, or its time. */
