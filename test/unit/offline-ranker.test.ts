@@ -182,7 +182,10 @@ describe("titles from what happens", () => {
 
 describe("titles from unpunctuated speech", () => {
 	// The local engine writes no stops, so where the event ends is read from the words alone.
-	const storyTalk = (story: string) =>
+	const storyTalk = (
+		story: string,
+		then = "the director finally called me on a tuesday night and said the part was mine and I cried in the parking lot of a grocery store",
+	) =>
 		transcriptOf(
 			[
 				["A", "okay we are back thanks for sticking around through the break"],
@@ -191,18 +194,15 @@ describe("titles from unpunctuated speech", () => {
 				["B", "sure"],
 				["A", story],
 				["B", "no way"],
-				[
-					"A",
-					"the director finally called me on a tuesday night and said the part was mine and I cried in the parking lot of a grocery store",
-				],
+				["A", then],
 				["B", "that is amazing"],
 				["A", "anyway the questions the first one is about the schedule and the newsletter again"],
 				["B", "okay let us see"],
 			],
 			{ plain: true },
 		);
-	const bestTitle = (story: string) =>
-		rankOffline(storyTalk(story), { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips[0]!.title;
+	const bestTitle = (story: string, then?: string) =>
+		rankOffline(storyTalk(story, then), { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips[0]!.title;
 
 	it("stops at a word said again, an aside, or a noun phrase that starts the next thought", () => {
 		expect(
@@ -218,6 +218,15 @@ describe("titles from unpunctuated speech", () => {
 				"ten years ago I auditioned for a pirate movie in Boston the director hated me and every single time they said no",
 			),
 		).toBe("Auditioning for a pirate movie in Boston");
+	});
+
+	it("finds the event in a later clause when the first says nothing specific", () => {
+		expect(
+			bestTitle(
+				"ten years ago I kept that old card on my desk and I rode my bike across Denver every single day because of a baker named Walter",
+				"honestly it was the best decision of my life and I would do it all again tomorrow if I could",
+			),
+		).toBe("Riding my bike across Denver every single day");
 	});
 });
 

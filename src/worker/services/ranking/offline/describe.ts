@@ -298,10 +298,13 @@ function eventOf(units: Unit[], idf: Map<string, number>): string | null {
 	const candidates = units.slice(0, 4).filter((u) => !u.backchannel && !u.question && u.wordCount >= 4);
 	// The sentence that opens a story first, then the clip's first sentences in order.
 	const opener = candidates.find((u) => u.storyOpener);
-	for (const setup of opener ? [opener, ...candidates.filter((u) => u !== opener)] : candidates) {
-		const event = eventIn(setup, idf);
-		if (event) return event;
-	}
+	const ordered = opener ? [opener, ...candidates.filter((u) => u !== opener)] : candidates;
+	// Each sentence's first clause first; only then the later clauses of the same sentences.
+	for (const later of [false, true])
+		for (const setup of ordered) {
+			const event = eventIn(setup, idf, later);
+			if (event) return event;
+		}
 	return null;
 }
 
@@ -311,16 +314,29 @@ const VAGUE_OBJECT = /^(me|you|us|it|this|that|them|him|these|those)$/;
 const POSSESSIVE = /^(my|our|his|their|her|your)$/;
 
 /** Verbs that say nothing happened ("meaning every morning", "thinking seven weeks"). */
-const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember)$/;
+const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember|matter|happen)$/;
 
 /** "ten years ago I worked nights at a bakery in Chicago" → "Working nights at a bakery in Chicago", or null. */
-function eventIn(setup: Unit, idf: Map<string, number>): string | null {
+function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string | null {
 	const tagged = setup.tagged;
-	const verb = tagged.findIndex(
-		(w, k) =>
-			w.pos === "VERB" && k > 0 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos) && w.norm.length > 2,
-	);
-	if (verb < 0) return null;
+	// The verbs that follow their subject: the first, or (`later`) the ones after it, since a long
+	// sentence may hold its event in a later clause ("I still have that card on my desk and I go to bed
+	// at ten now").
+	const verbs: number[] = [];
+	tagged.forEach((w, k) => {
+		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos))
+			verbs.push(k);
+	});
+	for (const verb of later ? verbs.slice(1) : verbs.slice(0, 1)) {
+		const event = eventAt(setup, verb, idf);
+		if (event) return event;
+	}
+	return null;
+}
+
+/** The event of the clause whose verb is word `verb`, or null. */
+function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | null {
+	const tagged = setup.tagged;
 	const lemma = tagged[verb]!.lemma || tagged[verb]!.norm;
 	// "going back", "going to say": a direction or a plan, not the event.
 	const next = tagged[verb + 1];
