@@ -6,7 +6,9 @@ import {
 	timestampOf,
 	TOO_SHORT_NOTE,
 } from "../../src/worker/domain/chapters";
+import { chapterUnitsOf } from "../../src/worker/services/chapters/offline/chapter-units";
 import { chaptersOffline } from "../../src/worker/services/chapters/offline/chapters-offline";
+import { describeChapters, summaryOf } from "../../src/worker/services/chapters/offline/describe";
 import { markerStrength, topicCueStrength } from "../../src/worker/services/chapters/offline/discourse-markers";
 import { transcriptOf } from "../helpers/talk";
 import { threeTopicTalk } from "../helpers/three-topics";
@@ -38,6 +40,38 @@ describe("offline chapters of a whole video", () => {
 			expect(transcript.text).toContain(words);
 		}
 		expect(sky!.summary).toMatch(/telescope|planets|galaxy|orbit|stars|Jupiter|moons|eyepiece|night sky|comet/);
+	});
+
+	it("titles a chapter by the things it discusses, never a number, a day or a word said as an adjective or a verb", () => {
+		const said = (lines: string[]) =>
+			chapterUnitsOf(transcriptOf(lines.map((line) => ["A", line] as [string, string])));
+		const chapters = [
+			said([
+				"Seven, seven, eight, zero. Seven eight eighty, zero seven.",
+				"On Tuesday the enormous tomato plants were enormous again, seven of them.",
+				"The tomato plants need compost, and seven enormous bags of compost arrived on Tuesday.",
+				"Enormous tomato plants, seven feet tall, and the compost heap is enormous too.",
+			]),
+			said([
+				"Okay, so the budget for the Mustard server is the thing we keep defining.",
+				"Defining the budget again: the Mustard server budget is defining everything.",
+				"We keep defining it, but the Mustard server needs a budget by Tuesday.",
+			]),
+			said([
+				"And then the telescope on the roof showed Jupiter and four moons.",
+				"The telescope needs a new eyepiece before we look at Jupiter again.",
+				"So Jupiter and the telescope, that is the whole plan for the night sky.",
+			]),
+		];
+		const texts = describeChapters(chapters);
+		expect(texts[0]!.title).toMatch(/tomato|compost/i);
+		for (const text of texts)
+			expect(text.title).not.toMatch(/\b(seven|eight|eighty|zero|tuesday|enormous|defining)\b/i);
+		expect(texts[1]!.title).toMatch(/budget|Mustard|server/);
+		// Inside the video's summary a name keeps its capital and a quoted sentence skips its "And then".
+		const summary = summaryOf(texts, chapters);
+		expect(summary).toMatch(/^This video covers [a-z]/);
+		expect(texts[2]!.summary).not.toMatch(/^(And|So)\b/);
 	});
 
 	it("summarises the whole video by naming its topics in order", () => {

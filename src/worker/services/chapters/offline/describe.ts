@@ -6,17 +6,26 @@
  * terms for its length. The whole video's summary names the topics in order and quotes the most
  * central sentence of the longest chapter.
  */
+import { GENERIC_TAG_WORDS, GENERIC_WORDS, NUMBER_WORD } from "../../ranking/text/lexicon";
 import { asWritten, writtenForm } from "../../ranking/text/written-case";
 import type { ChapterUnit as Unit } from "./chapter-units";
 
 export interface ChapterText {
 	title: string;
+	/** The title as it reads inside a sentence: a capital only where its words have one ("scratch space and Mustard"). */
+	phrase: string;
 	summary: string;
 	/** Salient surface words, best first (what the whole video's summary names). */
 	terms: string[];
 }
 
 const MAX_TITLE_CHARS = 60;
+/** A number said as words or digits ("eighty", "twelve", "4.5"). */
+const isNumber = (norm: string) =>
+	NUMBER_WORD.test(norm) ||
+	/^(zero|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|forty|sixty|seventy|eighty|ninety)$/.test(
+		norm,
+	);
 const MAX_SUMMARY_CHARS = 220;
 /** How many of a chapter's most salient terms its title is made from. */
 const TITLE_TERMS = 8;
@@ -30,11 +39,15 @@ export function describeChapters(chapters: Unit[][]): ChapterText[] {
 	return chapters.map((units, index) => {
 		const weights = salience(units, df, chapters.length);
 		const ranked = [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([stem]) => stem);
-		const surface = surfaceForms(units, new Set(ranked.slice(0, TITLE_TERMS)));
-		const title = titleOf(units, ranked, surface, used) || `Part ${index + 1}`;
+		const things = thingStems(units);
+		const named = ranked.filter((stem) => things.has(stem));
+		const surface = surfaceForms(units, new Set([...ranked.slice(0, TITLE_TERMS), ...named.slice(0, TITLE_TERMS)]));
+		const phrase = titleOf(units, ranked, named, surface, used) || `part ${index + 1}`;
+		const title = capitalise(phrase);
 		used.add(title.toLowerCase());
 		return {
 			title,
+			phrase,
 			summary: centralSentence(units, weights),
 			terms: ranked.slice(0, 4).map((s) => surface.get(s) ?? s),
 		};
@@ -43,7 +56,7 @@ export function describeChapters(chapters: Unit[][]): ChapterText[] {
 
 /** The whole video in a few words: its topics in order and its most central sentence. */
 export function summaryOf(texts: ChapterText[], chapters: Unit[][]): string {
-	const titles = texts.map((t) => t.title.toLowerCase());
+	const titles = texts.map((t) => t.phrase);
 	const list =
 		titles.length <= 1 ? (titles[0] ?? "") : `${titles.slice(0, -1).join(", ")} and ${titles[titles.length - 1]}`;
 	const longest = chapters.reduce((best, units, i) => (span(units) > span(chapters[best] ?? []) ? i : best), 0);
@@ -89,9 +102,40 @@ function surfaceForms(units: Unit[], wanted: Set<string>): Map<string, string> {
 	return best;
 }
 
-function titleOf(units: Unit[], ranked: string[], surface: Map<string, string>, used: Set<string>): string {
-	const top = ranked.slice(0, TITLE_TERMS);
-	const rank = new Map(top.map((s, i) => [s, i]));
+/**
+ * The stems a title may name: said mostly as nouns in the chapter ("budget", "Mustard"), never a
+ * number, a day or a word every talk has ("seven", "Tuesday", "thing"), nor a word said mostly as
+ * a verb or an adjective ("defining", "enormous").
+ */
+function thingStems(units: Unit[]): Set<string> {
+	const asNoun = new Map<string, number>();
+	const said = new Map<string, number>();
+	const excluded = new Set<string>();
+	for (const u of units)
+		for (const w of u.tagged) {
+			if (!w.norm) continue;
+			said.set(w.stem, (said.get(w.stem) ?? 0) + 1);
+			if (w.pos === "NOUN" || w.pos === "PROPN") asNoun.set(w.stem, (asNoun.get(w.stem) ?? 0) + 1);
+			if (GENERIC_WORDS.has(w.norm) || GENERIC_TAG_WORDS.has(w.norm) || isNumber(w.norm)) excluded.add(w.stem);
+		}
+	return new Set(
+		[...asNoun]
+			.filter(([stem, count]) => !excluded.has(stem) && count * 2 >= said.get(stem)!)
+			.map(([stem]) => stem),
+	);
+}
+
+function titleOf(
+	units: Unit[],
+	ranked: string[],
+	named: string[],
+	surface: Map<string, string>,
+	used: Set<string>,
+): string {
+	const top = named.slice(0, TITLE_TERMS);
+	// A pair's first word may be any salient word ("neural net", "remote control"); its last names a thing.
+	const rank = new Map(ranked.slice(0, TITLE_TERMS).map((s, i) => [s, i]));
+	const things = new Set(top);
 	// The best adjacent pair of salient words ("remote control", "battery life").
 	const pairs = new Map<string, number>();
 	const pairForms = new Map<string, Map<string, number>>();
@@ -99,7 +143,17 @@ function titleOf(units: Unit[], ranked: string[], surface: Map<string, string>, 
 		for (let i = 1; i < u.tagged.length; i++) {
 			const a = u.tagged[i - 1]!.stem;
 			const b = u.tagged[i]!.stem;
-			if (a !== b && rank.has(a) && rank.has(b) && u.terms.includes(a) && u.terms.includes(b)) {
+			const first = u.tagged[i - 1]!;
+			if (
+				a !== b &&
+				rank.has(a) &&
+				things.has(b) &&
+				!isNumber(first.norm) &&
+				!GENERIC_WORDS.has(first.norm) &&
+				(first.pos === "ADJ" || first.pos === "NOUN" || first.pos === "PROPN") &&
+				u.terms.includes(a) &&
+				u.terms.includes(b)
+			) {
 				const key = `${a} ${b}`;
 				pairs.set(key, (pairs.get(key) ?? 0) + 1);
 				// As said: "tomato plants", not each word's own most frequent form ("tomatoes plants").
@@ -124,12 +178,10 @@ function titleOf(units: Unit[], ranked: string[], surface: Map<string, string>, 
 	candidates.push(words(top.slice(0, 2)), words(top.slice(0, 3)), words(top.slice(1, 3)));
 	for (const parts of candidates) {
 		if (parts.length === 0) continue;
-		const title = capitalise(
-			parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`,
-		);
+		const title = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 		if (title.length <= MAX_TITLE_CHARS && !used.has(title.toLowerCase())) return title;
 	}
-	return capitalise(words(top.slice(0, 1)).join(""));
+	return words(top.slice(0, 1)).join("");
 }
 
 function pairRank(pair: string, rank: Map<string, number>): number {
@@ -142,8 +194,14 @@ function centralSentence(units: Unit[], weights: Map<string, number>): string {
 	for (const u of units) {
 		if (u.backchannel || u.wordCount < 6 || u.question) continue;
 		const carried = [...new Set(u.terms)].reduce((sum, t) => sum + (weights.get(t) ?? 0), 0);
+		// A reading of digits ("nine eighty to eight eighty") says nothing a reader can follow.
+		const numbers = u.tagged.filter((w) => w.norm && isNumber(w.norm)).length;
 		// Favour sentences of 12-35 words: long enough to say something, short enough to read.
-		const score = carried / Math.sqrt(Math.max(12, u.wordCount)) - (u.wordCount > 35 ? 0.5 : 0) - u.fillers * 0.2;
+		const score =
+			carried / Math.sqrt(Math.max(12, u.wordCount)) -
+			(u.wordCount > 35 ? 0.5 : 0) -
+			u.fillers * 0.2 -
+			(numbers / Math.max(1, u.wordCount) > 0.2 ? 1 : 0);
 		if (score > bestScore) {
 			bestScore = score;
 			best = u;
@@ -153,11 +211,19 @@ function centralSentence(units: Unit[], weights: Map<string, number>): string {
 	return best ? clean(best.text) : "";
 }
 
+/** Words that hand over rather than say something, when a quoted sentence opens with them: "And then", "Yeah, OK, so,". */
+const LEAD_IN = /^(?:(?:and|so|but|well|then|now|okay|ok|yeah|right|actually|i mean)\b[,.]?\s+)+/i;
+
 function clean(text: string): string {
 	const spoken = text
 		.replace(/\b(?:um+|uh+|er+|erm|hmm+)\b[,.]?\s*/gi, "")
 		.replace(/\s+/g, " ")
 		.trim();
+	const quoted = spoken.replace(LEAD_IN, "");
+	return cleanSentence(quoted.split(" ").length >= 4 ? quoted : spoken);
+}
+
+function cleanSentence(spoken: string): string {
 	const sentence = capitalise(asWritten(spoken));
 	if (sentence.length <= MAX_SUMMARY_CHARS) return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
 	const cut = sentence.slice(0, MAX_SUMMARY_CHARS - 1);
