@@ -7,7 +7,8 @@
  * central sentence of the longest chapter.
  */
 import { GENERIC_TAG_WORDS, GENERIC_WORDS, NUMBER_WORD } from "../../ranking/text/lexicon";
-import { asWritten, writtenForm } from "../../ranking/text/written-case";
+import { quoted } from "../../ranking/text/quoted";
+import { writtenForm } from "../../ranking/text/written-case";
 import type { ChapterUnit as Unit } from "./chapter-units";
 
 export interface ChapterText {
@@ -211,20 +212,8 @@ function centralSentence(units: Unit[], weights: Map<string, number>): string {
 	return best ? clean(best.text) : "";
 }
 
-/** Words that hand over rather than say something, when a quoted sentence opens with them: "And then", "Yeah, OK, so,". */
-const LEAD_IN = /^(?:(?:and|so|but|well|then|now|okay|ok|yeah|right|actually|i mean)\b[,.]?\s+)+/i;
-
 function clean(text: string): string {
-	const spoken = text
-		.replace(/\b(?:um+|uh+|er+|erm|hmm+)\b[,.]?\s*/gi, "")
-		.replace(/\s+/g, " ")
-		.trim();
-	const quoted = spoken.replace(LEAD_IN, "");
-	return cleanSentence(quoted.split(" ").length >= 4 ? quoted : spoken);
-}
-
-function cleanSentence(spoken: string): string {
-	const sentence = capitalise(asWritten(spoken));
+	const sentence = quoted(text);
 	if (sentence.length <= MAX_SUMMARY_CHARS) return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
 	const cut = sentence.slice(0, MAX_SUMMARY_CHARS - 1);
 	return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[,;:]$/, "")}…`;

@@ -19,7 +19,8 @@ import {
 	STRONG_CLAIM,
 } from "../text/lexicon";
 import type { Unit } from "../text/units";
-import { asWritten, writtenForm } from "../text/written-case";
+import { quoted } from "../text/quoted";
+import { writtenForm } from "../text/written-case";
 
 export interface ClipWords {
 	title: string;
@@ -181,7 +182,7 @@ export function describeClip(
 		hooks,
 		emotions,
 		description:
-			`${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(clean(units.find((u) => !u.backchannel)?.text ?? ""), 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
+			`${hookTitle.replace(/[“”]/g, "")}${/[.!?…]["”]?$/.test(hookTitle) ? "" : "."} ${fit(quoted(units.find((u) => !u.backchannel)?.text ?? ""), 120)} ${tags.map((t) => `#${t}`).join(" ")}`.trim(),
 	};
 }
 
@@ -285,7 +286,7 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	if (strong[0] && other) titles.push(`${capitalise(strong[0].text)} and ${other.text}`);
 	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
 	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
-	titles.push(capitalise(clean(line?.text ?? units[0]?.text ?? "This moment")));
+	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment"));
 	return [...new Set(titles.map((t) => fit(t, TITLE_CHARACTERS)))];
 }
 
@@ -415,7 +416,7 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 	let best: { text: string; value: number } | null = null;
 	units.forEach((u, n) => {
 		if (n === 0 || u.backchannel || u.question || u.wordCount < 4) return;
-		const text = clean(u.text);
+		const text = quoted(u.text);
 		if (text.length > HEADLINE_CHARACTERS - 2 || text.length < 12) return;
 		const value =
 			(u.payoff ? 2 : 0) +
@@ -435,14 +436,6 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 }
 
 /** A line as it would be quoted: leading "and", "so", fillers dropped, first letter upper-case, "I" and names capitalised. */
-function clean(text: string): string {
-	const stripped = text
-		.replace(/\s+/g, " ")
-		.trim()
-		.replace(/^((and|so|but|um|uh|well|like|yeah|okay|oh|anyway|anyways|right|alright)[,]?\s+)+/i, "");
-	return capitalise(asWritten(stripped));
-}
-
 type Kind = "story" | "question" | "take" | "funny" | "emotional" | "explanation" | "decision";
 
 function kindOf(b: ScoreBreakdown, units: Unit[]): Kind {
@@ -470,8 +463,8 @@ function hooksOf(units: Unit[]): ClipHooks {
 		first && !first.question && (cues > 0 || first.secondPerson > 0 || first.storyOpener) ? first.text : null;
 	// Quoted as a person writes them: the local engine's lower-case "i" and a sentence's first letter upper-case.
 	return {
-		question: question ? fit(clean(question), 140) : null,
-		statement: statement ? fit(clean(statement), 140) : null,
+		question: question ? fit(quoted(question), 140) : null,
+		statement: statement ? fit(quoted(statement), 140) : null,
 	};
 }
 
@@ -520,7 +513,7 @@ function reasonOf(
 	if (b.energy !== null && b.energy >= 60) traits.push("a lift in vocal energy");
 	parts.push(traits.length ? `${what[kind]}, with ${traits.slice(0, 3).join(", ")}` : what[kind]);
 	const payoff = [...units].reverse().find((u) => u.payoff);
-	if (payoff && kind !== "question") parts.push(`it ends on "${fit(clean(payoff.text), 70)}"`);
+	if (payoff && kind !== "question") parts.push(`it ends on "${fit(quoted(payoff.text), 70)}"`);
 	if (phrases.length) parts.push(`about ${phrases.slice(0, 2).join(" and ")}`);
 	// Say what holds the score down, so a low score next to high parts has its reason in view.
 	const weak = (["substance", "hook", "payoff"] as const).filter((f) => b[f] < 35);

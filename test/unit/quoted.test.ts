@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { quoted } from "../../src/worker/services/ranking/text/quoted";
+
+describe("a spoken sentence as a quote", () => {
+	it("drops fillers, a word said twice in a row and the words that only hand over at its start", () => {
+		expect(quoted("um so the the remote control is is, is broken")).toBe("The remote control is broken");
+		expect(quoted("Yeah, OK, so, we're interested in methods for far mike speech")).toBe(
+			"We're interested in methods for far mike speech",
+		);
+		expect(quoted("and then i moved to chicago")).toBe("I moved to Chicago");
+	});
+
+	it("keeps a sentence that is all lead-in, and words that only look alike", () => {
+		expect(quoted("okay so")).toBe("Okay so");
+		expect(quoted("the thesis and the theses")).toBe("The thesis and the theses");
+	});
+});
