@@ -218,6 +218,9 @@ describe("titles from unpunctuated speech", () => {
 				"ten years ago I auditioned for a pirate movie in Boston the director hated me and every single time they said no",
 			),
 		).toBe("Auditioning for a pirate movie in Boston");
+		expect(
+			bestTitle("ten years ago I upset the whole church choir in Boston and every single time they said no"),
+		).toBe("Upsetting the whole church choir in Boston");
 	});
 
 	it("finds the event in a later clause when the first says nothing specific", () => {

@@ -404,9 +404,13 @@ function gerund(lemma: string): string {
 	if (/ic$/.test(lemma)) return `${lemma}king`;
 	if (/ie$/.test(lemma)) return `${lemma.slice(0, -2)}ying`;
 	if (/[^aeiou]e$/.test(lemma) && lemma !== "see") return `${lemma.slice(0, -1)}ing`;
-	if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(lemma)) return `${lemma}${lemma.slice(-1)}ing`;
+	if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(lemma) || STRESSED_LAST.test(lemma)) return `${lemma}${lemma.slice(-1)}ing`;
 	return `${lemma}ing`;
 }
+
+/** Verbs of two syllables stressed on the last, whose consonant doubles too: "upsetting", "forgetting". */
+const STRESSED_LAST =
+	/^(upset|forget|begin|admit|commit|permit|prefer|occur|refer|regret|submit|omit|control|patrol|compel|expel|propel|equip|transmit|kidnap|unwrap|forbid|outrun|rebel)$/;
 
 /**
  * The headline for the clip's first seconds: its most quotable line (the payoff, a punchline, a
