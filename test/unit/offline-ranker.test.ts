@@ -180,6 +180,34 @@ describe("titles from what happens", () => {
 	});
 });
 
+describe("what a Whisper story is called", () => {
+	it("reads through a title's stop, tags the name without its possessive and quotes a quote inside the hook", () => {
+		const talk = transcriptOf([
+			["A", "Okay, we are back, thanks for sticking around through the break."],
+			["B", "Yeah, good to be back."],
+			["A", "So before the questions, one quick thing about the newsletter and the schedule for next week."],
+			["B", "Sure."],
+			[
+				"A",
+				"When I was nine I threw a baseball through Mr. Dunley's front window. The whole pane, gone. And I ran, and my little brother got grounded for a month.",
+			],
+			["B", "No."],
+			[
+				"A",
+				'Twenty years later Mr. Dunley sent me a Christmas card. It said "You still owe me for the glass." I still have it on my fridge, and I laughed so hard I cried.',
+			],
+			["B", "That's amazing."],
+			["A", "Anyway, the questions. The first one is about the schedule and the newsletter again."],
+			["B", "Okay, let's see."],
+		]);
+		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		expect(best!.title).toMatch(/^Throwing a baseball through Mr\.? Dunley's front window$/);
+		expect(best!.description).not.toMatch(/#dunleys\b/);
+		for (const clip of rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips)
+			expect((clip.hookTitle.match(/"/g) ?? []).length % 2).toBe(0);
+	});
+});
+
 describe("titles from unpunctuated speech", () => {
 	// The local engine writes no stops, so where the event ends is read from the words alone.
 	const storyTalk = (

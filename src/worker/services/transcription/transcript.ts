@@ -91,6 +91,14 @@ export interface Sentence {
 }
 
 const SENTENCE_END = /[.!?…]["'”’)]*$/;
+/** Titles and abbreviations Whisper writes with a stop inside a sentence: "Mr. Dunley's window". */
+const ABBREVIATION = /^(mr|mrs|ms|dr|prof|st|jr|sr|vs|mt|e\.g|i\.e)\.$/i;
+
+/** Whether a word ends its sentence: a stop that is not an abbreviation's ("Mr."). */
+export const endsSentence = (word: string) => {
+	const trimmed = word.trim();
+	return SENTENCE_END.test(trimmed) && !ABBREVIATION.test(trimmed);
+};
 /** Without punctuation (the local engine has none), a pause this long ends a sentence. */
 const PAUSE_SECONDS = 0.6;
 /** With punctuation (Whisper), punctuation decides; only a silence this long ends a sentence on its own. */
@@ -99,7 +107,7 @@ const PUNCTUATED_PAUSE_SECONDS = 2;
 /** Splits the transcript into sentences: at punctuation, at segment ends and at long pauses. */
 export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[] {
 	const sentences: Sentence[] = [];
-	const punctuated = transcript.segments.some((s) => s.words.some((w) => SENTENCE_END.test(w.word.trim())));
+	const punctuated = transcript.segments.some((s) => s.words.some((w) => endsSentence(w.word)));
 	const pause = punctuated ? PUNCTUATED_PAUSE_SECONDS : PAUSE_SECONDS;
 	for (const segment of transcript.segments) {
 		let current: Word[] = [];
@@ -117,7 +125,7 @@ export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[
 		segment.words.forEach((word, i) => {
 			current.push(word);
 			const next = segment.words[i + 1];
-			if (SENTENCE_END.test(word.word.trim())) close(true);
+			if (endsSentence(word.word)) close(true);
 			else if (next && next.start - word.end >= pause) close(true);
 		});
 		close(true);

@@ -18,6 +18,7 @@ import {
 	QUESTION_OPENER,
 	STRONG_CLAIM,
 } from "../text/lexicon";
+import { endsSentence } from "../../transcription/transcript";
 import type { Unit } from "../text/units";
 import { quoted } from "../text/quoted";
 import { writtenForm } from "../text/written-case";
@@ -195,9 +196,10 @@ export function describeClip(
 function hashtagsOf(phrases: Phrase[]): string[] {
 	const names: string[] = [];
 	const things: string[] = [];
+	// "Mr. Dunley's window" tags #dunley: a name's possessive is not part of it.
 	const tag = (words: { text: string }[]) =>
 		words
-			.map((w) => w.text)
+			.map((w) => w.text.replace(/['’]s$/i, ""))
 			.join("")
 			.toLowerCase()
 			.replace(/[^\p{L}\p{N}]+/gu, "");
@@ -348,7 +350,8 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 	if (next?.pos === "AUX") return null;
 	const unpunctuated = !/[,;:.!?]/.test(setup.text);
 	let end = verb + 1;
-	while (end < tagged.length && end - verb < 9 && !/[,;:.!?]$/.test(setup.words[end - 1]?.word ?? "")) {
+	const stopsAt = (word = "") => /[,;:]$/.test(word) || endsSentence(word);
+	while (end < tagged.length && end - verb < 9 && !stopsAt(setup.words[end - 1]?.word)) {
 		if (tagged[end]!.pos === "CCONJ" || tagged[end]!.pos === "SCONJ") break;
 		// Where the local engine writes no stops, a new clause or an aside ends the event.
 		if (unpunctuated && clauseStartsAt(tagged, end, verb)) break;
@@ -433,13 +436,23 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 		if (value >= 0.5 && (!best || value > best.value)) best = { text, value };
 	});
 	const line = best as { text: string; value: number } | null;
-	if (line) return `“${line.text.replace(/[.!]+$/, "")}”`;
+	if (line) return `“${innerQuotes(line.text.replace(/[.!]+$/, ""))}”`;
 	if (hooks.question && hooks.question.length <= HEADLINE_CHARACTERS && hooks.question.split(/\s+/).length >= 4)
 		return hooks.question;
 	return fit(title, HEADLINE_CHARACTERS);
 }
 
-/** A line as it would be quoted: leading "and", "so", fillers dropped, first letter upper-case, "I" and names capitalised. */
+/**
+ * Quotation marks inside a quoted line: a pair becomes single marks (“He said ‘no’”); one left open
+ * where the sentence was cut ("Dear Greta, the weather here is fine) is dropped.
+ */
+function innerQuotes(text: string): string {
+	const marks = (text.match(/["“”]/g) ?? []).length;
+	if (marks % 2 === 1) return text.replace(/["“”]/g, "");
+	let open = true;
+	return text.replace(/["“”]/g, () => ((open = !open) ? "’" : "‘"));
+}
+
 type Kind = "story" | "question" | "take" | "funny" | "emotional" | "explanation" | "decision";
 
 function kindOf(b: ScoreBreakdown, units: Unit[]): Kind {
