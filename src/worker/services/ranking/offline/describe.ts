@@ -449,8 +449,8 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 function innerQuotes(text: string): string {
 	const marks = (text.match(/["“”]/g) ?? []).length;
 	if (marks % 2 === 1) return text.replace(/["“”]/g, "");
-	let open = true;
-	return text.replace(/["“”]/g, () => ((open = !open) ? "’" : "‘"));
+	let seen = 0;
+	return text.replace(/["“”]/g, () => (seen++ % 2 === 0 ? "‘" : "’"));
 }
 
 type Kind = "story" | "question" | "take" | "funny" | "emotional" | "explanation" | "decision";
