@@ -249,6 +249,9 @@ describe("titles from unpunctuated speech", () => {
 		expect(
 			bestTitle("ten years ago I upset the whole church choir in Boston and every single time they said no"),
 		).toBe("Upsetting the whole church choir in Boston");
+		expect(
+			bestTitle("ten years ago my brother asked me to do the toast at his wedding in Boston and I said yes"),
+		).toBe("Doing the toast at his wedding in Boston");
 	});
 
 	it("finds the event in a later clause when the first says nothing specific", () => {

@@ -316,6 +316,8 @@ const VAGUE_OBJECT = /^(me|you|us|it|this|that|them|him|these|those)$/;
 /** Possessives that keep it specific when a noun follows: "losing my wallet", "our first gig". */
 const POSSESSIVE = /^(my|our|his|their|her|your)$/;
 
+/** Verbs whose event is what someone was asked or made to do: "asked me to do the toast". */
+const ASKED = /^(ask|tell|want|need|beg|invite|convince|force|dare|get)$/;
 /** Verbs that say nothing happened ("meaning every morning", "thinking seven weeks"). */
 const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember|matter|happen)$/;
 
@@ -343,6 +345,14 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 	const lemma = tagged[verb]!.lemma || tagged[verb]!.norm;
 	// "going back", "going to say": a direction or a plan, not the event.
 	const next = tagged[verb + 1];
+	// "my brother asked me to do the toast": the event is what was asked.
+	if (
+		ASKED.test(lemma) &&
+		/^(me|us|him|her|them)$/.test(next?.norm ?? "") &&
+		tagged[verb + 2]?.norm === "to" &&
+		tagged[verb + 3]?.pos === "VERB"
+	)
+		return eventAt(setup, verb + 3, idf);
 	if (NO_EVENT.test(lemma)) return null;
 	if (lemma === "go" && (next?.pos === "ADV" || (next?.norm === "to" && tagged[verb + 2]?.pos === "VERB")))
 		return null;
