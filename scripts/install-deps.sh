@@ -33,5 +33,8 @@ fi
 # npm ci only when node_modules is missing or older than the lockfile.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "▸ Installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  # Errors only: the machine's own Node may be older than the engines the packages name, and npm
+  # warns once per package (65 lines of EBADENGINE); the Node 22 that npm ci installs here
+  # (node_modules/.bin/node) is the one every script runs on, so a newcomer sees progress instead.
+  npm ci --no-audit --no-fund --loglevel=error
 fi
