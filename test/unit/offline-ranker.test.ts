@@ -155,26 +155,34 @@ describe("what a clip is called", () => {
 	});
 });
 
-describe("titles from what happens", () => {
-	it("names the event of the story's opening, a possessive included, not a pair of its phrases", () => {
-		const talk = transcriptOf([
+/**
+ * A two-part story between a show's housekeeping (a welcome back, the newsletter, the questions), each
+ * part answered by the listener: the shape the title, hashtag and quote tests read. `plain` is the
+ * local engine's style (lower case, no punctuation).
+ */
+const storyBetweenChatter = (story: string, then: string, options: { plain?: boolean } = {}) =>
+	transcriptOf(
+		[
 			["A", "Okay, we are back, thanks for sticking around through the break."],
 			["B", "Yeah, good to be back."],
 			["A", "So before the questions, one quick thing about the newsletter and the schedule for next week."],
 			["B", "Sure."],
-			[
-				"A",
-				"Right. So last winter I locked my keys inside a rental car in Reno. Engine running, heater on, my phone on the seat. It was nine degrees out.",
-			],
+			["A", story],
 			["B", "No."],
-			[
-				"A",
-				"A tow driver named Luis showed up forty minutes later, opened it with a coat hanger in six seconds, and charged me eighty dollars. Then he handed me a hot chocolate and said, welcome to Nevada.",
-			],
+			["A", then],
 			["B", "That's amazing."],
 			["A", "Anyway, the questions. The first one is about the schedule and the newsletter again."],
 			["B", "Okay, let's see."],
-		]);
+		],
+		options,
+	);
+
+describe("titles from what happens", () => {
+	it("names the event of the story's opening, a possessive included, not a pair of its phrases", () => {
+		const talk = storyBetweenChatter(
+			"Right. So last winter I locked my keys inside a rental car in Reno. Engine running, heater on, my phone on the seat. It was nine degrees out.",
+			"A tow driver named Luis showed up forty minutes later, opened it with a coat hanger in six seconds, and charged me eighty dollars. Then he handed me a hot chocolate and said, welcome to Nevada.",
+		);
 		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toBe("Locking my keys inside a rental car in Reno");
 	});
@@ -182,24 +190,10 @@ describe("titles from what happens", () => {
 
 describe("what a Whisper story is called", () => {
 	it("reads through a title's stop, tags the name without its possessive and quotes a quote inside the hook", () => {
-		const talk = transcriptOf([
-			["A", "Okay, we are back, thanks for sticking around through the break."],
-			["B", "Yeah, good to be back."],
-			["A", "So before the questions, one quick thing about the newsletter and the schedule for next week."],
-			["B", "Sure."],
-			[
-				"A",
-				"When I was nine I threw a baseball through Mr. Dunley's front window. The whole pane, gone. And I ran, and my little brother got grounded for a month.",
-			],
-			["B", "No."],
-			[
-				"A",
-				'Twenty years later Mr. Dunley sent me a Christmas card. It said "You still owe me for the glass." I still have it on my fridge, and I laughed so hard I cried.',
-			],
-			["B", "That's amazing."],
-			["A", "Anyway, the questions. The first one is about the schedule and the newsletter again."],
-			["B", "Okay, let's see."],
-		]);
+		const talk = storyBetweenChatter(
+			"When I was nine I threw a baseball through Mr. Dunley's front window. The whole pane, gone. And I ran, and my little brother got grounded for a month.",
+			'Twenty years later Mr. Dunley sent me a Christmas card. It said "You still owe me for the glass." I still have it on my fridge, and I laughed so hard I cried.',
+		);
 		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toMatch(/^Throwing a baseball through Mr\.? Dunley's front window$/);
 		expect(best!.description).not.toMatch(/#dunleys\b/);
@@ -213,22 +207,7 @@ describe("titles from unpunctuated speech", () => {
 	const storyTalk = (
 		story: string,
 		then = "the director finally called me on a tuesday night and said the part was mine and I cried in the parking lot of a grocery store",
-	) =>
-		transcriptOf(
-			[
-				["A", "okay we are back thanks for sticking around through the break"],
-				["B", "yeah good to be back"],
-				["A", "so before the questions one quick thing about the newsletter and the schedule for next week"],
-				["B", "sure"],
-				["A", story],
-				["B", "no way"],
-				["A", then],
-				["B", "that is amazing"],
-				["A", "anyway the questions the first one is about the schedule and the newsletter again"],
-				["B", "okay let us see"],
-			],
-			{ plain: true },
-		);
+	) => storyBetweenChatter(story, then, { plain: true });
 	const bestTitle = (story: string, then?: string) =>
 		rankOffline(storyTalk(story, then), { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips[0]!.title;
 
@@ -266,24 +245,10 @@ describe("titles from unpunctuated speech", () => {
 
 describe("hashtags", () => {
 	it("tag names and things, never a sentence's first word, an ordinal, a feeling or a name twice", () => {
-		const talk = transcriptOf([
-			["A", "Okay, we are back, thanks for sticking around through the break."],
-			["B", "Yeah, good to be back."],
-			["A", "So before the questions, one quick thing about the newsletter and the schedule for next week."],
-			["B", "Sure."],
-			[
-				"A",
-				"Nobody's mailbox was ever as full as mine. Last spring a parcel for Shadowblade1994 came to my flat in Lisbon every single Monday.",
-			],
-			["B", "No."],
-			[
-				"A",
-				"Third week, I opened one. Biggest mistake. It was a live tarantula, and Shadowblade was my neighbour's nephew in Porto.",
-			],
-			["B", "That's amazing."],
-			["A", "Anyway, the questions. The first one is about the schedule and the newsletter again."],
-			["B", "Okay, let's see."],
-		]);
+		const talk = storyBetweenChatter(
+			"Nobody's mailbox was ever as full as mine. Last spring a parcel for Shadowblade1994 came to my flat in Lisbon every single Monday.",
+			"Third week, I opened one. Biggest mistake. It was a live tarantula, and Shadowblade was my neighbour's nephew in Porto.",
+		);
 		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		const tags = best!.description.match(/#\S+/g) ?? [];
 		expect(tags.length).toBeGreaterThan(0);
