@@ -194,11 +194,11 @@ describe("what a Whisper story is called", () => {
 			"When I was nine I threw a baseball through Mr. Dunley's front window. The whole pane, gone. And I ran, and my little brother got grounded for a month.",
 			'Twenty years later Mr. Dunley sent me a Christmas card. It said "You still owe me for the glass." I still have it on my fridge, and I laughed so hard I cried.',
 		);
-		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		const { clips } = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 });
+		const [best] = clips;
 		expect(best!.title).toMatch(/^Throwing a baseball through Mr\.? Dunley's front window$/);
 		expect(best!.description).not.toMatch(/#dunleys\b/);
-		for (const clip of rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips)
-			expect((clip.hookTitle.match(/"/g) ?? []).length % 2).toBe(0);
+		for (const clip of clips) expect((clip.hookTitle.match(/"/g) ?? []).length % 2).toBe(0);
 	});
 });
 
