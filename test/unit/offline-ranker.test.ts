@@ -202,6 +202,17 @@ describe("what a Whisper story is called", () => {
 	});
 });
 
+describe("a clip where nothing happens in its first sentences", () => {
+	it("is titled by the thing they name and the clause that says which, not by that clause's verb", () => {
+		const talk = storyBetweenChatter(
+			"So the big one this week is the phone update. The system update that went out Thursday. Have you installed it?",
+			"Not yet. I heard the county hospital in Tacoma lost every calendar for a whole day, and nobody knew where to be.",
+		);
+		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		expect(best!.title).toBe("The system update that went out Thursday");
+	});
+});
+
 describe("titles from unpunctuated speech", () => {
 	// The local engine writes no stops, so where the event ends is read from the words alone.
 	const storyTalk = (

@@ -308,6 +308,11 @@ function eventOf(units: Unit[], idf: Map<string, number>): string | null {
 			const event = eventIn(setup, idf, later);
 			if (event) return event;
 		}
+	// Nothing happens in them, but one may name the thing it is about ("the system update that went out").
+	for (const setup of ordered) {
+		const thing = thingIn(setup, idf);
+		if (thing) return thing;
+	}
 	return null;
 }
 
@@ -332,11 +337,42 @@ function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string 
 		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos))
 			verbs.push(k);
 	});
-	for (const verb of later ? verbs.slice(1) : verbs.slice(0, 1)) {
+	// A verb after "that"/"which"/"who" only tells which thing is meant ("the update that went out").
+	const main = verbs.filter((k) => !describesThing(tagged, k));
+	for (const verb of later ? main.slice(1) : main.slice(0, 1)) {
 		const event = eventAt(setup, verb, idf);
 		if (event) return event;
 	}
 	return null;
+}
+
+/** Whether verb k opens a clause that says which thing is meant: "the system update that went out". */
+function describesThing(tagged: Unit["tagged"], k: number): boolean {
+	// The tagger reads some nouns after a noun as verbs ("the phone update"): those count as the thing.
+	const thing = (j: number) =>
+		["NOUN", "PROPN"].includes(tagged[j]?.pos ?? "") ||
+		(tagged[j]?.pos === "VERB" && ["NOUN", "ADJ", "DET"].includes(tagged[j - 1]?.pos ?? ""));
+	return k > 1 && tagged[k]!.pos === "VERB" && /^(that|which|who)$/.test(tagged[k - 1]!.norm) && thing(k - 2);
+}
+
+/** "The system update that went out Thursday": a thing and the clause that says which, or null. */
+function thingIn(setup: Unit, idf: Map<string, number>): string | null {
+	const tagged = setup.tagged;
+	const verb = tagged.findIndex((_, k) => describesThing(tagged, k));
+	if (verb < 0) return null;
+	// Not an aside after a comma (", which meant every morning"), nor a verb that says nothing happened.
+	if (/,$/.test(setup.words[verb - 2]?.word ?? "") || NO_EVENT.test(tagged[verb]!.lemma || tagged[verb]!.norm))
+		return null;
+	let start = verb - 2;
+	while (start > 0 && ["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[start - 1]!.pos)) start--;
+	// A whole noun phrase ("the system update"), never a bare word ("year which meant").
+	if (start === 0 || !DETERMINER.test(tagged[start - 1]!.norm)) return null;
+	start--;
+	const rest = clauseAfter(setup, verb);
+	if (!rest) return null;
+	const head = Array.from({ length: verb + 1 - start }, (_, n) => start + n);
+	if (!specificIn([...head, ...rest], tagged, idf)) return null;
+	return capitalise([...head, ...withoutLeadOn(rest, tagged)].map((k) => surface(setup, k)).join(" "));
 }
 
 /** The event of the clause whose verb is word `verb`, or null. */
@@ -358,6 +394,19 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 		return null;
 	// "emoting are characters": the word read as the verb is a subject, not the event.
 	if (next?.pos === "AUX") return null;
+	const rest = clauseAfter(setup, verb);
+	if (!rest || rest.length < 2 || !specificIn(rest, tagged, idf)) return null;
+	const kept = withoutLeadOn(rest, tagged);
+	if (kept.length === 0) return null;
+	return capitalise([gerund(lemma), ...kept.map((k) => surface(setup, k))].join(" "));
+}
+
+/**
+ * The words after the verb that belong to its clause (up to a stop, a conjunction, or in unpunctuated
+ * text a new clause or an aside; nine at most), or null when one leaves it vague ("telling you").
+ */
+function clauseAfter(setup: Unit, verb: number): number[] | null {
+	const tagged = setup.tagged;
 	const unpunctuated = !/[,;:.!?]/.test(setup.text);
 	let end = verb + 1;
 	const stopsAt = (word = "") => /[,;:]$/.test(word) || endsSentence(word);
@@ -371,19 +420,24 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 	const vague = (k: number) =>
 		VAGUE_OBJECT.test(tagged[k]!.norm) ||
 		(POSSESSIVE.test(tagged[k]!.norm) && !["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[k + 1]?.pos ?? ""));
-	if (rest.some(vague)) return null;
-	const specific = rest.filter(
-		(k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2,
-	);
-	if (specific.length === 0 || rest.length < 2) return null;
-	// It never ends on a word that leads on ("on a dare fifteen-dollar", "at the", "texts meant"); a
-	// clause it ends on keeps its verb ("the summer he retired").
+	return rest.some(vague) ? null : rest;
+}
+
+/** Whether the words name something this video says rarely (a noun or a name). */
+const specificIn = (words: number[], tagged: Unit["tagged"], idf: Map<string, number>) =>
+	words.some((k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2);
+
+/**
+ * The words without those at the end that lead on ("on a dare fifteen-dollar", "at the", "texts
+ * meant"); a clause it ends on keeps its verb ("the summer he retired").
+ */
+function withoutLeadOn(words: number[], tagged: Unit["tagged"]): number[] {
 	const leadsOn = (k: number) =>
 		["ADP", "DET", "ADV", "CCONJ", "PRON", "ADJ", "PART"].includes(tagged[k]!.pos) ||
 		(["VERB", "AUX"].includes(tagged[k]!.pos) && tagged[k - 1]?.pos !== "PRON");
-	while (rest.length && leadsOn(rest[rest.length - 1]!)) rest.pop();
-	if (rest.length === 0) return null;
-	return capitalise([gerund(lemma), ...rest.map((k) => surface(setup, k))].join(" "));
+	const kept = [...words];
+	while (kept.length && leadsOn(kept[kept.length - 1]!)) kept.pop();
+	return kept;
 }
 
 /** Words said as an aside, not part of the event: "… the size of Africa right", "spreading honestly". */
