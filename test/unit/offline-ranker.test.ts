@@ -211,6 +211,15 @@ describe("a clip where nothing happens in its first sentences", () => {
 		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toBe("The system update that went out Thursday");
 	});
+
+	it("is titled by the claim an opinion argues with, infinitive and all", () => {
+		const talk = storyBetweenChatter(
+			"I don't buy the idea that young people don't want to work. Every generation says it about the next one.",
+			"There are newspaper columns from the nineteen-twenties saying the exact same thing, word for word. What changed is the pay.",
+		);
+		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		expect(best!.title).toBe("The idea that young people don't want to work");
+	});
 });
 
 describe("titles from unpunctuated speech", () => {

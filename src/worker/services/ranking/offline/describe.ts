@@ -348,32 +348,57 @@ function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string 
 
 /** Whether verb k opens a clause that says which thing is meant: "the system update that went out". */
 function describesThing(tagged: Unit["tagged"], k: number): boolean {
-	// The tagger reads some nouns after a noun as verbs ("the phone update"): those count as the thing.
-	const thing = (j: number) =>
-		["NOUN", "PROPN"].includes(tagged[j]?.pos ?? "") ||
-		(tagged[j]?.pos === "VERB" && ["NOUN", "ADJ", "DET"].includes(tagged[j - 1]?.pos ?? ""));
-	return k > 1 && tagged[k]!.pos === "VERB" && /^(that|which|who)$/.test(tagged[k - 1]!.norm) && thing(k - 2);
+	return (
+		tagged[k]?.pos === "VERB" && k > 1 && /^(that|which|who)$/.test(tagged[k - 1]!.norm) && thingAt(tagged, k - 2)
+	);
 }
 
-/** "The system update that went out Thursday": a thing and the clause that says which, or null. */
+/** A noun, or a noun the tagger read as a verb after another noun ("the phone update"). */
+function thingAt(tagged: Unit["tagged"], j: number): boolean {
+	return (
+		["NOUN", "PROPN"].includes(tagged[j]?.pos ?? "") ||
+		(tagged[j]?.pos === "VERB" && ["NOUN", "ADJ", "DET"].includes(tagged[j - 1]?.pos ?? ""))
+	);
+}
+
+/**
+ * A thing and the clause that says which or what it is, or null: "The system update that went out
+ * Thursday", "The idea that young people don't want to work".
+ */
 function thingIn(setup: Unit, idf: Map<string, number>): string | null {
 	const tagged = setup.tagged;
-	const verb = tagged.findIndex((_, k) => describesThing(tagged, k));
-	if (verb < 0) return null;
+	// "the update that went out" (the clause's verb first), or "the idea that people …" (a noun that
+	// takes what was said or thought; "my resume that I spoke …" is the verb's clause, not the noun's).
+	const that = tagged.findIndex(
+		(w, k) =>
+			k >= 2 &&
+			(describesThing(tagged, k + 1) ||
+				(w.norm === "that" && CONTENT_NOUN.test(tagged[k - 1]!.lemma || tagged[k - 1]!.norm))),
+	);
+	if (that < 0) return null;
 	// Not an aside after a comma (", which meant every morning"), nor a verb that says nothing happened.
-	if (/,$/.test(setup.words[verb - 2]?.word ?? "") || NO_EVENT.test(tagged[verb]!.lemma || tagged[verb]!.norm))
+	const next = tagged[that + 1];
+	if (
+		/,$/.test(setup.words[that - 1]?.word ?? "") ||
+		(next?.pos === "VERB" && NO_EVENT.test(next.lemma || next.norm))
+	)
 		return null;
-	let start = verb - 2;
-	while (start > 0 && ["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[start - 1]!.pos)) start--;
+	let start = that - 1;
+	// Two words before the noun at most: "the system update", not a list ("a thesis three body paragraphs conclusion").
+	while (start > that - 3 && start > 0 && ["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[start - 1]!.pos)) start--;
 	// A whole noun phrase ("the system update"), never a bare word ("year which meant").
 	if (start === 0 || !DETERMINER.test(tagged[start - 1]!.norm)) return null;
 	start--;
-	const rest = clauseAfter(setup, verb);
-	if (!rest) return null;
-	const head = Array.from({ length: verb + 1 - start }, (_, n) => start + n);
+	const rest = clauseAfter(setup, that);
+	if (!rest || rest.length < 2) return null;
+	const head = Array.from({ length: that + 1 - start }, (_, n) => start + n);
 	if (!specificIn([...head, ...rest], tagged, idf)) return null;
-	return capitalise([...head, ...withoutLeadOn(rest, tagged)].map((k) => surface(setup, k)).join(" "));
+	return capitalise([...head, ...withoutLeadOn(rest, tagged, true)].map((k) => surface(setup, k)).join(" "));
 }
+
+/** Nouns followed by what was said or thought: "the idea that young people don't want to work". */
+const CONTENT_NOUN =
+	/^(idea|claim|notion|fact|rumou?r|myth|belief|theory|argument|assumption|news|feeling|sense|hope|fear|suggestion|promise|lie|joke)$/;
 
 /** The event of the clause whose verb is word `verb`, or null. */
 function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | null {
@@ -431,10 +456,12 @@ const specificIn = (words: number[], tagged: Unit["tagged"], idf: Map<string, nu
  * The words without those at the end that lead on ("on a dare fifteen-dollar", "at the", "texts
  * meant"); a clause it ends on keeps its verb ("the summer he retired").
  */
-function withoutLeadOn(words: number[], tagged: Unit["tagged"]): number[] {
+function withoutLeadOn(words: number[], tagged: Unit["tagged"], wholeClause = false): number[] {
+	// A whole clause may end on its infinitive ("… don't want to work"); an event's object may not ("to say").
+	const complete = (k: number) => tagged[k - 1]?.pos === "PRON" || (wholeClause && tagged[k - 1]?.norm === "to");
 	const leadsOn = (k: number) =>
 		["ADP", "DET", "ADV", "CCONJ", "PRON", "ADJ", "PART"].includes(tagged[k]!.pos) ||
-		(["VERB", "AUX"].includes(tagged[k]!.pos) && tagged[k - 1]?.pos !== "PRON");
+		(["VERB", "AUX"].includes(tagged[k]!.pos) && !complete(k));
 	const kept = [...words];
 	while (kept.length && leadsOn(kept[kept.length - 1]!)) kept.pop();
 	return kept;
