@@ -212,6 +212,24 @@ describe("a clip where nothing happens in its first sentences", () => {
 		expect(best!.title).toBe("The system update that went out Thursday");
 	});
 
+	it("reads what someone was doing as the event ('I was counting frogs'), never a passive or what a thing is", () => {
+		const story = (opening: string) =>
+			rankOffline(
+				storyBetweenChatter(
+					`${opening} And one night a police car pulls up in the rain outside Panama City, lights on.`,
+					"The officer gets out and says, sir, what are you doing in a ditch. And I say, counting frogs. And he just nods and drives away.",
+				),
+				{ ...config, clipDurationMin: 10, clipDurationMax: 40 },
+			).clips[0]!.title;
+		expect(story("My second year of grad school I was counting frogs for my thesis.")).toBe(
+			"Counting frogs for my thesis",
+		);
+		expect(story("My second year of grad school was named after a frog in my thesis.")).not.toMatch(/^Naming/);
+		expect(story("My second year of grad school my thesis is training wheels for a frog.")).not.toMatch(
+			/^Training/,
+		);
+	});
+
 	it("is titled by the claim an opinion argues with, infinitive and all", () => {
 		const talk = storyBetweenChatter(
 			"I don't buy the idea that young people don't want to work. Every generation says it about the next one.",

@@ -333,9 +333,15 @@ function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string 
 	// sentence may hold its event in a later clause ("I still have that card on my desk and I go to bed
 	// at ten now").
 	const verbs: number[] = [];
+	// Or, for a person, with "was" between them when it is going on: "I was counting frogs" (never a
+	// passive, "was named", nor a thing that is something, "the intro is training wheels").
+	const subjectAt = (j: number) => ["PRON", "PROPN", "NOUN"].includes(tagged[j]?.pos ?? "");
+	const goingOn = (k: number) =>
+		/ing$/.test(tagged[k]!.norm) &&
+		/^(am|is|are|was|were)$/.test(tagged[k - 1]!.norm) &&
+		/^(i|we|you|he|she|they)$/.test(tagged[k - 2]?.norm ?? "");
 	tagged.forEach((w, k) => {
-		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && ["PRON", "PROPN", "NOUN"].includes(tagged[k - 1]!.pos))
-			verbs.push(k);
+		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && (subjectAt(k - 1) || goingOn(k))) verbs.push(k);
 	});
 	// A verb after "that"/"which"/"who" only tells which thing is meant ("the update that went out").
 	const main = verbs.filter((k) => !describesThing(tagged, k));
