@@ -230,6 +230,15 @@ describe("a clip where nothing happens in its first sentences", () => {
 		);
 	});
 
+	it("is titled by when and where it opens ('My first week at the call center, …')", () => {
+		const talk = storyBetweenChatter(
+			"My first week at the call center, I'm on the billing line, and they give you this script. You are not allowed to leave the script.",
+			"And then this lady, she reads me a whole recipe for lemon cake, and I wrote it down. I still bake it every Christmas.",
+		);
+		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
+		expect(best!.title).toBe("My first week at the call center");
+	});
+
 	it("is titled by the claim an opinion argues with, infinitive and all", () => {
 		const talk = storyBetweenChatter(
 			"I don't buy the idea that young people don't want to work. Every generation says it about the next one.",

@@ -308,12 +308,28 @@ function eventOf(units: Unit[], idf: Map<string, number>): string | null {
 			const event = eventIn(setup, idf, later);
 			if (event) return event;
 		}
-	// Nothing happens in them, but one may name the thing it is about ("the system update that went out").
-	for (const setup of ordered) {
-		const thing = thingIn(setup, idf);
-		if (thing) return thing;
-	}
+	// Nothing happens in them, but one may name the thing it is about ("the system update that went
+	// out") or open on when and where it is ("My first week at the call center, …").
+	for (const name of [thingIn, settingIn])
+		for (const setup of ordered) {
+			const title = name(setup, idf);
+			if (title) return title;
+		}
 	return null;
+}
+
+/** "My first week at the call center, I'm on the billing line": the noun phrase a sentence opens on before its comma. */
+function settingIn(setup: Unit, idf: Map<string, number>): string | null {
+	const tagged = setup.tagged;
+	if (!DETERMINER.test(tagged[0]?.norm ?? "")) return null;
+	const comma = setup.words.findIndex((w) => /,$/.test(w.word));
+	if (comma < 2 || comma > 8) return null;
+	const phrase = Array.from({ length: comma + 1 }, (_, k) => k);
+	const nounPhrase = phrase.every(
+		(k) => k === 0 || ["NOUN", "PROPN", "ADJ", "NUM", "ADP", "DET"].includes(tagged[k]!.pos),
+	);
+	if (!nounPhrase || !specificIn(phrase, tagged, idf) || tagged[comma]!.pos === "ADP") return null;
+	return capitalise(phrase.map((k) => surface(setup, k)).join(" "));
 }
 
 /** Words that leave an event's object vague or point at the listener: "telling you", "seeing it". */
