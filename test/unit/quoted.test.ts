@@ -8,6 +8,7 @@ describe("a spoken sentence as a quote", () => {
 			"We're interested in methods for far mike speech",
 		);
 		expect(quoted("and then i moved to chicago")).toBe("I moved to Chicago");
+		expect(quoted("I almost, I almost switched to business")).toBe("I almost switched to business");
 	});
 
 	it("drops a word broken off and said again whole, and a comma it ends on", () => {

@@ -6,8 +6,8 @@
 import { asWritten } from "./written-case";
 
 const FILLERS = /\b(?:um+|uh+|er+|erm|hmm+)\b[,.]?\s*/gi;
-/** A word said again at once, with or without a comma between: "on on", "this, this". */
-const REPEATED = /\b([\p{L}']+)(?:,?\s+\1\b)+/giu;
+/** A word or two said again at once, with or without a comma between: "on on", "this, this", "I almost, I almost". */
+const REPEATED = /\b([\p{L}']+(?:\s+[\p{L}']+)?)(?:,?\s+\1\b)+/giu;
 /**
  * A word broken off after two or three letters and said again whole: "Tha that's", "ph phonetic",
  * "rec- recognition". Short words that are words stay, even before a word they begin ("the thesis",
