@@ -15,11 +15,11 @@ const REPEATED = /\b([\p{L}']+(?:\s+[\p{L}']+)?)(?:,?\s+\1\b)+/giu;
  */
 const FALSE_START = /\b(\p{L}{2,3})-?\s+(\1[\p{L}']+)/giu;
 const SHORT_WORDS = new Set(
-	`in to on at is it be he we me no so do go up us or as of by my an am if hi ha oh ok the and for not but can
+	`in to on at is it be he we me no so do go up us or as of by my am if hi ha oh ok the and for not but can
 	you one two six ten our out all any are was has had how new now see who get her his she its man car day end far
 	few old own per put run say set sun top try use way yes yet art arm act air age ago bad big box boy cut eat eye
 	fun god hot law lot low map may mom dad pay pen pot sea sit son tax tea war win bit bus fly key kid let lie mix
-	net off pop saw six sky tip van via web`.split(/\s+/),
+	net off pop saw sky tip van via web`.split(/\s+/),
 );
 const LEAD_IN =
 	/^(?:(?:and|so|but|um|uh|well|like|yeah|okay|ok|oh|anyway|anyways|right|alright|then|now|actually|i mean)\b[,.]?\s+)+/i;
