@@ -177,24 +177,27 @@ const storyBetweenChatter = (story: string, then: string, options: { plain?: boo
 		options,
 	);
 
+/** The clips of a story between chatter, 10-40 s each, as the title, hashtag and quote tests read them. */
+const clipsOfStory = (story: string, then: string, options: { plain?: boolean } = {}) =>
+	rankOffline(storyBetweenChatter(story, then, options), { ...config, clipDurationMin: 10, clipDurationMax: 40 })
+		.clips;
+
 describe("titles from what happens", () => {
 	it("names the event of the story's opening, a possessive included, not a pair of its phrases", () => {
-		const talk = storyBetweenChatter(
+		const [best] = clipsOfStory(
 			"Right. So last winter I locked my keys inside a rental car in Reno. Engine running, heater on, my phone on the seat. It was nine degrees out.",
 			"A tow driver named Luis showed up forty minutes later, opened it with a coat hanger in six seconds, and charged me eighty dollars. Then he handed me a hot chocolate and said, welcome to Nevada.",
 		);
-		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toBe("Locking my keys inside a rental car in Reno");
 	});
 });
 
 describe("what a Whisper story is called", () => {
 	it("reads through a title's stop, tags the name without its possessive and quotes a quote inside the hook", () => {
-		const talk = storyBetweenChatter(
+		const clips = clipsOfStory(
 			"When I was nine I threw a baseball through Mr. Dunley's front window. The whole pane, gone. And I ran, and my little brother got grounded for a month.",
 			'Twenty years later Mr. Dunley sent me a Christmas card. It said "You still owe me for the glass." I still have it on my fridge, and I laughed so hard I cried.',
 		);
-		const { clips } = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 });
 		const [best] = clips;
 		expect(best!.title).toMatch(/^Throwing a baseball through Mr\.? Dunley's front window$/);
 		expect(best!.description).not.toMatch(/#dunleys\b/);
@@ -204,23 +207,19 @@ describe("what a Whisper story is called", () => {
 
 describe("a clip where nothing happens in its first sentences", () => {
 	it("is titled by the thing they name and the clause that says which, not by that clause's verb", () => {
-		const talk = storyBetweenChatter(
+		const [best] = clipsOfStory(
 			"So the big one this week is the phone update. The system update that went out Thursday. Have you installed it?",
 			"Not yet. I heard the county hospital in Tacoma lost every calendar for a whole day, and nobody knew where to be.",
 		);
-		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toBe("The system update that went out Thursday");
 	});
 
 	it("reads what someone was doing as the event ('I was counting frogs'), never a passive or what a thing is", () => {
 		const story = (opening: string) =>
-			rankOffline(
-				storyBetweenChatter(
-					`${opening} And one night a police car pulls up in the rain outside Panama City, lights on.`,
-					"The officer gets out and says, sir, what are you doing in a ditch. And I say, counting frogs. And he just nods and drives away.",
-				),
-				{ ...config, clipDurationMin: 10, clipDurationMax: 40 },
-			).clips[0]!.title;
+			clipsOfStory(
+				`${opening} And one night a police car pulls up in the rain outside Panama City, lights on.`,
+				"The officer gets out and says, sir, what are you doing in a ditch. And I say, counting frogs. And he just nods and drives away.",
+			)[0]!.title;
 		expect(story("My second year of grad school I was counting frogs for my thesis.")).toBe(
 			"Counting frogs for my thesis",
 		);
@@ -231,32 +230,28 @@ describe("a clip where nothing happens in its first sentences", () => {
 	});
 
 	it("is titled by when and where it opens ('My first week at the call center, …')", () => {
-		const talk = storyBetweenChatter(
+		const [best] = clipsOfStory(
 			"My first week at the call center, I'm on the billing line, and they give you this script. You are not allowed to leave the script.",
 			"And then this lady, she reads me a whole recipe for lemon cake, and I wrote it down. I still bake it every Christmas.",
 		);
-		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toBe("My first week at the call center");
 	});
 
 	it("is titled by the claim an opinion argues with, infinitive and all", () => {
-		const talk = storyBetweenChatter(
+		const [best] = clipsOfStory(
 			"I don't buy the idea that young people don't want to work. Every generation says it about the next one.",
 			"There are newspaper columns from the nineteen-twenties saying the exact same thing, word for word. What changed is the pay.",
 		);
-		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		expect(best!.title).toBe("The idea that young people don't want to work");
 	});
 });
 
 describe("titles from unpunctuated speech", () => {
 	// The local engine writes no stops, so where the event ends is read from the words alone.
-	const storyTalk = (
+	const bestTitle = (
 		story: string,
 		then = "the director finally called me on a tuesday night and said the part was mine and I cried in the parking lot of a grocery store",
-	) => storyBetweenChatter(story, then, { plain: true });
-	const bestTitle = (story: string, then?: string) =>
-		rankOffline(storyTalk(story, then), { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips[0]!.title;
+	) => clipsOfStory(story, then, { plain: true })[0]!.title;
 
 	it("stops at a word said again, an aside, or a noun phrase that starts the next thought", () => {
 		expect(
@@ -292,11 +287,10 @@ describe("titles from unpunctuated speech", () => {
 
 describe("hashtags", () => {
 	it("tag names and things, never a sentence's first word, an ordinal, a feeling or a name twice", () => {
-		const talk = storyBetweenChatter(
+		const [best] = clipsOfStory(
 			"Nobody's mailbox was ever as full as mine. Last spring a parcel for Shadowblade1994 came to my flat in Lisbon every single Monday.",
 			"Third week, I opened one. Biggest mistake. It was a live tarantula, and Shadowblade was my neighbour's nephew in Porto.",
 		);
-		const [best] = rankOffline(talk, { ...config, clipDurationMin: 10, clipDurationMax: 40 }).clips;
 		const tags = best!.description.match(/#\S+/g) ?? [];
 		expect(tags.length).toBeGreaterThan(0);
 		for (const tag of tags) expect(tag).not.toMatch(/^#(nobodys|third|biggest|mistake|week|monday)$/);
