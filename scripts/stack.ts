@@ -138,7 +138,8 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 	const pids = [render.pid!, worker.pid!];
 	writeFileSync(join(stateDir, "pids.json"), JSON.stringify(pids));
 	try {
-		await waitForHealth(`${renderUrl}/healthz`, 30_000, join(stateDir, "render.log"));
+		// Its self-check runs ffmpeg, yt-dlp and pocketsphinx: slow while other stacks start beside it.
+		await waitForHealth(`${renderUrl}/healthz`, 60_000, join(stateDir, "render.log"));
 		await waitForWorker(stateDir, launch, pids, workerLogFrom);
 	} catch (error) {
 		stopPids(pids);
