@@ -244,6 +244,36 @@ describe("a clip where nothing happens in its first sentences", () => {
 		);
 		expect(best!.title).toBe("The idea that young people don't want to work");
 	});
+
+	it("never titles a clause that says which thing is meant, or what someone lets happen, as the event", () => {
+		const title = (opening: string) =>
+			clipsOfStory(
+				opening,
+				"In 1994 a student in this class left a note in my mailbox. It said the lectures were the reason she became a historian. I kept it in my desk for thirty years.",
+				{ plain: true },
+			)[0]!.title;
+		// "everybody makes" tells which mistake, and "let me get" is a plan: the story's event is the title.
+		expect(title("Wait so that's the mistake everybody makes on the homework. This is my last lecture here.")).toBe(
+			"Leaving a note in my mailbox",
+		);
+		const [streamed] = clipsOfStory(
+			"Okay we have two minutes until the race let me get some water. Chat I have to confess something about the ledge trick in the crow's nest level.",
+			"I said it saves two seconds. I made that up. I was tired and I did it once by accident and I never did it again.",
+			{ plain: true },
+		);
+		expect(streamed!.title).not.toMatch(/water/i);
+	});
+});
+
+describe("an event in talk written without stops", () => {
+	it("does not end on a measure whose noun was cut off ('on a dare fifteen-dollar')", () => {
+		const [best] = clipsOfStory(
+			"I went to a psychic once on a dare fifteen-dollar sign in the window back of a vape shop in Tampa. She takes my hand and closes her eyes.",
+			"And she goes very dramatic I see a great loss. And I said lady I just lost fifteen dollars. She laughed so hard she gave it back.",
+			{ plain: true },
+		);
+		expect(best!.title).toBe("Going to a psychic once on a dare");
+	});
 });
 
 describe("titles from unpunctuated speech", () => {

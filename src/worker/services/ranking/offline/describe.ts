@@ -341,6 +341,13 @@ const POSSESSIVE = /^(my|our|his|their|her|your)$/;
 const ASKED = /^(ask|tell|want|need|beg|invite|convince|force|dare|get)$/;
 /** Verbs that say nothing happened ("meaning every morning", "thinking seven weeks"). */
 const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember|matter|happen)$/;
+/** Pronouns that name no one in particular: "the mistake everybody makes". */
+const INDEFINITE = /^(everybody|everyone|nobody|somebody|someone|anybody|anyone)$/;
+/** Subjects that make no one's event: anyone at all ("everybody makes …") or an object pronoun ("let me get some water"). */
+const NO_ONE = /^(everybody|everyone|nobody|anybody|anyone|me|him|us|them)$/;
+/** Nouns of time, which a clause after them places rather than describes: "the next day I went …". */
+const TIME_NOUN =
+	/^(day|days|week|weeks|month|months|year|years|morning|night|evening|afternoon|weekend|time|times|moment|minute|minutes|hour|hours|summer|winter|spring|fall|season)$/;
 
 /** "ten years ago I worked nights at a bakery in Chicago" → "Working nights at a bakery in Chicago", or null. */
 function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string | null {
@@ -351,16 +358,18 @@ function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string 
 	const verbs: number[] = [];
 	// Or, for a person, with "was" between them when it is going on: "I was counting frogs" (never a
 	// passive, "was named", nor a thing that is something, "the intro is training wheels").
-	const subjectAt = (j: number) => ["PRON", "PROPN", "NOUN"].includes(tagged[j]?.pos ?? "");
+	const subjectAt = (j: number) =>
+		["PRON", "PROPN", "NOUN"].includes(tagged[j]?.pos ?? "") && !NO_ONE.test(tagged[j]!.norm);
 	const goingOn = (k: number) =>
 		/ing$/.test(tagged[k]!.norm) &&
 		/^(am|is|are|was|were)$/.test(tagged[k - 1]!.norm) &&
-		/^(i|we|you|he|she|they)$/.test(tagged[k - 2]?.norm ?? "");
+		/^(i|we|he|she|they)$/.test(tagged[k - 2]?.norm ?? "");
 	tagged.forEach((w, k) => {
 		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && (subjectAt(k - 1) || goingOn(k))) verbs.push(k);
 	});
-	// A verb after "that"/"which"/"who" only tells which thing is meant ("the update that went out").
-	const main = verbs.filter((k) => !describesThing(tagged, k));
+	// A verb after "that"/"which"/"who", or right after a thing and its subject, only tells which thing
+	// is meant ("the update that went out", "the mistake everybody makes").
+	const main = verbs.filter((k) => !describesThing(tagged, k) && relativeAt(tagged, k - 1) < 0);
 	for (const verb of later ? main.slice(1) : main.slice(0, 1)) {
 		const event = eventAt(setup, verb, idf);
 		if (event) return event;
@@ -373,6 +382,23 @@ function describesThing(tagged: Unit["tagged"], k: number): boolean {
 	return (
 		tagged[k]?.pos === "VERB" && k > 1 && /^(that|which|who)$/.test(tagged[k - 1]!.norm) && thingAt(tagged, k - 2)
 	);
+}
+
+/**
+ * Where a clause without "that" starts when it says which thing is meant ("the mistake | everybody
+ * makes"): the index of its subject, the word after "the" and a noun that is not of time ("the next
+ * day I went" places the event); else -1.
+ */
+function relativeAt(tagged: Unit["tagged"], subject: number): number {
+	const word = tagged[subject];
+	const verb = tagged[subject + 1];
+	const noun = tagged[subject - 1];
+	// Only an indefinite subject: in talk written without stops, "on the subway I dreamed …" is a new clause.
+	if (!word || !INDEFINITE.test(word.norm) || verb?.pos !== "VERB") return -1;
+	if (noun?.pos !== "NOUN" || TIME_NOUN.test(noun.norm)) return -1;
+	// "the mistake everybody makes", not "a birdhouse he builds" (unpunctuated talk running on).
+	if (tagged[subject - 2]?.norm !== "the") return -1;
+	return subject;
 }
 
 /** A noun, or a noun the tagger read as a verb after another noun ("the phone update"). */
@@ -391,10 +417,12 @@ function thingIn(setup: Unit, idf: Map<string, number>): string | null {
 	const tagged = setup.tagged;
 	// "the update that went out" (the clause's verb first), or "the idea that people …" (a noun that
 	// takes what was said or thought; "my resume that I spoke …" is the verb's clause, not the noun's).
+	// Or "the mistake everybody makes" (a clause without "that": its subject is `that`, kept).
 	const that = tagged.findIndex(
 		(w, k) =>
 			k >= 2 &&
 			(describesThing(tagged, k + 1) ||
+				relativeAt(tagged, k) === k ||
 				(w.norm === "that" && CONTENT_NOUN.test(tagged[k - 1]!.lemma || tagged[k - 1]!.norm))),
 	);
 	if (that < 0) return null;
@@ -483,11 +511,17 @@ function withoutLeadOn(words: number[], tagged: Unit["tagged"], wholeClause = fa
 	const complete = (k: number) => tagged[k - 1]?.pos === "PRON" || (wholeClause && tagged[k - 1]?.norm === "to");
 	const leadsOn = (k: number) =>
 		["ADP", "DET", "ADV", "CCONJ", "PRON", "ADJ", "PART"].includes(tagged[k]!.pos) ||
-		(["VERB", "AUX"].includes(tagged[k]!.pos) && !complete(k));
+		(["VERB", "AUX"].includes(tagged[k]!.pos) && !complete(k)) ||
+		MEASURE.test(tagged[k]!.norm);
 	const kept = [...words];
 	while (kept.length && leadsOn(kept[kept.length - 1]!)) kept.pop();
 	return kept;
 }
+
+/** A number and its unit, said before the noun they measure: "fifteen-dollar", "ten-year", "3-hour" (not "seventy-two"). */
+const COUNT_WORD =
+	"(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)";
+const MEASURE = new RegExp(`^${COUNT_WORD}-(?!${COUNT_WORD}$)[a-z]+$`);
 
 /** Words said as an aside, not part of the event: "… the size of Africa right", "spreading honestly". */
 const ASIDE = /^(right|okay|ok|yeah|anyway|basically|actually|honestly|literally|obviously|seriously)$/;
