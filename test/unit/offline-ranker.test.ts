@@ -265,6 +265,30 @@ describe("a clip where nothing happens in its first sentences", () => {
 	});
 });
 
+describe("a clip with no event in its first sentences", () => {
+	it("is titled by the short claim it opens on, subject and all, never a pair of its phrases", () => {
+		const [best] = clipsOfStory(
+			"Easy mode isn't ruining games. People act like if someone else gets an easier setting, it cheapens their win.",
+			"It doesn't. Your victory is exactly as hard as it was yesterday. What an easy mode does is let a dad with forty minutes finish the story.",
+		);
+		expect(best!.title).toBe("Easy mode isn't ruining games");
+	});
+
+	it("reads an event through 'once' and 'made it to' ('I once got stuck …', 'I made it to …')", () => {
+		const title = (story: string) =>
+			clipsOfStory(
+				story,
+				"Eleven people and me, and the thing just stops between nine and ten. Then the trumpet player starts the wedding march and we all sing.",
+			)[0]!.title;
+		expect(title("I once got stuck in an elevator with a mariachi band. Hotel in San Antonio.")).toBe(
+			"Getting stuck in an elevator with a mariachi band",
+		);
+		expect(title("Fourth grade, I made it to the county spelling bee. Round six, two hundred people.")).toBe(
+			"Making it to the county spelling bee",
+		);
+	});
+});
+
 describe("an event in talk written without stops", () => {
 	it("does not end on a measure whose noun was cut off ('on a dare fifteen-dollar')", () => {
 		const [best] = clipsOfStory(

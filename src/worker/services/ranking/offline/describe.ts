@@ -309,13 +309,44 @@ function eventOf(units: Unit[], idf: Map<string, number>): string | null {
 			if (event) return event;
 		}
 	// Nothing happens in them, but one may name the thing it is about ("the system update that went
-	// out") or open on when and where it is ("My first week at the call center, …").
-	for (const name of [thingIn, settingIn])
+	// out"), say in a few words what the clip argues ("Easy mode isn't ruining games"), or open on
+	// when and where it is ("My first week at the call center, …").
+	for (const name of [thingIn, claimIn, settingIn])
 		for (const setup of ordered) {
 			const title = name(setup, idf);
 			if (title) return title;
 		}
 	return null;
+}
+
+/**
+ * A short sentence (or the clause before its first comma) that says something of a named thing, as
+ * said: "Easy mode isn't ruining games.", "A bucket of movie theater popcorn costs the theater maybe
+ * fifty cents to make, …". Its subject is a noun phrase that opens it (never "it", "people" or "the
+ * thing"), its verb follows at once, and it names something this video says rarely.
+ */
+function claimIn(setup: Unit, idf: Map<string, number>): string | null {
+	const tagged = setup.tagged;
+	const comma = setup.words.findIndex((w) => /[,;:]$/.test(w.word));
+	const length = comma >= 0 ? comma + 1 : tagged.length;
+	if (length < 3 || length > 12 || (comma < 0 && !/[.!]$/.test(setup.text.trim()))) return null;
+	// The subject: a noun phrase, and "of" another ("a bucket of movie theater popcorn").
+	let k = DETERMINER.test(tagged[0]?.norm ?? "") ? 1 : 0;
+	const nounsFrom = (j: number) => {
+		while (["ADJ", "NOUN", "PROPN", "NUM"].includes(tagged[j]?.pos ?? "")) j++;
+		return j;
+	};
+	let after = nounsFrom(k);
+	if (tagged[after]?.norm === "of") {
+		k = after + 1 + (DETERMINER.test(tagged[after + 1]?.norm ?? "") ? 1 : 0);
+		after = nounsFrom(k);
+	}
+	const noun = tagged[after - 1];
+	if (!noun || !["NOUN", "PROPN"].includes(noun.pos) || VAGUE.test(noun.norm)) return null;
+	if (!["VERB", "AUX"].includes(tagged[after]?.pos ?? "") || after + 1 >= length) return null;
+	const words = Array.from({ length }, (_, n) => n);
+	if (!specificIn(words, tagged, idf)) return null;
+	return capitalise(saidOnce(words.map((n) => setup.words[n]?.word ?? tagged[n]!.norm)).replace(/[.!,;:]+$/, ""));
 }
 
 /** "My first week at the call center, I'm on the billing line": the noun phrase a sentence opens on before its comma. */
@@ -329,7 +360,7 @@ function settingIn(setup: Unit, idf: Map<string, number>): string | null {
 		(k) => k === 0 || ["NOUN", "PROPN", "ADJ", "NUM", "ADP", "DET"].includes(tagged[k]!.pos),
 	);
 	if (!nounPhrase || !specificIn(phrase, tagged, idf) || tagged[comma]!.pos === "ADP") return null;
-	return capitalise(phrase.map((k) => surface(setup, k)).join(" "));
+	return capitalise(saidOnce(phrase.map((k) => surface(setup, k))));
 }
 
 /** Words that leave an event's object vague or point at the listener: "telling you", "seeing it". */
@@ -341,6 +372,8 @@ const POSSESSIVE = /^(my|our|his|their|her|your)$/;
 const ASKED = /^(ask|tell|want|need|beg|invite|convince|force|dare|get)$/;
 /** Verbs that say nothing happened ("meaning every morning", "thinking seven weeks"). */
 const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember|matter|happen)$/;
+/** Adverbs between a subject and its verb that leave the event as it happened: "I once got stuck …". */
+const SAID_BETWEEN = /^(once|just|finally|actually|really|also|even|then|suddenly|accidentally)$/;
 /** Pronouns that name no one in particular: "the mistake everybody makes". */
 const INDEFINITE = /^(everybody|everyone|nobody|somebody|someone|anybody|anyone)$/;
 /** Subjects that make no one's event: anyone at all ("everybody makes …") or an object pronoun ("let me get some water"). */
@@ -364,8 +397,12 @@ function eventIn(setup: Unit, idf: Map<string, number>, later: boolean): string 
 		/ing$/.test(tagged[k]!.norm) &&
 		/^(am|is|are|was|were)$/.test(tagged[k - 1]!.norm) &&
 		/^(i|we|he|she|they)$/.test(tagged[k - 2]?.norm ?? "");
+	// An adverb between them that keeps what happened ("I once got stuck", not "I never" or "I almost").
+	const throughAdverb = (k: number) =>
+		SAID_BETWEEN.test(tagged[k - 1]?.norm ?? "") && subjectAt(k - 2) && tagged[k - 2]!.norm !== "it";
 	tagged.forEach((w, k) => {
-		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && (subjectAt(k - 1) || goingOn(k))) verbs.push(k);
+		if (k > 0 && w.pos === "VERB" && w.norm.length > 2 && (subjectAt(k - 1) || goingOn(k) || throughAdverb(k)))
+			verbs.push(k);
 	});
 	// A verb after "that"/"which"/"who", or right after a thing and its subject, only tells which thing
 	// is meant ("the update that went out", "the mistake everybody makes").
@@ -443,7 +480,7 @@ function thingIn(setup: Unit, idf: Map<string, number>): string | null {
 	if (!rest || rest.length < 2) return null;
 	const head = Array.from({ length: that + 1 - start }, (_, n) => start + n);
 	if (!specificIn([...head, ...rest], tagged, idf)) return null;
-	return capitalise([...head, ...withoutLeadOn(rest, tagged, true)].map((k) => surface(setup, k)).join(" "));
+	return capitalise(saidOnce([...head, ...withoutLeadOn(rest, tagged, true)].map((k) => surface(setup, k))));
 }
 
 /** Nouns followed by what was said or thought: "the idea that young people don't want to work". */
@@ -473,7 +510,7 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 	if (!rest || rest.length < 2 || !specificIn(rest, tagged, idf)) return null;
 	const kept = withoutLeadOn(rest, tagged);
 	if (kept.length === 0) return null;
-	return capitalise([gerund(lemma), ...kept.map((k) => surface(setup, k))].join(" "));
+	return capitalise(saidOnce([gerund(lemma), ...kept.map((k) => surface(setup, k))]));
 }
 
 /**
@@ -492,8 +529,14 @@ function clauseAfter(setup: Unit, verb: number): number[] | null {
 		end++;
 	}
 	const rest = Array.from({ length: end - verb - 1 }, (_, n) => verb + 1 + n);
+	// "made it to the county spelling bee": "it" there is no object left vague.
+	const madeIt = (k: number) =>
+		k === verb + 1 &&
+		tagged[k]!.norm === "it" &&
+		(tagged[verb]!.lemma || tagged[verb]!.norm) === "make" &&
+		/^(to|through|out|home|back)$/.test(tagged[k + 1]?.norm ?? "");
 	const vague = (k: number) =>
-		VAGUE_OBJECT.test(tagged[k]!.norm) ||
+		(VAGUE_OBJECT.test(tagged[k]!.norm) && !madeIt(k)) ||
 		(POSSESSIVE.test(tagged[k]!.norm) && !["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[k + 1]?.pos ?? ""));
 	return rest.some(vague) ? null : rest;
 }
@@ -547,6 +590,11 @@ function clauseStartsAt(tagged: Unit["tagged"], k: number, verb: number): boolea
 		return true;
 	const content = ["NOUN", "PROPN", "NUM", "VERB", "ADJ"].includes(word.pos);
 	return content && tagged.slice(verb + 1, k).some((w) => w.norm === word.norm);
+}
+
+/** Words as a title says them: a word said twice in a row once ("got the the big one" → "the big one"). */
+function saidOnce(words: string[]): string {
+	return words.filter((w, k) => k === 0 || w.toLowerCase() !== words[k - 1]!.toLowerCase()).join(" ");
 }
 
 function gerund(lemma: string): string {
