@@ -289,6 +289,23 @@ describe("a clip with no event in its first sentences", () => {
 	});
 });
 
+describe("a title as said", () => {
+	it("says a word said twice in a row once, and leaves out hesitations", () => {
+		const [best] = clipsOfStory(
+			"Last summer I finally got the the big tent up on a ridge in Utah. Took us four hours and two arguments.",
+			"Then at midnight the wind took it off the ridge like a kite, with my sleeping bag still inside. We slept in the car and laughed all night.",
+			{ plain: true },
+		);
+		expect(best!.title).toBe("Getting the big tent up on a ridge");
+		const [hesitant] = clipsOfStory(
+			"Last summer I finally got the uh big tent up on a ridge in Utah. Took us four hours and two arguments.",
+			"Then at midnight the wind took it off the ridge like a kite, with my sleeping bag still inside. We slept in the car and laughed all night.",
+			{ plain: true },
+		);
+		expect(hesitant!.title).toBe("Getting the big tent up on a ridge");
+	});
+});
+
 describe("an event in talk written without stops", () => {
 	it("does not end on a measure whose noun was cut off ('on a dare fifteen-dollar')", () => {
 		const [best] = clipsOfStory(

@@ -289,7 +289,7 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
 	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
 	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment"));
-	return [...new Set(titles.map((t) => fit(t, TITLE_CHARACTERS)))];
+	return [...new Set(titles.map((t) => fit(capitalise(saidOnce(t.split(" "))), TITLE_CHARACTERS)))];
 }
 
 /**
@@ -592,9 +592,14 @@ function clauseStartsAt(tagged: Unit["tagged"], k: number, verb: number): boolea
 	return content && tagged.slice(verb + 1, k).some((w) => w.norm === word.norm);
 }
 
-/** Words as a title says them: a word said twice in a row once ("got the the big one" → "the big one"). */
+/**
+ * Words as a title says them: without hesitations ("different uh remote controls") and a word said
+ * twice in a row once ("got the the big one", "Mouse mouse").
+ */
 function saidOnce(words: string[]): string {
-	return words.filter((w, k) => k === 0 || w.toLowerCase() !== words[k - 1]!.toLowerCase()).join(" ");
+	const bare = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}']+/gu, "");
+	const kept = words.filter((w) => !FILLER_WORDS.has(bare(w)));
+	return kept.filter((w, k) => k === 0 || bare(w) !== bare(kept[k - 1]!)).join(" ");
 }
 
 function gerund(lemma: string): string {
