@@ -307,6 +307,16 @@ describe("a title as said", () => {
 });
 
 describe("an event in talk written without stops", () => {
+	it("gets a hook of its own from the clause a long turn ends on, not the title again", () => {
+		const [best] = clipsOfStory(
+			"My grandmother got a new phone with voice typing this year. So she sends my cousin a message the morning of his wedding and it reads congratulations period love grandma hey phone stop harold put your pants on",
+			"And my cousin loved it so much he read it out loud at the reception as his toast",
+			{ plain: true },
+		);
+		expect(best!.title).toBe("Sending my cousin a message");
+		expect(best!.hookTitle).toBe("“He read it out loud at the reception as his toast”");
+	});
+
 	it("does not end on a measure whose noun was cut off ('on a dare fifteen-dollar')", () => {
 		const [best] = clipsOfStory(
 			"I went to a psychic once on a dare fifteen-dollar sign in the window back of a vape shop in Tampa. She takes my hand and closes her eyes.",

@@ -620,10 +620,24 @@ const STRESSED_LAST =
  * strong claim), never its opening words; else the question it raises; else its title.
  */
 function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
+	// A whole sentence first, then the question the clip opens on; a turn the local engine wrote without
+	// stops is too long for a headline, and its last clause stands in only when neither is there (the
+	// turn's cues may lie elsewhere in it).
+	const asHeadline = (line: string) => `“${innerQuotes(line.replace(/[.!]+$/, ""))}”`;
+	const line = bestLine(units, (u) => quoted(u.text));
+	if (line) return asHeadline(line);
+	if (hooks.question && hooks.question.length <= HEADLINE_CHARACTERS && hooks.question.split(/\s+/).length >= 4)
+		return hooks.question;
+	const clause = bestLine(units, (u) => quoted(lastClause(u)));
+	return clause ? asHeadline(clause) : fit(title, HEADLINE_CHARACTERS);
+}
+
+/** The line of the clip (after its first sentence) most worth a headline, as `lineOf` reads each sentence, or null. */
+function bestLine(units: Unit[], lineOf: (u: Unit) => string): string | null {
 	let best: { text: string; value: number } | null = null;
 	units.forEach((u, n) => {
 		if (n === 0 || u.backchannel || u.question || u.wordCount < 4) return;
-		const text = quoted(u.text);
+		const text = lineOf(u);
 		if (text.length > HEADLINE_CHARACTERS - 2 || text.length < 12) return;
 		const value =
 			(u.payoff ? 2 : 0) +
@@ -635,11 +649,33 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 			(u.dangling ? -0.5 : 0);
 		if (value >= 0.5 && (!best || value > best.value)) best = { text, value };
 	});
-	const line = best as { text: string; value: number } | null;
-	if (line) return `“${innerQuotes(line.text.replace(/[.!]+$/, ""))}”`;
-	if (hooks.question && hooks.question.length <= HEADLINE_CHARACTERS && hooks.question.split(/\s+/).length >= 4)
-		return hooks.question;
-	return fit(title, HEADLINE_CHARACTERS);
+	return (best as { text: string; value: number } | null)?.text ?? null;
+}
+
+/** A subject that opens a clause, contracted or not: "I", "we're", "you'll". */
+const CLAUSE_SUBJECT = /^(i|we|he|she|they|i'm|i've|i'll|i'd|we're|we've|he's|she's|they're|you're|you'll|you've)$/;
+
+/**
+ * The clause a sentence written without stops ends on, from the last place a new one starts ("…
+ * inside it said one thing | you're the best baker I ever had"), at least four words; else "".
+ */
+function lastClause(u: Unit): string {
+	if (/[,;:.!?]./.test(u.text.trim())) return "";
+	// Not a turn cut off mid-clause ("… the woman looks at him and").
+	if (["ADP", "DET", "CCONJ", "SCONJ"].includes(u.tagged[u.tagged.length - 1]?.pos ?? "")) return "";
+	const startsClause = (k: number) =>
+		CLAUSE_SUBJECT.test(u.tagged[k]!.norm) &&
+		!/^(that|and|but|so|because|if|when|what|which|who)$/.test(u.tagged[k - 1]!.norm);
+	for (let k = u.tagged.length - 4; k > 0; k--) {
+		if (!startsClause(k)) continue;
+		// One clause, not two run together ("I don't know I'm leaving it").
+		for (let j = k + 1; j < u.tagged.length; j++) if (startsClause(j)) return "";
+		return u.words
+			.slice(k)
+			.map((w) => w.word)
+			.join(" ");
+	}
+	return "";
 }
 
 /**
