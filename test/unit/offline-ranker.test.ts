@@ -290,6 +290,15 @@ describe("a clip with no event in its first sentences", () => {
 });
 
 describe("a title as said", () => {
+	it("quotes a line without its full stop when nothing else names the clip", () => {
+		const clips = clipsOfStory(
+			"Well, that is what he is seeing as one of the things they could do. It is what it is.",
+			"I think so too, and that is fine by me, it really is. We could do that.",
+		);
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.title).not.toMatch(/\.$/);
+	});
+
 	it("says a word said twice in a row once, and leaves out hesitations", () => {
 		const [best] = clipsOfStory(
 			"Last summer I finally got the the big tent up on a ridge in Utah. Took us four hours and two arguments.",

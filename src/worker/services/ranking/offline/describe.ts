@@ -288,7 +288,8 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	if (strong[0] && other) titles.push(`${capitalise(strong[0].text)} and ${other.text}`);
 	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
 	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
-	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment"));
+	// A line as a title, without its full stop: no other title has one.
+	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment").replace(/\.+$/, ""));
 	return [...new Set(titles.map((t) => fit(capitalise(saidOnce(t.split(" "))), TITLE_CHARACTERS)))];
 }
 
