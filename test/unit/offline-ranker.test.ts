@@ -274,6 +274,14 @@ describe("a clip with no event in its first sentences", () => {
 		expect(best!.title).toBe("Easy mode isn't ruining games");
 	});
 
+	it("is what started, not the starting ('I started getting texts …')", () => {
+		const [best] = clipsOfStory(
+			"Last spring I started getting texts meant for someone named Linda. Photos of casseroles, mostly.",
+			"So one night I wrote back, Linda moved to Alaska. And her whole family sent me a card at Christmas. I still have it on my fridge.",
+		);
+		expect(best!.title).toBe("Getting texts meant for someone named Linda");
+	});
+
 	it("reads an event through 'once' and 'made it to' ('I once got stuck …', 'I made it to …')", () => {
 		const title = (story: string) =>
 			clipsOfStory(

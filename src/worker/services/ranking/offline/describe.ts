@@ -371,6 +371,8 @@ const POSSESSIVE = /^(my|our|his|their|her|your)$/;
 
 /** Verbs whose event is what someone was asked or made to do: "asked me to do the toast". */
 const ASKED = /^(ask|tell|want|need|beg|invite|convince|force|dare|get)$/;
+/** Verbs of an event's start, end or going on, whose "-ing" verb is the event: "started getting texts". */
+const ASPECT = /^(start|begin|keep|stop|quit|continue|finish)$/;
 /** Verbs that say nothing happened ("meaning every morning", "thinking seven weeks"). */
 const NO_EVENT = /^(mean|think|like|seem|know|use|see|want|guess|feel|look|say|hope|wonder|remember|matter|happen)$/;
 /** Adverbs between a subject and its verb that leave the event as it happened: "I once got stuck …". */
@@ -502,6 +504,8 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 		tagged[verb + 3]?.pos === "VERB"
 	)
 		return eventAt(setup, verb + 3, idf);
+	// "I started getting texts meant for someone named Linda": the event is what started.
+	if (ASPECT.test(lemma) && next?.pos === "VERB" && /ing$/.test(next.norm)) return eventAt(setup, verb + 1, idf);
 	if (NO_EVENT.test(lemma)) return null;
 	if (lemma === "go" && (next?.pos === "ADV" || (next?.norm === "to" && tagged[verb + 2]?.pos === "VERB")))
 		return null;
