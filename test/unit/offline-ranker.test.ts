@@ -274,6 +274,14 @@ describe("a clip with no event in its first sentences", () => {
 		expect(best!.title).toBe("Easy mode isn't ruining games");
 	});
 
+	it("reads a noun the tagger takes for an adjective ('I went to a psychic once.')", () => {
+		const [best] = clipsOfStory(
+			"I went to a psychic once. Fifteen-dollar sign in the window, back of a vape shop in Tampa, on a dare.",
+			"She takes my hand, closes her eyes, and says, I see a great loss. And I said, lady, I just lost fifteen dollars. She laughed so hard she gave it back.",
+		);
+		expect(best!.title).toBe("Going to a psychic");
+	});
+
 	it("is what started, not the starting ('I started getting texts …')", () => {
 		const [best] = clipsOfStory(
 			"Last spring I started getting texts meant for someone named Linda. Photos of casseroles, mostly.",

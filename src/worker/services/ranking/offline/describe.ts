@@ -548,7 +548,17 @@ function clauseAfter(setup: Unit, verb: number): number[] | null {
 
 /** Whether the words name something this video says rarely (a noun or a name). */
 const specificIn = (words: number[], tagged: Unit["tagged"], idf: Map<string, number>) =>
-	words.some((k) => ["NOUN", "PROPN"].includes(tagged[k]!.pos) && (idf.get(tagged[k]!.stem) ?? 0) >= 2);
+	words.some(
+		(k) =>
+			(["NOUN", "PROPN"].includes(tagged[k]!.pos) || nounAsAdjective(tagged, k)) &&
+			(idf.get(tagged[k]!.stem) ?? 0) >= 2,
+	);
+
+/** A noun the tagger read as an adjective, after an article with no noun of its own: "I went to a psychic once". */
+const nounAsAdjective = (tagged: Unit["tagged"], k: number) =>
+	tagged[k]!.pos === "ADJ" &&
+	/^(a|an|the)$/.test(tagged[k - 1]?.norm ?? "") &&
+	!["NOUN", "PROPN", "ADJ", "NUM"].includes(tagged[k + 1]?.pos ?? "");
 
 /**
  * The words without those at the end that lead on ("on a dare fifteen-dollar", "at the", "texts
@@ -558,7 +568,8 @@ function withoutLeadOn(words: number[], tagged: Unit["tagged"], wholeClause = fa
 	// A whole clause may end on its infinitive ("… don't want to work"); an event's object may not ("to say").
 	const complete = (k: number) => tagged[k - 1]?.pos === "PRON" || (wholeClause && tagged[k - 1]?.norm === "to");
 	const leadsOn = (k: number) =>
-		["ADP", "DET", "ADV", "CCONJ", "PRON", "ADJ", "PART"].includes(tagged[k]!.pos) ||
+		(["ADP", "DET", "ADV", "CCONJ", "PRON", "ADJ", "PART"].includes(tagged[k]!.pos) &&
+			!nounAsAdjective(tagged, k)) ||
 		(["VERB", "AUX"].includes(tagged[k]!.pos) && !complete(k)) ||
 		MEASURE.test(tagged[k]!.norm);
 	const kept = [...words];
