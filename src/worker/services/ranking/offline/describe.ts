@@ -288,7 +288,7 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	if (strong[0] && other) titles.push(`${capitalise(strong[0].text)} and ${other.text}`);
 	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
 	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
-	// A line as a title, without its full stop: no other title has one.
+	// A line as a title, without its full stop: no other title has one. Every title as said (saidOnce).
 	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment").replace(/\.+$/, ""));
 	return [...new Set(titles.map((t) => fit(capitalise(saidOnce(t.split(" "))), TITLE_CHARACTERS)))];
 }
@@ -347,7 +347,7 @@ function claimIn(setup: Unit, idf: Map<string, number>): string | null {
 	if (!["VERB", "AUX"].includes(tagged[after]?.pos ?? "") || after + 1 >= length) return null;
 	const words = Array.from({ length }, (_, n) => n);
 	if (!specificIn(words, tagged, idf)) return null;
-	return capitalise(saidOnce(words.map((n) => setup.words[n]?.word ?? tagged[n]!.norm)).replace(/[.!,;:]+$/, ""));
+	return capitalise(words.map((n) => setup.words[n]?.word ?? tagged[n]!.norm).join(" ")).replace(/[.!,;:]+$/, "");
 }
 
 /** "My first week at the call center, I'm on the billing line": the noun phrase a sentence opens on before its comma. */
@@ -361,7 +361,7 @@ function settingIn(setup: Unit, idf: Map<string, number>): string | null {
 		(k) => k === 0 || ["NOUN", "PROPN", "ADJ", "NUM", "ADP", "DET"].includes(tagged[k]!.pos),
 	);
 	if (!nounPhrase || !specificIn(phrase, tagged, idf) || tagged[comma]!.pos === "ADP") return null;
-	return capitalise(saidOnce(phrase.map((k) => surface(setup, k))));
+	return capitalise(phrase.map((k) => surface(setup, k)).join(" "));
 }
 
 /** Words that leave an event's object vague or point at the listener: "telling you", "seeing it". */
@@ -483,7 +483,7 @@ function thingIn(setup: Unit, idf: Map<string, number>): string | null {
 	if (!rest || rest.length < 2) return null;
 	const head = Array.from({ length: that + 1 - start }, (_, n) => start + n);
 	if (!specificIn([...head, ...rest], tagged, idf)) return null;
-	return capitalise(saidOnce([...head, ...withoutLeadOn(rest, tagged, true)].map((k) => surface(setup, k))));
+	return capitalise([...head, ...withoutLeadOn(rest, tagged, true)].map((k) => surface(setup, k)).join(" "));
 }
 
 /** Nouns followed by what was said or thought: "the idea that young people don't want to work". */
@@ -515,7 +515,7 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 	if (!rest || rest.length < 2 || !specificIn(rest, tagged, idf)) return null;
 	const kept = withoutLeadOn(rest, tagged);
 	if (kept.length === 0) return null;
-	return capitalise(saidOnce([gerund(lemma), ...kept.map((k) => surface(setup, k))]));
+	return capitalise([gerund(lemma), ...kept.map((k) => surface(setup, k))].join(" "));
 }
 
 /**
@@ -633,7 +633,8 @@ const STRESSED_LAST =
 
 /**
  * The headline for the clip's first seconds: its most quotable line (the payoff, a punchline, a
- * strong claim), never its opening words; else the question it raises; else its title.
+ * strong claim), never its opening words; else the question it raises; else the last clause of a
+ * turn written without stops; else its title.
  */
 function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 	// A whole sentence first, then the question the clip opens on; a turn the local engine wrote without
