@@ -331,6 +331,29 @@ describe("a title as said", () => {
 	});
 });
 
+describe("meeting talk cut off mid-clause", () => {
+	const numbers = "Ten, sixteen, three, two, nine.";
+	const cutOff = "Honestly I really love the. It is amazing, the best thing we have, and.";
+
+	it("never gives a hook that stops on an article or a conjunction", () => {
+		const clips = clipsOfStory(
+			`${numbers} ${cutOff}`,
+			"Yeah it is wonderful and I am so happy with the. We picked a yellow rubber case for the remote. It is great, really great but.",
+		);
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.hookTitle).not.toMatch(/\b(the|a|an|and|or|but)”$/i);
+	});
+
+	it("is not titled by numbers read out", () => {
+		const clips = clipsOfStory(
+			`${numbers} ${cutOff}`,
+			`Yeah it is wonderful and I am so happy with the. It is great, really great but. ${numbers}`,
+		);
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.title).not.toMatch(/^(ten|sixteen|three|two|nine)\b/i);
+	});
+});
+
 describe("an event in talk written without stops", () => {
 	it("gets a hook of its own from the clause a long turn ends on, not the title again", () => {
 		const [best] = clipsOfStory(

@@ -287,7 +287,9 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	const other = strong.slice(1).find((p) => ![...wordsOf(p)].some((w) => first!.has(w)));
 	if (strong[0] && other) titles.push(`${capitalise(strong[0].text)} and ${other.text}`);
 	if (strong.length >= 1) titles.push(capitalise(strong[0]!.text));
-	const line = units.find((u) => !u.backchannel && u.wordCount >= 4);
+	// Not a string of numbers read out ("Ten, sixteen three two"), not a line cut off mid-clause.
+	const said = units.filter((u) => !u.backchannel && u.wordCount >= 4 && 2 * u.numbers < u.wordCount);
+	const line = said.find((u) => !endsMidClause(u.tagged)) ?? said[0];
 	// A line as a title, without its full stop: no other title has one. Every title as said (saidOnce).
 	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment").replace(/\.+$/, ""));
 	return [...new Set(titles.map((t) => fit(capitalise(saidOnce(t.split(" "))), TITLE_CHARACTERS)))];
@@ -653,7 +655,7 @@ function headlineOf(units: Unit[], hooks: ClipHooks, title: string): string {
 function bestLine(units: Unit[], lineOf: (u: Unit) => string): string | null {
 	let best: { text: string; value: number } | null = null;
 	units.forEach((u, n) => {
-		if (n === 0 || u.backchannel || u.question || u.wordCount < 4) return;
+		if (n === 0 || u.backchannel || u.question || u.wordCount < 4 || endsMidClause(u.tagged)) return;
 		const text = lineOf(u);
 		if (text.length > HEADLINE_CHARACTERS - 2 || text.length < 12) return;
 		const value =
@@ -678,8 +680,8 @@ const CLAUSE_SUBJECT = /^(i|we|he|she|they|i'm|i've|i'll|i'd|we're|we've|he's|sh
  */
 function lastClause(u: Unit): string {
 	if (/[,;:.!?]./.test(u.text.trim())) return "";
-	// Not a turn cut off mid-clause ("… the woman looks at him and").
-	if (["ADP", "DET", "CCONJ", "SCONJ"].includes(u.tagged[u.tagged.length - 1]?.pos ?? "")) return "";
+	// Not a turn cut off mid-clause ("… the woman looks at him and"), nor on a preposition.
+	if (endsMidClause(u.tagged) || u.tagged[u.tagged.length - 1]?.pos === "ADP") return "";
 	const startsClause = (k: number) =>
 		CLAUSE_SUBJECT.test(u.tagged[k]!.norm) &&
 		!/^(that|and|but|so|because|if|when|what|which|who)$/.test(u.tagged[k - 1]!.norm);
@@ -694,6 +696,23 @@ function lastClause(u: Unit): string {
 	}
 	return "";
 }
+
+/**
+ * Whether a sentence stops mid-clause, as meeting talk often does: on an article or a conjunction
+ * ("… the woman looks at him and", "Mm I was thinking of the"), or on "that" opening a clause about
+ * the noun before it ("The little cells that"). A final "that" after a verb or preposition is the
+ * thing itself ("I really like that"), and a sentence may end on its preposition ("the one thing
+ * I'd never auditioned for").
+ */
+function endsMidClause(tagged: Unit["tagged"]): boolean {
+	const last = tagged[tagged.length - 1];
+	if (!last) return false;
+	if (last.norm === "that") return ["NOUN", "PROPN"].includes(tagged[tagged.length - 2]?.pos ?? "");
+	return ARTICLE_OR_POSSESSIVE.test(last.norm) || (["CCONJ", "SCONJ"].includes(last.pos) && last.norm !== "either");
+}
+
+/** Determiners that cannot end a sentence ("whatever", "all", and "his" or "her" as the object, can). */
+const ARTICLE_OR_POSSESSIVE = /^(the|a|an|my|your|our|their|its|every)$/;
 
 /**
  * Quotation marks inside a quoted line: a pair becomes single marks (“He said ‘no’”); one left open
