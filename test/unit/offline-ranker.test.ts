@@ -4,6 +4,9 @@ import { defaultConfig } from "../../src/worker/domain/video-config";
 import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
 import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
 import { sentencesOf } from "../../src/worker/services/transcription/transcript";
+import { keyPhrases } from "../../src/worker/services/ranking/offline/describe";
+import { idfOf } from "../../src/worker/services/ranking/text/cohesion";
+import { unitsOf } from "../../src/worker/services/ranking/text/units";
 import { scoreOf } from "../../src/worker/domain/ranking-features";
 import { DEMO_TALK } from "../helpers/demo-talk";
 import { CONFESSION_TURNS, GARDEN_EPISODE, ORDINARY_ONLY, STORY_TURNS } from "../helpers/garden-episode";
@@ -315,6 +318,15 @@ describe("a title as said", () => {
 		for (const clip of clips) expect(clip.title).not.toMatch(/\.$/);
 	});
 
+	it("does not end on an aside to the listener ('…, yeah')", () => {
+		const clips = clipsOfStory(
+			"Well, that is what he is seeing as one of the things they could do, yeah. It is what it is, right.",
+			"I think so too, and that is fine by me, it really is, okay. We could do that, yeah.",
+		);
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) expect(clip.title).not.toMatch(/\b(yeah|right|okay)$/i);
+	});
+
 	it("says a word said twice in a row once, and leaves out hesitations", () => {
 		const [best] = clipsOfStory(
 			"Last summer I finally got the the big tent up on a ridge in Utah. Took us four hours and two arguments.",
@@ -351,6 +363,32 @@ describe("meeting talk cut off mid-clause", () => {
 		);
 		expect(clips.length).toBeGreaterThan(0);
 		for (const clip of clips) expect(clip.title).not.toMatch(/^(ten|sixteen|three|two|nine)\b/i);
+	});
+});
+
+describe("a title's words", () => {
+	it("spells the event of a past tense the lemmatiser does not know ('I texted' → 'Texting'), and 'Resetting'", () => {
+		const [best] = clipsOfStory(
+			"Last spring I texted my friend Paul a photo of a moose in our driveway in Anchorage. He did not believe me.",
+			"So he drove four hours to see it, and the moose was still there, eating our tulips. He named it Gerald.",
+		);
+		expect(best!.title).toBe("Texting my friend Paul a photo of a moose");
+		const [reset] = clipsOfStory(
+			"Last week I reset the whole board, yeah. Every single piece, back to the start.",
+			"And my daughter looked at me and said, Dad, we were winning. She was eight, and she was right.",
+		);
+		expect(reset!.title).toBe("Resetting the whole board");
+	});
+
+	it("never names a thing by 'I'm' or 'everything's', which the tagger reads as names", () => {
+		const units = unitsOf(
+			transcriptOf([
+				["A", "My first fighting game tournament I'm fourteen and everything's new. Columbus, Ohio."],
+			]),
+		);
+		const phrases = keyPhrases(units, idfOf(units), 5);
+		expect(phrases.length).toBeGreaterThan(0);
+		for (const phrase of phrases) expect(phrase).not.toMatch(/\b(i'm|everything's)\b/i);
 	});
 });
 

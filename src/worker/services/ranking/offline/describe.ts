@@ -39,6 +39,8 @@ const HEADLINE_CHARACTERS = 60;
 const VAGUE =
 	/^(thing|things|stuff|lot|lots|kind|sort|way|bit|guy|guys|people|time|day|yeah|okay|um|uh|same|other|whole|sure|fine)$/;
 const TITLE_CHARACTERS = 80;
+const PRONOUN_CONTRACTED =
+	/^(everything|something|nothing|anything|everybody|somebody|nobody|everyone|someone|it|that|this|what|there|here|who|he|she)'(s|d|ll)$/;
 /** Words that open a noun phrase: a noun is not followed by one directly. */
 const DETERMINER = /^(the|a|an|your|my|his|her|our|their|its|this|these|those)$/;
 
@@ -110,6 +112,9 @@ function namingRuns(u: Unit): number[][] {
 		const naming =
 			(w.pos === "ADJ" || w.pos === "NOUN" || w.pos === "PROPN") &&
 			w.norm.length > 1 &&
+			// The tagger reads "I'm", "I've", "everything's" as names.
+			!/^i'/.test(w.norm) &&
+			!PRONOUN_CONTRACTED.test(w.norm) &&
 			!VAGUE.test(w.norm) &&
 			!FILLER_WORDS.has(w.norm) &&
 			!BACKCHANNEL_WORDS.has(w.norm);
@@ -292,7 +297,9 @@ function titlesOf(units: Unit[], phrases: Phrase[], idf: Map<string, number>): s
 	const line = said.find((u) => !endsMidClause(u.tagged)) ?? said[0];
 	// A line as a title, without its full stop: no other title has one. Every title as said (saidOnce).
 	titles.push(quoted(line?.text ?? units[0]?.text ?? "This moment").replace(/\.+$/, ""));
-	return [...new Set(titles.map((t) => fit(capitalise(saidOnce(t.split(" "))), TITLE_CHARACTERS)))];
+	return [
+		...new Set(titles.map((t) => fit(capitalise(withoutAsideAtEnd(saidOnce(t.split(" ")))), TITLE_CHARACTERS))),
+	];
 }
 
 /**
@@ -620,7 +627,16 @@ function saidOnce(words: string[]): string {
 	return kept.filter((w, k) => k === 0 || bare(w) !== bare(kept[k - 1]!)).join(" ");
 }
 
-function gerund(lemma: string): string {
+/** A title does not end on an aside to the listener ("Calling archive yeah"). */
+function withoutAsideAtEnd(title: string): string {
+	const words = title.split(" ");
+	while (words.length > 2 && ASIDE.test(words[words.length - 1]!.toLowerCase().replace(/[^a-z]+/g, ""))) words.pop();
+	return words.join(" ").replace(/[,;:]+$/, "");
+}
+
+function gerund(word: string): string {
+	// A past tense the lemmatiser does not know ("texted") loses its ending.
+	const lemma = /[^e]ed$/.test(word) && word.length >= 6 ? word.slice(0, -2) : word;
 	if (lemma === "be") return "being";
 	if (/ic$/.test(lemma)) return `${lemma}king`;
 	if (/ie$/.test(lemma)) return `${lemma.slice(0, -2)}ying`;
@@ -631,7 +647,7 @@ function gerund(lemma: string): string {
 
 /** Verbs of two syllables stressed on the last, whose consonant doubles too: "upsetting", "forgetting". */
 const STRESSED_LAST =
-	/^(upset|forget|begin|admit|commit|permit|prefer|occur|refer|regret|submit|omit|control|patrol|compel|expel|propel|equip|transmit|kidnap|unwrap|forbid|outrun|rebel)$/;
+	/^(upset|reset|forget|begin|admit|commit|permit|prefer|occur|refer|regret|submit|omit|control|patrol|compel|expel|propel|equip|transmit|kidnap|unwrap|forbid|outrun|rebel)$/;
 
 /**
  * The headline for the clip's first seconds: its most quotable line (the payoff, a punchline, a
