@@ -185,6 +185,16 @@ const clipsOfStory = (story: string, then: string, options: { plain?: boolean } 
 	rankOffline(storyBetweenChatter(story, then, options), { ...config, clipDurationMin: 10, clipDurationMax: 40 })
 		.clips;
 
+describe("where a story's clip starts", () => {
+	it("opens on the story's first line, not on the greetings and housekeeping before it", () => {
+		const [best] = clipsOfStory(
+			"Last week I reset the whole board, yeah. Every single piece, back to the start.",
+			"And my daughter looked at me and said, Dad, we were winning. She was eight, and she was right.",
+		);
+		expect(best!.transcript).toMatch(/^Last week I reset the whole board/);
+	});
+});
+
 describe("titles from what happens", () => {
 	it("names the event of the story's opening, a possessive included, not a pair of its phrases", () => {
 		const [best] = clipsOfStory(
