@@ -138,7 +138,7 @@ async function highlightSystems(items: TalkItem[]) {
 
 const highlights: Record<string, unknown> = {};
 for (const planting of parts.has("highlights") ? (["clean", "rough"] as Planting[]) : []) {
-	for (const style of ["punctuated", "whisper", "plain"] as const) {
+	for (const style of ["punctuated", "whisper", "plain", "continuous"] as const) {
 		log(`highlights: ${split}, ${style}, ${planting}`);
 		highlights[`${style}/${planting}`] = await highlightSystems(
 			buildTalkCorpus(split, style, undefined, planting, highlightSet),

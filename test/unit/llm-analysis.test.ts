@@ -191,7 +191,7 @@ describe("ClipPro with an LLM (two passes, the strong model)", () => {
 		);
 		for (const call of ai.calls) expect(JSON.stringify(call.input.messages)).toContain(`«${prompt}»`);
 		expect(outcome.clips).toEqual([]);
-		expect(outcome.note).toBe("The model found no passage matching the prompt.");
+		expect(outcome.note).toBe("No clips: the model found no passage matching the prompt.");
 	});
 });
 

@@ -12,6 +12,10 @@ import { CONFESSION_TURNS, GARDEN_EPISODE } from "../helpers/garden-episode";
 import { longTranscriptOf, spanOfTurns, transcriptOf } from "../helpers/talk";
 
 const config = { ...defaultConfig(), clipDurationMin: 15, clipDurationMax: 90 };
+
+/** The prompt matched: no note, or only the one saying no further passage matches (short talk has room for more clips than it has answers). */
+const expectMatched = (note: string | null) =>
+	expect(note ?? "Only 1 clip: no other passage").toMatch(/^Only \d+ clips?: no other passage/);
 const garden = transcriptOf(GARDEN_EPISODE);
 
 describe("prompt words that are also listening sounds", () => {
@@ -22,7 +26,7 @@ describe("prompt words that are also listening sounds", () => {
 			clipDurationMax: 30,
 			customPrompt: "the part about the man",
 		});
-		expect(outcome.note).toBeNull();
+		expectMatched(outcome.note);
 		expect(outcome.clips[0]!.transcript).toMatch(/old man named walter/);
 	});
 
@@ -47,7 +51,7 @@ describe("prompt words that are also listening sounds", () => {
 				clipDurationMax: 15,
 				customPrompt: `the ${word} part`,
 			});
-			expect(outcome.note).toBeNull();
+			expectMatched(outcome.note);
 			expect(outcome.clips[0]!.transcript).toMatch(new RegExp(`\\b${word}\\b`, "i"));
 			expect(unitsOf(talk).find((u) => u.text.includes(word))!.keys.length).toBeGreaterThan(0);
 		},
@@ -169,7 +173,7 @@ describe("numbers said as words or digits", () => {
 			clipDurationMax: 20,
 			customPrompt: "the 12 second mean",
 		});
-		expect(outcome.note).toBeNull();
+		expectMatched(outcome.note);
 		expect(outcome.clips[0]!.transcript).toMatch(/twelve second mean/);
 	});
 });
@@ -204,7 +208,7 @@ describe("hyphenated words, written whole, hyphenated or apart", () => {
 				clipDurationMax: 20,
 				customPrompt: prompt,
 			});
-			expect(outcome.note).toBeNull();
+			expectMatched(outcome.note);
 			expect(outcome.clips[0]!.transcript).toContain(`${said} rewrite`);
 		});
 	}
@@ -237,7 +241,7 @@ describe("hyphenated words, written whole, hyphenated or apart", () => {
 			clipDurationMax: 20,
 			customPrompt: "What did the group say about acoustic-phonetic analyses?",
 		});
-		expect(outcome.note).toBeNull();
+		expectMatched(outcome.note);
 		expect(outcome.clips[0]!.transcript).toMatch(/phonetic/);
 	});
 });

@@ -18,8 +18,10 @@ export interface Turn {
  * `punctuated`: as written (Whisper keeps punctuation and case). `whisper`: punctuated, without the
  * "um"/"uh" Whisper leaves out. `plain`: no punctuation, lower case but for the capitals the Worker
  * gives the local engine's words (writtenSegments: "I", known names, each segment's first letter).
+ * `continuous`: plain, spoken without a pause (none over 0.25 s: a fast talker, a music bed under
+ * the voice) and cut into segments every 20-30 s wherever the words fall, as Whisper's windows are.
  */
-export type TranscriptStyle = "punctuated" | "whisper" | "plain";
+export type TranscriptStyle = "punctuated" | "whisper" | "plain" | "continuous";
 const DROPPED_BY_WHISPER = /^(um+|uh+|er+|erm|hmm+|mm+)[,.]?$/i;
 
 export interface TimedTurns {
@@ -74,10 +76,11 @@ export function turnsToTranscript(
 		const turnStart = t;
 		t = timeTurn(raw, { rate, style, random, start: t }, segments);
 		turnTimes.push({ start: round3(turnStart), end: round3(t) });
-		t += 0.15 + random() * 0.6;
+		t += style === "continuous" ? 0.05 + random() * 0.15 : 0.15 + random() * 0.6;
 	}
 	// The local engine's lower case reaches the pipeline as the Worker writes it ("I", "Chicago").
-	const written = style === "plain" ? writtenSegments(segments) : segments;
+	const timed = style === "continuous" ? inWindows(segments, random) : segments;
+	const written = style === "plain" || style === "continuous" ? writtenSegments(timed) : timed;
 	const transcript: Transcript = {
 		language: "en",
 		duration: round3(t + 1),
@@ -113,10 +116,12 @@ function timeTurn(
 	for (const token of raw) {
 		const letters = token.replace(/[^\p{L}\p{N}]/gu, "").length;
 		const length = ((0.55 + 0.09 * letters) / rate) * (0.85 + random() * 0.3);
-		const word = style === "plain" ? token.toLowerCase().replace(/[^\p{L}\p{N}'-]/gu, "") : token;
+		const bare = style === "plain" || style === "continuous";
+		const word = bare ? token.toLowerCase().replace(/[^\p{L}\p{N}'-]/gu, "") : token;
 		if (word) current.push({ word, start: round3(t), end: round3(t + length * 0.92) });
 		t += length;
 		const sentenceEnd = /[.!?]["')]*$/.test(token);
+		if (style === "continuous") continue;
 		if (sentenceEnd) t += 0.2 + random() * 0.3;
 		else if (/[,;:—-]$/.test(token)) t += 0.08 + random() * 0.12;
 		if (sentenceEnd && current.length >= SEGMENT_WORDS * 0.6) flush();
@@ -125,5 +130,29 @@ function timeTurn(
 	flush();
 	return t;
 }
+
+/** The words again, cut into segments every 20-30 s wherever they fall (Whisper's windows), turns or not. */
+function inWindows(segments: Segment[], random: () => number): Segment[] {
+	const windows: Segment[] = [];
+	let current: Word[] = [];
+	let length = 20 + random() * 10;
+	for (const word of segments.flatMap((s) => s.words)) {
+		if (current.length > 0 && word.end - current[0]!.start > length) {
+			windows.push(segmentOf(current));
+			current = [];
+			length = 20 + random() * 10;
+		}
+		current.push(word);
+	}
+	if (current.length > 0) windows.push(segmentOf(current));
+	return windows;
+}
+
+const segmentOf = (words: Word[]): Segment => ({
+	start: words[0]!.start,
+	end: words[words.length - 1]!.end,
+	text: words.map((w) => w.word).join(" "),
+	words,
+});
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -16,6 +16,7 @@ import { rankWithStrongLlm } from "./llm/pro";
 import { MAX_CLIPS, rankOffline } from "./offline/rank-offline";
 import { analyseTalk, type RankConfig } from "./offline/talk-analysis";
 import type { AudioSignals } from "./offline/signals";
+import { fewerClipsNote } from "./offline/fewer-clips";
 import type { RankedClip } from "./ranked-clip";
 
 export interface RankOutcome {
@@ -65,7 +66,10 @@ export async function rankMoments(
 		ranking.missed.length > 0
 			? withOfflineFill(ranking, rankOffline(transcript, config, signals).clips)
 			: ranking.clips;
-	const note = clips.length === 0 && talk.promptText ? "The model found no passage matching the prompt." : null;
+	const note =
+		clips.length === 0 && talk.promptText
+			? "No clips: the model found no passage matching the prompt."
+			: fewerClipsNote(talk, clips.length);
 	const filled =
 		clips.length > ranking.clips.length
 			? `; the offline ranker filled the rest with ${clips.length - ranking.clips.length} clip(s)`

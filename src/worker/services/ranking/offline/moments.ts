@@ -6,7 +6,7 @@
  * length.
  */
 import { continuityCurve, idfOf } from "../text/cohesion";
-import type { Unit } from "../text/units";
+import { chatterOf, type Unit } from "../text/units";
 import { logit, sigmoid } from "./logistic";
 import { substanceInputs } from "./discussion-features";
 import { END_MODEL, MOMENT_MODEL, START_MODEL, SUBSTANCE_MODEL } from "./moment-model";
@@ -66,14 +66,13 @@ export function readMoments(units: Unit[]): MomentReading {
 		worth: moment.map((p, k) => p + (1 - p) * substanceLift(substance[k]!)),
 		// Housekeeping is never where a moment starts or ends ("welcome back", "the newsletter goes out on Friday").
 		startLogit: units.map(
-			(u, k) =>
-				logit(START_MODEL, startInput(units, vectors, continuity, k)) - CHATTER_EDGE * Math.min(1, u.chatter),
+			(u, k) => logit(START_MODEL, startInput(units, vectors, continuity, k)) - CHATTER_EDGE * chatterOf(u),
 		),
 		// "Anyway, …" after a sentence says the moment before it is over.
 		endLogit: units.map(
 			(u, k) =>
 				logit(END_MODEL, endInput(units, vectors, continuity, k)) -
-				CHATTER_EDGE * Math.min(1, u.chatter) +
+				CHATTER_EDGE * chatterOf(u) +
 				(units[k + 1]?.returnMarker ? RETURN_END : 0),
 		),
 	};

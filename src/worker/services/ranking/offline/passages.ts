@@ -86,6 +86,11 @@ export function padded(units: Unit[], i: number, j: number, frame: Frame): Span 
  * Every passage that may be a clip (clean start, complete end, inside the range and the search
  * window), never held in memory at once: 3 hours at 5-600 s are about 600,000 of them. `visit`
  * walks them with numbers only; iterating yields them as Span objects, one at a time.
+ *
+ * A passage of whole sentences is cut at its last sentence's end. Where the range is narrower than
+ * a sentence ("exactly 30 s" in talk without pauses), a passage a little too short is stretched to
+ * the minimum into the talk that follows, but only when taking the next sentence whole would run
+ * past the maximum: the only way a clip can start on that sentence at all.
  */
 export class SpanSpace implements Iterable<Span> {
 	/** Cut points of a passage starting at unit i / ending at unit j (lead-in and tail included). */
@@ -115,6 +120,24 @@ export class SpanSpace implements Iterable<Span> {
 		}
 	}
 
+	/**
+	 * Where the passage from unit i to unit j is cut (seconds), or NaN when it is no candidate: it
+	 * cannot end at j, is longer than the maximum, or is shorter than the minimum and cannot stretch.
+	 */
+	endOf(i: number, j: number): number {
+		if (!this.canEnd[j]) return NaN;
+		const { min, max } = this.bounds;
+		const start = this.startAt[i]!;
+		const end = Math.max(this.endAt[j]!, start);
+		if (end - start > max + EPSILON) return NaN;
+		if (end - start >= min - EPSILON) return end;
+		// Only when the next sentence whole would overshoot the maximum (or there is none).
+		const next = j + 1 < this.units.length ? this.endAt[j + 1]! - start : Infinity;
+		const stretched = round2(start + min);
+		const limit = Math.min(this.frame.end, this.search.end, start + next);
+		return next > max + EPSILON && stretched <= limit + EPSILON ? stretched : NaN;
+	}
+
 	/** Calls `fn(i, j, start, end)` for every candidate passage, in order of i then j. */
 	visit(fn: (i: number, j: number, start: number, end: number) => void): void {
 		this.visitStartingAt(0, this.units.length - 1, fn);
@@ -125,19 +148,23 @@ export class SpanSpace implements Iterable<Span> {
 		const { units, bounds } = this;
 		for (let i = Math.max(0, from); i <= Math.min(to, units.length - 1); i++) {
 			if (!this.canStart[i]) continue;
-			const start = this.startAt[i]!;
 			for (let j = i; j < units.length; j++) {
 				if (units[j]!.end - units[i]!.start > bounds.max) break;
-				if (!this.canEnd[j]) continue;
-				const end = Math.max(this.endAt[j]!, start);
-				const length = end - start;
-				if (length >= bounds.min - 1e-6 && length <= bounds.max + 1e-6) fn(i, j, start, end);
+				const end = this.endOf(i, j);
+				if (!Number.isNaN(end)) fn(i, j, this.startAt[i]!, end);
 			}
 		}
 	}
 
+	/** The passage from unit i to unit j (a candidate: `endOf(i, j)` is a number). */
 	span(i: number, j: number): Span {
-		return { i, j, start: this.startAt[i]!, end: Math.max(this.endAt[j]!, this.startAt[i]!) };
+		const end = this.endOf(i, j);
+		return {
+			i,
+			j,
+			start: this.startAt[i]!,
+			end: Number.isNaN(end) ? Math.max(this.endAt[j]!, this.startAt[i]!) : end,
+		};
 	}
 
 	*[Symbol.iterator](): Iterator<Span> {
@@ -146,22 +173,38 @@ export class SpanSpace implements Iterable<Span> {
 			if (!this.canStart[i]) continue;
 			for (let j = i; j < units.length; j++) {
 				if (units[j]!.end - units[i]!.start > bounds.max) break;
-				if (!this.canEnd[j]) continue;
-				const span = this.span(i, j);
-				const length = span.end - span.start;
-				if (length >= bounds.min - 1e-6 && length <= bounds.max + 1e-6) yield span;
+				if (!Number.isNaN(this.endOf(i, j))) yield this.span(i, j);
 			}
 		}
 	}
 }
 
+const EPSILON = 1e-6;
+
 /**
- * split-clips: consecutive parts covering the frame, each within the range, ending on a sentence
- * end. Parts end where topics do (`topicStarts`: the first unit of each chapter) whenever the topic
- * is long enough to be parts of its own; a topic shorter than the minimum joins the next. Inside a
- * topic, each part is as long as the range allows.
+ * split-clips: consecutive parts covering the frame's talk, each within the range, ending on a
+ * sentence end where the range allows. Parts end where topics do (`topicStarts`: the first unit of
+ * each chapter) whenever the topic is long enough to be parts of its own; a topic shorter than the
+ * minimum joins the next. Inside a topic, each part is as long as the range allows.
+ *
+ * Where the range is narrower than the sentences (5-5 s in talk without pauses), a part is cut at
+ * exactly the minimum and the next starts where it ends. Never more than `most` parts: past that,
+ * each part is longer (up to the maximum), so a frame of any length stays within the cap. A part
+ * shorter than the minimum is mended (withShortPartsFixed); only the last part, when the talk left
+ * at the end is too short and cannot join it, reaches back into the one before it (the one
+ * overlap split-clips makes, by less than the minimum).
  */
-export function splitIntoParts(units: Unit[], bounds: Bounds, frame: Frame, topicStarts: number[] = []): Span[] {
+export function splitIntoParts(
+	units: Unit[],
+	bounds: Bounds,
+	frame: Frame,
+	topicStarts: number[] = [],
+	most = Infinity,
+): Span[] {
+	const all = padded(units, 0, units.length - 1, frame);
+	// At most `most` parts: each at least this long.
+	const floor = Math.min(bounds.max, Math.max(bounds.min, (all.end - all.start) / most));
+	const range = { min: floor, max: bounds.max };
 	const length = (i: number, j: number) => {
 		const span = padded(units, i, j, frame);
 		return span.end - span.start;
@@ -169,37 +212,78 @@ export function splitIntoParts(units: Unit[], bounds: Bounds, frame: Frame, topi
 	const cuts = [0];
 	for (const b of [...topicStarts].sort((x, y) => x - y)) {
 		if (b <= cuts[cuts.length - 1]! || b >= units.length) continue;
-		if (length(cuts[cuts.length - 1]!, b - 1) >= bounds.min && length(b, units.length - 1) >= bounds.min)
+		if (length(cuts[cuts.length - 1]!, b - 1) >= range.min && length(b, units.length - 1) >= range.min)
 			cuts.push(b);
 	}
-	return cuts.flatMap((from, k) => splitRange(units, from, cuts[k + 1] ?? units.length, bounds, frame, length));
+	const parts = cuts.flatMap((from, k) => splitRange(units, from, cuts[k + 1] ?? units.length, range, frame));
+	return withShortPartsFixed(parts, units, range, frame).slice(0, Number.isFinite(most) ? most : undefined);
 }
 
-/** Units [from, to) as consecutive parts within the range, each ending on a sentence end. */
-function splitRange(
-	units: Unit[],
-	from: number,
-	to: number,
-	bounds: Bounds,
-	frame: Frame,
-	length: (i: number, j: number) => number,
-): Span[] {
+/** Units [from, to) as consecutive parts within the range, each ending on a sentence end where one fits. */
+function splitRange(units: Unit[], from: number, to: number, bounds: Bounds, frame: Frame): Span[] {
 	const parts: Span[] = [];
+	const endAt = (j: number) => padded(units, j, j, frame).end;
 	let first = from;
+	let start = padded(units, from, from, frame).start;
 	while (first < to) {
 		let j = first;
-		while (j + 1 < to && length(first, j + 1) <= bounds.max) j++;
+		while (j + 1 < to && endAt(j + 1) - start <= bounds.max + EPSILON) j++;
 		// Leave what remains long enough to be a part of its own, when the range allows it.
-		while (j > first && j + 1 < to && length(j + 1, to - 1) < bounds.min && length(first, j - 1) >= bounds.min) j--;
-		parts.push(padded(units, first, j, frame));
+		while (
+			j > first &&
+			j + 1 < to &&
+			endAt(to - 1) - padded(units, j + 1, j + 1, frame).start < bounds.min &&
+			endAt(j - 1) - start >= bounds.min
+		)
+			j--;
+		const end = endAt(j);
+		if (end - start >= bounds.min - EPSILON || j + 1 >= to) {
+			parts.push({ i: first, j, start: round2(start), end: round2(Math.min(end, start + bounds.max)) });
+			first = j + 1;
+			if (first < to) start = Math.max(end, padded(units, first, first, frame).start);
+			continue;
+		}
+		// The next sentence whole would overshoot the maximum: cut inside it, at the minimum.
+		const cut = round2(start + bounds.min);
+		parts.push({ i: first, j, start: round2(start), end: cut });
 		first = j + 1;
+		while (first < to && units[first]!.end <= cut) first++;
+		start = cut;
 	}
-	const last = parts[parts.length - 1];
-	const before = parts[parts.length - 2];
-	// A short tail joins the previous part when it fits, else stands alone.
-	if (last && before && last.end - last.start < bounds.min && length(before.i, last.j) <= bounds.max)
-		parts.splice(parts.length - 2, 2, padded(units, before.i, last.j, frame));
 	return parts;
+}
+
+/**
+ * Every part at least the minimum: a short one joins its neighbour when both fit in the maximum,
+ * else takes the minimum from the start of the next (which then starts later), and the last one
+ * stretches into the silence after it, or reaches back into the one before it.
+ */
+function withShortPartsFixed(parts: Span[], units: Unit[], bounds: Bounds, frame: Frame): Span[] {
+	const out = parts.map((p) => ({ ...p }));
+	const short = (p: Span) => p.end - p.start < bounds.min - EPSILON;
+	for (let k = 0; k < out.length; k++) {
+		const part = out[k]!;
+		if (!short(part)) continue;
+		const next = out[k + 1];
+		const before = out[k - 1];
+		if (next && next.end - part.start <= bounds.max + EPSILON) {
+			out.splice(k, 2, { i: part.i, j: next.j, start: part.start, end: next.end });
+			k--;
+		} else if (before && part.end - before.start <= bounds.max + EPSILON) {
+			out.splice(k - 1, 2, { i: before.i, j: part.j, start: before.start, end: part.end });
+			k -= 2;
+		} else if (next) {
+			part.end = round2(part.start + bounds.min);
+			next.start = part.end;
+			while (next.i < next.j && units[next.i]!.end <= next.start) next.i++;
+		} else if (part.start + bounds.min <= frame.end + EPSILON) {
+			part.end = round2(part.start + bounds.min);
+		} else {
+			part.start = round2(Math.max(frame.start, part.end - bounds.min));
+			while (part.i > 0 && units[part.i - 1]!.end > part.start) part.i--;
+		}
+	}
+	return out;
 }
 
 export const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>

@@ -14,13 +14,15 @@ import type { Transcript } from "../../transcription/transcript";
 import { GENERIC_WORDS } from "../text/lexicon";
 import type { RankedClip } from "../ranked-clip";
 import { clipFromSpan, distinctTitles, type PromptMatch } from "./clip-details";
-import { LEAD, overlaps, padded, splitIntoParts, TAIL, type Span } from "./passages";
+import { overlaps, padded, splitIntoParts, type Span } from "./passages";
 import { rankForPrompt } from "./prompt-ranking";
 import type { ReadPrompt } from "./prompt";
 import { relevanceOf, type Relevance } from "./relevance";
 import type { AudioSignals } from "./signals";
 import { analyseTalk, type RankConfig, type TalkAnalysis } from "./talk-analysis";
 import { chooseMoments } from "./virality";
+import { fewerClipsNote, lastResortSpan, MIN_CLIPS } from "./fewer-clips";
+import { frameOf } from "../../../domain/video-config";
 import { describeChapters } from "../../chapters/offline/describe";
 import { segmentUnits } from "../../chapters/offline/segment";
 
@@ -33,7 +35,6 @@ export interface OfflineRanking {
 }
 
 export const MAX_CLIPS = 9;
-export const MIN_CLIPS = 4;
 /** Share of a prompt's topic (its words weighted by rarity here) the video must say before any clip can match it. */
 export const COVERAGE_MIN = 0.1;
 
@@ -43,19 +44,33 @@ export function rankOffline(
 	signals: AudioSignals | null = null,
 ): OfflineRanking {
 	const talk = analyseTalk(transcript, config, signals);
-	if (!talk) return { clips: [], note: null };
+	if (!talk) return { clips: [], note: noSpeechNote(transcript, config) };
+	const ranked = rankTalk(talk, config);
+	if (ranked.clips.length > 0 || ranked.note)
+		return { clips: ranked.clips, note: ranked.note ?? fewerClipsNote(talk, ranked.clips.length) };
+	// Nothing qualified and nothing says why: talk that is not all chatter still gets its best window.
+	const last = lastResortSpan(talk);
+	const clips = last ? [clipFromSpan(talk, last, null)] : [];
+	return { clips, note: fewerClipsNote(talk, clips.length) };
+}
+
+function rankTalk(talk: TalkAnalysis, config: RankConfig): OfflineRanking {
 	const { units, bounds, frame, prompt, search } = talk;
 	const clip = (span: Span, match: PromptMatch | null = null) => clipFromSpan(talk, span, match);
 
-	if (units[units.length - 1]!.end - units[0]!.start + LEAD + TAIL < bounds.min) {
+	const all = padded(units, 0, units.length - 1, frame);
+	if (all.end - all.start < bounds.min) {
 		// Speech shorter than the minimum: one clip of all of it is still useful.
-		return { clips: [clip(padded(units, 0, units.length - 1, frame))], note: null };
+		return { clips: [clip(all)], note: null };
 	}
 	if (config.clipType === "split-clips") {
 		const topics = topicsOf(units, frame);
-		const byTopic = splitIntoParts(units, bounds, frame, topics.starts);
+		const byTopic = splitIntoParts(units, bounds, frame, topics.starts, SPLIT_PARTS_ALLOWED);
 		// Following the topics adds at most a part per topic; never beyond what the submission was allowed (60 parts).
-		const spans = byTopic.length <= SPLIT_PARTS_ALLOWED ? byTopic : splitIntoParts(units, bounds, frame);
+		const spans =
+			byTopic.length < SPLIT_PARTS_ALLOWED
+				? byTopic
+				: splitIntoParts(units, bounds, frame, [], SPLIT_PARTS_ALLOWED);
 		const parts = spans.map((span) => clip(span));
 		return {
 			clips: parts.map((part, n) => ({ ...part, title: `Part ${n + 1}: ${topics.titleAt(part) ?? part.title}` })),
@@ -65,7 +80,7 @@ export function rankOffline(
 	if (search.end - search.start < bounds.min) {
 		return {
 			clips: [],
-			note: `The part of the video the prompt names (${clock(search.start)}-${clock(search.end)}) is shorter than the minimum clip length (${bounds.min} s).`,
+			note: `No clips: the part of the video the prompt names (${clock(search.start)}-${clock(search.end)}) is shorter than the shortest clip allowed (${bounds.min} s).`,
 		};
 	}
 	let note: string | null = null;
@@ -76,15 +91,27 @@ export function rankOffline(
 			const clips = rankForPrompt(talk, relevance).map(({ span, match }) => clip(span, match));
 			return {
 				clips: ordered(clips),
-				note: clips.length === 0 ? "No passage of the allowed length matches the prompt closely enough." : null,
+				note:
+					clips.length === 0
+						? "No clips: no passage of the allowed length matches the prompt closely enough."
+						: null,
 			};
 		}
 		// "The professor's concluding comments": who spoke is not in the transcript, but where is.
-		if (!namesOnlyUnsaidSpeakers(prompt, relevance)) return { clips: [], note: unmatched };
+		if (!namesOnlyUnsaidSpeakers(prompt, relevance)) return { clips: [], note: `No clips. ${unmatched}` };
 		note = speakersNote(prompt);
 	}
 	const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
 	return { clips: ordered(chosen.map((span) => clip(span))), note };
+}
+
+/** Why a video with no speech in its time frame has no clips. */
+function noSpeechNote(transcript: Transcript, config: RankConfig): string {
+	const frame = frameOf(config, transcript.duration);
+	const whole = frame.start <= 0 && frame.end >= transcript.duration;
+	return whole
+		? "No clips: no speech was heard in the video."
+		: `No clips: no speech was heard in the time frame (${clock(frame.start)}-${clock(frame.end)}).`;
 }
 
 /** services/configure-video.ts MAX_SPLIT_PARTS: what a split-clips submission is checked against. */

@@ -6,7 +6,7 @@
  */
 import { frameOf, type VideoConfig } from "../../../domain/video-config";
 import type { Transcript } from "../../transcription/transcript";
-import { unitsOf, type Unit } from "../text/units";
+import { chatterOf, unitsOf, type Unit } from "../text/units";
 import { readMoments, type MomentReading } from "./moments";
 import { durationBounds, LEAD, searchWindow, SpanSpace, TAIL, type Bounds, type Frame } from "./passages";
 import { readPrompt, withCompoundsSaidApart, type ReadPrompt } from "./prompt";
@@ -98,7 +98,7 @@ export function analyseTalk(
 			(energy ? energyWeight * (energy(u.start, u.end) - 0.5) : 0) +
 			(mood ? MOOD_WEIGHT * Math.min(1, mood(u) / 2) : 0) -
 			(pushedAway ? EXCLUDED_WEIGHT * pushedAway[k]! : 0) -
-			CHATTER_WEIGHT * Math.min(1, u.chatter),
+			CHATTER_WEIGHT * chatterOf(u),
 	);
 	return { frame, prompt, promptText, bounds, units, reading, energy, lift, excluded: pushedAway, search, spans };
 }

@@ -10,6 +10,7 @@
 import type { MomentReading } from "./moments";
 import { overlaps, type Span } from "./passages";
 import type { TalkAnalysis } from "./talk-analysis";
+import { chatterOf } from "../text/units";
 
 /** A sentence is worth its duration × (worth − τ): above τ it adds to a passage, below it costs. */
 export const MOMENT_BAR = 0.5;
@@ -91,7 +92,6 @@ export function visitGains(
 		for (const w of opening.values()) total += w;
 		const seen = new Set<string>();
 		let shared = 0;
-		const start = spans.startAt[i]!;
 		for (let j = i; j < units.length; j++) {
 			if (units[j]!.end - units[i]!.start > bounds.max) break;
 			if (j >= restStart) {
@@ -102,9 +102,7 @@ export function visitGains(
 					}
 				}
 			}
-			if (!spans.canEnd[j]) continue;
-			const length = Math.max(spans.endAt[j]!, start) - start;
-			if (length < bounds.min - 1e-6 || length > bounds.max + 1e-6) continue;
+			if (Number.isNaN(spans.endOf(i, j))) continue;
 			const cohesion = total > 0 && j >= restStart ? shared / total : 0;
 			fn(i, j, prefix[j + 1]! - prefix[i]! + edgeGain(reading, i, j) + OPENING_WEIGHT * (cohesion - 0.3));
 		}
@@ -140,7 +138,8 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		(_, k) => (excludedBefore[k + 1] = excludedBefore[k]! + ((talk.excluded?.[k] ?? 0) >= 0.5 ? 1 : 0)),
 	);
 	const holdsExcluded = (span: Span) => excludedBefore[span.j + 1]! - excludedBefore[span.i]! > 0;
-	const mostlyChatter = chatterShare(talk);
+	const chatterIn = chatterShare(talk);
+	const mostlyChatter = (span: Span) => chatterIn(span) >= 0.5;
 	candidates.sort((a, b) => b.gain - a.gain || a.span.start - b.span.start);
 	const picked: Span[] = [];
 	for (const { span, gain } of candidates) {
@@ -152,18 +151,22 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		if (gain <= 0 && mostlyChatter(span)) continue;
 		if (!picked.some((p) => overlaps(p, span) || splitsAMoment(talk.reading, p, span))) picked.push(span);
 	}
-	return picked;
+	// Talk that is mostly chatter still gives its best passage that is not chatter through and through.
+	const best =
+		picked.length === 0 ? candidates.find(({ span }) => !holdsExcluded(span) && chatterIn(span) < 0.99) : null;
+	return best ? [best.span] : picked;
 }
 
-/** Whether at least half of a passage's seconds are sentences of chatter, greetings or logistics. */
-function chatterShare(talk: TalkAnalysis): (span: Span) => boolean {
+/** The share of a passage's seconds that are chatter, greetings or logistics. */
+function chatterShare(talk: TalkAnalysis): (span: Span) => number {
 	const seconds = new Float64Array(talk.units.length + 1);
 	const chatter = new Float64Array(talk.units.length + 1);
 	talk.units.forEach((u, k) => {
 		seconds[k + 1] = seconds[k]! + (u.end - u.start);
-		chatter[k + 1] = chatter[k]! + (u.chatter > 0 ? u.end - u.start : 0);
+		chatter[k + 1] = chatter[k]! + chatterOf(u) * (u.end - u.start);
 	});
-	return (span) => chatter[span.j + 1]! - chatter[span.i]! >= 0.5 * (seconds[span.j + 1]! - seconds[span.i]!);
+	return (span) =>
+		(chatter[span.j + 1]! - chatter[span.i]!) / Math.max(1e-9, seconds[span.j + 1]! - seconds[span.i]!);
 }
 
 /**

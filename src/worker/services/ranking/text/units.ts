@@ -27,6 +27,7 @@ import {
 	THIRD_PERSON,
 } from "./lexicon";
 import { analyseWords, matchStem, type WordInfo } from "./nlp";
+import { RUN_ON_WORDS, sentenceStarts } from "./sentence-ends";
 
 export interface Unit extends Sentence {
 	index: number;
@@ -85,7 +86,8 @@ export function unitsOf(
 	maxSeconds = Infinity,
 ): Unit[] {
 	const sentences = sentencesOf(transcript)
-		.filter((s) => s.start >= from - 0.01 && s.end <= to + 0.01)
+		.flatMap(splitRunOn)
+		.flatMap((s) => insideFrame(s, from, to))
 		.flatMap((s) => splitLong(s, maxSeconds));
 	const infos = analyseWords(sentences.flatMap((s) => s.words.map((w) => w.word)));
 	let at = 0;
@@ -95,6 +97,41 @@ export function unitsOf(
 		return annotate(sentence, index, words, index > 0 ? sentence.start - sentences[index - 1]!.end : Infinity);
 	});
 }
+
+/**
+ * A run of words with no sentence end in it (no punctuation, no pause: a fast talker, a recognizer's
+ * one long segment) cut where sentences most likely end (sentence-ends.ts), so a greeting or a
+ * sign-off said in the same breath as a story is a sentence of its own and the story stays whole.
+ */
+function splitRunOn(sentence: Sentence): Sentence[] {
+	if (sentence.words.length <= RUN_ON_WORDS) return [sentence];
+	const starts = sentenceStarts(sentence.words.map((w) => w.word));
+	const bounds = [0, ...starts, sentence.words.length];
+	return bounds.slice(1).map((to, k) => {
+		const words = sentence.words.slice(bounds[k]!, to);
+		// Not written as closed: the ends found are likely, not sure, and a transcript shows no stop it cannot vouch for.
+		return piece(words, to === sentence.words.length ? sentence.closed : false);
+	});
+}
+
+/**
+ * The words of a sentence said inside [from, to]: a time frame that starts or ends inside a
+ * sentence keeps the part said in it (a talk without pauses can be one sentence long).
+ */
+function insideFrame(sentence: Sentence, from: number, to: number): Sentence[] {
+	if (sentence.start >= from - 0.01 && sentence.end <= to + 0.01) return [sentence];
+	const words = sentence.words.filter((w) => w.start >= from - 0.01 && w.end <= to + 0.01);
+	if (words.length === 0) return [];
+	return [piece(words, words[words.length - 1] === sentence.words[sentence.words.length - 1] && sentence.closed)];
+}
+
+const piece = (words: Sentence["words"], closed: boolean): Sentence => ({
+	start: words[0]!.start,
+	end: words[words.length - 1]!.end,
+	text: words.map((w) => w.word.trim()).join(" "),
+	words,
+	closed,
+});
 
 function splitLong(sentence: Sentence, maxSeconds: number): Sentence[] {
 	if (sentence.end - sentence.start <= maxSeconds || sentence.words.length < 2) return [sentence];
@@ -109,16 +146,9 @@ function splitLong(sentence: Sentence, maxSeconds: number): Sentence[] {
 			cut = k;
 		}
 	}
-	const part = (words: Sentence["words"], closed: boolean): Sentence => ({
-		start: words[0]!.start,
-		end: words[words.length - 1]!.end,
-		text: words.map((w) => w.word.trim()).join(" "),
-		words,
-		closed,
-	});
 	return [
-		...splitLong(part(sentence.words.slice(0, cut), false), maxSeconds),
-		...splitLong(part(sentence.words.slice(cut), sentence.closed), maxSeconds),
+		...splitLong(piece(sentence.words.slice(0, cut), false), maxSeconds),
+		...splitLong(piece(sentence.words.slice(cut), sentence.closed), maxSeconds),
 	];
 }
 
@@ -217,6 +247,18 @@ function properNounCount(sentence: Sentence, words: WordInfo[]): number {
 			!BACKCHANNEL_WORDS.has(w.norm),
 	).length;
 }
+
+/**
+ * How much of a sentence is chatter, 0..1. A greeting or a sign-off is a clause of about
+ * CHATTER_CLAUSE_WORDS words: a sentence no longer than that is chatter through and through, a
+ * longer one (a run-on the sentence ends could not cut) only for that share, so a story said in the
+ * same breath as "welcome back" keeps its worth.
+ */
+export function chatterOf(unit: Pick<Unit, "chatter" | "wordCount">): number {
+	if (unit.chatter <= 0) return 0;
+	return Math.min(1, unit.chatter) * Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, unit.wordCount));
+}
+const CHATTER_CLAUSE_WORDS = 12;
 
 /** A word that can name a topic: the same test a prompt's words pass (offline/prompt.ts). */
 export function isKey(norm: string): boolean {
