@@ -231,7 +231,7 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 					transcriptKey: reprocess.transcriptKey,
 					look,
 				}),
-			finish: () => step.do("finish reprocess", DB_STEP, () => finishReprocess(run, reprocess, ranked!)),
+			finish: () => step.do("finish reprocess", DB_STEP, () => finishReprocess(run, video, reprocess, ranked!)),
 		},
 		settingsOf(run.env).fanOut,
 	);

@@ -51,6 +51,8 @@ export interface FakeSource {
 	silent?: boolean;
 	/** The sentences spoken, in a loop (default: the demo talk script). */
 	script?: string[];
+	/** Silence after each sentence of the script (default 0.8 s; 0: said without a pause). */
+	pauseSeconds?: number;
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
 	/**
@@ -263,9 +265,17 @@ export class FakeRenderTier {
 					duration: chunk.duration,
 					silent,
 					script: source?.script ?? null,
+					pauseSeconds: source?.pauseSeconds ?? null,
 					whisperFaults: source?.whisperFaults ?? null,
 					whisper: whisperOutput(
-						silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration, source?.script),
+						silent
+							? []
+							: scriptSegments(
+									chunk.start,
+									chunk.start + chunk.duration,
+									source?.script,
+									source?.pauseSeconds,
+								),
 					),
 				};
 				const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
@@ -281,16 +291,19 @@ export class FakeRenderTier {
 			// Real audio (the smoke check's WAV tone) has no words of the script.
 			if (new TextDecoder().decode(bytes.subarray(0, 4)) === "RIFF")
 				return { result: { language: "en", segments: [] } };
-			const { start, duration, silent, script } = JSON.parse(new TextDecoder().decode(bytes)) as {
+			const { start, duration, silent, script, pauseSeconds } = JSON.parse(new TextDecoder().decode(bytes)) as {
 				start: number;
 				duration: number;
 				silent?: boolean;
 				script?: string[] | null;
+				pauseSeconds?: number | null;
 			};
 			return {
 				result: {
 					language: "en",
-					segments: silent ? [] : scriptSegments(start, start + duration, script ?? undefined),
+					segments: silent
+						? []
+						: scriptSegments(start, start + duration, script ?? undefined, pauseSeconds ?? undefined),
 				},
 			};
 		},
@@ -556,7 +569,12 @@ const WORD_SECONDS = 0.33;
 const PAUSE_SECONDS = 0.8;
 
 /** The talk script as timed words, looped; returns the sentences whose words lie in [from, to), chunk-relative. */
-export function scriptSegments(from: number, to: number, script: string[] = TALK_SCRIPT): Segment[] {
+export function scriptSegments(
+	from: number,
+	to: number,
+	script: string[] = TALK_SCRIPT,
+	pauseSeconds = PAUSE_SECONDS,
+): Segment[] {
 	const segments: Segment[] = [];
 	let t = 0;
 	for (let i = 0; t < to; i++) {
@@ -566,7 +584,7 @@ export function scriptSegments(from: number, to: number, script: string[] = TALK
 			t += WORD_SECONDS;
 			return w;
 		});
-		t += PAUSE_SECONDS;
+		t += pauseSeconds;
 		const inside = words
 			.filter((w) => w.start >= from && w.end <= to)
 			.map((w) => ({ word: w.word, start: round3(w.start - from), end: round3(w.end - from) }));

@@ -248,13 +248,28 @@ export async function raiseProgress(db: Db, videoId: string, progress: number): 
 }
 
 /** Ends the video as completed unless it already finished. @returns true when this call completed it. */
-export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
+/**
+ * The video is `completed`. One that ended with no clips (`noClips`, domain/minutes.ts
+ * noClipsSettlement) has the settlement's sentence added to its ranking note and, when it says so,
+ * its minutes refunded, in the same guarded batch: once, and never for a video that ended otherwise.
+ */
+export async function markCompleted(
+	db: Db,
+	videoId: string,
+	noClips: { refund: boolean; note: string } | null = null,
+): Promise<boolean> {
+	const note = noClips
+		? { rankingNote: sql`trim(coalesce(${videos.rankingNote}, '') || ' ' || ${noClips.note})` }
+		: {};
 	const results = await runBatch(db, [
 		db
 			.update(videos)
-			.set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW })
+			.set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW, ...note })
 			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "completed", AFTER_CHANGE),
+		...(noClips?.refund
+			? refundStatements(videos, videoId, "refund: completed with no clips", { afterChange: true })
+			: []),
 	]);
 	return results[0]?.meta.changes === 1;
 }

@@ -32,3 +32,20 @@ export const USER_CAUSED_FAILURES = {
 	backgroundDeleted: (what: string) =>
 		`${what} was deleted by the workspace while the video was processing, so its clips could not be drawn. The failure was caused by that deletion; the minutes are not refunded.`,
 } as const;
+
+/**
+ * A run that ends `completed` with no clips (its ranking note says why). Without a custom prompt
+ * nothing in the talk could be clipped (greetings, sign-offs and housekeeping only): the minutes
+ * come back, as for a silent video. With one, the user's prompt matched nothing: the transcript and
+ * chapters were made and the charge stays; a reprocess with another prompt costs what reprocesses
+ * cost (the first is free). A skipClipping video asked for no clips and is not this case.
+ * @returns whether to refund, and the sentence added to the video's `rankingNote`.
+ */
+export function noClipsSettlement(config: Pick<VideoConfig, "customPrompt">): { refund: boolean; note: string } {
+	return config.customPrompt?.trim()
+		? {
+				refund: false,
+				note: "The minutes stay charged (the transcript and chapters were made); reprocess with another prompt to try again (the first reprocess is free).",
+			}
+		: { refund: true, note: "The minutes were refunded." };
+}

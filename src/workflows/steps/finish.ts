@@ -1,6 +1,8 @@
 /** Steps "finish", "mark video failed and refund minutes" and "deliver video.… webhook". */
 import { findVideoById, markCompleted } from "../../worker/db/videos";
 import type { VideoChapters } from "../../worker/domain/chapters";
+import { noClipsSettlement } from "../../worker/domain/minutes";
+import type { VideoConfig } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
 import { createRenderClient } from "../../worker/services/render-client";
@@ -10,8 +12,13 @@ import { markFailedAndRefund } from "../../worker/services/video-state";
 import { deliverWebhook, webhookTarget, type WebhookEvent } from "../../worker/services/webhooks";
 import type { VideoRun } from "./run";
 
-export async function finish(run: VideoRun, video: { workspaceId: string }, clips: number): Promise<{ clips: number }> {
-	await markCompleted(run.db, run.videoId);
+export async function finish(
+	run: VideoRun,
+	video: { workspaceId: string; config: Pick<VideoConfig, "customPrompt" | "skipClipping"> },
+	clips: number,
+): Promise<{ clips: number }> {
+	const noClips = clips === 0 && !video.config.skipClipping ? noClipsSettlement(video.config) : null;
+	await markCompleted(run.db, run.videoId, noClips);
 	// Its processing slot is free: the next video of the workspace may start.
 	await wakeWaiting(run.env, run.db, video.workspaceId);
 	// Intermediate audio and per-chunk transcripts are not needed once merged.

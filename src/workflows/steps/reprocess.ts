@@ -7,8 +7,9 @@
 import type { AudioSignals } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { replaceGenerationClips } from "../../worker/db/clips";
-import { completeReprocess, findReprocess } from "../../worker/db/reprocesses";
+import { completeReprocess, findReprocess, refundReprocess } from "../../worker/db/reprocesses";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { noClipsSettlement } from "../../worker/domain/minutes";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
@@ -78,18 +79,23 @@ export async function rankReprocess(
 /** The new clips replace the previous ones (rows at once, then their files). */
 export async function finishReprocess(
 	run: VideoRun,
+	video: Pick<LoadedVideo, "config">,
 	reprocess: LoadedReprocess,
 	ranked: { clipIds: string[]; rankedBy: string; note: string | null },
 ): Promise<{ clips: number }> {
+	// No clips: the same rule as a first run's (domain/minutes.ts), for what this reprocess was charged.
+	const noClips = ranked.clipIds.length === 0 ? noClipsSettlement(video.config) : null;
+	const note = noClips ? [ranked.note, noClips.note].filter(Boolean).join(" ") : ranked.note;
 	await completeReprocess(
 		run.db,
 		{ id: reprocess.id, videoId: run.videoId, number: reprocess.number },
-		{ rankedBy: ranked.rankedBy, note: ranked.note, clips: ranked.clipIds.length },
+		{ rankedBy: ranked.rankedBy, note, clips: ranked.clipIds.length },
 	);
+	if (noClips?.refund) await refundReprocess(run.db, reprocess.id, "refund: completed with no clips");
 	await deleteUnlistedClipFiles(run.env, run.db, run.videoId);
 	// Its processing slot is free: the workspace's next waiting video may start.
-	const video = await findVideoById(run.db, run.videoId);
-	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
+	const row = await findVideoById(run.db, run.videoId);
+	if (row) await wakeWaiting(run.env, run.db, row.workspaceId);
 	await cleanUpTier(run);
 	return { clips: ranked.clipIds.length };
 }

@@ -139,6 +139,8 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 	);
 	const holdsExcluded = (span: Span) => excludedBefore[span.j + 1]! - excludedBefore[span.i]! > 0;
 	const chatterIn = chatterShare(talk);
+	const chatterAtEdge = (span: Span) =>
+		chatterOf(talk.units[span.i]!) >= EDGE_CHATTER || chatterOf(talk.units[span.j]!) >= EDGE_CHATTER;
 	const mostlyChatter = (span: Span) => chatterIn(span) >= 0.5;
 	candidates.sort((a, b) => b.gain - a.gain || a.span.start - b.span.start);
 	const picked: Span[] = [];
@@ -146,7 +148,8 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		if (picked.length >= most) break;
 		// Past the moments worth cutting, keep filling only up to the minimum count.
 		if (gain <= 0 && picked.length >= least) break;
-		if (holdsExcluded(span)) continue;
+		// Greetings and sign-offs alone are no clip, however well their edges read, and no clip opens or closes on one.
+		if (holdsExcluded(span) || chatterIn(span) >= ALL_CHATTER || chatterAtEdge(span)) continue;
 		// Filling up to the minimum count never takes a stretch of chatter (a meeting's digits, its closing business).
 		if (gain <= 0 && mostlyChatter(span)) continue;
 		if (!picked.some((p) => overlaps(p, span) || splitsAMoment(talk.reading, p, span))) picked.push(span);
@@ -156,6 +159,11 @@ export function chooseMoments(talk: TalkAnalysis, most: number, least: number): 
 		picked.length === 0 ? candidates.find(({ span }) => !holdsExcluded(span) && chatterIn(span) < 0.99) : null;
 	return best ? [best.span] : picked;
 }
+
+/** A passage with at least this share of chatter is chatter through and through. */
+const ALL_CHATTER = 0.99;
+/** A sentence at least this much chatter is no clip's first or last. */
+const EDGE_CHATTER = 0.5;
 
 /** The share of a passage's seconds that are chatter, greetings or logistics. */
 function chatterShare(talk: TalkAnalysis): (span: Span) => number {

@@ -62,6 +62,8 @@ export interface Unit extends Sentence {
 	dangling: boolean;
 	/** Phrases of chatter (greetings, time checks, logistics) and of reasoning (because, we decided, for example). */
 	chatter: number;
+	/** How much of the sentence is chatter, 0..1 (read it through chatterOf). */
+	chatterShare: number;
 	reasoning: number;
 	/** Words that weigh options ("a better idea", "the cost is a problem"). */
 	evaluative: number;
@@ -161,6 +163,8 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 	const spoken = norms.filter((n) => !FILLER_WORDS.has(n));
 	const backchannel = norms.length <= 4 && norms.every((n) => BACKCHANNEL_WORDS.has(n) || FILLER_WORDS.has(n));
 	const opening = ` ${spoken.slice(0, 5).join(" ")} `;
+	const phrases = CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length;
+	const readOut = readsOutNumbers(words);
 	// The sentence's fields named one by one (not spread): every unit then shares one hidden class, which at
 	// 3 hours of talk is megabytes less than a shape per unit.
 	return {
@@ -191,7 +195,12 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 			/\?["')\s]*$/.test(sentence.text) ||
 			(!/[.!?…]["')\s]*$/.test(sentence.text) && QUESTION_SHAPE.test(spoken.join(" "))),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
-		chatter: CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length + (readsOutNumbers(words) ? 2 : 0),
+		chatter: phrases + (readOut ? 2 : 0),
+		chatterShare: readOut
+			? 1
+			: phrases > 0
+				? Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, norms.length - fillers))
+				: 0,
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
 		evaluative: count(EVALUATIVE_WORDS),
 		storyOpener: STORY_OPENERS.some((p) => opening.includes(` ${p} `)),
@@ -252,11 +261,10 @@ function properNounCount(sentence: Sentence, words: WordInfo[]): number {
  * How much of a sentence is chatter, 0..1. A greeting or a sign-off is a clause of about
  * CHATTER_CLAUSE_WORDS words: a sentence no longer than that is chatter through and through, a
  * longer one (a run-on the sentence ends could not cut) only for that share, so a story said in the
- * same breath as "welcome back" keeps its worth.
+ * same breath as "welcome back" keeps its worth. A string of numbers read out is chatter whole.
  */
-export function chatterOf(unit: Pick<Unit, "chatter" | "wordCount">): number {
-	if (unit.chatter <= 0) return 0;
-	return Math.min(1, unit.chatter) * Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, unit.wordCount));
+export function chatterOf(unit: Pick<Unit, "chatterShare">): number {
+	return unit.chatterShare;
 }
 const CHATTER_CLAUSE_WORDS = 12;
 
