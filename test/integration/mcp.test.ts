@@ -123,6 +123,34 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		await mcp.close();
 	});
 
+	it("says why a video has no clips, when waiting and when listing them", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const mcp = await connect(apiKey);
+		// Only greetings and sign-offs: nothing in the talk can be a clip (8.34 s a round, nothing cut off).
+		const hostedUrl = fake().addSource(url("all-chatter"), {
+			duration: 83.5,
+			script: [
+				"welcome back to the show",
+				"thanks for listening and see you next week",
+				"hi everyone how are you",
+			],
+		});
+		const submitted = structured(await mcp.callTool({ name: "submit_video", arguments: { hostedUrl } }));
+		const videoId = submitted.videoId as string;
+		const waited = structured(
+			await mcp.callTool({
+				name: "wait_for_completion",
+				arguments: { videoId, timeoutSeconds: 120, pollSeconds: 2 },
+			}),
+		);
+		expect(waited).toMatchObject({ done: true, status: "completed" });
+		expect(waited.rankingNote).toMatch(
+			/^No clips: .* greetings, sign-offs or housekeeping.* The minutes were refunded\.$/,
+		);
+		const clips = structured(await mcp.callTool({ name: "list_clips", arguments: { videoId } }));
+		expect(clips).toMatchObject({ count: 0, clips: [], rankingNote: waited.rankingNote });
+	});
+
 	it("answers bad input with a tool error carrying the API's code and message, never a crash", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 50 });
 		const mcp = await connect(apiKey);

@@ -3216,7 +3216,7 @@ export interface components {
             language: string | null;
             /** @description What chose the moments: `ClipBasic (workers-ai:…)`, `ClipPro (…)`, or the offline ranker (and why, when it stood in for an LLM). */
             rankedBy: string | null;
-            /** @description Why the video has fewer clips than usual (e.g. nothing in it matches the custom prompt), or why the prompt could not narrow them (it names only who spoke, which the transcript does not record); null otherwise. */
+            /** @description Why the video has fewer clips than its talk has room for (min(4, seconds of speech ÷ clipDurationMax)): its talk is greetings and housekeeping, nothing else matches the custom prompt, no speech was heard; or why the prompt could not narrow them (it names only who spoke, which the transcript does not record). A video with no clips also says how its minutes were settled. Null otherwise. */
             rankingNote: string | null;
             progress: number;
             updatedAt: string;

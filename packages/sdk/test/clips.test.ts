@@ -88,3 +88,17 @@ describe("clip calls", () => {
 		expect(Object.fromEntries(seen[1]!.url.searchParams)).toEqual({ favorited: "true", format: "zip" });
 	});
 });
+
+describe("the CLI's clip list", () => {
+	it("says why a video has no clips, or fewer, before the list (the video's rankingNote)", async () => {
+		const { clipsText } = await import("../src/cli/text.ts");
+		const none =
+			"No clips: all 80 s of speech in the time frame is greetings, sign-offs or housekeeping, with nothing that stands on its own as a clip. The minutes were refunded.";
+		expect(clipsText([], [], none)).toBe(none);
+		expect(clipsText([], [])).toBe("No clips.");
+		const one = { score: 80, startTime: 2, endTime: 40, title: "A story", viralityReason: "It lands." };
+		const text = clipsText([one as never], [], "Only 1 clip: …");
+		expect(text.split("\n")[0]).toBe("Only 1 clip: …");
+		expect(text).toContain("A story");
+	});
+});

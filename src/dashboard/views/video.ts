@@ -18,10 +18,12 @@ export async function videoView(id: string): Promise<void> {
 	const stage = h("p", { class: "stage", "aria-live": "polite" });
 	const bar = h("progress", { max: 100, value: 0, "aria-label": "Progress" });
 	const error = h("p", { class: "error", role: "alert" });
+	// Why there are fewer clips than the talk has room for, or none (the API's rankingNote).
+	const note = h("p", { class: "ranking-note muted" });
 	const chaptersSection = h("section", { "aria-labelledby": "chapters-title" });
 	const clipsSection = h("section", { "aria-labelledby": "clips-title" });
 	const regenerateSection = h("section", {});
-	const statusCard = h("section", { class: "card" }, title, stage, bar, error);
+	const statusCard = h("section", { class: "card" }, title, stage, bar, error, note);
 	show(statusCard, chaptersSection, regenerateSection, clipsSection);
 	const generation = currentView();
 
@@ -38,6 +40,7 @@ export async function videoView(id: string): Promise<void> {
 		if (status.video.status === "failed") error.textContent = status.video.errorMessage ?? "Processing failed.";
 		if (status.video.status === "completed" || status.video.status === "failed") {
 			await Promise.all([
+				showRankingNote(id, note),
 				// Chapters are made from the transcript, which a failed video does not serve.
 				status.video.status === "completed" ? renderChapters(id, chaptersSection) : null,
 				renderRegenerate(id, regenerateSection, () => videoView(id)),
@@ -48,6 +51,12 @@ export async function videoView(id: string): Promise<void> {
 		pollLater(() => refresh().catch((e: unknown) => (error.textContent = errorText(e))), 2000);
 	};
 	await refresh();
+}
+
+async function showRankingNote(id: string, into: HTMLElement): Promise<void> {
+	const video = await call(api.GET("/api/videos/{id}", { params: { path: { id } } }));
+	into.textContent = video.rankingNote ?? "";
+	into.hidden = !video.rankingNote;
 }
 
 const ordinal = (n: number) =>

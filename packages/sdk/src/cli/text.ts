@@ -33,9 +33,10 @@ export function clipText(clip: ClipDetail, words = false): string {
 	return lines.join("\n");
 }
 
-export function clipsText(clips: Clip[], files: string[]): string {
-	if (clips.length === 0) return "No clips.";
-	return clips
+/** The clips, one block each; `note` (the video's rankingNote: why there are fewer, or none) first. */
+export function clipsText(clips: Clip[], files: string[], note: string | null = null): string {
+	if (clips.length === 0) return note ?? "No clips.";
+	const list = clips
 		.map((c, i) => {
 			const lines = [
 				`${String(c.score).padStart(3)}  ${minutesSeconds(c.startTime)}-${minutesSeconds(c.endTime)}  ${c.title}`,
@@ -45,4 +46,5 @@ export function clipsText(clips: Clip[], files: string[]): string {
 			return lines.join("\n");
 		})
 		.join("\n");
+	return note ? `${note}\n${list}` : list;
 }

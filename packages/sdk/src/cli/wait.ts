@@ -18,20 +18,21 @@ export const stoppedDownloading = (id: string, dir: string) =>
  */
 export async function waitAndCollect(cli: Cli, id: string, opts: WaitFlags, announce: string): Promise<void> {
 	let downloading = false;
-	const { status, clips, files } = await untilInterrupted(
+	const { status, clips, files, rankingNote } = await untilInterrupted(
 		async (signal) => {
 			if (!cli.json()) console.error(announce);
 			const status = await waitWithProgress(cli, id, opts.interval * 1000, signal);
-			const clips = await cli.client().allClips(id);
+			const [clips, video] = await Promise.all([cli.client().allClips(id), cli.client().video(id)]);
 			downloading = true;
-			return { status, clips, files: opts.out ? await downloadClips(cli, clips, opts.out, signal) : [] };
+			const files = opts.out ? await downloadClips(cli, clips, opts.out, signal) : [];
+			return { status, clips, files, rankingNote: video.rankingNote };
 		},
 		() =>
 			downloading
 				? stoppedDownloading(id, opts.out!)
 				: `Stopped waiting; ${id} keeps processing. Follow it with: clipforge status ${id}`,
 	);
-	cli.output({ video: status.video, clips, files }, () => clipsText(clips, files));
+	cli.output({ video: status.video, rankingNote, clips, files }, () => clipsText(clips, files, rankingNote));
 }
 
 /** How a status reads: a bar per stage on a terminal, a line per change otherwise. */

@@ -15,10 +15,11 @@ export function registerClips(program: Command, cli: Cli): void {
 		.option("--download", "download every clip")
 		.option("--out <dir>", "where to download (default ./clips/<id>)");
 	withClipFilters(command).action(async (id: string, opts: FilterFlags & { download?: boolean; out?: string }) => {
-		const clips = await cli.client().allClips(id, filtersOf(opts));
+		const [clips, video] = await Promise.all([cli.client().allClips(id, filtersOf(opts)), cli.client().video(id)]);
 		const dir = opts.out ?? join("clips", id);
 		const download = (signal: AbortSignal) => downloadClips(cli, clips, dir, signal);
 		const files = opts.download ? await untilInterrupted(download, () => stoppedDownloading(id, dir)) : [];
-		cli.output({ videoId: id, clips, files }, () => clipsText(clips, files));
+		const { rankingNote } = video;
+		cli.output({ videoId: id, rankingNote, clips, files }, () => clipsText(clips, files, rankingNote));
 	});
 }

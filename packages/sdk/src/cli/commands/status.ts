@@ -1,4 +1,4 @@
-/** `clipforge status <id>`: a video's status and progress. */
+/** `clipforge status <id>`: a video's status and progress, and why a completed one has fewer clips (its rankingNote). */
 import type { Command } from "commander";
 import type { Cli } from "../context.ts";
 
@@ -9,9 +9,11 @@ export function registerStatus(program: Command, cli: Cli): void {
 		.argument("<id>", "video id")
 		.action(async (id: string) => {
 			const status = await cli.client().status(id);
-			cli.output(status, () => {
+			// A completed video's rankingNote: why it has fewer clips than its talk has room for, or none.
+			const rankingNote = status.video.status === "completed" ? (await cli.client().video(id)).rankingNote : null;
+			cli.output({ ...status, rankingNote }, () => {
 				const line = `${status.video.id}  ${status.video.status}  ${status.job.progress.toFixed(0)}%  "${status.video.title}"`;
-				return status.video.errorMessage ? `${line}\n${status.video.errorMessage}` : line;
+				return [line, status.video.errorMessage, rankingNote].filter(Boolean).join("\n");
 			});
 		});
 }

@@ -50,6 +50,12 @@ export const waitForCompletion = defineTool({
 			.boolean()
 			.describe("true once the video is completed or failed; false when the wait timed out (call again)."),
 		...statusShape,
+		rankingNote: z
+			.string()
+			.nullable()
+			.describe(
+				"Once completed: why the video has fewer clips than its talk has room for, or none; null otherwise.",
+			),
 	},
 	annotations: READ_ONLY,
 	async run(client, args, extra) {
@@ -63,13 +69,15 @@ export const waitForCompletion = defineTool({
 				signal: extra.signal,
 				onProgress: progress.onProgress,
 			});
-			return { done: true, ...statusOf(done) };
+			const rankingNote =
+				done.video.status === "completed" ? (await client.video(args.videoId)).rankingNote : null;
+			return { done: true, ...statusOf(done), rankingNote };
 		} catch (error) {
 			const last = progress.last();
 			const ended =
 				error instanceof ClipforgeError && (error.code === "video_failed" || error.code === "timeout");
 			if (!ended || !last) throw error;
-			return { done: error.code === "video_failed", ...statusOf(last) };
+			return { done: error.code === "video_failed", ...statusOf(last), rankingNote: null };
 		}
 	},
 });

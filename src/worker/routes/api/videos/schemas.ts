@@ -82,7 +82,7 @@ export const VideoDetail = Video.extend({
 	}),
 	rankingNote: z.string().nullable().openapi({
 		description:
-			"Why the video has fewer clips than usual (e.g. nothing in it matches the custom prompt), or why the prompt could not narrow them (it names only who spoke, which the transcript does not record); null otherwise.",
+			"Why the video has fewer clips than its talk has room for (min(4, seconds of speech ÷ clipDurationMax)): its talk is greetings and housekeeping, nothing else matches the custom prompt, no speech was heard; or why the prompt could not narrow them (it names only who spoke, which the transcript does not record). A video with no clips also says how its minutes were settled. Null otherwise.",
 	}),
 	progress: z.number(),
 	updatedAt: z.string(),
