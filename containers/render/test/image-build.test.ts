@@ -1,12 +1,13 @@
 /**
  * The Container image, built as far as a machine without a Docker engine can (make test runs this;
- * ≈ 15 s): the Dockerfile's COPY steps are carried out into a scratch folder standing for the
+ * 5-20 s on a shared two-core machine, most of it npm ci): the Dockerfile's COPY steps are carried out into a scratch folder standing for the
  * image's `/` (every source must exist in the build context and pass /.dockerignore), its `npm ci`
  * runs there as written, with the npm the image's Node ships; the tier then starts from that folder
  * as the image's CMD and must answer /healthz 200, and every module it loads (the face detector's,
  * read only at the first frame, included) must come from inside the folder. The apt-get and pip
  * steps are not run: this machine's ffmpeg, fonts, pocketsphinx and .venv/yt-dlp stand in for them
- * (docs/deploy.md, "What the image check does not see").
+ * (what this cannot see: docs/deploy.md, "The image in the tests"; `sudo npm run image:build`
+ * builds the real image).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
