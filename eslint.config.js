@@ -12,6 +12,8 @@ export default tseslint.config(
 			"migrations/",
 			"bench-results/",
 			"dist/",
+			// The pinned yt-dlp (scripts/install-deps.sh): its wheel carries JavaScript of its own.
+			".venv/",
 		],
 	},
 	js.configs.recommended,

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO_SAMPLE, ensureDemoSample } from "./sample-video.ts";
 import { serveDirectory } from "./serve-files.ts";
-import { DEFAULT_STATE_DIR, ROOT, runningStack, startStack, stopStack } from "./stack.ts";
+import { DEFAULT_STATE_DIR, renderToolsReport, ROOT, runningStack, startStack, stopStack } from "./stack.ts";
 
 const POLL_MS = 2000; // local processing is fast; real clients should poll every 10-15 s
 const TIMEOUT_MS = 15 * 60_000;
@@ -23,6 +23,7 @@ const stack =
 		port: Number(process.env.CLIPFORGE_PORT ?? 8787),
 		renderPort: Number(process.env.RENDER_PORT ?? 8788),
 	}));
+for (const line of await renderToolsReport(stack.renderUrl)) step(line);
 
 const samples = join(stateDir, "samples");
 ensureDemoSample(samples, () =>

@@ -151,6 +151,23 @@ export async function startStack(options: StartOptions): Promise<StackInfo> {
 	return info;
 }
 
+/**
+ * What the render tier runs, from its self-check (/healthz): "ffmpeg 5.1.9…, yt-dlp 2026.08.19",
+ * then its warnings (Debian's 2023 yt-dlp when the pinned one could not be installed).
+ */
+export async function renderToolsReport(renderUrl: string): Promise<string[]> {
+	const health = (await fetch(`${renderUrl}/healthz`).then(
+		(r) => r.json(),
+		() => null,
+	)) as { versions?: { ffmpeg?: string | null; ytDlp?: string | null }; warnings?: string[] } | null;
+	if (!health?.versions) return [];
+	const { ffmpeg, ytDlp } = health.versions;
+	return [
+		`Render tier: ffmpeg ${ffmpeg ?? "?"}, yt-dlp ${ytDlp ?? "?"}`,
+		...(health.warnings ?? []).map((w) => `  warning: ${w}`),
+	];
+}
+
 /** How a stack's processes were started (`<state>/launch.json`), so a crashed one starts again the same way. */
 interface LaunchInfo {
 	port: number;
@@ -475,6 +492,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 				renderPort: Number(process.env.RENDER_PORT ?? 8788),
 			});
 		}
+		for (const line of await renderToolsReport(info.renderUrl)) console.error(line);
 		console.error(`clipforge is up (logs: ${stateDir}/wrangler.log, ${stateDir}/render.log; stop with make down)`);
 		console.log(`CLIPFORGE_URL=${info.url}`);
 		console.log(`CLIPFORGE_API_KEY=${info.apiKey}`);

@@ -6,9 +6,10 @@
  * result is logged and served by `/healthz` (503 naming what is missing), so a broken image shows
  * at its health check and in `npm run smoke`, not halfway through a customer's video.
  */
-import { access } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { CAPTION_FONTS, EMOJI_FONT } from "@clipforge/contract/words";
 import { DEFAULT_FONT_FILE } from "./ffmpeg-args.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
@@ -74,11 +75,57 @@ export const REQUIRED_FONT_FILES = [
 /** pocketsphinx's English model (the `local` transcriber), from Debian's pocketsphinx-en-us. */
 export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 
+/**
+ * The one yt-dlp pin (`yt-dlp==<version> --hash=…`): the Dockerfile and scripts/install-deps.sh
+ * install from this file, the self-check compares what it finds with it. In the image it sits at
+ * the same place beside src/.
+ */
+export const YT_DLP_REQUIREMENTS = fileURLToPath(new URL("../yt-dlp.requirements.txt", import.meta.url));
+
+/** yt-dlp releases before this one have CVE-2024-38519 (a download may be written with any file extension). */
+export const YT_DLP_OLDEST_SAFE = "2024.07.01";
+
+/** ffmpeg's major release in the image (Debian bookworm's 5.1): the filter graphs and the goldens are checked on it. */
+export const FFMPEG_MAJOR = 5;
+
 export interface SelfCheck {
 	ok: boolean;
-	/** What is missing or broken, one sentence each. */
+	/** What is missing or broken, one sentence each: /healthz answers 503. */
 	problems: string[];
+	/** What runs but is not what the image runs (an old yt-dlp, another ffmpeg release): logged, /healthz stays 200. */
+	warnings: string[];
 	versions: { ffmpeg: string | null; ytDlp: string | null };
+	/** The yt-dlp binary the tier runs (YT_DLP_BIN, the project's .venv/yt-dlp, or the one on PATH). */
+	ytDlpPath: string;
+}
+
+/** The version yt-dlp.requirements.txt pins, as `yt-dlp --version` prints it; null without the file. */
+export async function pinnedYtDlp(file = YT_DLP_REQUIREMENTS): Promise<string | null> {
+	const text = await readFile(file, "utf8").catch(() => "");
+	return text.match(/^yt-dlp==(\S+)/m)?.[1] ?? null;
+}
+
+/** Warnings about versions that run but are not the image's: Debian's 2023 yt-dlp, an ffmpeg of another major release. */
+export function versionWarnings(versions: SelfCheck["versions"], pin: string | null): string[] {
+	const warnings: string[] = [];
+	const { ffmpeg, ytDlp } = versions;
+	const install = "scripts/install-deps.sh installs the pinned one into .venv/yt-dlp";
+	// yt-dlp versions are dates (YYYY.MM.DD[.build]), so they compare as strings.
+	if (ytDlp && ytDlp < YT_DLP_OLDEST_SAFE)
+		warnings.push(
+			`yt-dlp ${ytDlp} (${tools.ytDlp}) predates ${YT_DLP_OLDEST_SAFE}, the fix of CVE-2024-38519, ` +
+				`and real sites have changed since: ${install}.`,
+		);
+	else if (ytDlp && pin && ytDlp !== pin)
+		warnings.push(
+			`yt-dlp ${ytDlp} (${tools.ytDlp}) is not the pinned ${pin} (yt-dlp.requirements.txt): ${install}.`,
+		);
+	const major = Number(ffmpeg?.match(/^n?(\d+)\./)?.[1]);
+	if (ffmpeg && major !== FFMPEG_MAJOR)
+		warnings.push(
+			`ffmpeg ${ffmpeg} is not ${FFMPEG_MAJOR}.x, the release the image runs and the goldens were drawn with.`,
+		);
+	return warnings;
 }
 
 const TIMEOUT_MS = 20_000;
@@ -157,9 +204,12 @@ export async function selfCheck(): Promise<SelfCheck> {
 	} catch {
 		problems.push("The @vladmandic/human package (BlazeFace) is not installed.");
 	}
+	const versions = { ffmpeg: version?.match(/ffmpeg version (\S+)/)?.[1] ?? null, ytDlp };
 	return {
 		ok: problems.length === 0,
 		problems,
-		versions: { ffmpeg: version?.match(/ffmpeg version (\S+)/)?.[1] ?? null, ytDlp },
+		warnings: versionWarnings(versions, await pinnedYtDlp()),
+		versions,
+		ytDlpPath: tools.ytDlp,
 	};
 }

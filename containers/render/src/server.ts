@@ -136,7 +136,8 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	app.get(HEALTH_PATH, async (c) => {
 		const check = await options.selfCheck;
 		if (!check) return c.json({ ok: true });
-		return c.json({ ok: check.ok, problems: check.problems, versions: check.versions }, check.ok ? 200 : 503);
+		const { ok, problems, warnings, versions } = check;
+		return c.json({ ok, problems, warnings, versions }, ok ? 200 : 503);
 	});
 	const signedByWorker = requireWorkerSignature(secret);
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
@@ -325,7 +326,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 	void check.then((result) =>
 		log(result.ok ? "self-check passed" : "self-check FAILED", {
 			problems: result.problems,
+			warnings: result.warnings,
 			versions: result.versions,
+			ytDlp: result.ytDlpPath,
 		}),
 	);
 	const server = serverFor(tier);
