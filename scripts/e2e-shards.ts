@@ -29,6 +29,7 @@ const USUAL_SECONDS: Record<string, number> = {
 	"dashboard-layout": 29,
 	dashboard: 29,
 	smoke: 2,
+	"continuous-speech": 15,
 	"object-parts": 0.8,
 	openapi: 0.2,
 	secrets: 0.1,

@@ -41,6 +41,11 @@ export interface TalkVideoOptions {
 	preset?: string;
 	/** A face picture that drifts left and right across the frame (a presenter walking): what smart crop follows. */
 	speaker?: string;
+	/**
+	 * Said in one breath: the script spoken once as one text without punctuation, no pause between
+	 * sentences (a fast talker, as the local recognizer then hears one long utterance).
+	 */
+	continuous?: boolean;
 }
 
 /** The public-domain face used as a talking-head stand-in (see containers/render/test/fixtures/README.md). */
@@ -50,15 +55,18 @@ export function makeTalkVideo(options: TalkVideoOptions): void {
 	const { out, seconds, width = 640, height = 360, script = TALK_SCRIPT } = options;
 	const dir = mkdtempSync(join(tmpdir(), "clipforge-sample-"));
 	try {
-		// About 3 s per sentence with its pause: enough inputs to fill the duration.
-		const count = Math.max(1, Math.ceil(seconds / 2.5));
+		// About 3 s per sentence with its pause: enough inputs to fill the duration. Said in one
+		// breath, the whole script is one input, its stops taken out (flite pauses at them).
+		const lines = options.continuous ? [script.join(" ").replace(/[.,!?;:]/g, "")] : script;
+		const count = options.continuous ? 1 : Math.max(1, Math.ceil(seconds / 2.5));
+		const pause = options.continuous ? 0 : PAUSE_SECONDS;
 		const inputs: string[] = [];
 		const chains: string[] = [];
 		for (let i = 0; i < count; i++) {
 			const file = join(dir, `s${i}.txt`);
-			writeFileSync(file, script[i % script.length]!);
+			writeFileSync(file, lines[i % lines.length]!);
 			inputs.push("-f", "lavfi", "-i", `flite=textfile=${escapeFilterValue(file)}:voice=slt`);
-			chains.push(`[${i + 2}:a]aresample=48000,apad=pad_dur=${PAUSE_SECONDS}[a${i}]`);
+			chains.push(`[${i + 2}:a]aresample=48000,apad=pad_dur=${pause}[a${i}]`);
 		}
 		const visual = options.visual ?? `testsrc2=size=${width}x${height}:rate=25`;
 		const face = Math.round((height * 0.5) / 2) * 2;
@@ -95,7 +103,7 @@ export function cachedTalkVideo(options: TalkVideoOptions, cacheDir = join(tmpdi
 	const key = createHash("sha256")
 		.update(JSON.stringify(spec))
 		.update(readFileSync(fileURLToPath(import.meta.url)))
-		.update(JSON.stringify(TALK_SCRIPT))
+		.update(JSON.stringify(spec.script ?? TALK_SCRIPT))
 		.update(spec.speaker ? readFileSync(spec.speaker) : "")
 		.digest("hex")
 		.slice(0, 24);

@@ -229,4 +229,43 @@ describe("the ranker over transcript shapes (property)", () => {
 			{ numRuns: 40 },
 		);
 	}, 120_000);
+
+	it("gives a 51 s story said with a greeting and a sign-off in one unpunctuated, pause-free segment a clip on the story, and its eight-times-longer version clips too", async () => {
+		const greeting =
+			"welcome back to the show today I want to tell you about the time I got locked out of my own apartment";
+		const story =
+			"so last winter I came home late from work and realised my keys were still on my desk at the office my phone was at two percent and the landlord lives in another city so I called a locksmith who said he would be there in an hour it was minus ten outside and I waited in the stairwell where a neighbour I had never met invited me in for tea we talked for two hours about her years as a nurse in the war and when the locksmith finally came he opened the door in about four seconds and charged me ninety dollars but honestly I would pay it again because I made a friend that night and now we have dinner every sunday";
+		const signOff = "anyway that is the story thanks for listening and see you next week";
+		const words = `${greeting} ${story} ${signOff}`.split(" ");
+		const once = backToBack(words, 51);
+		for (const [min, max] of [
+			[15, 60],
+			[15, 40],
+			[10, 30],
+		] as const) {
+			const outcome = await rankMoments(once, { ...defaultConfig(), clipDurationMin: min, clipDurationMax: max });
+			expect(outcome.clips.length, `${min}-${max}`).toBeGreaterThan(0);
+			expect(outcome.clips[0]!.transcript).not.toMatch(/^welcome back/);
+			expect(outcome.clips[0]!.transcript).toMatch(/locksmith|keys/);
+		}
+		const eightTimes = backToBack(Array.from({ length: 8 }, () => words).flat(), 8 * 51, 30);
+		const long = await rankMoments(eightTimes, { ...defaultConfig(), clipDurationMin: 15, clipDurationMax: 90 });
+		expect(long.clips.length).toBeGreaterThanOrEqual(4);
+	});
 });
+
+/** Words said back to back over `seconds`, in one segment or in segments of `segmentSeconds` (no punctuation, no pause). */
+function backToBack(words: string[], seconds: number, segmentSeconds = Infinity) {
+	const each = seconds / words.length;
+	const timed = words.map((word, k) => ({ word, start: 0.5 + k * each, end: 0.5 + (k + 1) * each }));
+	const segments: { start: number; end: number; text: string; words: typeof timed }[] = [];
+	for (const w of timed) {
+		const last = segments[segments.length - 1];
+		if (last && w.end - last.start <= segmentSeconds) {
+			last.words.push(w);
+			last.end = w.end;
+			last.text += ` ${w.word}`;
+		} else segments.push({ start: w.start, end: w.end, text: w.word, words: [w] });
+	}
+	return { language: "en", duration: seconds + 1.5, text: words.join(" "), segments, words: timed };
+}

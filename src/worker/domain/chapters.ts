@@ -26,7 +26,10 @@ export interface VideoChapters {
 
 export const MIN_CHAPTERS = 3;
 export const MIN_CHAPTER_SECONDS = 10;
-export const TOO_SHORT_NOTE = `The video is too short for chapters: YouTube needs at least ${MIN_CHAPTERS} of ${MIN_CHAPTER_SECONDS} seconds or more.`;
+/** Why a video has no chapters, as a sentence: YouTube's rule, and what this video lacks. */
+export const TOO_SHORT_NOTE = `No chapters: YouTube shows chapters only when a video has at least ${MIN_CHAPTERS} of them, each at least ${MIN_CHAPTER_SECONDS} seconds long, and this video is too short (or stays on one topic too long) for that.`;
+export const NO_SPEECH_NOTE =
+	"No chapters: chapters are made from what is said, and no speech was heard in this video.";
 
 /**
  * Chapter spans from candidate starts (seconds, any order) over a video of `duration`: the first

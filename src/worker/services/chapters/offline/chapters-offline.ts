@@ -3,7 +3,7 @@
  * (segment.ts: the likeliest split of its words into topics), kept to YouTube's rules
  * (domain/chapters.ts), each titled and summarised from its own salient terms (describe.ts).
  */
-import { chapterSpans, TOO_SHORT_NOTE, type VideoChapters } from "../../../domain/chapters";
+import { chapterSpans, NO_SPEECH_NOTE, TOO_SHORT_NOTE, type VideoChapters } from "../../../domain/chapters";
 import { chapterUnitsOf, type ChapterUnit as Unit } from "./chapter-units";
 import type { Transcript } from "../../transcription/transcript";
 import { describeChapters, summaryOf } from "./describe";
@@ -19,7 +19,7 @@ export function chaptersOffline(
 
 export function chaptersOfUnits(units: Unit[], duration: number, params = DEFAULT_SEGMENT_PARAMS): VideoChapters {
 	const wholeSummary = (groups: Unit[][]) => summaryOf(describeChapters(groups), groups);
-	if (units.length === 0) return { chapters: [], summary: "", madeBy: "offline", note: TOO_SHORT_NOTE };
+	if (units.length === 0) return { chapters: [], summary: "", madeBy: "offline", note: NO_SPEECH_NOTE };
 	const starts = segmentUnits(units, duration, params);
 	// A topic starts where its first sentence starts; the chapter starts in the silence before it.
 	const spans = chapterSpans(
