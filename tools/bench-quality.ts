@@ -268,7 +268,7 @@ function speed() {
 	try {
 		const long: Record<string, unknown> = {};
 		const script = bundleRankLong(dir);
-		for (const style of ["punctuated", "plain"] as const) {
+		for (const style of ["punctuated", "plain", "continuous"] as const) {
 			const file = join(dir, `${style}.json`);
 			const transcript = longTalk(180, style);
 			writeFileSync(file, JSON.stringify(transcript));
