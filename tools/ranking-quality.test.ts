@@ -41,9 +41,11 @@ describe("the offline ranker on the dev corpora (what it was fitted on: a regres
 		expect(ours.recallAt5).toBeGreaterThanOrEqual(0.8);
 		expect(ours.recallAt5).toBeGreaterThan(fluency.recallAt5 + 0.4);
 		expect(ours.recallAt5).toBeGreaterThan(random.recallAt5 + 0.6);
-		// As fitted: start 1.2-1.3 s, end 2.48-2.54 s (the fit of 2026-11-27, on the local engine's words cased as the Worker writes them).
+		// As fitted: start 1.2-1.3 s, end 2.48-2.54 s (the fit of 2026-11-27, on the local engine's words cased as the Worker
+		// writes them); end 2.71 s since chatter weighs by its share of a sentence and only what is chatter anywhere counts
+		// (2026-11-28: the same change took continuous talk from recall 0.54 to 0.90 and its end error from 8.3 to 3.7 s).
 		expect(ours.startErrorSeconds!).toBeLessThanOrEqual(2.5);
-		expect(ours.endErrorSeconds!).toBeLessThanOrEqual(2.7);
+		expect(ours.endErrorSeconds!).toBeLessThanOrEqual(2.8);
 		expect(ours.distractorsPicked).toBeLessThan(0.1);
 	});
 

@@ -9,8 +9,12 @@
 import { analyseWords } from "./nlp";
 import { SENTENCE_END_MODEL } from "./sentence-end-model";
 
-/** A stretch of talk longer than this (words) with no sentence end in it is read as several sentences. */
+/**
+ * A stretch of talk longer than this (words) with no sentence end in it is read as several
+ * sentences; in a punctuated transcript, whose long sentences are mostly real ones, only past twice that.
+ */
 export const RUN_ON_WORDS = 30;
+export const RUN_ON_WORDS_PUNCTUATED = 60;
 /** No piece shorter than this (words): "so", "you know" alone are not sentences. */
 const MIN_WORDS = 3;
 /** No piece longer than this (words): past it the likeliest end inside is taken even below the bar. */

