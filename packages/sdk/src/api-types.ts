@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * A signed link to the video's stored source, for a player
-         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. 409 `conflict` (with `details.status`) before the source is stored; 410 `source_deleted` once it has been deleted (a video whose first run failed).
+         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone (a video whose first run failed).
          */
         get: {
             parameters: {

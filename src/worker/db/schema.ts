@@ -170,6 +170,16 @@ export const videos = sqliteTable(
 		/** When the video got one of its workspace's processing slots; null while it waits its turn. */
 		slotClaimedAt: text("slot_claimed_at"),
 		completedAt: text("completed_at"),
+		/**
+		 * When the video's charge was delivered: its first run completed (a reprocess does not move
+		 * it). Its source is served from then on (a source link is a delivery), never before.
+		 */
+		deliveredAt: text("delivered_at"),
+		/**
+		 * When a link to the stored source was first signed (GET …/source-url): the source left the
+		 * service, so DELETE refunds nothing from then on (db/videos.ts deleteVideoSettled).
+		 */
+		sourceSignedAt: text("source_signed_at"),
 		updatedAt: text("updated_at")
 			.notNull()
 			.default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),

@@ -5,7 +5,7 @@
  * is never touched again. A video's charge is written in the batch that creates it, and its
  * refund in the batch that fails it (ledger.ts's statements), each guarded on the change before it.
  */
-import { and, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { PROCESSING_STAGES, TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "@clipforge/domain";
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
@@ -17,6 +17,8 @@ import { uploadClaim, uploadStillCompleted } from "./uploads";
 export type VideoRow = typeof videos.$inferSelect;
 
 const notFinished = notInArray(videos.status, [...TERMINAL_STATUSES]);
+/** DELETE gives the charge back only before anything was delivered: no stage past `transcribing`, no source link signed. */
+const refundedWhenDeleted = and(inArray(videos.status, [...REFUNDED_WHEN_DELETED]), isNull(videos.sourceSignedAt))!;
 /** The video's status as its position in the seed's order (a status only moves forward in it). */
 const statusPosition = sql`(CASE ${videos.status} ${sql.join(
 	VIDEO_STATUSES.map((status, i) => sql`WHEN ${status} THEN ${i}`),
@@ -247,12 +249,21 @@ export async function raiseProgress(db: Db, videoId: string, progress: number): 
 		.where(and(eq(videos.id, videoId), lt(videos.progress, value), notFinished));
 }
 
-/** Ends the video as completed unless it already finished. @returns true when this call completed it. */
+/**
+ * Ends the video as completed unless it already finished, and records its charge as delivered (the
+ * first time only). @returns true when this call completed it.
+ */
 export async function markCompleted(db: Db, videoId: string): Promise<boolean> {
 	const results = await runBatch(db, [
 		db
 			.update(videos)
-			.set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW })
+			.set({
+				status: "completed",
+				progress: 100,
+				completedAt: NOW,
+				deliveredAt: sql`COALESCE(${videos.deliveredAt}, ${NOW})`,
+				updatedAt: NOW,
+			})
 			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "completed", AFTER_CHANGE),
 	]);
@@ -288,6 +299,20 @@ export async function startWithConfig(
 	if (results[0]?.meta.changes === 1) return "started";
 	const now = await db.select({ status: videos.status }).from(videos).where(eq(videos.id, video.id)).get();
 	return now?.status === "pending_config" ? "queue_full" : "conflict";
+}
+
+/**
+ * Records that a link to the video's stored source is being handed out, only while its charge is
+ * delivered: one guarded write, so the refund guard of DELETE (deleteVideoSettled) sees it.
+ * @returns false when the video is not delivered (or gone): no link may be signed.
+ */
+export async function recordSourceLink(db: Db, videoId: string): Promise<boolean> {
+	const result = await db
+		.update(videos)
+		.set({ sourceSignedAt: sql`COALESCE(${videos.sourceSignedAt}, ${NOW})` })
+		.where(and(eq(videos.id, videoId), isNotNull(videos.deliveredAt)))
+		.run();
+	return result.meta.changes === 1;
 }
 
 export async function recordSource(db: Db, videoId: string, sourceKey: string): Promise<void> {
@@ -338,8 +363,9 @@ export async function failVideo(
 
 /**
  * DELETE of a video, settled and removed in one batch: a video still in one of
- * REFUNDED_WHEN_DELETED is ended and refunded (guarded on that status, so a video that moves past
- * `transcribing`, completes or fails meanwhile is not), then its rows go. Stored files are R2's part.
+ * REFUNDED_WHEN_DELETED whose source was never handed out is ended and refunded (guarded on both,
+ * so a video that moves past `transcribing`, completes or fails meanwhile, or whose source link was
+ * signed, is not), then its rows go. Stored files are R2's part.
  * @returns null when another request deleted it first; otherwise the minutes this call refunded.
  */
 export async function deleteVideoSettled(
@@ -356,7 +382,7 @@ export async function deleteVideoSettled(
 				completedAt: NOW,
 				updatedAt: NOW,
 			})
-			.where(and(eq(videos.id, videoId), inArray(videos.status, [...REFUNDED_WHEN_DELETED]))),
+			.where(and(eq(videos.id, videoId), refundedWhenDeleted)),
 		...refundStatements(videos, videoId, "video deleted before anything was delivered", { afterChange: true }),
 		db.delete(clips).where(eq(clips.videoId, videoId)),
 		db.delete(videoEvents).where(eq(videoEvents.videoId, videoId)),
