@@ -73,6 +73,13 @@ export class FakeRenderTier {
 	readonly refused: string[] = [];
 	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
 	private readonly videoSources = new Map<string, string>();
+	/**
+	 * The stretch of its source each video's kept file holds (the download's or upload's `frame`;
+	 * absent: the whole source). Later jobs read it as the real tier does: at `time - sourceStart`
+	 * of the kept file, which is `time - sourceStart + frame.start` of the source, so a wrong
+	 * `sourceStart` is heard, and a read outside the kept file fails.
+	 */
+	readonly keptFrames = new Map<string, { start: number; end: number } | null>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
 	readonly media = new Set<string>();
 	/** What the tier's startup self-check reports missing (its /healthz answers 503 with them). */
@@ -245,28 +252,48 @@ export class FakeRenderTier {
 	} = {
 		download: async (req) => {
 			this.videoSources.set(req.videoId, req.url);
+			this.keptFrames.set(req.videoId, req.frame);
 			return { progress: [0.5, 1], result: { bytes: 1234 } };
 		},
-		uploadSource: async (req) => ({
-			progress: [1],
-			result: { bytes: await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4") },
-		}),
+		uploadSource: async (req) => {
+			this.keptFrames.set(req.videoId, req.frame);
+			if (!req.upload)
+				return {
+					progress: [1],
+					result: {
+						bytes: await put(
+							req.putUrl,
+							JSON.stringify({ source: req.url, frame: req.frame }),
+							"video/mp4",
+						),
+					},
+				};
+			// An upload's frame copied out of it, read through the Worker's signed URL as the real tier's ffmpeg does.
+			const upload = await exports.default.fetch(req.url);
+			if (!upload.ok)
+				return { error: { code: "source_missing", message: `upload ${upload.status}`, retryable: false } };
+			await upload.body?.cancel();
+			const duration = req.frame ? req.frame.end - req.frame.start : 0;
+			const copy = JSON.stringify({ fakeVideo: { duration }, framedUpload: true, frame: req.frame });
+			return { progress: [1], result: { bytes: await put(req.putUrl, copy, "video/mp4") } };
+		},
 		extractAudio: async (req) => {
 			const source = this.sources.get(this.videoSources.get(req.videoId) ?? "");
 			const silent = source?.silent ?? [...this.sources.values()].some((s) => s.silent);
 			const chunks = [];
 			for (const chunk of req.chunks) {
+				const start = this.sourceTime(req.videoId, chunk.start, req.sourceStart);
+				const outside = this.outsideKeptFile(req.videoId, start, start + 0.01);
+				if (outside) return { error: outside };
 				// The "audio" is a descriptor: what the local engine and the Whisper stub will hear in it.
 				const descriptor = {
 					videoId: req.videoId,
-					start: chunk.start,
+					start,
 					duration: chunk.duration,
 					silent,
 					script: source?.script ?? null,
 					whisperFaults: source?.whisperFaults ?? null,
-					whisper: whisperOutput(
-						silent ? [] : scriptSegments(chunk.start, chunk.start + chunk.duration, source?.script),
-					),
+					whisper: whisperOutput(silent ? [] : scriptSegments(start, start + chunk.duration, source?.script)),
 				};
 				const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
 				chunks.push({ index: chunk.index, start: chunk.start, duration: chunk.duration, bytes });
@@ -296,8 +323,15 @@ export class FakeRenderTier {
 		},
 		signals: async (req) => {
 			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
+			const outside = this.outsideKeptFile(
+				req.videoId,
+				this.sourceTime(req.videoId, req.start, req.sourceStart),
+				this.sourceTime(req.videoId, req.end, req.sourceStart),
+			);
+			if (outside) return { error: outside };
+			const heard = (slot: number) => this.sourceTime(req.videoId, slot / 2, req.sourceStart);
 			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) =>
-				i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28,
+				i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => heard(i) >= a && heard(i) < b) ? -10 : -28,
 			);
 			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
 			return { result: { intervals: loudness.length, bytes } };
@@ -321,9 +355,16 @@ export class FakeRenderTier {
 					};
 				this.backgroundsFetched.add(req.splitScreen.backgroundKey);
 			}
+			// What the clip shows, in the source's seconds (the kept file read at `time - sourceStart`).
+			const shows = {
+				start: this.sourceTime(req.videoId, req.start, req.sourceStart),
+				end: this.sourceTime(req.videoId, req.end, req.sourceStart),
+			};
+			const outside = this.outsideKeptFile(req.videoId, shows.start, shows.end);
+			if (outside) return { error: outside };
 			const bytes = await put(
 				req.videoPutUrl,
-				JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }),
+				JSON.stringify({ clip: req.clipId, ...shows, aspectRatio: req.aspectRatio }),
 				"video/mp4",
 			);
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
@@ -402,6 +443,22 @@ export class FakeRenderTier {
 			return { result: { bytes, width: 512, height: 256, duration: req.kind === "watermark" ? 0 : 20 } };
 		},
 	};
+
+	/** The source's time the real tier would read for `time` of a request that says the kept file begins at `sourceStart`. */
+	private sourceTime(videoId: string, time: number, sourceStart: number): number {
+		return round3(time - sourceStart + (this.keptFrames.get(videoId)?.start ?? 0));
+	}
+
+	/** A read of [from, to) of the source that the kept file does not hold fails, as ffmpeg finds nothing there. */
+	private outsideKeptFile(videoId: string, from: number, to: number): RenderError | null {
+		const kept = this.keptFrames.get(videoId);
+		if (!kept || (from >= kept.start - 0.01 && to <= kept.end + 0.01)) return null;
+		return {
+			code: "process_failed",
+			message: `read ${from}-${to} s of a source kept only for ${kept.start}-${kept.end} s`,
+			retryable: false,
+		};
+	}
 
 	private answerDns(query: URL): Response {
 		const name = query.searchParams.get("name") ?? "";

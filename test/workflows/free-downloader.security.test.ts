@@ -5,12 +5,12 @@
  * once one was signed the video's charge is never given back.
  */
 import { introspectWorkflow } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
-import { useFakeRenderTier } from "../helpers/fake-render-tier";
+import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
 
 const fake = useFakeRenderTier({ introspect: false });
 const source = (duration: number) =>
@@ -89,3 +89,103 @@ describe("the free downloader: source link, then DELETE", () => {
 		expect(await ledgerSum(workspaceId)).toBe(8);
 	});
 });
+
+describe("only what was paid for is kept and served", () => {
+	it("timeframeStart 0, timeframeEnd 1 of a 75 s source costs 1 minute, and the source kept and served is that second", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
+		const config = { timeframeStart: 0, timeframeEnd: 1, skipClipping: true };
+		const videoId = await submitAndProcess(apiKey, source(75), config);
+		expect(await balanceOf(workspaceId)).toBe(9);
+		const link = await call("GET", `/api/videos/${videoId}/source-url`, { key: apiKey });
+		expect(link.body).toMatchObject({ startsAt: 0 });
+		// The fake tier's "file" says which stretch of the source it holds.
+		const served = await call("GET", pathOf(link.body.url), { key: null });
+		expect(served.status).toBe(200);
+		expect(served.body.frame).toEqual({ start: 0, end: 1 });
+	});
+
+	it("a frame in the middle: the kept file holds 20-50 s, and clips, words and renders stay in the source's seconds", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const config = { timeframeStart: 20, timeframeEnd: 50, clipDurationMin: 5, clipDurationMax: 12 };
+		const videoId = await submitAndProcess(apiKey, source(75), config);
+		const link = await call("GET", `/api/videos/${videoId}/source-url`, { key: apiKey });
+		expect(link.body.startsAt).toBe(20);
+		expect((await call("GET", pathOf(link.body.url), { key: null })).body.frame).toEqual({ start: 20, end: 50 });
+
+		const words = (await call("GET", `/api/videos/${videoId}/transcript`, { key: apiKey })).body.words as {
+			start: number;
+			end: number;
+		}[];
+		expect(words.length).toBeGreaterThan(20);
+		expect(words.every((w) => w.start >= 20 && w.end <= 50)).toBe(true);
+		const { clips } = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body;
+		expect(clips.length).toBeGreaterThan(0);
+		for (const clip of clips) {
+			expect(clip.startTime).toBeGreaterThanOrEqual(20);
+			expect(clip.endTime).toBeLessThanOrEqual(50);
+			// Each rendered file shows the stretch of the source the API says (the tier read the kept file at its own times).
+			const file = (await call("GET", pathOf(clip.downloadUrl), { key: null })).body;
+			expect(file.start).toBeCloseTo(clip.startTime, 2);
+			expect(file.end).toBeCloseTo(clip.endTime, 2);
+		}
+		// A clip edit reads the same kept file: trimmed by a second, it renders the new stretch.
+		const [clip] = clips;
+		const edited = await editAndWait(apiKey, clip.id, { startTime: clip.startTime + 1 });
+		const file = (await call("GET", pathOf(edited.downloadUrl), { key: null })).body;
+		expect(file.start).toBeCloseTo(edited.startTime, 2);
+	});
+
+	it("an upload with a narrower frame keeps only that frame: the rest of the uploaded file is deleted", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const file = fakeVideoFile({ duration: 75 }, 4096);
+		const created = await call("POST", "/api/uploads", {
+			key: apiKey,
+			body: { fileName: "talk.mp4", size: file.length, contentType: "video/mp4" },
+		});
+		expect(created.status).toBe(201);
+		const part = await exports.default.fetch(created.body.partUrlTemplate.replace("{partNumber}", "1"), {
+			method: "PUT",
+			body: file,
+			headers: { "content-type": "application/octet-stream" },
+		});
+		expect(part.status).toBe(200);
+		expect((await call("POST", `/api/uploads/${created.body.id}/complete`, { key: apiKey })).status).toBe(200);
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		const config = { timeframeStart: 10, timeframeEnd: 40, skipClipping: true };
+		const submitted = await call("POST", "/api/videos/upload", {
+			key: apiKey,
+			body: { uploadId: created.body.id, config },
+		});
+		expect(submitted.status).toBe(201);
+		await (await introspector.get())[0]!.waitForStatus("complete");
+		const videoId = submitted.body.video.id;
+
+		expect(await env.MEDIA.head(`sources/${videoId}/source.mp4`)).toBeNull();
+		const link = await call("GET", `/api/videos/${videoId}/source-url`, { key: apiKey });
+		expect(link.body.startsAt).toBe(10);
+		const served = await call("GET", pathOf(link.body.url), { key: null });
+		expect(served.body).toMatchObject({ framedUpload: true, frame: { start: 10, end: 40 } });
+		const words = (await call("GET", `/api/videos/${videoId}/transcript`, { key: apiKey })).body.words as {
+			start: number;
+		}[];
+		expect(words.length).toBeGreaterThan(10);
+		expect(words.every((w) => w.start >= 10 && w.start < 40)).toBe(true);
+	});
+});
+
+/** PATCHes a clip with a re-render and waits until it is drawn again. */
+async function editAndWait(apiKey: string, clipId: string, changes: Record<string, unknown>) {
+	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+	await introspector.modifyAll(async (m) => {
+		await m.disableSleeps();
+		await m.disableRetryDelays();
+	});
+	const patched = await call("PATCH", `/api/clips/${clipId}`, { key: apiKey, body: changes });
+	expect(patched.status, JSON.stringify(patched.body)).toBe(202);
+	for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+	return (await call("GET", `/api/clips/${clipId}`, { key: apiKey })).body;
+}

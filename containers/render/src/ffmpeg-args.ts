@@ -313,6 +313,39 @@ export function extractAudioChunkArgs(
 	];
 }
 
+/**
+ * The stretch [start, start + duration) of a stored or downloaded source copied out without
+ * re-encoding (the first video and audio streams only). Seeking before the input keeps the
+ * keyframe before `start` as hidden pre-roll (an MP4 edit list), so the copy's time 0 is exactly
+ * `start` of the input for every reader that honours edit lists (ffmpeg, browsers).
+ */
+export function frameCopyArgs(
+	input: string,
+	start: number,
+	duration: number,
+	outputPath: string,
+	format: "mp4" | "matroska",
+): string[] {
+	return [
+		...COMMON,
+		...sourceInputOptions(input),
+		...(start > 0 ? ["-ss", seconds(start)] : []),
+		"-i",
+		input,
+		"-t",
+		seconds(duration),
+		"-map",
+		"0:v:0",
+		"-map",
+		"0:a:0?",
+		"-c",
+		"copy",
+		"-f",
+		format,
+		outputPath,
+	];
+}
+
 /** 16 kHz mono 16-bit WAV, the only input pocketsphinx_continuous reads. */
 export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): string[] {
 	return [...COMMON, "-i", inputPath, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", outputPath];

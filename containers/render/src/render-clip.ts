@@ -17,6 +17,7 @@ import { jobTimeouts } from "./job-timeouts.ts";
 import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
+import { fileTime } from "./source-frame.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
 import {
 	analyseSpeakers,
@@ -37,10 +38,12 @@ import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
 const THUMBNAIL_WIDTH = 540;
 
 export async function renderClip(
-	req: RenderClipSpec,
+	spec: RenderClipSpec,
 	onProgress: OnProgress,
 	signal: AbortSignal,
 ): Promise<RenderClipResult> {
+	// Every read below seeks the stored file, which begins at sourceStart of the source (source-frame.ts).
+	const req = { ...spec, start: fileTime(spec.start, spec.sourceStart), end: fileTime(spec.end, spec.sourceStart) };
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];

@@ -80,6 +80,20 @@ export type ProbeResult = z.infer<typeof ProbeResult>;
 
 // ---------------------------------------------------------------- source, audio, transcription
 
+/** A stretch of the source, in seconds into it. */
+export const SourceFrame = z
+	.object({ start: z.number().nonnegative(), end: z.number().positive() })
+	.refine((f) => f.end > f.start, { message: "end must be after start", path: ["end"] });
+export type SourceFrame = z.infer<typeof SourceFrame>;
+
+/**
+ * Where the stored source begins in the source, in seconds: its time frame's start when it was
+ * cut to it (0: the whole source, as every source stored before cuts existed). Every other time of
+ * a request that carries it is in the source's seconds; the tier seeks `time - sourceStart` in the
+ * stored file.
+ */
+const SourceStart = z.number().nonnegative().default(0);
+
 export const DownloadRequest = z.object({
 	videoId: PathSafeId,
 	url: httpUrl,
@@ -90,6 +104,17 @@ export const DownloadRequest = z.object({
 	 * download with a long one is refused.
 	 */
 	expectedDuration: z.number().positive().nullable().default(null),
+	/**
+	 * Only this stretch is kept (what the video was charged for): the checked download is cut to it
+	 * without re-encoding, and the kept file's time 0 is `frame.start` of the source. Null: the
+	 * whole source is kept.
+	 */
+	frame: SourceFrame.nullable().default(null),
+	/**
+	 * `url` is a user's stored upload (the Worker's signed URL): never read by yt-dlp, only by
+	 * ffmpeg under the upload formats, which copies `frame` out of it.
+	 */
+	upload: z.boolean().default(false),
 });
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
 export const DownloadResult = z.object({ bytes: z.number().int().nonnegative() });
@@ -113,6 +138,7 @@ export type AudioChunkSpec = z.infer<typeof AudioChunkSpec>;
 export const ExtractAudioRequest = z.object({
 	videoId: PathSafeId,
 	sourceUrl: httpUrl,
+	sourceStart: SourceStart,
 	chunks: z.array(AudioChunkSpec).min(1),
 });
 export type ExtractAudioRequest = z.infer<typeof ExtractAudioRequest>;
@@ -146,6 +172,7 @@ export const SignalsRequest = z
 	.object({
 		videoId: PathSafeId,
 		sourceUrl: httpUrl,
+		sourceStart: SourceStart,
 		/** Seconds the source lasts. */
 		duration: z.number().positive(),
 		/** The time frame, seconds into the source. */
@@ -209,6 +236,8 @@ export const RenderClipRequest = z.object({
 	workspaceId: PathSafeId.optional(),
 	clipId: PathSafeId,
 	sourceUrl: httpUrl,
+	sourceStart: SourceStart,
+	/** The clip's stretch, in seconds into the source. */
 	start: z.number().nonnegative(),
 	end: z.number().positive(),
 	aspectRatio: AspectRatio,

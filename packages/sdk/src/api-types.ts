@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * A signed link to the video's stored source, for a player
-         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone (a video whose first run failed).
+         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`: only the video's time frame is kept (what it was charged for), beginning at `startsAt` of the source. A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone (a video whose first run failed).
          */
         get: {
             parameters: {
@@ -3555,6 +3555,8 @@ export interface components {
             url: string;
             /** @description When the link stops working (ISO 8601). */
             expiresAt: string;
+            /** @description Where the file begins in the source, in seconds: only the video's time frame is kept, so the file's 0:00 is this second of the source (0 when the frame starts at the beginning). Clips, words and chapters are in the source's seconds: seek a player to `time - startsAt`. */
+            startsAt: number;
         };
         ReprocessResponse: {
             message: string;

@@ -157,6 +157,11 @@ export const videos = sqliteTable(
 		language: text("language"),
 		/** R2 keys of the stored artefacts, set as stages finish. */
 		sourceKey: text("source_key"),
+		/**
+		 * Where the stored source begins in the source, in seconds: it is kept cut to the video's time
+		 * frame (domain/sources.ts), so its time 0 is the frame's start; 0 for a whole source.
+		 */
+		sourceStart: real("source_start").notNull().default(0),
 		transcriptKey: text("transcript_key"),
 		/** Which ranker produced the clips (ClipPro may fall back to ClipBasic). */
 		rankedBy: text("ranked_by"),

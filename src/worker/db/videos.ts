@@ -319,6 +319,18 @@ export async function recordSource(db: Db, videoId: string, sourceKey: string): 
 	await db.update(videos).set({ sourceKey }).where(eq(videos.id, videoId));
 }
 
+/**
+ * Where the kept source begins in the source (its time frame's start; domain/sources.ts), and its
+ * key when it is not the usual one (an upload's frame copied out of it). Written before anything
+ * reads the kept file.
+ */
+export async function recordSourceFrame(db: Db, videoId: string, start: number, sourceKey?: string): Promise<void> {
+	await db
+		.update(videos)
+		.set({ sourceStart: start, ...(sourceKey ? { sourceKey } : {}) })
+		.where(eq(videos.id, videoId));
+}
+
 export async function recordTranscript(
 	db: Db,
 	videoId: string,

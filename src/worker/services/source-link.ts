@@ -14,7 +14,7 @@ export async function sourceLinkFor(
 	db: Db,
 	video: VideoRow,
 	origin: string,
-): Promise<{ url: string; expiresAt: string }> {
+): Promise<{ url: string; expiresAt: string; startsAt: number }> {
 	if (!video.deliveredAt) {
 		// A first run that failed was refunded and its files deleted: there is nothing to wait for.
 		if (video.status === "failed") throw sourceDeleted("the video failed and its stored files were deleted");
@@ -22,7 +22,8 @@ export async function sourceLinkFor(
 	}
 	if (!video.sourceKey || !(await env.MEDIA.head(video.sourceKey))) throw sourceDeleted("it is no longer stored");
 	if (!(await recordSourceLink(db, video.id))) throw new ApiError("not_found", `Video ${video.id} was not found.`);
-	return signSourceUrl(env, origin, video.id, video.sourceKey);
+	// Kept cut to its time frame (domain/sources.ts): the file's time 0 is `startsAt` of the source.
+	return { ...(await signSourceUrl(env, origin, video.id, video.sourceKey)), startsAt: video.sourceStart };
 }
 
 function notYet(status: string): ApiError {

@@ -18,7 +18,7 @@ import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
-import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
+import { readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
 
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
 export interface ClipToRender {
@@ -32,6 +32,8 @@ export interface ClipToRender {
 	/** The transcript's words (absolute times); empty when neither captions nor silence removal need them. */
 	words: Word[];
 	sourceUrl: string;
+	/** Where the kept source begins in the source (start and end stay in the source's seconds). */
+	sourceStart: number;
 	videoPutUrl: string;
 	thumbnailPutUrl: string;
 }
@@ -54,6 +56,7 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		workspaceId: clip.workspaceId,
 		clipId: clip.clipId,
 		sourceUrl: clip.sourceUrl,
+		sourceStart: clip.sourceStart,
 		start: clip.start,
 		end: clip.end,
 		aspectRatio: config.aspectRatio,
@@ -88,9 +91,10 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 		.map((w) => ({ word: w.word, start: Math.max(0, w.start - start), end: Math.min(end, w.end) - start }));
 }
 
-/** Where a clip's render reads and writes: its source, its two files, and its look. */
+/** Where a clip's render reads and writes: its source (and where it begins), its two files, and its look. */
 export interface RenderTargets {
 	sourceKey: string;
+	sourceStart: number;
 	videoKey: string;
 	thumbnailKey: string;
 	look: RenderLook;
@@ -113,7 +117,7 @@ export async function signTargets(
 		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
 	]);
 	return {
-		urls: { sourceUrl, videoPutUrl, thumbnailPutUrl },
+		urls: { sourceUrl, sourceStart: targets.sourceStart, videoPutUrl, thumbnailPutUrl },
 		look: {
 			watermark: signedWatermark,
 			background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null,
@@ -121,7 +125,7 @@ export async function signTargets(
 	};
 }
 
-type SignedUrls = Pick<ClipToRender, "sourceUrl" | "videoPutUrl" | "thumbnailPutUrl">;
+type SignedUrls = Pick<ClipToRender, "sourceUrl" | "sourceStart" | "videoPutUrl" | "thumbnailPutUrl">;
 
 /** A clip row as the tier is asked to draw it. */
 export function clipToRender(
@@ -202,7 +206,8 @@ export async function renderClipStep(
 	const thumbnailKey = r2Keys.clipThumbnail(run.videoId, clipId);
 	if (clip.status === "completed" && (await run.env.MEDIA.head(videoKey))) return { clipId, videoKey };
 
-	const targets: RenderTargets = { sourceKey: job.sourceKey, videoKey, thumbnailKey, look: job.look };
+	const { start: sourceStart } = await storedSource(run);
+	const targets: RenderTargets = { sourceKey: job.sourceKey, sourceStart, videoKey, thumbnailKey, look: job.look };
 	const signed = await signTargets(run, targets);
 	const { config } = video;
 	const words = await wordsIfNeeded(run, config, job.transcriptKey);

@@ -47,12 +47,11 @@ export async function loadReprocess(
 export async function reuseOrComputeSignals(
 	run: VideoRun,
 	video: LoadedVideo,
-	sourceKey: string,
 ): Promise<{ key: string; intervals: number }> {
 	const key = r2Keys.signals(run.videoId);
 	const stored = await run.env.MEDIA.get(key);
 	if (stored) return { key, intervals: ((await stored.json()) as AudioSignals).loudness.length };
-	return computeSignals(run, video, sourceKey);
+	return computeSignals(run, video);
 }
 
 /** The first run's ranking, with the new config, into clips of the reprocess's generation. */

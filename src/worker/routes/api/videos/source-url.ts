@@ -19,6 +19,10 @@ const SourceUrlSchema = z
 				"The stored source video, with HTTP Range support (a player can seek in it). No credentials needed: the token in it is valid one hour; ask again for a fresh one.",
 		}),
 		expiresAt: z.string().openapi({ description: "When the link stops working (ISO 8601)." }),
+		startsAt: z.number().openapi({
+			description:
+				"Where the file begins in the source, in seconds: only the video's time frame is kept, so the file's 0:00 is this second of the source (0 when the frame starts at the beginning). Clips, words and chapters are in the source's seconds: seek a player to `time - startsAt`.",
+		}),
 	})
 	.openapi("SourceUrl");
 
@@ -28,7 +32,7 @@ const sourceUrlRoute = createRoute({
 	tags: ["videos"],
 	summary: "A signed link to the video's stored source, for a player",
 	description:
-		"The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. " +
+		"The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`: only the video's time frame is kept (what it was charged for), beginning at `startsAt` of the source. " +
 		"A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), " +
 		"and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone (a video whose first run failed).",
 	security: BEARER_OR_SESSION,
