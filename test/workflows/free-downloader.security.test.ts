@@ -11,6 +11,8 @@ import { renderJobs } from "@clipforge/contract";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
+import { purgeExpiredSources } from "../../src/worker/services/source-retention";
+import { signInternalObjectUrl } from "../../src/worker/services/signing";
 
 const fake = useFakeRenderTier({ introspect: false });
 const source = (duration: number) =>
@@ -174,6 +176,69 @@ describe("only what was paid for is kept and served", () => {
 		}[];
 		expect(words.length).toBeGreaterThan(10);
 		expect(words.every((w) => w.start >= 10 && w.start < 40)).toBe(true);
+	});
+});
+
+describe("sources expire under a retention", () => {
+	const DAY = 86_400_000;
+
+	it("kept 7 days after the video completed, then deleted by the cron: link 410, reprocess and re-render 410 saying why, the rest stays", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const config = { clipDurationMin: 5, clipDurationMax: 12 };
+		const videoId = await submitAndProcess(apiKey, source(60), config);
+		const link = await call("GET", `/api/videos/${videoId}/source-url`, { key: apiKey });
+		expect(link.status).toBe(200);
+		const keptFor = Date.parse(link.body.keptUntil) - Date.now();
+		expect(keptFor).toBeGreaterThan(7 * DAY - 60_000);
+		expect(keptFor).toBeLessThanOrEqual(7 * DAY);
+
+		// Six days on, nothing is due; eight days on, the source goes (the cron calls this every 5 minutes).
+		expect((await purgeExpiredSources(env, Date.now() + 6 * DAY)).purged).toBe(0);
+		expect((await call("GET", pathOf(link.body.url), { key: null })).status).toBe(200);
+		expect((await purgeExpiredSources(env, Date.now() + 8 * DAY)).purged).toBeGreaterThanOrEqual(1);
+		expect((await env.MEDIA.list({ prefix: `sources/${videoId}/` })).objects).toEqual([]);
+
+		const refused = await call("GET", `/api/videos/${videoId}/source-url`, { key: apiKey });
+		expect(refused.status).toBe(410);
+		expect(refused.body.error.code).toBe("source_deleted");
+		expect(refused.body.error.message).toMatch(/kept 7 days after the video completed/);
+		const old = await call("GET", pathOf(link.body.url), { key: null });
+		expect(old.status).toBe(410);
+		expect(old.body.error.code).toBe("source_deleted");
+
+		const reprocess = await call("POST", `/api/videos/${videoId}/reprocess`, {
+			key: apiKey,
+			body: { config: { clipDurationMax: 15 } },
+		});
+		expect(reprocess.status).toBe(410);
+		expect(reprocess.body.error).toMatchObject({ code: "source_deleted" });
+		expect(reprocess.body.error.message).toMatch(/kept 7 days.*cannot be reprocessed.*Submit the URL again/);
+		const { clips } = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body;
+		expect(clips.length).toBeGreaterThan(0);
+		const trim = await call("PATCH", `/api/clips/${clips[0].id}`, {
+			key: apiKey,
+			body: { startTime: clips[0].startTime + 1 },
+		});
+		expect(trim.status).toBe(410);
+		expect(trim.body.error.message).toMatch(/kept 7 days.*cannot be rendered again/);
+
+		// What was delivered stays: the clips' files, the transcript, the chapters.
+		expect((await call("GET", pathOf(clips[0].downloadUrl), { key: null })).status).toBe(200);
+		expect((await call("GET", `/api/videos/${videoId}/transcript`, { key: apiKey })).status).toBe(200);
+		expect((await call("GET", `/api/videos/${videoId}/chapters`, { key: apiKey })).status).toBe(200);
+		// And nothing may store the source again (a late job of the tier).
+		const put = await call(
+			"PUT",
+			(await signInternalObjectUrl(env, `sources/${videoId}/source.mp4`, "PUT")).replace(
+				env.INTERNAL_BASE_URL,
+				"",
+			),
+			{
+				rawBody: "late bytes",
+				headers: { "content-type": "video/mp4", "content-length": "10" },
+			},
+		);
+		expect(put.status).toBe(409);
 	});
 });
 

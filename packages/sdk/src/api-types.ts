@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * A signed link to the video's stored source, for a player
-         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`: only the video's time frame is kept (what it was charged for), beginning at `startsAt` of the source. A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone (a video whose first run failed).
+         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`: only the video's time frame is kept (what it was charged for), beginning at `startsAt` of the source. A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone: past its retention (`keptUntil`), or a video whose first run failed.
          */
         get: {
             parameters: {
@@ -3557,6 +3557,8 @@ export interface components {
             expiresAt: string;
             /** @description Where the file begins in the source, in seconds: only the video's time frame is kept, so the file's 0:00 is this second of the source (0 when the frame starts at the beginning). Clips, words and chapters are in the source's seconds: seek a player to `time - startsAt`. */
             startsAt: number;
+            /** @description When the stored source is deleted (ISO 8601): sources are kept a retention (7 days by default) after the video completed; after that this route, the link, a reprocess and a clip re-render answer 410 `source_deleted`, while the clips, transcript and chapters stay. */
+            keptUntil: string;
         };
         ReprocessResponse: {
             message: string;

@@ -185,6 +185,8 @@ export const videos = sqliteTable(
 		 * service, so DELETE refunds nothing from then on (db/videos.ts deleteVideoSettled).
 		 */
 		sourceSignedAt: text("source_signed_at"),
+		/** When the retention purge deleted the stored source (domain/sources.ts): its link then answers 410. */
+		sourcePurgedAt: text("source_purged_at"),
 		updatedAt: text("updated_at")
 			.notNull()
 			.default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
@@ -193,6 +195,10 @@ export const videos = sqliteTable(
 	(t) => [
 		index("videos_workspace_created").on(t.workspaceId, t.createdAt),
 		index("videos_workspace_status").on(t.workspaceId, t.status),
+		// The retention purge's question: delivered sources not yet deleted, oldest first.
+		index("videos_source_kept")
+			.on(t.deliveredAt)
+			.where(sql`${t.sourcePurgedAt} IS NULL AND ${t.deliveredAt} IS NOT NULL`),
 	],
 );
 

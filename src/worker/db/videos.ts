@@ -5,7 +5,7 @@
  * is never touched again. A video's charge is written in the batch that creates it, and its
  * refund in the batch that fails it (ledger.ts's statements), each guarded on the change before it.
  */
-import { and, desc, eq, inArray, isNotNull, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { PROCESSING_STAGES, TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "@clipforge/domain";
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
@@ -310,9 +310,44 @@ export async function recordSourceLink(db: Db, videoId: string): Promise<boolean
 	const result = await db
 		.update(videos)
 		.set({ sourceSignedAt: sql`COALESCE(${videos.sourceSignedAt}, ${NOW})` })
-		.where(and(eq(videos.id, videoId), isNotNull(videos.deliveredAt)))
+		.where(and(eq(videos.id, videoId), isNotNull(videos.deliveredAt), isNull(videos.sourcePurgedAt)))
 		.run();
 	return result.meta.changes === 1;
+}
+
+/**
+ * Videos whose stored source is past its retention (delivered before `cutoff`, not yet purged),
+ * oldest first; only once the video is at rest (not reprocessing, no clip rendering again), so a
+ * render under way keeps its source until it ends.
+ */
+export function sourcesPastRetention(db: Db, cutoff: string, limit: number) {
+	const rendering = db
+		.select({ id: clips.id })
+		.from(clips)
+		.where(and(eq(clips.videoId, videos.id), eq(clips.status, "generating")));
+	return db
+		.select({ id: videos.id })
+		.from(videos)
+		.where(
+			and(
+				isNull(videos.sourcePurgedAt),
+				isNotNull(videos.deliveredAt),
+				lt(videos.deliveredAt, cutoff),
+				inArray(videos.status, [...TERMINAL_STATUSES]),
+				notExists(rendering),
+			),
+		)
+		.orderBy(videos.deliveredAt)
+		.limit(limit)
+		.all();
+}
+
+/** The stored source was deleted by the retention purge: no link is signed for it again. */
+export async function markSourcePurged(db: Db, videoId: string): Promise<void> {
+	await db
+		.update(videos)
+		.set({ sourcePurgedAt: NOW })
+		.where(and(eq(videos.id, videoId), isNull(videos.sourcePurgedAt)));
 }
 
 export async function recordSource(db: Db, videoId: string, sourceKey: string): Promise<void> {

@@ -33,6 +33,8 @@ import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-con
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
+import type { settingsOf } from "../settings";
+import { sourceExpired } from "./source-link";
 import { clipText, type Transcript } from "./transcription/transcript";
 import { startInstance } from "./workflow-instances";
 
@@ -208,7 +210,11 @@ function affectsPicture(config: VideoConfig, before: ClipCut, after: ClipCut): b
 }
 
 /** The stored transcript, or 410 when the stored source or transcript is gone (a re-render needs both). */
-async function storedTranscript(env: Pick<Env, "MEDIA">, video: VideoRow): Promise<Transcript> {
+async function storedTranscript(
+	env: Pick<Env, "MEDIA"> & Parameters<typeof settingsOf>[0],
+	video: VideoRow,
+): Promise<Transcript> {
+	if (video.sourcePurgedAt) throw sourceExpired(env, video.sourcePurgedAt, "rendered again");
 	const sourceKey = video.sourceKey ?? r2Keys.source(video.id);
 	const [source, transcript] = await Promise.all([
 		env.MEDIA.head(sourceKey),

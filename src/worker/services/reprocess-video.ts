@@ -23,6 +23,8 @@ import { ApiError, zodIssues } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { assertBackgroundChoice } from "./configure-video";
 import { r2Keys } from "./r2-keys";
+import type { settingsOf } from "../settings";
+import { sourceExpired } from "./source-link";
 import { slotRulesOf } from "./processing-slots";
 import { assertActivePlan } from "./submit-video";
 import { startInstance } from "./workflow-instances";
@@ -154,7 +156,12 @@ function transcribedConfig(current: VideoConfig, history: ReprocessRow[]): Video
  * The source and transcript must still be stored. A video that failed on its first run had its
  * files deleted (and its minutes refunded); one whose reprocess failed keeps them.
  */
-async function assertStoredFiles(env: Pick<Env, "MEDIA">, video: VideoRow, history: ReprocessRow[]): Promise<void> {
+async function assertStoredFiles(
+	env: Pick<Env, "MEDIA"> & Parameters<typeof settingsOf>[0],
+	video: VideoRow,
+	history: ReprocessRow[],
+): Promise<void> {
+	if (video.sourcePurgedAt) throw sourceExpired(env, video.sourcePurgedAt, "reprocessed");
 	const sourceKey = video.sourceKey ?? r2Keys.source(video.id);
 	const transcriptKey = video.transcriptKey;
 	const failedFirstRun = video.status === "failed" && history.length === 0;

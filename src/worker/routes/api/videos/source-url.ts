@@ -23,6 +23,10 @@ const SourceUrlSchema = z
 			description:
 				"Where the file begins in the source, in seconds: only the video's time frame is kept, so the file's 0:00 is this second of the source (0 when the frame starts at the beginning). Clips, words and chapters are in the source's seconds: seek a player to `time - startsAt`.",
 		}),
+		keptUntil: z.string().openapi({
+			description:
+				"When the stored source is deleted (ISO 8601): sources are kept a retention (7 days by default) after the video completed; after that this route, the link, a reprocess and a clip re-render answer 410 `source_deleted`, while the clips, transcript and chapters stay.",
+		}),
 	})
 	.openapi("SourceUrl");
 
@@ -34,7 +38,7 @@ const sourceUrlRoute = createRoute({
 	description:
 		"The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`: only the video's time frame is kept (what it was charged for), beginning at `startsAt` of the source. " +
 		"A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), " +
-		"and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone (a video whose first run failed).",
+		"and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone: past its retention (`keptUntil`), or a video whose first run failed.",
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: VideoId }) },
 	responses: { 200: jsonOk(SourceUrlSchema, "The signed link."), ...errorResponses(401, 404, 409, 410) },
