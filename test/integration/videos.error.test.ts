@@ -92,7 +92,7 @@ describe("400 invalid_request", () => {
 		);
 	});
 
-	it("split-clips that would need more than 60 parts → 400 naming clipDurationMax, nothing charged", async () => {
+	it("split-clips that could need more than 60 parts (the frame over clipDurationMin) → 400 naming clipDurationMin, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 300 });
 		const result = await submit(apiKey, {
 			hostedUrl: source(2 * 3600),
@@ -100,8 +100,8 @@ describe("400 invalid_request", () => {
 		});
 		await expectError(result, 400, "invalid_request");
 		expect(result.body.error.details[0]).toMatchObject({
-			path: "config.clipDurationMax",
-			message: expect.stringMatching(/at least 720 parts; at most 60/),
+			path: "config.clipDurationMin",
+			message: expect.stringMatching(/up to 1440 parts of clipDurationMin seconds; at most 60 .* at least 120 s/),
 		});
 		expect(await balanceOf(workspaceId)).toBe(300);
 		const fits = await submit(apiKey, {

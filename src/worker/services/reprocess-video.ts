@@ -21,7 +21,7 @@ import { REPROCESSABLE_STATUSES, reprocessCost, transcriptConflicts, type Reproc
 import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError, zodIssues } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
-import { assertBackgroundChoice } from "./configure-video";
+import { assertBackgroundChoice, assertTimeframeInside } from "./configure-video";
 import { r2Keys } from "./r2-keys";
 import type { settingsOf } from "../settings";
 import { sourceExpired } from "./source-link";
@@ -43,6 +43,8 @@ export async function reprocessVideo(
 
 	const current = VideoConfigInput.parse(video.config);
 	const config = mergedConfig(current, changes);
+	// The frame checks of a submission: a reprocess renders as much as one.
+	assertTimeframeInside(config, video.duration);
 	const conflicts = transcriptConflicts(
 		config,
 		{ ...frameOf(transcribedConfig(current, history), video.duration), language: video.language },

@@ -1,0 +1,69 @@
+/**
+ * Free encoding through split parts and edits (issue 45, N2): a submission and a reprocess are
+ * checked alike, split-clips' 60 parts are bounded by the worst case (the frame cut into parts of
+ * clipDurationMin), and each video's clip edits may render at most its edit budget.
+ */
+import { describe, expect, it } from "vitest";
+import { renderJobs } from "@clipforge/contract";
+import { balanceOf, createWorkspace } from "../helpers/accounts";
+import { call, submitAndProcess } from "../helpers/api";
+import { useFakeRenderTier } from "../helpers/fake-render-tier";
+
+const fake = useFakeRenderTier({ introspect: false });
+const source = (duration: number) =>
+	fake().addSource(`https://videos.example.com/enc/${crypto.randomUUID()}.mp4`, { duration });
+
+describe("split-clips' 60 parts, bounded from clipDurationMin", () => {
+	it("a 601 s talk as split-clips of 5-11 s (up to 121 parts) is refused at submission, nothing charged", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
+		const submitted = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body: {
+				hostedUrl: source(601),
+				config: { clipType: "split-clips", clipDurationMin: 5, clipDurationMax: 11 },
+			},
+		});
+		expect(submitted.status).toBe(400);
+		expect(submitted.body.error.details[0]).toMatchObject({
+			path: "config.clipDurationMin",
+			message: expect.stringMatching(/up to 121 parts.*at most 60.*at least 11 s/),
+		});
+		expect(await balanceOf(workspaceId)).toBe(30);
+	});
+
+	it("a reprocess is checked as a submission is: 5-5 s split-clips of a 400 s video is refused, nothing charged or started", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 30 });
+		const videoId = await submitAndProcess(apiKey, source(400), { clipDurationMin: 15, clipDurationMax: 30 });
+		const balance = await balanceOf(workspaceId);
+		const renders = fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length;
+		const refused = await call("POST", `/api/videos/${videoId}/reprocess`, {
+			key: apiKey,
+			body: { config: { clipType: "split-clips", clipDurationMin: 5, clipDurationMax: 5 } },
+		});
+		expect(refused.status).toBe(400);
+		expect(refused.body.error.details[0]).toMatchObject({
+			path: "config.clipDurationMin",
+			message: expect.stringMatching(/up to 80 parts/),
+		});
+		expect(await balanceOf(workspaceId)).toBe(balance);
+		expect((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.status).toBe("completed");
+		expect((await call("GET", `/api/videos/${videoId}/reprocesses`, { key: apiKey })).body.reprocesses).toEqual([]);
+		expect(fake().calls.filter((c) => c.path === renderJobs.renderClip.path)).toHaveLength(renders);
+		// The same split with parts of at least 7 s (58 at most) is fine.
+		const fits = await call("POST", `/api/videos/${videoId}/reprocess`, {
+			key: apiKey,
+			body: { config: { clipType: "split-clips", clipDurationMin: 7, clipDurationMax: 9 } },
+		});
+		expect(fits.status, JSON.stringify(fits.body)).toBe(202);
+		await waitUntilAtRest(apiKey, videoId);
+	});
+});
+
+async function waitUntilAtRest(apiKey: string, videoId: string): Promise<void> {
+	for (let i = 0; i < 400; i++) {
+		const { status } = (await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body;
+		if (status === "completed" || status === "failed") return;
+		await new Promise((r) => setTimeout(r, 25));
+	}
+	throw new Error(`video ${videoId} did not come to rest`);
+}
