@@ -3,6 +3,8 @@
  * checked alike, split-clips' 60 parts are bounded by the worst case (the frame cut into parts of
  * clipDurationMin), and each video's clip edits may render at most its edit budget.
  */
+import { introspectWorkflow } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { balanceOf, createWorkspace } from "../helpers/accounts";
@@ -58,6 +60,65 @@ describe("split-clips' 60 parts, bounded from clipDurationMin", () => {
 		await waitUntilAtRest(apiKey, videoId);
 	});
 });
+
+describe("each video's edit budget, in seconds rendered again", () => {
+	it("a 1-minute video may have 600 s of its clips rendered again; past that a re-rendering edit is 409 quota_exceeded and changes nothing", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const videoId = await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20 });
+		const budget = async () => (await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.editBudget;
+		expect(await budget()).toEqual({ limitSeconds: 600, usedSeconds: 0 });
+
+		const [clip] = (await call("GET", `/api/videos/${videoId}/clips`, { key: apiKey })).body.clips;
+		const edited = await editAndWait(apiKey, clip.id, { startTime: clip.startTime + 1 });
+		const length = Math.round((edited.endTime - edited.startTime) * 100) / 100;
+		expect(await budget()).toEqual({ limitSeconds: 600, usedSeconds: length });
+
+		// Many edits later (of this clip and the others), the budget is nearly spent.
+		await env.DB.prepare("UPDATE videos SET edit_seconds = 595 WHERE id = ?").bind(videoId).run();
+		const renders = fake().calls.filter((c) => c.path === renderJobs.renderClip.path).length;
+		const refused = await call("PATCH", `/api/clips/${clip.id}`, {
+			key: apiKey,
+			body: { endTime: edited.endTime - 1 },
+		});
+		expect(refused.status).toBe(409);
+		expect(refused.body.error).toMatchObject({
+			code: "quota_exceeded",
+			details: { limit: 600, used: 595 },
+		});
+		expect(refused.body.error.details.needed).toBeGreaterThan(5);
+		expect(refused.body.error.message).toMatch(/edit budget/);
+		const after = (await call("GET", `/api/clips/${clip.id}`, { key: apiKey })).body;
+		expect(after).toMatchObject({ status: "completed", startTime: edited.startTime, endTime: edited.endTime });
+		expect(fake().calls.filter((c) => c.path === renderJobs.renderClip.path)).toHaveLength(renders);
+		expect(await budget()).toEqual({ limitSeconds: 600, usedSeconds: 595 });
+		// What renders nothing is not counted.
+		expect((await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { favorited: true } })).status).toBe(
+			200,
+		);
+	});
+
+	it("grows with what was paid: 2 minutes of re-renders per minute charged", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 20 });
+		const videoId = await submitAndProcess(apiKey, source(610), { skipClipping: true });
+		expect((await call("GET", `/api/videos/${videoId}`, { key: apiKey })).body.editBudget).toEqual({
+			limitSeconds: 11 * 120,
+			usedSeconds: 0,
+		});
+	});
+});
+
+/** PATCHes a clip with a re-render and waits until it is drawn again. */
+async function editAndWait(apiKey: string, clipId: string, changes: Record<string, unknown>) {
+	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+	await introspector.modifyAll(async (m) => {
+		await m.disableSleeps();
+		await m.disableRetryDelays();
+	});
+	const patched = await call("PATCH", `/api/clips/${clipId}`, { key: apiKey, body: changes });
+	expect(patched.status, JSON.stringify(patched.body)).toBe(202);
+	for (const instance of await introspector.get()) await instance.waitForStatus("complete");
+	return (await call("GET", `/api/clips/${clipId}`, { key: apiKey })).body;
+}
 
 async function waitUntilAtRest(apiKey: string, videoId: string): Promise<void> {
 	for (let i = 0; i < 400; i++) {

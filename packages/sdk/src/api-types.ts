@@ -1349,7 +1349,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it
-         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the charged time frame (`details` gives it) or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
+         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders or past the video's edit budget (`editBudget` on the video, `details: {limit, used, needed}`); 410 `source_deleted` when the stored source is gone (past its retention); 400 for times outside the charged time frame (`details` gives it) or the length bounds. Editing a clip is free: up to 20 re-renders per clip, and per video up to 2 minutes of re-rendered clips for each minute it was charged (at least 10 minutes); past either, 409 quota_exceeded. Changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
          */
         patch: {
             parameters: {
@@ -3228,6 +3228,13 @@ export interface components {
             /** @description Clips GET /api/videos/{id}/clips lists now (0 until completed). */
             clipsCount: number;
             favoritedClipsCount: number;
+            /** @description The video's edit budget: a PATCH of a clip that renders it again needs its new length left here, else 409 `quota_exceeded` (nothing changed). */
+            editBudget: {
+                /** @description Seconds of clips the video's edits may render again in all: 2 minutes per minute charged, at least 10 minutes. */
+                limitSeconds: number;
+                /** @description Seconds rendered again so far (counted as each re-render starts). */
+                usedSeconds: number;
+            };
         };
         VideoInfo: {
             /** @description The platform's id, at most 200 characters. */

@@ -185,6 +185,11 @@ export const videos = sqliteTable(
 		 * service, so DELETE refunds nothing from then on (db/videos.ts deleteVideoSettled).
 		 */
 		sourceSignedAt: text("source_signed_at"),
+		/**
+		 * Seconds of its clips rendered again after edits, counted as each re-render starts, against
+		 * the video's edit budget (domain/clip-edit.ts editBudgetSeconds).
+		 */
+		editSeconds: real("edit_seconds").notNull().default(0),
 		/** When the retention purge deleted the stored source (domain/sources.ts): its link then answers 410. */
 		sourcePurgedAt: text("source_purged_at"),
 		updatedAt: text("updated_at")
