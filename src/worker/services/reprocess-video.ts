@@ -42,9 +42,7 @@ export async function reprocessVideo(
 	await assertStoredFiles(env, video, history);
 
 	const current = VideoConfigInput.parse(video.config);
-	const config = mergedConfig(current, changes);
-	// The frame checks of a submission: a reprocess renders as much as one.
-	assertTimeframeInside(config, video.duration);
+	const config = mergedConfig(current, changes, video.duration);
 	const conflicts = transcriptConflicts(
 		config,
 		{ ...frameOf(transcribedConfig(current, history), video.duration), language: video.language },
@@ -128,8 +126,11 @@ async function whyNotStarted(db: Db, video: VideoRow, slotLimit: number, cost: n
 	);
 }
 
-/** The video's config with the changes on top, checked whole; a reprocess always makes clips. */
-function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined): VideoConfig {
+/**
+ * The video's config with the changes on top, checked whole, with a submission's frame checks too
+ * (a reprocess renders as much as a first run); a reprocess always makes clips.
+ */
+function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined, duration: number): VideoConfig {
 	if (changes?.skipClipping === true) {
 		throw new ApiError("invalid_request", "The request is invalid.", [
 			{
@@ -146,6 +147,7 @@ function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined
 			zodIssues(parsed.error).map((issue) => ({ ...issue, path: `config.${issue.path}` })),
 		);
 	}
+	assertTimeframeInside(parsed.data, duration);
 	return parsed.data;
 }
 

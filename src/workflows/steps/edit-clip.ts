@@ -25,7 +25,7 @@ import {
 	wordsIfNeeded,
 	type RenderTargets,
 } from "./render-clip";
-import { loadVideo, renderJob, storedSource, type LoadedVideo, type VideoRun } from "./run";
+import { loadVideo, renderJob, type LoadedVideo, type VideoRun } from "./run";
 
 import type { ClipEditParams } from "../params";
 
@@ -111,8 +111,7 @@ export async function renderEditedClip(
 	const captions = config.enableCaptions
 		? await resolveCaptionLook(run.db, video.workspaceId, config.captionTemplateId)
 		: null;
-	const { start: sourceStart } = await storedSource(run);
-	const targets: RenderTargets = { sourceKey: edit.sourceKey, sourceStart, videoKey, thumbnailKey, look };
+	const targets: RenderTargets = { sourceKey: edit.sourceKey, videoKey, thumbnailKey, look };
 	const signed = await signTargets(run, targets);
 	const fixes = clip.captionFixes as CaptionFix[] | null;
 	const words = clipWords(await wordsIfNeeded(run, config, edit.transcriptKey), clip.startTime, clip.endTime, fixes);

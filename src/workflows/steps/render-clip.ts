@@ -91,23 +91,25 @@ function wordsWithin(words: Word[], start: number, end: number): Word[] {
 		.map((w) => ({ word: w.word, start: Math.max(0, w.start - start), end: Math.min(end, w.end) - start }));
 }
 
-/** Where a clip's render reads and writes: its source (and where it begins), its two files, and its look. */
+/** Where a clip's render reads and writes: its source, its two files, and its look. */
 export interface RenderTargets {
 	sourceKey: string;
-	sourceStart: number;
 	videoKey: string;
 	thumbnailKey: string;
 	look: RenderLook;
 }
 
-/** The targets signed for the tier: GET for what it reads, PUT for what it writes. */
+/**
+ * The targets signed for the tier: GET for what it reads, PUT for what it writes; with where the
+ * kept source begins (read from the row: domain/sources.ts).
+ */
 export async function signTargets(
 	run: VideoRun,
 	targets: RenderTargets,
 ): Promise<{ urls: SignedUrls; look: Omit<SignedLook, "captions"> }> {
 	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
 	const { watermark, backgroundKey } = targets.look;
-	const [sourceUrl, videoPutUrl, thumbnailPutUrl, signedWatermark, backgroundUrl] = await Promise.all([
+	const [sourceUrl, videoPutUrl, thumbnailPutUrl, signedWatermark, backgroundUrl, stored] = await Promise.all([
 		sign(targets.sourceKey, "GET"),
 		sign(targets.videoKey, "PUT"),
 		sign(targets.thumbnailKey, "PUT"),
@@ -115,9 +117,10 @@ export async function signTargets(
 			? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
 			: Promise.resolve(watermark),
 		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
+		storedSource(run),
 	]);
 	return {
-		urls: { sourceUrl, sourceStart: targets.sourceStart, videoPutUrl, thumbnailPutUrl },
+		urls: { sourceUrl, sourceStart: stored.start, videoPutUrl, thumbnailPutUrl },
 		look: {
 			watermark: signedWatermark,
 			background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null,
@@ -206,8 +209,7 @@ export async function renderClipStep(
 	const thumbnailKey = r2Keys.clipThumbnail(run.videoId, clipId);
 	if (clip.status === "completed" && (await run.env.MEDIA.head(videoKey))) return { clipId, videoKey };
 
-	const { start: sourceStart } = await storedSource(run);
-	const targets: RenderTargets = { sourceKey: job.sourceKey, sourceStart, videoKey, thumbnailKey, look: job.look };
+	const targets: RenderTargets = { sourceKey: job.sourceKey, videoKey, thumbnailKey, look: job.look };
 	const signed = await signTargets(run, targets);
 	const { config } = video;
 	const words = await wordsIfNeeded(run, config, job.transcriptKey);
