@@ -16,6 +16,7 @@ import {
 	JOB_NAMES,
 	renderJobs,
 	verifyRenderRequest,
+	WORKSPACE_JOB_LIMITS,
 	type JobEvent,
 	type JobInput,
 	type JobName,
@@ -181,7 +182,37 @@ export class FakeRenderTier {
 		this.spy = null;
 	}
 
+	/** Jobs running now per `<job>:<workspace>`, for WORKSPACE_JOB_LIMITS (as the real tier's server.ts counts them). */
+	private readonly workspaceJobs = new Map<string, number>();
+
+	/** As the real tier: a workspace past its share of a job is refused with 429 `workspace_busy`, before anything runs. */
 	private async handle(path: string, body: unknown): Promise<Response> {
+		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
+		const limit = name ? (WORKSPACE_JOB_LIMITS as Partial<Record<JobName, number>>)[name] : undefined;
+		const workspace = (body as { workspaceId?: unknown } | null)?.workspaceId;
+		if (!name || limit === undefined || typeof workspace !== "string") return this.answer(path, body);
+		const owner = `${name}:${workspace}`;
+		const running = this.workspaceJobs.get(owner) ?? 0;
+		if (running >= limit)
+			return Response.json(
+				{
+					error: {
+						code: "workspace_busy",
+						message: `The workspace already runs ${limit} ${name} jobs here.`,
+						retryable: true,
+					},
+				},
+				{ status: 429, headers: { "retry-after": "5" } },
+			);
+		this.workspaceJobs.set(owner, running + 1);
+		try {
+			return await this.answer(path, body);
+		} finally {
+			this.workspaceJobs.set(owner, (this.workspaceJobs.get(owner) ?? 1) - 1);
+		}
+	}
+
+	private async answer(path: string, body: unknown): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		if (!name)
 			return Response.json(

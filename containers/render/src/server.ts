@@ -17,6 +17,7 @@ import {
 	type JobOutput,
 	type OnProgress,
 	type RenderError,
+	WORKSPACE_JOB_LIMITS,
 } from "@clipforge/contract";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -208,7 +209,12 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 		const keep = !NOT_KEPT.includes(name);
 		const kept = keep ? registry.keptResult(key) : undefined;
 		const full = registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name);
-		if (!kept && !registry.isRunning(key) && full) return busy(c, maxJobs);
+		const fresh = !kept && !registry.isRunning(key);
+		if (fresh && full) return busy(c, maxJobs);
+		// A workspace's share of this job (WORKSPACE_JOB_LIMITS): its excess is its own 429, never a 503 for others.
+		const share = workspaceShare(name, parsed.data);
+		if (fresh && share && registry.runningFor(share.owner) >= share.limit)
+			return workspaceBusy(c, name, share.limit);
 		const work: JobWork = async (onProgress, signal) => {
 			const started = Date.now();
 			try {
@@ -225,12 +231,26 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 				log("job answered from its result", { path: job.path });
 				return Promise.resolve(kept.result);
 			}
-			const attached = registry.attach(key, name, work, onProgress, connection, keep);
+			const attached = registry.attach(key, name, work, onProgress, connection, { keep, owner: share?.owner });
 			if (attached.joined) log("job joined", { path: job.path });
 			return attached.promise;
 		};
 		return "progress" in job ? progressStream(outcome) : plainAnswer(c, outcome);
 	};
+}
+
+/** The share of the instance a job of a workspace counts against, for the jobs that have one. */
+function workspaceShare(name: JobName, request: unknown): { owner: string; limit: number } | null {
+	const limit = (WORKSPACE_JOB_LIMITS as Partial<Record<JobName, number>>)[name];
+	const workspace = (request as { workspaceId?: unknown }).workspaceId;
+	return limit !== undefined && typeof workspace === "string" ? { owner: `${name}:${workspace}`, limit } : null;
+}
+
+/** 429 `workspace_busy`: this workspace runs its share of this job here; the others are not refused for it. */
+function workspaceBusy(c: Context, name: JobName, limit: number) {
+	c.header("Retry-After", "5");
+	const message = `This workspace already runs ${limit} ${name} jobs on this instance, its share; retry when one has finished.`;
+	return c.json({ error: { code: "workspace_busy", message, retryable: true } satisfies RenderError }, 429);
 }
 
 /** 503 `busy` (retryable): the tier runs its maximum of jobs. */

@@ -61,6 +61,8 @@ export const ProbeRequest = z.object({
 	 * of container formats (no playlists or manifests that open other inputs).
 	 */
 	upload: z.boolean().default(false),
+	/** Whose probe it is: a workspace runs at most WORKSPACE_JOB_LIMITS.probe at once. */
+	workspaceId: PathSafeId.optional(),
 });
 export type ProbeRequest = z.infer<typeof ProbeRequest>;
 
@@ -312,6 +314,8 @@ export const ImportMediaRequest = z.object({
 	putUrl: httpUrl,
 	/** Defaults by kind: DEFAULT_BACKGROUND_LIMITS or DEFAULT_IMAGE_LIMITS. */
 	limits: ImportLimits.nullable().default(null),
+	/** Whose import it is: a workspace runs at most WORKSPACE_JOB_LIMITS.importMedia at once. */
+	workspaceId: PathSafeId.optional(),
 });
 export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
 export const MediaFileResult = z.object({
@@ -386,6 +390,17 @@ export const renderJobs = {
 } as const satisfies Record<string, JobSpec>;
 
 export type RenderJobs = typeof renderJobs;
+
+/**
+ * Jobs of one workspace an instance runs at once, for the jobs of the small pools every tenant
+ * shares and that a request waits on (probes, imports of users' media: issue 45, N3 and N4). A
+ * request beyond it is refused with 429 `workspace_busy` (the Worker answers its client 429), so
+ * one workspace holds at most this share of an instance's RENDER_MAX_JOBS (16) and the others
+ * keep the rest. The job names its workspace (`workspaceId`); a request that names none is not counted.
+ */
+export const WORKSPACE_JOB_LIMITS = { probe: 4, importMedia: 2 } as const satisfies Partial<
+	Record<keyof typeof renderJobs, number>
+>;
 export type JobName = keyof RenderJobs;
 export const JOB_NAMES = Object.keys(renderJobs) as JobName[];
 /** What a caller sends (defaults not yet filled). */

@@ -26,7 +26,7 @@ import { r2Keys } from "./r2-keys";
 import type { settingsOf } from "../settings";
 import { sourceExpired } from "./source-link";
 import { slotRulesOf } from "./processing-slots";
-import { assertActivePlan } from "./submit-video";
+import { assertActivePlan } from "./active-plan";
 import { startInstance } from "./workflow-instances";
 
 const isReprocessable = (status: string) => (REPROCESSABLE_STATUSES as readonly string[]).includes(status);

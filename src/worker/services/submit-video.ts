@@ -7,7 +7,7 @@ import { balanceOf } from "../db/ledger";
 import { createChargedVideo } from "../db/videos";
 import { projectExists } from "../db/library";
 import { waitingVideos } from "../db/slots";
-import { planOf } from "../db/workspaces";
+import { assertActivePlan } from "./active-plan";
 import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
 import { boundedProbe } from "../domain/video-info";
@@ -221,18 +221,6 @@ async function probe(render: RenderClient, url: string, limits: SourceLimits, up
 async function assertProjectInWorkspace(db: Db, projectId: string, workspaceId: string): Promise<void> {
 	if (!(await projectExists(db, projectId, workspaceId)))
 		throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
-}
-
-export async function assertActivePlan(db: Db, workspaceId: string) {
-	const plan = await planOf(db, workspaceId);
-	const expired = plan?.expiresAt ? Date.parse(plan.expiresAt) <= Date.now() : false;
-	if (!plan || !plan.active || expired) {
-		throw new ApiError(
-			"no_active_plan",
-			plan && expired ? "The workspace's plan has expired." : "The workspace has no active plan.",
-		);
-	}
-	return plan;
 }
 
 function insufficient(required: number, balance: number): ApiError {
