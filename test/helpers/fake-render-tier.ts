@@ -54,6 +54,8 @@ export interface FakeSource {
 	script?: string[];
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
+	/** How long its probe takes (a slow URL holds a probe job this long). */
+	probeMs?: number;
 	/**
 	 * What the Workers AI stub (test/workers-ai/ai-stub.mjs) does on successive Whisper calls for
 	 * each audio chunk of this source, before answering properly; `repeat` keeps the last forever.
@@ -99,6 +101,12 @@ export class FakeRenderTier {
 	readonly jobDelays = new Map<string, number>();
 	/** When each job ran (ms since the epoch), in call order: which jobs overlapped. */
 	readonly jobLog: { path: string; start: number; end: number }[] = [];
+	/** Every probe that ran: its URL, the instance it ran on, when (which probes overlapped). */
+	readonly probeLog: { url: string; instance: string | null; start: number; end: number }[] = [];
+	/** Jobs one instance runs at once (the real tier's RENDER_MAX_JOBS); past it 503 `busy`. */
+	maxJobsPerInstance = 16;
+	/** Jobs running now per instance. */
+	private readonly instanceJobs = new Map<string, number>();
 	/**
 	 * What the DNS-over-HTTPS resolver (DNS_RESOLVER_URL, JSON API) answers: A and AAAA records per
 	 * name; a name not listed is NXDOMAIN. Only asked where the source policy is the production one.
@@ -171,8 +179,9 @@ export class FakeRenderTier {
 					);
 				}
 				const body: unknown = JSON.parse(text);
-				this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
-				return this.handle(path, body);
+				const instance = request.headers.get("x-clipforge-instance");
+				this.calls.push({ path, body, instance });
+				return this.admit(path, body, instance);
 			});
 		return this;
 	}
@@ -182,15 +191,38 @@ export class FakeRenderTier {
 		this.spy = null;
 	}
 
+	/** As the real tier: an instance runs at most maxJobsPerInstance jobs; past it 503 `busy` (cleanup always runs). */
+	private async admit(path: string, body: unknown, instance: string | null): Promise<Response> {
+		const at = instance ?? "";
+		const running = this.instanceJobs.get(at) ?? 0;
+		if (running >= this.maxJobsPerInstance && path !== renderJobs.cleanup.path)
+			return Response.json(
+				{
+					error: {
+						code: "busy",
+						message: "The render tier is running its maximum of jobs.",
+						retryable: true,
+					},
+				},
+				{ status: 503, headers: { "retry-after": "1" } },
+			);
+		this.instanceJobs.set(at, running + 1);
+		try {
+			return await this.handle(path, body, instance);
+		} finally {
+			this.instanceJobs.set(at, (this.instanceJobs.get(at) ?? 1) - 1);
+		}
+	}
+
 	/** Jobs running now per `<job>:<workspace>`, for WORKSPACE_JOB_LIMITS (as the real tier's server.ts counts them). */
 	private readonly workspaceJobs = new Map<string, number>();
 
 	/** As the real tier: a workspace past its share of a job is refused with 429 `workspace_busy`, before anything runs. */
-	private async handle(path: string, body: unknown): Promise<Response> {
+	private async handle(path: string, body: unknown, instance: string | null = null): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		const limit = name ? (WORKSPACE_JOB_LIMITS as Partial<Record<JobName, number>>)[name] : undefined;
 		const workspace = (body as { workspaceId?: unknown } | null)?.workspaceId;
-		if (!name || limit === undefined || typeof workspace !== "string") return this.answer(path, body);
+		if (!name || limit === undefined || typeof workspace !== "string") return this.answer(path, body, instance);
 		const owner = `${name}:${workspace}`;
 		const running = this.workspaceJobs.get(owner) ?? 0;
 		if (running >= limit)
@@ -202,17 +234,17 @@ export class FakeRenderTier {
 						retryable: true,
 					},
 				},
-				{ status: 429, headers: { "retry-after": "5" } },
+				{ status: 429, headers: { "retry-after": "1" } },
 			);
 		this.workspaceJobs.set(owner, running + 1);
 		try {
-			return await this.answer(path, body);
+			return await this.answer(path, body, instance);
 		} finally {
 			this.workspaceJobs.set(owner, (this.workspaceJobs.get(owner) ?? 1) - 1);
 		}
 	}
 
-	private async answer(path: string, body: unknown): Promise<Response> {
+	private async answer(path: string, body: unknown, instance: string | null): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		if (!name)
 			return Response.json(
@@ -225,7 +257,7 @@ export class FakeRenderTier {
 			await hook();
 		}
 		const failure = this.failures.get(path)?.shift();
-		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body));
+		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body), instance);
 		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
 		if (failure === "http500")
@@ -504,7 +536,18 @@ export class FakeRenderTier {
 		return Response.json({ Status: 0, Answer: answer }, { headers: { "content-type": "application/dns-json" } });
 	}
 
-	private async probe({ url, limits }: JobInput<"probe">): Promise<Response> {
+	private async probe(request: JobInput<"probe">, instance: string | null): Promise<Response> {
+		const ran = { url: request.url, instance, start: Date.now(), end: 0 };
+		this.probeLog.push(ran);
+		try {
+			await new Promise((resolve) => setTimeout(resolve, this.sources.get(request.url)?.probeMs ?? 0));
+			return await this.probeAnswer(request);
+		} finally {
+			ran.end = Date.now();
+		}
+	}
+
+	private async probeAnswer({ url, limits }: JobInput<"probe">): Promise<Response> {
 		if (url.startsWith(`${env.INTERNAL_BASE_URL}/internal/objects/`)) return this.probeStored(url, limits);
 		const source = this.sources.get(url);
 		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).

@@ -55,6 +55,12 @@ const ALWAYS_ACCEPTED: readonly JobName[] = ["cleanup"];
 /** Jobs run again for every request: their answer may change (a source probed again, files removed again). */
 const NOT_KEPT: readonly JobName[] = ["cleanup", "probe"];
 /**
+ * Jobs stopped as soon as their last caller leaves, instead of DEFAULT_ABANDON_MS later: a probe
+ * answers one request that waits on it (the Worker's submission), nothing comes back for it, and a
+ * slow URL would otherwise hold one of the probe instance's jobs 30 s more for nobody.
+ */
+const DROPPED_WHEN_LEFT: readonly JobName[] = ["probe"];
+/**
  * A job whose caller left (a lost connection) keeps running this long for the Worker's retry to
  * join it (RENDER_ABANDON_SECONDS); then it is aborted and its files swept.
  */
@@ -231,7 +237,9 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 				log("job answered from its result", { path: job.path });
 				return Promise.resolve(kept.result);
 			}
-			const attached = registry.attach(key, name, work, onProgress, connection, { keep, owner: share?.owner });
+			const abandonAfterMs = DROPPED_WHEN_LEFT.includes(name) ? 0 : undefined;
+			const options = { keep, owner: share?.owner, abandonAfterMs };
+			const attached = registry.attach(key, name, work, onProgress, connection, options);
 			if (attached.joined) log("job joined", { path: job.path });
 			return attached.promise;
 		};
@@ -248,7 +256,8 @@ function workspaceShare(name: JobName, request: unknown): { owner: string; limit
 
 /** 429 `workspace_busy`: this workspace runs its share of this job here; the others are not refused for it. */
 function workspaceBusy(c: Context, name: JobName, limit: number) {
-	c.header("Retry-After", "5");
+	// A probe lasts seconds: the Worker asks again soon (a burst is taken a few at a time).
+	c.header("Retry-After", "1");
 	const message = `This workspace already runs ${limit} ${name} jobs on this instance, its share; retry when one has finished.`;
 	return c.json({ error: { code: "workspace_busy", message, retryable: true } satisfies RenderError }, 429);
 }

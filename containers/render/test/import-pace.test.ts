@@ -12,9 +12,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderJobs, WORKSPACE_JOB_LIMITS } from "@clipforge/contract";
+import { renderJobs, signRenderRequest, WORKSPACE_JOB_LIMITS } from "@clipforge/contract";
 import { importMedia, type ImportPace } from "../src/backgrounds.ts";
-import { createRenderServer } from "../src/server.ts";
+import { createRenderServer, createRenderTier } from "../src/server.ts";
 import { signedPost } from "./signed-post.ts";
 
 let dir: string;
@@ -24,9 +24,10 @@ let slowUrl: string;
 let tier: Server;
 let tierUrl: string;
 
-/** Serves the video: `/drip` 1 KB every 500 ms, `/stall` its first 16 KB and then nothing. */
+/** Serves the video: `/drip` 1 KB every 500 ms, `/stall` its first 16 KB and then nothing; `/hang` never answers. */
 function slowServer(): Server {
 	return createServer((req, res) => {
+		if (req.url?.startsWith("/hang")) return;
 		res.writeHead(200, { "content-type": "video/mp4", "content-length": String(video.length) });
 		if (req.url?.startsWith("/stall")) {
 			res.write(video.subarray(0, 16 * 1024));
@@ -119,11 +120,38 @@ describe("a workspace's share of the import jobs", () => {
 			expect(held.map((r) => r.status)).toEqual(held.map(() => 200));
 			const refused = await start("wsp_greedy", limit);
 			expect(refused.status).toBe(429);
-			expect(refused.headers.get("retry-after")).toBe("5");
+			expect(refused.headers.get("retry-after")).toBe("1");
 			expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("workspace_busy");
 			expect((await start("wsp_other", 0)).status).toBe(200);
 		} finally {
 			for (const c of controllers) c.abort();
 		}
+	});
+});
+
+describe("a probe nobody waits for any more", () => {
+	it("is stopped as soon as its caller leaves (the Worker's request ended), not 30 s later", async () => {
+		const tier = createRenderTier();
+		const body = JSON.stringify({ url: `${slowUrl}/hang.mp4`, workspaceId: "wsp_gone" });
+		const path = renderJobs.probe.path;
+		const authorization = await signRenderRequest(process.env.RENDER_SECRET!, { method: "POST", path, body });
+		const caller = new AbortController();
+		const answer = tier.app.fetch(
+			new Request(`http://tier${path}`, {
+				method: "POST",
+				headers: { "content-type": "application/json", authorization },
+				body,
+				signal: caller.signal,
+			}),
+		);
+		await expect.poll(() => tier.registry.runningCount).toBe(1);
+		// Still running a while later: the URL never answers.
+		await new Promise((r) => setTimeout(r, 1_000));
+		expect(tier.registry.runningCount).toBe(1);
+		caller.abort();
+		const left = Date.now();
+		await expect.poll(() => tier.registry.runningCount, { timeout: 5_000 }).toBe(0);
+		expect(Date.now() - left).toBeLessThan(3_000);
+		await answer.catch(() => undefined);
 	});
 });
