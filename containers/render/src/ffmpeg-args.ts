@@ -346,6 +346,27 @@ export function frameCopyArgs(
 	];
 }
 
+/**
+ * The picture size of a stored source (`width,height`), read before a render frames it: held to
+ * the upload formats like every read of a stored source, so a file that is really a playlist opens
+ * nothing past itself.
+ */
+export function frameSizeArgs(sourceUrl: string): string[] {
+	return [
+		"-v",
+		"error",
+		"-format_whitelist",
+		UPLOAD_FORMATS,
+		"-select_streams",
+		"v:0",
+		"-show_entries",
+		"stream=width,height",
+		"-of",
+		"csv=p=0",
+		sourceUrl,
+	];
+}
+
 /** 16 kHz mono 16-bit WAV, the only input pocketsphinx_continuous reads. */
 export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): string[] {
 	return [...COMMON, "-i", inputPath, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", outputPath];

@@ -11,7 +11,7 @@ import { assertLookFonts } from "./caption-preview.ts";
 import { cpuSlots } from "./encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
 import { scanFaces, type FaceScan } from "./faces.ts";
-import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
+import { frameSizeArgs, plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { layoutFor, type Layout } from "./layout.ts";
@@ -299,15 +299,9 @@ async function localBackground(key: string, url: string, signal: AbortSignal): P
 	return path;
 }
 
-async function videoSize(url: string, signal: AbortSignal): Promise<{ width: number; height: number }> {
-	const { stdout } = await runProcess(
-		tools.ffprobe,
-		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", url],
-		{
-			timeoutMs: 30_000,
-			signal,
-		},
-	);
+/** The stored source's picture size (frameSizeArgs: held to the upload formats). */
+export async function videoSize(url: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
+	const { stdout } = await runProcess(tools.ffprobe, frameSizeArgs(url), { timeoutMs: 30_000, signal });
 	const [width, height] = stdout.trim().split(",").map(Number);
 	if (!width || !height) throw new Error("The source's frame size could not be read.");
 	return { width, height };
