@@ -3820,6 +3820,7 @@ export interface components {
         };
         WebhookDelivery: {
             event: string;
+            /** @description Where it was sent. For a signed-in member (not an owner or admin), a delivery to the workspace's webhook shows only its origin (`https://host/…`). */
             url: string;
             attempt: number;
             statusCode: number | null;

@@ -139,8 +139,13 @@ export function resolveManagedWorkspace(principal: Principal, requested: string 
 	return workspaceId;
 }
 
+/** An owner or admin of the workspace, or one of its API keys (minted by one and acting with its authority). */
+export function isManager(principal: Principal, workspaceId: string): boolean {
+	return principal.kind !== "session" || (MANAGER_ROLES as readonly string[]).includes(principal.roles[workspaceId]!);
+}
+
 export function assertManager(principal: Principal, workspaceId: string): void {
-	if (principal.kind === "session" && !(MANAGER_ROLES as readonly string[]).includes(principal.roles[workspaceId]!)) {
+	if (principal.kind === "session" && !isManager(principal, workspaceId)) {
 		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", {
 			role: principal.roles[workspaceId] ?? null,
 		});
