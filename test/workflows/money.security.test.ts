@@ -168,6 +168,27 @@ describe("refunds racing completion", () => {
 	});
 });
 
+describe("a refunded first run delivers nothing", () => {
+	it("from the moment it fails and is refunded, its clips are neither listed nor signed, before the clean-up deletes their files", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const id = await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20 });
+		const { clips } = (await call("GET", `/api/videos/${id}/clips`, { key: apiKey })).body;
+		expect(clips.length).toBeGreaterThan(0);
+		// As a first run whose last render failed: its other clips rendered, the video not completed yet.
+		await env.DB.prepare("UPDATE videos SET status = 'generating_clips', delivered_at = NULL WHERE id = ?")
+			.bind(id)
+			.run();
+		// The failure step's first half (finish.ts failAndRefund): the refund, before its clean-up runs.
+		expect((await markFailedAndRefund(getDb(env), id, "A render failed.")).minutesRefunded).toBe(1);
+		const listed = await call("GET", `/api/videos/${id}/clips`, { key: apiKey });
+		expect(listed.body.clips).toEqual([]);
+		expect((await call("GET", `/api/clips/${clips[0].id}`, { key: apiKey })).status).toBe(404);
+		const link = new URL(clips[0].downloadUrl);
+		expect((await call("GET", link.pathname + link.search, { key: null })).status).toBeGreaterThanOrEqual(400);
+		expect((await call("GET", `/api/videos/${id}`, { key: apiKey })).body.clipsCount).toBe(0);
+	});
+});
+
 describe("failures the user causes are not refunded", () => {
 	async function withOwnBackground(apiKey: string): Promise<string> {
 		const url = `https://media.example.com/bg/${crypto.randomUUID()}.mp4`;

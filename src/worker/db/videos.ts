@@ -386,7 +386,9 @@ export interface FailOutcome {
 /**
  * Ends an unfinished video as failed with a message a user can read and, in the same batch, gives
  * its charge back (when `refund`) only if this very call moved it: a video that completed, or
- * failed before (refunded or not), is left exactly as it is.
+ * failed before (refunded or not), is left exactly as it is. A failed first run delivers nothing:
+ * its clip rows go in the same batch (no list or signed link shows them while the clean-up deletes
+ * their files); a video that was reprocessed keeps its clips (its reprocesses end otherwise).
  */
 export async function failVideo(
 	db: Db,
@@ -402,6 +404,15 @@ export async function failVideo(
 			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "failed", AFTER_CHANGE, message),
 		...(options.refund ? refundStatements(videos, videoId, `refund: ${message}`, { afterChange: true }) : []),
+		db
+			.delete(clips)
+			.where(
+				and(
+					eq(clips.videoId, videoId),
+					sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId} AND ${videos.status} = 'failed')`,
+					sql`NOT EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.videoId} = ${videoId})`,
+				),
+			),
 	]);
 	const ended = results[0]?.meta.changes === 1;
 	const refunded = options.refund && results[3]?.meta.changes === 1;
