@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
 import { markCompleted } from "../../src/worker/db/videos";
+import { completeReprocess, failReprocess, startReprocess } from "../../src/worker/db/reprocesses";
+import { VideoConfigInput } from "../../src/worker/domain/video-config";
 import { markFailedAndRefund } from "../../src/worker/services/video-state";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
@@ -165,6 +167,53 @@ describe("refunds racing completion", () => {
 		expect(await refundsOf(id)).toBe(0);
 		expect(await balanceOf(workspaceId)).toBe(18);
 		expect((await call("GET", `/api/videos/${id}`, { key: apiKey })).body.status).toBe("completed");
+	});
+});
+
+describe("a reprocess's refund goes with its status change", () => {
+	/** A completed video with a charged reprocess running (its workflow not started: the test plays its steps). */
+	async function reprocessing(apiKey: string, workspaceId: string, number: number) {
+		const id = await submitAndProcess(apiKey, source(240), { skipClipping: true });
+		const config = VideoConfigInput.parse({ skipClipping: false });
+		const reprocess = { id: `${id}-r${number}`, videoId: id, workspaceId, number, config, previousConfig: config };
+		expect(await startReprocess(getDb(env), { ...reprocess, minutesCharged: 2 }, 10)).toBe(true);
+		return reprocess;
+	}
+
+	it("a finish step that fails after the reprocess completed: the failure step refunds nothing", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const reprocess = await reprocessing(apiKey, workspaceId, 2);
+		const ranking = { rankedBy: "offline", note: null, clips: 0 };
+		await completeReprocess(getDb(env), reprocess, ranking);
+		// The rest of "finish reprocess" failed for good: the workflow runs its failure step.
+		expect(await failReprocess(getDb(env), reprocess, "cleaning up failed")).toBe(0);
+		expect(await refundsOf(reprocess.id)).toBe(0);
+		// 4 minutes for the video, 2 for the reprocess: both delivered.
+		expect(await balanceOf(workspaceId)).toBe(14);
+		expect(await ledgerSum(workspaceId)).toBe(14);
+	});
+
+	it("DELETE racing the reprocess's completion: a completed reprocess is never refunded", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 200 });
+		for (let round = 0; round < 6; round++) {
+			const reprocess = await reprocessing(apiKey, workspaceId, 2);
+			const delay = [-1, 0, 1, 2, 4, 8][round]!;
+			const ranking = { rankedBy: "offline", note: null, clips: 0 };
+			const completing =
+				delay < 0
+					? completeReprocess(getDb(env), reprocess, ranking)
+					: new Promise((r) => setTimeout(r, delay)).then(() =>
+							completeReprocess(getDb(env), reprocess, ranking),
+						);
+			const [completed, deleted] = await Promise.all([
+				completing,
+				call("DELETE", `/api/videos/${reprocess.videoId}`, { key: apiKey }),
+			]);
+			expect(deleted.status).toBe(200);
+			expect(deleted.body.minutesRefunded, `round ${round}`).toBe(completed ? 0 : 2);
+			expect(await refundsOf(reprocess.id)).toBe(completed ? 0 : 1);
+		}
+		expect(await ledgerSum(workspaceId)).toBe(await balanceOf(workspaceId));
 	});
 });
 
