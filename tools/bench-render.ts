@@ -94,6 +94,7 @@ try {
 				videoId: "bench",
 				clipId: `clip${n++}`,
 				sourceUrl: `${files.url}/talk.mp4`,
+				sourceStart: 0,
 				start: START,
 				end: START + SECONDS,
 				aspectRatio: "9:16",

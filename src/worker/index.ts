@@ -2,6 +2,8 @@ import { createApp } from "./app";
 import { purgeExpired } from "./services/purge";
 import { reconcileStaleVideos } from "./services/reconcile";
 import { purgeStaleSmokeRuns } from "./services/smoke/checks";
+import { purgeExpiredSources } from "./services/source-retention";
+import { purgeOldPreviews } from "./services/caption-templates";
 import { purgeAbandonedUploads } from "./services/uploads";
 
 const app = createApp();
@@ -9,11 +11,13 @@ const app = createApp();
 // biome-ignore lint/style/noDefaultExport: Wrangler needs the default export.
 export default {
 	fetch: app.fetch,
-	/** Cron trigger: fail and refund videos whose workflow died without saying so; drop expired sessions, idempotency keys and sign-in backoff keys; abort uploads past their expiry; drop smoke checks' objects left over an hour. */
+	/** Cron trigger: fail and refund videos whose workflow died without saying so; drop expired sessions, idempotency keys and sign-in backoff keys; abort uploads past their expiry; delete stored sources past their retention and caption previews not drawn for 30 days; drop smoke checks' objects left over an hour. */
 	scheduled(_controller, env, ctx) {
 		ctx.waitUntil(reconcileStaleVideos(env));
 		ctx.waitUntil(purgeExpired(env));
 		ctx.waitUntil(purgeAbandonedUploads(env));
+		ctx.waitUntil(purgeExpiredSources(env));
+		ctx.waitUntil(purgeOldPreviews(env));
 		ctx.waitUntil(purgeStaleSmokeRuns(env.MEDIA));
 	},
 } satisfies ExportedHandler<Env>;

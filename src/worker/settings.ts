@@ -11,6 +11,7 @@ import {
 	type SourceLimits,
 } from "@clipforge/contract";
 import { z } from "zod";
+import { SOURCE_RETENTION_DAYS } from "./domain/sources";
 
 const numberOr = (fallback: number) =>
 	z.coerce
@@ -61,6 +62,8 @@ export const Settings = z.object({
 	MAX_CONCURRENT_VIDEOS: numberOr(2),
 	/** Videos a workspace may have waiting for a slot; a submission beyond that is refused (429 `queue_full`). */
 	MAX_QUEUED_VIDEOS: numberOr(50),
+	/** Days a video's stored source is kept after the video completed; then the cron deletes it (domain/sources.ts). */
+	SOURCE_RETENTION_DAYS: numberOr(SOURCE_RETENTION_DAYS),
 });
 
 /** How many of one video's pieces run at once. */
@@ -84,6 +87,8 @@ export interface OperatorSettings {
 	dnsResolverUrl: string;
 	maxConcurrentVideos: number;
 	maxQueuedVideos: number;
+	/** Days a stored source is kept after its video completed. */
+	sourceRetentionDays: number;
 	/** Defaults for every plan; a plan's own columns win (limitsFor). */
 	sourceLimits: SourceLimits;
 	imageLimits: ImportLimits;
@@ -112,6 +117,7 @@ type SettingsEnv = Partial<
 	MAX_IMAGE_PIXELS?: string;
 	MAX_IMAGE_BYTES?: string;
 	MAX_BACKGROUND_BYTES?: string;
+	SOURCE_RETENTION_DAYS?: string;
 };
 
 const parsed = new WeakMap<object, OperatorSettings>();
@@ -139,6 +145,7 @@ export function settingsOf(env: SettingsEnv): OperatorSettings {
 			backgroundLimits: { maxPixels: vars.MAX_SOURCE_PIXELS, maxBytes: vars.MAX_BACKGROUND_BYTES },
 			maxConcurrentVideos: Math.max(1, Math.floor(vars.MAX_CONCURRENT_VIDEOS)),
 			maxQueuedVideos: Math.max(0, Math.floor(vars.MAX_QUEUED_VIDEOS)),
+			sourceRetentionDays: vars.SOURCE_RETENTION_DAYS,
 		};
 		parsed.set(env, settings);
 	}

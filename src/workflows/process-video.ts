@@ -34,7 +34,6 @@ import {
 import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSourceStep, uploadSource } from "./steps/source";
 import { extractAudioStep, mergeTranscript, transcribeChunk } from "./steps/transcribe";
-import { r2Keys } from "../worker/services/r2-keys";
 import { renderInstance } from "../worker/services/render-instances";
 import { withStepTimeline } from "../worker/services/step-timeline";
 import { settingsOf } from "../worker/settings";
@@ -136,8 +135,7 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
 			chapters: (transcript) =>
 				step.do("find chapters", RANK_STEP, (ctx) => findChaptersStep(run, transcript.key, rankAttempt(ctx))),
-			signals: () =>
-				step.do("compute signals", RENDER_STEP, () => computeSignals(run, video, r2Keys.source(run.videoId))),
+			signals: () => step.do("compute signals", RENDER_STEP, () => computeSignals(run, video)),
 			look: () => prepareLook(run, step, video),
 			rank: async (transcript, signals) =>
 				(
@@ -218,8 +216,7 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
 	const { clips } = await runReprocessPlan(
 		{
-			signals: () =>
-				step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video, reprocess.sourceKey)),
+			signals: () => step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video)),
 			look: () => prepareLook(run, step, video),
 			rank: async (signals) =>
 				(ranked = await step.do("rank moments", RANK_STEP, (ctx) =>

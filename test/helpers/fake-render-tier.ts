@@ -16,6 +16,7 @@ import {
 	JOB_NAMES,
 	renderJobs,
 	verifyRenderRequest,
+	WORKSPACE_JOB_LIMITS,
 	type JobEvent,
 	type JobInput,
 	type JobName,
@@ -55,6 +56,8 @@ export interface FakeSource {
 	pauseSeconds?: number;
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
+	/** How long its probe takes (a slow URL holds a probe job this long). */
+	probeMs?: number;
 	/**
 	 * What the Workers AI stub (test/workers-ai/ai-stub.mjs) does on successive Whisper calls for
 	 * each audio chunk of this source, before answering properly; `repeat` keeps the last forever.
@@ -75,6 +78,13 @@ export class FakeRenderTier {
 	readonly refused: string[] = [];
 	/** Which source URL each video downloaded (so per-source behaviour follows the video). */
 	private readonly videoSources = new Map<string, string>();
+	/**
+	 * The stretch of its source each video's kept file holds (the download's or upload's `frame`;
+	 * absent: the whole source). Later jobs read it as the real tier does: at `time - sourceStart`
+	 * of the kept file, which is `time - sourceStart + frame.start` of the source, so a wrong
+	 * `sourceStart` is heard, and a read outside the kept file fails.
+	 */
+	readonly keptFrames = new Map<string, { start: number; end: number } | null>();
 	/** URLs the import job can decode (pictures and background videos a user may point at). */
 	readonly media = new Set<string>();
 	/** What the tier's startup self-check reports missing (its /healthz answers 503 with them). */
@@ -93,6 +103,12 @@ export class FakeRenderTier {
 	readonly jobDelays = new Map<string, number>();
 	/** When each job ran (ms since the epoch), in call order: which jobs overlapped. */
 	readonly jobLog: { path: string; start: number; end: number }[] = [];
+	/** Every probe that ran: its URL, the instance it ran on, when (which probes overlapped). */
+	readonly probeLog: { url: string; instance: string | null; start: number; end: number }[] = [];
+	/** Jobs one instance runs at once (the real tier's RENDER_MAX_JOBS); past it 503 `busy`. */
+	maxJobsPerInstance = 16;
+	/** Jobs running now per instance. */
+	private readonly instanceJobs = new Map<string, number>();
 	/**
 	 * What the DNS-over-HTTPS resolver (DNS_RESOLVER_URL, JSON API) answers: A and AAAA records per
 	 * name; a name not listed is NXDOMAIN. Only asked where the source policy is the production one.
@@ -165,8 +181,9 @@ export class FakeRenderTier {
 					);
 				}
 				const body: unknown = JSON.parse(text);
-				this.calls.push({ path, body, instance: request.headers.get("x-clipforge-instance") });
-				return this.handle(path, body);
+				const instance = request.headers.get("x-clipforge-instance");
+				this.calls.push({ path, body, instance });
+				return this.admit(path, body, instance);
 			});
 		return this;
 	}
@@ -176,7 +193,60 @@ export class FakeRenderTier {
 		this.spy = null;
 	}
 
-	private async handle(path: string, body: unknown): Promise<Response> {
+	/** As the real tier: an instance runs at most maxJobsPerInstance jobs; past it 503 `busy` (cleanup always runs). */
+	private async admit(path: string, body: unknown, instance: string | null): Promise<Response> {
+		const at = instance ?? "";
+		const running = this.instanceJobs.get(at) ?? 0;
+		if (running >= this.maxJobsPerInstance && path !== renderJobs.cleanup.path)
+			return Response.json(
+				{
+					error: {
+						code: "busy",
+						message: "The render tier is running its maximum of jobs.",
+						retryable: true,
+					},
+				},
+				{ status: 503, headers: { "retry-after": "1" } },
+			);
+		this.instanceJobs.set(at, running + 1);
+		try {
+			return await this.handle(path, body, instance);
+		} finally {
+			this.instanceJobs.set(at, (this.instanceJobs.get(at) ?? 1) - 1);
+		}
+	}
+
+	/** Jobs running now per `<job>:<workspace>`, for WORKSPACE_JOB_LIMITS (as the real tier's server.ts counts them). */
+	private readonly workspaceJobs = new Map<string, number>();
+
+	/** As the real tier: a workspace past its share of a job is refused with 429 `workspace_busy`, before anything runs. */
+	private async handle(path: string, body: unknown, instance: string | null = null): Promise<Response> {
+		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
+		const limit = name ? (WORKSPACE_JOB_LIMITS as Partial<Record<JobName, number>>)[name] : undefined;
+		const workspace = (body as { workspaceId?: unknown } | null)?.workspaceId;
+		if (!name || limit === undefined || typeof workspace !== "string") return this.answer(path, body, instance);
+		const owner = `${name}:${workspace}`;
+		const running = this.workspaceJobs.get(owner) ?? 0;
+		if (running >= limit)
+			return Response.json(
+				{
+					error: {
+						code: "workspace_busy",
+						message: `The workspace already runs ${limit} ${name} jobs here.`,
+						retryable: true,
+					},
+				},
+				{ status: 429, headers: { "retry-after": "1" } },
+			);
+		this.workspaceJobs.set(owner, running + 1);
+		try {
+			return await this.answer(path, body, instance);
+		} finally {
+			this.workspaceJobs.set(owner, (this.workspaceJobs.get(owner) ?? 1) - 1);
+		}
+	}
+
+	private async answer(path: string, body: unknown, instance: string | null): Promise<Response> {
 		const name = JOB_NAMES.find((n) => renderJobs[n].path === path);
 		if (!name)
 			return Response.json(
@@ -189,7 +259,7 @@ export class FakeRenderTier {
 			await hook();
 		}
 		const failure = this.failures.get(path)?.shift();
-		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body));
+		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body), instance);
 		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
 		if (failure === "http500")
@@ -247,21 +317,43 @@ export class FakeRenderTier {
 	} = {
 		download: async (req) => {
 			this.videoSources.set(req.videoId, req.url);
+			this.keptFrames.set(req.videoId, req.frame);
 			return { progress: [0.5, 1], result: { bytes: 1234 } };
 		},
-		uploadSource: async (req) => ({
-			progress: [1],
-			result: { bytes: await put(req.putUrl, JSON.stringify({ source: req.url }), "video/mp4") },
-		}),
+		uploadSource: async (req) => {
+			this.keptFrames.set(req.videoId, req.frame);
+			if (!req.upload)
+				return {
+					progress: [1],
+					result: {
+						bytes: await put(
+							req.putUrl,
+							JSON.stringify({ source: req.url, frame: req.frame }),
+							"video/mp4",
+						),
+					},
+				};
+			// An upload's frame copied out of it, read through the Worker's signed URL as the real tier's ffmpeg does.
+			const upload = await exports.default.fetch(req.url);
+			if (!upload.ok)
+				return { error: { code: "source_missing", message: `upload ${upload.status}`, retryable: false } };
+			await upload.body?.cancel();
+			const duration = req.frame ? req.frame.end - req.frame.start : 0;
+			const copy = JSON.stringify({ fakeVideo: { duration }, framedUpload: true, frame: req.frame });
+			return { progress: [1], result: { bytes: await put(req.putUrl, copy, "video/mp4") } };
+		},
 		extractAudio: async (req) => {
 			const source = this.sources.get(this.videoSources.get(req.videoId) ?? "");
 			const silent = source?.silent ?? [...this.sources.values()].some((s) => s.silent);
 			const chunks = [];
 			for (const chunk of req.chunks) {
+				const start = this.sourceTime(req.videoId, chunk.start, req.sourceStart);
+				const outside = this.outsideKeptFile(req.videoId, start, start + 0.01);
+				if (outside) return { error: outside };
 				// The "audio" is a descriptor: what the local engine and the Whisper stub will hear in it.
 				const descriptor = {
 					videoId: req.videoId,
-					start: chunk.start,
+					start,
 					duration: chunk.duration,
 					silent,
 					script: source?.script ?? null,
@@ -270,12 +362,7 @@ export class FakeRenderTier {
 					whisper: whisperOutput(
 						silent
 							? []
-							: scriptSegments(
-									chunk.start,
-									chunk.start + chunk.duration,
-									source?.script,
-									source?.pauseSeconds,
-								),
+							: scriptSegments(start, start + chunk.duration, source?.script, source?.pauseSeconds),
 					),
 				};
 				const bytes = await put(chunk.putUrl, JSON.stringify(descriptor), "audio/mpeg");
@@ -309,8 +396,15 @@ export class FakeRenderTier {
 		},
 		signals: async (req) => {
 			// Speech level through the charged frame (silent before it, as the real tier), with the stretch listed in `loudAt` much louder.
+			const outside = this.outsideKeptFile(
+				req.videoId,
+				this.sourceTime(req.videoId, req.start, req.sourceStart),
+				this.sourceTime(req.videoId, req.end, req.sourceStart),
+			);
+			if (outside) return { error: outside };
+			const heard = (slot: number) => this.sourceTime(req.videoId, slot / 2, req.sourceStart);
 			const loudness = Array.from({ length: Math.ceil(req.end * 2) }, (_, i) =>
-				i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => i / 2 >= a && i / 2 < b) ? -10 : -28,
+				i / 2 < req.start ? -120 : this.loudAt.some(([a, b]) => heard(i) >= a && heard(i) < b) ? -10 : -28,
 			);
 			const bytes = await put(req.putUrl, JSON.stringify({ intervalSeconds: 0.5, loudness }), "application/json");
 			return { result: { intervals: loudness.length, bytes } };
@@ -334,9 +428,16 @@ export class FakeRenderTier {
 					};
 				this.backgroundsFetched.add(req.splitScreen.backgroundKey);
 			}
+			// What the clip shows, in the source's seconds (the kept file read at `time - sourceStart`).
+			const shows = {
+				start: this.sourceTime(req.videoId, req.start, req.sourceStart),
+				end: this.sourceTime(req.videoId, req.end, req.sourceStart),
+			};
+			const outside = this.outsideKeptFile(req.videoId, shows.start, shows.end);
+			if (outside) return { error: outside };
 			const bytes = await put(
 				req.videoPutUrl,
-				JSON.stringify({ clip: req.clipId, start: req.start, end: req.end, aspectRatio: req.aspectRatio }),
+				JSON.stringify({ clip: req.clipId, ...shows, aspectRatio: req.aspectRatio }),
 				"video/mp4",
 			);
 			const thumbnailBytes = await put(req.thumbnailPutUrl, "fake-jpeg", "image/jpeg");
@@ -416,6 +517,22 @@ export class FakeRenderTier {
 		},
 	};
 
+	/** The source's time the real tier would read for `time` of a request that says the kept file begins at `sourceStart`. */
+	private sourceTime(videoId: string, time: number, sourceStart: number): number {
+		return round3(time - sourceStart + (this.keptFrames.get(videoId)?.start ?? 0));
+	}
+
+	/** A read of [from, to) of the source that the kept file does not hold fails, as ffmpeg finds nothing there. */
+	private outsideKeptFile(videoId: string, from: number, to: number): RenderError | null {
+		const kept = this.keptFrames.get(videoId);
+		if (!kept || (from >= kept.start - 0.01 && to <= kept.end + 0.01)) return null;
+		return {
+			code: "process_failed",
+			message: `read ${from}-${to} s of a source kept only for ${kept.start}-${kept.end} s`,
+			retryable: false,
+		};
+	}
+
 	private answerDns(query: URL): Response {
 		const name = query.searchParams.get("name") ?? "";
 		const type = query.searchParams.get("type") === "AAAA" ? 28 : 1;
@@ -429,7 +546,18 @@ export class FakeRenderTier {
 		return Response.json({ Status: 0, Answer: answer }, { headers: { "content-type": "application/dns-json" } });
 	}
 
-	private async probe({ url, limits }: JobInput<"probe">): Promise<Response> {
+	private async probe(request: JobInput<"probe">, instance: string | null): Promise<Response> {
+		const ran = { url: request.url, instance, start: Date.now(), end: 0 };
+		this.probeLog.push(ran);
+		try {
+			await new Promise((resolve) => setTimeout(resolve, this.sources.get(request.url)?.probeMs ?? 0));
+			return await this.probeAnswer(request);
+		} finally {
+			ran.end = Date.now();
+		}
+	}
+
+	private async probeAnswer({ url, limits }: JobInput<"probe">): Promise<Response> {
 		if (url.startsWith(`${env.INTERNAL_BASE_URL}/internal/objects/`)) return this.probeStored(url, limits);
 		const source = this.sources.get(url);
 		// The real tier's words for any source it could not fetch (no HTTP status: no port-scan oracle).

@@ -19,7 +19,7 @@ import {
 } from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
 import { pausesToCut, retime } from "../../src/worker/domain/silences";
-import { resolveCaptionLook } from "../../src/worker/services/caption-templates";
+import { purgeOldPreviews, resolveCaptionLook } from "../../src/worker/services/caption-templates";
 import { balanceOf, createUser, createWorkspace } from "../helpers/accounts";
 import { BASE, call, signIn, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -344,6 +344,47 @@ describe("who may change the brand kit", () => {
 			(await call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: "One more" } }))
 				.status,
 		).toBe(201);
+	});
+});
+
+describe("the brand kit's bounds hold under races and over time", () => {
+	it("racing creates past the 50th never pass the cap: of 6 at once with 48 kept, 2 are created", async () => {
+		const { apiKey, workspaceId } = await createWorkspace();
+		for (let n = 0; n < 48; n++)
+			await env.DB.prepare(
+				"INSERT INTO caption_templates (id, workspace_id, name, preset_id) VALUES (?, ?, ?, 'karaoke')",
+			)
+				.bind(`ct_seed${n}_${crypto.randomUUID().slice(0, 8)}`, workspaceId, `Seed ${n}`)
+				.run();
+		const answers = await Promise.all(
+			Array.from({ length: 6 }, (_, n) =>
+				call("POST", "/api/caption-templates", { key: apiKey, body: { ...brandKit, name: `Race ${n}` } }),
+			),
+		);
+		expect(answers.filter((a) => a.status === 201)).toHaveLength(2);
+		const refused = answers.filter((a) => a.status === 409);
+		expect(refused).toHaveLength(4);
+		for (const r of refused) expect(r.body.error).toMatchObject({ code: "quota_exceeded", details: { limit: 50 } });
+		const live = await env.DB.prepare(
+			"SELECT COUNT(*) AS n FROM caption_templates WHERE workspace_id = ? AND deleted_at IS NULL",
+		)
+			.bind(workspaceId)
+			.first<number>("n");
+		expect(live).toBe(50);
+	});
+
+	it("previews no look needs any more do not pile up: the cron deletes those older than 30 days, and a list draws what it needs again", async () => {
+		const { apiKey } = await createWorkspace();
+		await call("GET", "/api/caption-templates", { key: apiKey });
+		const stored = async () => (await env.MEDIA.list({ prefix: "caption-previews/" })).objects.length;
+		expect(await stored()).toBeGreaterThanOrEqual(9);
+		expect(await purgeOldPreviews(env, Date.now() + 29 * 86_400_000)).toBe(0);
+		expect(await purgeOldPreviews(env, Date.now() + 31 * 86_400_000)).toBeGreaterThanOrEqual(9);
+		expect(await stored()).toBe(0);
+		const drawn = previewCalls().length;
+		const listed = await call("GET", "/api/caption-templates", { key: apiKey });
+		expect(previewCalls().length).toBeGreaterThan(drawn);
+		expect((listed.body.templates as Template[]).every((t) => t.previewUrl !== null)).toBe(true);
 	});
 });
 

@@ -197,6 +197,20 @@ describe("the clip set as an editor timeline", () => {
 		expect(none.status).toBe(409);
 		expect((await call("GET", `/api/videos/${videoId}/export?format=edl`, { key: apiKey })).status).toBe(400);
 	});
+
+	it("a title with control characters (a member's edit) still gives well-formed FCPXML and Premiere XML, the characters left out", async () => {
+		const { apiKey, videoId, clips } = await processed();
+		const title = "Bell\u0007 and\u0001 escape\u001b[31m red\u000b";
+		expect((await call("PATCH", `/api/clips/${clips[0]!.id}`, { key: apiKey, body: { title } })).status).toBe(200);
+		for (const format of ["fcpxml", "premiere"]) {
+			const xml = (await call("GET", `/api/videos/${videoId}/export?format=${format}`, { key: apiKey }))
+				.body as string;
+			expect(XMLValidator.validate(xml), format).toBe(true);
+			expect(xml).toContain("Bell and escape[31m red");
+			// eslint-disable-next-line no-control-regex -- the characters XML 1.0 cannot hold
+			expect(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(xml)).toBe(false);
+		}
+	});
 });
 
 describe("an uploaded video's clips", () => {

@@ -3,7 +3,12 @@
  * that read D1 before the revoke caches it after; a bookmark only moves a read forward, and a
  * write (its authentication included) always starts at the primary.
  */
+import { env } from "cloudflare:workers";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import type { AppEnv } from "../../src/worker/env";
+import { handleError } from "../../src/worker/errors";
+import { authenticate } from "../../src/worker/middleware/auth";
 import { sessionStart } from "../../src/worker/middleware/d1-session";
 import { forgetKey, verifiedKey, type VerifiedKey } from "../../src/worker/services/key-cache";
 import { createUser } from "../helpers/accounts";
@@ -83,5 +88,37 @@ describe("X-Clipforge-Bookmark", () => {
 			body: { name: "p" },
 		});
 		expect(refused.status).toBe(401);
+	});
+});
+
+describe("a signed-in session is authenticated on the primary", () => {
+	/** The real middleware behind a D1 session whose reads (a replica's) must not decide who is signed in. */
+	function appWithReplica(replica: D1Database) {
+		const app = new Hono<AppEnv>();
+		app.onError(handleError);
+		app.use("*", async (c, next) => {
+			c.set("primaryDb", env.DB);
+			c.env = { ...c.env, DB: replica };
+			await next();
+		});
+		app.use("*", authenticate);
+		app.get("/whoami", (c) => c.json(c.get("principal")));
+		return app;
+	}
+
+	it("a replica that may lag (here: one that may not be read at all) is never asked: sign-out and password changes hold at once", async () => {
+		const user = await createUser();
+		const cookie = await signIn(user.email, user.password);
+		const replica = new Proxy({} as D1Database, {
+			get() {
+				throw new Error("authentication read a replica");
+			},
+		});
+		const app = appWithReplica(replica);
+		const answer = await app.request("/whoami", { headers: { cookie } }, env);
+		expect(answer.status).toBe(200);
+		expect(await answer.json()).toMatchObject({ kind: "session", userId: user.userId });
+		expect((await call("POST", "/api/auth/logout", { headers: { cookie } })).status).toBeLessThan(300);
+		expect((await app.request("/whoami", { headers: { cookie } }, env)).status).toBe(401);
 	});
 });

@@ -128,6 +128,34 @@ describe("owners and admins manage it", () => {
 	}
 });
 
+describe("the workspace webhook's address is the managers'", () => {
+	it("a member reads the deliveries of a video without the workspace webhook's path (its secret token); owners and keys see it whole", async () => {
+		const { workspaceId, apiKey, cookie } = await asRole("member");
+		const hook = `${WEBHOOK_BASE}managers-only/T0KEN-${crypto.randomUUID()}`;
+		expect(
+			(await call("PUT", `/api/workspaces/${workspaceId}/webhook`, { key: apiKey, body: { url: hook } })).status,
+		).toBe(200);
+		const own = `${WEBHOOK_BASE}mine-${crypto.randomUUID()}`;
+		const hostedUrl = fake().addSource(`https://videos.example.com/${crypto.randomUUID()}.mp4`, { duration: 60 });
+		const viaWorkspace = await submitBodyAndProcess(apiKey, { hostedUrl, config: { skipClipping: true } });
+		const viaOwn = await submitBodyAndProcess(apiKey, {
+			hostedUrl: fake().addSource(`https://videos.example.com/${crypto.randomUUID()}.mp4`, { duration: 60 }),
+			config: { skipClipping: true },
+			webhookUrl: own,
+		});
+		const urls = async (videoId: string, auth: { key?: string; headers?: Record<string, string> }) =>
+			(await call("GET", `/api/videos/${videoId}/webhooks`, auth)).body.deliveries.map(
+				(d: { url: string }) => d.url,
+			);
+		expect(await urls(viaWorkspace, { key: apiKey })).toEqual([hook]);
+		const seen = await urls(viaWorkspace, { headers: { cookie } });
+		expect(seen).toEqual([`${new URL(hook).origin}/…`]);
+		expect(JSON.stringify(seen)).not.toContain("T0KEN");
+		// A submission's own webhook is whoever submitted it's: shown whole.
+		expect(await urls(viaOwn, { headers: { cookie } })).toEqual([own]);
+	});
+});
+
 describe("rotating the webhook secret", () => {
 	it("the old secret stops at once: the next delivery verifies with the new one only", async () => {
 		const { apiKey, workspaceId } = await createWorkspace();

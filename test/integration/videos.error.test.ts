@@ -92,7 +92,7 @@ describe("400 invalid_request", () => {
 		);
 	});
 
-	it("split-clips that would need more than 60 parts → 400 naming clipDurationMax, nothing charged", async () => {
+	it("split-clips whose frame 60 parts of clipDurationMax cannot cover → 400 naming clipDurationMax, nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 300 });
 		const result = await submit(apiKey, {
 			hostedUrl: source(2 * 3600),
@@ -101,7 +101,9 @@ describe("400 invalid_request", () => {
 		await expectError(result, 400, "invalid_request");
 		expect(result.body.error.details[0]).toMatchObject({
 			path: "config.clipDurationMax",
-			message: expect.stringMatching(/at least 720 parts; at most 60/),
+			message: expect.stringMatching(
+				/needs 720 parts of clipDurationMax seconds .* at most 60 .* at least 120 s/,
+			),
 		});
 		expect(await balanceOf(workspaceId)).toBe(300);
 		const fits = await submit(apiKey, {

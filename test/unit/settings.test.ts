@@ -12,6 +12,7 @@ describe("operator settings", () => {
 			dnsResolverUrl: "https://cloudflare-dns.com/dns-query",
 			maxConcurrentVideos: 2,
 			maxQueuedVideos: 50,
+			sourceRetentionDays: 7,
 			// A small deployment's fan-out (a two-core machine's); production's is in wrangler.toml.
 			fanOut: { transcriptions: 2, renders: 3 },
 			instances: { video: 4, render: 3 },
@@ -51,6 +52,7 @@ describe("operator settings", () => {
 			DNS_RESOLVER_URL: "https://dns.google/resolve",
 			MAX_CONCURRENT_VIDEOS: "4",
 			MAX_QUEUED_VIDEOS: "10",
+			SOURCE_RETENTION_DAYS: "30",
 			TRANSCRIBE_PARALLELISM: "16",
 			RENDER_PARALLELISM: "32",
 			VIDEO_INSTANCES: "8",
@@ -65,6 +67,7 @@ describe("operator settings", () => {
 			dnsResolverUrl: "https://dns.google/resolve",
 			maxConcurrentVideos: 4,
 			maxQueuedVideos: 10,
+			sourceRetentionDays: 30,
 			fanOut: { transcriptions: 16, renders: 32 },
 			instances: { video: 8, render: 32 },
 		});

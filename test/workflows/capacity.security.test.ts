@@ -7,11 +7,11 @@
 import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { renderJobs } from "@clipforge/contract";
+import { renderJobs, WORKSPACE_JOB_LIMITS } from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
 import { markCompleted } from "../../src/worker/db/videos";
 import { wakeWaiting } from "../../src/worker/services/processing-slots";
-import { allRenderInstances } from "../../src/worker/services/render-instances";
+import { allRenderInstances, renderInstance } from "../../src/worker/services/render-instances";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
 import { itCountsInOneWindow } from "../helpers/rate-window";
@@ -57,10 +57,16 @@ describe("per-workspace processing slots", () => {
 		});
 		const flooder = await createWorkspace({ minutes: 100 });
 		await setLimit(flooder.workspaceId, 2);
-		// Hold the renders until the other tenant has been checked.
+		// Hold every render until the other tenant has been checked (a hook runs once: each one sets the next).
+		// The submissions take a few seconds (a workspace's probes run a few at a time), so no video may end meanwhile.
 		let release!: () => void;
 		const held = new Promise<void>((r) => (release = r));
-		fake().before.set(renderJobs.renderClip.path, () => held);
+		const hold = () =>
+			fake().before.set(renderJobs.renderClip.path, async () => {
+				hold();
+				await held;
+			});
+		hold();
 
 		const submitted = await Promise.all(
 			Array.from({ length: 8 }, () =>
@@ -244,16 +250,57 @@ describe("the waiting line is bounded", () => {
 				expect(r.response.headers.get("retry-after")).toBe("10");
 			}
 			expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(10);
-			// The burst probed at most its share; the refused ones cost nothing.
-			const probed = (urls: string[]) =>
-				fake().calls.filter(
-					(c) => c.path === renderJobs.probe.path && urls.includes((c.body as { url: string }).url),
-				).length;
+			// The burst probed at most its share (probes that ran; a request the tier told to wait its turn is not one); the refused ones cost nothing.
+			const probed = (urls: string[]) => fake().probeLog.filter((p) => urls.includes(p.url)).length;
 			expect(probed(burstUrls)).toBeLessThanOrEqual(10);
 			expect(probed(otherUrls)).toBe(3);
 			const accepted = statuses.filter((s) => s === 201).length;
 			expect(await balanceOf(burster.workspaceId)).toBe(10 - accepted);
 			expect(await ledgerSum(burster.workspaceId)).toBe(10 - accepted);
+		},
+	);
+
+	itCountsInOneWindow(
+		"a workspace's probes in flight are its share of its probe instance: a burst of slow probes holds at most 4 at once, the rest wait their turn (or get 429), and another tenant on that instance is not kept waiting",
+		10,
+		async () => {
+			// Two tenants whose probes land on the same instance of the pool, which has room for 6 jobs here.
+			const burster = await createWorkspace({ minutes: 20 });
+			let other = await createWorkspace({ minutes: 20 });
+			while (renderInstance.probe(other.workspaceId) !== renderInstance.probe(burster.workspaceId))
+				other = await createWorkspace({ minutes: 20 });
+			fake().maxJobsPerInstance = 6;
+			const slow = Array.from({ length: 8 }, () =>
+				fake().addSource(`https://videos.example.com/slow/${crypto.randomUUID()}.mp4`, {
+					duration: 40,
+					probeMs: 3000,
+				}),
+			);
+			const submit = (key: string, hostedUrl: string) =>
+				call("POST", "/api/videos/hosted", { key, body: { hostedUrl } });
+			const burst = Promise.all(slow.map((u) => submit(burster.apiKey, u)));
+			await new Promise((r) => setTimeout(r, 500));
+			const asked = Date.now();
+			const theirs = await submit(other.apiKey, source());
+			const waited = Date.now() - asked;
+			const answers = await burst;
+
+			expect(theirs.status).toBe(201);
+			expect(waited).toBeLessThan(2000);
+			const statuses = answers.map((r) => r.status);
+			expect(statuses.filter((s) => s !== 201 && s !== 429)).toEqual([]);
+			for (const r of answers.filter((a) => a.status === 429)) {
+				expect(r.body.error.code).toBe("rate_limited");
+				expect(Number(r.response.headers.get("retry-after"))).toBeGreaterThan(0);
+			}
+			// At no moment did the burst hold more than its share of the instance.
+			const runs = fake().probeLog.filter((p) => slow.includes(p.url));
+			const peak = Math.max(...runs.map((r) => runs.filter((o) => o.start <= r.start && o.end > r.start).length));
+			expect(peak).toBe(WORKSPACE_JOB_LIMITS.probe);
+			// The rest waited for the first ones to end, then ran (or were refused, costing nothing).
+			const accepted = statuses.filter((s) => s === 201).length;
+			expect(accepted).toBeGreaterThan(WORKSPACE_JOB_LIMITS.probe);
+			expect(await balanceOf(burster.workspaceId)).toBe(20 - accepted);
 		},
 	);
 

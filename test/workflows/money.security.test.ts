@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
 import { markCompleted } from "../../src/worker/db/videos";
+import { completeReprocess, failReprocess, startReprocess } from "../../src/worker/db/reprocesses";
+import { VideoConfigInput } from "../../src/worker/domain/video-config";
 import { markFailedAndRefund } from "../../src/worker/services/video-state";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
@@ -165,6 +167,74 @@ describe("refunds racing completion", () => {
 		expect(await refundsOf(id)).toBe(0);
 		expect(await balanceOf(workspaceId)).toBe(18);
 		expect((await call("GET", `/api/videos/${id}`, { key: apiKey })).body.status).toBe("completed");
+	});
+});
+
+describe("a reprocess's refund goes with its status change", () => {
+	/** A completed video with a charged reprocess running (its workflow not started: the test plays its steps). */
+	async function reprocessing(apiKey: string, workspaceId: string, number: number) {
+		const id = await submitAndProcess(apiKey, source(240), { skipClipping: true });
+		const config = VideoConfigInput.parse({ skipClipping: false });
+		const reprocess = { id: `${id}-r${number}`, videoId: id, workspaceId, number, config, previousConfig: config };
+		expect(await startReprocess(getDb(env), { ...reprocess, minutesCharged: 2 }, 10)).toBe(true);
+		return reprocess;
+	}
+
+	it("a finish step that fails after the reprocess completed: the failure step refunds nothing", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const reprocess = await reprocessing(apiKey, workspaceId, 2);
+		const ranking = { rankedBy: "offline", note: null, clips: 0 };
+		await completeReprocess(getDb(env), reprocess, ranking);
+		// The rest of "finish reprocess" failed for good: the workflow runs its failure step.
+		expect(await failReprocess(getDb(env), reprocess, "cleaning up failed")).toBe(0);
+		expect(await refundsOf(reprocess.id)).toBe(0);
+		// 4 minutes for the video, 2 for the reprocess: both delivered.
+		expect(await balanceOf(workspaceId)).toBe(14);
+		expect(await ledgerSum(workspaceId)).toBe(14);
+	});
+
+	it("DELETE racing the reprocess's completion: a completed reprocess is never refunded", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 200 });
+		for (let round = 0; round < 6; round++) {
+			const reprocess = await reprocessing(apiKey, workspaceId, 2);
+			const delay = [-1, 0, 1, 2, 4, 8][round]!;
+			const ranking = { rankedBy: "offline", note: null, clips: 0 };
+			const completing =
+				delay < 0
+					? completeReprocess(getDb(env), reprocess, ranking)
+					: new Promise((r) => setTimeout(r, delay)).then(() =>
+							completeReprocess(getDb(env), reprocess, ranking),
+						);
+			const [completed, deleted] = await Promise.all([
+				completing,
+				call("DELETE", `/api/videos/${reprocess.videoId}`, { key: apiKey }),
+			]);
+			expect(deleted.status).toBe(200);
+			expect(deleted.body.minutesRefunded, `round ${round}`).toBe(completed ? 0 : 2);
+			expect(await refundsOf(reprocess.id)).toBe(completed ? 0 : 1);
+		}
+		expect(await ledgerSum(workspaceId)).toBe(await balanceOf(workspaceId));
+	});
+});
+
+describe("a refunded first run delivers nothing", () => {
+	it("from the moment it fails and is refunded, its clips are neither listed nor signed, before the clean-up deletes their files", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const id = await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20 });
+		const { clips } = (await call("GET", `/api/videos/${id}/clips`, { key: apiKey })).body;
+		expect(clips.length).toBeGreaterThan(0);
+		// As a first run whose last render failed: its other clips rendered, the video not completed yet.
+		await env.DB.prepare("UPDATE videos SET status = 'generating_clips', delivered_at = NULL WHERE id = ?")
+			.bind(id)
+			.run();
+		// The failure step's first half (finish.ts failAndRefund): the refund, before its clean-up runs.
+		expect((await markFailedAndRefund(getDb(env), id, "A render failed.")).minutesRefunded).toBe(1);
+		const listed = await call("GET", `/api/videos/${id}/clips`, { key: apiKey });
+		expect(listed.body.clips).toEqual([]);
+		expect((await call("GET", `/api/clips/${clips[0].id}`, { key: apiKey })).status).toBe(404);
+		const link = new URL(clips[0].downloadUrl);
+		expect((await call("GET", link.pathname + link.search, { key: null })).status).toBeGreaterThanOrEqual(400);
+		expect((await call("GET", `/api/videos/${id}`, { key: apiKey })).body.clipsCount).toBe(0);
 	});
 });
 

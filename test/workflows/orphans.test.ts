@@ -187,4 +187,37 @@ describe("no object is left behind", () => {
 		expect(await put(r2Keys.clipVideo(kept, body.clips[0].id))).toEqual({ status: 201, stored: true });
 		expect(await orphansOf(kept)).toEqual([]);
 	});
+
+	it("by a multipart upload of a deleted video's source: no step that writes is taken (409), an abort still is", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 20 });
+		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 60 }), config);
+		const key = r2Keys.source(videoId);
+		const signed = (await signInternalObjectUrl(env, key, "PUT")).replace(env.INTERNAL_BASE_URL, "");
+		// A multipart upload the tier started while the video was alive …
+		const started = await call("POST", `${signed}&uploads`, {
+			rawBody: "",
+			headers: { "content-type": "video/mp4" },
+		});
+		expect(started.status).toBe(200);
+		const uploadId = started.body.uploadId as string;
+		expect((await call("DELETE", `/api/videos/${videoId}`, { key: apiKey })).status).toBe(200);
+		// … then the video was deleted: a new start, a part and the completion are refused, nothing is stored.
+		const again = await call("POST", `${signed}&uploads`, {
+			rawBody: "",
+			headers: { "content-type": "video/mp4" },
+		});
+		expect(again.status).toBe(409);
+		const part = await call("PUT", `${signed}&uploadId=${encodeURIComponent(uploadId)}&partNumber=1`, {
+			rawBody: "late bytes",
+			headers: { "content-type": "application/octet-stream", "content-length": "10" },
+		});
+		expect(part.status).toBe(409);
+		const complete = await call("POST", `${signed}&uploadId=${encodeURIComponent(uploadId)}`, {
+			body: { parts: [{ partNumber: 1, etag: "x" }] },
+		});
+		expect(complete.status).toBe(409);
+		expect(await env.MEDIA.head(key)).toBeNull();
+		// Aborting frees R2's parts: always allowed.
+		expect((await call("DELETE", `${signed}&uploadId=${encodeURIComponent(uploadId)}`)).status).toBe(204);
+	});
 });

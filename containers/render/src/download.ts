@@ -1,6 +1,6 @@
 import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { DownloadResult, OnProgress, SourceLimits } from "@clipforge/contract";
+import type { DownloadResult, OnProgress, SourceFrame, SourceLimits } from "@clipforge/contract";
 import {
 	assertRoomFor,
 	diskFullError,
@@ -14,6 +14,7 @@ import { UPLOAD_FORMATS } from "./egress-args.ts";
 import { assertDownloadMatches, mediaFacts } from "./media-limits.ts";
 import { ytDlpError } from "./probe.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
+import { copyFrame } from "./source-frame.ts";
 import { resolveSource } from "./source-guard.ts";
 import { TierError } from "./tier-error.ts";
 import { tools, workRoot } from "./tool-paths.ts";
@@ -46,6 +47,10 @@ export interface DownloadSpec {
 	limits: SourceLimits;
 	/** The probe's duration (what was charged), or null to skip that check. */
 	expectedDuration: number | null;
+	/** The stretch the video was charged for: only it is kept (source-frame.ts). Null: the whole source. */
+	frame?: SourceFrame | null;
+	/** `url` is a stored upload: ffmpeg copies the frame out of it, yt-dlp never reads it. */
+	upload?: boolean;
 }
 
 /**
@@ -53,8 +58,10 @@ export interface DownloadSpec {
  * it only if ffprobe finds what was probed: a video stream, a picture and a size within the
  * limits, the charged duration (media-limits.ts). The size limit is lowered to what this
  * instance's disk can hold, and a download that would not fit next to other videos' files now is
- * refused as busy (disk-room.ts). Idempotent: a finished (checked) file is reused, a partial one is
- * written to a temporary name first and only renamed when complete and checked.
+ * refused as busy (disk-room.ts). Only `spec.frame` of it is kept (cut after the check, without
+ * re-encoding); a stored upload is not downloaded but has its frame copied out (uploadFrame).
+ * Idempotent: a finished (checked, cut) file is reused, a partial one is written to a temporary
+ * name first and only renamed when complete and checked.
  */
 export async function downloadSource(
 	spec: DownloadSpec,
@@ -71,6 +78,7 @@ export async function downloadSource(
 	const downloaded = join(dir, "download.mp4");
 	const disk = await diskOf(workRoot);
 	const limits = sourceLimitsOnDisk(spec.limits, disk);
+	if (spec.upload) return uploadFrame(spec, limits, downloaded, target, onProgress, signal);
 	const { refusedForSize } = await runYtDlp({ ...spec, limits }, disk, dir, onProgress, signal);
 	const bytes = await fileSize(downloaded);
 	if (!bytes) {
@@ -82,13 +90,52 @@ export async function downloadSource(
 		// Held to the upload formats: every later read of the stored source (sourceInputOptions) is.
 		const facts = await mediaFacts(downloaded, limits.maxPixels, signal, undefined, UPLOAD_FORMATS);
 		assertDownloadMatches(facts, limits, spec.expectedDuration);
+		if (spec.frame) await keepFrame(downloaded, spec.frame, join(dir, "download.frame.mp4"), signal);
 	} catch (error) {
 		await rm(downloaded, { force: true });
 		throw error;
 	}
 	await rename(downloaded, target);
 	onProgress(1);
-	return { bytes };
+	return { bytes: (await fileSize(target)) ?? bytes };
+}
+
+/** Replaces `path` by its `frame`, copied out through `scratch`. */
+async function keepFrame(path: string, frame: SourceFrame, scratch: string, signal?: AbortSignal): Promise<void> {
+	try {
+		await copyFrame(path, frame, scratch, signal);
+		await rename(scratch, path);
+	} finally {
+		await rm(scratch, { force: true });
+	}
+}
+
+/**
+ * A stored upload (the Worker's signed URL of it): its frame is copied out by ffmpeg alone (under
+ * the upload formats, as every read of a stored source), then checked as a download is, but
+ * against no probed duration (the upload itself was probed).
+ */
+async function uploadFrame(
+	spec: DownloadSpec,
+	limits: DiskLimits,
+	downloaded: string,
+	target: string,
+	onProgress: OnProgress,
+	signal?: AbortSignal,
+): Promise<DownloadResult> {
+	// A whole upload is already stored where the Worker wants it: only a frame of one is ever asked for.
+	if (!spec.frame) throw new TierError("invalid_request", "An upload is copied only to a time frame.", false, 400);
+	try {
+		await copyFrame(spec.url, spec.frame, downloaded, signal);
+		const facts = await mediaFacts(downloaded, limits.maxPixels, signal, undefined, UPLOAD_FORMATS);
+		assertDownloadMatches(facts, limits, null);
+	} catch (error) {
+		await rm(downloaded, { force: true });
+		throw error;
+	}
+	await rename(downloaded, target);
+	onProgress(1);
+	return { bytes: (await fileSize(target)) ?? 0 };
 }
 
 /**

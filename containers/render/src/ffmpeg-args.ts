@@ -313,6 +313,60 @@ export function extractAudioChunkArgs(
 	];
 }
 
+/**
+ * The stretch [start, start + duration) of a stored or downloaded source copied out without
+ * re-encoding (the first video and audio streams only). Seeking before the input keeps the
+ * keyframe before `start` as hidden pre-roll (an MP4 edit list), so the copy's time 0 is exactly
+ * `start` of the input for every reader that honours edit lists (ffmpeg, browsers).
+ */
+export function frameCopyArgs(
+	input: string,
+	start: number,
+	duration: number,
+	outputPath: string,
+	format: "mp4" | "matroska",
+): string[] {
+	return [
+		...COMMON,
+		...sourceInputOptions(input),
+		...(start > 0 ? ["-ss", seconds(start)] : []),
+		"-i",
+		input,
+		"-t",
+		seconds(duration),
+		"-map",
+		"0:v:0",
+		"-map",
+		"0:a:0?",
+		"-c",
+		"copy",
+		"-f",
+		format,
+		outputPath,
+	];
+}
+
+/**
+ * The picture size of a stored source (`width,height`), read before a render frames it: held to
+ * the upload formats like every read of a stored source, so a file that is really a playlist opens
+ * nothing past itself.
+ */
+export function frameSizeArgs(sourceUrl: string): string[] {
+	return [
+		"-v",
+		"error",
+		"-format_whitelist",
+		UPLOAD_FORMATS,
+		"-select_streams",
+		"v:0",
+		"-show_entries",
+		"stream=width,height",
+		"-of",
+		"csv=p=0",
+		sourceUrl,
+	];
+}
+
 /** 16 kHz mono 16-bit WAV, the only input pocketsphinx_continuous reads. */
 export function toPocketsphinxWavArgs(inputPath: string, outputPath: string): string[] {
 	return [...COMMON, "-i", inputPath, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", outputPath];

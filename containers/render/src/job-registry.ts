@@ -24,12 +24,16 @@ export interface JobRegistryOptions {
 
 interface RunningJob {
 	key: string;
+	/** Whose share of the instance it counts against (`<job>:<workspace>`; server.ts), if anyone's. */
+	owner: string | undefined;
 	context: JobContext;
 	controller: AbortController;
 	promise: Promise<unknown>;
 	listeners: Set<OnProgress>;
 	last: { fraction: number; message?: string } | null;
 	abandonTimer: ReturnType<typeof setTimeout> | null;
+	/** How long it keeps running once its last caller left. */
+	abandonAfterMs: number;
 }
 
 export interface Attached {
@@ -58,6 +62,13 @@ export class JobRegistry {
 		return this.running.has(key);
 	}
 
+	/** Jobs running now that count against `owner`'s share (see attach's `owner`). */
+	runningFor(owner: string): number {
+		let n = 0;
+		for (const job of this.running.values()) if (job.owner === owner) n++;
+		return n;
+	}
+
 	/** The kept result of a finished job with this key, if it finished recently enough. */
 	keptResult(key: string, now = Date.now()): { result: unknown } | undefined {
 		const kept = this.results.get(key);
@@ -73,7 +84,9 @@ export class JobRegistry {
 	 * Joins the running job `key`, or starts `work` as it. The caller hears the job's progress (the
 	 * last value at once, when joining) until `connection` aborts; then it leaves, and a job left
 	 * with no caller is aborted after abandonAfterMs unless someone joins it meanwhile.
-	 * @param keep Whether the result is kept for a repeated request (not for jobs that must run each time).
+	 * @param options.keep Whether the result is kept for a repeated request (not for jobs that must run each time).
+	 * @param options.owner Whose share of the instance a job started here counts against (runningFor).
+	 * @param options.abandonAfterMs How long this job outlives its last caller (default: the registry's).
 	 */
 	attach(
 		key: string,
@@ -81,11 +94,11 @@ export class JobRegistry {
 		work: JobWork,
 		onProgress: OnProgress,
 		connection: AbortSignal,
-		keep = true,
+		options: { keep?: boolean; owner?: string; abandonAfterMs?: number } = {},
 	): Attached {
 		let job = this.running.get(key);
 		const joined = job !== undefined;
-		if (!job) job = this.start(key, name, work, keep);
+		if (!job) job = this.start(key, name, work, options);
 		const running = job;
 		running.listeners.add(onProgress);
 		if (running.abandonTimer) clearTimeout(running.abandonTimer);
@@ -111,9 +124,17 @@ export class JobRegistry {
 		return held;
 	}
 
-	private start(key: string, name: string, work: JobWork, keep: boolean): RunningJob {
+	private start(
+		key: string,
+		name: string,
+		work: JobWork,
+		options: { keep?: boolean; owner?: string; abandonAfterMs?: number },
+	): RunningJob {
+		const keep = options.keep ?? true;
 		const job: RunningJob = {
 			key,
+			owner: options.owner,
+			abandonAfterMs: options.abandonAfterMs ?? this.options.abandonAfterMs,
 			context: { name, holds: new Set() },
 			controller: new AbortController(),
 			promise: Promise.resolve(),
@@ -143,7 +164,7 @@ export class JobRegistry {
 		if (job.abandonTimer) clearTimeout(job.abandonTimer);
 		job.abandonTimer = setTimeout(() => {
 			if (job.listeners.size === 0) job.controller.abort(new Error("Every caller of the job left."));
-		}, this.options.abandonAfterMs);
+		}, job.abandonAfterMs);
 		job.abandonTimer.unref?.();
 	}
 

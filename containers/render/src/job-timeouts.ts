@@ -17,6 +17,8 @@ export const jobTimeouts = {
 	silenceDetect: (clipSeconds: number) => scaledBudgetMs(clipSeconds, 2_000, MINUTE_MS),
 	/** The loudness signal over the charged time frame of the source (audio only). */
 	loudness: (frameSeconds: number) => scaledBudgetMs(frameSeconds, 1_000, 5 * MINUTE_MS),
+	/** The paid time frame copied out of a source without re-encoding (read and written once). */
+	frameCopy: (frameSeconds: number) => scaledBudgetMs(frameSeconds, 1_000, 10 * MINUTE_MS),
 	/** One audio chunk cut out of the source for transcription. */
 	audioChunk: (chunkSeconds: number) => scaledBudgetMs(chunkSeconds, 3_000, 30 * MINUTE_MS),
 	/** pocketsphinx over one chunk (about 0.2× real time here; 3× leaves room for a busy instance). */

@@ -15,6 +15,7 @@ import { downloadedOrUrl, downloadSource, sourcePath } from "./download.ts";
 import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { runProcess } from "./run-process.ts";
+import { fileTime, storedSourceType } from "./source-frame.ts";
 import { tools } from "./tool-paths.ts";
 import { putFile } from "./transfer.ts";
 import { videoDir } from "./workdir.ts";
@@ -26,10 +27,12 @@ export async function uploadSource(
 	signal: AbortSignal,
 ): Promise<UploadSourceResult> {
 	await downloadSource(req, (f) => onProgress(f * 0.5), signal);
+	const path = await sourcePath(req.videoId);
+	// A frame copied out of an upload may be Matroska (codecs MP4 cannot hold): stored as what it is.
 	const bytes = await putFile(
-		await sourcePath(req.videoId),
+		path,
 		req.putUrl,
-		"video/mp4",
+		await storedSourceType(path),
 		(f) => onProgress(0.5 + f * 0.5),
 		signal,
 	);
@@ -54,7 +57,8 @@ export async function extractAudio(
 		while (next < req.chunks.length) {
 			const chunk = req.chunks[next++]!;
 			const path = join(dir, `audio-${chunk.index}.mp3`);
-			await runProcess(tools.ffmpeg, extractAudioChunkArgs(source, chunk.start, chunk.duration, path), {
+			const start = fileTime(chunk.start, req.sourceStart);
+			await runProcess(tools.ffmpeg, extractAudioChunkArgs(source, start, chunk.duration, path), {
 				timeoutMs: jobTimeouts.audioChunk(chunk.duration),
 				signal,
 				collectStdout: false,

@@ -11,12 +11,13 @@ import { assertLookFonts } from "./caption-preview.ts";
 import { cpuSlots } from "./encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
 import { scanFaces, type FaceScan } from "./faces.ts";
-import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
+import { frameSizeArgs, plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { layoutFor, type Layout } from "./layout.ts";
 import { runProcess } from "./run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
+import { fileTime } from "./source-frame.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
 import {
 	analyseSpeakers,
@@ -37,10 +38,12 @@ import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
 const THUMBNAIL_WIDTH = 540;
 
 export async function renderClip(
-	req: RenderClipSpec,
+	spec: RenderClipSpec,
 	onProgress: OnProgress,
 	signal: AbortSignal,
 ): Promise<RenderClipResult> {
+	// Every read below seeks the stored file, which begins at sourceStart of the source (source-frame.ts).
+	const req = { ...spec, start: fileTime(spec.start, spec.sourceStart), end: fileTime(spec.end, spec.sourceStart) };
 	const dir = await videoDir(req.videoId);
 	const file = (suffix: string) => idFile(dir, req.clipId, suffix);
 	const scratch: string[] = [];
@@ -296,15 +299,9 @@ async function localBackground(key: string, url: string, signal: AbortSignal): P
 	return path;
 }
 
-async function videoSize(url: string, signal: AbortSignal): Promise<{ width: number; height: number }> {
-	const { stdout } = await runProcess(
-		tools.ffprobe,
-		["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", url],
-		{
-			timeoutMs: 30_000,
-			signal,
-		},
-	);
+/** The stored source's picture size (frameSizeArgs: held to the upload formats). */
+export async function videoSize(url: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
+	const { stdout } = await runProcess(tools.ffprobe, frameSizeArgs(url), { timeoutMs: 30_000, signal });
 	const [width, height] = stdout.trim().split(",").map(Number);
 	if (!width || !height) throw new Error("The source's frame size could not be read.");
 	return { width, height };

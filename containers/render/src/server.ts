@@ -17,6 +17,7 @@ import {
 	type JobOutput,
 	type OnProgress,
 	type RenderError,
+	WORKSPACE_JOB_LIMITS,
 } from "@clipforge/contract";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -53,6 +54,12 @@ export const DEFAULT_MAX_JOBS = 16;
 const ALWAYS_ACCEPTED: readonly JobName[] = ["cleanup"];
 /** Jobs run again for every request: their answer may change (a source probed again, files removed again). */
 const NOT_KEPT: readonly JobName[] = ["cleanup", "probe"];
+/**
+ * Jobs stopped as soon as their last caller leaves, instead of DEFAULT_ABANDON_MS later: a probe
+ * answers one request that waits on it (the Worker's submission), nothing comes back for it, and a
+ * slow URL would otherwise hold one of the probe instance's jobs 30 s more for nobody.
+ */
+const DROPPED_WHEN_LEFT: readonly JobName[] = ["probe"];
 /**
  * A job whose caller left (a lost connection) keeps running this long for the Worker's retry to
  * join it (RENDER_ABANDON_SECONDS); then it is aborted and its files swept.
@@ -209,7 +216,12 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 		const keep = !NOT_KEPT.includes(name);
 		const kept = keep ? registry.keptResult(key) : undefined;
 		const full = registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name);
-		if (!kept && !registry.isRunning(key) && full) return busy(c, maxJobs);
+		const fresh = !kept && !registry.isRunning(key);
+		if (fresh && full) return busy(c, maxJobs);
+		// A workspace's share of this job (WORKSPACE_JOB_LIMITS): its excess is its own 429, never a 503 for others.
+		const share = workspaceShare(name, parsed.data);
+		if (fresh && share && registry.runningFor(share.owner) >= share.limit)
+			return workspaceBusy(c, name, share.limit);
 		const work: JobWork = async (onProgress, signal) => {
 			const started = Date.now();
 			try {
@@ -226,12 +238,29 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 				log("job answered from its result", { path: job.path });
 				return Promise.resolve(kept.result);
 			}
-			const attached = registry.attach(key, name, work, onProgress, connection, keep);
+			const abandonAfterMs = DROPPED_WHEN_LEFT.includes(name) ? 0 : undefined;
+			const options = { keep, owner: share?.owner, abandonAfterMs };
+			const attached = registry.attach(key, name, work, onProgress, connection, options);
 			if (attached.joined) log("job joined", { path: job.path });
 			return attached.promise;
 		};
 		return "progress" in job ? progressStream(outcome) : plainAnswer(c, outcome);
 	};
+}
+
+/** The share of the instance a job of a workspace counts against, for the jobs that have one. */
+function workspaceShare(name: JobName, request: unknown): { owner: string; limit: number } | null {
+	const limit = (WORKSPACE_JOB_LIMITS as Partial<Record<JobName, number>>)[name];
+	const workspace = (request as { workspaceId?: unknown }).workspaceId;
+	return limit !== undefined && typeof workspace === "string" ? { owner: `${name}:${workspace}`, limit } : null;
+}
+
+/** 429 `workspace_busy`: this workspace runs its share of this job here; the others are not refused for it. */
+function workspaceBusy(c: Context, name: JobName, limit: number) {
+	// A probe lasts seconds: the Worker asks again soon (a burst is taken a few at a time).
+	c.header("Retry-After", "1");
+	const message = `This workspace already runs ${limit} ${name} jobs on this instance, its share; retry when one has finished.`;
+	return c.json({ error: { code: "workspace_busy", message, retryable: true } satisfies RenderError }, 429);
 }
 
 /** 503 `busy` (retryable): the tier runs its maximum of jobs. */

@@ -5,6 +5,7 @@ import { downloadedOrUrl } from "./download.ts";
 import { loudnessArgs } from "./ffmpeg-args.ts";
 import { jobTimeouts } from "./job-timeouts.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
+import { fileTime } from "./source-frame.ts";
 import { tools } from "./tool-paths.ts";
 import { putFile } from "./transfer.ts";
 import { videoDir } from "./workdir.ts";
@@ -26,8 +27,11 @@ export async function computeSignals(
 	const length = Math.max(0.001, end - start);
 	const loudness: number[] = [];
 	let time = start;
+	// The stored file begins at sourceStart of the source (source-frame.ts): seek in its own time.
+	const source = await downloadedOrUrl(req.videoId, req.sourceUrl);
+	const args = loudnessArgs(source, fileTime(start, req.sourceStart), fileTime(end, req.sourceStart));
 	try {
-		await runProcess(tools.ffmpeg, loudnessArgs(await downloadedOrUrl(req.videoId, req.sourceUrl), start, end), {
+		await runProcess(tools.ffmpeg, args, {
 			timeoutMs: jobTimeouts.loudness(length),
 			signal,
 			collectStdout: false,

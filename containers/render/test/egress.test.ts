@@ -23,6 +23,7 @@ import { egressFetch } from "../src/egress-fetch.ts";
 import { useEgressResolver } from "../src/egress-policy.ts";
 import { egressProxy } from "../src/egress-proxy.ts";
 import { extractAudioChunkArgs } from "../src/ffmpeg-args.ts";
+import { videoSize } from "../src/render-clip.ts";
 import { probeSource } from "../src/probe.ts";
 import { ProcessError, runProcess } from "../src/run-process.ts";
 import { tools } from "../src/tool-paths.ts";
@@ -377,6 +378,18 @@ describe("URLs inside what the source serves", () => {
 		expect(error!.stderrTail).toMatch(/not on whitelist/);
 		expect(publicRequests).toContain("tool /public.m3u8");
 		expect(publicRequests).not.toContain("tool /seg0.ts");
+	});
+
+	it("…and the frame-size read before a render frames it (videoSize) refuses it the same way", async () => {
+		const before = publicRequests.length;
+		const error = await videoSize(src("/public.m3u8")).then(
+			() => null,
+			(e: unknown) => e as ProcessError,
+		);
+		expect(error).toBeInstanceOf(ProcessError);
+		expect(error!.stderrTail).toMatch(/not on whitelist/);
+		expect(publicRequests.slice(before)).toContain("tool /public.m3u8");
+		expect(publicRequests.slice(before)).not.toContain("tool /seg0.ts");
 	});
 
 	it("https straight to the forbidden address, tunnelled: ffprobe and yt-dlp are refused before a connection", async () => {

@@ -165,6 +165,7 @@ describe("the startup self-check covers what the code uses", () => {
 		// Words that are also ffmpeg filter names but name something else in the code.
 		const notFilters = new Set([
 			"asr", // the scratch folder prefix of local transcription (workdir.ts jobScratchDir), not ffmpeg's asr filter
+			"copy", // `-c copy`, the stream copy that keeps a source's time frame (ffmpeg-args.ts frameCopyArgs), not ffmpeg's copy filter
 		]);
 		const unchecked = [...used].filter(
 			(f) => !notFilters.has(f) && !(REQUIRED_FILTERS as readonly string[]).includes(f),

@@ -300,6 +300,7 @@ describe("loudness", () => {
 			{
 				videoId: "vid_loud",
 				sourceUrl: `${files.url}/ten.mp4`,
+				sourceStart: 0,
 				duration: 10,
 				start: 3,
 				end: 7,

@@ -33,6 +33,7 @@ const ranges: Record<keyof typeof jobTimeouts, number> = {
 	channelEnergy: CLIP.max + 1,
 	silenceDetect: CLIP.max + 1,
 	loudness: SOURCE_MAX,
+	frameCopy: SOURCE_MAX,
 	audioChunk: SOURCE_MAX,
 	localTranscription: SOURCE_MAX,
 };

@@ -6,6 +6,7 @@ export async function signedPost(
 	path: string,
 	body: unknown,
 	secret = process.env.RENDER_SECRET!,
+	signal?: AbortSignal,
 ): Promise<Response> {
 	const text = JSON.stringify(body);
 	const authorization = await signRenderRequest(secret, { method: "POST", path, body: text });
@@ -13,5 +14,6 @@ export async function signedPost(
 		method: "POST",
 		headers: { "content-type": "application/json", authorization },
 		body: text,
+		signal,
 	});
 }

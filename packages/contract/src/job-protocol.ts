@@ -23,6 +23,11 @@ export const RenderErrorCode = z.enum([
 	"internal_error",
 	/** The instance already runs its maximum of jobs (503, retryable): the Workflow step retries it later. */
 	"busy",
+	/**
+	 * The instance already runs this workspace's share of this job (429, WORKSPACE_JOB_LIMITS): the
+	 * Worker answers that workspace 429; nobody else is refused for it.
+	 */
+	"workspace_busy",
 ]);
 export type RenderErrorCode = z.infer<typeof RenderErrorCode>;
 

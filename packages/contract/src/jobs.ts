@@ -61,6 +61,8 @@ export const ProbeRequest = z.object({
 	 * of container formats (no playlists or manifests that open other inputs).
 	 */
 	upload: z.boolean().default(false),
+	/** Whose probe it is: a workspace runs at most WORKSPACE_JOB_LIMITS.probe at once. */
+	workspaceId: PathSafeId.optional(),
 });
 export type ProbeRequest = z.infer<typeof ProbeRequest>;
 
@@ -80,6 +82,20 @@ export type ProbeResult = z.infer<typeof ProbeResult>;
 
 // ---------------------------------------------------------------- source, audio, transcription
 
+/** A stretch of the source, in seconds into it. */
+export const SourceFrame = z
+	.object({ start: z.number().nonnegative(), end: z.number().positive() })
+	.refine((f) => f.end > f.start, { message: "end must be after start", path: ["end"] });
+export type SourceFrame = z.infer<typeof SourceFrame>;
+
+/**
+ * Where the stored source begins in the source, in seconds: its time frame's start when it was
+ * cut to it (0: the whole source, as every source stored before cuts existed). Every other time of
+ * a request that carries it is in the source's seconds; the tier seeks `time - sourceStart` in the
+ * stored file.
+ */
+const SourceStart = z.number().nonnegative().default(0);
+
 export const DownloadRequest = z.object({
 	videoId: PathSafeId,
 	url: httpUrl,
@@ -90,6 +106,17 @@ export const DownloadRequest = z.object({
 	 * download with a long one is refused.
 	 */
 	expectedDuration: z.number().positive().nullable().default(null),
+	/**
+	 * Only this stretch is kept (what the video was charged for): the checked download is cut to it
+	 * without re-encoding, and the kept file's time 0 is `frame.start` of the source. Null: the
+	 * whole source is kept.
+	 */
+	frame: SourceFrame.nullable().default(null),
+	/**
+	 * `url` is a user's stored upload (the Worker's signed URL): never read by yt-dlp, only by
+	 * ffmpeg under the upload formats, which copies `frame` out of it.
+	 */
+	upload: z.boolean().default(false),
 });
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
 export const DownloadResult = z.object({ bytes: z.number().int().nonnegative() });
@@ -113,6 +140,7 @@ export type AudioChunkSpec = z.infer<typeof AudioChunkSpec>;
 export const ExtractAudioRequest = z.object({
 	videoId: PathSafeId,
 	sourceUrl: httpUrl,
+	sourceStart: SourceStart,
 	chunks: z.array(AudioChunkSpec).min(1),
 });
 export type ExtractAudioRequest = z.infer<typeof ExtractAudioRequest>;
@@ -146,6 +174,7 @@ export const SignalsRequest = z
 	.object({
 		videoId: PathSafeId,
 		sourceUrl: httpUrl,
+		sourceStart: SourceStart,
 		/** Seconds the source lasts. */
 		duration: z.number().positive(),
 		/** The time frame, seconds into the source. */
@@ -209,6 +238,8 @@ export const RenderClipRequest = z.object({
 	workspaceId: PathSafeId.optional(),
 	clipId: PathSafeId,
 	sourceUrl: httpUrl,
+	sourceStart: SourceStart,
+	/** The clip's stretch, in seconds into the source. */
 	start: z.number().nonnegative(),
 	end: z.number().positive(),
 	aspectRatio: AspectRatio,
@@ -283,6 +314,8 @@ export const ImportMediaRequest = z.object({
 	putUrl: httpUrl,
 	/** Defaults by kind: DEFAULT_BACKGROUND_LIMITS or DEFAULT_IMAGE_LIMITS. */
 	limits: ImportLimits.nullable().default(null),
+	/** Whose import it is: a workspace runs at most WORKSPACE_JOB_LIMITS.importMedia at once. */
+	workspaceId: PathSafeId.optional(),
 });
 export type ImportMediaRequest = z.infer<typeof ImportMediaRequest>;
 export const MediaFileResult = z.object({
@@ -357,6 +390,17 @@ export const renderJobs = {
 } as const satisfies Record<string, JobSpec>;
 
 export type RenderJobs = typeof renderJobs;
+
+/**
+ * Jobs of one workspace an instance runs at once, for the jobs of the small pools every tenant
+ * shares and that a request waits on (probes, imports of users' media: issue 45, N3 and N4). A
+ * request beyond it is refused with 429 `workspace_busy` (the Worker answers its client 429), so
+ * one workspace holds at most this share of an instance's RENDER_MAX_JOBS (16) and the others
+ * keep the rest. The job names its workspace (`workspaceId`); a request that names none is not counted.
+ */
+export const WORKSPACE_JOB_LIMITS = { probe: 4, importMedia: 2 } as const satisfies Partial<
+	Record<keyof typeof renderJobs, number>
+>;
 export type JobName = keyof RenderJobs;
 export const JOB_NAMES = Object.keys(renderJobs) as JobName[];
 /** What a caller sends (defaults not yet filled). */

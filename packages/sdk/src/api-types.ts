@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * A signed link to the video's stored source, for a player
-         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`. 409 `conflict` (with `details.status`) before the source is stored; 410 `source_deleted` once it has been deleted (a video whose first run failed).
+         * @description The source as the service stored it (downloaded or uploaded), to play and seek, e.g. to a chapter's `start`: only the video's time frame is kept (what it was charged for), beginning at `startsAt` of the source. A link is a delivery: it is handed out only once the video has `completed` its first run (before that, 409 `conflict` with `details.status`; a later reprocess does not take it back), and once one was signed, deleting the video refunds nothing. 410 `source_deleted` once the stored source is gone: past its retention (`keptUntil`), or a video whose first run failed.
          */
         get: {
             parameters: {
@@ -1349,7 +1349,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a clip: favorite and title at once; a trim, caption look, corrected words or drawn hook title re-render it
-         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders; 410 `source_deleted` when the stored source is gone; 400 for times outside the charged time frame (`details` gives it) or the length bounds. Editing a clip is free: up to 20 re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
+         * @description Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. 409 `video_processing` while the video is processing, `clip_processing` while the clip is being rendered again, `quota_exceeded` past 20 re-renders or past the video's edit budget (`editBudget` on the video, `details: {limit, used, needed}`); 410 `source_deleted` when the stored source is gone (past its retention); 400 for times outside the charged time frame (`details` gives it) or the length bounds. Editing a clip is free: up to 20 re-renders per clip, and per video up to 2 minutes of re-rendered clips for each minute it was charged (at least 10 minutes); past either, 409 quota_exceeded. Changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.
          */
         patch: {
             parameters: {
@@ -3228,6 +3228,13 @@ export interface components {
             /** @description Clips GET /api/videos/{id}/clips lists now (0 until completed). */
             clipsCount: number;
             favoritedClipsCount: number;
+            /** @description The video's edit budget: a PATCH of a clip that renders it again needs its new length left here, else 409 `quota_exceeded` (nothing changed). */
+            editBudget: {
+                /** @description Seconds of clips the video's edits may render again in all: 2 minutes per minute charged, at least 10 minutes. */
+                limitSeconds: number;
+                /** @description Seconds rendered again so far (counted as each re-render starts). */
+                usedSeconds: number;
+            };
         };
         VideoInfo: {
             /** @description The platform's id, at most 200 characters. */
@@ -3555,6 +3562,10 @@ export interface components {
             url: string;
             /** @description When the link stops working (ISO 8601). */
             expiresAt: string;
+            /** @description Where the file begins in the source, in seconds: only the video's time frame is kept, so the file's 0:00 is this second of the source (0 when the frame starts at the beginning). Clips, words and chapters are in the source's seconds: seek a player to `time - startsAt`. */
+            startsAt: number;
+            /** @description When the stored source is deleted (ISO 8601): sources are kept a retention (7 days by default) after the video completed; after that this route, the link, a reprocess and a clip re-render answer 410 `source_deleted`, while the clips, transcript and chapters stay. */
+            keptUntil: string;
         };
         ReprocessResponse: {
             message: string;
@@ -3809,6 +3820,7 @@ export interface components {
         };
         WebhookDelivery: {
             event: string;
+            /** @description Where it was sent. For a signed-in member (not an owner or admin), a delivery to the workspace's webhook shows only its origin (`https://host/…`). */
             url: string;
             attempt: number;
             statusCode: number | null;

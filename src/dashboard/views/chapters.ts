@@ -28,8 +28,8 @@ async function drawChapters(id: string, section: HTMLElement): Promise<void> {
 		section.replaceChildren(h("div", { class: "card" }, heading, h("p", { class: "chapters-note", text: why })));
 		return;
 	}
-	const { player, problem } = await sourcePlayer(id);
-	const list = chapterList(answer.chapters, player);
+	const { player, startsAt, problem } = await sourcePlayer(id);
+	const list = chapterList(answer.chapters, player, startsAt);
 	section.replaceChildren(
 		h(
 			"div",
@@ -41,8 +41,13 @@ async function drawChapters(id: string, section: HTMLElement): Promise<void> {
 	);
 }
 
-/** A player of the stored source (a signed link, valid one hour), or why there is none. */
-async function sourcePlayer(id: string): Promise<{ player: HTMLVideoElement | null; problem: string }> {
+/**
+ * A player of the stored source (a signed link, valid one hour), or why there is none. Only the
+ * video's time frame is kept: the file's 0:00 is `startsAt` of the source.
+ */
+async function sourcePlayer(
+	id: string,
+): Promise<{ player: HTMLVideoElement | null; startsAt: number; problem: string }> {
 	try {
 		const source = await call(api.GET("/api/videos/{id}/source-url", { params: { path: { id } } }));
 		const player = h("video", {
@@ -53,14 +58,14 @@ async function sourcePlayer(id: string): Promise<{ player: HTMLVideoElement | nu
 			playsinline: true,
 			"aria-label": "Source video",
 		});
-		return { player, problem: "" };
+		return { player, startsAt: source.startsAt, problem: "" };
 	} catch (error) {
-		return { player: null, problem: `The video cannot be played here: ${errorText(error)}` };
+		return { player: null, startsAt: 0, problem: `The video cannot be played here: ${errorText(error)}` };
 	}
 }
 
-/** The chapters as buttons that seek `player` (plain lines when there is none to seek). */
-function chapterList(chapters: Chapter[], player: HTMLVideoElement | null): HTMLElement {
+/** The chapters as buttons that seek `player`, whose file begins at `startsAt` of the source (plain lines when there is none to seek). */
+function chapterList(chapters: Chapter[], player: HTMLVideoElement | null, startsAt: number): HTMLElement {
 	const withHours = chapters.some((c) => c.end >= 3600);
 	const buttons: HTMLButtonElement[] = [];
 	const items = chapters.map((chapter) => {
@@ -70,12 +75,13 @@ function chapterList(chapters: Chapter[], player: HTMLVideoElement | null): HTML
 			h("span", { class: "chapter-title", text: chapter.title }),
 		];
 		const button = h("button", { type: "button", class: "chapter", "data-start": chapter.start }, ...label);
-		if (player) button.addEventListener("click", () => seek(player, chapter.start));
+		if (player) button.addEventListener("click", () => seek(player, Math.max(0, chapter.start - startsAt)));
 		else button.disabled = true;
 		buttons.push(button);
 		return h("li", {}, button, h("p", { class: "muted chapter-summary", text: chapter.summary }));
 	});
-	if (player) player.addEventListener("timeupdate", () => markPlaying(buttons, chapters, player.currentTime));
+	if (player)
+		player.addEventListener("timeupdate", () => markPlaying(buttons, chapters, startsAt + player.currentTime));
 	return h("ol", { class: "plain chapters", "aria-labelledby": "chapters-title" }, items);
 }
 

@@ -1,6 +1,6 @@
 /** A workspace's saved caption templates (soft-deleted: see schema.ts). */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "./client";
+import { names, type Db } from "./client";
 import { captionTemplates } from "./schema";
 
 export type CaptionTemplateRow = typeof captionTemplates.$inferSelect;
@@ -30,12 +30,32 @@ export function findCaptionTemplate(
 		.get();
 }
 
-export async function createCaptionTemplate(
+/**
+ * Creates the template only while the workspace keeps fewer than `cap` live ones: the count and the
+ * insert are one statement, so concurrent creates cannot pass the cap together.
+ * @returns the new row, or null when the workspace was at its cap.
+ */
+export async function createCaptionTemplateWithin(
 	db: Db,
-	row: typeof captionTemplates.$inferInsert,
-): Promise<CaptionTemplateRow> {
-	const [created] = await db.insert(captionTemplates).values(row).returning();
-	return created!;
+	cap: number,
+	row: Pick<
+		CaptionTemplateRow,
+		"id" | "workspaceId" | "name" | "presetId" | "font" | "textColor" | "highlightColor" | "position"
+	>,
+): Promise<CaptionTemplateRow | null> {
+	const t = captionTemplates;
+	const live = sql`(SELECT COUNT(*) FROM ${t} WHERE ${t.workspaceId} = ${row.workspaceId} AND ${t.deletedAt} IS NULL)`;
+	const columns = names(t.id, t.workspaceId, t.name, t.presetId, t.font, t.textColor, t.highlightColor, t.position);
+	const result = await db.run(sql`INSERT INTO ${t} (${columns})
+		SELECT ${row.id}, ${row.workspaceId}, ${row.name}, ${row.presetId}, ${row.font}, ${row.textColor}, ${row.highlightColor}, ${row.position}
+		WHERE ${live} < ${cap}`);
+	if (result.meta.changes !== 1) return null;
+	return (await db.select().from(t).where(eq(t.id, row.id)).get()) ?? null;
+}
+
+/** The workspace's live templates, counted. */
+export async function liveCaptionTemplateCount(db: Db, workspaceId: string): Promise<number> {
+	return (await captionTemplatesOf(db, workspaceId)).length;
 }
 
 export type CaptionTemplateChanges = Partial<

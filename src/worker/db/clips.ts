@@ -6,12 +6,12 @@
  * video, and only the edit that is running (its number) may finish or fail it, so a repeated
  * workflow step is a no-op.
  */
-import { and, asc, count, desc, eq, gte, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, gte, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { CLIP_STORED_STATUS, type ClipApiStatus, type ClipSortField } from "@clipforge/domain";
 import type { CaptionFix } from "../domain/clip-edit";
 import { removedSeconds } from "../domain/silences";
-import { NOW, runBatch, type Db } from "./client";
+import { AFTER_CHANGE, NOW, runBatch, type Db } from "./client";
 import { clips, videoReprocesses, videos } from "./schema";
 
 export type ClipRow = typeof clips.$inferSelect;
@@ -270,9 +270,10 @@ const duration = (cut: ClipCut) => Math.round((cut.endTime - cut.startTime) * 10
 
 /**
  * Starts edit number `number` (= the clip's edits + 1): the clip takes its new cut and goes
- * `generating`, keeping its files (served until the new ones replace them) and its previous cut.
- * The guard: the clip is `completed`, no other edit started meanwhile, its video is `completed`,
- * and fewer than `maxRunning` edit re-renders of the workspace run.
+ * `generating`, keeping its files (served until the new ones replace them) and its previous cut,
+ * and the video's edit budget is spent by the new cut's length, in one batch. The guard: the clip
+ * is `completed`, no other edit started meanwhile, its video is `completed` with `budgetSeconds`
+ * still covering the cut, and fewer than `maxRunning` edit re-renders of the workspace run.
  * @returns true when this call started it.
  */
 export async function startClipEdit(
@@ -281,31 +282,42 @@ export async function startClipEdit(
 	number: number,
 	next: ClipCut,
 	data: Partial<Pick<ClipRow, "favorited" | "title">>,
-	maxRunning: number,
+	limits: { maxRunning: number; budgetSeconds: number },
 ): Promise<boolean> {
-	const result = await db
-		.update(clips)
-		.set({
-			...data,
-			...next,
-			duration: duration(next),
-			status: "generating",
-			edits: number,
-			previousEdit: cutOf(clip),
-			editError: null,
-			updatedAt: NOW,
-		})
-		.where(
-			and(
-				eq(clips.id, clip.id),
-				eq(clips.status, "completed"),
-				eq(clips.edits, number - 1),
-				sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${clips.videoId} AND ${videos.status} = 'completed')`,
-				sql`${editRendersRunning(clip.workspaceId)} < ${maxRunning}`,
+	const seconds = duration(next);
+	const startable = and(
+		eq(clips.id, clip.id),
+		eq(clips.status, "completed"),
+		eq(clips.edits, number - 1),
+		sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${clips.videoId} AND ${videos.status} = 'completed')`,
+		sql`${editRendersRunning(clip.workspaceId)} < ${limits.maxRunning}`,
+	)!;
+	const results = await runBatch(db, [
+		db
+			.update(videos)
+			.set({ editSeconds: sql`${videos.editSeconds} + ${seconds}` })
+			.where(
+				and(
+					eq(videos.id, clip.videoId),
+					sql`${videos.editSeconds} + ${seconds} <= ${limits.budgetSeconds}`,
+					exists(db.select({ id: clips.id }).from(clips).where(startable)),
+				),
 			),
-		)
-		.run();
-	return result.meta.changes === 1;
+		db
+			.update(clips)
+			.set({
+				...data,
+				...next,
+				duration: seconds,
+				status: "generating",
+				edits: number,
+				previousEdit: cutOf(clip),
+				editError: null,
+				updatedAt: NOW,
+			})
+			.where(and(startable, AFTER_CHANGE)),
+	]);
+	return results[1]?.meta.changes === 1;
 }
 
 const r = alias(clips, "r");

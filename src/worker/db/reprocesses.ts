@@ -10,9 +10,9 @@ import type { VideoConfig } from "../domain/video-config";
 import { REPROCESSABLE_STATUSES } from "../domain/reprocess";
 import { progressAt } from "../domain/progress";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
-import { dropGeneration, dropOtherGenerations } from "./clips";
+import { dropOtherGenerations } from "./clips";
 import { debitStatement, entryStatement, refundStatements } from "./ledger";
-import { videoReprocesses, videos } from "./schema";
+import { clips, videoReprocesses, videos } from "./schema";
 import { processingCount } from "./slots";
 import { videoEventStatement } from "./videos";
 
@@ -123,15 +123,16 @@ export async function startReprocess(db: Db, r: NewReprocess, slotLimit: number)
 /**
  * The reprocess's clips are all rendered: they replace the previous ones, the video is completed
  * with who ranked them, and the reprocess is done. Guarded on the reprocess still running, so a
- * repeated step changes nothing.
+ * repeated step changes nothing. @returns true when this call completed it.
  */
 export async function completeReprocess(
 	db: Db,
 	reprocess: Pick<ReprocessRow, "id" | "videoId" | "number">,
 	ranking: { rankedBy: string; note: string | null; clips: number },
-): Promise<void> {
+	options: { refund?: string } = {},
+): Promise<boolean> {
 	const stillRunning = running(reprocess.id);
-	await runBatch(db, [
+	const results = await runBatch(db, [
 		dropOtherGenerations(db, reprocess.videoId, reprocess.number, stillRunning),
 		eventWhileUnfinished(reprocess.videoId, "completed", stillRunning),
 		db
@@ -149,16 +150,22 @@ export async function completeReprocess(
 			.update(videoReprocesses)
 			.set({ status: "completed", clipsCount: ranking.clips, completedAt: NOW })
 			.where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
+		// A run with no clips of talk that holds none is refunded (domain/minutes.ts noClipsSettlement), on this very completion.
+		...(options.refund
+			? refundStatements(videoReprocesses, reprocess.id, options.refund, { afterChange: true })
+			: []),
 	]);
+	return results[3]?.meta.changes === 1;
 }
 
 /**
  * The reprocess failed: the video ends `failed` with the message and its previous config back, its
  * new clips are dropped (the previous ones stay), and the reprocess's minutes come back, once,
  * unless the user caused the failure (`byUser`): then the charge stays and the reprocess counts
- * toward the free ones, as a video's charge stays (domain/minutes.ts USER_CAUSED_FAILURES). The
- * first call decides: a later one (the workflow's failure step after the user-caused failure)
- * refunds nothing.
+ * toward the free ones, as a video's charge stays (domain/minutes.ts USER_CAUSED_FAILURES). One
+ * batch, every write guarded on the reprocess still running and the refund on this very call
+ * ending it: a reprocess that completed (a finish step failing after its commit) or failed before
+ * (the workflow's failure step after the user-caused failure) is left as it is, refunded nothing.
  * @returns minutes refunded by this call.
  */
 export async function failReprocess(
@@ -170,29 +177,49 @@ export async function failReprocess(
 	const message = errorMessage.slice(0, 1000);
 	const stillRunning = running(reprocess.id);
 	const previousConfig = sql`(SELECT ${videoReprocesses.previousConfig} FROM ${videoReprocesses} WHERE ${videoReprocesses.id} = ${reprocess.id})`;
-	await runBatch(db, [
+	const refund = !options.byUser;
+	const results = await runBatch(db, [
 		eventWhileUnfinished(reprocess.videoId, "failed", stillRunning, message),
 		db
 			.update(videos)
 			.set({ status: "failed", errorMessage: message, completedAt: NOW, updatedAt: NOW, config: previousConfig })
 			.where(and(eq(videos.id, reprocess.videoId), unfinished, stillRunning)),
-		dropGeneration(db, reprocess.videoId, reprocess.number),
+		// Its clips only while it runs: once completed they are the video's current ones.
 		db
-			.update(videoReprocesses)
-			.set({ status: "failed", errorMessage: message, chargeKept: options.byUser ?? false, completedAt: NOW })
-			.where(and(eq(videoReprocesses.id, reprocess.id), eq(videoReprocesses.status, "processing"))),
+			.delete(clips)
+			.where(and(eq(clips.videoId, reprocess.videoId), eq(clips.generation, reprocess.number), stillRunning)),
+		endRunning(db, reprocess.id, { errorMessage: message, chargeKept: !refund }),
+		...(refund
+			? refundStatements(videoReprocesses, reprocess.id, `refund: ${message}`, { afterChange: true })
+			: []),
 	]);
-	if ((await findReprocess(db, reprocess.id))?.chargeKept) return 0;
-	return refundReprocess(db, reprocess.id, `refund: ${message}`);
+	return refund ? refundedBy(db, reprocess.id, results[5]) : 0;
 }
 
 /**
- * Gives back what a reprocess was charged, once (the ledger's unique (video_id, kind) index, with
- * the reprocess's id as video_id). @returns minutes refunded by this call.
+ * DELETE of a video while it is being reprocessed: the reprocess ends (failed) and its minutes come
+ * back in one batch, only if it was still running: one that completed meanwhile is not refunded.
+ * @returns minutes refunded by this call.
  */
-export async function refundReprocess(db: Db, reprocessId: string, note: string): Promise<number> {
-	const results = await runBatch(db, refundStatements(videoReprocesses, reprocessId, note, { afterChange: false }));
-	if (results[1]?.meta.changes !== 1) return 0;
+export async function endReprocessForDelete(db: Db, reprocessId: string, note: string): Promise<number> {
+	const results = await runBatch(db, [
+		endRunning(db, reprocessId, { errorMessage: note, chargeKept: false }),
+		...refundStatements(videoReprocesses, reprocessId, note, { afterChange: true }),
+	]);
+	return refundedBy(db, reprocessId, results[2]);
+}
+
+/** The reprocess's row from `processing` to `failed` (the statement a refund is guarded on). */
+function endRunning(db: Db, reprocessId: string, end: { errorMessage: string; chargeKept: boolean }) {
+	return db
+		.update(videoReprocesses)
+		.set({ status: "failed", ...end, completedAt: NOW })
+		.where(and(eq(videoReprocesses.id, reprocessId), eq(videoReprocesses.status, "processing")));
+}
+
+/** What the refund's balance statement gave back (it ran only after its ledger row was written). */
+async function refundedBy(db: Db, reprocessId: string, balanceUpdate: D1Result | undefined): Promise<number> {
+	if (balanceUpdate?.meta.changes !== 1) return 0;
 	return (await findReprocess(db, reprocessId))?.minutesCharged ?? 0;
 }
 

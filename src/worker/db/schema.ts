@@ -157,6 +157,11 @@ export const videos = sqliteTable(
 		language: text("language"),
 		/** R2 keys of the stored artefacts, set as stages finish. */
 		sourceKey: text("source_key"),
+		/**
+		 * Where the stored source begins in the source, in seconds: it is kept cut to the video's time
+		 * frame (domain/sources.ts), so its time 0 is the frame's start; 0 for a whole source.
+		 */
+		sourceStart: real("source_start").notNull().default(0),
 		transcriptKey: text("transcript_key"),
 		/** Which ranker produced the clips (ClipPro may fall back to ClipBasic). */
 		rankedBy: text("ranked_by"),
@@ -170,6 +175,23 @@ export const videos = sqliteTable(
 		/** When the video got one of its workspace's processing slots; null while it waits its turn. */
 		slotClaimedAt: text("slot_claimed_at"),
 		completedAt: text("completed_at"),
+		/**
+		 * When the video's charge was delivered: its first run completed (a reprocess does not move
+		 * it). Its source is served from then on (a source link is a delivery), never before.
+		 */
+		deliveredAt: text("delivered_at"),
+		/**
+		 * When a link to the stored source was first signed (GET …/source-url): the source left the
+		 * service, so DELETE refunds nothing from then on (db/videos.ts deleteVideoSettled).
+		 */
+		sourceSignedAt: text("source_signed_at"),
+		/**
+		 * Seconds of its clips rendered again after edits, counted as each re-render starts, against
+		 * the video's edit budget (domain/clip-edit.ts editBudgetSeconds).
+		 */
+		editSeconds: real("edit_seconds").notNull().default(0),
+		/** When the retention purge deleted the stored source (domain/sources.ts): its link then answers 410. */
+		sourcePurgedAt: text("source_purged_at"),
 		updatedAt: text("updated_at")
 			.notNull()
 			.default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
@@ -178,6 +200,10 @@ export const videos = sqliteTable(
 	(t) => [
 		index("videos_workspace_created").on(t.workspaceId, t.createdAt),
 		index("videos_workspace_status").on(t.workspaceId, t.status),
+		// The retention purge's question: delivered sources not yet deleted, oldest first.
+		index("videos_source_kept")
+			.on(t.deliveredAt)
+			.where(sql`${t.sourcePurgedAt} IS NULL AND ${t.deliveredAt} IS NOT NULL`),
 	],
 );
 

@@ -5,7 +5,7 @@
  * is never touched again. A video's charge is written in the batch that creates it, and its
  * refund in the batch that fails it (ledger.ts's statements), each guarded on the change before it.
  */
-import { and, desc, eq, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { PROCESSING_STAGES, TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "@clipforge/domain";
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
@@ -17,6 +17,8 @@ import { uploadClaim, uploadStillCompleted } from "./uploads";
 export type VideoRow = typeof videos.$inferSelect;
 
 const notFinished = notInArray(videos.status, [...TERMINAL_STATUSES]);
+/** DELETE gives the charge back only before anything was delivered: no stage past `transcribing`, no source link signed. */
+const refundedWhenDeleted = and(inArray(videos.status, [...REFUNDED_WHEN_DELETED]), isNull(videos.sourceSignedAt))!;
 /** The video's status as its position in the seed's order (a status only moves forward in it). */
 const statusPosition = sql`(CASE ${videos.status} ${sql.join(
 	VIDEO_STATUSES.map((status, i) => sql`WHEN ${status} THEN ${i}`),
@@ -247,11 +249,12 @@ export async function raiseProgress(db: Db, videoId: string, progress: number): 
 		.where(and(eq(videos.id, videoId), lt(videos.progress, value), notFinished));
 }
 
-/** Ends the video as completed unless it already finished. @returns true when this call completed it. */
 /**
- * The video is `completed`. One that ended with no clips (`noClips`, domain/minutes.ts
- * noClipsSettlement) has the settlement's sentence added to its ranking note and, when it says so,
- * its minutes refunded, in the same guarded batch: once, and never for a video that ended otherwise.
+ * The video is `completed`, and its charge recorded as delivered (the first time only). One that
+ * ended with no clips (`noClips`, domain/minutes.ts noClipsSettlement) has the settlement's
+ * sentence added to its ranking note and, when it says so, its minutes refunded, in the same
+ * guarded batch: once, and never for a video that ended otherwise.
+ * @returns true when this call completed it.
  */
 export async function markCompleted(
 	db: Db,
@@ -264,7 +267,14 @@ export async function markCompleted(
 	const results = await runBatch(db, [
 		db
 			.update(videos)
-			.set({ status: "completed", progress: 100, completedAt: NOW, updatedAt: NOW, ...note })
+			.set({
+				status: "completed",
+				progress: 100,
+				completedAt: NOW,
+				deliveredAt: sql`COALESCE(${videos.deliveredAt}, ${NOW})`,
+				updatedAt: NOW,
+				...note,
+			})
 			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "completed", AFTER_CHANGE),
 		...(noClips?.refund
@@ -305,8 +315,69 @@ export async function startWithConfig(
 	return now?.status === "pending_config" ? "queue_full" : "conflict";
 }
 
+/**
+ * Records that a link to the video's stored source is being handed out, only while its charge is
+ * delivered: one guarded write, so the refund guard of DELETE (deleteVideoSettled) sees it.
+ * @returns false when the video is not delivered (or gone): no link may be signed.
+ */
+export async function recordSourceLink(db: Db, videoId: string): Promise<boolean> {
+	const result = await db
+		.update(videos)
+		.set({ sourceSignedAt: sql`COALESCE(${videos.sourceSignedAt}, ${NOW})` })
+		.where(and(eq(videos.id, videoId), isNotNull(videos.deliveredAt), isNull(videos.sourcePurgedAt)))
+		.run();
+	return result.meta.changes === 1;
+}
+
+/**
+ * Videos whose stored source is past its retention (delivered before `cutoff`, not yet purged),
+ * oldest first; only once the video is at rest (not reprocessing, no clip rendering again), so a
+ * render under way keeps its source until it ends.
+ */
+export function sourcesPastRetention(db: Db, cutoff: string, limit: number) {
+	const rendering = db
+		.select({ id: clips.id })
+		.from(clips)
+		.where(and(eq(clips.videoId, videos.id), eq(clips.status, "generating")));
+	return db
+		.select({ id: videos.id })
+		.from(videos)
+		.where(
+			and(
+				isNull(videos.sourcePurgedAt),
+				isNotNull(videos.deliveredAt),
+				lt(videos.deliveredAt, cutoff),
+				inArray(videos.status, [...TERMINAL_STATUSES]),
+				notExists(rendering),
+			),
+		)
+		.orderBy(videos.deliveredAt)
+		.limit(limit)
+		.all();
+}
+
+/** The stored source was deleted by the retention purge: no link is signed for it again. */
+export async function markSourcePurged(db: Db, videoId: string): Promise<void> {
+	await db
+		.update(videos)
+		.set({ sourcePurgedAt: NOW })
+		.where(and(eq(videos.id, videoId), isNull(videos.sourcePurgedAt)));
+}
+
 export async function recordSource(db: Db, videoId: string, sourceKey: string): Promise<void> {
 	await db.update(videos).set({ sourceKey }).where(eq(videos.id, videoId));
+}
+
+/**
+ * Where the kept source begins in the source (its time frame's start; domain/sources.ts), and its
+ * key when it is not the usual one (an upload's frame copied out of it). Written before anything
+ * reads the kept file.
+ */
+export async function recordSourceFrame(db: Db, videoId: string, start: number, sourceKey?: string): Promise<void> {
+	await db
+		.update(videos)
+		.set({ sourceStart: start, ...(sourceKey ? { sourceKey } : {}) })
+		.where(eq(videos.id, videoId));
 }
 
 export async function recordTranscript(
@@ -329,7 +400,9 @@ export interface FailOutcome {
 /**
  * Ends an unfinished video as failed with a message a user can read and, in the same batch, gives
  * its charge back (when `refund`) only if this very call moved it: a video that completed, or
- * failed before (refunded or not), is left exactly as it is.
+ * failed before (refunded or not), is left exactly as it is. A failed first run delivers nothing:
+ * its clip rows go in the same batch (no list or signed link shows them while the clean-up deletes
+ * their files); a video that was reprocessed keeps its clips (its reprocesses end otherwise).
  */
 export async function failVideo(
 	db: Db,
@@ -345,6 +418,15 @@ export async function failVideo(
 			.where(and(eq(videos.id, videoId), notFinished)),
 		videoEventStatement(videoId, "failed", AFTER_CHANGE, message),
 		...(options.refund ? refundStatements(videos, videoId, `refund: ${message}`, { afterChange: true }) : []),
+		db
+			.delete(clips)
+			.where(
+				and(
+					eq(clips.videoId, videoId),
+					sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId} AND ${videos.status} = 'failed')`,
+					sql`NOT EXISTS (SELECT 1 FROM ${videoReprocesses} WHERE ${videoReprocesses.videoId} = ${videoId})`,
+				),
+			),
 	]);
 	const ended = results[0]?.meta.changes === 1;
 	const refunded = options.refund && results[3]?.meta.changes === 1;
@@ -353,8 +435,9 @@ export async function failVideo(
 
 /**
  * DELETE of a video, settled and removed in one batch: a video still in one of
- * REFUNDED_WHEN_DELETED is ended and refunded (guarded on that status, so a video that moves past
- * `transcribing`, completes or fails meanwhile is not), then its rows go. Stored files are R2's part.
+ * REFUNDED_WHEN_DELETED whose source was never handed out is ended and refunded (guarded on both,
+ * so a video that moves past `transcribing`, completes or fails meanwhile, or whose source link was
+ * signed, is not), then its rows go. Stored files are R2's part.
  * @returns null when another request deleted it first; otherwise the minutes this call refunded.
  */
 export async function deleteVideoSettled(
@@ -371,7 +454,7 @@ export async function deleteVideoSettled(
 				completedAt: NOW,
 				updatedAt: NOW,
 			})
-			.where(and(eq(videos.id, videoId), inArray(videos.status, [...REFUNDED_WHEN_DELETED]))),
+			.where(and(eq(videos.id, videoId), refundedWhenDeleted)),
 		...refundStatements(videos, videoId, "video deleted before anything was delivered", { afterChange: true }),
 		db.delete(clips).where(eq(clips.videoId, videoId)),
 		db.delete(videoEvents).where(eq(videoEvents.videoId, videoId)),

@@ -18,7 +18,24 @@ export const MAX_EDITS_PER_CLIP = 20;
  * tenant's videos: past this a PATCH that would render gets 429 queue_full (nothing changed).
  */
 export const MAX_CONCURRENT_EDIT_RENDERS = 3;
-export const EDIT_CHARGING_RULE = `Editing a clip is free: up to ${MAX_EDITS_PER_CLIP} re-renders per clip (then 409 quota_exceeded); changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.`;
+/**
+ * A video's edit budget, in seconds of clips rendered again: each minute the video was charged
+ * buys this many (two minutes of re-renders per minute paid), and every video gets at least
+ * EDIT_BUDGET_FLOOR_SECONDS. Without it the per-clip cap times many clips (up to 60 parts of up to
+ * 600 s) was hundreds of hours of free encoding on the pool every tenant shares.
+ */
+export const EDIT_SECONDS_PER_MINUTE_CHARGED = 120;
+export const EDIT_BUDGET_FLOOR_SECONDS = 600;
+export const EDIT_CHARGING_RULE = `Editing a clip is free: up to ${MAX_EDITS_PER_CLIP} re-renders per clip, and per video up to ${EDIT_SECONDS_PER_MINUTE_CHARGED / 60} minutes of re-rendered clips for each minute it was charged (at least ${EDIT_BUDGET_FLOOR_SECONDS / 60} minutes); past either, 409 quota_exceeded. Changes that do not alter the picture (favorite, title, a hook title not drawn, words of captions not shown) do not count.`;
+
+/**
+ * Seconds of clips a video's edits may render again in all.
+ * @example editBudgetSeconds(10) // 1200: a 10-minute charge buys 20 minutes of re-renders
+ * @example editBudgetSeconds(1) // 600: the floor
+ */
+export function editBudgetSeconds(minutesCharged: number): number {
+	return Math.max(EDIT_BUDGET_FLOOR_SECONDS, minutesCharged * EDIT_SECONDS_PER_MINUTE_CHARGED);
+}
 
 /** How far a requested time may move to reach a word's edge; further than that (a long pause), it stays. */
 export const SNAP_SECONDS = 1.5;

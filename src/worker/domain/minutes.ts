@@ -3,7 +3,8 @@
  * 1, charged at submission. A video that fails through no fault of the user is refunded in full,
  * once; a failure the user caused (see USER_CAUSED_FAILURES) keeps the charge. Deleting a video
  * refunds it only while nothing has been delivered: up to and including `transcribing` (the
- * transcript is served only once the video is `completed`); past that the charge stays.
+ * transcript and the source are served only once the video is `completed`), and never once a link
+ * to its source was signed (a source link is a delivery); past that the charge stays.
  */
 import { frameOf, type VideoConfig } from "./video-config";
 import type { VideoStatus } from "@clipforge/domain";

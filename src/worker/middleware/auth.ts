@@ -31,14 +31,18 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 	const header = c.req.header("authorization");
 	const cookie = getCookie(c, SESSION_COOKIE, SESSION_COOKIE_PREFIX);
 	let principal: Principal;
+	// Credentials are read on the primary, never a replica that may not have seen a revocation, a
+	// sign-out, a password change or a role change yet (d1-session.ts). A verified key is cached
+	// (key-cache.ts); a session costs one primary read of it and its roles per request.
+	const primary = c.get("primaryDb");
+	const onPrimary = primary ? { ...c.env, DB: primary } : c.env;
 	if (header) {
-		const primary = c.get("primaryDb");
 		principal = await timed(
 			c,
 			"auth",
-			fromApiKey(primary ? { ...c.env, DB: primary } : c.env, header, (work) => c.executionCtx.waitUntil(work)),
+			fromApiKey(onPrimary, header, (work) => c.executionCtx.waitUntil(work)),
 		);
-	} else if (cookie) principal = await timed(c, "auth", fromSession(c.env, cookie));
+	} else if (cookie) principal = await timed(c, "auth", fromSession(onPrimary, cookie));
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
 	c.set("principal", principal);
 	await next();
@@ -139,8 +143,13 @@ export function resolveManagedWorkspace(principal: Principal, requested: string 
 	return workspaceId;
 }
 
+/** An owner or admin of the workspace, or one of its API keys (minted by one and acting with its authority). */
+export function isManager(principal: Principal, workspaceId: string): boolean {
+	return principal.kind !== "session" || (MANAGER_ROLES as readonly string[]).includes(principal.roles[workspaceId]!);
+}
+
 export function assertManager(principal: Principal, workspaceId: string): void {
-	if (principal.kind === "session" && !(MANAGER_ROLES as readonly string[]).includes(principal.roles[workspaceId]!)) {
+	if (principal.kind === "session" && !isManager(principal, workspaceId)) {
 		throw new ApiError("forbidden", "Only the workspace's owner or an admin can do this; members cannot.", {
 			role: principal.roles[workspaceId] ?? null,
 		});

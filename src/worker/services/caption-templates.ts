@@ -21,7 +21,8 @@ import {
 import type { Db } from "../db/client";
 import {
 	captionTemplatesOf,
-	createCaptionTemplate,
+	createCaptionTemplateWithin,
+	liveCaptionTemplateCount,
 	deleteCaptionTemplate,
 	findCaptionTemplate,
 	updateCaptionTemplate,
@@ -153,18 +154,10 @@ export async function createTemplate(
 	origin: string,
 ): Promise<CaptionTemplateView> {
 	const existing = await captionTemplatesOf(db, workspaceId);
-	if (existing.length >= MAX_CAPTION_TEMPLATES) {
-		throw new ApiError(
-			"quota_exceeded",
-			`The workspace has ${existing.length} of the ${MAX_CAPTION_TEMPLATES} caption templates it may keep; delete one (DELETE /api/caption-templates/{id}) to add another.`,
-			{
-				limit: MAX_CAPTION_TEMPLATES,
-				used: existing.length,
-			},
-		);
-	}
+	if (existing.length >= MAX_CAPTION_TEMPLATES) throw templateQuota(existing.length);
 	assertNameFree(existing, input.name, null);
-	const row = await createCaptionTemplate(db, {
+	// Counted again in the insert itself: concurrent creates cannot pass the cap together.
+	const row = await createCaptionTemplateWithin(db, MAX_CAPTION_TEMPLATES, {
 		id: newId("ct"),
 		workspaceId,
 		name: input.name.trim(),
@@ -174,7 +167,40 @@ export async function createTemplate(
 		highlightColor: input.highlightColor?.toUpperCase() ?? null,
 		position: input.position ?? null,
 	});
+	if (!row) throw templateQuota(await liveCaptionTemplateCount(db, workspaceId));
 	return withPreview(env, render, row, origin);
+}
+
+function templateQuota(used: number): ApiError {
+	return new ApiError(
+		"quota_exceeded",
+		`The workspace has ${used} of the ${MAX_CAPTION_TEMPLATES} caption templates it may keep; delete one (DELETE /api/caption-templates/{id}) to add another.`,
+		{ limit: MAX_CAPTION_TEMPLATES, used },
+	);
+}
+
+const PREVIEW_PREFIX = "caption-previews/";
+
+/** Previews are a cache of looks (one PNG per look hash, for everyone): one not written for this long goes. */
+export const PREVIEW_MAX_AGE_DAYS = 30;
+
+/**
+ * The cron's purge of caption previews older than PREVIEW_MAX_AGE_DAYS: looks edited or deleted
+ * leave theirs behind otherwise, forever; a look still listed is drawn again by the next list
+ * (ensurePreview), so only what nobody asks for stays gone. @returns previews deleted.
+ */
+export async function purgeOldPreviews(env: Pick<Env, "MEDIA">, now = Date.now()): Promise<number> {
+	const cutoff = now - PREVIEW_MAX_AGE_DAYS * 86_400_000;
+	let deleted = 0;
+	let cursor: string | undefined;
+	do {
+		const page = await env.MEDIA.list({ prefix: PREVIEW_PREFIX, cursor });
+		const old = page.objects.filter((o) => o.uploaded.getTime() < cutoff).map((o) => o.key);
+		if (old.length > 0) await env.MEDIA.delete(old);
+		deleted += old.length;
+		cursor = page.truncated ? page.cursor : undefined;
+	} while (cursor);
+	return deleted;
 }
 
 export async function updateTemplate(

@@ -27,8 +27,12 @@ export async function assertBackgroundChoice(
 export const MAX_SPLIT_PARTS = 60;
 
 /**
- * The time frame must start inside the video and cover at least a second of it; split-clips must
- * not need more than MAX_SPLIT_PARTS parts of at most clipDurationMax seconds.
+ * The frame checks of every config a video is processed with (a submission, PUT …/config and a
+ * reprocess's merged config alike): the time frame must start inside the video and cover at least a
+ * second of it; split-clips must be able to cover it in MAX_SPLIT_PARTS parts. The ranker never
+ * cuts more parts than that (it lengthens them, up to clipDurationMax: the moments package's
+ * splitIntoParts), so the parts a frame buys are consecutive and render the frame about once, whatever
+ * clipDurationMin; only a frame longer than MAX_SPLIT_PARTS parts of clipDurationMax cannot be cut.
  */
 export function assertTimeframeInside(config: VideoConfig, duration: number): void {
 	if (config.timeframeStart >= duration) {
@@ -42,12 +46,14 @@ export function assertTimeframeInside(config: VideoConfig, duration: number): vo
 			{ path: "config.timeframeEnd", message: "the time frame is shorter than one second" },
 		]);
 	}
-	const parts = Math.ceil((frame.end - frame.start) / config.clipDurationMax);
+	const length = frame.end - frame.start;
+	const parts = Math.ceil(length / config.clipDurationMax);
 	if (config.clipType === "split-clips" && parts > MAX_SPLIT_PARTS) {
+		const longest = Math.ceil(length / MAX_SPLIT_PARTS);
 		throw new ApiError("invalid_request", "The request is invalid.", [
 			{
 				path: "config.clipDurationMax",
-				message: `split-clips would cut this time frame into at least ${parts} parts; at most ${MAX_SPLIT_PARTS} are rendered: raise clipDurationMax or narrow the time frame`,
+				message: `split-clips needs ${parts} parts of clipDurationMax seconds to cover this time frame; at most ${MAX_SPLIT_PARTS} are made: raise clipDurationMax to at least ${longest} s or narrow the time frame`,
 			},
 		]);
 	}

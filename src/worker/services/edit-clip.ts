@@ -16,10 +16,13 @@ import {
 } from "../db/clips";
 import type { Db } from "../db/client";
 import { reprocessesOf } from "../db/reprocesses";
-import type { VideoRow } from "../db/videos";
+import { findVideoById, type VideoRow } from "../db/videos";
 import {
 	clipWords,
 	correctedWord,
+	EDIT_BUDGET_FLOOR_SECONDS,
+	EDIT_SECONDS_PER_MINUTE_CHARGED,
+	editBudgetSeconds,
 	MAX_CONCURRENT_EDIT_RENDERS,
 	MAX_EDITS_PER_CLIP,
 	sameTime,
@@ -33,6 +36,8 @@ import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-con
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
+import type { settingsOf } from "../settings";
+import { sourceExpired } from "./source-link";
 import { clipText, type Transcript } from "./transcription/transcript";
 import { startInstance } from "./workflow-instances";
 
@@ -140,8 +145,13 @@ async function startRerender(
 		const message = `A clip can be rendered again ${MAX_EDITS_PER_CLIP} times; this one has been. Reprocess the video for new clips.`;
 		throw new ApiError("quota_exceeded", message, { limit: MAX_EDITS_PER_CLIP, used: clip.edits });
 	}
+	const budgetSeconds = editBudgetSeconds(video.minutesCharged);
+	assertWithinBudget(video.editSeconds, next, budgetSeconds);
 	const number = clip.edits + 1;
-	if (!(await startClipEdit(db, clip, number, next, data, MAX_CONCURRENT_EDIT_RENDERS))) {
+	const limits = { maxRunning: MAX_CONCURRENT_EDIT_RENDERS, budgetSeconds };
+	if (!(await startClipEdit(db, clip, number, next, data, limits))) {
+		// Another edit of the video spent the budget meanwhile.
+		assertWithinBudget((await findVideoById(db, video.id))?.editSeconds ?? 0, next, budgetSeconds);
 		if ((await runningEditRenders(db, clip.workspaceId)) >= MAX_CONCURRENT_EDIT_RENDERS) {
 			const message = `The workspace already has ${MAX_CONCURRENT_EDIT_RENDERS} clips rendering again after edits; send this edit once one has finished. Nothing was changed.`;
 			throw new ApiError("queue_full", message, { maxConcurrent: MAX_CONCURRENT_EDIT_RENDERS, retryAfter: 30 });
@@ -155,6 +165,14 @@ async function startRerender(
 	await startInstance(env, clipEditIdOf(clip.id, number), params, () =>
 		failClipEdit(db, clip.id, number, "The re-render could not be started."),
 	);
+}
+
+/** 409 quota_exceeded when rendering `next` would take the video's edits past its budget (domain/clip-edit.ts). */
+function assertWithinBudget(used: number, next: ClipCut, limit: number): void {
+	const needed = Math.round((next.endTime - next.startTime) * 100) / 100;
+	if (used + needed <= limit) return;
+	const message = `This video's clip edits have rendered ${Math.round(used)} s of its ${limit} s edit budget (${EDIT_SECONDS_PER_MINUTE_CHARGED / 60} minutes of re-renders per minute charged, at least ${EDIT_BUDGET_FLOOR_SECONDS / 60}); this re-render needs ${needed} s. Nothing was changed: reprocess the video for new clips.`;
+	throw new ApiError("quota_exceeded", message, { limit, used: Math.round(used * 100) / 100, needed });
 }
 
 /**
@@ -208,7 +226,11 @@ function affectsPicture(config: VideoConfig, before: ClipCut, after: ClipCut): b
 }
 
 /** The stored transcript, or 410 when the stored source or transcript is gone (a re-render needs both). */
-async function storedTranscript(env: Pick<Env, "MEDIA">, video: VideoRow): Promise<Transcript> {
+async function storedTranscript(
+	env: Pick<Env, "MEDIA"> & Parameters<typeof settingsOf>[0],
+	video: VideoRow,
+): Promise<Transcript> {
+	if (video.sourcePurgedAt) throw sourceExpired(env, video.sourcePurgedAt, "rendered again");
 	const sourceKey = video.sourceKey ?? r2Keys.source(video.id);
 	const [source, transcript] = await Promise.all([
 		env.MEDIA.head(sourceKey),

@@ -7,7 +7,7 @@ import {
 	BACKGROUND_CATEGORIES,
 	BUILTIN_BACKGROUNDS,
 	DEFAULT_BACKGROUND_CATEGORY,
-	type ImportLimits,
+	WORKSPACE_JOB_LIMITS,
 } from "@clipforge/contract";
 import { CUSTOM_BACKGROUND_CATEGORY as CUSTOM_CATEGORY } from "@clipforge/domain";
 import type { Db } from "../db/client";
@@ -18,10 +18,12 @@ import {
 	deleteBackgroundRow,
 	findBackground,
 } from "../db/library";
-import { planOf, setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";
+import { setWatermark as storeWatermark, watermarkOf } from "../db/workspaces";
+import { balanceOf } from "../db/ledger";
 import { settingsOf } from "../settings";
 import { ApiError } from "../errors";
 import type { VideoConfig } from "../domain/video-config";
+import { assertActivePlan } from "./active-plan";
 import { newId } from "./crypto";
 import { r2Keys } from "./r2-keys";
 import { RenderTierError, type RenderClient } from "./render-client";
@@ -150,19 +152,12 @@ export async function importBackground(
 			{ path: "categoryId", message: "unknown category" },
 		]);
 	}
-	const limit = (await planOf(db, workspaceId))?.maxBackgrounds ?? DEFAULT_MAX_BACKGROUNDS;
+	const limit = (await assertMayImport(db, workspaceId)).maxBackgrounds ?? DEFAULT_MAX_BACKGROUNDS;
 	const used = await countBackgrounds(db, workspaceId);
 	if (used >= limit) throw backgroundQuota(limit, used);
 	const id = newId("bg");
 	const objectKey = r2Keys.workspaceBackground(workspaceId, id);
-	const media = await importMedia(
-		env,
-		render,
-		"background",
-		url.toString(),
-		objectKey,
-		settingsOf(env).backgroundLimits,
-	);
+	const media = await importMedia(env, render, workspaceId, "background", url.toString(), objectKey);
 	const name = input.name?.trim() || url.pathname.split("/").pop() || "Background";
 	const row = await createBackgroundWithin(db, limit, {
 		id,
@@ -209,16 +204,11 @@ export async function setWatermark(
 	let imageKey: string | null = null;
 	if (input.type === "text") text = input.text.trim();
 	if (input.type === "image") {
+		const url = parseSourceUrl(input.imageUrl, env, "imageUrl").toString();
+		await assertMayImport(db, workspaceId);
 		// A new key per upload; videos copy the mark they render with (workflow "prepare the watermark").
 		imageKey = r2Keys.watermarkImage(workspaceId, newId("wm"));
-		await importMedia(
-			env,
-			render,
-			"watermark",
-			parseSourceUrl(input.imageUrl, env, "imageUrl").toString(),
-			imageKey,
-			settingsOf(env).imageLimits,
-		);
+		await importMedia(env, render, workspaceId, "watermark", url, imageKey);
 	}
 	await storeWatermark(db, workspaceId, { watermarkText: text, watermarkImageKey: imageKey });
 	if (previous?.watermarkImageKey && previous.watermarkImageKey !== imageKey)
@@ -232,24 +222,50 @@ export function watermarkView(row: { watermarkText: string | null; watermarkImag
 	return { type: "default", text: null };
 }
 
+/**
+ * Fetching a user's URL takes a job on the import instance every tenant shares: only a workspace
+ * with an active plan and minutes left may (as a submission's probe); the plan is returned.
+ */
+async function assertMayImport(db: Db, workspaceId: string) {
+	const plan = await assertActivePlan(db, workspaceId);
+	const balance = await balanceOf(db, workspaceId);
+	if (balance < 1)
+		throw new ApiError(
+			"insufficient_minutes",
+			`Importing media needs a workspace with minutes left; it has ${balance}.`,
+			{ required: 1, balance },
+		);
+	return plan;
+}
+
+/** Seconds a workspace whose imports fill its share is told to wait (an import lasts seconds to a couple of minutes). */
+const IMPORT_RETRY_AFTER_SECONDS = 15;
+
 async function importMedia(
 	env: Env,
 	render: RenderClient,
+	workspaceId: string,
 	kind: "background" | "watermark",
 	url: string,
 	objectKey: string,
-	limits: ImportLimits,
 ) {
 	const putUrl = await signInternalObjectUrl(env, objectKey, "PUT");
+	const limits = kind === "watermark" ? settingsOf(env).imageLimits : settingsOf(env).backgroundLimits;
 	try {
 		// A request waits on it: a lost connection is tried again for seconds, not the workflows' minutes.
 		return await render.run(
 			"importMedia",
-			{ kind, url, putUrl, limits },
+			{ kind, url, putUrl, limits, workspaceId },
 			{ reconnectForMs: 15_000, busyWaitMs: 15_000 },
 		);
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
+		if (error.code === "workspace_busy")
+			throw new ApiError(
+				"rate_limited",
+				`This workspace already has ${WORKSPACE_JOB_LIMITS.importMedia} imports running, its share of the import instance; retry when one has finished.`,
+				{ retryAfter: IMPORT_RETRY_AFTER_SECONDS, maxConcurrent: WORKSPACE_JOB_LIMITS.importMedia },
+			);
 		if (error.code === "invalid_url") throw new ApiError("invalid_url", error.message);
 		if (
 			error.code === "unsupported_source" ||

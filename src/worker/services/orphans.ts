@@ -2,7 +2,8 @@
  * The orphan report: every object in the bucket that no row points to any more. Each key the
  * service writes (r2-keys.ts) belongs to a row, and lives only as long as the row says:
  * - a video's source, transcript, signals and watermark copy: while the video keeps its files (not a
- *   first run that failed: that one's files were deleted; a reprocessed video keeps them);
+ *   first run that failed: that one's files were deleted; a reprocessed video keeps them), its
+ *   source only until the retention purge deleted it (domain/sources.ts);
  * - its audio chunks and per-chunk transcripts: only while it is processing (merged, they go);
  * - a clip's files: the keys its row names, or the keys of the render under way (a clip not yet
  *   rendered, an edit being rendered); an upload's object while the upload is not yet a video;
@@ -42,6 +43,8 @@ const PROCESSING: readonly string[] = PROCESSING_STAGES;
 interface VideoFacts {
 	status: string;
 	reprocessed: boolean;
+	/** The retention purge deleted its source: nothing may store one again. */
+	sourcePurged: boolean;
 	clips: { id: string; status: string; edits: number; videoKey: string | null; thumbnailKey: string | null }[];
 }
 
@@ -120,6 +123,7 @@ export function unclaimedBecause(key: string, facts: Map<string, VideoFacts>, cl
 	switch (prefix) {
 		case "sources":
 			if (claimedKeys.has(key)) return null;
+			if (video?.sourcePurged) return "its source was deleted after its retention";
 			return keepsFiles
 				? null
 				: video
@@ -170,7 +174,11 @@ async function videoFacts(db: Db, ids: string[]): Promise<Map<string, VideoFacts
 	for (let i = 0; i < ids.length; i += IN_CHUNK) {
 		const chunk = ids.slice(i, i + IN_CHUNK);
 		const [rows, reprocessed, clipRows] = await Promise.all([
-			db.select({ id: videos.id, status: videos.status }).from(videos).where(inArray(videos.id, chunk)).all(),
+			db
+				.select({ id: videos.id, status: videos.status, sourcePurgedAt: videos.sourcePurgedAt })
+				.from(videos)
+				.where(inArray(videos.id, chunk))
+				.all(),
 			db
 				.selectDistinct({ videoId: videoReprocesses.videoId })
 				.from(videoReprocesses)
@@ -191,7 +199,12 @@ async function videoFacts(db: Db, ids: string[]): Promise<Map<string, VideoFacts
 		]);
 		const wasReprocessed = new Set(reprocessed.map((r) => r.videoId));
 		for (const row of rows)
-			facts.set(row.id, { status: row.status, reprocessed: wasReprocessed.has(row.id), clips: [] });
+			facts.set(row.id, {
+				status: row.status,
+				reprocessed: wasReprocessed.has(row.id),
+				sourcePurged: row.sourcePurgedAt !== null,
+				clips: [],
+			});
 		for (const clip of clipRows) facts.get(clip.videoId)?.clips.push(clip);
 	}
 	return facts;

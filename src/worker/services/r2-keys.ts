@@ -1,6 +1,8 @@
 /** Every R2 key the service writes, in one place. Fixed keys make workflow steps idempotent. */
 export const r2Keys = {
 	source: (videoId: string) => `sources/${videoId}/source.mp4`,
+	/** An upload's time frame copied out of it (the upload itself, at `source`, is then deleted). */
+	framedSource: (videoId: string) => `sources/${videoId}/frame.mp4`,
 	audioChunk: (videoId: string, index: number) => `audio/${videoId}/chunk-${index}.mp3`,
 	transcriptChunk: (videoId: string, index: number) => `transcripts/${videoId}/chunk-${index}.json`,
 	transcript: (videoId: string) => `transcripts/${videoId}.json`,

@@ -52,6 +52,13 @@ export interface RunOptions {
 	reconnectForMs?: number;
 	/** How long a busy tier is asked again (at most the client's). */
 	busyWaitMs?: number;
+	/** For one-answer jobs: the caller stopped waiting (its own request ended); the tier then drops the job. */
+	signal?: AbortSignal;
+	/**
+	 * How long to wait for the workspace's own share of the instance (429 `workspace_busy`) to free
+	 * up, asking again after the tier's Retry-After; 0 (the default) gives up at once.
+	 */
+	shareWaitMs?: number;
 }
 
 export interface RenderClient {
@@ -170,7 +177,7 @@ export function renderClientOver(
 			const once = () =>
 				"progress" in job
 					? streamedAttempt(post, name, request, options.onProgress, idleTimeoutMs)
-					: plainAttempt(post, name, request, deadline);
+					: plainAttempt(post, name, request, deadline, options.signal);
 			return withRetries(once, retry, options, deadline);
 		},
 	};
@@ -218,9 +225,11 @@ async function plainAttempt<N extends JobName>(
 	name: N,
 	request: JobRequest<N>,
 	deadline: number | null,
+	caller?: AbortSignal,
 ): Promise<JobResult<N>> {
 	const job = renderJobs[name];
-	const signal = deadline === null ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+	const timeout = deadline === null ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+	const signal = timeout && caller ? AbortSignal.any([timeout, caller]) : (timeout ?? caller);
 	const response = await post(job.path, request, signal);
 	if (!response.ok) throw await errorFrom(response);
 	let text: string;
@@ -329,6 +338,10 @@ async function withRetries<T>(
 				delay = Math.min(delay * 2, retry.maxDelayMs);
 			} else if (error instanceof RenderTierError && error.code === "busy") {
 				if (now - started >= busyWaitMs) throw error;
+				wait = Math.max(delay, error.retryAfterMs ?? 0);
+			} else if (error instanceof RenderTierError && error.code === "workspace_busy") {
+				// Only the workspace's own jobs hold it up: it waits its turn, within its budget.
+				if (now - started >= (options.shareWaitMs ?? 0)) throw error;
 				wait = Math.max(delay, error.retryAfterMs ?? 0);
 			} else {
 				throw error;

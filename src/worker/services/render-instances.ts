@@ -15,7 +15,10 @@ import { settingsOf } from "../settings";
 export const FIXED_POOLS = {
 	/** Submissions' synchronous probes. */
 	probe: 2,
-	/** Background and watermark imports, built-in backgrounds drawn on first use, caption previews. */
+	/**
+	 * Background and watermark imports: the jobs that fetch users' URLs, each workspace at most
+	 * WORKSPACE_JOB_LIMITS.importMedia at once. Nothing else runs here, so a slow URL delays only imports.
+	 */
 	import: 1,
 } as const;
 
@@ -55,6 +58,11 @@ export const renderInstance = {
 	video: (env: PoolEnv, videoId: string) => named(renderPoolsOf(env), "video", slotOf(videoId)),
 	/** Clip `n` of a video: its clips spread over the render pool, one instance each while there are enough. */
 	render: (env: PoolEnv, videoId: string, n: number) => named(renderPoolsOf(env), "render", slotOf(videoId) + n),
+	/**
+	 * What the service draws from its own data (caption previews, built-in backgrounds): the render
+	 * pool, never the import instance a slow user URL may be holding.
+	 */
+	draw: (env: PoolEnv, key: string) => named(renderPoolsOf(env), "render", slotOf(key)),
 };
 
 /** Every name renderInstance can make under `env`'s settings. */

@@ -4,7 +4,13 @@
  */
 import type { Db } from "../db/client";
 import { clipIdsOf } from "../db/clips";
-import { failReprocess, findReprocess, refundReprocess, reprocessesOf, runningReprocessOf } from "../db/reprocesses";
+import {
+	endReprocessForDelete,
+	failReprocess,
+	findReprocess,
+	reprocessesOf,
+	runningReprocessOf,
+} from "../db/reprocesses";
 import { clipFileKeysOf } from "../db/clips";
 import { wakeWaiting } from "./processing-slots";
 import { r2Keys } from "./r2-keys";
@@ -57,7 +63,8 @@ export async function refundReprocessOnDelete(
 			}),
 		);
 	}
-	return refundReprocess(db, running.id, "video deleted while it was being reprocessed");
+	// Ended and refunded in one guarded batch: a reprocess that completed meanwhile is not refunded.
+	return endReprocessForDelete(db, running.id, "video deleted while it was being reprocessed");
 }
 
 /**

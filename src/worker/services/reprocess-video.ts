@@ -21,10 +21,12 @@ import { REPROCESSABLE_STATUSES, reprocessCost, transcriptConflicts, type Reproc
 import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-config";
 import { ApiError, zodIssues } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
-import { assertBackgroundChoice } from "./configure-video";
+import { assertBackgroundChoice, assertTimeframeInside } from "./configure-video";
 import { r2Keys } from "./r2-keys";
+import type { settingsOf } from "../settings";
+import { sourceExpired } from "./source-link";
 import { slotRulesOf } from "./processing-slots";
-import { assertActivePlan } from "./submit-video";
+import { assertActivePlan } from "./active-plan";
 import { startInstance } from "./workflow-instances";
 
 const isReprocessable = (status: string) => (REPROCESSABLE_STATUSES as readonly string[]).includes(status);
@@ -40,7 +42,7 @@ export async function reprocessVideo(
 	await assertStoredFiles(env, video, history);
 
 	const current = VideoConfigInput.parse(video.config);
-	const config = mergedConfig(current, changes);
+	const config = mergedConfig(current, changes, video.duration);
 	const conflicts = transcriptConflicts(
 		config,
 		{ ...frameOf(transcribedConfig(current, history), video.duration), language: video.language },
@@ -124,8 +126,11 @@ async function whyNotStarted(db: Db, video: VideoRow, slotLimit: number, cost: n
 	);
 }
 
-/** The video's config with the changes on top, checked whole; a reprocess always makes clips. */
-function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined): VideoConfig {
+/**
+ * The video's config with the changes on top, checked whole, with a submission's frame checks too
+ * (a reprocess renders as much as a first run); a reprocess always makes clips.
+ */
+function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined, duration: number): VideoConfig {
 	if (changes?.skipClipping === true) {
 		throw new ApiError("invalid_request", "The request is invalid.", [
 			{
@@ -142,6 +147,7 @@ function mergedConfig(current: VideoConfig, changes: ReprocessConfig | undefined
 			zodIssues(parsed.error).map((issue) => ({ ...issue, path: `config.${issue.path}` })),
 		);
 	}
+	assertTimeframeInside(parsed.data, duration);
 	return parsed.data;
 }
 
@@ -154,7 +160,12 @@ function transcribedConfig(current: VideoConfig, history: ReprocessRow[]): Video
  * The source and transcript must still be stored. A video that failed on its first run had its
  * files deleted (and its minutes refunded); one whose reprocess failed keeps them.
  */
-async function assertStoredFiles(env: Pick<Env, "MEDIA">, video: VideoRow, history: ReprocessRow[]): Promise<void> {
+async function assertStoredFiles(
+	env: Pick<Env, "MEDIA"> & Parameters<typeof settingsOf>[0],
+	video: VideoRow,
+	history: ReprocessRow[],
+): Promise<void> {
+	if (video.sourcePurgedAt) throw sourceExpired(env, video.sourcePurgedAt, "reprocessed");
 	const sourceKey = video.sourceKey ?? r2Keys.source(video.id);
 	const transcriptKey = video.transcriptKey;
 	const failedFirstRun = video.status === "failed" && history.length === 0;

@@ -7,7 +7,7 @@ import { balanceOf } from "../db/ledger";
 import { createChargedVideo } from "../db/videos";
 import { projectExists } from "../db/library";
 import { waitingVideos } from "../db/slots";
-import { planOf } from "../db/workspaces";
+import { assertActivePlan } from "./active-plan";
 import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
 import { boundedProbe } from "../domain/video-info";
@@ -21,7 +21,7 @@ import { parseSourceUrl } from "./source-url";
 import { sourceLimitsFor } from "../settings";
 import { findUpload } from "../db/uploads";
 import { signInternalObjectUrl } from "./signing";
-import type { ProbeResult, SourceLimits } from "@clipforge/contract";
+import { WORKSPACE_JOB_LIMITS, type JobRequest, type ProbeResult, type SourceLimits } from "@clipforge/contract";
 
 export interface SubmitInput {
 	workspaceId: string;
@@ -29,6 +29,8 @@ export interface SubmitInput {
 	config: VideoConfig | null;
 	projectId: string | null;
 	webhookUrl: string | null;
+	/** The request's: when its client goes, the probe stops (the tier drops a probe nobody waits for). */
+	signal?: AbortSignal;
 }
 
 /** The probe answers synchronously; past this the submission is refused with 503, nothing charged. */
@@ -38,7 +40,7 @@ export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, 
 	const url = parseSourceUrl(input.hostedUrl, env);
 	return submitVideo(env, db, render, input, {
 		sourceUrl: url.toString(),
-		probe: (limits) => probe(render, url.toString(), limits),
+		probe: (limits) => probe(render, { url: url.toString(), limits, workspaceId: input.workspaceId }, input.signal),
 		videoId: newId("vid"),
 	});
 }
@@ -69,12 +71,9 @@ export async function submitUploadedVideo(env: Env, db: Db, render: RenderClient
 		uploadId: upload.id,
 		videoId: upload.videoId,
 		probe: async (limits) => {
-			const info = await probe(
-				render,
-				await signInternalObjectUrl(env, upload.objectKey, "GET"),
-				limits,
-				"The uploaded file",
-			);
+			const url = await signInternalObjectUrl(env, upload.objectKey, "GET");
+			const request = { url, limits, workspaceId: input.workspaceId, upload: true };
+			const info = await probe(render, request, input.signal, "The uploaded file");
 			// What the file itself says of a title or channel is the internal URL's: the user's file name is the better title.
 			return boundedProbe({
 				...info,
@@ -194,13 +193,30 @@ function titleFromFileName(name: string): string {
 	return name.replace(/\.[A-Za-z0-9]{1,5}$/, "").trim() || name;
 }
 
-/** The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused here, before any charge. */
-async function probe(render: RenderClient, url: string, limits: SourceLimits, uploaded?: string) {
+/**
+ * A probe past its workspace's share waits this long for one of the workspace's own probes to end
+ * (a burst of submissions is taken a few at a time), then is refused with 429 and this Retry-After.
+ */
+const PROBE_SHARE_WAIT_MS = 10_000;
+const PROBE_SHARE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The tier probes under the plan's limits: a direct file too large in pixels or bytes is refused
+ * here, before any charge. The probe names its workspace: the tier runs at most its share of the
+ * probe instance (WORKSPACE_JOB_LIMITS.probe) and refuses the rest with 429, never another's.
+ */
+async function probe(render: RenderClient, request: JobRequest<"probe">, signal?: AbortSignal, uploaded?: string) {
 	try {
-		const request = { url, limits, upload: uploaded !== undefined };
-		return boundedProbe(await render.run("probe", request, { timeoutMs: PROBE_TIMEOUT_MS }));
+		const options = { timeoutMs: PROBE_TIMEOUT_MS, shareWaitMs: PROBE_SHARE_WAIT_MS, signal };
+		return boundedProbe(await render.run("probe", request, options));
 	} catch (error) {
 		if (!(error instanceof RenderTierError)) throw error;
+		if (error.code === "workspace_busy")
+			throw new ApiError(
+				"rate_limited",
+				`This workspace's submissions fill its share of the service's probes (${WORKSPACE_JOB_LIMITS.probe} at once) and this one waited ${PROBE_SHARE_WAIT_MS / 1000} s for a turn; retry in a few seconds. Nothing was charged.`,
+				{ retryAfter: PROBE_SHARE_RETRY_AFTER_SECONDS, maxConcurrent: WORKSPACE_JOB_LIMITS.probe },
+			);
 		if (uploaded && (error.code === "unsupported_source" || error.code === "invalid_request")) {
 			throw new ApiError(
 				"unsupported_source",
@@ -221,18 +237,6 @@ async function probe(render: RenderClient, url: string, limits: SourceLimits, up
 async function assertProjectInWorkspace(db: Db, projectId: string, workspaceId: string): Promise<void> {
 	if (!(await projectExists(db, projectId, workspaceId)))
 		throw new ApiError("not_found", `Project ${projectId} was not found in this workspace.`);
-}
-
-export async function assertActivePlan(db: Db, workspaceId: string) {
-	const plan = await planOf(db, workspaceId);
-	const expired = plan?.expiresAt ? Date.parse(plan.expiresAt) <= Date.now() : false;
-	if (!plan || !plan.active || expired) {
-		throw new ApiError(
-			"no_active_plan",
-			plan && expired ? "The workspace's plan has expired." : "The workspace has no active plan.",
-		);
-	}
-	return plan;
 }
 
 function insufficient(required: number, balance: number): ApiError {

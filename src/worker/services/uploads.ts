@@ -36,7 +36,7 @@ import { sourceLimitsFor } from "../settings";
 import { newId } from "./crypto";
 import { r2Keys } from "./r2-keys";
 import { signUploadToken } from "./signing";
-import { assertActivePlan } from "./submit-video";
+import { assertActivePlan } from "./active-plan";
 
 export interface NewUploadInput {
 	workspaceId: string;

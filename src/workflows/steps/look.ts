@@ -77,7 +77,7 @@ export async function drawBuiltinBackground(
 	await renderJob(
 		run,
 		"Drawing the split-screen background",
-		renderInstance.import(background.id),
+		renderInstance.draw(run.env, background.id),
 		"makeBackground",
 		{ backgroundId: background.id as BuiltinBackgroundId, putUrl },
 	);

@@ -11,26 +11,24 @@ import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { RankOptions, RankOutcome } from "../../worker/services/ranking/rank-moments";
 import type { Transcript } from "../../worker/services/transcription/transcript";
-import { readJson, renderJob, type LoadedVideo, type VideoRun } from "./run";
+import { readJson, renderJob, storedSource, type LoadedVideo, type VideoRun } from "./run";
 
 /**
  * Runs beside the upload and the transcription (from the tier's copy of the download when it has
  * one), so it neither moves the stage nor reports progress: "rank moments" enters `analyzing`.
  */
-export async function computeSignals(
-	run: VideoRun,
-	video: LoadedVideo,
-	sourceKey: string,
-): Promise<{ key: string; intervals: number }> {
+export async function computeSignals(run: VideoRun, video: LoadedVideo): Promise<{ key: string; intervals: number }> {
 	const key = r2Keys.signals(run.videoId);
+	const stored = await storedSource(run);
 	const [sourceUrl, putUrl] = await Promise.all([
-		signInternalObjectUrl(run.env, sourceKey, "GET"),
+		signInternalObjectUrl(run.env, stored.key, "GET"),
 		signInternalObjectUrl(run.env, key, "PUT"),
 	]);
 	// Only the charged time frame is measured (the ranking reads loudness inside it only).
 	const request = {
 		videoId: run.videoId,
 		sourceUrl,
+		sourceStart: stored.start,
 		duration: video.duration,
 		...frameOf(video.config, video.duration),
 		putUrl,

@@ -18,7 +18,7 @@ import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "../../worker/services/transcription/transcript";
 import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
-import { readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
+import { readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
 
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
 export interface ClipToRender {
@@ -32,6 +32,8 @@ export interface ClipToRender {
 	/** The transcript's words (absolute times); empty when neither captions nor silence removal need them. */
 	words: Word[];
 	sourceUrl: string;
+	/** Where the kept source begins in the source (start and end stay in the source's seconds). */
+	sourceStart: number;
 	videoPutUrl: string;
 	thumbnailPutUrl: string;
 }
@@ -54,6 +56,7 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		workspaceId: clip.workspaceId,
 		clipId: clip.clipId,
 		sourceUrl: clip.sourceUrl,
+		sourceStart: clip.sourceStart,
 		start: clip.start,
 		end: clip.end,
 		aspectRatio: config.aspectRatio,
@@ -96,14 +99,17 @@ export interface RenderTargets {
 	look: RenderLook;
 }
 
-/** The targets signed for the tier: GET for what it reads, PUT for what it writes. */
+/**
+ * The targets signed for the tier: GET for what it reads, PUT for what it writes; with where the
+ * kept source begins (read from the row: domain/sources.ts).
+ */
 export async function signTargets(
 	run: VideoRun,
 	targets: RenderTargets,
 ): Promise<{ urls: SignedUrls; look: Omit<SignedLook, "captions"> }> {
 	const sign = (key: string, method: "GET" | "PUT") => signInternalObjectUrl(run.env, key, method);
 	const { watermark, backgroundKey } = targets.look;
-	const [sourceUrl, videoPutUrl, thumbnailPutUrl, signedWatermark, backgroundUrl] = await Promise.all([
+	const [sourceUrl, videoPutUrl, thumbnailPutUrl, signedWatermark, backgroundUrl, stored] = await Promise.all([
 		sign(targets.sourceKey, "GET"),
 		sign(targets.videoKey, "PUT"),
 		sign(targets.thumbnailKey, "PUT"),
@@ -111,9 +117,10 @@ export async function signTargets(
 			? sign(watermark.key, "GET").then((imageUrl): WatermarkSpec => ({ kind: "image", imageUrl }))
 			: Promise.resolve(watermark),
 		backgroundKey ? sign(backgroundKey, "GET") : Promise.resolve(null),
+		storedSource(run),
 	]);
 	return {
-		urls: { sourceUrl, videoPutUrl, thumbnailPutUrl },
+		urls: { sourceUrl, sourceStart: stored.start, videoPutUrl, thumbnailPutUrl },
 		look: {
 			watermark: signedWatermark,
 			background: backgroundKey && backgroundUrl ? { url: backgroundUrl, key: backgroundKey } : null,
@@ -121,7 +128,7 @@ export async function signTargets(
 	};
 }
 
-type SignedUrls = Pick<ClipToRender, "sourceUrl" | "videoPutUrl" | "thumbnailPutUrl">;
+type SignedUrls = Pick<ClipToRender, "sourceUrl" | "sourceStart" | "videoPutUrl" | "thumbnailPutUrl">;
 
 /** A clip row as the tier is asked to draw it. */
 export function clipToRender(

@@ -7,7 +7,7 @@
 import type { AudioSignals } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { replaceGenerationClips } from "../../worker/db/clips";
-import { completeReprocess, findReprocess, refundReprocess } from "../../worker/db/reprocesses";
+import { completeReprocess, findReprocess } from "../../worker/db/reprocesses";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { noClipsSettlement } from "../../worker/domain/minutes";
 import { progressAt } from "../../worker/domain/progress";
@@ -48,12 +48,11 @@ export async function loadReprocess(
 export async function reuseOrComputeSignals(
 	run: VideoRun,
 	video: LoadedVideo,
-	sourceKey: string,
 ): Promise<{ key: string; intervals: number }> {
 	const key = r2Keys.signals(run.videoId);
 	const stored = await run.env.MEDIA.get(key);
 	if (stored) return { key, intervals: ((await stored.json()) as AudioSignals).loudness.length };
-	return computeSignals(run, video, sourceKey);
+	return computeSignals(run, video);
 }
 
 /** The first run's ranking, with the new config, into clips of the reprocess's generation. */
@@ -90,8 +89,8 @@ export async function finishReprocess(
 		run.db,
 		{ id: reprocess.id, videoId: run.videoId, number: reprocess.number },
 		{ rankedBy: ranked.rankedBy, note, clips: ranked.clipIds.length },
+		{ refund: noClips?.refund ? "refund: completed with no clips" : undefined },
 	);
-	if (noClips?.refund) await refundReprocess(run.db, reprocess.id, "refund: completed with no clips");
 	await deleteUnlistedClipFiles(run.env, run.db, run.videoId);
 	// Its processing slot is free: the workspace's next waiting video may start.
 	const row = await findVideoById(run.db, run.videoId);

@@ -6,6 +6,7 @@ import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/co
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { r2Keys } from "../../worker/services/r2-keys";
 import { planOf } from "../../worker/db/workspaces";
 import { sourceLimitsFor } from "../../worker/settings";
 import { progressAt } from "../../worker/domain/progress";
@@ -50,6 +51,16 @@ export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
 		workspaceId: row.workspaceId,
 		sourceLimits: sourceLimitsFor(run.env, plan),
 	};
+}
+
+/**
+ * The kept source: its key, and where it begins in the source (it is kept cut to the time frame:
+ * domain/sources.ts). Read from the row at each step, which the download step writes before
+ * anything reads the file (a run started before cuts existed reads 0: its source is whole).
+ */
+export async function storedSource(run: VideoRun): Promise<{ key: string; start: number }> {
+	const row = await findVideoById(run.db, run.videoId);
+	return { key: row?.sourceKey ?? r2Keys.source(run.videoId), start: row?.sourceStart ?? 0 };
 }
 
 /**

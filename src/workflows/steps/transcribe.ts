@@ -14,7 +14,7 @@ import { signInternalObjectUrl } from "../../worker/services/signing";
 import { createTranscriber } from "../../worker/services/transcription/transcriber";
 import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../worker/services/transcription/transcript";
 import { settingsOf } from "../../worker/settings";
-import { putJson, readJson, renderJob, reporter, type LoadedVideo, type VideoRun } from "./run";
+import { putJson, readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
 
 /** Where the chunks' share of the transcribing band starts (the audio is cut while uploading); they share the next 80%. */
 const EXTRACT_SHARE = 0.15;
@@ -28,7 +28,8 @@ const CHUNKS_SHARE = 0.8;
 export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promise<ChunkPlan[]> {
 	const frame = frameOf(video.config, video.duration);
 	const plan = planAudioChunks(frame.start, frame.end, settingsOf(run.env).audioChunkSeconds);
-	const sourceUrl = await signInternalObjectUrl(run.env, r2Keys.source(run.videoId), "GET");
+	const stored = await storedSource(run);
+	const sourceUrl = await signInternalObjectUrl(run.env, stored.key, "GET");
 	const specs = await Promise.all(
 		plan.map(async (c) => ({
 			...c,
@@ -38,6 +39,7 @@ export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promi
 	await renderJob(run, "Extracting the audio", renderInstance.video(run.env, run.videoId), "extractAudio", {
 		videoId: run.videoId,
 		sourceUrl,
+		sourceStart: stored.start,
 		chunks: specs,
 	});
 	return plan;

@@ -24,6 +24,11 @@ internalObjectRoutes.on(["GET", "HEAD", "PUT", "POST", "DELETE"], "/objects/*", 
 	if (verdict === "expired") throw new ApiError("url_expired", "The signed URL has expired.");
 	if (verdict !== "valid") throw new ApiError("forbidden", "The signature is not valid.");
 
+	// A job that outlived what it writes for (a deleted or failed video, a replaced clip) stores
+	// nothing, in one PUT or in parts; aborting a multipart upload only frees R2's parts, so it always may.
+	const writes = method === "PUT" && !(multipart && c.req.method === "DELETE");
+	const refused = writes ? await refusedWrite(c.env, key) : null;
+	if (refused) throw new ApiError("conflict", `Nothing is stored at ${key} any more: ${refused}.`);
 	if (multipart) return multipartStep(c.env.MEDIA, key, c.req.raw);
 	if (c.req.method === "POST" || c.req.method === "DELETE")
 		throw new ApiError("invalid_request", `${c.req.method} is only for the steps of a multipart upload.`);
@@ -32,9 +37,6 @@ internalObjectRoutes.on(["GET", "HEAD", "PUT", "POST", "DELETE"], "/objects/*", 
 		const length = Number(c.req.header("content-length"));
 		if (!Number.isFinite(length) || length <= 0)
 			throw new ApiError("invalid_request", "PUT needs a Content-Length.");
-		// A job that outlived what it writes for (a deleted or failed video, a replaced clip) stores nothing.
-		const refused = await refusedWrite(c.env, key);
-		if (refused) throw new ApiError("conflict", `Nothing is stored at ${key} any more: ${refused}.`);
 		const object = await c.env.MEDIA.put(key, c.req.raw.body, {
 			httpMetadata: { contentType: c.req.header("content-type") ?? "application/octet-stream" },
 		});

@@ -45,12 +45,20 @@ export function cutList(timeline: Timeline): { clip: TimelineClip; in: number; o
 	});
 }
 
+/**
+ * Text as XML 1.0 character data or an attribute value: the five markup characters as entities,
+ * and the characters XML 1.0 cannot hold at all (C0 controls but tab, newline and return; U+FFFE,
+ * U+FFFF; lone surrogates), which a title may carry, left out, so the file stays well-formed.
+ */
 export function escapeXml(text: string): string {
-	return text.replace(
-		/[&<>"']/g,
-		(ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!,
-	);
+	return text
+		.replace(NOT_XML_CHARACTERS, "")
+		.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!);
 }
+
+const NOT_XML_CHARACTERS =
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+	/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const time = (f: number) => (f === 0 ? "0s" : `${f}/${TIMELINE_FPS}s`);
 

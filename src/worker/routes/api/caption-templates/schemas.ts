@@ -64,5 +64,5 @@ export const overrides = {
 };
 
 /** Previews are short one-frame jobs: they share the import pool with backgrounds and watermarks. */
-export const previewRenderer = (env: Env) => createRenderClient(env, renderInstance.import("caption-previews"));
+export const previewRenderer = (env: Env) => createRenderClient(env, renderInstance.draw(env, "caption-previews"));
 export const originOf = (url: string) => new URL(url).origin;

@@ -97,7 +97,7 @@ const updateRoute = createRoute({
 	description:
 		"Only the fields sent change. `favorited` and `title` (and changes that draw nothing differently) are saved at once: 200. " +
 		"A new `startTime`/`endTime` (snapped to word edges), `captionStyle`, corrected `captionWords` of shown captions, or a `hookTitle` the video draws re-render this clip alone from the stored source: 202, `status` `generating` until the new file replaces the old one (which is served meanwhile), then `completed`; if the render fails the clip keeps its previous version and `editError` says why. " +
-		`409 \`video_processing\` while the video is processing, \`clip_processing\` while the clip is being rendered again, \`quota_exceeded\` past ${MAX_EDITS_PER_CLIP} re-renders; 410 \`source_deleted\` when the stored source is gone; 400 for times outside the charged time frame (\`details\` gives it) or the length bounds. ${EDIT_CHARGING_RULE}`,
+		`409 \`video_processing\` while the video is processing, \`clip_processing\` while the clip is being rendered again, \`quota_exceeded\` past ${MAX_EDITS_PER_CLIP} re-renders or past the video's edit budget (\`editBudget\` on the video, \`details: {limit, used, needed}\`); 410 \`source_deleted\` when the stored source is gone (past its retention); 400 for times outside the charged time frame (\`details\` gives it) or the length bounds. ${EDIT_CHARGING_RULE}`,
 	security: BEARER_OR_SESSION,
 	request: { params: z.object({ id: ClipId }), body: jsonBody(UpdateClipBody) },
 	responses: {

@@ -97,6 +97,20 @@ export const VideoDetail = Video.extend({
 		.int()
 		.openapi({ description: "Clips GET /api/videos/{id}/clips lists now (0 until completed)." }),
 	favoritedClipsCount: z.number().int(),
+	editBudget: z
+		.object({
+			limitSeconds: z.number().openapi({
+				description:
+					"Seconds of clips the video's edits may render again in all: 2 minutes per minute charged, at least 10 minutes.",
+			}),
+			usedSeconds: z
+				.number()
+				.openapi({ description: "Seconds rendered again so far (counted as each re-render starts)." }),
+		})
+		.openapi({
+			description:
+				"The video's edit budget: a PATCH of a clip that renders it again needs its new length left here, else 409 `quota_exceeded` (nothing changed).",
+		}),
 }).openapi("VideoDetail");
 
 export const VideoStatusResponse = z

@@ -25,7 +25,8 @@ export function registerSourceFile(api: Api) {
 			throw new ApiError("url_expired", "This link has expired; ask for the video's source URL again.");
 		if (verdict !== "valid" || !key) throw new ApiError("forbidden", "This link is not valid.");
 		const response = await serveR2Object(c.env.MEDIA, key, c.req.raw);
-		if (!response) throw new ApiError("not_found", "The video's source is no longer stored.");
+		// Past its retention (or deleted with a failed first run): gone for good, as the source-url route says.
+		if (!response) throw new ApiError("source_deleted", "The video's stored source is no longer stored.");
 		// An uploaded file keeps the type its uploader declared: only a video type a player reads is
 		// passed on, and never sniffed, so no upload can be served as a page of this site.
 		const declared = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";

@@ -81,6 +81,7 @@ export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: Submi
 					config: body.config ?? null,
 					projectId: body.projectId ?? null,
 					webhookUrl: body.webhookUrl ?? null,
+					signal: c.req.raw.signal,
 				};
 				const { videoId } = await spec.submit(
 					c.env,

@@ -7,6 +7,7 @@ import { clipApiStatusOf } from "@clipforge/domain";
 import { clipCounts } from "../../../db/clips";
 import { ApiError } from "../../../errors";
 import { signClipUrl } from "../../../services/signing";
+import { editBudgetSeconds } from "../../../domain/clip-edit";
 import { stageProgress } from "../../../domain/progress";
 import type { VideoConfig } from "../../../domain/video-config";
 import { boundedText, boundedThumbnail, PROBE_TEXT_LIMITS } from "../../../domain/video-info";
@@ -69,6 +70,10 @@ export function videoDetailView(
 		transcriptLanguage: row.language,
 		clipsCount: listed ? counts.clips : 0,
 		favoritedClipsCount: listed ? counts.favorited : 0,
+		editBudget: {
+			limitSeconds: editBudgetSeconds(row.minutesCharged),
+			usedSeconds: Math.round(row.editSeconds * 100) / 100,
+		},
 	};
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `videos` ADD `source_start` real DEFAULT 0 NOT NULL;

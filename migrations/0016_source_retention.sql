@@ -1,0 +1,2 @@
+ALTER TABLE `videos` ADD `source_purged_at` text;--> statement-breakpoint
+CREATE INDEX `videos_source_kept` ON `videos` (`delivered_at`) WHERE "videos"."source_purged_at" IS NULL AND "videos"."delivered_at" IS NOT NULL;
