@@ -170,7 +170,17 @@ function makeFonts(fontId: CaptionFontId, region: CjkRegion): CaptionFonts {
 	const look = CAPTION_FONTS.find((f) => f.id === fontId) ?? CAPTION_FONTS[0];
 	const lookEm = fontFile(look.file).emPerSize;
 	const choose = chooser(look.file, region);
-	const runs = (text: string) => faceRuns(text, choose);
+	// Karaoke writes a page's lines once per word: the same lines, many times.
+	const memo = new Map<string, TextRun[]>();
+	const runs = (text: string) => {
+		let found = memo.get(text);
+		if (!found) {
+			if (memo.size > 5000) memo.clear();
+			found = faceRuns(text, choose);
+			memo.set(text, found);
+		}
+		return found;
+	};
 	return {
 		family: look.family,
 		bold: look.bold,
