@@ -19,12 +19,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CAPTION_PRESET_IDS, presetLook, type CaptionPresetId, type Word } from "@clipforge/contract";
 import { buildAssDocument, placementOf } from "../src/captions.ts";
 import { layoutFor } from "../src/layout.ts";
 import { clipHarness, ffmpeg, type ClipHarness } from "./clip-harness.ts";
 import { frameAt, pixelsIn, type Pixel } from "./frames.ts";
+
+// Before the tier's modules load (they read WORK_DIR once): this file's renders in a folder of its own.
+const workDir = await vi.hoisted(async () => {
+	const { mkdtempSync } = await import("node:fs");
+	const { tmpdir } = await import("node:os");
+	process.env.WORK_DIR = mkdtempSync(`${tmpdir()}/scripts-work-`);
+	return process.env.WORK_DIR;
+});
 
 const run = promisify(execFile);
 const SECONDS = 4;
@@ -316,6 +324,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await tier?.close();
 	if (!process.env.KEEP_READINGS) rmSync(work, { recursive: true, force: true });
+	rmSync(workDir, { recursive: true, force: true });
 });
 
 describe("captions in every script, read back from rendered clips", () => {
