@@ -26,8 +26,10 @@ command -v "$python" >/dev/null || need+=(python3)
 command -v pocketsphinx_continuous >/dev/null || need+=(pocketsphinx)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need+=(fonts-dejavu-core)
-# Caption fallback fonts for non-Latin transcripts (Devanagari, Thai, … and Chinese/Japanese/Korean).
+# Caption fallback fonts for non-Latin transcripts (looks.ts FALLBACK_FONTS: Devanagari, Arabic,
+# Hebrew, Thai, … and Chinese/Japanese/Korean).
 [ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf ] || need+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/noto/NotoSansThai-Bold.ttf ] || need+=(fonts-noto-core)
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need+=(fonts-noto-cjk)
 # Caption looks' fonts (packages/contract/src/looks.ts) and monochrome emoji for the emoji-accents look.
 [ -f /usr/share/fonts/truetype/lato/Lato-Black.ttf ] || need+=(fonts-lato)
@@ -35,9 +37,14 @@ command -v pocketsphinx_continuous >/dev/null || need+=(pocketsphinx)
 [ -f /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf ] || need+=(fonts-symbola)
 # The browser tests (make test) drive Debian's Chromium; the demo does not need it.
 # The end-to-end tests check the exported ZIP with `unzip -t`.
+# The render tier's script tests read captions back with tesseract (containers/render/test/scripts.test.ts).
 if [ "${1:-}" = "--for-tests" ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)
   command -v unzip >/dev/null || need+=(unzip)
+  command -v tesseract >/dev/null || need+=(tesseract-ocr)
+  for lang in ara chi-sim deu fra heb hin jpn spa tha tur; do
+    [ -f "/usr/share/tesseract-ocr/5/tessdata/${lang/-/_}.traineddata" ] || need+=("tesseract-ocr-$lang")
+  done
 fi
 if [ ${#need[@]} -gt 0 ]; then
   apt_install "${need[@]}"

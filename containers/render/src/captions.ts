@@ -16,10 +16,31 @@
  * Every event starts on a word's start and ends on a word's end (or on the next word's start when
  * the pause between them is short), rounded to ASS's centiseconds: within 10 ms of the timings.
  * Nothing is shown across pauses of PAUSE_BREAK_SECONDS or more.
+ *
+ * Every script (captions/text.ts, captions/fonts.ts): words are joined as their script writes them
+ * (no spaces in Chinese, Japanese, Thai; karaoke moves token by token), lines break only where the
+ * script allows, text the look's font cannot draw is drawn in a Noto face for its script, and
+ * right-to-left pages read right to left (styles use Encoding -1, libass's automatic base direction,
+ * and each line of an RTL page opens with a right-to-left mark).
  */
 import { CAPTION_FONTS, EMOJI_FONT, type CaptionLook, type CaptionSpec, type Word } from "@clipforge/contract";
+import { captionFonts, cjkRegionOf, textWidth, type CaptionFonts, type Face } from "./captions/fonts.ts";
+import {
+	captionTokens,
+	directionOf,
+	endsSentence,
+	hasRtl,
+	joinTokens,
+	textTokens,
+	unitsOf,
+	upperCase,
+	upperLocaleOf,
+	type Token,
+} from "./captions/text.ts";
 import { emojiFor } from "./emoji.ts";
 import type { Layout } from "./layout.ts";
+
+export { textWidth } from "./captions/fonts.ts";
 
 export const CAPTION_FONT = "DejaVu Sans";
 /** ASS colours are &HAABBGGRR (alpha 00 = opaque). */
@@ -62,7 +83,7 @@ export function buildAssDocument(input: AssInput): string {
 		"Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding",
 		...(style?.styleLines ?? []),
 		// BorderStyle 3: an opaque box (OutlineColour) behind the title, Outline = its padding.
-		`Style: Hook,${CAPTION_FONT},${layout.hookFontSize},${COLOURS.text},${COLOURS.text},${COLOURS.hookBox},${COLOURS.hookBox},-1,0,0,0,100,100,0,0,3,${Math.round(layout.hookFontSize * 0.35)},0,8,0,0,0,1`,
+		`Style: Hook,${CAPTION_FONT},${layout.hookFontSize},${COLOURS.text},${COLOURS.text},${COLOURS.hookBox},${COLOURS.hookBox},-1,0,0,0,100,100,0,0,3,${Math.round(layout.hookFontSize * 0.35)},0,8,0,0,0,-1`,
 		"",
 		"[Events]",
 		"Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
@@ -146,7 +167,7 @@ function captionStyle(look: CaptionLook, layout: Layout): CaptionStyle {
 	const text = assColour(look.textColor);
 	const bold = font.bold ? -1 : 0;
 	const style = (name: string, outlineColour: string, borderStyle: 1 | 3, outline: number) =>
-		`Style: ${name},${font.family},${fontSize},${text},${text},${outlineColour},${COLOURS.shadow},${bold},0,0,0,100,100,0,0,${borderStyle},${outline},0,${placement.alignment},0,0,0,1`;
+		`Style: ${name},${font.family},${fontSize},${text},${text},${outlineColour},${COLOURS.shadow},${bold},0,0,0,100,100,0,0,${borderStyle},${outline},0,${placement.alignment},0,0,0,-1`;
 	const lines = look.box
 		? // A box behind each line: BorderStyle 3 draws OutlineColour as an opaque box, Outline = its padding.
 			[
@@ -169,24 +190,113 @@ const boxPadding = (fontSize: number) => Math.round(fontSize * 0.2);
 
 // ---------------------------------------------------------------- captions
 
+/** How a caption event's text is written: the look's fonts and the transcript's CJK region and case locale. */
+interface TextSetup {
+	fonts: CaptionFonts;
+	fontSize: number;
+}
+
+/**
+ * Writes an event's text: escaped, with a `\fn` (and `\fs`, and `\b1` for a face the style does
+ * not draw bold) wherever the face changes, back to the look's font after. Faces are chosen per
+ * line (captions/fonts.ts), so `line(text)` gives a function writing any slice of that line; one
+ * writer per event, since override tags hold until the event's end.
+ */
+function fontWriter({ fonts, fontSize }: TextSetup): { line(text: string): (from: number, to: number) => string } {
+	let current: string | null = null;
+	return {
+		line(text) {
+			const faces: (Face | null)[] = [];
+			for (const run of fonts.runs(text)) for (let i = 0; i < run.text.length; i++) faces.push(run.face);
+			return (from, to) => {
+				let out = "";
+				let i = from;
+				while (i < to) {
+					const face = faces[i] ?? null;
+					let j = i + 1;
+					while (j < to && (faces[j] ?? null)?.family === face?.family) j++;
+					const family = face?.family ?? null;
+					if (family !== current) {
+						out += face
+							? `{\\fn${face.family}\\fs${fonts.sizeFor(face, fontSize)}${fonts.bold ? "" : "\\b1"}}`
+							: `{\\fn${fonts.family}\\fs${fontSize}${fonts.bold ? "" : "\\b0"}}`;
+						current = family;
+					}
+					out += escapeAssText(text.slice(i, j));
+					i = j;
+				}
+				return out;
+			};
+		},
+	};
+}
+
+/** A whole string written in one go. */
+const writeAll = (writer: ReturnType<typeof fontWriter>, text: string) => writer.line(text)(0, text.length);
+
+/**
+ * What opens a line: on a page that reads right to left, a right-to-left mark before a line whose
+ * first strong letter is left-to-right (libass takes each line's direction from that letter), and
+ * the other way round; nothing otherwise.
+ */
+function lineOpener(page: string, line: string): string {
+	if (!hasRtl(page)) return "";
+	const direction = directionOf(page);
+	if (directionOf(line) === direction) return "";
+	return direction === "rtl" ? "\u200F" : "\u200E";
+}
+
+/**
+ * A line of tokens written with `decorate(i, written)` around each token (colour or alpha tags),
+ * tokens joined as their script writes them.
+ */
+function writeLine(
+	writer: ReturnType<typeof fontWriter>,
+	tokens: Token[],
+	opener: string,
+	decorate: (i: number, written: string) => string,
+): string {
+	const text =
+		opener +
+		joinTokens(
+			tokens.map((t) => t.word),
+			tokens,
+		);
+	const write = writer.line(text);
+	let offset = opener.length;
+	let out = opener ? write(0, opener.length) : "";
+	tokens.forEach((token, i) => {
+		if (i > 0 && token.spaceBefore) {
+			out += write(offset, offset + 1);
+			offset++;
+		}
+		out += decorate(i, write(offset, offset + token.word.length));
+		offset += token.word.length;
+	});
+	return out;
+}
+
+/** The clip's words as tokens (upper-cased where the look says), and the fonts to write them in. */
+function prepareWords(words: Word[], style: CaptionStyle, duration: number): { tokens: Token[]; setup: TextSetup } {
+	const cleaned = cleanWords(words, duration);
+	const texts = cleaned.map((w) => w.word);
+	const locale = upperLocaleOf(texts);
+	const upper = style.look.uppercase;
+	const tokens = captionTokens(upper ? cleaned.map((w) => ({ ...w, word: upperCase(w.word, locale) })) : cleaned);
+	const fonts = captionFonts(style.look.font, cjkRegionOf(texts));
+	return { tokens, setup: { fonts, fontSize: style.placement.fontSize } };
+}
+
 function captionEvents(spec: CaptionSpec, style: CaptionStyle, duration: number): string[] {
 	const { look, placement } = style;
-	const words = cleanWords(spec.words, duration).map((w) =>
-		look.uppercase ? { ...w, word: w.word.toLocaleUpperCase() } : w,
-	);
+	const { tokens, setup } = prepareWords(spec.words, style, duration);
 	const at = `{\\an${placement.alignment}\\pos(${placement.x},${placement.y})}`;
 	const pop = "{\\fscx125\\fscy125\\t(0,100,\\fscx100\\fscy100)}";
 	const events: string[] = [];
-	if (look.animation === "word") {
-		words.forEach((word, i) => {
-			const end = holdUntil(word, words[i + 1]);
-			events.push(dialogue(word.start, end, "Caption", at + pop + escapeAssText(word.word)));
-		});
-		return events;
-	}
+	if (look.animation === "word") return wordEvents(tokens, setup, at + pop);
 	const pages = pagesOf(
-		words,
-		placement,
+		tokens,
+		{ ...placement, fonts: setup.fonts },
 		look.maxLines,
 		look.maxWordsPerPage ?? Infinity,
 		look.maxWordsPerLine ?? Infinity,
@@ -194,83 +304,141 @@ function captionEvents(spec: CaptionSpec, style: CaptionStyle, duration: number)
 	for (const page of pages) {
 		const first = page.words[0]!;
 		const last = page.words.at(-1)!;
-		if (look.accentBar) events.push(accentBarEvent(page, style, first.start, last.end));
+		if (look.accentBar) events.push(accentBarEvent(page, style, setup, first.start, last.end));
 		if (look.emoji) {
 			const accent = page.words.find((w) => emojiFor(w.word));
-			if (accent) events.push(emojiEvent(emojiFor(accent.word)!, page, style, accent.start, last.end));
+			if (accent) events.push(emojiEvent(emojiFor(accent.word)!, page, style, setup, accent.start, last.end));
 		}
 		if (look.animation === "page") {
 			events.push(
-				dialogue(first.start, last.end, "Caption", at + (look.pop ? pop : "") + pageText(page, look, -1)),
+				dialogue(
+					first.start,
+					last.end,
+					"Caption",
+					at + (look.pop ? pop : "") + pageText(page, look, setup, -1),
+				),
 			);
 			continue;
 		}
 		page.words.forEach((word, i) => {
 			const end = i + 1 < page.words.length ? page.words[i + 1]!.start : word.end;
 			if (look.animation === "karaoke") {
-				events.push(dialogue(word.start, end, "Caption", at + pageText(page, look, i)));
+				events.push(dialogue(word.start, end, "Caption", at + pageText(page, look, setup, i)));
 				return;
 			}
 			// highlight-box: the page as plain text, and above it the box layer showing only word i.
-			events.push(dialogue(word.start, end, "Caption", at + pageText(page, look, -1)));
-			events.push(dialogue(word.start, end, "CaptionBox", at + boxLayerText(page, i), 1));
+			events.push(dialogue(word.start, end, "Caption", at + pageText(page, look, setup, -1)));
+			events.push(dialogue(word.start, end, "CaptionBox", at + boxLayerText(page, setup, i), 1));
 		});
 	}
 	return events;
 }
 
+/** One word at a time: a unit (a word of a CJK or Thai text is its tokens up to a word boundary). */
+function wordEvents(tokens: Token[], setup: TextSetup, tags: string): string[] {
+	const units = unitsOf(tokens).map((unit) => ({
+		word: joinTokens(
+			unit.map((t) => t.word),
+			unit,
+		),
+		start: unit[0]!.start,
+		end: unit.at(-1)!.end,
+	}));
+	return units.map((word, i) =>
+		dialogue(word.start, holdUntil(word, units[i + 1]), "Caption", tags + writeAll(fontWriter(setup), word.word)),
+	);
+}
+
 interface Page {
-	words: Word[];
-	/** Index of the first word of each line. */
+	/** The page's tokens (words of spaced scripts; Whisper's tokens of CJK and Thai). */
+	words: Token[];
+	/** Index of the first token of each line. */
 	lineStarts: number[];
 }
 
 const linesOf = <T>(page: Page, parts: T[]): T[][] =>
 	page.lineStarts.map((start, line) => parts.slice(start, page.lineStarts[line + 1] ?? parts.length));
 
-/** The page's lines joined by `\N`, with word `highlight` (or none, -1) in the highlight colour. */
-function pageText(page: Page, look: CaptionLook, highlight: number): string {
+const pageString = (page: Page) =>
+	joinTokens(
+		page.words.map((w) => w.word),
+		page.words,
+	);
+
+/**
+ * The page's lines joined by `\N`, with token `highlight` (or none, -1) in the highlight colour.
+ * Tokens are joined as their script writes them (a space only where one belongs).
+ */
+function pageText(page: Page, look: CaptionLook, setup: TextSetup, highlight: number): string {
 	const text = overrideColour(assColour(look.textColor));
 	const accent = overrideColour(assColour(look.highlightColor));
-	const parts = page.words.map((w, i) => {
-		const escaped = escapeAssText(w.word);
-		return i === highlight ? `{\\1c${accent}}${escaped}{\\1c${text}}` : escaped;
-	});
-	return linesOf(page, parts)
-		.map((line, i) =>
-			look.alternateLineColors && i % 2 === 1 ? `{\\1c${accent}}${line.join(" ")}{\\1c${text}}` : line.join(" "),
-		)
+	const writer = fontWriter(setup);
+	const whole = pageString(page);
+	let index = 0;
+	return linesOf(page, page.words)
+		.map((line, l) => {
+			const opener = lineOpener(whole, pageString({ words: line, lineStarts: [0] }));
+			const joined = writeLine(writer, line, opener, (_, written) =>
+				index++ === highlight ? `{\\1c${accent}}${written}{\\1c${text}}` : written,
+			);
+			return look.alternateLineColors && l % 2 === 1 ? `{\\1c${accent}}${joined}{\\1c${text}}` : joined;
+		})
 		.join("\\N");
 }
 
-/** The box layer of highlight-box: every glyph and box transparent but word `index`'s. */
-function boxLayerText(page: Page, index: number): string {
+/** The box layer of highlight-box: every glyph and box transparent but token `index`'s. */
+function boxLayerText(page: Page, setup: TextSetup, highlight: number): string {
 	const hidden = "{\\1a&HFF&\\3a&HFF&}";
 	const shown = "{\\1a&H00&\\3a&H00&}";
-	const parts = page.words.map((w, i) =>
-		i === index ? `${shown}${escapeAssText(w.word)}${hidden}` : escapeAssText(w.word),
-	);
+	const writer = fontWriter(setup);
+	const whole = pageString(page);
+	let index = 0;
 	return (
 		hidden +
-		linesOf(page, parts)
-			.map((line) => line.join(" "))
+		linesOf(page, page.words)
+			.map((line) =>
+				writeLine(
+					writer,
+					line,
+					lineOpener(whole, pageString({ words: line, lineStarts: [0] })),
+					(_, written) => (index++ === highlight ? `${shown}${written}${hidden}` : written),
+				),
+			)
 			.join("\\N")
 	);
 }
 
-/** Height of a page's block in pixels (its lines, plus the box padding when boxed). */
-function blockHeight(page: Page, style: CaptionStyle): number {
+/**
+ * Height of a page's block in pixels (its lines, plus the box padding when boxed). A line drawn
+ * partly in a fallback face is as tall as that face's size (libass: its ascent + descent).
+ */
+function blockHeight(page: Page, style: CaptionStyle, setup: TextSetup): number {
 	const { fontSize } = style.placement;
+	const lines = linesOf(page, page.words).map((line) =>
+		Math.max(
+			fontSize,
+			...setup.fonts
+				.runs(pageString({ words: line, lineStarts: [0] }))
+				.flatMap((r) => (r.face ? [setup.fonts.sizeFor(r.face, fontSize)] : [])),
+		),
+	);
 	return Math.round(
-		page.lineStarts.length * fontSize * LINE_HEIGHT + (style.look.box ? 2 * boxPadding(fontSize) : 0),
+		lines.reduce((sum, size) => sum + size * LINE_HEIGHT, 0) + (style.look.box ? 2 * boxPadding(fontSize) : 0),
 	);
 }
 
 /** The page's keyword emoji, centred above the block (above its left edge for lower thirds), popping in. */
-function emojiEvent(emoji: string, page: Page, style: CaptionStyle, start: number, end: number): string {
+function emojiEvent(
+	emoji: string,
+	page: Page,
+	style: CaptionStyle,
+	setup: TextSetup,
+	start: number,
+	end: number,
+): string {
 	const { placement, look } = style;
 	const size = Math.round(placement.fontSize * 1.3);
-	const bottom = Math.round(placement.y - blockHeight(page, style) / 2 - placement.fontSize * 0.15);
+	const bottom = Math.round(placement.y - blockHeight(page, style, setup) / 2 - placement.fontSize * 0.15);
 	const anchor =
 		placement.alignment === 4 ? `\\an1\\pos(${placement.x},${bottom})` : `\\an2\\pos(${placement.x},${bottom})`;
 	const tags = `{${anchor}\\fn${EMOJI_FONT.family}\\fs${size}\\b0\\1c${overrideColour(assColour(look.highlightColor))}\\3c${overrideColour(assColour(look.outlineColor))}\\bord${Math.max(2, Math.round(size * 0.06))}\\fscx125\\fscy125\\t(0,120,\\fscx100\\fscy100)}`;
@@ -278,23 +446,28 @@ function emojiEvent(emoji: string, page: Page, style: CaptionStyle, start: numbe
 }
 
 /** A bar of the highlight colour just left of the block, as tall as it (lower thirds). */
-function accentBarEvent(page: Page, style: CaptionStyle, start: number, end: number): string {
+function accentBarEvent(page: Page, style: CaptionStyle, setup: TextSetup, start: number, end: number): string {
 	const { placement, look } = style;
 	const width = Math.max(4, Math.round(placement.fontSize * 0.12));
-	const height = blockHeight(page, style);
+	const height = blockHeight(page, style, setup);
 	const x =
 		placement.x - (look.box ? boxPadding(placement.fontSize) : 0) - Math.round(placement.fontSize * 0.2) - width;
 	const tags = `{\\an4\\pos(${x},${placement.y})\\bord0\\shad0\\1a&H00&\\1c${overrideColour(assColour(look.highlightColor))}\\p1}`;
 	return dialogue(start, end, "Caption", `${tags}m 0 0 l ${width} 0 l ${width} ${height} l 0 ${height}{\\p0}`);
 }
 
-/** Line-breaking metrics: the font size, the widest a line may be, and the font's width factor. */
-type Metrics = Pick<CaptionPlacement, "fontSize" | "maxLineWidth"> & { widthFactor?: number };
+/**
+ * Line-breaking metrics: the font size, the widest a line may be, and the look's fonts (or, without
+ * them, DejaVu Sans Bold's estimate times the font's width factor).
+ */
+type Metrics = Pick<CaptionPlacement, "fontSize" | "maxLineWidth"> & { widthFactor?: number; fonts?: CaptionFonts };
 
 /**
  * Groups words into pages: a new page after a sentence end or a pause, or when the next word would
- * need more than `maxLines` lines (broken greedily by estimated width, and after `maxWordsPerLine`
- * words) or `maxWords` words.
+ * need more than `maxLines` lines (broken greedily by width, and after `maxWordsPerLine` words) or
+ * `maxWords` words. A "word" is a unit of tokens between two break opportunities (a word of a
+ * spaced script; in Chinese, Japanese and Thai the tokens up to a word boundary), and a unit wider
+ * than a line is split between its tokens.
  */
 export function pagesOf(
 	words: Word[],
@@ -303,37 +476,73 @@ export function pagesOf(
 	maxWords: number,
 	maxWordsPerLine = Infinity,
 ): Page[] {
+	const tokens = words.every((w) => "breakBefore" in w) ? (words as Token[]) : captionTokens(words);
+	const { widthOf, space } = measurer(metrics);
+	const units = pageUnits(tokens, widthOf, metrics.maxLineWidth);
 	const pages: Page[] = [];
-	let page: Page | null = null;
-	let lineWidth = 0;
-	const factor = metrics.widthFactor ?? 1;
-	const space = textWidth(" ", metrics.fontSize) * factor;
-	for (const [i, word] of words.entries()) {
-		const previous = words[i - 1];
-		const width = textWidth(word.word, metrics.fontSize) * factor;
+	let line = { width: 0, units: 0 };
+	let unitsOnPage = 0;
+	for (const [u, unit] of units.entries()) {
+		const page = pages.at(-1);
+		const previous = units[u - 1]?.at(-1);
+		const first = unit[0]!;
+		const width = widthOf(unit);
+		const gap = first.spaceBefore ? space : 0;
 		const breaks =
 			!page ||
 			!previous ||
 			endsSentence(previous.word) ||
-			word.start - previous.end >= PAUSE_BREAK_SECONDS ||
-			page.words.length >= maxWords;
-		const lineWords = page ? page.words.length - page.lineStarts.at(-1)! : 0;
-		if (page && !breaks && lineWidth + space + width <= metrics.maxLineWidth && lineWords < maxWordsPerLine) {
-			page.words.push(word);
-			lineWidth += space + width;
-			continue;
-		}
-		if (page && !breaks && page.lineStarts.length < maxLines) {
+			first.start - previous.end >= PAUSE_BREAK_SECONDS ||
+			unitsOnPage >= maxWords;
+		if (page && !breaks && line.width + gap + width <= metrics.maxLineWidth && line.units < maxWordsPerLine) {
+			line = { width: line.width + gap + width, units: line.units + 1 };
+		} else if (page && !breaks && page.lineStarts.length < maxLines) {
 			page.lineStarts.push(page.words.length);
-			page.words.push(word);
-			lineWidth = width;
-			continue;
+			line = { width, units: 1 };
+		} else {
+			pages.push({ words: [], lineStarts: [0] });
+			line = { width, units: 1 };
+			unitsOnPage = 0;
 		}
-		page = { words: [word], lineStarts: [0] };
-		pages.push(page);
-		lineWidth = width;
+		pages.at(-1)!.words.push(...unit);
+		unitsOnPage++;
 	}
 	return pages;
+}
+
+/** How wide a unit of tokens is, and a space (the look's fonts, or DejaVu Sans Bold's estimate × width factor). */
+function measurer(metrics: Metrics): { widthOf: (unit: Token[]) => number; space: number } {
+	const factor = metrics.widthFactor ?? 1;
+	const measure = (text: string) =>
+		metrics.fonts ? metrics.fonts.width(text, metrics.fontSize) : textWidth(text, metrics.fontSize) * factor;
+	const widthOf = (unit: Token[]) =>
+		measure(
+			joinTokens(
+				unit.map((t) => t.word),
+				unit,
+			),
+		);
+	return { widthOf, space: measure(" ") };
+}
+
+/**
+ * Tokens grouped into units (what page and line limits count): a new unit at a break opportunity,
+ * after a sentence end or a pause, and where a unit would be wider than a line (split between tokens).
+ */
+function pageUnits(tokens: Token[], widthOf: (unit: Token[]) => number, maxLineWidth: number): Token[][] {
+	const units: Token[][] = [];
+	for (const [i, token] of tokens.entries()) {
+		const previous = tokens[i - 1];
+		const starts =
+			!previous ||
+			token.breakBefore ||
+			endsSentence(previous.word) ||
+			token.start - previous.end >= PAUSE_BREAK_SECONDS ||
+			widthOf([...units.at(-1)!, token]) > maxLineWidth;
+		if (starts) units.push([token]);
+		else units.at(-1)!.push(token);
+	}
+	return units;
 }
 
 /** A short pause keeps a word up until the next one (no flicker); a long one clears the screen. */
@@ -348,43 +557,48 @@ function cleanWords(words: Word[], duration: number): Word[] {
 		.sort((a, b) => a.start - b.start);
 }
 
-const endsSentence = (word: string) => /[.!?…。！？]["'”’)\]]*$/.test(word);
-
-/**
- * Width of `text` in pixels, estimated from DejaVu Sans Bold's advances (em fractions by character
- * class). Errs wide, so a line never runs off the frame.
- */
-export function textWidth(text: string, fontSize: number): number {
-	let em = 0;
-	for (const ch of text) {
-		if (/\s/.test(ch)) em += 0.35;
-		else if (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u.test(ch)) em += 1.0;
-		else if (/[A-Z0-9MW@%&]/.test(ch)) em += 0.78;
-		else if (/[iljtf.,:;'!|]/.test(ch)) em += 0.38;
-		else em += 0.66;
-	}
-	return em * fontSize;
-}
-
 // ---------------------------------------------------------------- hook title
 
 function hookEvent(title: string, layout: Layout, duration: number): string {
-	const lines = breakLines(title, layout.hookFontSize, layout.maxLineWidth).slice(0, 3);
+	const setup: TextSetup = {
+		fonts: captionFonts("dejavu-sans", cjkRegionOf([title])),
+		fontSize: layout.hookFontSize,
+	};
+	const lines = breakLines(title, layout.hookFontSize, layout.maxLineWidth, setup.fonts).slice(0, 3);
 	const fade = "{\\fad(150,250)}";
 	const at = `{\\an8\\pos(${layout.output.width / 2},${layout.hookY})}`;
-	return dialogue(0, Math.min(HOOK_SECONDS, duration), "Hook", at + fade + lines.map(escapeAssText).join("\\N"));
+	const writer = fontWriter(setup);
+	return dialogue(
+		0,
+		Math.min(HOOK_SECONDS, duration),
+		"Hook",
+		at + fade + lines.map((line) => writeAll(writer, lineOpener(title, line) + line)).join("\\N"),
+	);
 }
 
-/** Greedy line breaking by estimated width; a word longer than a line gets a line of its own. */
-export function breakLines(text: string, fontSize: number, maxWidth: number): string[] {
-	const lines: string[] = [];
-	for (const word of text.split(/\s+/).filter(Boolean)) {
+/**
+ * Greedy line breaking by width, at spaces, and inside Chinese, Japanese or Thai text at word
+ * boundaries; a word longer than a line gets a line of its own.
+ */
+export function breakLines(text: string, fontSize: number, maxWidth: number, fonts?: CaptionFonts): string[] {
+	const measure = (s: string) => (fonts ? fonts.width(s, fontSize) : textWidth(s, fontSize));
+	const lines: Token[][] = [];
+	for (const unit of unitsOf(textTokens(text))) {
 		const last = lines.at(-1);
-		if (last !== undefined && textWidth(`${last} ${word}`, fontSize) <= maxWidth)
-			lines[lines.length - 1] = `${last} ${word}`;
-		else lines.push(word);
+		const joined = last ? [...last, ...unit] : unit;
+		const candidate = joinTokens(
+			joined.map((t) => t.word),
+			joined.map((t, i) => ({ spaceBefore: i > 0 && t.spaceBefore })),
+		);
+		if (last !== undefined && measure(candidate) <= maxWidth) last.push(...unit);
+		else lines.push([...unit]);
 	}
-	return lines;
+	return lines.map((line) =>
+		joinTokens(
+			line.map((t) => t.word),
+			line.map((t, i) => ({ spaceBefore: i > 0 && t.spaceBefore })),
+		),
+	);
 }
 
 // ---------------------------------------------------------------- ASS syntax

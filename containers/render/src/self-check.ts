@@ -10,7 +10,7 @@ import { access, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CAPTION_FONTS, EMOJI_FONT } from "@clipforge/contract/words";
+import { CAPTION_FONTS, CJK_FALLBACK_FONT, EMOJI_FONT, FALLBACK_FONTS } from "@clipforge/contract/words";
 import { DEFAULT_FONT_FILE } from "./ffmpeg-args.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
@@ -61,11 +61,12 @@ export const REQUIRED_ENCODERS = ["libx264", "aac", "libmp3lame", "pcm_s16le", "
 /** Input devices: `-f lavfi` (generated backgrounds, previews). */
 export const REQUIRED_DEVICES = ["lavfi"] as const;
 
-/** Fallback fonts fontconfig picks for scripts the look's font lacks (scripts/install-deps.sh installs the same). */
-export const FALLBACK_FONT_FILES = [
-	"/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
-	"/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
-] as const;
+/**
+ * The faces captions use for scripts a look's font lacks (looks.ts `FALLBACK_FONTS`: Noto per
+ * script, DejaVu Sans first for Hebrew and Arabic; Noto Sans CJK), from the packages
+ * scripts/install-deps.sh and the Dockerfile install.
+ */
+export const FALLBACK_FONT_FILES = [...new Set([...FALLBACK_FONTS.map((f) => f.file), CJK_FALLBACK_FONT.file])];
 
 /** Every font file a render may use. */
 export const REQUIRED_FONT_FILES = [

@@ -20,6 +20,8 @@ const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclud
 const EXPECTED = [
 	/^(Dockerfile|package\.json|tsconfig\.json|vitest\.config\.ts|yt-dlp\.requirements\.txt)$/,
 	/^src\/[a-z0-9-]+\.ts$/,
+	// The caption builder's parts (captions.ts imports them): text by script, faces, font files.
+	/^src\/captions\/[a-z0-9-]+\.ts$/,
 	/^test\/[a-z0-9-]+(\.test)?\.ts$/,
 	/^test\/image-build\/[a-z0-9-]+\.ts$/,
 	/^test\/fixtures\/([a-z0-9-]+\.png|README\.md)$/,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
 import { DEFAULT_X264_PRESET } from "../src/encode-preset.ts";
 import { layoutFor } from "../src/layout.ts";
@@ -17,6 +17,14 @@ import { createRenderServer } from "../src/server.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 import { frameAt, isWhite, pixelsIn } from "./frames.ts";
 import { signedPost } from "./signed-post.ts";
+
+// Before the tier's modules load: they read WORK_DIR once (set later, the clip's files sat in the
+// shared default folder, where another test file's tier sweeps at its start).
+await vi.hoisted(async () => {
+	const { mkdtempSync } = await import("node:fs");
+	const { tmpdir } = await import("node:os");
+	process.env.WORK_DIR = mkdtempSync(`${tmpdir()}/long-clip-work-`);
+});
 
 const FACE = join(import.meta.dirname, "fixtures", "face.png");
 const SOURCE_SECONDS = 45;
@@ -33,7 +41,6 @@ let closeTier: () => void;
 beforeAll(async () => {
 	media = mkdtempSync(join(tmpdir(), "long-clip-media-"));
 	sinkDir = mkdtempSync(join(tmpdir(), "long-clip-sink-"));
-	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "long-clip-work-"));
 	// The production encode (veryfast), which the rest of this suite trades for ultrafast (vitest.config.ts).
 	process.env.X264_PRESET = DEFAULT_X264_PRESET;
 	// A face drifting slowly across a 16:9 frame, with a tone: smart crop has someone to follow all along.

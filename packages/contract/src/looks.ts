@@ -64,6 +64,73 @@ export type CaptionFontId = (typeof CAPTION_FONTS)[number]["id"];
 export const CAPTION_FONT_IDS = CAPTION_FONTS.map((f) => f.id) as [CaptionFontId, ...CaptionFontId[]];
 
 /**
+ * Faces for scripts a look's font does not draw. Wherever a caption's (or hook title's) text is in a
+ * script the look's font lacks, the tier draws it in the first face listed for that script that has
+ * all of its characters (else the last one), bold, at the look's em size, instead of leaving the
+ * choice (possibly a regular, serif or looped face, or tofu) to fontconfig. Hebrew and Arabic try
+ * DejaVu Sans first: it also has Latin letters, digits and punctuation, so a line mixing them is
+ * drawn in one face (one box per line in boxed looks), which Noto Sans Hebrew (no digits) and Noto
+ * Sans Arabic (no Latin) cannot do. `script` is the Unicode script name (`\p{Script=…}`), `family`
+ * what libass asks fontconfig for.
+ */
+const NOTO = "/usr/share/fonts/truetype/noto";
+const noto = (script: string, name = script) =>
+	({
+		script,
+		family: `Noto Sans ${name}`,
+		file: `${NOTO}/NotoSans${name}-Bold.ttf`,
+		debianPackage: "fonts-noto-core",
+	}) as const;
+const notoSans = (script: string) =>
+	({ script, family: "Noto Sans", file: `${NOTO}/NotoSans-Bold.ttf`, debianPackage: "fonts-noto-core" }) as const;
+const dejaVuSans = (script: string) =>
+	({
+		script,
+		family: "DejaVu Sans",
+		file: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+		debianPackage: "fonts-dejavu-core",
+	}) as const;
+export const FALLBACK_FONTS = [
+	notoSans("Latin"),
+	notoSans("Greek"),
+	notoSans("Cyrillic"),
+	dejaVuSans("Arabic"),
+	noto("Arabic"),
+	dejaVuSans("Hebrew"),
+	noto("Hebrew"),
+	noto("Devanagari"),
+	noto("Bengali"),
+	noto("Gurmukhi"),
+	noto("Gujarati"),
+	noto("Oriya"),
+	noto("Tamil"),
+	noto("Telugu"),
+	noto("Kannada"),
+	noto("Malayalam"),
+	noto("Sinhala"),
+	noto("Thai"),
+	noto("Lao"),
+	noto("Khmer"),
+	noto("Myanmar"),
+	noto("Georgian"),
+	noto("Armenian"),
+	noto("Ethiopic"),
+	noto("Thaana"),
+] as const;
+
+/**
+ * Chinese, Japanese and Korean (Han, kana, Bopomofo, Hangul) in Noto Sans CJK Bold
+ * (`fonts-noto-cjk`), in the regional family the transcript's text points to: kana → JP, Hangul →
+ * KR, traditional-only characters → TC, else SC (the same Han character is drawn differently in each).
+ */
+export const CJK_FALLBACK_FONT = {
+	scripts: ["Han", "Hiragana", "Katakana", "Bopomofo", "Hangul"],
+	families: { JP: "Noto Sans CJK JP", KR: "Noto Sans CJK KR", SC: "Noto Sans CJK SC", TC: "Noto Sans CJK TC" },
+	file: "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+	debianPackage: "fonts-noto-cjk",
+} as const;
+
+/**
  * Monochrome emoji for the `emoji-accents` look (Debian `fonts-symbola`). The colour emoji font
  * (`fonts-noto-color-emoji`) draws nothing with this libass/freetype, so it is never asked for.
  */
