@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { Segment } from "@clipforge/contract";
-import { showNotesOf } from "../src/worker/domain/chapters.ts";
+import { showNotesOf } from "@clipforge/domain";
 import { chaptersOffline } from "../src/worker/services/chapters/offline/chapters-offline.ts";
 
 const USAGE = "usage: npm run chapters -- <transcript.json>";

@@ -5,7 +5,7 @@ import {
 	showNotesOf,
 	timestampOf,
 	TOO_SHORT_NOTE,
-} from "../../src/worker/domain/chapters";
+} from "@clipforge/domain";
 import { chapterUnitsOf } from "../../src/worker/services/chapters/offline/chapter-units";
 import { chaptersOffline } from "../../src/worker/services/chapters/offline/chapters-offline";
 import { describeChapters, summaryOf } from "../../src/worker/services/chapters/offline/describe";

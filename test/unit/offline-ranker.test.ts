@@ -7,7 +7,7 @@ import { sentencesOf } from "../../src/worker/services/transcription/transcript"
 import { keyPhrases } from "../../src/worker/services/ranking/offline/describe";
 import { idfOf } from "../../src/worker/services/ranking/text/cohesion";
 import { unitsOf } from "../../src/worker/services/ranking/text/units";
-import { scoreOf } from "../../src/worker/domain/ranking-features";
+import { scoreOf } from "@clipforge/domain";
 import { DEMO_TALK } from "../helpers/demo-talk";
 import { CONFESSION_TURNS, GARDEN_EPISODE, ORDINARY_ONLY, STORY_TURNS } from "../helpers/garden-episode";
 import { spanOfTurns, transcriptOf } from "../helpers/talk";

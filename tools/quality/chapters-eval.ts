@@ -6,7 +6,7 @@
  * baselines in the same run: uniform chapters with the true number of topics, and plain TextTiling
  * (Hearst 1997 with NLTK's defaults: 20-word pseudo-sentences, blocks of 10, cutoff mean − sd/2).
  */
-import { chapterSpans } from "../../src/worker/domain/chapters.ts";
+import { chapterSpans } from "@clipforge/domain";
 import { chapterUnitsOf, type ChapterUnit as Unit } from "../../src/worker/services/chapters/offline/chapter-units.ts";
 import { chaptersOfUnits } from "../../src/worker/services/chapters/offline/chapters-offline.ts";
 import { DEFAULT_SEGMENT_PARAMS, type SegmentParams } from "../../src/worker/services/chapters/offline/segment.ts";

@@ -4,7 +4,7 @@
  * webhook read). Runs for every first run, `skipClipping` included, beside the ranking. A repeated
  * step writes the same key again.
  */
-import type { VideoChapters } from "../../worker/domain/chapters";
+import type { VideoChapters } from "@clipforge/domain";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createLlm } from "../../worker/services/ranking/llm/client";
 import type { Transcript } from "../../worker/services/transcription/transcript";

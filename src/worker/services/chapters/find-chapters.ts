@@ -6,7 +6,7 @@
  * for the offline chapters. Either way the chapters keep YouTube's rules, or there are none and
  * `note` says the video is too short.
  */
-import type { VideoChapters } from "../../domain/chapters";
+import type { VideoChapters } from "@clipforge/domain";
 import type { LlmClient } from "../ranking/llm/client";
 import { LlmUnavailableError } from "../ranking/llm/errors";
 import { chapterUnitsOf } from "./offline/chapter-units";

@@ -4,7 +4,7 @@
  * stored: its chapters are made offline from its transcript on first read and stored, so every
  * completed video has them.
  */
-import { showNotesOf, type Chapter, type VideoChapters } from "../../domain/chapters";
+import { showNotesOf, type Chapter, type VideoChapters } from "@clipforge/domain";
 import { r2Keys } from "../r2-keys";
 import type { Transcript } from "../transcription/transcript";
 

@@ -3,9 +3,9 @@
  * The score breakdown's components: substance (carries content rather than chatter), hook (opens on
  * the moment's first sentence), story (narration, a scene), payoff (the end lands), feeling, detail
  * (names, numbers, specific words), flow (reads well as a clip), relevance to the custom prompt, and
- * vocal energy; the score is their weighted mean (domain/ranking-features.ts).
+ * vocal energy; the score is their weighted mean (@clipforge/domain ranking-features.ts).
  */
-import type { ScoreBreakdown } from "../../domain/ranking-features";
+import type { ScoreBreakdown } from "@clipforge/domain";
 
 export type { ScoreBreakdown };
 
@@ -19,7 +19,7 @@ export interface ClipHooks {
 export interface RankedClip {
 	start: number;
 	end: number;
-	/** 0-100: the breakdown's weighted mean (domain/ranking-features.ts scoreOf); with a prompt, relevance leads. */
+	/** 0-100: the breakdown's weighted mean (@clipforge/domain ranking-features.ts scoreOf); with a prompt, relevance leads. */
 	score: number;
 	title: string;
 	/** A short headline shown in the clip's first seconds (never a transcript prefix). */

@@ -3,10 +3,10 @@
  * answer validated (one corrective retry), the transcript read in numbered sentences in parts of
  * about 15 minutes (four at a time), so every chapter start is a sentence the model saw. A last
  * call writes the whole video's summary from the chapters. The starts are then held to YouTube's
- * rules like the offline ones (domain/chapters.ts).
+ * rules like the offline ones (@clipforge/domain chapters.ts).
  */
 import { z } from "zod";
-import { chapterSpans, type VideoChapters } from "../../../domain/chapters";
+import { chapterSpans, type VideoChapters } from "@clipforge/domain";
 import type { LlmClient } from "../../ranking/llm/client";
 import { LlmAnalysisError } from "../../ranking/llm/errors";
 import { askFor } from "../../ranking/llm/moments-from-llm";

@@ -1,9 +1,9 @@
 /**
  * Chapters of a whole video without a model: topic segmentation over the transcript's sentences
  * (segment.ts: the likeliest split of its words into topics), kept to YouTube's rules
- * (domain/chapters.ts), each titled and summarised from its own salient terms (describe.ts).
+ * (@clipforge/domain chapters.ts), each titled and summarised from its own salient terms (describe.ts).
  */
-import { chapterSpans, NO_SPEECH_NOTE, TOO_SHORT_NOTE, type VideoChapters } from "../../../domain/chapters";
+import { chapterSpans, NO_SPEECH_NOTE, TOO_SHORT_NOTE, type VideoChapters } from "@clipforge/domain";
 import { chapterUnitsOf, type ChapterUnit as Unit } from "./chapter-units";
 import type { Transcript } from "../../transcription/transcript";
 import { describeChapters, summaryOf } from "./describe";

@@ -1,9 +1,9 @@
 /**
  * A chosen passage as the clip the API returns: cut points, the breakdown, the 0-100 score (the
- * breakdown's weighted mean, domain/ranking-features.ts), and the words that describe it
+ * breakdown's weighted mean, @clipforge/domain ranking-features.ts), and the words that describe it
  * (describe.ts).
  */
-import { scoreOf } from "../../../domain/ranking-features";
+import { scoreOf } from "@clipforge/domain";
 import { textWithStops } from "../../transcription/transcript";
 import type { RankedClip, ScoreBreakdown } from "../ranked-clip";
 import { CONTRAST_WORD, STRONG_CLAIM } from "../text/lexicon";
