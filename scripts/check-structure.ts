@@ -33,6 +33,7 @@ export const MIN_DUPLICATE_RUN = 6;
 export const LAYERS = [
 	["packages/contract"],
 	["packages/domain"],
+	["packages/moments"],
 	["packages/sdk"],
 	["containers/render"],
 	["src"],
@@ -45,7 +46,7 @@ const GENERATED = [
 	/^packages\/sdk\/src\/api-types\.ts$/,
 	/^worker-configuration\.d\.ts$/,
 	// `npm run train:ranker`: the fitted models, whose feature lists repeat unit-features.ts by design.
-	/^src\/worker\/services\/ranking\/offline\/moment-model\.ts$/,
+	/^packages\/moments\/src\/ranking\/offline\/moment-model\.ts$/,
 ];
 const TESTS = [/(^|\/)test\//, /\.test\.ts$/, /(^|\/)vitest(\.\w+)?\.config\.ts$/];
 

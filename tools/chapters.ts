@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { Segment } from "@clipforge/contract";
 import { showNotesOf } from "@clipforge/domain";
-import { chaptersOffline } from "../src/worker/services/chapters/offline/chapters-offline.ts";
+import { chaptersOffline } from "@clipforge/moments/chapters/offline/chapters-offline";
 
 const USAGE = "usage: npm run chapters -- <transcript.json>";
 const TranscriptFile = z.object({

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
-import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
-import { sentencesOf } from "../../src/worker/services/transcription/transcript";
-import { keyPhrases } from "../../src/worker/services/ranking/offline/describe";
-import { idfOf } from "../../src/worker/services/ranking/text/cohesion";
-import { unitsOf } from "../../src/worker/services/ranking/text/units";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import { readPrompt } from "@clipforge/moments/ranking/offline/prompt";
+import { sentencesOf } from "@clipforge/moments/text";
+import { keyPhrases } from "@clipforge/moments/ranking/offline/describe";
+import { idfOf } from "@clipforge/moments/text/cohesion";
+import { unitsOf } from "@clipforge/moments/text/units";
 import { scoreOf } from "@clipforge/domain";
 import { DEMO_TALK } from "../helpers/demo-talk";
 import { CONFESSION_TURNS, GARDEN_EPISODE, ORDINARY_ONLY, STORY_TURNS } from "../helpers/garden-episode";

@@ -33,7 +33,7 @@ import { frameOf, VideoConfigInput, type VideoConfig } from "../domain/video-con
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
-import { clipText, type Transcript } from "./transcription/transcript";
+import { clipText, type Transcript } from "@clipforge/moments/text";
 import { startInstance } from "./workflow-instances";
 
 export interface ClipChanges {
