@@ -4,7 +4,7 @@ import { defaultConfig } from "../../src/worker/domain/video-config";
 import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
 import { readPrompt } from "@clipforge/moments/ranking/offline/prompt";
 import { sentencesOf } from "@clipforge/moments/text";
-import { keyPhrases } from "@clipforge/moments/ranking/offline/describe";
+import { keyPhrases } from "@clipforge/moments/ranking/offline/describe/phrases";
 import { idfOf } from "@clipforge/moments/text/cohesion";
 import { unitsOf } from "@clipforge/moments/text/units";
 import { scoreOf } from "@clipforge/domain";

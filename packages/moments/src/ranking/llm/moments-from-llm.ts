@@ -6,7 +6,7 @@
  * duration range) that overlaps it most.
  */
 import { clipFromSpan, percent, viralityOf } from "../offline/clip-details.ts";
-import { fit } from "../offline/describe.ts";
+import { fit } from "../offline/describe/fit.ts";
 import type { Span } from "../offline/passages.ts";
 import type { TalkAnalysis } from "../offline/talk-analysis.ts";
 import type { RankedClip } from "../ranked-clip.ts";

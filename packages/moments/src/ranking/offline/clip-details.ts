@@ -1,14 +1,14 @@
 /**
  * A chosen passage as the clip the API returns: cut points, the breakdown, the 0-100 score (the
  * breakdown's weighted mean, @clipforge/domain ranking-features.ts), and the words that describe it
- * (describe.ts).
+ * (describe/describe-clip.ts).
  */
 import { scoreOf } from "@clipforge/domain";
 import { textWithStops } from "../../text/transcript.ts";
 import type { RankedClip, ScoreBreakdown } from "../ranked-clip.ts";
 import { CONTRAST_WORD, STRONG_CLAIM } from "../../text/lexicon.ts";
 import type { Unit } from "../../text/units.ts";
-import { describeClip } from "./describe.ts";
+import { describeClip } from "./describe/describe-clip.ts";
 import { sigmoid } from "./logistic.ts";
 import type { Span } from "./passages.ts";
 import type { TalkAnalysis } from "./talk-analysis.ts";
