@@ -8,6 +8,7 @@
  */
 import { analyseWords } from "./nlp.ts";
 import { SENTENCE_END_MODEL } from "./sentence-end-model.ts";
+import type { SparseLogistic } from "./sparse-logistic.ts";
 
 /**
  * A stretch of talk longer than this (words) with no sentence end in it is read as several
@@ -19,15 +20,6 @@ export const RUN_ON_WORDS_PUNCTUATED = 60;
 const MIN_WORDS = 3;
 /** No piece longer than this (words): past it the likeliest end inside is taken even below the bar. */
 const MAX_WORDS = 40;
-
-export interface SparseLogistic {
-	bias: number;
-	/** The bar a gap's logit must clear to end a sentence (chosen on dev for F1). */
-	threshold: number;
-	weights: Readonly<Record<string, number>>;
-	/** Words that carry a feature of their own; any other word is read by its part of speech only. */
-	vocabulary: readonly string[];
-}
 
 /** The word and part of speech seen at each position, as the model reads them. */
 export interface GapToken {
