@@ -192,16 +192,10 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		numbers: words.filter((w) => w.pos === "NUM").length,
 		payoff: PAYOFF_PHRASES.some((p) => lower.includes(` ${p} `)),
 		laughter: norms.some((n) => LAUGHTER.has(n)),
-		question:
-			/\?["')\s]*$/.test(sentence.text) ||
-			(!/[.!?…]["')\s]*$/.test(sentence.text) && QUESTION_SHAPE.test(spoken.join(" "))),
+		question: isQuestion(sentence.text, spoken),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
 		chatter: phrases + (readOut ? 2 : 0),
-		chatterShare: readOut
-			? 1
-			: phrases > 0
-				? Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, norms.length - fillers))
-				: 0,
+		chatterShare: chatterShareOf(readOut, phrases, norms.length - fillers),
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
 		evaluative: count(EVALUATIVE_WORDS),
 		storyOpener: STORY_OPENERS.some((p) => opening.includes(` ${p} `)),
@@ -210,6 +204,16 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		rated,
 		gapBefore,
 	};
+}
+
+/** A question mark ends it, or it has no stop and is shaped as a question ("what do you think"). */
+function isQuestion(text: string, spoken: string[]): boolean {
+	return /\?["')\s]*$/.test(text) || (!/[.!?…]["')\s]*$/.test(text) && QUESTION_SHAPE.test(spoken.join(" ")));
+}
+
+/** The share of a sentence that is chatter: all of a read-out of numbers, a clause per chatter phrase. */
+function chatterShareOf(readOut: boolean, phrases: number, wordCount: number): number {
+	return readOut ? 1 : phrases > 0 ? Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, wordCount)) : 0;
 }
 
 /** Verbs (and those in the past), the words' summed sentiment (negation flips it) and its count, the content stems. */

@@ -138,6 +138,33 @@ function titleOf(
 	const rank = new Map(ranked.slice(0, TITLE_TERMS).map((s, i) => [s, i]));
 	const things = new Set(top);
 	// The best adjacent pair of salient words ("remote control", "battery life").
+	const { pairs, pairForms } = salientPairs(units, rank, things);
+	const pair = [...pairs.entries()]
+		.filter(([, count]) => count >= 2)
+		.sort((x, y) => y[1] - x[1] || pairRank(x[0], rank) - pairRank(y[0], rank))[0]?.[0];
+	const words = (stems: string[]) => stems.map((s) => surface.get(s) ?? s);
+	const candidates: string[][] = [];
+	if (pair) {
+		const inPair = new Set(pair.split(" "));
+		const other = top.find((s) => !inPair.has(s));
+		const said = [...pairForms.get(pair)!.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+		candidates.push(other ? [said, surface.get(other) ?? other] : [said]);
+	}
+	candidates.push(words(top.slice(0, 2)), words(top.slice(0, 3)), words(top.slice(1, 3)));
+	for (const parts of candidates) {
+		if (parts.length === 0) continue;
+		const title = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+		if (title.length <= MAX_TITLE_CHARS && !used.has(title.toLowerCase())) return title;
+	}
+	return words(top.slice(0, 1)).join("");
+}
+
+/** How often each adjacent pair of salient words is said ("a b" by stems), and in which forms. */
+function salientPairs(
+	units: Unit[],
+	rank: Map<string, number>,
+	things: Set<string>,
+): { pairs: Map<string, number>; pairForms: Map<string, Map<string, number>> } {
 	const pairs = new Map<string, number>();
 	const pairForms = new Map<string, Map<string, number>>();
 	for (const u of units) {
@@ -165,24 +192,7 @@ function titleOf(
 			}
 		}
 	}
-	const pair = [...pairs.entries()]
-		.filter(([, count]) => count >= 2)
-		.sort((x, y) => y[1] - x[1] || pairRank(x[0], rank) - pairRank(y[0], rank))[0]?.[0];
-	const words = (stems: string[]) => stems.map((s) => surface.get(s) ?? s);
-	const candidates: string[][] = [];
-	if (pair) {
-		const inPair = new Set(pair.split(" "));
-		const other = top.find((s) => !inPair.has(s));
-		const said = [...pairForms.get(pair)!.entries()].sort((x, y) => y[1] - x[1])[0]![0];
-		candidates.push(other ? [said, surface.get(other) ?? other] : [said]);
-	}
-	candidates.push(words(top.slice(0, 2)), words(top.slice(0, 3)), words(top.slice(1, 3)));
-	for (const parts of candidates) {
-		if (parts.length === 0) continue;
-		const title = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
-		if (title.length <= MAX_TITLE_CHARS && !used.has(title.toLowerCase())) return title;
-	}
-	return words(top.slice(0, 1)).join("");
+	return { pairs, pairForms };
 }
 
 function pairRank(pair: string, rank: Map<string, number>): number {

@@ -146,25 +146,8 @@ export function readPrompt(prompt: string): ReadPrompt {
 	const compounds: ReadPrompt["compounds"] = [];
 	termsOf(rest.text, { weight: 1, isContext: false, subjectWords }, terms, phrases);
 	termsOf(context, { weight: 0.5, isContext: true, subjectWords }, terms, phrases);
-	const excludedTerms: PromptTerm[] = [];
-	for (const x of excludedText) {
-		let left = x;
-		for (const [, re] of MOODS) left = left.replace(new RegExp(re.source, "gi"), " ");
-		termsOf(left, { weight: 1, isContext: false, subjectWords }, excludedTerms, null);
-	}
-	// A hyphenated word is also its parts, weighed half: "acoustic-phonetic analyses" finds talk of
-	// acoustic features and the phonetic level when the compound itself is never said.
-	for (const term of [...terms]) {
-		const key = compoundKey(term.word);
-		if (key !== term.stem || compounds.some((c) => c.key === key)) continue;
-		compounds.push({ key, parts: term.word.split("-") });
-		termsOf(
-			term.word.replace(/-/g, " "),
-			{ weight: term.weight / 2, isContext: term.context, subjectWords },
-			terms,
-			null,
-		);
-	}
+	const excludedTerms = excludedTermsOf(excludedText, subjectWords);
+	addCompoundParts(terms, compounds, subjectWords);
 	return {
 		terms: terms.filter((t) => !excludedTerms.some((x) => x.stem === t.stem)),
 		phrases,
@@ -177,6 +160,35 @@ export function readPrompt(prompt: string): ReadPrompt {
 		skipIntro,
 		...place,
 	};
+}
+
+/** The terms of what the prompt leaves out, its moods taken away. */
+function excludedTermsOf(excludedText: string[], subjectWords: Set<string>): PromptTerm[] {
+	const excludedTerms: PromptTerm[] = [];
+	for (const x of excludedText) {
+		let left = x;
+		for (const [, re] of MOODS) left = left.replace(new RegExp(re.source, "gi"), " ");
+		termsOf(left, { weight: 1, isContext: false, subjectWords }, excludedTerms, null);
+	}
+	return excludedTerms;
+}
+
+/**
+ * A hyphenated word is also its parts, weighed half: "acoustic-phonetic analyses" finds talk of
+ * acoustic features and the phonetic level when the compound itself is never said.
+ */
+function addCompoundParts(terms: PromptTerm[], compounds: ReadPrompt["compounds"], subjectWords: Set<string>): void {
+	for (const term of [...terms]) {
+		const key = compoundKey(term.word);
+		if (key !== term.stem || compounds.some((c) => c.key === key)) continue;
+		compounds.push({ key, parts: term.word.split("-") });
+		termsOf(
+			term.word.replace(/-/g, " "),
+			{ weight: term.weight / 2, isContext: term.context, subjectWords },
+			terms,
+			null,
+		);
+	}
 }
 
 /** The prompt's text, padded with spaces, from which each reading cuts what it understood. */
