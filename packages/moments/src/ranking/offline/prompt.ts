@@ -7,7 +7,7 @@
  */
 import { STOP_WORDS } from "../../text/lexicon.ts";
 import { analyseWords, compoundKey, matchStem, normalise } from "../../text/nlp.ts";
-import { isKey, type Unit } from "../../text/units.ts";
+import { isKey } from "../../text/units.ts";
 
 export type Mood = "funny" | "emotional" | "heated" | "story" | "advice" | "surprising" | "decided";
 
@@ -387,22 +387,5 @@ function termsOf(
 			});
 		if (pairs && previous && !isContext && w === weight) pairs.push([previous, info.stem]);
 		previous = w === weight ? info.stem : null;
-	});
-}
-
-/**
- * The sentences that say a hyphenated prompt word apart ("the back end" for "back-end") also carry
- * its key, so the prompt finds them; a sentence that writes it whole already does (matchStem).
- * Units without one are returned as they are.
- */
-export function withCompoundsSaidApart(units: Unit[], compounds: ReadPrompt["compounds"]): Unit[] {
-	if (compounds.length === 0) return units;
-	return units.map((u) => {
-		const found: string[] = [];
-		for (const { key, parts } of compounds) {
-			for (let k = 0; k + parts.length <= u.tagged.length; k++)
-				if (parts.every((part, n) => u.tagged[k + n]!.norm === part)) found.push(key);
-		}
-		return found.length > 0 ? { ...u, keys: [...u.keys, ...found] } : u;
 	});
 }

@@ -248,3 +248,20 @@ function feedbackTerms(
 		.slice(0, FEEDBACK_TERMS)
 		.map(([t]) => [t, FEEDBACK_WEIGHT]);
 }
+
+/**
+ * The sentences that say a hyphenated prompt word apart ("the back end" for "back-end") also carry
+ * its key, so the prompt finds them; a sentence that writes it whole already does (matchStem).
+ * Units without one are returned as they are.
+ */
+export function withCompoundsSaidApart(units: Unit[], compounds: ReadPrompt["compounds"]): Unit[] {
+	if (compounds.length === 0) return units;
+	return units.map((u) => {
+		const found: string[] = [];
+		for (const { key, parts } of compounds) {
+			for (let k = 0; k + parts.length <= u.tagged.length; k++)
+				if (parts.every((part, n) => u.tagged[k + n]!.norm === part)) found.push(key);
+		}
+		return found.length > 0 ? { ...u, keys: [...u.keys, ...found] } : u;
+	});
+}

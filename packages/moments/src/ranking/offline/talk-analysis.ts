@@ -9,8 +9,8 @@ import type { Transcript } from "../../text/transcript.ts";
 import { chatterOf, unitsOf, type Unit } from "../../text/units.ts";
 import { readMoments, type MomentReading } from "./moments.ts";
 import { durationBounds, LEAD, searchWindow, SpanSpace, TAIL, type Bounds, type Frame } from "./passages.ts";
-import { readPrompt, withCompoundsSaidApart, type ReadPrompt } from "./prompt.ts";
-import { exclusionScorer, moodScorer } from "./relevance.ts";
+import { readPrompt, type ReadPrompt } from "./prompt.ts";
+import { exclusionScorer, moodScorer, withCompoundsSaidApart } from "./relevance.ts";
 import { energyReader, type AudioSignals, type EnergyOf } from "./signals.ts";
 
 export type RankConfig = Pick<
