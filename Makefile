@@ -41,7 +41,8 @@ types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
 	@npm run -s sdk:types -- --check
 
-## ESLint, then the formatter's check (Prettier; `npm run format` fixes what it reports).
+## ESLint and the import-cycles check (`check-structure.ts --only cycles`: no file or folder imports itself),
+## then the formatter's check (Prettier; `npm run format` fixes what it reports).
 lint:
 	@npm run -s lint
 	@npm run -s format:check

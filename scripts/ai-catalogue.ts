@@ -18,7 +18,7 @@ export interface AiCatalogue {
 
 const PROBE = join(ROOT, "__ai-catalogue-probe__.ts");
 const PROBE_TEXT = `
-import type { CatalogueModel, JsonModeApi, JsonModeModel } from "./src/worker/services/ranking/llm/workers-ai-catalogue";
+import type { CatalogueModel, JsonModeApi, JsonModeModel } from "./src/worker/services/llm/workers-ai-catalogue";
 export declare const models: { [M in CatalogueModel]: M };
 export declare const jsonMode: { [M in JsonModeModel]: JsonModeApi<M> };
 `;

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `npm run typecheck`: tsc strict over every folder's tsconfig, as many at once as the machine has
 # cores (TYPECHECK_JOBS). The checker is TypeScript 7, the native compiler (the `typescript-7` alias):
-# the ten projects cost 41 s of CPU instead of 5.9's 124 s (two-core machine, 2026-11-27; 68 s of
-# make test's wall time became about 20). TypeScript 5.9 stays installed as `typescript` for
-# typescript-eslint and openapi-typescript, which call its JavaScript API. The largest projects go
-# first so the last one to start is short.
+# the ten projects (eleven since packages/moments) cost 41 s of CPU instead of 5.9's 124 s
+# (two-core machine, 2026-11-27; 68 s of make test's wall time became about 20). TypeScript 5.9
+# stays installed as `typescript` for typescript-eslint and openapi-typescript, which call its
+# JavaScript API. The largest projects go first so the last one to start is short.
 set -uo pipefail
 projects=(
 	test/tsconfig.json
@@ -16,6 +16,7 @@ projects=(
 	packages/sdk/tsconfig.json
 	src/dashboard/tsconfig.json
 	packages/contract/tsconfig.json
+	packages/moments/tsconfig.json
 	packages/domain/tsconfig.json
 )
 jobs="${TYPECHECK_JOBS:-$(nproc)}"

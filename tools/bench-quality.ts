@@ -30,10 +30,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultConfig } from "../src/worker/domain/video-config.ts";
-import { rankOffline } from "../src/worker/services/ranking/offline/rank-offline.ts";
-import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
-import { unitsOf } from "../src/worker/services/ranking/text/units.ts";
-import type { Transcript } from "../src/worker/services/transcription/transcript.ts";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import { rankMoments } from "@clipforge/moments";
+import { unitsOf } from "@clipforge/moments/text/units";
+import type { Transcript } from "@clipforge/moments/text";
 import { llmFromEnvironment } from "./llm-from-env.ts";
 import { buildAsrCorpus } from "./quality/asr-corpus.ts";
 import {
@@ -43,7 +43,7 @@ import {
 	scoreSegmenter,
 	uniformWithTrueCount,
 } from "./quality/chapters-eval.ts";
-import { chaptersOffline } from "../src/worker/services/chapters/offline/chapters-offline.ts";
+import { chaptersOffline } from "@clipforge/moments/chapters/offline/chapters-offline";
 import { bm25Windows, bm25WindowsOfLengths, fluencyWindows, randomWindowsOfLengths } from "./quality/baselines.ts";
 import { scoreHighlights, scorePrompts, scoreSubstance, type PromptItem, type Ranker } from "./quality/evaluate.ts";
 import { bundleRankLong, HEAP_CAP_64MB } from "./quality/heap-cap.ts";

@@ -18,9 +18,9 @@ import { join } from "node:path";
 import { cpuUsage, memoryUsage } from "node:process";
 import { getHeapStatistics } from "node:v8";
 import { defaultConfig } from "../src/worker/domain/video-config.ts";
-import type { ChatMessage, LlmClient } from "../src/worker/services/ranking/llm/client.ts";
-import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
-import type { Transcript } from "../src/worker/services/transcription/transcript.ts";
+import type { ChatMessage, LlmClient } from "@clipforge/moments/llm";
+import { rankMoments } from "@clipforge/moments";
+import type { Transcript } from "@clipforge/moments/text";
 import { readTalkSplit } from "./quality/talk-corpus.ts";
 import { turnsToTranscript, type Turn } from "./quality/turns-to-transcript.ts";
 

@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { Segment } from "@clipforge/contract";
-import { showNotesOf } from "../src/worker/domain/chapters.ts";
-import { chaptersOffline } from "../src/worker/services/chapters/offline/chapters-offline.ts";
+import { showNotesOf } from "@clipforge/domain";
+import { chaptersOffline } from "@clipforge/moments/chapters/offline/chapters-offline";
 
 const USAGE = "usage: npm run chapters -- <transcript.json>";
 const TranscriptFile = z.object({

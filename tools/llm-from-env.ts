@@ -1,4 +1,5 @@
-import { createLlm, type LlmClient } from "../src/worker/services/ranking/llm/client.ts";
+import { createLlm } from "../src/worker/services/llm/client.ts";
+import type { LlmClient } from "@clipforge/moments/llm";
 
 /**
  * An OpenAI-compatible LLM from CLIPFORGE_LLM_URL / CLIPFORGE_LLM_KEY / CLIPFORGE_LLM_MODEL (ClipPro's)

@@ -1,6 +1,6 @@
 /**
  * `npx tsx tools/make-proper-nouns.ts [/usr/share/dict/american-english]`: writes
- * src/worker/services/ranking/text/proper-nouns.ts, the words an English dictionary knows only with a
+ * packages/moments/src/text/proper-nouns.ts, the words an English dictionary knows only with a
  * capital ("Chicago", "Walter", "Netflix", "NASA"), from Debian's `wamerican` list (SCOWL). The local
  * speech engine writes everything in lower case; titles and quotes give these words their capital
  * back. Words the dictionary also knows in lower case ("mark", "bill", "march") are left out, and so
@@ -27,5 +27,5 @@ const out = `/**
 export const PROPER_NOUNS =
 \t"${proper.join(" ")}";
 `;
-writeFileSync(new URL("../src/worker/services/ranking/text/proper-nouns.ts", import.meta.url), out);
+writeFileSync(new URL("../packages/moments/src/text/proper-nouns.ts", import.meta.url), out);
 console.log(`${proper.length} words`);

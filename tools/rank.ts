@@ -13,7 +13,7 @@ import { z } from "zod";
 import { AudioSignals, Segment } from "@clipforge/contract";
 import { CLIP_MODELS, VideoConfigInput } from "../src/worker/domain/video-config.ts";
 import { llmFromEnvironment } from "./llm-from-env.ts";
-import { rankMoments } from "../src/worker/services/ranking/rank-moments.ts";
+import { rankMoments } from "@clipforge/moments";
 
 const USAGE =
 	"usage: npm run rank -- <transcript.json> [--config config.json] [--signals signals.json] [--model ClipBasic|ClipPro]";

@@ -4,16 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../src/worker/domain/video-config.ts";
-import { SUBSTANCE_INPUTS } from "../src/worker/services/ranking/offline/discussion-features.ts";
-import {
-	END_MODEL,
-	MOMENT_MODEL,
-	START_MODEL,
-	SUBSTANCE_MODEL,
-} from "../src/worker/services/ranking/offline/moment-model.ts";
-import { rankOffline } from "../src/worker/services/ranking/offline/rank-offline.ts";
-import { MOMENT_INPUTS, SIDE_FEATURES } from "../src/worker/services/ranking/offline/unit-features.ts";
-import type { Transcript } from "../src/worker/services/transcription/transcript.ts";
+import { SUBSTANCE_INPUTS } from "@clipforge/moments/ranking/offline/discussion-features";
+import { END_MODEL, MOMENT_MODEL, START_MODEL, SUBSTANCE_MODEL } from "@clipforge/moments/ranking/offline/moment-model";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import { MOMENT_INPUTS, SIDE_FEATURES } from "@clipforge/moments/ranking/offline/unit-features";
+import type { Transcript } from "@clipforge/moments/text";
 import { fluencyWindows, randomWindowsOfLengths } from "./quality/baselines.ts";
 import type { Span } from "./quality/metrics.ts";
 import { scoreHighlights, scorePrompts, type Ranker } from "./quality/evaluate.ts";

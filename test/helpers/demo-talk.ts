@@ -4,7 +4,7 @@
  * machine: lower case, no punctuation, a few words misheard. One row per segment, each word with
  * its start and end in seconds.
  */
-import type { Transcript } from "../../src/worker/services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 
 const SEGMENTS: [word: string, start: number, end: number][][] = [
 	[

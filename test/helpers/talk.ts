@@ -3,7 +3,7 @@
  * timings the way the pipeline stores them (about 2.6 words a second, short pauses between
  * sentences, longer ones between turns), punctuated like Whisper or plain like the local engine.
  */
-import type { Transcript } from "../../src/worker/services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 
 export type Turn = [speaker: string, text: string];
 

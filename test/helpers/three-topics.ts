@@ -4,7 +4,7 @@
  * third opened as speakers do ("Okay, moving on…", "Next, let's talk about…"). Where each topic
  * starts is known, so tests can check chapters and topic-following parts against it.
  */
-import type { Transcript } from "../../src/worker/services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 import { transcriptOf, type Turn } from "./talk";
 
 const TOPICS = [

@@ -5,7 +5,7 @@
  * speech from seconds to hours. The sentences are drawn from two pools; what is tested is the shape.
  */
 import fc from "fast-check";
-import type { Transcript } from "../../src/worker/services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 
 /** Lines of talk with something in them: events, explanations, opinions, exchanges. */
 const CONTENT = [

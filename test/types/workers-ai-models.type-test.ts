@@ -4,13 +4,13 @@
  * wherever analysis takes a model id. Each `@ts-expect-error` fails the build if the line after it
  * ever compiles.
  */
-import { workersAiLlm, type AiBinding } from "../../src/worker/services/ranking/llm/client";
-import type { JsonModeModel, JsonModeTable } from "../../src/worker/services/ranking/llm/workers-ai-catalogue";
+import { workersAiLlm, type AiBinding } from "../../src/worker/services/llm/client";
+import type { JsonModeModel, JsonModeTable } from "../../src/worker/services/llm/workers-ai-catalogue";
 import {
 	DEFAULT_FAST_MODEL,
 	DEFAULT_STRONG_MODEL,
 	type SupportedJsonModel,
-} from "../../src/worker/services/ranking/llm/workers-ai-models";
+} from "../../src/worker/services/llm/workers-ai-models";
 
 declare const ai: AiBinding;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { LlmClient } from "../../src/worker/services/ranking/llm/client";
-import { LlmUnavailableError } from "../../src/worker/services/ranking/llm/errors";
-import { findChapters } from "../../src/worker/services/chapters/find-chapters";
+import type { LlmClient } from "@clipforge/moments/llm";
+import { LlmUnavailableError } from "@clipforge/moments/llm";
+import { findChapters } from "@clipforge/moments";
 import { threeTopicTalk } from "../helpers/three-topics";
 
 const { transcript } = threeTopicTalk();

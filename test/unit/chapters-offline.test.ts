@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-	chapterSpans,
-	keepsYouTubeRules,
-	showNotesOf,
-	timestampOf,
-	TOO_SHORT_NOTE,
-} from "../../src/worker/domain/chapters";
-import { chapterUnitsOf } from "../../src/worker/services/chapters/offline/chapter-units";
-import { chaptersOffline } from "../../src/worker/services/chapters/offline/chapters-offline";
-import { describeChapters, summaryOf } from "../../src/worker/services/chapters/offline/describe";
-import { markerStrength, topicCueStrength } from "../../src/worker/services/chapters/offline/discourse-markers";
+import { chapterSpans, keepsYouTubeRules, showNotesOf, timestampOf, TOO_SHORT_NOTE } from "@clipforge/domain";
+import { chapterUnitsOf } from "@clipforge/moments/chapters/offline/chapter-units";
+import { chaptersOffline } from "@clipforge/moments/chapters/offline/chapters-offline";
+import { describeChapters, summaryOf } from "@clipforge/moments/chapters/offline/describe";
+import { markerStrength, topicCueStrength } from "@clipforge/moments/chapters/offline/discourse-markers";
 import { transcriptOf } from "../helpers/talk";
 import { threeTopicTalk } from "../helpers/three-topics";
 

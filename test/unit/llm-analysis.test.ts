@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { parseItems, LlmMoment } from "../../src/worker/services/ranking/llm/answer";
+import { parseItems } from "@clipforge/moments/llm";
+import { LlmMoment } from "@clipforge/moments/ranking/llm/answer";
 import {
 	createLlm as createLlmWithDelays,
 	DEFAULT_FAST_MODEL,
@@ -9,10 +10,10 @@ import {
 	openAiCompatibleLlm,
 	workersAiLlm,
 	type LlmSettings,
-} from "../../src/worker/services/ranking/llm/client";
-import { rankMoments } from "../../src/worker/services/ranking/rank-moments";
+} from "../../src/worker/services/llm/client";
+import { rankMoments } from "@clipforge/moments";
 import { checkTextRequest, textReply } from "../workers-ai/ai-fidelity.mjs";
-import { sentencesOf } from "../../src/worker/services/transcription/transcript";
+import { sentencesOf } from "@clipforge/moments/text";
 import { GARDEN_EPISODE, STORY_TURNS } from "../helpers/garden-episode";
 import { spanOfTurns, transcriptOf, type Turn } from "../helpers/talk";
 

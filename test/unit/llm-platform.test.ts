@@ -7,16 +7,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { MOMENTS_SCHEMA, WINDOWS_SCHEMA } from "../../src/worker/services/ranking/llm/answer";
+import { MOMENTS_SCHEMA, WINDOWS_SCHEMA } from "@clipforge/moments/ranking/llm/answer";
 import {
 	createLlm,
 	DEFAULT_FAST_MODEL,
 	SUPPORTED_WORKERS_AI_MODELS,
 	workersAiLlm,
-} from "../../src/worker/services/ranking/llm/client";
-import { isTransientLlmError, LlmUnavailableError } from "../../src/worker/services/ranking/llm/errors";
-import { plainSchemaProblems } from "../../src/worker/services/ranking/llm/plain-schema";
-import { rankMoments } from "../../src/worker/services/ranking/rank-moments";
+} from "../../src/worker/services/llm/client";
+import { isTransientLlmError, LlmUnavailableError } from "@clipforge/moments/llm";
+import { plainSchemaProblems } from "@clipforge/moments/llm";
+import { rankMoments } from "@clipforge/moments";
 import { checkTextRequest, textReply } from "../workers-ai/ai-fidelity.mjs";
 import { GARDEN_EPISODE } from "../helpers/garden-episode";
 import { valueIn } from "../helpers/wrangler-config";

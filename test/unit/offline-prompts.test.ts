@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { readPrompt } from "../../src/worker/services/ranking/offline/prompt";
-import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
-import { unitsOf } from "../../src/worker/services/ranking/text/units";
+import { readPrompt } from "@clipforge/moments/ranking/offline/prompt";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import { unitsOf } from "@clipforge/moments/text/units";
 import { DEMO_TALK } from "../helpers/demo-talk";
 import { CONFESSION_TURNS, GARDEN_EPISODE } from "../helpers/garden-episode";
 import { longTranscriptOf, spanOfTurns, transcriptOf } from "../helpers/talk";

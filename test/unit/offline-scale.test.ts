@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
-import { analyseTalk } from "../../src/worker/services/ranking/offline/talk-analysis";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import { analyseTalk } from "@clipforge/moments/ranking/offline/talk-analysis";
 import { GARDEN_EPISODE } from "../helpers/garden-episode";
 import { longTranscriptOf } from "../helpers/talk";
 

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { substanceLift } from "../../src/worker/services/ranking/offline/moments";
-import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
-import { analyseTalk } from "../../src/worker/services/ranking/offline/talk-analysis";
-import { barOf, MOMENT_BAR } from "../../src/worker/services/ranking/offline/virality";
-import { unitsOf } from "../../src/worker/services/ranking/text/units";
+import { substanceLift } from "@clipforge/moments/ranking/offline/moments";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import { analyseTalk } from "@clipforge/moments/ranking/offline/talk-analysis";
+import { barOf, MOMENT_BAR } from "@clipforge/moments/ranking/offline/virality";
+import { unitsOf } from "@clipforge/moments/text/units";
 import { DESIGN_MEETING, DISCUSSION_TURNS } from "../helpers/design-meeting";
 import { GARDEN_EPISODE } from "../helpers/garden-episode";
 import { spanOfTurns, transcriptOf, type Turn } from "../helpers/talk";

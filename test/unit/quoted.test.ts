@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quoted } from "../../src/worker/services/ranking/text/quoted";
+import { quoted } from "@clipforge/moments/text";
 
 describe("a spoken sentence as a quote", () => {
 	it("drops fillers, a word said twice in a row and the words that only hand over at its start", () => {

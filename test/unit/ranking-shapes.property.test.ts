@@ -10,8 +10,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultConfig, frameOf, type VideoConfig } from "../../src/worker/domain/video-config";
-import type { ChatMessage, JsonSchema, LlmClient } from "../../src/worker/services/ranking/llm/client";
-import { rankMoments } from "../../src/worker/services/ranking/rank-moments";
+import type { ChatMessage, JsonSchema, LlmClient } from "@clipforge/moments/llm";
+import { rankMoments } from "@clipforge/moments";
 import { shapedTranscript, shapeSpec, type ShapedTranscript } from "../helpers/transcript-shapes";
 
 const PROMPTS = [

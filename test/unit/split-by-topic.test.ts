@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
 import { threeTopicTalk } from "../helpers/three-topics";
 
 describe("split-clips follows the topics", () => {

@@ -1,9 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import {
-	mergeChunkTranscripts,
-	planAudioChunks,
-	sentencesOf,
-} from "../../src/worker/services/transcription/transcript";
+import { mergeChunkTranscripts, planAudioChunks } from "../../src/worker/services/transcription/transcript";
+import { sentencesOf } from "@clipforge/moments/text";
 import { WHISPER_MODEL, whisperTranscribe } from "../../src/worker/services/transcription/workers-ai";
 
 describe("planAudioChunks", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { asWritten, writtenForm } from "../../src/worker/services/ranking/text/written-case";
-import { clipText } from "../../src/worker/services/transcription/transcript";
+import { asWritten, writtenForm } from "@clipforge/moments/text";
+import { clipText } from "@clipforge/moments/text";
 import { writtenSegments } from "../../src/worker/services/transcription/written-segments";
 
 describe("words as a person writes them (the local engine writes lower case)", () => {

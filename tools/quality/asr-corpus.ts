@@ -12,7 +12,7 @@ import { toPocketsphinxWavArgs } from "../../containers/render/src/ffmpeg-args.t
 import { writtenSegments } from "../../src/worker/services/transcription/written-segments.ts";
 import { parsePocketsphinxOutput } from "../../containers/render/src/pocketsphinx.ts";
 import { runProcess } from "../../containers/render/src/run-process.ts";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { readTalkSplit, type Split, type TalkItem } from "./talk-corpus.ts";
 import { hashSeed, prng, type Turn } from "./turns-to-transcript.ts";
 

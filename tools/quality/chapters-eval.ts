@@ -6,11 +6,11 @@
  * baselines in the same run: uniform chapters with the true number of topics, and plain TextTiling
  * (Hearst 1997 with NLTK's defaults: 20-word pseudo-sentences, blocks of 10, cutoff mean − sd/2).
  */
-import { chapterSpans } from "../../src/worker/domain/chapters.ts";
-import { chapterUnitsOf, type ChapterUnit as Unit } from "../../src/worker/services/chapters/offline/chapter-units.ts";
-import { chaptersOfUnits } from "../../src/worker/services/chapters/offline/chapters-offline.ts";
-import { DEFAULT_SEGMENT_PARAMS, type SegmentParams } from "../../src/worker/services/chapters/offline/segment.ts";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import { chapterSpans } from "@clipforge/domain";
+import { chapterUnitsOf, type ChapterUnit as Unit } from "@clipforge/moments/chapters/offline/chapter-units";
+import { chaptersOfUnits } from "@clipforge/moments/chapters/offline/chapters-offline";
+import { DEFAULT_SEGMENT_PARAMS, type SegmentParams } from "@clipforge/moments/chapters/offline/segment";
+import type { Transcript } from "@clipforge/moments/text";
 import { loadQmsumTrain, type QmsumHalf, type QmsumMeeting } from "./qmsum.ts";
 import { hashSeed, turnsToTranscript } from "./turns-to-transcript.ts";
 

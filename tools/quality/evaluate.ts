@@ -3,7 +3,7 @@
  * prompts with annotated answers (hit@1, hit@3). A ranker is any function from a transcript and a
  * config to clips, so the baselines and both of clipforge's paths are measured the same way.
  */
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { answers, iou, mean, round3, type Span } from "./metrics.ts";
 import type { TalkItem } from "./talk-corpus.ts";
 

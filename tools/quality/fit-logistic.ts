@@ -1,5 +1,5 @@
-import type { LogisticModel } from "../../src/worker/services/ranking/offline/logistic.ts";
-import { sigmoid } from "../../src/worker/services/ranking/offline/logistic.ts";
+import type { LogisticModel } from "@clipforge/moments/ranking/offline/logistic";
+import { sigmoid } from "@clipforge/moments/ranking/offline/logistic";
 
 /**
  * Fits by full-batch gradient descent with class-balanced weights and L2. Deterministic.

@@ -3,7 +3,7 @@
  * `minutes` are filled, punctuated (Whisper) or plain (the local engine: lower case, no
  * punctuation, so sentences come only from pauses and segment ends).
  */
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { buildTalkCorpus } from "./talk-corpus.ts";
 import type { TranscriptStyle } from "./turns-to-transcript.ts";
 

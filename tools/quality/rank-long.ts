@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { getHeapStatistics } from "node:v8";
 import { defaultConfig } from "../../src/worker/domain/video-config.ts";
-import { rankOffline } from "../../src/worker/services/ranking/offline/rank-offline.ts";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import { rankOffline } from "@clipforge/moments/ranking/offline/rank-offline";
+import type { Transcript } from "@clipforge/moments/text";
 
 const [file, min, max, prompt] = process.argv.slice(2);
 const transcript = JSON.parse(readFileSync(file!, "utf8")) as Transcript;

@@ -12,7 +12,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import type { Span } from "./metrics.ts";
 import { loadQmsumTrain } from "./qmsum.ts";
 import { profileOf, roughen } from "./roughen.ts";

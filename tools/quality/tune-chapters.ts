@@ -16,8 +16,8 @@ import {
 	segmentUnits,
 	type SegmentHooks,
 	type SegmentParams,
-} from "../../src/worker/services/chapters/offline/segment.ts";
-import { isContent } from "../../src/worker/services/ranking/text/units.ts";
+} from "@clipforge/moments/chapters/offline/segment";
+import { isContent } from "@clipforge/moments/text/units";
 import { smoothedCosts, type SmoothOptions } from "./chapter-experiments/related-terms.ts";
 import { embeddingCosts, loadEmbeddings } from "./chapter-experiments/embedding-cohesion.ts";
 import {

@@ -6,7 +6,7 @@
  * transcript (the pipeline has none); the turn ranges are returned beside it for scoring.
  */
 import type { Segment, Word } from "@clipforge/contract";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { writtenSegments } from "../../src/worker/services/transcription/written-segments.ts";
 
 export interface Turn {

@@ -3,3 +3,6 @@ export * from "./config-options.ts";
 export * from "./statuses.ts";
 export * from "./clip-lists.ts";
 export * from "./config-option.ts";
+export * from "./time-frame.ts";
+export * from "./ranking-features.ts";
+export * from "./chapters.ts";

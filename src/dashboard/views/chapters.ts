@@ -6,7 +6,7 @@
 import { api, call, errorText, type Schemas } from "../api";
 import { h } from "../dom";
 // Pure formatting shared with the show notes (the Worker's domain), so both write times alike.
-import { timestampOf } from "../../worker/domain/chapters";
+import { timestampOf } from "@clipforge/domain";
 
 type Chapter = Schemas["Chapter"];
 

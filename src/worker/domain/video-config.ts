@@ -9,7 +9,7 @@ import { z } from "@hono/zod-openapi";
 import { CONFIG_OPTIONS, type ConfigOption, type ConfigValues } from "@clipforge/domain";
 import { CaptionTemplateId } from "./caption-template-id";
 
-export { CAPTION_TEMPLATES, CLIP_MODELS, CLIP_TYPES, GENRES } from "@clipforge/domain";
+export { CAPTION_TEMPLATES, CLIP_MODELS, CLIP_TYPES, GENRES, frameOf } from "@clipforge/domain";
 
 /** One option as a zod field: its type and bounds, described by its help, defaulting to its default. */
 function fieldOf(option: ConfigOption): z.ZodDefault<z.ZodType> {
@@ -68,13 +68,3 @@ export type VideoConfig = z.output<typeof VideoConfigInput>;
 
 /** The config with every default filled, as stored and as the workflow reads it. */
 export const defaultConfig = (): VideoConfig => VideoConfigInput.parse({});
-
-/** Seconds of the source the config covers: the time frame clamped to the video's duration. */
-export function frameOf(
-	config: Pick<VideoConfig, "timeframeStart" | "timeframeEnd"> | null,
-	duration: number,
-): { start: number; end: number } {
-	const start = Math.min(config?.timeframeStart ?? 0, duration);
-	const end = Math.min(config?.timeframeEnd ?? duration, duration);
-	return { start, end: Math.max(start, end) };
-}

@@ -38,7 +38,7 @@ import { assertCaptionTemplate } from "./caption-templates";
 import { r2Keys } from "./r2-keys";
 import type { settingsOf } from "../settings";
 import { sourceExpired } from "./source-link";
-import { clipText, type Transcript } from "./transcription/transcript";
+import { clipText, type Transcript } from "@clipforge/moments/text";
 import { startInstance } from "./workflow-instances";
 
 export interface ClipChanges {

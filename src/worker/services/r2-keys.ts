@@ -7,7 +7,7 @@ export const r2Keys = {
 	transcriptChunk: (videoId: string, index: number) => `transcripts/${videoId}/chunk-${index}.json`,
 	transcript: (videoId: string) => `transcripts/${videoId}.json`,
 	signals: (videoId: string) => `signals/${videoId}.json`,
-	/** The whole video's chapters and summary (domain/chapters.ts `VideoChapters`). */
+	/** The whole video's chapters and summary (@clipforge/domain chapters.ts `VideoChapters`). */
 	chapters: (videoId: string) => `chapters/${videoId}.json`,
 	clipVideo: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.mp4`,
 	clipThumbnail: (videoId: string, clipId: string) => `clips/${videoId}/${clipId}.jpg`,

@@ -1,6 +1,6 @@
 /** Steps "finish", "mark video failed and refund minutes" and "deliver video.… webhook". */
 import { findVideoById, markCompleted } from "../../worker/db/videos";
-import type { VideoChapters } from "../../worker/domain/chapters";
+import type { VideoChapters } from "@clipforge/domain";
 import { noClipsSettlement } from "../../worker/domain/minutes";
 import type { VideoConfig } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";

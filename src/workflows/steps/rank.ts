@@ -6,11 +6,11 @@ import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { newId } from "../../worker/services/crypto";
 import { r2Keys } from "../../worker/services/r2-keys";
-import { createLlm } from "../../worker/services/ranking/llm/client";
+import { createLlm } from "../../worker/services/llm/client";
 import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
-import type { RankOptions, RankOutcome } from "../../worker/services/ranking/rank-moments";
-import type { Transcript } from "../../worker/services/transcription/transcript";
+import type { RankOptions, RankOutcome } from "@clipforge/moments/rank-moments";
+import type { Transcript } from "@clipforge/moments/text";
 import { readJson, renderJob, storedSource, type LoadedVideo, type VideoRun } from "./run";
 
 /**
@@ -56,7 +56,7 @@ export async function rankTranscript(
 	const llm = createLlm(run.env, video.config.clipModel === "ClipPro" ? "strong" : "fast");
 	// Loaded here, not at start-up: the ranker's English model is megabytes of JavaScript that no
 	// other request needs (imported lazily, it costs nothing on a cold start for an API call).
-	const { rankMoments: rank } = await import("../../worker/services/ranking/rank-moments");
+	const { rankMoments: rank } = await import("@clipforge/moments/rank-moments");
 	const outcome = await rank(transcript, video.config, audio, llm, options);
 	return { ...outcome, clips: atMost(outcome.clips, video.config.maxClips) };
 }

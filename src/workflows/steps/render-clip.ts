@@ -16,7 +16,7 @@ import { resolveCaptionLook } from "../../worker/services/caption-templates";
 import { r2Keys } from "../../worker/services/r2-keys";
 import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
-import type { Transcript } from "../../worker/services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
 import { readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
 

@@ -13,7 +13,7 @@ import { noClipsSettlement } from "../../worker/domain/minutes";
 import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
-import type { RankOptions } from "../../worker/services/ranking/rank-moments";
+import type { RankOptions } from "@clipforge/moments/rank-moments";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
 import { cleanUpTier } from "./finish";
 import { computeSignals, newClipId, rankTranscript } from "./rank";

@@ -4,8 +4,8 @@
  * they are said later, making the chapters differ by which agenda item they take up. Scored on
  * QMSum train's **dev** series only.
  */
-import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
-import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
+import type { ChapterUnit as Unit } from "@clipforge/moments/chapters/offline/chapter-units";
+import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "@clipforge/moments/chapters/offline/segment";
 import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
 export function withAgendaTerms(units: Unit[], duration: number, share: number, times: number): Unit[] {

@@ -9,7 +9,7 @@ import {
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
 	type Search,
-} from "../../../src/worker/services/chapters/offline/segment.ts";
+} from "@clipforge/moments/chapters/offline/segment";
 import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
 function totalCost(search: Search, edges: number[]): number {

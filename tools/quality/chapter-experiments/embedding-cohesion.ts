@@ -11,8 +11,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { BlockView } from "../../../src/worker/services/chapters/offline/segment.ts";
-import { isContent } from "../../../src/worker/services/ranking/text/units.ts";
+import type { BlockView } from "@clipforge/moments/chapters/offline/segment";
+import { isContent } from "@clipforge/moments/text/units";
 
 export interface Embeddings {
 	index: Map<string, number>;

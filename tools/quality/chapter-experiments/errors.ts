@@ -4,7 +4,7 @@
  * alarms (a change found, none true), the offset of each true change to the nearest found start, and
  * what Pk would be with the true starts but the short topics dropped.
  */
-import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
+import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "@clipforge/moments/chapters/offline/segment";
 import { buildChapterCorpus, chapterStartsOf, labelsOf, windowOf, type ChapterItem } from "../chapters-eval.ts";
 import { seriesOf } from "../qmsum.ts";
 import { cueBonus, tieredBonus } from "./topic-cues.ts";

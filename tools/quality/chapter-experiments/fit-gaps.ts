@@ -13,8 +13,8 @@ import {
 	type BlockView,
 	segmentUnits,
 	type SegmentParams,
-} from "../../../src/worker/services/chapters/offline/segment.ts";
-import { logit, type LogisticModel } from "../../../src/worker/services/ranking/offline/logistic.ts";
+} from "@clipforge/moments/chapters/offline/segment";
+import { logit, type LogisticModel } from "@clipforge/moments/ranking/offline/logistic";
 import { buildChapterCorpus, scoreSegmenter, type ChapterItem, type Segmenter } from "../chapters-eval.ts";
 import { fitLogistic } from "../fit-logistic.ts";
 import { seriesOf } from "../qmsum.ts";

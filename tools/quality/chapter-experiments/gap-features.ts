@@ -3,9 +3,9 @@
  * segmentation's blocks, for a logistic boundary model fitted on the dev meetings (fit-gaps.ts).
  * Every measure is in blocks, not seconds, so it reads a 10-minute clip and a 2-hour talk alike.
  */
-import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
-import { markerStrength } from "../../../src/worker/services/chapters/offline/discourse-markers.ts";
-import type { BlockView } from "../../../src/worker/services/chapters/offline/segment.ts";
+import type { ChapterUnit as Unit } from "@clipforge/moments/chapters/offline/chapter-units";
+import { markerStrength } from "@clipforge/moments/chapters/offline/discourse-markers";
+import type { BlockView } from "@clipforge/moments/chapters/offline/segment";
 import { cosine } from "../chapters-eval.ts";
 
 export const GAP_FEATURES = [

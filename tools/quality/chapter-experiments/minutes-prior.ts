@@ -4,11 +4,7 @@
  * a long meeting is expected to hold more topics than a short one. Scored on QMSum train's **dev**
  * series only; with CUES=a,b,c the topic cues (topic-cues.ts) as well.
  */
-import {
-	DEFAULT_SEGMENT_PARAMS,
-	segmentUnits,
-	type BlockView,
-} from "../../../src/worker/services/chapters/offline/segment.ts";
+import { DEFAULT_SEGMENT_PARAMS, segmentUnits, type BlockView } from "@clipforge/moments/chapters/offline/segment";
 import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 import { tieredBonus } from "./topic-cues.ts";
 

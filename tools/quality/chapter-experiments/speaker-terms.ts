@@ -3,7 +3,7 @@
  * "says" its speaker (QMSum's own label of the turn, which the pipeline's transcripts do not carry) as
  * pseudo-terms, so a change of who talks reads as a change of vocabulary. Dev only (docs/chapters.md).
  */
-import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "../../../src/worker/services/chapters/offline/segment.ts";
+import { DEFAULT_SEGMENT_PARAMS, segmentUnits } from "@clipforge/moments/chapters/offline/segment";
 import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type ChapterItem } from "../chapters-eval.ts";
 import { loadQmsumTrain } from "../qmsum.ts";
 import { hashSeed, turnsToTranscript } from "../turns-to-transcript.ts";

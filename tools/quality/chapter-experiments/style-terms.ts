@@ -5,12 +5,8 @@
  * (long sentences, few backchannels) and a discussion (short turns, questions) differ in the topic
  * model even when they share their vocabulary. Scored on QMSum train's **dev** series only.
  */
-import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
-import {
-	DEFAULT_SEGMENT_PARAMS,
-	segmentUnits,
-	type SegmentParams,
-} from "../../../src/worker/services/chapters/offline/segment.ts";
+import type { ChapterUnit as Unit } from "@clipforge/moments/chapters/offline/chapter-units";
+import { DEFAULT_SEGMENT_PARAMS, segmentUnits, type SegmentParams } from "@clipforge/moments/chapters/offline/segment";
 import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 import { cueBonus } from "./topic-cues.ts";
 

@@ -4,14 +4,14 @@
  * you?"), each block earning weight × the strongest cue near its start as a chapter start in the
  * segmentation's search. Scored on QMSum train's **dev** series only.
  */
-import type { ChapterUnit as Unit } from "../../../src/worker/services/chapters/offline/chapter-units.ts";
+import type { ChapterUnit as Unit } from "@clipforge/moments/chapters/offline/chapter-units";
 import {
 	DEFAULT_SEGMENT_PARAMS,
 	segmentUnits,
 	type BlockView,
 	type SegmentParams,
-} from "../../../src/worker/services/chapters/offline/segment.ts";
-import { TOPIC_CUES, topicCueStrength } from "../../../src/worker/services/chapters/offline/discourse-markers.ts";
+} from "@clipforge/moments/chapters/offline/segment";
+import { TOPIC_CUES, topicCueStrength } from "@clipforge/moments/chapters/offline/discourse-markers";
 import { buildChapterCorpus, chapterStartsOf, scoreSegmenter, type Segmenter } from "../chapters-eval.ts";
 
 /** The segmentation's own table, so an experiment scores exactly what ships. */

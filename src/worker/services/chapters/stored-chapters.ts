@@ -4,9 +4,9 @@
  * stored: its chapters are made offline from its transcript on first read and stored, so every
  * completed video has them.
  */
-import { showNotesOf, type Chapter, type VideoChapters } from "../../domain/chapters";
+import { showNotesOf, type Chapter, type VideoChapters } from "@clipforge/domain";
 import { r2Keys } from "../r2-keys";
-import type { Transcript } from "../transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 
 export interface ChaptersView {
 	chapters: Chapter[];
@@ -28,7 +28,7 @@ export async function readChapters(
 	else {
 		const transcript = video.transcriptKey ? await media.get(video.transcriptKey) : null;
 		if (!transcript) return null;
-		const { chaptersOffline } = await import("./offline/chapters-offline");
+		const { chaptersOffline } = await import("@clipforge/moments/chapters/offline/chapters-offline");
 		value = chaptersOffline((await transcript.json()) as Transcript);
 		await media.put(r2Keys.chapters(video.id), JSON.stringify(value), {
 			httpMetadata: { contentType: "application/json" },

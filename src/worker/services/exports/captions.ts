@@ -1,7 +1,7 @@
 /** A clip's captions as SRT or WebVTT: its (corrected) words, times from the clip's start, in the transcript's cues. */
 import type { Word } from "@clipforge/contract";
 import type { CaptionFormat } from "@clipforge/domain";
-import type { Transcript } from "../transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 import { toSrt, toVtt } from "../transcription/transcript-formats";
 
 export const CAPTION_CONTENT_TYPE: Record<CaptionFormat, string> = {

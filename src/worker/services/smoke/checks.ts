@@ -6,7 +6,8 @@
  * instance it creates runs one step and ends `complete`; Workflows keeps its record for its
  * retention period, as for every instance.
  */
-import { createLlm, type LlmClient } from "../ranking/llm/client";
+import { createLlm } from "../llm/client";
+import type { LlmClient } from "@clipforge/moments/llm";
 import { createRenderClient, renderHealth, RenderTierError } from "../render-client";
 import { renderInstance } from "../render-instances";
 import { signInternalObjectUrl, signSmokeDownloadUrl } from "../signing";

@@ -2,7 +2,7 @@
  * The stored transcript as subtitles or text. Cues follow sentences, split further so none is
  * longer than a reader can take in (≤ 7 s, ≤ 14 words).
  */
-import { sentencesOf, type Transcript } from "./transcript";
+import { sentencesOf, type Transcript } from "@clipforge/moments/text";
 
 export const TRANSCRIPT_FORMATS = ["json", "srt", "vtt", "txt"] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];

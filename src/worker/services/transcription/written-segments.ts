@@ -6,7 +6,7 @@
  * it (Whisper's) is left as it came.
  */
 import type { Segment } from "@clipforge/contract";
-import { asWritten } from "../ranking/text/written-case";
+import { asWritten } from "@clipforge/moments/text";
 
 export function writtenSegments(segments: Segment[]): Segment[] {
 	return segments.map((segment) => {

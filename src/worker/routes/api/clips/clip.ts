@@ -24,7 +24,7 @@ import { editClip } from "../../../services/edit-clip";
 import { retimeWords } from "../../../domain/silences";
 import { CAPTION_CONTENT_TYPE, captionsOf } from "../../../services/exports/captions";
 import { oneLine } from "../../../services/transcription/transcript-formats";
-import type { Transcript } from "../../../services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
 import { ClipDetail, ClipId } from "../videos/schemas";
 import { clipView } from "../videos/views";

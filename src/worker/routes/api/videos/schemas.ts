@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "../../../domain/ranking-features";
+import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "@clipforge/domain";
 import { VideoConfigInput } from "../../../domain/video-config";
 import { VIDEO_STATUSES } from "@clipforge/domain";
 import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS } from "@clipforge/domain";

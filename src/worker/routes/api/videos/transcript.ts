@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
-import type { Transcript } from "../../../services/transcription/transcript";
+import type { Transcript } from "@clipforge/moments/text";
 import { toSrt, toText, toVtt, TRANSCRIPT_FORMATS } from "../../../services/transcription/transcript-formats";
 import { BEARER_OR_SESSION, errorResponses } from "../../openapi";
 import { VideoId } from "./schemas";

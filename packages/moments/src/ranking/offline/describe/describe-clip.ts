@@ -1,0 +1,56 @@
+/**
+ * Words for an offline clip, built from what happens in it: a title naming who or what and the
+ * event (titles.ts, events.ts, phrases.ts), a headline for its first seconds that is its most
+ * quotable line, never its first words (hooks.ts, quotes.ts), a reason that says what happens
+ * (reasons.ts), its hooks, the feelings it carries (emotions.ts) and a post description with
+ * hashtags (description.ts).
+ */
+import type { ClipHooks, ScoreBreakdown } from "../../ranked-clip.ts";
+import type { Unit } from "../../../text/units.ts";
+import { phrasesOf } from "./phrases.ts";
+import { descriptionOf } from "./description.ts";
+import { titlesOf } from "./titles.ts";
+import { headlineOf, hooksOf } from "./hooks.ts";
+import { kindOf, reasonOf } from "./reasons.ts";
+import { emotionsOf } from "./emotions.ts";
+
+export interface ClipWords {
+	title: string;
+	/** Other titles, best first (a video's clips never share one). */
+	titleChoices: string[];
+	hookTitle: string;
+	viralityReason: string;
+	hooks: ClipHooks;
+	emotions: string[];
+	description: string;
+}
+
+export function describeClip(
+	units: Unit[],
+	breakdown: ScoreBreakdown,
+	idf: Map<string, number>,
+	prompt: { matched: string[]; text: string | null },
+): ClipWords {
+	const phrases = phrasesOf(units, idf);
+	const kind = kindOf(breakdown, units);
+	const hooks = hooksOf(units);
+	const emotions = emotionsOf(units);
+	const titles = titlesOf(units, phrases, idf);
+	const title = titles[0]!;
+	const hookTitle = headlineOf(units, hooks, title);
+	return {
+		title,
+		titleChoices: titles.slice(1),
+		hookTitle,
+		viralityReason: reasonOf(
+			kind,
+			breakdown,
+			units,
+			phrases.map((p) => p.text),
+			prompt,
+		),
+		hooks,
+		emotions,
+		description: descriptionOf(units, phrases, hookTitle),
+	};
+}
