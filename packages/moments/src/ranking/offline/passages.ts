@@ -219,7 +219,8 @@ export function splitIntoParts(
 			cuts.push(b);
 	}
 	const parts = cuts.flatMap((from, k) => splitRange(units, from, cuts[k + 1] ?? units.length, range, frame));
-	return withShortPartsFixed(parts, units, range, frame).slice(0, Number.isFinite(most) ? most : undefined);
+	// Mended to the range asked for: the longer floor only spaces the cuts, so a last part between the two is fine.
+	return withShortPartsFixed(parts, units, bounds, frame).slice(0, Number.isFinite(most) ? most : undefined);
 }
 
 /** Units [from, to) as consecutive parts within the range, each ending on a sentence end where one fits. */
@@ -277,7 +278,8 @@ function withShortPartsFixed(parts: Span[], units: Unit[], bounds: Bounds, frame
 			k -= 2;
 		} else if (next) {
 			part.end = round2(part.start + bounds.min);
-			next.start = part.end;
+			// Only ever later: the pause between two parts is no one's.
+			next.start = Math.max(next.start, part.end);
 			while (next.i < next.j && units[next.i]!.end <= next.start) next.i++;
 		} else if (part.start + bounds.min <= frame.end + EPSILON) {
 			part.end = round2(part.start + bounds.min);
