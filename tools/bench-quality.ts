@@ -20,6 +20,16 @@
  *   against the topics people marked, beside uniform chapters with the true count and plain TextTiling.
  * - Speed and size: ranking time per hour of talk; 3 hours at 5-600 s with and without a prompt in a
  *   process limited to a 64 MB heap.
+ * - Openings and topics (issue 47), no prompt, clips 15-90 s, beside same-length windows: clips
+ *   opening on a word that leans on what came before, and clips crossing a human topic boundary,
+ *   on QMSum (topic_list), TinyRec (recorded sessions, coarse topics) and VT-SSum (lectures, slide
+ *   segments); on TinyRec also its fine topics' titles as prompts (hit@1/@3) and chapters' Pk.
+ *   TinyRec and VT-SSum are read only from local copies (`npm run fetch:corpora`).
+ *
+ * `--test` follows the held-out protocol (docs/ranking.md): a clean working tree, one run per
+ * commit (`--again "<reason>"` for another, recorded), a line per run in
+ * bench-results/quality-history.jsonl, `{ commit, date, command }` in quality.json, and only
+ * aggregates printed (see quality/held-out-run.ts).
  *
  * Baselines sit beside every number: random windows, windows with the fewest disfluencies, and (for
  * prompts) BM25, all at the lengths of the ranker's own clips for the same transcript and prompt.
@@ -38,6 +48,7 @@ import { llmFromEnvironment } from "./llm-from-env.ts";
 import { buildAsrCorpus } from "./quality/asr-corpus.ts";
 import {
 	buildChapterCorpus,
+	type ChapterItem,
 	clipforgeChapters,
 	plainTextTiling,
 	scoreSegmenter,
@@ -60,6 +71,10 @@ import {
 	type TalkItem,
 } from "./quality/talk-corpus.ts";
 import { hashSeed } from "./quality/turns-to-transcript.ts";
+import { aggregate, startHeldOutRun, treeState } from "./quality/held-out-run.ts";
+import { chapterItemOf, scoreStructure } from "./quality/talk-structure.ts";
+import { loadTinyrec, type TopicTalk } from "./quality/tinyrec.ts";
+import { loadVtssum } from "./quality/vtssum.ts";
 
 const { values } = parseArgs({
 	options: {
@@ -67,16 +82,29 @@ const { values } = parseArgs({
 		asr: { type: "boolean" },
 		only: { type: "string" },
 		highlights: { type: "string" },
+		again: { type: "string" },
 	},
 });
+if (values.test && (values.only || values.highlights)) {
+	console.error(
+		"--test is the one scripted held-out run: no --only or --highlights (the protocol in docs/ranking.md)",
+	);
+	process.exit(2);
+}
+if (values.again !== undefined && !values.test) {
+	console.error("--again is for a second --test run on the same commit");
+	process.exit(2);
+}
+/** A held-out run: refused on a dirty tree or a second time on a commit; the console silenced (aggregates only). */
+const heldOut = values.test ? startHeldOutRun("bench:quality --test", values.again) : null;
 /** `--highlights b`: the dev split's second author's highlights instead of the first's (dev only; the test split has one set; no file written). */
 const highlightSet = (values.highlights ?? "a") as HighlightSet;
 if (!["a", "b"].includes(highlightSet) || (values.test && highlightSet !== "a")) {
 	console.error("--highlights takes a or b, and b only on the dev split");
 	process.exit(2);
 }
-/** `--only highlights,prompts,substance,chapters,speed`: a part of the run (tuning); the file is written only for a full run. */
-const parts = new Set((values.only ?? "highlights,prompts,substance,chapters,speed").split(","));
+/** `--only highlights,prompts,substance,structure,chapters,speed`: a part of the run (dev only); the file is written only for a full run. */
+const parts = new Set((values.only ?? "highlights,prompts,substance,structure,chapters,speed").split(","));
 const split: Split = values.test ? "test" : "dev";
 const half = split === "dev" ? "dev" : "heldout";
 
@@ -109,9 +137,18 @@ const withLlm: Ranker | null = llm
 	? async (transcript, o) => (await rankMoments(transcript, configFor(o), null, llm)).clips
 	: null;
 
-const log = (line: string) => console.error(line);
+/** Progress and summary lines: on stderr, and in a held-out run only the aggregate ones (the console is silenced). */
+const log = (line: string) => (heldOut ? aggregate(line) : console.error(line));
 const result: Record<string, unknown> = {
 	measuredAt: new Date().toISOString(),
+	run: heldOut
+		? {
+				commit: heldOut.record.commit,
+				date: heldOut.record.date,
+				command: heldOut.record.command,
+				...(heldOut.record.again ? { again: heldOut.record.again } : {}),
+			}
+		: (({ commit, dirty }) => ({ commit, workingTreeChanged: dirty.length > 0 }))(treeState()),
 	split: values.test ? "held out (talk test split, QMSum held-out series)" : "dev (tuning)",
 	definitions: {
 		recallAt5:
@@ -125,6 +162,12 @@ const result: Record<string, unknown> = {
 			"no prompt: share of the five best clips (15-90 s) lying at least half inside the passages that answer the meeting's specific questions",
 		baselines:
 			"fluencyWindows, randomWindows and bm25MatchedLengths take the lengths of the offline ranker's clips for the same transcript and prompt",
+		leaningOpenings:
+			"no prompt, every clip the ranker returns (15-90 s): share whose first word leans on what came before (LEANING_WORDS in quality/talk-structure.ts); leaningOpeningsRandom: windows of each clip's length at 64 even placements",
+		topicCrossings:
+			"the same clips: share holding a human-marked topic boundary more than 1 s inside both edges; topicCrossingsRandom: the same-length windows",
+		insideAskedAbout:
+			"share of clips inside what people asked about: substance.insideShare (QMSum's specific queries' answer passages)",
 	},
 };
 
@@ -152,7 +195,10 @@ for (const planting of parts.has("highlights") ? (["clean", "rough"] as Planting
 }
 if (values.asr && parts.has("highlights")) {
 	log(`highlights: ${split} through flite + pocketsphinx`);
-	highlights["local-asr"] = await highlightSystems(await buildAsrCorpus(split, 3, 70, log));
+	// Per-episode progress only on dev.
+	highlights["local-asr"] = await highlightSystems(
+		await buildAsrCorpus(split, 3, 70, heldOut ? () => undefined : log),
+	);
 }
 result.highlights = highlights;
 
@@ -173,7 +219,7 @@ if (parts.has("prompts")) {
 	log(`prompts: written meetings, ${split}`);
 	prompts[`meetings-${split}`] = await promptSystems(buildMeetingCorpus(split));
 }
-const qmsum = parts.has("prompts") || parts.has("substance") ? buildQmsumCorpus(half) : null;
+const qmsum = parts.has("prompts") || parts.has("substance") || parts.has("structure") ? buildQmsumCorpus(half) : null;
 if (qmsum && parts.has("prompts")) {
 	log(`prompts: QMSum train, ${half} series`);
 	prompts[`qmsum-train-${half}`] = await promptSystems(qmsum);
@@ -187,13 +233,49 @@ if (qmsum && parts.has("substance")) {
 			...(withLlm ? { clipforgeLlm: await scoreSubstance(qmsum, withLlm) } : {}),
 		},
 	};
-} else if (!qmsum && (parts.has("prompts") || parts.has("substance"))) {
+} else if (!qmsum && (parts.has("prompts") || parts.has("substance") || parts.has("structure"))) {
 	prompts[`qmsum-train-${half}`] = { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
 	result.substance = { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
 }
+/** The corpora no one here has tuned on (issue 47): TinyRec's sessions and VT-SSum's lectures, this split's side. */
+const tinyrec = parts.has("structure") || parts.has("prompts") || parts.has("chapters") ? loadTinyrec(split) : null;
+const vtssum = parts.has("structure") || parts.has("chapters") ? loadVtssum(split) : null;
+const noCopy = (name: string, file: string) => ({ skipped: `no local copy of ${name} (see tools/quality/${file})` });
+if (parts.has("prompts")) {
+	const fine = tinyrec ? loadTinyrec(split, "fine") : null;
+	if (fine) {
+		log(`prompts: TinyRec ${split}, fine topics' titles as prompts`);
+		prompts[`tinyrec-${split}-topic-titles`] = await promptSystems(fine.map(topicTitlesAsPrompts));
+	} else prompts[`tinyrec-${split}-topic-titles`] = noCopy("TinyRec", "tinyrec.ts");
+}
 result.prompts = prompts;
+if (parts.has("structure")) {
+	const structure: Record<string, unknown> = {};
+	const systems = async (talks: { transcript: Transcript; boundaries: number[] | null }[]) => ({
+		clipforgeOffline: await scoreStructure(talks, offline),
+		...(withLlm ? { clipforgeLlm: await scoreStructure(talks, withLlm) } : {}),
+	});
+	if (qmsum) {
+		log(`openings and topics: QMSum train, ${half} series, no prompt`);
+		structure[`qmsum-train-${half}`] = await systems(
+			qmsum.map((m) => ({ transcript: m.transcript, boundaries: m.boundaries ?? null })),
+		);
+	} else structure[`qmsum-train-${half}`] = noCopy("QMSum", "qmsum.ts");
+	for (const [name, talks, file] of [
+		[`tinyrec-${split}`, tinyrec, "tinyrec.ts"],
+		[`vtssum-${split}`, vtssum, "vtssum.ts"],
+	] as const) {
+		if (!talks) {
+			structure[name] = noCopy(name.startsWith("tinyrec") ? "TinyRec" : "VT-SSum", file);
+			continue;
+		}
+		log(`openings and topics: ${name}, no prompt`);
+		structure[name] = await systems(talks);
+	}
+	result.openingsAndTopics = structure;
+}
 if (parts.has("chapters")) {
-	log(`chapters: QMSum train topics, ${half} series`);
+	log(`chapters: QMSum train topics, ${half} series; TinyRec and VT-SSum, ${split}`);
 	result.chapters = chapterSegmentation();
 	log(`chapters: ${JSON.stringify(result.chapters)}`);
 }
@@ -210,8 +292,22 @@ if (!values.only && highlightSet === "a") {
 	mkdirSync("bench-results", { recursive: true });
 	const out = values.test ? "bench-results/quality.json" : "bench-results/quality-dev.json";
 	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-	console.log(JSON.stringify(result, null, 2));
-	log(`written to ${out}`);
+	if (!heldOut) console.log(JSON.stringify(result, null, 2));
+	heldOut?.finish();
+	log(
+		`written to ${out}${heldOut ? ` (commit ${heldOut.record.commit.slice(0, 10)}; run counted in bench-results/quality-history.jsonl)` : ""}`,
+	);
+}
+
+/** A session's fine topics as prompts: each topic's title (a person's words for that part) answered by its span. */
+function topicTitlesAsPrompts(talk: TopicTalk): PromptItem {
+	return {
+		id: talk.id,
+		transcript: talk.transcript,
+		queries: talk.topics
+			.filter((t) => t.title.trim())
+			.map((t) => ({ query: t.title, kind: "topic title", answers: [t.span] })),
+	};
 }
 
 /**
@@ -220,17 +316,23 @@ if (!values.only && highlightSet === "a") {
  * and the offline chapters' time per hour of talk.
  */
 function chapterSegmentation(): Record<string, unknown> {
+	const score = (items: ChapterItem[]) => ({
+		meanTrueTopics: Math.round((items.reduce((n, i) => n + i.topicCount, 0) / items.length) * 10) / 10,
+		clipforgeOffline: scoreSegmenter(items, clipforgeChapters()),
+		uniformTrueCount: scoreSegmenter(items, uniformWithTrueCount),
+		plainTextTiling: scoreSegmenter(items, plainTextTiling),
+	});
 	const items = buildChapterCorpus(half);
-	if (!items) return { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" };
-	const timing = chapterSpeed();
+	const talks = (list: TopicTalk[] | null) => list?.map(chapterItemOf).filter((i) => i.topicCount >= 2) ?? null;
+	const tinyrecItems = talks(tinyrec);
+	const vtssumItems = talks(vtssum);
 	return {
-		[`qmsum-train-${half}`]: {
-			meanTrueTopics: Math.round((items.reduce((n, i) => n + i.topicCount, 0) / items.length) * 10) / 10,
-			clipforgeOffline: scoreSegmenter(items, clipforgeChapters()),
-			uniformTrueCount: scoreSegmenter(items, uniformWithTrueCount),
-			plainTextTiling: scoreSegmenter(items, plainTextTiling),
-		},
-		...timing,
+		[`qmsum-train-${half}`]: items
+			? score(items)
+			: { skipped: "no local copy of QMSum (see tools/quality/qmsum.ts)" },
+		[`tinyrec-${split}`]: tinyrecItems ? score(tinyrecItems) : { skipped: "no local copy of TinyRec" },
+		[`vtssum-${split}`]: vtssumItems ? score(vtssumItems) : { skipped: "no local copy of VT-SSum" },
+		...chapterSpeed(),
 	};
 }
 

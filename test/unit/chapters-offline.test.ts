@@ -126,8 +126,8 @@ describe("offline chapters of a whole video", () => {
 	});
 
 	it("reads the phrases that hand over to the next topic anywhere in a sentence", () => {
-		expect(topicCueStrength("We're going to move on now to talk about healthy settings.")).toBe(1);
-		expect(topicCueStrength("We've got some questions now on leadership from Siân.")).toBe(1);
+		expect(topicCueStrength("Right, we'll move on, then, to the bus timetables.")).toBe(1);
+		expect(topicCueStrength("Right, we have some questions now about housing from Gareth.")).toBe(1);
 		expect(topicCueStrength("How about you, Sunil?")).toBeGreaterThan(0.5);
 		expect(topicCueStrength("Okay, thank you.")).toBeGreaterThan(0);
 		expect(topicCueStrength("Okay, so the soil was dry.")).toBe(0);

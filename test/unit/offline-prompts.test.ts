@@ -239,7 +239,7 @@ describe("hyphenated words, written whole, hyphenated or apart", () => {
 			...config,
 			clipDurationMin: 5,
 			clipDurationMax: 20,
-			customPrompt: "What did the group say about acoustic-phonetic analyses?",
+			customPrompt: "How do they label the acoustic-phonetic features?",
 		});
 		expectMatched(outcome.note);
 		expect(outcome.clips[0]!.transcript).toMatch(/phonetic/);

@@ -208,12 +208,12 @@ describe("titles from what happens", () => {
 describe("what a Whisper story is called", () => {
 	it("reads through a title's stop, tags the name without its possessive and quotes a quote inside the hook", () => {
 		const clips = clipsOfStory(
-			"When I was nine I threw a baseball through Mr. Dunley's front window. The whole pane, gone. And I ran, and my little brother got grounded for a month.",
-			'Twenty years later Mr. Dunley sent me a Christmas card. It said "You still owe me for the glass." I still have it on my fridge, and I laughed so hard I cried.',
+			"When I was eight I kicked a football through Mr. Okafor's kitchen window. Glass all over the sink. And I hid in the garage, and my cousin took the blame for a week.",
+			'Fifteen years later Mr. Okafor came to my graduation with a card. It read "I always knew it was you." It hangs over my desk now, and we both laughed until we cried.',
 		);
 		const [best] = clips;
-		expect(best!.title).toMatch(/^Throwing a baseball through Mr\.? Dunley's front window$/);
-		expect(best!.description).not.toMatch(/#dunleys\b/);
+		expect(best!.title).toMatch(/^Kicking a football through Mr\.? Okafor's kitchen window$/);
+		expect(best!.description).not.toMatch(/#okafors\b/);
 		for (const clip of clips) expect((clip.hookTitle.match(/"/g) ?? []).length % 2).toBe(0);
 	});
 });
@@ -227,35 +227,37 @@ describe("a clip where nothing happens in its first sentences", () => {
 		expect(best!.title).toBe("The system update that went out Thursday");
 	});
 
-	it("reads what someone was doing as the event ('I was counting frogs'), never a passive or what a thing is", () => {
+	it("reads what someone was doing as the event ('I was counting owls'), never a passive or what a thing is", () => {
 		const story = (opening: string) =>
 			clipsOfStory(
-				`${opening} And one night a police car pulls up in the rain outside Panama City, lights on.`,
-				"The officer gets out and says, sir, what are you doing in a ditch. And I say, counting frogs. And he just nods and drives away.",
+				`${opening} And one night a park ranger drives up in the fog outside Flagstaff, headlights on.`,
+				"She rolls the window down and asks, ma'am, why are you standing in the mud. And I say, counting owls. And she just shrugs and drives off.",
 			)[0]!.title;
-		expect(story("My second year of grad school I was counting frogs for my thesis.")).toBe(
-			"Counting frogs for my thesis",
+		expect(story("My third summer of college I was counting owls for my research project.")).toBe(
+			"Counting owls for my research project",
 		);
-		expect(story("My second year of grad school was named after a frog in my thesis.")).not.toMatch(/^Naming/);
-		expect(story("My second year of grad school my thesis is training wheels for a frog.")).not.toMatch(
+		expect(story("My third summer of college was named after an owl in my research project.")).not.toMatch(
+			/^Naming/,
+		);
+		expect(story("My third summer of college my research project is training wheels for an owl.")).not.toMatch(
 			/^Training/,
 		);
 	});
 
-	it("is titled by when and where it opens ('My first week at the call center, …')", () => {
+	it("is titled by when and where it opens ('My first month at the hotel front desk, …')", () => {
 		const [best] = clipsOfStory(
-			"My first week at the call center, I'm on the billing line, and they give you this script. You are not allowed to leave the script.",
-			"And then this lady, she reads me a whole recipe for lemon cake, and I wrote it down. I still bake it every Christmas.",
+			"My first month at the hotel front desk, I'm on the night shift, and they hand you this binder. You are not allowed to go off the binder.",
+			"And then this man, he tells me his whole plan to propose on the roof, and I let him up there. They still send me a postcard every June.",
 		);
-		expect(best!.title).toBe("My first week at the call center");
+		expect(best!.title).toBe("My first month at the hotel front desk");
 	});
 
 	it("is titled by the claim an opinion argues with, infinitive and all", () => {
 		const [best] = clipsOfStory(
-			"I don't buy the idea that young people don't want to work. Every generation says it about the next one.",
-			"There are newspaper columns from the nineteen-twenties saying the exact same thing, word for word. What changed is the pay.",
+			"I don't buy the idea that kids today don't like to read. Every generation says it about the one after it.",
+			"There are letters from the eighteen-hundreds grumbling about novels in the very same way. What changed is the screens.",
 		);
-		expect(best!.title).toBe("The idea that young people don't want to work");
+		expect(best!.title).toBe("The idea that kids today don't like to read");
 	});
 
 	it("never titles a clause that says which thing is meant, or what someone lets happen, as the event", () => {
@@ -452,17 +454,17 @@ describe("titles from unpunctuated speech", () => {
 			bestTitle("ten years ago I upset the whole church choir in Boston and every single time they said no"),
 		).toBe("Upsetting the whole church choir in Boston");
 		expect(
-			bestTitle("ten years ago my brother asked me to do the toast at his wedding in Boston and I said yes"),
-		).toBe("Doing the toast at his wedding in Boston");
+			bestTitle("ten years ago my sister asked me to give a speech at her graduation in Boston and I said yes"),
+		).toBe("Giving a speech at her graduation in Boston");
 	});
 
 	it("finds the event in a later clause when the first says nothing specific", () => {
 		expect(
 			bestTitle(
-				"ten years ago I kept that old card on my desk and I rode my bike across Denver every single day because of a baker named Walter",
+				"ten years ago I kept that old card on my desk and I walked my dog along the river every single morning because of a nurse named Greta",
 				"honestly it was the best decision of my life and I would do it all again tomorrow if I could",
 			),
-		).toBe("Riding my bike across Denver every single day");
+		).toBe("Walking my dog along the river every single morning");
 	});
 });
 

@@ -94,13 +94,12 @@ describe("sentencesOf", () => {
 		]);
 	});
 
-	it("does not end a sentence at a title's stop ('Mr. Dunley's window')", () => {
-		const said = "When I was nine I threw a baseball through Mr. Dunley's front window. Dr. Patel saw it.".split(
-			" ",
-		);
+	it("does not end a sentence at a title's stop ('Mr. Okafor's window')", () => {
+		const said =
+			"When I was eight I kicked a football through Mr. Okafor's kitchen window. Dr. Patel saw it.".split(" ");
 		const words = said.map((word, k) => w(word, k * 0.35));
 		expect(sentencesOf({ segments: [{ start: 0, end: 6, text: "", words }] }).map((s) => s.text)).toEqual([
-			"When I was nine I threw a baseball through Mr. Dunley's front window.",
+			"When I was eight I kicked a football through Mr. Okafor's kitchen window.",
 			"Dr. Patel saw it.",
 		]);
 	});

@@ -140,6 +140,8 @@ export interface PromptItem {
 	id: string;
 	transcript: Transcript;
 	queries: { query: string; kind: string; answers: Span[] }[];
+	/** Times (s) where a human-marked topic begins, after the first (QMSum's topic_list), when known. */
+	boundaries?: number[];
 }
 
 export interface PromptScore {

@@ -13,15 +13,22 @@ interface Meeting {
 	id: string;
 	turns: Turn[];
 	queries: { query: string; kind: string; answers: [number, number][] }[];
+	/** Per turn, the index of the human-marked topic it belongs to (QMSum's topic_list), when there is one. */
+	topicOfTurn?: number[];
 }
 
 const CORPUS = join(import.meta.dirname, "corpus", "meetings");
 
 function toItem(id: string, meeting: Meeting, style: TranscriptStyle): PromptItem {
 	const { transcript, turnTimes } = turnsToTranscript(meeting.turns, { seed: hashSeed(id), style });
+	const topics = meeting.topicOfTurn;
+	const boundaries = topics
+		? turnTimes.flatMap((t, k) => (k > 0 && topics[k] !== topics[k - 1] ? [t.start] : []))
+		: undefined;
 	return {
 		id,
 		transcript,
+		...(boundaries ? { boundaries } : {}),
 		queries: meeting.queries.map((q) => ({
 			query: q.query,
 			kind: q.kind,
@@ -56,8 +63,21 @@ export function buildQmsumCorpus(half: "dev" | "heldout", style: TranscriptStyle
 					kind: /^summar/i.test(q.query) ? "summary" : "question",
 					answers: q.answers,
 				})),
+				...(m.topics.length ? { topicOfTurn: topicOfTurns(m.topics, m.turns.length) } : {}),
 			},
 			style,
 		),
 	);
+}
+
+/** Each turn's topic: the first topic whose span holds it; a turn no span holds keeps the one before (as chapters-eval reads them). */
+export function topicOfTurns(topics: { spans: [number, number][] }[], turns: number): number[] {
+	const out: number[] = [];
+	let current = 0;
+	for (let t = 0; t < turns; t++) {
+		const found = topics.findIndex((topic) => topic.spans.some(([a, b]) => t >= a && t <= b));
+		if (found >= 0) current = found;
+		out.push(current);
+	}
+	return out;
 }

@@ -7,12 +7,11 @@
  * of an AMI design team (ES2002a-d), one ICSI research group's meetings (Bmr, Bro, Bed, …) and one
  * committee's sessions (covid_*, education_*) each land wholly in one half.
  *
- * Where: `QMSUM_DIR` (a folder holding `data/ALL/train/*.json`), or the mirror the search tool
- * fetches (`/work/.mirror/Yale-LILY+QMSum/repo`, a bare git snapshot read with `git show`).
+ * Where: `QMSUM_DIR` (a folder holding `data/ALL/train/*.json`), `.corpora/qmsum` (`npm run
+ * fetch:corpora`), or the mirror the search tool fetches (`/work/.mirror/Yale-LILY+QMSum/repo`, a
+ * bare git snapshot read with `git show`).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { corpusSource, type CorpusSource } from "./corpus-source.ts";
 import { hashSeed, type Turn } from "./turns-to-transcript.ts";
 
 export interface QmsumMeeting {
@@ -83,30 +82,19 @@ export function loadQmsumTrain(half: QmsumHalf): QmsumMeeting[] | null {
 		}));
 }
 
+/** Where QMSum is read from: `QMSUM_DIR`, `.corpora/qmsum` (`npm run fetch:corpora`) or the mirror; null without a copy. */
+export function qmsumSource(): CorpusSource | null {
+	return corpusSource("QMSUM_DIR", "qmsum", MIRROR);
+}
+
 function readTrain(): { id: string; meeting: RawMeeting }[] | null {
-	const dir = process.env.QMSUM_DIR;
-	if (dir && existsSync(join(dir, "data/ALL/train"))) {
-		const folder = join(dir, "data/ALL/train");
-		return readdirSync(folder)
-			.filter((f) => f.endsWith(".json"))
-			.sort()
-			.map((f) => ({
-				id: f.replace(/\.json$/, ""),
-				meeting: JSON.parse(readFileSync(join(folder, f), "utf8")) as RawMeeting,
-			}));
-	}
-	if (!existsSync(MIRROR)) return null;
-	const names = execFileSync("git", ["-C", MIRROR, "ls-tree", "--name-only", "HEAD", "data/ALL/train/"], {
-		encoding: "utf8",
-	})
-		.split("\n")
-		.filter((f) => f.endsWith(".json"))
-		.sort();
-	return names.map((path) => ({
-		id: path.replace(/^.*\//, "").replace(/\.json$/, ""),
-		meeting: JSON.parse(
-			execFileSync("git", ["-C", MIRROR, "show", `HEAD:${path}`], { encoding: "utf8", maxBuffer: 64 << 20 }),
-		) as RawMeeting,
+	const source = qmsumSource();
+	if (!source) return null;
+	const names = source.list("data/ALL/train").filter((f) => f.endsWith(".json"));
+	if (names.length === 0) return null;
+	return names.map((name) => ({
+		id: name.replace(/\.json$/, ""),
+		meeting: JSON.parse(source.read(`data/ALL/train/${name}`)) as RawMeeting,
 	}));
 }
 

@@ -38,7 +38,31 @@ export function summaryLines(result: Record<string, unknown>): string[] {
 		if (typeof systems === "string") continue;
 		const o = systems.clipforgeOffline!;
 		lines.push(
-			`substance ${name}: inside ${fmt(o.insideShare)} vs random same lengths ${fmt(o.randomSameLengths)} (${fmt((o.insideShare ?? 0) / Math.max(1e-9, o.randomSameLengths ?? 0))}x), fluency ${fmt(systems.fluencyWindows?.insideShare)}; coverage ${fmt(o.coverage)}, clips ${fmt(o.meanClipSeconds)} s`,
+			`substance ${name}: share of clips inside what people asked about ${fmt(o.insideShare)} vs random same lengths ${fmt(o.randomSameLengths)} (${fmt((o.insideShare ?? 0) / Math.max(1e-9, o.randomSameLengths ?? 0))}x), fluency ${fmt(systems.fluencyWindows?.insideShare)}; coverage ${fmt(o.coverage)}, clips ${fmt(o.meanClipSeconds)} s`,
+		);
+	}
+	const structure = (result.openingsAndTopics ?? {}) as Record<string, Scores | { skipped: string }>;
+	for (const [name, systems] of Object.entries(structure)) {
+		if ("skipped" in systems) {
+			lines.push(`openings and topics ${name}: skipped`);
+			continue;
+		}
+		const o = (systems as Scores).clipforgeOffline!;
+		lines.push(
+			`openings and topics ${name.padEnd(18)} clips opening on a word that leans on what came before ${fmt(o.leaningOpenings)} (random ${fmt(o.leaningOpeningsRandom)})  clips crossing a human topic boundary ${fmt(o.topicCrossings)} (random ${fmt(o.topicCrossingsRandom)})  ${fmt(o.clips)} clips of ${fmt(o.meanClipSeconds)} s in ${fmt(o.talks)} talks`,
+		);
+	}
+	const chapters = (result.chapters ?? {}) as Record<string, unknown>;
+	for (const [name, value] of Object.entries(chapters)) {
+		if (!value || typeof value !== "object") continue;
+		if ("skipped" in value) {
+			lines.push(`chapters ${name}: skipped`);
+			continue;
+		}
+		const c = value as Record<string, Record<string, number> | number>;
+		const pk = (x: unknown) => fmt((x as Record<string, number> | undefined)?.pk);
+		lines.push(
+			`chapters ${name.padEnd(20)} Pk ${pk(c.clipforgeOffline)} (uniform with the true count ${pk(c.uniformTrueCount)}, TextTiling ${pk(c.plainTextTiling)})  ${fmt((c.clipforgeOffline as Record<string, number>)?.meetings)} talks, ${fmt(c.meanTrueTopics)} topics each`,
 		);
 	}
 	if (result.speed) lines.push(`speed ${JSON.stringify(result.speed)}`);
