@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { labelsOf, pk, windowOf, type ChapterItem } from "./chapters-eval.ts";
 import { scorePrompts, type PromptItem, type Ranker } from "./evaluate.ts";
 import { aggregate, startHeldOutRun } from "./held-out-run.ts";

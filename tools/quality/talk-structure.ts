@@ -12,8 +12,8 @@
  * The baseline is windows of each clip's own length at 64 even placements over the talk (an
  * expectation, not a draw), so a number never rests on a length advantage. Aggregates only.
  */
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
-import { chapterUnitsOf } from "../../src/worker/services/chapters/offline/chapter-units.ts";
+import type { Transcript } from "@clipforge/moments/text";
+import { chapterUnitsOf } from "@clipforge/moments/chapters/offline/chapter-units";
 import type { ChapterItem } from "./chapters-eval.ts";
 import type { Ranker } from "./evaluate.ts";
 import { mean, round3, type Span } from "./metrics.ts";

@@ -14,7 +14,7 @@
  * turns-to-transcript.ts times words inside a turn.
  */
 import type { Segment, Word } from "@clipforge/contract";
-import type { Transcript } from "../../src/worker/services/transcription/transcript.ts";
+import type { Transcript } from "@clipforge/moments/text";
 import { corpusSource } from "./corpus-source.ts";
 import type { Span } from "./metrics.ts";
 

@@ -23,7 +23,7 @@ export interface Sentence {
 }
 
 const SENTENCE_END = /[.!?…]["'”’)]*$/;
-/** Titles and abbreviations Whisper writes with a stop inside a sentence: "Mr. Dunley's window". */
+/** Titles and abbreviations Whisper writes with a stop inside a sentence: "Mr. Okafor's garage". */
 const ABBREVIATION = /^(mr|mrs|ms|dr|prof|st|jr|sr|vs|mt|e\.g|i\.e)\.$/i;
 
 /** Whether a word ends its sentence: a stop that is not an abbreviation's ("Mr."). */

@@ -174,8 +174,8 @@ function excludedTermsOf(excludedText: string[], subjectWords: Set<string>): Pro
 }
 
 /**
- * A hyphenated word is also its parts, weighed half: "acoustic-phonetic analyses" finds talk of
- * acoustic features and the phonetic level when the compound itself is never said.
+ * A hyphenated word is also its parts, weighed half: "the soil-moisture readings" finds talk of
+ * the soil and its moisture when the compound itself is never said.
  */
 function addCompoundParts(terms: PromptTerm[], compounds: ReadPrompt["compounds"], subjectWords: Set<string>): void {
 	for (const term of [...terms]) {

@@ -24,7 +24,7 @@ export function descriptionOf(units: Unit[], phrases: Phrase[], hookTitle: strin
 function hashtagsOf(phrases: Phrase[]): string[] {
 	const names: string[] = [];
 	const things: string[] = [];
-	// "Mr. Dunley's window" tags #dunley: a name's possessive is not part of it.
+	// "Mr. Okafor's garage" tags #okafor: a name's possessive is not part of it.
 	const tag = (words: { text: string }[]) =>
 		words
 			.map((w) => w.text.replace(/['’]s$/i, ""))

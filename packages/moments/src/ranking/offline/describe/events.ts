@@ -101,8 +101,8 @@ function thingAt(tagged: Unit["tagged"], j: number): boolean {
 }
 
 /**
- * A thing and the clause that says which or what it is, or null: "The system update that went out
- * Thursday", "The idea that young people don't want to work".
+ * A thing and the clause that says which or what it is, or null: "The road the council closed in
+ * May", "The claim that breakfast is the most important meal".
  */
 export function thingIn(setup: Unit, idf: Map<string, number>): string | null {
 	const tagged = setup.tagged;
@@ -137,7 +137,7 @@ export function thingIn(setup: Unit, idf: Map<string, number>): string | null {
 	return capitalise([...head, ...withoutLeadOn(rest, tagged, true)].map((k) => surface(setup, k)).join(" "));
 }
 
-/** Nouns followed by what was said or thought: "the idea that young people don't want to work". */
+/** Nouns followed by what was said or thought: "the claim that breakfast is the most important meal". */
 const CONTENT_NOUN =
 	/^(idea|claim|notion|fact|rumou?r|myth|belief|theory|argument|assumption|news|feeling|sense|hope|fear|suggestion|promise|lie|joke)$/;
 
@@ -147,7 +147,7 @@ function eventAt(setup: Unit, verb: number, idf: Map<string, number>): string | 
 	const lemma = tagged[verb]!.lemma || tagged[verb]!.norm;
 	// "going back", "going to say": a direction or a plan, not the event.
 	const next = tagged[verb + 1];
-	// "my brother asked me to do the toast": the event is what was asked.
+	// "my neighbour asked me to feed her cat": the event is what was asked.
 	if (
 		ASKED.test(lemma) &&
 		/^(me|us|him|her|them)$/.test(next?.norm ?? "") &&

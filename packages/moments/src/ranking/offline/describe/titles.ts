@@ -97,7 +97,7 @@ function claimIn(setup: Unit, idf: Map<string, number>): string | null {
 	return capitalise(words.map((n) => setup.words[n]?.word ?? tagged[n]!.norm).join(" ")).replace(/[.!,;:]+$/, "");
 }
 
-/** "My first week at the call center, I'm on the billing line": the noun phrase a sentence opens on before its comma. */
+/** "My first winter in Oslo, I'm on the night shift": the noun phrase a sentence opens on before its comma. */
 function settingIn(setup: Unit, idf: Map<string, number>): string | null {
 	const tagged = setup.tagged;
 	if (!DETERMINER.test(tagged[0]?.norm ?? "")) return null;
