@@ -3,3 +3,4 @@ export * from "./config-options.ts";
 export * from "./statuses.ts";
 export * from "./clip-lists.ts";
 export * from "./config-option.ts";
+export * from "./languages.ts";

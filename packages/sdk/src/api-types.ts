@@ -3299,10 +3299,11 @@ export interface components {
              */
             captionTemplateId: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
             /**
-             * @description Two-letter language code of the speech (en, es, hi …); null detects it.
+             * @description ISO 639-1 code of the speech (en, es, hi …; one of the languages Whisper transcribes); null detects it. Supplied captions or the source's subtitles are read in it; the local transcriber hears only English.
              * @default null
+             * @enum {string|null}
              */
-            language: string | null;
+            language: "af" | "am" | "ar" | "as" | "az" | "ba" | "be" | "bg" | "bn" | "bo" | "br" | "bs" | "ca" | "cs" | "cy" | "da" | "de" | "el" | "en" | "es" | "et" | "eu" | "fa" | "fi" | "fo" | "fr" | "gl" | "gu" | "ha" | "haw" | "he" | "hi" | "hr" | "ht" | "hu" | "hy" | "id" | "is" | "it" | "ja" | "jw" | "ka" | "kk" | "km" | "kn" | "ko" | "la" | "lb" | "ln" | "lo" | "lt" | "lv" | "mg" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "ne" | "nl" | "nn" | "no" | "oc" | "pa" | "pl" | "ps" | "pt" | "ro" | "ru" | "sa" | "sd" | "si" | "sk" | "sl" | "sn" | "so" | "sq" | "sr" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "tk" | "tl" | "tr" | "tt" | "uk" | "ur" | "uz" | "vi" | "yi" | "yo" | "yue" | "zh" | null;
             /**
              * @description Only use the video from this second on (skip an intro).
              * @default 0
@@ -3626,8 +3627,11 @@ export interface components {
              * @example karaoke
              */
             captionTemplateId?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
-            /** @description Two-letter language code of the speech (en, es, hi …); null detects it. */
-            language?: string | null;
+            /**
+             * @description ISO 639-1 code of the speech (en, es, hi …; one of the languages Whisper transcribes); null detects it. Supplied captions or the source's subtitles are read in it; the local transcriber hears only English.
+             * @enum {string|null}
+             */
+            language?: "af" | "am" | "ar" | "as" | "az" | "ba" | "be" | "bg" | "bn" | "bo" | "br" | "bs" | "ca" | "cs" | "cy" | "da" | "de" | "el" | "en" | "es" | "et" | "eu" | "fa" | "fi" | "fo" | "fr" | "gl" | "gu" | "ha" | "haw" | "he" | "hi" | "hr" | "ht" | "hu" | "hy" | "id" | "is" | "it" | "ja" | "jw" | "ka" | "kk" | "km" | "kn" | "ko" | "la" | "lb" | "ln" | "lo" | "lt" | "lv" | "mg" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "ne" | "nl" | "nn" | "no" | "oc" | "pa" | "pl" | "ps" | "pt" | "ro" | "ru" | "sa" | "sd" | "si" | "sk" | "sl" | "sn" | "so" | "sq" | "sr" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "tk" | "tl" | "tr" | "tt" | "uk" | "ur" | "uz" | "vi" | "yi" | "yo" | "yue" | "zh" | null;
             /** @description Only use the video from this second on (skip an intro). */
             timeframeStart?: number;
             /** @description Only use the video up to this second; null = to the end. */
