@@ -155,6 +155,15 @@ export const CONFIG_OPTIONS = {
 		cli: [{ flag: "--language <code>", help: "language code of the speech (en, es, hi …)" }],
 		form: { group: "clips", submitOnly: true },
 	},
+	sourceSubtitles: {
+		type: "enum",
+		choices: ["manual", "any", "off"],
+		default: "manual",
+		label: "Use the source's subtitles",
+		help: "A hosted source's own subtitles in the speech's language replace transcription: manual uses those made by people; any also automatic ones; off always transcribes. Supplied captions win over both.",
+		cli: [{ flag: "--subtitles <use>", help: "the source's own subtitles: manual, any or off" }],
+		form: { group: "clips", submitOnly: true },
+	},
 	timeframeStart: {
 		type: "number",
 		min: 0,
