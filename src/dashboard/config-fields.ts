@@ -7,6 +7,8 @@ import { CONFIG_OPTIONS, type ConfigOption, type FormPlace } from "@clipforge/do
 
 export type FieldInput =
 	| { kind: "select"; choices: readonly string[] }
+	/** Many named choices (languages): a text box that suggests and accepts a name or a code; empty is null. */
+	| { kind: "search-select"; choices: readonly string[]; labels: Readonly<Record<string, string>> }
 	/** Choices the page loads (the workspace's background categories). */
 	| { kind: "loaded-select"; from: "backgroundCategories"; fallback: string | undefined }
 	| { kind: "number"; min?: number; max?: number; step: number }
@@ -35,7 +37,9 @@ function inputOf(option: ConfigOption, place: FormPlace): FieldInput {
 	if (place.choicesFrom) return { kind: "loaded-select", from: place.choicesFrom, fallback: place.fallback };
 	switch (option.type) {
 		case "enum":
-			return { kind: "select", choices: option.choices };
+			return option.choiceLabels
+				? { kind: "search-select", choices: option.choices, labels: option.choiceLabels }
+				: { kind: "select", choices: option.choices };
 		case "boolean":
 			return { kind: "check" };
 		case "captionTemplate":

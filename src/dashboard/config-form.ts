@@ -32,6 +32,8 @@ function inputFor(f: FormField, value: unknown, loaded: LoadedChoices): HTMLElem
 	switch (f.input.kind) {
 		case "select":
 			return field(id, f.label, select(id, f.input.choices, text));
+		case "search-select":
+			return field(id, f.label, searchSelect(id, f.input.choices, f.input.labels, text, f.help));
 		case "loaded-select":
 			return field(id, f.label, select(id, loaded[f.input.from], text || (f.input.fallback ?? "")));
 		case "number":
@@ -98,6 +100,54 @@ export function configFields(
 	];
 }
 
+/** "Hindi (hi)": what the search box shows and suggests for a choice. */
+const named = (code: string, labels: Readonly<Record<string, string>>) => `${labels[code] ?? code} (${code})`;
+
+/**
+ * A text box with the choices as suggestions ("Hin…" offers "Hindi (hi)"), for lists too long to
+ * scroll; it accepts a name, a code or a suggestion, and empty (null: detect).
+ */
+function searchSelect(
+	id: string,
+	choices: readonly string[],
+	labels: Readonly<Record<string, string>>,
+	value: string,
+	help: string,
+): HTMLElement {
+	const list = `${id}-choices`;
+	const input = h("input", {
+		id,
+		type: "search",
+		list,
+		autocomplete: "off",
+		placeholder: "Detect it",
+		value: value ? named(value, labels) : "",
+		title: help,
+	}) as HTMLInputElement;
+	input.addEventListener("input", () => {
+		input.setCustomValidity(
+			input.value.trim() === "" || choiceOf(input.value, choices, labels) ? "" : "Pick one of the suggestions.",
+		);
+	});
+	return h(
+		"span",
+		{},
+		input,
+		h("datalist", { id: list }, ...choices.map((c) => h("option", { value: named(c, labels) }))),
+	);
+}
+
+/** The choice a search box's text names: "Hindi (hi)", "hi" or "hindi"; null when none. */
+export function choiceOf(
+	text: string,
+	choices: readonly string[],
+	labels: Readonly<Record<string, string>>,
+): string | null {
+	const t = text.trim().toLowerCase();
+	const code = /\(([^()]+)\)\s*$/.exec(t)?.[1] ?? t;
+	return choices.find((c) => c.toLowerCase() === code || (labels[c] ?? "").toLowerCase() === t) ?? null;
+}
+
 function valueOf(form: HTMLFormElement, f: FormField): unknown {
 	if (f.input.kind === "looks") return pickedLook(form);
 	const input = form.querySelector<HTMLInputElement>(`#${f.key}`);
@@ -111,6 +161,10 @@ function valueOf(form: HTMLFormElement, f: FormField): unknown {
 		case "text":
 		case "textarea":
 			return input.value.trim() || (f.nullable ? null : "");
+		case "search-select":
+			return input.value.trim() === ""
+				? null
+				: (choiceOf(input.value, f.input.choices, f.input.labels) ?? input.value);
 		default:
 			return input.value;
 	}

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
 	"video_too_long",
 	"payload_too_large",
 	"unsupported_source",
+	"unsupported_language",
 	"rate_limited",
 	"queue_full",
 	"internal_error",
@@ -54,6 +55,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 	video_too_long: 413,
 	payload_too_large: 413,
 	unsupported_source: 422,
+	/** Speech in a language the transcriber cannot hear, with no captions or subtitles to read instead. */
+	unsupported_language: 422,
 	rate_limited: 429,
 	queue_full: 429,
 	internal_error: 500,

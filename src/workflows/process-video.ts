@@ -21,6 +21,7 @@ import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/fin
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { findChaptersStep } from "./steps/chapters";
 import { computeSignals, rankAttempt, rankMoments } from "./steps/rank";
+import { fetchSourceSubtitles, readSuppliedWords } from "./steps/supplied-transcript";
 import { renderClipStep } from "./steps/render-clip";
 import { claimSlotStep } from "./steps/slot";
 import { failClipEditStep, finishClipEdit, loadClipEdit, prepareEditLook, renderEditedClip } from "./steps/edit-clip";
@@ -133,6 +134,7 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 					transcribeChunk(run, video, chunk, total),
 				),
 			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
+			readSupplied: () => readSupplied(run, step, video),
 			chapters: (transcript) =>
 				step.do("find chapters", RANK_STEP, (ctx) => findChaptersStep(run, transcript.key, rankAttempt(ctx))),
 			signals: () => step.do("compute signals", RENDER_STEP, () => computeSignals(run, video)),
@@ -152,9 +154,23 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 			finish: (count) => step.do("finish", DB_STEP, () => finish(run, video, count)),
 		},
 		settingsOf(run.env).fanOut,
-		{ clipping: !config.skipClipping },
+		{ clipping: !config.skipClipping, supplied: (video.transcript?.source ?? "transcription") !== "transcription" },
 	);
 	return { status: "completed", clips, notify: true };
+}
+
+/**
+ * The words of supplied captions, or of the source's subtitles once fetched; null when the source
+ * no longer serves them (then the audio is transcribed, as for any video).
+ */
+async function readSupplied(run: VideoRun, step: WorkflowStep, video: LoadedVideo) {
+	if (video.transcript?.source === "subtitles") {
+		const { fetched } = await step.do("fetch the source's subtitles", RENDER_STEP, () =>
+			fetchSourceSubtitles(run, video),
+		);
+		if (!fetched) return null;
+	}
+	return step.do("read the supplied words", DB_STEP, () => readSuppliedWords(run, video));
 }
 
 /** What every clip of the video shares, decided once (each part only when the config asks for it). */

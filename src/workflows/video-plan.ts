@@ -6,7 +6,8 @@
  *
  * A first run, as a timeline (→ waits for, ∥ runs beside):
  *
- *     download → upload ∥ signals ∥ look ∥ (audio → transcribe chunks, `transcriptions` at once → merge)
+ *     download → upload ∥ signals ∥ look ∥ (audio → transcribe chunks, `transcriptions` at once → merge,
+ *                                          or the supplied captions / the source's subtitles read instead)
  *              → chapters (needs the words) ∥ rank (needs the words and the signals) → render clips,
  *                `renders` at once (needs the upload and the look) → finish (after the chapters too)
  *
@@ -31,6 +32,12 @@ export interface VideoSteps<Source, Chunk, Transcript, Signals, Look> {
 	extractAudio(): Promise<Chunk[]>;
 	transcribe(chunk: Chunk, index: number, total: number): Promise<unknown>;
 	merge(chunks: Chunk[]): Promise<Transcript>;
+	/**
+	 * The words read from captions the user supplied or the source's own subtitles, instead of
+	 * transcribing (only called when the video has them); null when they could not be had (the
+	 * source no longer serves its subtitles): the audio is transcribed after all.
+	 */
+	readSupplied?(): Promise<Transcript | null>;
 	/** The whole video's chapters and summary, from the words (every first run, clipping or not). */
 	chapters(transcript: Transcript): Promise<unknown>;
 	signals(): Promise<Signals>;
@@ -56,13 +63,14 @@ export interface ClipJob<Source, Transcript, Look> {
 export async function runVideoPlan<S, C, T, G, L>(
 	steps: VideoSteps<S, C, T, G, L>,
 	fanOut: FanOut,
-	options: { clipping: boolean },
+	options: { clipping: boolean; supplied?: boolean },
 ): Promise<{ clips: number }> {
 	await steps.download();
 	const source = begun(steps.upload());
 	const signals = options.clipping ? begun(steps.signals()) : null;
 	const look = options.clipping ? begun(steps.look()) : null;
-	const transcript = await transcribeAll(steps, await steps.extractAudio(), fanOut);
+	const supplied = options.supplied && steps.readSupplied ? await steps.readSupplied() : null;
+	const transcript = supplied ?? (await transcribeAll(steps, await steps.extractAudio(), fanOut));
 	const chapters = begun(steps.chapters(transcript));
 	let clipIds: string[] = [];
 	if (signals && look) {

@@ -54,6 +54,12 @@ export interface FakeSource {
 	script?: string[];
 	/** Silence after each sentence of the script (default 0.8 s; 0: said without a pause). */
 	pauseSeconds?: number;
+	/** Its own subtitle tracks (what the probe lists and the `subtitles` job stores), each with its file's text. */
+	subtitles?: { lang: string; automatic: boolean; text: string }[];
+	/** The probe lists the tracks, but the site refuses them when they are fetched. */
+	subtitlesGone?: boolean;
+	/** The language the source says it speaks. */
+	language?: string;
 	/** The probe answers this error instead (e.g. unsupported_source). */
 	probeError?: RenderError & { status: number };
 	/** How long its probe takes (a slow URL holds a probe job this long). */
@@ -315,6 +321,17 @@ export class FakeRenderTier {
 	private readonly jobs: {
 		[N in Exclude<JobName, "probe" | "cleanup">]: (input: JobInput<N>) => Promise<FakeAnswer<N>>;
 	} = {
+		subtitles: async (req) => {
+			const source = this.sources.get(req.url);
+			const track = source?.subtitlesGone
+				? undefined
+				: source?.subtitles?.find((t) => t.lang === req.lang && t.automatic === req.automatic);
+			if (!track)
+				return {
+					error: { code: "unsupported_source", message: `No subtitles in "${req.lang}".`, retryable: false },
+				};
+			return { result: { bytes: await put(req.putUrl, track.text, "text/vtt"), format: "vtt" } };
+		},
 		download: async (req) => {
 			this.videoSources.set(req.videoId, req.url);
 			this.keptFrames.set(req.videoId, req.frame);
@@ -585,6 +602,8 @@ export class FakeRenderTier {
 			width: 640,
 			height: 360,
 			hasAudio: source.hasAudio ?? true,
+			subtitles: (source.subtitles ?? []).map(({ lang, automatic }) => ({ lang, automatic })),
+			language: source.language ?? null,
 		};
 		return Response.json(result);
 	}
@@ -625,6 +644,8 @@ export class FakeRenderTier {
 			width,
 			height,
 			hasAudio: media.hasAudio ?? true,
+			subtitles: [],
+			language: null,
 		};
 		return Response.json(result);
 	}

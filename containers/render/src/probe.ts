@@ -23,6 +23,29 @@ interface YtDlpInfo {
 	height?: number | null;
 	is_live?: boolean | null;
 	_type?: string;
+	/** Tracks made by people, and automatic ones (YouTube: the spoken language's is `<lang>-orig`), by language. */
+	subtitles?: Record<string, unknown> | null;
+	automatic_captions?: Record<string, unknown> | null;
+	language?: string | null;
+}
+
+/** At most this many tracks are listed (a site may offer a hundred machine translations). */
+const MAX_TRACKS = 200;
+
+/**
+ * The source's subtitle tracks: every track made by people, then the automatic ones (YouTube's
+ * spoken-language track, `-orig`, first). A live chat replay is no subtitle track.
+ */
+export function subtitleTracksOf(info: Pick<YtDlpInfo, "subtitles" | "automatic_captions">) {
+	const langs = (tracks: Record<string, unknown> | null | undefined) =>
+		Object.keys(tracks ?? {}).filter((lang) => lang !== "live_chat" && /^[A-Za-z0-9_-]{1,35}$/.test(lang));
+	const automatic = langs(info.automatic_captions).sort(
+		(a, b) => Number(/-orig$/.test(b)) - Number(/-orig$/.test(a)),
+	);
+	return [
+		...langs(info.subtitles).map((lang) => ({ lang, automatic: false })),
+		...automatic.map((lang) => ({ lang, automatic: true })),
+	].slice(0, MAX_TRACKS);
 }
 
 /**
@@ -68,6 +91,8 @@ export async function probeSource(
 		width: info.width ?? (facts?.width || null),
 		height: info.height ?? (facts?.height || null),
 		hasAudio: facts ? facts.hasAudio : true,
+		subtitles: subtitleTracksOf(info),
+		language: typeof info.language === "string" && info.language ? info.language.slice(0, 35) : null,
 	});
 }
 

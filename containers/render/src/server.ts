@@ -31,6 +31,7 @@ import { jobKey } from "./job-key.ts";
 import { JobRegistry, type JobWork } from "./job-registry.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
+import { fetchSubtitles } from "./subtitles.ts";
 import { probeSource } from "./probe.ts";
 import { renderClip } from "./render-clip.ts";
 import { selfCheck, type SelfCheck } from "./self-check.ts";
@@ -79,6 +80,7 @@ type JobHandlers = {
 /** What each job of the contract does here. */
 const handlers: JobHandlers = {
 	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal, { upload: req.upload }),
+	subtitles: fetchSubtitles,
 	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
 	extractAudio,

@@ -16,6 +16,37 @@ export function ytDlpProbeArgs(url: string): string[] {
 	return [...YT_DLP_BASE, "-J", "--socket-timeout", "10", "--", url];
 }
 
+/**
+ * One subtitle track of the source, nothing else downloaded, converted to WebVTT when the site gives
+ * another format. The language is matched whole (yt-dlp reads `--sub-langs` as a regular
+ * expression: "en" would also take "en-US" and "en-GB").
+ */
+export function ytDlpSubtitlesArgs(options: {
+	url: string;
+	lang: string;
+	automatic: boolean;
+	outputTemplate: string;
+}): string[] {
+	const exact = `^${options.lang.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+	return [
+		...YT_DLP_BASE,
+		"--skip-download",
+		options.automatic ? "--write-auto-subs" : "--write-subs",
+		"--sub-langs",
+		exact,
+		"--sub-format",
+		"vtt/srt/best",
+		"--convert-subs",
+		"vtt",
+		"--socket-timeout",
+		"20",
+		"-o",
+		options.outputTemplate,
+		"--",
+		options.url,
+	];
+}
+
 export interface YtDlpDownloadOptions {
 	url: string;
 	/** What may be downloaded: picks the format (media-limits.ts ytDlpFormat) and caps the file size. */

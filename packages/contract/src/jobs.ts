@@ -77,8 +77,32 @@ export const ProbeResult = z.object({
 	width: z.number().int().nullable(),
 	height: z.number().int().nullable(),
 	hasAudio: z.boolean(),
+	/**
+	 * The source's own subtitle tracks (yt-dlp's `subtitles`, made by people, and
+	 * `automatic_captions`): what may replace transcription. At most 200 listed.
+	 */
+	subtitles: z
+		.array(z.object({ lang: z.string().min(1).max(35), automatic: z.boolean() }))
+		.max(200)
+		.default([]),
+	/** The language the source says it speaks (yt-dlp `language`), when it says. */
+	language: z.string().min(1).max(35).nullable().default(null),
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;
+
+/** A source's own subtitle track, fetched by the `subtitles` job into R2 (WebVTT). */
+export const SubtitlesRequest = z.object({
+	videoId: PathSafeId,
+	url: httpUrl,
+	lang: z.string().min(1).max(35),
+	automatic: z.boolean(),
+	putUrl: httpUrl,
+});
+export const SubtitlesResult = z.object({
+	bytes: z.number().int().nonnegative(),
+	/** The file's format as stored (converted to WebVTT when the site gave another). */
+	format: z.enum(["vtt", "srt"]),
+});
 
 // ---------------------------------------------------------------- source, audio, transcription
 
@@ -342,6 +366,7 @@ export interface JobSpec {
 
 export const renderJobs = {
 	probe: { path: "/probe", request: ProbeRequest, result: ProbeResult },
+	subtitles: { path: "/jobs/subtitles", request: SubtitlesRequest, progress: JobProgress, result: SubtitlesResult },
 	download: { path: "/jobs/download", request: DownloadRequest, progress: JobProgress, result: DownloadResult },
 	uploadSource: {
 		path: "/jobs/upload-source",

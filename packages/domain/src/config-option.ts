@@ -5,7 +5,8 @@
 
 /** How the option's value is written. */
 export type ConfigOptionType =
-	| { type: "enum"; choices: readonly [string, ...string[]] }
+	/** `choiceLabels`: a name per choice for pickers ("hi" → "Hindi"), when the codes alone do not say. */
+	| { type: "enum"; choices: readonly [string, ...string[]]; choiceLabels?: Readonly<Record<string, string>> }
 	| { type: "boolean" }
 	| { type: "number"; min?: number; max?: number; exclusiveMin?: number; step?: number; integer?: boolean }
 	| { type: "text"; minLength?: number; maxLength?: number; pattern?: string; patternMessage?: string }

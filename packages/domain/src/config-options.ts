@@ -15,6 +15,7 @@ import {
 	DEFAULT_BACKGROUND_CATEGORY,
 } from "@clipforge/contract/words";
 import type { ConfigOption, ConfigValues } from "./config-option.ts";
+import { LANGUAGE_CODES, LANGUAGES } from "./languages.ts";
 
 export { ASPECT_RATIOS, DEFAULT_BACKGROUND_CATEGORY };
 /**
@@ -144,14 +145,23 @@ export const CONFIG_OPTIONS = {
 		form: { group: "looks" },
 	},
 	language: {
-		type: "text",
-		pattern: "^[a-z]{2}$",
-		patternMessage: "must be a two-letter ISO 639-1 code such as en, hi or es",
+		type: "enum",
+		choices: LANGUAGE_CODES,
+		choiceLabels: LANGUAGES,
 		nullable: true,
 		default: null,
-		label: "Language (2 letters, empty = detect)",
-		help: "Two-letter language code of the speech (en, es, hi …); null detects it.",
-		cli: [{ flag: "--language <code>", help: "two-letter language code" }],
+		label: "Language of the speech",
+		help: "ISO 639-1 code of the speech (en, es, hi …; one of the languages Whisper transcribes); null detects it. Supplied captions or the source's subtitles are read in it; the local transcriber hears only English.",
+		cli: [{ flag: "--language <code>", help: "language code of the speech (en, es, hi …)" }],
+		form: { group: "clips", submitOnly: true },
+	},
+	sourceSubtitles: {
+		type: "enum",
+		choices: ["manual", "any", "off"],
+		default: "manual",
+		label: "Use the source's subtitles",
+		help: "A hosted source's own subtitles in the speech's language replace transcription: manual uses those made by people; any also automatic ones; off always transcribes. Supplied captions win over both.",
+		cli: [{ flag: "--subtitles <use>", help: "the source's own subtitles: manual, any or off" }],
 		form: { group: "clips", submitOnly: true },
 	},
 	timeframeStart: {

@@ -6,3 +6,4 @@ export * from "./config-option.ts";
 export * from "./time-frame.ts";
 export * from "./ranking-features.ts";
 export * from "./chapters.ts";
+export * from "./languages.ts";

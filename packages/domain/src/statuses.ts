@@ -11,6 +11,13 @@ export const VIDEO_STATUSES = [
 ] as const;
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 
+/**
+ * Where a video's words come from: `transcription` (speech recognition), `captions` the user
+ * supplied with the submission, or the source's own `subtitles`.
+ */
+export const TRANSCRIPT_SOURCES = ["transcription", "captions", "subtitles"] as const;
+export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
+
 /** The statuses of a video being processed, in order (a workflow moves it through them). */
 export const PROCESSING_STAGES = [
 	"downloading",

@@ -497,7 +497,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No playable video at the URL (`unsupported_source`). */
+                /** @description No playable video at the URL (`unsupported_source`), or speech in a language the transcriber cannot hear and no captions or subtitles to read instead (`unsupported_language`). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -633,7 +633,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No playable video at the URL (`unsupported_source`). */
+                /** @description No playable video at the URL (`unsupported_source`), or speech in a language the transcriber cannot hear and no captions or subtitles to read instead (`unsupported_language`). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1692,7 +1692,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No playable video at the URL (`unsupported_source`). */
+                /** @description No playable video at the URL (`unsupported_source`), or speech in a language the transcriber cannot hear and no captions or subtitles to read instead (`unsupported_language`). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2487,7 +2487,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No playable video at the URL (`unsupported_source`). */
+                /** @description No playable video at the URL (`unsupported_source`), or speech in a language the transcriber cannot hear and no captions or subtitles to read instead (`unsupported_language`). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2875,7 +2875,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No playable video at the URL (`unsupported_source`). */
+                /** @description No playable video at the URL (`unsupported_source`), or speech in a language the transcriber cannot hear and no captions or subtitles to read instead (`unsupported_language`). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3188,7 +3188,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "clip_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "unauthorized" | "insufficient_minutes" | "no_active_plan" | "forbidden" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "quota_exceeded" | "video_processing" | "clip_processing" | "source_deleted" | "video_too_long" | "payload_too_large" | "unsupported_source" | "unsupported_language" | "rate_limited" | "queue_full" | "internal_error" | "service_unavailable";
                 message: string;
                 details?: unknown;
                 requestId: string;
@@ -3225,6 +3225,16 @@ export interface components {
             duration: number;
             /** @description The transcript's language (forced by the config or detected); null before transcription. Same as `language`. */
             transcriptLanguage: string | null;
+            /**
+             * @description Where the words come from: `transcription` (speech recognition), `captions` supplied with the submission, or the source's own `subtitles` (then transcription is skipped).
+             * @enum {string}
+             */
+            transcriptSource: "transcription" | "captions" | "subtitles";
+            /** @description The source's subtitle track read (`automatic`: made by the site's speech recognition); null unless transcriptSource is `subtitles`. */
+            subtitleTrack: {
+                lang: string;
+                automatic: boolean;
+            } | null;
             /** @description Clips GET /api/videos/{id}/clips lists now (0 until completed). */
             clipsCount: number;
             favoritedClipsCount: number;
@@ -3299,10 +3309,17 @@ export interface components {
              */
             captionTemplateId: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
             /**
-             * @description Two-letter language code of the speech (en, es, hi …); null detects it.
+             * @description ISO 639-1 code of the speech (en, es, hi …; one of the languages Whisper transcribes); null detects it. Supplied captions or the source's subtitles are read in it; the local transcriber hears only English.
              * @default null
+             * @enum {string|null}
              */
-            language: string | null;
+            language: "af" | "am" | "ar" | "as" | "az" | "ba" | "be" | "bg" | "bn" | "bo" | "br" | "bs" | "ca" | "cs" | "cy" | "da" | "de" | "el" | "en" | "es" | "et" | "eu" | "fa" | "fi" | "fo" | "fr" | "gl" | "gu" | "ha" | "haw" | "he" | "hi" | "hr" | "ht" | "hu" | "hy" | "id" | "is" | "it" | "ja" | "jw" | "ka" | "kk" | "km" | "kn" | "ko" | "la" | "lb" | "ln" | "lo" | "lt" | "lv" | "mg" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "ne" | "nl" | "nn" | "no" | "oc" | "pa" | "pl" | "ps" | "pt" | "ro" | "ru" | "sa" | "sd" | "si" | "sk" | "sl" | "sn" | "so" | "sq" | "sr" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "tk" | "tl" | "tr" | "tt" | "uk" | "ur" | "uz" | "vi" | "yi" | "yo" | "yue" | "zh" | null;
+            /**
+             * @description A hosted source's own subtitles in the speech's language replace transcription: manual uses those made by people; any also automatic ones; off always transcribes. Supplied captions win over both.
+             * @default manual
+             * @enum {string}
+             */
+            sourceSubtitles: "manual" | "any" | "off";
             /**
              * @description Only use the video from this second on (skip an intro).
              * @default 0
@@ -3407,6 +3424,15 @@ export interface components {
             projectId?: string;
             /** @description POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook). */
             webhookUrl?: string;
+            captions?: components["schemas"]["SuppliedCaptions"];
+        };
+        /** @description The video's captions (SRT or WebVTT), read instead of transcribing: any language, word times spread over each cue by its script. A file that cannot be read is a 400 naming what is wrong, nothing charged. They win over the source's own subtitles and `language` (when set) names their language. */
+        SuppliedCaptions: {
+            /** @description An SRT or WebVTT file to fetch (http or https, at most 5 MB). */
+            url: string;
+        } | {
+            /** @description The SRT or WebVTT file itself. */
+            text: string;
         };
         SubmitUploadedVideo: {
             /**
@@ -3419,6 +3445,7 @@ export interface components {
             projectId?: string;
             /** @description POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook). */
             webhookUrl?: string;
+            captions?: components["schemas"]["SuppliedCaptions"];
         };
         VideoStatus: {
             video: {
@@ -3626,8 +3653,16 @@ export interface components {
              * @example karaoke
              */
             captionTemplateId?: ("karaoke" | "word-by-word" | "sentence" | "bold-outline" | "boxed" | "highlight-box" | "two-color" | "emoji-accents" | "minimal-lower-third") | string;
-            /** @description Two-letter language code of the speech (en, es, hi …); null detects it. */
-            language?: string | null;
+            /**
+             * @description ISO 639-1 code of the speech (en, es, hi …; one of the languages Whisper transcribes); null detects it. Supplied captions or the source's subtitles are read in it; the local transcriber hears only English.
+             * @enum {string|null}
+             */
+            language?: "af" | "am" | "ar" | "as" | "az" | "ba" | "be" | "bg" | "bn" | "bo" | "br" | "bs" | "ca" | "cs" | "cy" | "da" | "de" | "el" | "en" | "es" | "et" | "eu" | "fa" | "fi" | "fo" | "fr" | "gl" | "gu" | "ha" | "haw" | "he" | "hi" | "hr" | "ht" | "hu" | "hy" | "id" | "is" | "it" | "ja" | "jw" | "ka" | "kk" | "km" | "kn" | "ko" | "la" | "lb" | "ln" | "lo" | "lt" | "lv" | "mg" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "ne" | "nl" | "nn" | "no" | "oc" | "pa" | "pl" | "ps" | "pt" | "ro" | "ru" | "sa" | "sd" | "si" | "sk" | "sl" | "sn" | "so" | "sq" | "sr" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "tk" | "tl" | "tr" | "tt" | "uk" | "ur" | "uz" | "vi" | "yi" | "yo" | "yue" | "zh" | null;
+            /**
+             * @description A hosted source's own subtitles in the speech's language replace transcription: manual uses those made by people; any also automatic ones; off always transcribes. Supplied captions win over both.
+             * @enum {string}
+             */
+            sourceSubtitles?: "manual" | "any" | "off";
             /** @description Only use the video from this second on (skip an intro). */
             timeframeStart?: number;
             /** @description Only use the video up to this second; null = to the end. */

@@ -109,6 +109,7 @@ export function exitCodeFor(error: unknown): number {
 			return EXIT_CODES.videoFailed;
 		case "invalid_url":
 		case "unsupported_source":
+		case "unsupported_language":
 			return EXIT_CODES.source;
 		case "rate_limited":
 		case "queue_full":

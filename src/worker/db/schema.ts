@@ -9,6 +9,7 @@ import {
 	LEDGER_KINDS,
 	MEMBERSHIP_ROLES,
 	REPROCESS_STATUSES,
+	TRANSCRIPT_SOURCES,
 	UPLOAD_STATUSES,
 	VIDEO_STATUSES,
 } from "@clipforge/domain";
@@ -155,6 +156,19 @@ export const videos = sqliteTable(
 		minutesCharged: integer("minutes_charged").notNull(),
 		/** Language of the transcript (forced by config or detected). */
 		language: text("language"),
+		/**
+		 * Where the words come from (domain/transcript-source.ts): `transcription` (Whisper, or the
+		 * local engine), `captions` the user supplied (stored at r2Keys.suppliedCaptions), or the
+		 * source's own `subtitles` (the track in `subtitleTrack`, fetched by the workflow).
+		 */
+		transcriptSource: text("transcript_source", { enum: TRANSCRIPT_SOURCES }).notNull().default("transcription"),
+		/** The source's subtitle track used: `{ lang, automatic }`; null unless transcriptSource is `subtitles`. */
+		subtitleTrack: text("subtitle_track", { mode: "json" }).$type<{ lang: string; automatic: boolean }>(),
+		/** Every subtitle track the probe listed, and the language the source says it speaks: what a config arriving later chooses from. */
+		sourceSubtitles: text("source_subtitles", { mode: "json" }).$type<{
+			tracks: { lang: string; automatic: boolean }[];
+			language: string | null;
+		}>(),
 		/** R2 keys of the stored artefacts, set as stages finish. */
 		sourceKey: text("source_key"),
 		/**

@@ -6,7 +6,13 @@
  * refund in the batch that fails it (ledger.ts's statements), each guarded on the change before it.
  */
 import { and, desc, eq, inArray, isNotNull, isNull, lt, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { PROCESSING_STAGES, TERMINAL_STATUSES, VIDEO_STATUSES, type VideoStatus } from "@clipforge/domain";
+import {
+	PROCESSING_STAGES,
+	TERMINAL_STATUSES,
+	VIDEO_STATUSES,
+	type TranscriptSource,
+	type VideoStatus,
+} from "@clipforge/domain";
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
 import { balanceOf, debitStatement, entryStatement, refundStatements } from "./ledger";
@@ -148,6 +154,17 @@ export interface NewVideo {
 	webhookUrl: string | null;
 	/** A video made of an upload (POST /api/videos/upload): charged only while the upload is still unclaimed, and claims it. */
 	uploadId?: string;
+	/** Where its words come from (domain/transcript-source.ts), when the config is known; transcription otherwise. */
+	transcript?: TranscriptRecord;
+	/** The source's own subtitle tracks, as the probe listed them. */
+	sourceSubtitles?: { tracks: { lang: string; automatic: boolean }[]; language: string | null };
+}
+
+/** What a video's row says of where its words come from. */
+export interface TranscriptRecord {
+	source: TranscriptSource;
+	subtitleTrack: { lang: string; automatic: boolean } | null;
+	language: string | null;
 }
 
 /** The video's row, written only when the statement before it (the charge) changed a row. */
@@ -171,11 +188,19 @@ function insertVideoStatement(video: NewVideo): SQL {
 		v.minutesCharged,
 		v.webhookUrl,
 		v.startedAt,
+		v.transcriptSource,
+		v.subtitleTrack,
+		v.language,
+		v.sourceSubtitles,
 	);
 	const startedAt = sql`CASE WHEN ${video.status} = 'pending_config' THEN NULL ELSE ${NOW} END`;
+	const transcript = video.transcript ?? { source: "transcription", subtitleTrack: null, language: null };
+	const track = transcript.subtitleTrack ? JSON.stringify(transcript.subtitleTrack) : null;
+	const subtitles = video.sourceSubtitles ? JSON.stringify(video.sourceSubtitles) : null;
 	return sql`INSERT INTO ${v} (${columns})
 		SELECT ${video.id}, ${video.workspaceId}, ${video.projectId}, ${video.uploadId ? "upload" : "hosted"}, ${video.sourceUrl}, ${video.title}, ${video.status}, 0, ${config},
-			${video.sourceVideoId}, ${video.duration}, ${video.thumbnail}, ${video.channelName}, ${video.minutesCharged}, ${video.webhookUrl}, ${startedAt}
+			${video.sourceVideoId}, ${video.duration}, ${video.thumbnail}, ${video.channelName}, ${video.minutesCharged}, ${video.webhookUrl}, ${startedAt},
+			${transcript.source}, ${track}, ${transcript.language}, ${subtitles}
 		WHERE ${AFTER_CHANGE}`;
 }
 
@@ -282,6 +307,22 @@ export async function markCompleted(
 			: []),
 	]);
 	return results[0]?.meta.changes === 1;
+}
+
+/** The source's subtitles could not be had after all: the video's words are transcribed, and its row says so. */
+export async function recordTranscribedInstead(db: Db, videoId: string): Promise<void> {
+	await db
+		.update(videos)
+		.set({ transcriptSource: "transcription", subtitleTrack: null })
+		.where(and(eq(videos.id, videoId), eq(videos.transcriptSource, "subtitles")));
+}
+
+/** Where a pending_config video's words will come from, decided when its config arrives (before it starts). */
+export async function recordTranscriptPlan(db: Db, videoId: string, plan: TranscriptRecord): Promise<void> {
+	await db
+		.update(videos)
+		.set({ transcriptSource: plan.source, subtitleTrack: plan.subtitleTrack, language: plan.language })
+		.where(and(eq(videos.id, videoId), eq(videos.status, "pending_config")));
 }
 
 /**

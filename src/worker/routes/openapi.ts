@@ -22,7 +22,7 @@ const DESCRIPTIONS: Record<number, string> = {
 	409: "Wrong state for the operation (`conflict`); still processing (`video_processing`, or a clip being rendered again: `clip_processing`); or a workspace quota reached (`quota_exceeded`, e.g. its plan's number of backgrounds; `details: {limit, used}`).",
 	410: "The video's stored source or transcript has been deleted (`source_deleted`).",
 	413: "The source is longer than the plan allows (`video_too_long`), or the request body is over the limit (`payload_too_large`).",
-	422: "No playable video at the URL (`unsupported_source`).",
+	422: "No playable video at the URL (`unsupported_source`), or speech in a language the transcriber cannot hear and no captions or subtitles to read instead (`unsupported_language`).",
 	429: "Too many requests (`rate_limited`), or too many of the workspace's videos already waiting for a processing slot (`queue_full`); wait the `Retry-After` header's seconds.",
 	503: "A dependency is temporarily unavailable (`service_unavailable`); nothing was charged.",
 };

@@ -4,7 +4,7 @@
  * starts. One path, so both ways refuse and start a video alike.
  */
 import type { Db } from "../db/client";
-import { startWithConfig, type VideoRow } from "../db/videos";
+import { recordTranscriptPlan, startWithConfig, type VideoRow } from "../db/videos";
 import { frameOf, type VideoConfig } from "../domain/video-config";
 import { ApiError } from "../errors";
 import { assertCaptionTemplate } from "./caption-templates";
@@ -12,6 +12,7 @@ import { resolveBackground } from "./media-library";
 import { queueFull, slotRulesOf } from "./processing-slots";
 import { markFailedAndRefund } from "./video-state";
 import { startInstance } from "./workflow-instances";
+import { transcriptRecordFor } from "./transcript-plan";
 
 /** An unknown split-screen background or category is a 400 now, not a failed video (and a refund) later. */
 export async function assertBackgroundChoice(
@@ -71,7 +72,8 @@ export async function startProcessing(env: Pick<Env, "PROCESS_VIDEO">, db: Db, v
 
 /** PUT /api/videos/:id/config: the config of a pending_config video, which then starts processing. */
 export async function configureVideo(
-	env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	env: Pick<Env, "PROCESS_VIDEO" | "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS"> &
+		Parameters<typeof transcriptRecordFor>[0],
 	db: Db,
 	video: VideoRow,
 	config: VideoConfig,
@@ -85,6 +87,16 @@ export async function configureVideo(
 	assertTimeframeInside(config, video.duration);
 	await assertBackgroundChoice(db, video.workspaceId, config, video.id);
 	await assertCaptionTemplate(db, video.workspaceId, config);
+	// Where its words come from, now that the language and sourceSubtitles are known (422 before anything starts).
+	const supplied = video.transcriptSource === "captions";
+	await recordTranscriptPlan(
+		db,
+		video.id,
+		transcriptRecordFor(env, config, {
+			captions: { supplied, language: supplied ? video.language : null },
+			sourceSubtitles: video.sourceSubtitles,
+		}),
+	);
 	const slots = await slotRulesOf(env, db, video.workspaceId);
 	const started = await startWithConfig(db, video, config, slots);
 	if (started === "queue_full") throw queueFull(slots);

@@ -6,6 +6,10 @@ export const r2Keys = {
 	audioChunk: (videoId: string, index: number) => `audio/${videoId}/chunk-${index}.mp3`,
 	transcriptChunk: (videoId: string, index: number) => `transcripts/${videoId}/chunk-${index}.json`,
 	transcript: (videoId: string) => `transcripts/${videoId}.json`,
+	/** Captions supplied with the submission, read into cues (services/supplied-captions.ts). */
+	suppliedCaptions: (videoId: string) => `transcripts/${videoId}/supplied-captions.json`,
+	/** The source's own subtitle track, as the tier stored it (WebVTT). */
+	sourceSubtitles: (videoId: string) => `transcripts/${videoId}/source-subtitles.vtt`,
 	signals: (videoId: string) => `signals/${videoId}.json`,
 	/** The whole video's chapters and summary (@clipforge/domain chapters.ts `VideoChapters`). */
 	chapters: (videoId: string) => `chapters/${videoId}.json`,

@@ -22,6 +22,9 @@ import { sourceLimitsFor } from "../settings";
 import { findUpload } from "../db/uploads";
 import { signInternalObjectUrl } from "./signing";
 import { WORKSPACE_JOB_LIMITS, type JobRequest, type ProbeResult, type SourceLimits } from "@clipforge/contract";
+import { r2Keys } from "./r2-keys";
+import { readSuppliedCaptions, type SuppliedCaptions } from "./supplied-captions";
+import { transcriptRecordFor } from "./transcript-plan";
 
 export interface SubmitInput {
 	workspaceId: string;
@@ -31,6 +34,8 @@ export interface SubmitInput {
 	webhookUrl: string | null;
 	/** The request's: when its client goes, the probe stops (the tier drops a probe nobody waits for). */
 	signal?: AbortSignal;
+	/** Captions that replace transcription (SRT or WebVTT, by URL or inline). */
+	captions?: SuppliedCaptions | null;
 }
 
 /** The probe answers synchronously; past this the submission is refused with 503, nothing charged. */
@@ -111,12 +116,25 @@ async function submitVideo(
 	const slots = input.config ? await slotRulesOf(env, db, input.workspaceId) : null;
 	if (slots && (await waitingVideos(db, input.workspaceId)) >= slots.maxWaiting) throw queueFull(slots);
 
+	// Captions are read before the probe: a file that is not captions costs no probe.
+	const captions = input.captions ? await readSuppliedCaptions(env, input.captions) : null;
 	await assertProbeRoom(env, input.workspaceId);
 	const info = await source.probe(sourceLimitsFor(env, plan));
 	assertProcessable(info, plan, input.config);
+	const transcriptInputs = {
+		captions: { supplied: captions !== null, language: captions?.language ?? null },
+		sourceSubtitles: { tracks: info.subtitles, language: info.language },
+	};
+	const transcript = input.config
+		? transcriptRecordFor(env, input.config, transcriptInputs)
+		: captions
+			? { source: "captions" as const, subtitleTrack: null, language: captions.language }
+			: undefined;
 
 	const cost = minutesFor(info.duration, input.config);
 	const videoId = source.videoId;
+	const captionsKey = r2Keys.suppliedCaptions(videoId);
+	if (captions) await env.MEDIA.put(captionsKey, JSON.stringify(captions.cues));
 	const created = await createChargedVideo(
 		db,
 		{
@@ -134,9 +152,13 @@ async function submitVideo(
 			minutesCharged: cost,
 			webhookUrl,
 			uploadId: source.uploadId,
+			transcript,
+			sourceSubtitles: transcriptInputs.sourceSubtitles,
 		},
 		slots,
 	);
+	// Refused: the captions stored for it belong to no video.
+	if (captions && created !== "created") await env.MEDIA.delete(captionsKey);
 	if (created === "queue_full") throw queueFull(slots!);
 	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
 	if (created === "upload_taken")

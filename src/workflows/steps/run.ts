@@ -5,7 +5,7 @@
 import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
-import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { findVideoById, raiseProgress, type TranscriptRecord } from "../../worker/db/videos";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { planOf } from "../../worker/db/workspaces";
 import { sourceLimitsFor } from "../../worker/settings";
@@ -35,6 +35,8 @@ export interface LoadedVideo {
 	workspaceId: string;
 	/** What the tier may download for it (the plan's limits, else the operator's); absent in runs loaded before it existed. */
 	sourceLimits?: SourceLimits;
+	/** Where its words come from, the subtitle track to fetch, and their language; absent in runs loaded before captions existed (transcription). */
+	transcript?: TranscriptRecord;
 }
 
 export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
@@ -50,6 +52,7 @@ export async function loadVideo(run: VideoRun): Promise<LoadedVideo> {
 		sourceType: row.sourceType === "upload" ? "upload" : "hosted",
 		workspaceId: row.workspaceId,
 		sourceLimits: sourceLimitsFor(run.env, plan),
+		transcript: { source: row.transcriptSource, subtitleTrack: row.subtitleTrack, language: row.language },
 	};
 }
 

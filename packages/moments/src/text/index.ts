@@ -6,3 +6,5 @@
 export * from "./transcript.ts";
 export * from "./written-case.ts";
 export * from "./quoted.ts";
+export * from "./captions-input.ts";
+export * from "./guess-language.ts";

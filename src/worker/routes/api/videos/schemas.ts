@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { OPTIONAL_SCORE_FEATURES, SCORE_FEATURES } from "@clipforge/domain";
 import { VideoConfigInput } from "../../../domain/video-config";
-import { VIDEO_STATUSES } from "@clipforge/domain";
+import { TRANSCRIPT_SOURCES, VIDEO_STATUSES } from "@clipforge/domain";
 import { CLIP_API_STATUSES, CLIP_SORT_FIELDS, SORT_ORDERS } from "@clipforge/domain";
 
 export const VideoId = z
@@ -9,6 +9,23 @@ export const VideoId = z
 	.min(1)
 	.max(64)
 	.openapi({ param: { name: "id", in: "path" }, example: "vid_3kTq9bX2mZpQ" });
+
+/** Captions that replace transcription: a URL to fetch, or the file's text (a body is at most 64 KiB: longer files by URL). */
+export const SuppliedCaptionsBody = z
+	.union([
+		z.strictObject({
+			url: z.string().min(1).max(2048).openapi({
+				description: "An SRT or WebVTT file to fetch (http or https, at most 5 MB).",
+			}),
+		}),
+		z.strictObject({
+			text: z.string().min(1).max(60_000).openapi({ description: "The SRT or WebVTT file itself." }),
+		}),
+	])
+	.openapi("SuppliedCaptions", {
+		description:
+			"The video's captions (SRT or WebVTT), read instead of transcribing: any language, word times spread over each cue by its script. A file that cannot be read is a 400 naming what is wrong, nothing charged. They win over the source's own subtitles and `language` (when set) names their language.",
+	});
 
 export const SubmitHostedVideoBody = z
 	.strictObject({
@@ -20,6 +37,7 @@ export const SubmitHostedVideoBody = z
 			description:
 				"POSTed a signed `video.completed` or `video.failed` event (overrides the workspace's webhook).",
 		}),
+		captions: SuppliedCaptionsBody.optional(),
 	})
 	.openapi("SubmitHostedVideo");
 export type SubmitHostedVideoBody = z.infer<typeof SubmitHostedVideoBody>;
@@ -34,6 +52,7 @@ export const SubmitUploadedVideoBody = z
 		config: SubmitHostedVideoBody.shape.config,
 		projectId: SubmitHostedVideoBody.shape.projectId,
 		webhookUrl: SubmitHostedVideoBody.shape.webhookUrl,
+		captions: SubmitHostedVideoBody.shape.captions,
 	})
 	.openapi("SubmitUploadedVideo");
 
@@ -91,6 +110,14 @@ export const VideoDetail = Video.extend({
 	transcriptLanguage: z.string().nullable().openapi({
 		description:
 			"The transcript's language (forced by the config or detected); null before transcription. Same as `language`.",
+	}),
+	transcriptSource: z.enum(TRANSCRIPT_SOURCES).openapi({
+		description:
+			"Where the words come from: `transcription` (speech recognition), `captions` supplied with the submission, or the source's own `subtitles` (then transcription is skipped).",
+	}),
+	subtitleTrack: z.object({ lang: z.string(), automatic: z.boolean() }).nullable().openapi({
+		description:
+			"The source's subtitle track read (`automatic`: made by the site's speech recognition); null unless transcriptSource is `subtitles`.",
 	}),
 	clipsCount: z
 		.number()

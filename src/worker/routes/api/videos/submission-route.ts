@@ -10,6 +10,7 @@ import type { VideoConfig } from "../../../domain/video-config";
 import type { Api } from "../../../env";
 import { resolveWorkspace } from "../../../middleware/auth";
 import { withIdempotency } from "../../../services/idempotency";
+import type { SuppliedCaptions } from "../../../services/supplied-captions";
 import { createRenderClient, type RenderClient } from "../../../services/render-client";
 import { renderInstance } from "../../../services/render-instances";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk } from "../../openapi";
@@ -22,6 +23,7 @@ interface SubmissionBody {
 	workspaceId?: string;
 	projectId?: string;
 	webhookUrl?: string;
+	captions?: SuppliedCaptions;
 }
 
 /** The options a submission passes on: the workspace it resolved, and the body's own. */
@@ -30,6 +32,7 @@ export interface SubmissionInput {
 	config: VideoConfig | null;
 	projectId: string | null;
 	webhookUrl: string | null;
+	captions: SuppliedCaptions | null;
 }
 
 export interface SubmissionRoute<B extends z.ZodType<SubmissionBody>> {
@@ -81,6 +84,7 @@ export function submissionRoute<B extends z.ZodType<SubmissionBody>>(spec: Submi
 					config: body.config ?? null,
 					projectId: body.projectId ?? null,
 					webhookUrl: body.webhookUrl ?? null,
+					captions: body.captions ?? null,
 					signal: c.req.raw.signal,
 				};
 				const { videoId } = await spec.submit(

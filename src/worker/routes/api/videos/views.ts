@@ -68,6 +68,8 @@ export function videoDetailView(
 		completedAt: row.completedAt,
 		duration: row.duration,
 		transcriptLanguage: row.language,
+		transcriptSource: row.transcriptSource,
+		subtitleTrack: row.transcriptSource === "subtitles" ? row.subtitleTrack : null,
 		clipsCount: listed ? counts.clips : 0,
 		favoritedClipsCount: listed ? counts.favorited : 0,
 		editBudget: {
