@@ -7,11 +7,10 @@
  *    `language`, or, when that is null, the language the source says it speaks (an automatic
  *    track's `-orig`), or the one track made by people there is;
  * 3. else speech recognition, which must hear the language: the local transcriber hears only
- *    English, so another language without captions is refused here (422 `unsupported_language`),
- *    never charged and failed later.
+ *    English, so another language without captions is `unheard`: refused at submission (422
+ *    `unsupported_language`, services/transcript-plan.ts), never charged and failed later.
  */
 import { languageName, type LanguageCode } from "@clipforge/domain";
-import { ApiError } from "../errors";
 import type { VideoConfig } from "./video-config";
 
 export interface SubtitleTrack {
@@ -23,7 +22,9 @@ export interface SubtitleTrack {
 export type TranscriptPlan =
 	| { source: "captions"; language: string | null }
 	| { source: "subtitles"; track: SubtitleTrack; language: string }
-	| { source: "transcription"; language: string | null };
+	| { source: "transcription"; language: string | null }
+	/** No way to the words: the transcriber does not hear the language, and nothing else is there to read. */
+	| { source: "unheard"; language: string; hears: string[]; message: string };
 
 export interface TranscriptChoice {
 	/** What the supplied captions' language looks like (null: none supplied, or not told). */
@@ -41,8 +42,7 @@ export function planTranscript(choice: TranscriptChoice): TranscriptPlan {
 	if (choice.captions.supplied) return { source: "captions", language: config.language ?? choice.captions.language };
 	const track = config.sourceSubtitles === "off" ? null : subtitleTrackFor(choice);
 	if (track) return { source: "subtitles", track, language: config.language ?? baseOf(track.lang) };
-	assertHeard(config.language, choice.hears);
-	return { source: "transcription", language: config.language };
+	return unheard(config.language, choice.hears) ?? { source: "transcription", language: config.language };
 }
 
 /** "en-US" → "en"; "en-orig" → "en". */
@@ -59,11 +59,12 @@ function subtitleTrackFor(choice: TranscriptChoice): SubtitleTrack | null {
 	return allowed.find((t) => t.automatic && /-orig$/i.test(t.lang)) ?? null;
 }
 
-function assertHeard(language: string | null, hears: TranscriptChoice["hears"]): void {
-	if (hears === "any" || language === null || (hears as readonly string[]).includes(language)) return;
-	throw new ApiError(
-		"unsupported_language",
-		`This service's transcriber (offline, local) only hears ${hears.map(languageName).join(", ")}, not ${languageName(language)}: supply the video's captions (\`captions\`, SRT or WebVTT), or submit a source that has subtitles in it. Nothing was charged.`,
-		{ language, hears: [...hears] },
-	);
+function unheard(language: string | null, hears: TranscriptChoice["hears"]): TranscriptPlan | null {
+	if (hears === "any" || language === null || (hears as readonly string[]).includes(language)) return null;
+	return {
+		source: "unheard",
+		language,
+		hears: [...hears],
+		message: `This service's transcriber (offline, local) only hears ${hears.map(languageName).join(", ")}, not ${languageName(language)}: supply the video's captions (\`captions\`, SRT or WebVTT), or submit a source that has subtitles in it. Nothing was charged.`,
+	};
 }

@@ -6,6 +6,7 @@ import { LOCAL_TRANSCRIBER_LANGUAGES } from "@clipforge/domain";
 import type { TranscriptRecord } from "../db/videos";
 import { planTranscript } from "../domain/transcript-source";
 import type { VideoConfig } from "../domain/video-config";
+import { ApiError } from "../errors";
 import { settingsOf } from "../settings";
 
 export interface TranscriptInputs {
@@ -26,6 +27,8 @@ export function transcriptRecordFor(
 		config,
 		hears: settingsOf(env).transcriber === "local" ? LOCAL_TRANSCRIBER_LANGUAGES : "any",
 	});
+	if (plan.source === "unheard")
+		throw new ApiError("unsupported_language", plan.message, { language: plan.language, hears: plan.hears });
 	return {
 		source: plan.source,
 		subtitleTrack: plan.source === "subtitles" ? plan.track : null,
