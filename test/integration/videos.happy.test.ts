@@ -145,7 +145,8 @@ describe("POST /api/videos/hosted", () => {
 				config: {
 					clipModel: "ClipPro",
 					splitRatio: 70,
-					language: "es",
+					// The suite's transcriber (the local one) hears English only: another language needs captions.
+					language: "en",
 					customPrompt: "funny moments",
 					skipClipping: true,
 				},
@@ -156,7 +157,7 @@ describe("POST /api/videos/hosted", () => {
 			...DEFAULTS,
 			clipModel: "ClipPro",
 			splitRatio: 70,
-			language: "es",
+			language: "en",
 			customPrompt: "funny moments",
 			skipClipping: true,
 		});
