@@ -13,6 +13,8 @@ import { titlesOf } from "./titles.ts";
 import { headlineOf, hooksOf } from "./hooks.ts";
 import { kindOf, reasonOf } from "./reasons.ts";
 import { emotionsOf } from "./emotions.ts";
+import { isEnglish } from "../../../text/script.ts";
+import { describeInItsLanguage } from "./in-its-language.ts";
 
 export interface ClipWords {
 	title: string;
@@ -30,7 +32,10 @@ export function describeClip(
 	breakdown: ScoreBreakdown,
 	idf: Map<string, number>,
 	prompt: { matched: string[]; text: string | null },
+	language: string | null = "en",
 ): ClipWords {
+	// The phrase grammar, the cues and the written reasons are English: other talk gets its own words.
+	if (!isEnglish(language, units.map((u) => u.text).join(" "))) return describeInItsLanguage(units);
 	const phrases = phrasesOf(units, idf);
 	const kind = kindOf(breakdown, units);
 	const hooks = hooksOf(units);
