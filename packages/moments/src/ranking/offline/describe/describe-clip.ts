@@ -5,7 +5,10 @@
  * (reasons.ts), its hooks, the feelings it carries (emotions.ts) and a post description with
  * hashtags (description.ts).
  */
-import type { ClipHooks, ScoreBreakdown } from "../../ranked-clip.ts";
+import type { ScoreBreakdown } from "../../ranked-clip.ts";
+import type { ClipWords } from "./clip-words.ts";
+
+export type { ClipWords };
 import type { Unit } from "../../../text/units.ts";
 import { phrasesOf } from "./phrases.ts";
 import { descriptionOf } from "./description.ts";
@@ -15,17 +18,6 @@ import { kindOf, reasonOf } from "./reasons.ts";
 import { emotionsOf } from "./emotions.ts";
 import { isEnglish } from "../../../text/script.ts";
 import { describeInItsLanguage } from "./in-its-language.ts";
-
-export interface ClipWords {
-	title: string;
-	/** Other titles, best first (a video's clips never share one). */
-	titleChoices: string[];
-	hookTitle: string;
-	viralityReason: string;
-	hooks: ClipHooks;
-	emotions: string[];
-	description: string;
-}
 
 export function describeClip(
 	units: Unit[],

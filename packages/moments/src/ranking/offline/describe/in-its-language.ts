@@ -7,7 +7,7 @@
  */
 import type { Unit } from "../../../text/units.ts";
 import { SENTENCE_END } from "../../../text/script.ts";
-import type { ClipWords } from "./describe-clip.ts";
+import type { ClipWords } from "./clip-words.ts";
 import { fit } from "../../../text/fit.ts";
 import { HEADLINE_CHARACTERS } from "./quotes.ts";
 
