@@ -5,6 +5,7 @@
 import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
+import { OutgoingSlots, SLOW_CALL_SLOTS, withOutgoingSlots } from "../../worker/lib/outgoing-slots";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { planOf } from "../../worker/db/workspaces";
 import { sourceLimitsFor } from "../../worker/settings";
@@ -16,12 +17,22 @@ import type { RenderInstance } from "../../worker/services/render-instances";
 
 /** One workflow run: the video it processes, with the Worker's bindings. */
 export interface VideoRun {
+	/** The bindings, with Workers AI and render-tier calls taking a slot of `slots` first. */
 	env: Env;
 	db: Db;
 	videoId: string;
+	/**
+	 * The run's share of the invocation's six outgoing connections (lib/outgoing-slots.ts): the
+	 * steps a run has going at once (chunks, renders, the ranking's and the chapters' model calls)
+	 * are one invocation, so they take turns here instead of in the runtime's queue.
+	 */
+	slots: OutgoingSlots;
 }
 
-export const videoRun = (env: Env, videoId: string): VideoRun => ({ env, db: getDb(env), videoId });
+export function videoRun(env: Env, videoId: string): VideoRun {
+	const slots = new OutgoingSlots(SLOW_CALL_SLOTS);
+	return { env: withOutgoingSlots(env, slots), db: getDb(env), videoId, slots };
+}
 
 /** The video as the workflow reads it once, at its first step. */
 export interface LoadedVideo {
