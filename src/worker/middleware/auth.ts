@@ -17,6 +17,8 @@ import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
 import { noteKeyUsed, verifiedKey } from "../services/key-cache";
+import type { Logger } from "../lib/log";
+import { requestLog } from "./request-log";
 import { timed } from "./server-timing";
 
 export const API_KEY_PREFIX = "cf_live_";
@@ -36,7 +38,12 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 		principal = await timed(
 			c,
 			"auth",
-			fromApiKey(primary ? { ...c.env, DB: primary } : c.env, header, (work) => c.executionCtx.waitUntil(work)),
+			fromApiKey(
+				primary ? { ...c.env, DB: primary } : c.env,
+				header,
+				(work) => c.executionCtx.waitUntil(work),
+				requestLog(c),
+			),
 		);
 	} else if (cookie) principal = await timed(c, "auth", fromSession(c.env, cookie));
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
@@ -64,6 +71,7 @@ async function fromApiKey(
 	env: Env,
 	header: string,
 	inBackground: (work: Promise<unknown>) => void,
+	log: Logger,
 ): Promise<Principal> {
 	const token = BEARER.exec(header)?.[1];
 	if (!token || !token.startsWith(API_KEY_PREFIX))
@@ -81,9 +89,7 @@ async function fromApiKey(
 		const stamp = stampKeyUsed(db, key.id, at);
 		inBackground(
 			stamp.catch((error: unknown) =>
-				console.error(
-					JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }),
-				),
+				log.error("api_key_last_used_failed", { workspaceId: key.workspaceId, apiKeyId: key.id, error }),
 			),
 		);
 	}

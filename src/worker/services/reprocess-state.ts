@@ -6,6 +6,7 @@ import type { Db } from "../db/client";
 import { clipIdsOf } from "../db/clips";
 import { failReprocess, findReprocess, refundReprocess, reprocessesOf, runningReprocessOf } from "../db/reprocesses";
 import { clipFileKeysOf } from "../db/clips";
+import { logger } from "../lib/log";
 import { wakeWaiting } from "./processing-slots";
 import { r2Keys } from "./r2-keys";
 
@@ -48,14 +49,7 @@ export async function refundReprocessOnDelete(
 		const { status } = await instance.status();
 		if (status !== "complete" && status !== "errored" && status !== "terminated") await instance.terminate();
 	} catch (error) {
-		console.warn(
-			JSON.stringify({
-				videoId,
-				reprocessId: running.id,
-				event: "terminate reprocess workflow",
-				error: (error as Error).message,
-			}),
-		);
+		logger({ videoId, instanceId: running.id }).warn("terminate_reprocess_failed", { error });
 	}
 	return refundReprocess(db, running.id, "video deleted while it was being reprocessed");
 }

@@ -5,6 +5,7 @@
 import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
+import { logger, type Logger } from "../../worker/lib/log";
 import { OutgoingSlots, SLOW_CALL_SLOTS, withOutgoingSlots } from "../../worker/lib/outgoing-slots";
 import { findVideoById, raiseProgress } from "../../worker/db/videos";
 import { planOf } from "../../worker/db/workspaces";
@@ -27,11 +28,19 @@ export interface VideoRun {
 	 * are one invocation, so they take turns here instead of in the runtime's queue.
 	 */
 	slots: OutgoingSlots;
+	/** The run's logger (lib/log.ts): its video and instance, and its workspace once the video is loaded (withWorkspace). */
+	log: Logger;
 }
 
-export function videoRun(env: Env, videoId: string): VideoRun {
+export function videoRun(env: Env, videoId: string, instanceId: string): VideoRun {
 	const slots = new OutgoingSlots(SLOW_CALL_SLOTS);
-	return { env: withOutgoingSlots(env, slots), db: getDb(env), videoId, slots };
+	const log = logger({ videoId, instanceId });
+	return { env: withOutgoingSlots(env, slots), db: getDb(env), videoId, slots, log };
+}
+
+/** The run's logs carry the video's workspace from here on (its first step loads it). */
+export function withWorkspace(run: VideoRun, workspaceId: string): void {
+	run.log = run.log.with({ workspaceId });
 }
 
 /** The video as the workflow reads it once, at its first step. */
