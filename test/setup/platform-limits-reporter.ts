@@ -43,18 +43,20 @@ export default class PlatformLimitsReporter implements Reporter {
 	private readonly figures: Record<string, unknown> = {};
 
 	onUserConsoleLog(log: UserConsoleLog): void {
-		if (log.content.startsWith(FIGURE_PREFIX)) {
-			const { name, value } = JSON.parse(log.content.slice(FIGURE_PREFIX.length)) as {
-				name: string;
-				value: unknown;
-			};
-			this.figures[name] = value;
-			return;
-		}
-		if (!log.content.startsWith(PREFIX)) return;
-		const seen = JSON.parse(log.content.slice(PREFIX.length)) as Record<string, Largest>;
-		for (const [key, value] of Object.entries(seen)) {
-			if (value.value > (this.largest.get(key)?.value ?? -1)) this.largest.set(key, value);
+		// The pool may hand over several console lines of a test as one log: each line is read.
+		for (const line of log.content.split("\n")) {
+			if (line.startsWith(FIGURE_PREFIX)) {
+				const { name, value } = JSON.parse(line.slice(FIGURE_PREFIX.length)) as {
+					name: string;
+					value: unknown;
+				};
+				this.figures[name] = value;
+			} else if (line.startsWith(PREFIX)) {
+				const seen = JSON.parse(line.slice(PREFIX.length)) as Record<string, Largest>;
+				for (const [key, value] of Object.entries(seen)) {
+					if (value.value > (this.largest.get(key)?.value ?? -1)) this.largest.set(key, value);
+				}
+			}
 		}
 	}
 
