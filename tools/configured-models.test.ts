@@ -12,9 +12,10 @@ import { configuredModelProblems, environmentsOf } from "../scripts/configured-m
 
 const toml = readFileSync(join(import.meta.dirname, "..", "wrangler.toml"), "utf8");
 let catalogue: AiCatalogue;
+// Reading the generated catalogue parses worker-configuration.d.ts: seconds on a busy machine.
 beforeAll(() => {
 	catalogue = readAiCatalogue();
-});
+}, 120_000);
 
 const withLocalModel = (model: string) =>
 	toml.replace(/^(\[env\.local\.vars\][\s\S]*?^LLM_FAST_MODEL = )"[^"]*"/m, `$1"${model}"`);
