@@ -15,7 +15,11 @@ const fake = useFakeRenderTier({ introspect: false });
 const source = (duration: number) =>
 	fake().addSource(`https://videos.example.com/enc/${crypto.randomUUID()}.mp4`, { duration });
 
-describe("split-clips' 60 parts", () => {
+// Each test processes a 400-600 s video through the workflow (and some a reprocess or many edits):
+// 10-20 s alone, past the suite's 30 s on a loaded two-core machine (make test's run timed out once).
+const PROCESSES_A_VIDEO = 120_000;
+
+describe("split-clips' 60 parts", { timeout: PROCESSES_A_VIDEO }, () => {
 	it("a 601 s talk as split-clips of 5-11 s (up to 121 parts of the minimum) is cut into at most 60 parts, together about the frame once", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 30 });
 		const videoId = await submitAndProcess(apiKey, source(601), {
@@ -61,7 +65,7 @@ describe("split-clips' 60 parts", () => {
 	});
 });
 
-describe("each video's edit budget, in seconds rendered again", () => {
+describe("each video's edit budget, in seconds rendered again", { timeout: PROCESSES_A_VIDEO }, () => {
 	it("a 1-minute video may have 600 s of its clips rendered again; past that a re-rendering edit is 409 quota_exceeded and changes nothing", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 10 });
 		const videoId = await submitAndProcess(apiKey, source(60), { clipDurationMin: 10, clipDurationMax: 20 });
