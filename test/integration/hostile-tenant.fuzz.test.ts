@@ -7,11 +7,13 @@
  * answer, and every error in the one body. At the end B is exactly as it was, and each balance
  * still equals its ledger.
  *
- * Then a door the document does not list, with A holding a processed video of its own: every tool
- * of /mcp (tools/call with arguments drawn from each tool's input schema, and a broken JSON-RPC
- * envelope around them), as a property and a test of named refusals.
+ * Then the two doors the document does not list, with A holding a processed video of its own:
+ * every tool of /mcp (tools/call with arguments drawn from each tool's input schema, and a broken
+ * JSON-RPC envelope around them), and the signed-link routes (clip files, sources, caption
+ * previews) with A's and B's real tokens moved, tampered, expired and forged. Each has a property
+ * and a test of named refusals.
  *
- * A fixed seed in `make test` (400 REST requests, 200 MCP messages);
+ * A fixed seed in `make test` (400 REST requests, 200 MCP messages, 400 link requests);
  * `npm run fuzz:long` runs it long with a fresh seed (FUZZ_RUNS, FUZZ_SEED; MCP gets half the runs,
  * each message builds a server). Rate limits are lifted for A (the fuzz probes authorisation and
  * validation, and the limits have their own tests), so every run reaches a handler.
@@ -24,6 +26,7 @@ import worker from "../../src/worker/index";
 import { CAPTION_PRESET_IDS } from "@clipforge/contract";
 import { ERROR_CODES } from "../../src/worker/errors";
 import { r2Keys } from "../../src/worker/services/r2-keys";
+import { signCaptionPreviewUrl, signClipUrl, signSourceUrl } from "../../src/worker/services/signing";
 import { balanceOf, createUser, createWorkspace, ledgerSum, type TestUser } from "../helpers/accounts";
 import { BASE, call, signIn, submitBodyAndProcess } from "../helpers/api";
 import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
@@ -380,6 +383,18 @@ async function linksOf(apiKey: string, videoId: string, owner: "victim" | "attac
 		add(look.previewUrl, "preview", hash, r2Keys.captionPreview(hash), look.kind === "custom" ? owner : "shared");
 	}
 	return links;
+}
+
+/** The same link signed at `now` (an hour before: expired) or with another secret (forged). */
+async function twinOf(link: Link, now: number, secret = env.SIGNING_SECRET): Promise<string> {
+	const keyed = { SIGNING_SECRET: secret };
+	const url =
+		link.kind === "source"
+			? (await signSourceUrl(keyed, BASE, link.id, link.key, now)).url
+			: link.kind === "preview"
+				? await signCaptionPreviewUrl(keyed, BASE, link.id, link.key, now)
+				: await signClipUrl(keyed, BASE, link.id, link.kind, link.key, now);
+	return new URL(url).searchParams.get("token")!;
 }
 
 /**
@@ -972,5 +987,329 @@ describe("a hostile tenant against every tool of /mcp", () => {
 
 		expect(await snapshot(b.workspaceId)).toEqual(w.before);
 		expect(await balanceOf(a.workspaceId)).toBe(await ledgerSum(a.workspaceId));
+	});
+});
+
+// ---------------------------------------------------------------- the signed links
+
+/** The public routes whose token is the credential (after the URL's own normalisation of the path). */
+const TOKEN_ROUTE = /^\/api\/(clips\/[^/]+\/(download|thumbnail)|videos\/[^/]+\/source|caption-previews\/[^/]+)$/;
+
+/** A path with each segment decoded as the router decodes its parameters, so two spellings of one path are one. */
+function canonical(pathname: string): string {
+	return JSON.stringify(
+		pathname.split("/").map((segment) => {
+			try {
+				return decodeURIComponent(segment);
+			} catch {
+				return segment;
+			}
+		}),
+	);
+}
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** Ways to change a token `<exp>.<sig>` that must each lose it its power. */
+const tamper = fc.oneof(
+	fc.nat().map((i) => (t: string) => {
+		const [exp, sig = ""] = t.split(".");
+		const at = i % Math.max(sig.length, 1);
+		const swapped = BASE64URL[(BASE64URL.indexOf(sig[at] ?? "A") + 1 + (i % 63)) % 64];
+		return `${exp}.${sig.slice(0, at)}${swapped}${sig.slice(at + 1)}`;
+	}),
+	fc.constantFrom<(t: string) => string>(
+		(t) => t.replace(/^\d+/, (exp) => String(Number(exp) + 1)),
+		(t) => t.replace(/^\d+/, (exp) => String(Number(exp) - 3600)),
+		(t) => t.replace(/^\d+/, (exp) => String(Number(exp) * 10)),
+		(t) => `0${t}`,
+		(t) => `${t}.x`,
+		(t) => `${t}.`,
+		(t) => `${t}=`,
+		(t) => `${t}A`,
+		(t) => t.slice(0, -1),
+		(t) => ` ${t}`,
+		(t) => `${t} `,
+		(t) => `${t}\u0000`,
+		(t) => t.toUpperCase(),
+		(t) => t.replace(/-/g, "+").replace(/_/g, "/"),
+		(t) => t.split(".").reverse().join("."),
+		(t) => t.replace(".", ".."),
+		(t) => t.replace(".", "%2E"),
+		(t) => t.split(".")[0]!,
+		(t) => `.${t.split(".")[1]}`,
+	),
+);
+/** Tokens of the wrong shape altogether: expiries that are not a count of seconds, huge and empty values. */
+const oddToken = fc.oneof(
+	fc.constantFrom(
+		"",
+		".",
+		"1.",
+		".AAAA",
+		"abc",
+		"-1.AAAA",
+		"1e12.AAAA",
+		"0x7fffffff.AAAA",
+		"2030-01-01T00:00:00Z.AAAA",
+		"9999999999999.AAAA",
+		`${"9".repeat(12)}.${"A".repeat(43)}`,
+		"9".repeat(100_000),
+		`1.${"A".repeat(100_000)}`,
+		"NaN.AAAA",
+		"Infinity.AAAA",
+		"../../etc/passwd",
+	),
+	hostileString,
+);
+const TRAVERSALS = [
+	"..",
+	".",
+	"%2e%2e",
+	"%2E%2E%2F",
+	"..%2f..%2f",
+	"..%5c..%5c",
+	"%00",
+	"%252e%252e",
+	"x".repeat(10_000),
+];
+
+describe("a hostile tenant against the signed links (clip files, sources, caption previews)", () => {
+	it(
+		`a link opens its one object for its one purpose while it lasts; nothing else opens anything, in the one error body (${RUNS} requests, seed ${SEED})`,
+		{ timeout: 600_000 },
+		async () => {
+			const w = await world();
+			const { b, a, links } = w;
+			const victimIds = w.victimIds;
+			const now = Date.now();
+			const expired = await Promise.all(links.map((l) => twinOf(l, now - 2 * 3600_000)));
+			const forged = await Promise.all(links.map((l) => twinOf(l, now, "a secret nobody was given, 32 chars")));
+			/** Which link a (path, token) pair is, and which pairs are links that expired. */
+			const issued = new Map(links.map((l) => [`${canonical(l.path)}\n${l.token}`, l]));
+			const lapsed = new Set(links.map((l, i) => `${canonical(l.path)}\n${expired[i]}`));
+			const count = { opened: 0, refusedOnItsRoute: 0 };
+
+			const ids = [
+				...victimIds,
+				a.video,
+				...a.clips,
+				...links.filter((l) => l.kind === "preview").map((l) => l.id),
+			];
+			const segment = fc.oneof(
+				{ weight: 4, arbitrary: fc.constantFrom(...ids).map(encodeURIComponent) },
+				{ weight: 2, arbitrary: hostileString.map(encodeURIComponent) },
+				{ weight: 2, arbitrary: fc.constantFrom(...TRAVERSALS) },
+				{ weight: 1, arbitrary: fc.constantFrom(...ids).map((id) => `${id}%2F..%2F..%2F${b.ids.video}`) },
+			);
+			const hostilePath = fc.oneof(
+				fc
+					.tuple(
+						fc.constantFrom(
+							"clips/{}/download",
+							"clips/{}/thumbnail",
+							"videos/{}/source",
+							"caption-previews/{}",
+						),
+						segment,
+					)
+					.map(([route, id]) => `/api/${route.replace("{}", id)}`),
+				// Raw dot segments: the URL resolves them before the router sees the path.
+				fc
+					.tuple(fc.constantFrom(...links), fc.constantFrom(...links))
+					.map(([x, y]) => `${x.path}/../../..${y.path.replace(/^\/api/, "")}`),
+				fc.constantFrom(...links).map((l) => `${l.path}/`),
+				fc.constantFrom(...links).map((l) => l.path.replace("/api/", "/API/")),
+			);
+			const request = fc.record({
+				link: fc.constantFrom(...links),
+				other: fc.constantFrom(...links),
+				path: fc.oneof(
+					{ weight: 5, arbitrary: fc.constant("its own") },
+					{ weight: 4, arbitrary: fc.constant("another link's") },
+					{ weight: 2, arbitrary: hostilePath },
+				),
+				token: fc.oneof(
+					{ weight: 5, arbitrary: fc.constant("its own") },
+					{ weight: 4, arbitrary: tamper },
+					{ weight: 1, arbitrary: fc.constantFrom("expired", "forged", "mixed") },
+					{ weight: 2, arbitrary: oddToken },
+				),
+				placement: fc.constantFrom(
+					"query",
+					"query",
+					"query",
+					"query",
+					"query",
+					"none",
+					"twice, a bad one first",
+					"another name",
+					"as a bearer",
+					"with exp and sig",
+				),
+				method: fc.constantFrom("GET", "GET", "GET", "GET", "GET", "GET", "HEAD", "HEAD", "POST", "DELETE"),
+				range: fc.constantFrom(
+					null,
+					null,
+					null,
+					null,
+					"bytes=0-9",
+					"bytes=-5",
+					"bytes=5-",
+					"bytes=999999999-",
+					"bytes=9-5",
+					"bytes=0-0,2-3",
+					"bytes=abc",
+					`bytes=0-${"9".repeat(400)}`,
+					"items=0-1",
+				),
+				withKey: fc.boolean(),
+			});
+
+			await fc.assert(
+				fc.asyncProperty(request, async (r) => {
+					const i = links.indexOf(r.link);
+					const path =
+						r.path === "its own"
+							? r.link.path
+							: r.path === "another link's"
+								? r.other.path
+								: (r.path as string);
+					const token =
+						r.token === "its own"
+							? r.link.token
+							: r.token === "expired"
+								? expired[i]!
+								: r.token === "forged"
+									? forged[i]!
+									: r.token === "mixed"
+										? `${r.link.token.split(".")[0]}.${r.other.token.split(".")[1]}`
+										: typeof r.token === "function"
+											? r.token(r.link.token)
+											: r.token;
+					const url = new URL(`${BASE}${path}`);
+					const headers: Record<string, string> = {};
+					if (r.placement === "query") url.searchParams.set("token", token);
+					if (r.placement === "twice, a bad one first") {
+						url.searchParams.append("token", `${token}x`);
+						url.searchParams.append("token", token);
+					}
+					if (r.placement === "another name") url.searchParams.set("Token", token);
+					if (r.placement === "with exp and sig") {
+						url.searchParams.set("token", token);
+						url.searchParams.set("exp", token.split(".")[0]!);
+						url.searchParams.set("sig", token.split(".")[1] ?? "");
+					}
+					// (a token no header can carry goes in the query instead)
+					if (r.placement === "as a bearer" && /^[\x21-\x7e]*$/.test(token))
+						headers.authorization = `Bearer ${token}`;
+					else if (r.placement === "as a bearer") url.searchParams.set("token", token);
+					else if (r.withKey) headers.authorization = `Bearer ${a.apiKey}`;
+					if (r.range) headers.range = r.range;
+					const given = url.searchParams.get("token");
+					const pair = `${canonical(url.pathname)}\n${given}`;
+					const link = given === null ? undefined : issued.get(pair);
+					// B's own link on its own path is B handing its file out (a link is a bearer's): not the attacker's to hold.
+					fc.pre(!(link?.owner === "victim"));
+					const opens = link !== undefined && (r.method === "GET" || r.method === "HEAD");
+
+					const response = await asAttacker(new Request(url, { method: r.method, headers }));
+					const text = await read(response);
+					const label = `${r.method} ${url.pathname.slice(0, 200)}${url.search.slice(0, 200)} range=${r.range} → ${response.status} ${text.slice(0, 200)}`;
+					expect(response.status, label).toBeLessThan(500);
+					expect(STACK_TRACE.test(text), `a stack trace: ${label}`).toBe(false);
+					expect(text.includes(b.marker), `B's data: ${label}`).toBe(false);
+					for (const id of victimIds)
+						expect(text.includes(id) && response.ok, `B's ${id} served: ${label}`).toBe(false);
+					if (opens) {
+						expect([200, 206], label).toContain(response.status);
+						count.opened++;
+						return;
+					}
+					expect(response.status, `opened without its link: ${label}`).toBeGreaterThanOrEqual(400);
+					if (r.method === "HEAD") return; // no body to read
+					const error = expectErrorBody(text, label);
+					if (TOKEN_ROUTE.test(url.pathname) && r.method === "GET") {
+						expect(error.code, label).toBe(lapsed.has(pair) ? "url_expired" : "forbidden");
+						count.refusedOnItsRoute++;
+					}
+				}),
+				{ numRuns: RUNS, seed: SEED, endOnFailure: true },
+			);
+
+			// Nothing a token route does writes; B is as it was anyway, and A's links did open.
+			expect(await snapshot(b.workspaceId)).toEqual(w.before);
+			expect(count.opened).toBeGreaterThan(RUNS / 50);
+			expect(count.refusedOnItsRoute).toBeGreaterThan(RUNS / 4);
+		},
+	);
+
+	it("the refusals that matter, by name: one's own link on another tenant's object or another file, an expired, a tampered and a traversing link", async () => {
+		const w = await world();
+		const { b, links } = w;
+		const find = (owner: Link["owner"], kind: Link["kind"], notId?: string) =>
+			links.find((l) => l.owner === owner && l.kind === kind && l.id !== notId)!;
+		const get = async (path: string, token: string | null, headers: Record<string, string> = {}) => {
+			const url = new URL(`${BASE}${path}`);
+			if (token !== null) url.searchParams.set("token", token);
+			const response = await asAttacker(new Request(url, { headers }));
+			const text = await read(response);
+			expect(STACK_TRACE.test(text)).toBe(false);
+			expect(text.includes(b.marker)).toBe(false);
+			return { status: response.status, text };
+		};
+		const refused = async (path: string, token: string | null, code = "forbidden") => {
+			const answer = await get(path, token);
+			expect(answer.status, `${path}?token=${token}`).toBe(403);
+			expect(expectErrorBody(answer.text, path).code).toBe(code);
+		};
+		const own = {
+			download: find("attacker", "download"),
+			thumbnail: find("attacker", "thumbnail"),
+			source: find("attacker", "source"),
+		};
+		const theirs = {
+			download: find("victim", "download"),
+			thumbnail: find("victim", "thumbnail"),
+			source: find("victim", "source"),
+			preview: find("victim", "preview"),
+		};
+
+		// A's own links open A's files (so the refusals below are the token's doing)…
+		for (const link of Object.values(own)) expect((await get(link.path, link.token)).status).toBe(200);
+		expect((await get(own.source.path, own.source.token, { range: "bytes=0-9" })).status).toBe(206);
+		// …and nothing of B's: on B's clip, B's thumbnail, B's source, B's preview.
+		await refused(theirs.download.path, own.download.token);
+		await refused(theirs.thumbnail.path, own.thumbnail.token);
+		await refused(theirs.source.path, own.source.token);
+		await refused(theirs.preview.path, own.download.token);
+		// One link, one file: a download link is no thumbnail's, no source's, no other clip's.
+		await refused(own.thumbnail.path, own.download.token);
+		await refused(own.source.path, own.download.token);
+		await refused(theirs.thumbnail.path, theirs.download.token);
+		await refused(theirs.source.path, theirs.download.token);
+		const another = links.find((l) => l.owner === "victim" && l.kind === "download" && l.id !== theirs.download.id);
+		if (another) await refused(another.path, theirs.download.token);
+		// Expired (signed right, an hour gone): url_expired. Tampered or forged: forbidden, like no token at all.
+		await refused(own.download.path, await twinOf(own.download, Date.now() - 2 * 3600_000), "url_expired");
+		await refused(own.download.path, await twinOf(own.download, Date.now(), "a secret nobody was given, 32 chars"));
+		const [exp, sig] = own.download.token.split(".") as [string, string];
+		await refused(own.download.path, `${Number(exp) + 1}.${sig}`);
+		await refused(own.download.path, `${exp}.${sig.slice(0, -1)}${sig.endsWith("A") ? "B" : "A"}`);
+		// A genuine token with anything after it is not that token (accepted before: the check read the first two parts only).
+		await refused(own.download.path, `${own.download.token}.x`);
+		await refused(own.download.path, `${own.download.token}.`);
+		await refused(own.download.path, null);
+		await refused(own.download.path, "");
+		// Traversal in ids and hashes reaches no other object.
+		await refused(`/api/caption-previews/..%2F..%2Fsources%2F${b.ids.video}%2Fsource.mp4`, own.download.token);
+		await refused(
+			`/api/clips/${encodeURIComponent(`${b.ids.clip}/../${own.download.id}`)}/download`,
+			own.download.token,
+		);
+		await refused(`/api/videos/..%2F..%2Fvideos%2F${b.ids.video}/source`, own.source.token);
+		// An encoded dot segment is resolved by the URL before any route: /api/source, which none serves.
+		const dots = await get(`/api/videos/%2e%2e/source`, own.source.token);
+		expect([dots.status, expectErrorBody(dots.text, "dots").code]).toEqual([404, "not_found"]);
+		expect(await snapshot(b.workspaceId)).toEqual(w.before);
 	});
 });
