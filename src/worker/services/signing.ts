@@ -37,7 +37,9 @@ function checkToken(
 	token: string | undefined,
 	now: number,
 ): Promise<SignatureCheck> {
-	const [exp, sig] = (token ?? "").split(".", 2);
+	// Exactly `<exp>.<sig>`: split(".", 2) would drop anything after a second dot and pass the token.
+	const [exp, sig, ...rest] = (token ?? "").split(".");
+	if (rest.length) return Promise.resolve("invalid");
 	return check(env, parts, exp, sig, now);
 }
 

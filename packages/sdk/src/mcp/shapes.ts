@@ -5,8 +5,10 @@ import type { ApiClient, VideoStatus } from "../api-client.ts";
 
 export const videoId = z.string().min(1).describe("A video id, `vid_…` (from submit_video or list_videos).");
 export const clipId = z.string().min(1).describe("A clip id, `clp_…` (from list_clips).");
+/** What the API takes as an Idempotency-Key; anything else would not even fit in the header (a line break throws). */
 export const idempotencyKey = z
 	.string()
+	.regex(/^[\x21-\x7e]{1,255}$/, "1-255 visible ASCII characters")
 	.optional()
 	.describe(
 		"Any string unique to this request: sending the same one again returns the first answer and charges once.",
