@@ -30,6 +30,7 @@ const USUAL_SECONDS: Record<string, number> = {
 	dashboard: 29,
 	smoke: 2,
 	"continuous-speech": 15,
+	languages: 50,
 	"object-parts": 0.8,
 	openapi: 0.2,
 	secrets: 0.1,

@@ -42,6 +42,8 @@ if [ "${1:-}" = "--for-tests" ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)
   command -v unzip >/dev/null || need+=(unzip)
   command -v tesseract >/dev/null || need+=(tesseract-ocr)
+  # The end-to-end talks in Hindi, Arabic, Japanese and Spanish are spoken by espeak-ng (languages.e2e.test.ts).
+  command -v espeak-ng >/dev/null || need+=(espeak-ng)
   for lang in ara chi-sim deu fra heb hin jpn spa tha tur; do
     [ -f "/usr/share/tesseract-ocr/5/tessdata/${lang/-/_}.traineddata" ] || need+=("tesseract-ocr-$lang")
   done
