@@ -11,11 +11,24 @@ const media = useServedMedia("clipforge-concurrency-", (dir) =>
 	cachedTalkVideo({ out: join(dir, "talk.mp4"), seconds: 20, width: 320, height: 180 }),
 );
 
+/**
+ * A submission retried as the SDK and the docs advise: a 429 says after how long (`retryAfter`).
+ * Six at once exceed the workspace's share of probes (4) when the machine is slow enough that a
+ * probe outlasts the 10 s a fifth one waits for its turn.
+ */
+async function submitAsAClientWould(body: unknown): Promise<{ status: number; body: any }> {
+	for (let attempt = 0; ; attempt++) {
+		const answer = await api("POST", "/api/videos/hosted", body);
+		if (answer.status !== 429 || attempt === 5) return answer;
+		await new Promise((r) => setTimeout(r, (answer.body.error.details?.retryAfter ?? 5) * 1000));
+	}
+}
+
 describe("six videos at once", () => {
 	it("the ones over the workspace's limit wait in line; all complete with clips, and every video's progress is monotonic", async () => {
 		const ids = await Promise.all(
 			Array.from({ length: 6 }, async (_, i) => {
-				const submitted = await api("POST", "/api/videos/hosted", {
+				const submitted = await submitAsAClientWould({
 					hostedUrl: `${media.url()}/talk.mp4?copy=${i}`,
 					config: { clipDurationMin: 5, clipDurationMax: 12 },
 				});
