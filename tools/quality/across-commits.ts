@@ -17,7 +17,7 @@
  * only aggregates printed; its rows are written to bench-results/across-commits.json.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -47,12 +47,32 @@ const say = (line: string) => (heldOut ? aggregate(line) : console.error(line));
 const git = (...args: string[]) =>
 	execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
-/** A commit's tree in a temporary worktree with this tree's node_modules. */
+/**
+ * A commit's tree in a temporary worktree with this tree's third-party node_modules, but its own
+ * workspace packages: `@clipforge/*` (imported by name across packages) would otherwise resolve,
+ * through this tree's links, to this tree's packages, and a commit would be measured with today's
+ * domain or text model.
+ */
 function checkout(commit: string): string {
 	const full = git("rev-parse", "--verify", `${commit}^{commit}`);
 	const dir = `/tmp/clipforge-at-${full.slice(0, 10)}`;
 	if (!existsSync(dir)) git("worktree", "add", "--detach", "--force", dir, full);
-	if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+	const modules = join(dir, "node_modules");
+	if (!existsSync(modules)) {
+		mkdirSync(modules);
+		for (const entry of readdirSync(join(ROOT, "node_modules"))) {
+			if (entry !== "@clipforge") symlinkSync(join(ROOT, "node_modules", entry), join(modules, entry));
+		}
+		mkdirSync(join(modules, "@clipforge"));
+		for (const name of readdirSync(join(ROOT, "node_modules", "@clipforge"))) {
+			// The link's own target (../../packages/<name>), read in the commit's tree when it has it.
+			const own = join(modules, "@clipforge", readlinkSync(join(ROOT, "node_modules", "@clipforge", name)));
+			symlinkSync(
+				existsSync(own) ? own : join(ROOT, "node_modules", "@clipforge", name),
+				join(modules, "@clipforge", name),
+			);
+		}
+	}
 	return dir;
 }
 
