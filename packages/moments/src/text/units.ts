@@ -167,7 +167,6 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 	const backchannel = norms.length <= 4 && norms.every((n) => BACKCHANNEL_WORDS.has(n) || FILLER_WORDS.has(n));
 	const opening = ` ${spoken.slice(0, 5).join(" ")} `;
 	const phrases = CHATTER_PHRASES.filter((p) => lower.includes(` ${p} `)).length;
-	const readOut = readsOutNumbers(words);
 	// The sentence's fields named one by one (not spread): every unit then shares one hidden class, which at
 	// 3 hours of talk is megabytes less than a shape per unit.
 	return {
@@ -196,8 +195,8 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		laughter: norms.some((n) => LAUGHTER.has(n)),
 		question: isQuestion(sentence.text, spoken),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
-		chatter: phrases + (readOut ? 2 : 0),
-		chatterShare: chatterShareOf(readOut, phrases, norms.length - fillers),
+		chatter: phrases,
+		chatterShare: chatterShareOf(phrases, norms.length - fillers),
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
 		evaluative: count(EVALUATIVE_WORDS),
 		storyOpener: STORY_OPENERS.some((p) => opening.includes(` ${p} `)),
@@ -213,9 +212,9 @@ function isQuestion(text: string, spoken: string[]): boolean {
 	return /\?["')\s]*$/.test(text) || (!/[.!?…]["')\s]*$/.test(text) && QUESTION_SHAPE.test(spoken.join(" ")));
 }
 
-/** The share of a sentence that is chatter: all of a read-out of numbers, a clause per chatter phrase. */
-function chatterShareOf(readOut: boolean, phrases: number, wordCount: number): number {
-	return readOut ? 1 : phrases > 0 ? Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, wordCount)) : 0;
+/** The share of a sentence that is chatter: a clause per chatter phrase. */
+function chatterShareOf(phrases: number, wordCount: number): number {
+	return phrases > 0 ? Math.min(1, CHATTER_CLAUSE_WORDS / Math.max(1, wordCount)) : 0;
 }
 
 /** Verbs (and those in the past), the words' summed sentiment (negation flips it) and its count, the content stems. */
@@ -241,18 +240,6 @@ function wordTallies(words: WordInfo[]) {
 	return { pastVerbs, verbs, valence, rated, terms };
 }
 
-/**
- * A string of numbers read out ("transcript one three one one dash one three three zero, four
- * seven six …"): a recording's bookkeeping, not talk, however many numbers it holds.
- */
-function readsOutNumbers(words: WordInfo[]): boolean {
-	const numbers = words.filter((w) => w.pos === "NUM").length;
-	return (
-		numbers >= READ_OUT_NUMBERS && numbers >= 0.6 * words.filter((w) => w.norm && !FILLER_WORDS.has(w.norm)).length
-	);
-}
-const READ_OUT_NUMBERS = 6;
-
 /** Proper nouns written with a capital, past the sentence's first word (which is capitalised anyway). */
 function properNounCount(sentence: Sentence, words: WordInfo[]): number {
 	return words.filter(
@@ -268,7 +255,7 @@ function properNounCount(sentence: Sentence, words: WordInfo[]): number {
  * How much of a sentence is chatter, 0..1. A greeting or a sign-off is a clause of about
  * CHATTER_CLAUSE_WORDS words: a sentence no longer than that is chatter through and through, a
  * longer one (a run-on the sentence ends could not cut) only for that share, so a story said in the
- * same breath as "welcome back" keeps its worth. A string of numbers read out is chatter whole.
+ * same breath as "welcome back" keeps its worth.
  */
 export function chatterOf(unit: Pick<Unit, "chatterShare">): number {
 	return unit.chatterShare;

@@ -31,7 +31,6 @@ export const TOPIC_CUES: readonly [RegExp, number][] = [
 	[/\b(?:how|what) about you\b/i, 0.7],
 	[/\b(?:my|your) turn\b/i, 0.7],
 	[/\bwhat'?s new\b/i, 0.7],
-	[/^thank you,? chair/i, 0.7],
 	[/^(?:okay|ok|right),? thank(?:s| you)\b/i, 0.5],
 	[/\bpresentation\b/i, 0.5],
 	[/\b(?:the )?last thing\b/i, 0.5],
