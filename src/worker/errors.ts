@@ -8,6 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isTransientD1Error } from "./db/d1-retry";
 import type { AppEnv } from "./env";
+import { requestLog } from "./middleware/request-log";
 
 export const ERROR_CODES = [
 	"invalid_request",
@@ -124,12 +125,14 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
 			"internal_error";
 		return errorResponse(c, code, err.message || "The request failed.");
 	}
-	console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message, stack: err.stack }));
+	const where = { method: c.req.method, path: c.req.path, error: err };
 	if (isTransientStorageError(err)) {
 		// D1 or R2 failed for a moment (their documented transient errors): the client may simply retry.
+		requestLog(c).warn("storage_unavailable", where);
 		c.header("Retry-After", "1");
 		return errorResponse(c, "service_unavailable", "Storage failed for a moment; retry the request.");
 	}
+	requestLog(c).error("unhandled_error", where);
 	return errorResponse(c, "internal_error", "Something went wrong on our side; the request id helps us find it.");
 }
 

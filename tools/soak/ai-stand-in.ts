@@ -1,6 +1,6 @@
 /**
  * Workers AI, played locally for the chaos soak (`--faults ai`): the HTTP stand-in of the AI
- * binding that the Worker reaches at AI_URL (src/worker/services/ai-binding.ts), so the production
+ * binding that the Worker reaches at AI_URL (src/worker/services/llm/ai-binding.ts), so the production
  * transcriber (TRANSCRIBER=workers-ai: Whisper's input and answer, whisperTranscribe's checks) and
  * the LLM analysis (JSON mode, the ranking and chapters prompts, withRetries) run as they do on
  * Cloudflare.

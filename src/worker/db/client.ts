@@ -1,7 +1,7 @@
 import { is, SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { injectD1Faults } from "../faults/d1";
+import { injectD1Faults } from "./d1-faults";
 import { faultPlanOf, type FaultVars } from "../faults/plan";
 import { interceptD1 } from "./d1-intercept";
 import { retryReads } from "./d1-retry";
@@ -12,7 +12,7 @@ export type Db = ReturnType<typeof getDb>;
 /**
  * The data layer's one way into D1: every query runs through `retryReads` (D1's transient errors
  * on read-only queries tried again, d1-retry.ts). Under it, and only where a local stack sets
- * INJECT_FAULTS (the chaos soak), injected D1 faults (faults/d1.ts).
+ * INJECT_FAULTS (the chaos soak), injected D1 faults (d1-faults.ts).
  */
 export function getDb(env: Pick<Env, "DB"> & FaultVars) {
 	const plan = faultPlanOf(env);

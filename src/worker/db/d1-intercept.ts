@@ -2,7 +2,7 @@
  * A D1 database whose every execution (a statement's `first`/`run`/`all`/`raw`, or a `batch`) goes
  * through one function that sees the SQL it carries. The data layer's one seam (client.ts): the
  * production retries of d1-retry.ts sit here, and, only where a local stack's INJECT_FAULTS says so,
- * the chaos soak's injected faults under them (faults/d1.ts).
+ * the chaos soak's injected faults under them (d1-faults.ts).
  */
 
 /** Runs one execution: `sql` holds its statements (one, or a batch's, in order). */

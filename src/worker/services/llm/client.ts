@@ -7,7 +7,7 @@
  * (workers-ai-models.ts).
  */
 import { LlmConfigError, type LlmClient } from "@clipforge/moments/llm";
-import { aiBindingOf } from "../ai-binding";
+import { aiBindingOf } from "./ai-binding";
 import { withRetries, type RetryOptions } from "./retry";
 import {
 	DEFAULT_FAST_MODEL,
@@ -76,7 +76,7 @@ export function openAiCompatibleLlm(
 
 export interface LlmSettings {
 	AI?: AiBinding;
-	/** A local stack's stand-in of the binding (services/ai-binding.ts). */
+	/** A local stack's stand-in of the binding (services/llm/ai-binding.ts). */
 	AI_URL?: string;
 	/** Seconds one Workers AI call may take (120). */
 	AI_TIMEOUT_SECONDS?: string;

@@ -3,7 +3,7 @@
  * `workers-ai`: Whisper large-v3-turbo through the AI binding (production). Chosen by TRANSCRIBER.
  */
 import type { TranscribeResult } from "@clipforge/contract";
-import { aiBindingOf } from "../ai-binding";
+import { aiBindingOf } from "../llm/ai-binding";
 import { settingsOf } from "../../settings";
 import { createRenderClient } from "../render-client";
 import { renderInstance } from "../render-instances";

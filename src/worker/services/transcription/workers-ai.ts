@@ -5,7 +5,7 @@
  */
 import type { Segment, TranscribeResult } from "@clipforge/contract";
 import { z } from "zod";
-import type { AiRunner } from "../ai-binding";
+import type { AiRunner } from "../llm/ai-binding";
 import { base64Encode } from "../crypto";
 
 /** Checked against the generated catalogue (worker-configuration.d.ts), like the LLMs' ids. */

@@ -4,8 +4,8 @@
  * before the statement runs; a lost connection may also come after it ran (the write committed,
  * its answer lost), the case that makes blind retries of writes unsafe.
  */
-import type { D1Interceptor } from "../db/d1-intercept";
-import { anyOf, drawFault, type FaultPlan } from "./plan";
+import type { D1Interceptor } from "./d1-intercept";
+import { anyOf, drawFault, type FaultPlan } from "../faults/plan";
 
 const D1_FAULTS = [
 	{ message: "Network connection lost.", ran: false },
