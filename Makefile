@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-node-suites test-worker-and-node-suites test-ai-then-node-suites
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-restore-drill test-node-suites test-worker-and-node-suites test-ai-then-node-suites
 
 install:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,8 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
-test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak
+## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak, then the restore drill.
+test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak test-restore-drill
 
 ## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
 checks:
@@ -95,3 +95,7 @@ test-e2e:
 ## The chaos soak in its short mode (under 3 minutes): tier kills, broken connections, a Worker restart.
 test-soak:
 	@npm run -s soak -- --short
+
+## Backup, loss and restore of a local stack with one processed video (about 90 s): tools/soak/restore-drill.ts.
+test-restore-drill:
+	@npm run -s drill:restore
