@@ -51,9 +51,10 @@ lint:
 typecheck:
 	@npm run -s typecheck
 
-## wrangler deploy --dry-run of the production config: bindings, bundle size budget, startup time.
+## wrangler deploy --dry-run of the production config: bindings, bundle size budget, startup time; then no change that breaks Workflow instances running through a deploy (scripts/check-workflow-compat.ts).
 deploy-check:
 	@npm run -s deploy:check
+	@npm run -s check:workflows
 
 test-contract:
 	@npm run -s test:contract
