@@ -93,9 +93,10 @@ test-sdk:
 test-e2e:
 	@npm run -s test:e2e
 
-## The chaos soak in its short mode (under 3 minutes): tier kills, broken connections, a Worker restart.
+## The chaos soak in its short mode (under 3 minutes): tier kills, broken connections, a Worker restart, and every
+## dependency failing (D1, R2, Workers AI's stand-in, the tier drained, its disk full when run as root).
 test-soak:
-	@npm run -s soak -- --short
+	@npm run -s soak -- --short --faults all
 
 ## Backup, loss and restore of a local stack with one processed video (about 90 s): tools/soak/restore-drill.ts.
 test-restore-drill:
