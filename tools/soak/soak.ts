@@ -722,8 +722,11 @@ function dependencyVars(): Record<string, string> {
 
 function faultSummary(): string {
 	const parts: string[] = [];
-	if (dependencyFaults.d1) parts.push(`D1 ${dependencyFaults.d1.injected}/${dependencyFaults.d1.seen} statements`);
-	if (dependencyFaults.r2) parts.push(`R2 ${dependencyFaults.r2.injected}/${dependencyFaults.r2.seen} operations`);
+	// The Worker counts operations only in its fault lines: with none injected, how many it saw is unknown.
+	const share = (d: { injected: number; seen: number }, what: string) =>
+		d.seen > 0 ? `${d.injected}/${d.seen} ${what}` : `0 injected (${what} not counted)`;
+	if (dependencyFaults.d1) parts.push(`D1 ${share(dependencyFaults.d1, "statements")}`);
+	if (dependencyFaults.r2) parts.push(`R2 ${share(dependencyFaults.r2, "operations")}`);
 	if (dependencyFaults.ai) {
 		const f = Object.values(dependencyFaults.ai.faults).reduce((a, b) => a + b, 0);
 		parts.push(`AI ${f}/${dependencyFaults.ai.calls.whisper + dependencyFaults.ai.calls.llm} calls`);
