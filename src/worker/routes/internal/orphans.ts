@@ -1,12 +1,13 @@
 /**
  * The operator's routes, never the API's (no workspace may see another's keys): each request must
  * be signed with the deployment's SIGNING_SECRET in the render protocol's HMAC scheme (method, path
- * and query, a timestamp within 5 minutes; packages/contract request-auth.ts). `npm run admin`,
- * `npm run backup` and the soak sign them.
+ * and query, a timestamp within 5 minutes; packages/contract request-auth.ts). `npm run admin`
+ * and the soak sign them.
  * - `GET /internal/orphans?minAgeMinutes=10`: the orphan report (services/orphans.ts);
  * - `GET /internal/audit`: rows, objects and the ledger checked against each other (services/audit.ts);
  * - `GET /internal/object-list?cursor=`: one page of the bucket's objects with their size, ETag,
- *   checksums and metadata, what a backup's manifest records (scripts/backup.ts).
+ *   metadata: a deployed store's listing for a backup's manifest (a local backup, scripts/backup.ts,
+ *   reads the simulator's store directly).
  */
 import { verifyRenderRequest } from "@clipforge/contract";
 import { Hono } from "hono";
