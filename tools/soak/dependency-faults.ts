@@ -106,7 +106,8 @@ export function mountSmallDisk(dir: string, image: string, megabytes: number): S
 
 export function unmountSmallDisk(disk: SmallDisk): void {
 	if (!disk.mounted) return;
-	spawnSync("umount", [disk.dir]);
+	// Lazily: the stopped tier may still hold files in it for a moment (a plain umount then fails, busy).
+	spawnSync("umount", ["-l", disk.dir]);
 	rmSync(disk.image, { force: true });
 	disk.mounted = false;
 }
