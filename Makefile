@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-node-suites test-worker-and-node-suites test-ai-then-node-suites
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-restore-drill test-node-suites test-worker-and-node-suites test-ai-then-node-suites
 
 install:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,8 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
-test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak
+## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak, then the restore drill.
+test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak test-restore-drill
 
 ## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
 checks:
@@ -51,9 +51,10 @@ lint:
 typecheck:
 	@npm run -s typecheck
 
-## wrangler deploy --dry-run of the production config: bindings, bundle size budget, startup time.
+## wrangler deploy --dry-run of the production config: bindings, bundle size budget, startup time; then no change that breaks Workflow instances running through a deploy (scripts/check-workflow-compat.ts).
 deploy-check:
 	@npm run -s deploy:check
+	@npm run -s check:workflows
 
 test-contract:
 	@npm run -s test:contract
@@ -92,6 +93,11 @@ test-sdk:
 test-e2e:
 	@npm run -s test:e2e
 
-## The chaos soak in its short mode (under 3 minutes): tier kills, broken connections, a Worker restart.
+## The chaos soak in its short mode (under 3 minutes): tier kills, broken connections, a Worker restart, and every
+## dependency failing (D1, R2, Workers AI's stand-in, the tier drained, its disk full when run as root).
 test-soak:
-	@npm run -s soak -- --short
+	@npm run -s soak -- --short --faults all
+
+## Backup, loss and restore of a local stack with one processed video (about 90 s): tools/soak/restore-drill.ts.
+test-restore-drill:
+	@npm run -s drill:restore

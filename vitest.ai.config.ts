@@ -40,6 +40,8 @@ export default defineConfig(async () => {
 						AI_CATALOGUE,
 						// One LLM call's retries on capacity errors, without the production pauses.
 						LLM_RETRY_DELAYS_MS: "5,5,5",
+						// A Workers AI call that never answers is given up after this long (the stub's "hang").
+						AI_TIMEOUT_SECONDS: "2",
 					},
 					// An RPC service binding: `env.AI.run(model, input)` reaches the stub's `run`, as on the real binding.
 					serviceBindings: { AI: { name: "workers-ai-stub" } },

@@ -20,13 +20,31 @@ export interface OrphanReport {
 }
 
 /** The report from the Worker at `url`, signed with `signingSecret`. */
-export async function fetchOrphanReport(url: string, signingSecret: string, minAgeMinutes = 10): Promise<OrphanReport> {
-	const path = `/internal/orphans?minAgeMinutes=${minAgeMinutes}`;
+export function fetchOrphanReport(url: string, signingSecret: string, minAgeMinutes = 10): Promise<OrphanReport> {
+	return operatorGet<OrphanReport>(url, signingSecret, `/internal/orphans?minAgeMinutes=${minAgeMinutes}`);
+}
+
+/** What GET /internal/audit answers (src/worker/services/audit.ts). */
+export interface AuditReport {
+	clean: boolean;
+	counts: { workspaces: number; videos: number; clips: number; ledgerRows: number; objects: number };
+	objectsNamed: number;
+	problems: { kind: string; row: string; detail: string }[];
+	orphans: OrphanReport["orphans"];
+	failedKeepingCharge: string[];
+}
+
+export function fetchAudit(url: string, signingSecret: string): Promise<AuditReport> {
+	return operatorGet<AuditReport>(url, signingSecret, "/internal/audit");
+}
+
+/** GET one of the Worker's operator routes (/internal/…), signed with SIGNING_SECRET; answers its JSON. */
+export async function operatorGet<T>(url: string, signingSecret: string, path: string): Promise<T> {
 	const authorization = await signRenderRequest(signingSecret, { method: "GET", path, body: "" });
 	const response = await fetch(url + path, { headers: { authorization } });
 	if (!response.ok)
 		throw new Error(`GET ${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-	return (await response.json()) as OrphanReport;
+	return (await response.json()) as T;
 }
 
 /** SIGNING_SECRET from a dotenv file (`.dev.vars`, or a stack's `<state>/dev.vars`). */
@@ -38,7 +56,19 @@ export function signingSecretFrom(file: string): string | undefined {
 	return line?.slice("SIGNING_SECRET=".length).replace(/^"(.*)"$/, "$1");
 }
 
-export async function orphansCommand(argv: string[]): Promise<void> {
+/** `npm run admin -- audit [--url URL] [--secrets-file FILE]`: the audit as JSON; exits 1 unless clean. */
+export async function auditCommand(argv: string[]): Promise<void> {
+	const { url, secret } = operatorTarget(argv);
+	const report = await fetchAudit(url, secret);
+	console.log(JSON.stringify(report, null, 2));
+	console.error(
+		`audit: ${report.clean ? "clean" : "NOT clean"}: ${report.problems.length} problem(s), ${report.orphans.length} orphan(s); ${report.counts.videos} videos, ${report.counts.clips} clips, ${report.counts.ledgerRows} ledger rows, ${report.counts.objects} objects (${report.objectsNamed} named by rows)`,
+	);
+	if (!report.clean) process.exit(1);
+}
+
+/** The Worker's URL and SIGNING_SECRET from the flags (`--url`, `--secrets-file`), the environment or the default stack. */
+export function operatorTarget(argv: string[]): { url: string; secret: string; values: Record<string, unknown> } {
 	const { values } = parseArgs({
 		args: argv,
 		options: {
@@ -60,6 +90,11 @@ export async function orphansCommand(argv: string[]): Promise<void> {
 		);
 		process.exit(2);
 	}
+	return { url, secret, values };
+}
+
+export async function orphansCommand(argv: string[]): Promise<void> {
+	const { url, secret, values } = operatorTarget(argv);
 	const report = await fetchOrphanReport(url, secret, Number(values["min-age-minutes"]));
 	console.log(JSON.stringify(report, null, 2));
 	console.error(

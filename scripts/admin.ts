@@ -9,6 +9,9 @@
  *
  * `npm run admin -- orphans [--url URL] [--secrets-file FILE] [--min-age-minutes 10]` reports the R2
  * objects no row points to (scripts/admin-orphans.ts).
+ *
+ * `npm run admin -- audit [--url URL] [--secrets-file FILE]` checks rows, objects and the ledger
+ * against each other (GET /internal/audit, src/worker/services/audit.ts); exits 1 unless clean.
  */
 import { createHash, pbkdf2Sync, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -25,7 +28,15 @@ const USAGE =
 	"       npm run admin -- reset-password --email you@example.com --password P [--remote] [--persist-to DIR]\n" +
 	"       (a new password ends every session of the user)\n" +
 	"       npm run admin -- orphans [--url URL] [--secrets-file .dev.vars] [--min-age-minutes 10]\n" +
-	"       (R2 objects no row points to, from the running Worker; nothing is deleted)";
+	"       (R2 objects no row points to, from the running Worker; nothing is deleted)\n" +
+	"       npm run admin -- audit [--url URL] [--secrets-file .dev.vars]\n" +
+	"       (rows, objects and the minutes ledger checked against each other; exit 1 unless clean)";
+
+if (process.argv[2] === "audit") {
+	const { auditCommand } = await import("./admin-orphans.ts");
+	await auditCommand(process.argv.slice(3));
+	process.exit(0);
+}
 
 if (process.argv[2] === "orphans") {
 	const { orphansCommand } = await import("./admin-orphans.ts");

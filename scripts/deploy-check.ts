@@ -135,6 +135,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		console.error(`deploy-check: the production config lacks ${missing.join(", ")}`);
 		process.exit(1);
 	}
+	// The chaos soak's fault switch (src/worker/faults/plan.ts) belongs to a local stack's `--var` only.
+	if (check.bindings.includes("INJECT_FAULTS")) {
+		console.error(
+			"deploy-check: the production config sets INJECT_FAULTS, the chaos soak's fault switch; remove it",
+		);
+		process.exit(1);
+	}
 	if (check.gzipBytes > BUNDLE_BUDGET.gzipBytes) {
 		console.error(
 			`deploy-check: the bundle is over budget by ${mb(check.gzipBytes - BUNDLE_BUDGET.gzipBytes)} compressed`,

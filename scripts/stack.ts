@@ -277,14 +277,54 @@ export async function restartWorker(stateDir: string, downMs: number): Promise<v
  * `downMs`, and starts it again on the same port. For fault tests against the real stack.
  */
 export async function crashRenderTier(stateDir: string, downMs: number): Promise<void> {
-	const info = JSON.parse(readFileSync(join(stateDir, "stack.json"), "utf8")) as StackInfo;
-	const [renderPid, ...rest] = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
+	const [renderPid] = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
 	try {
 		process.kill(-renderPid!, "SIGKILL");
 	} catch {
 		// Already gone.
 	}
 	await new Promise((r) => setTimeout(r, downMs));
+	await startRenderTierAgain(stateDir);
+}
+
+/**
+ * Drains the running stack's render tier as a container platform does in a rollout: SIGTERM to
+ * its process (the container's main process), up to `graceMs` for it to finish its jobs and exit
+ * (Cloudflare Containers allow 15 minutes), then SIGKILL to whatever is left; then its successor
+ * starts on the same port. Says whether it exited within the grace, and how long it took.
+ */
+export async function drainRenderTier(stateDir: string, graceMs: number): Promise<{ exited: boolean; ms: number }> {
+	const [renderPid] = JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[];
+	const started = Date.now();
+	const alive = () => {
+		try {
+			process.kill(renderPid!, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	try {
+		process.kill(renderPid!, "SIGTERM");
+	} catch {
+		// Already gone.
+	}
+	while (alive() && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 200));
+	const exited = !alive();
+	try {
+		process.kill(-renderPid!, "SIGKILL");
+	} catch {
+		// Gone, with its process group.
+	}
+	const ms = Date.now() - started;
+	await startRenderTierAgain(stateDir);
+	return { exited, ms };
+}
+
+/** A new render tier on the stack's port, as it was launched, recorded in pids.json. */
+async function startRenderTierAgain(stateDir: string): Promise<void> {
+	const info = JSON.parse(readFileSync(join(stateDir, "stack.json"), "utf8")) as StackInfo;
+	const rest = (JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[]).slice(1);
 	const render = spawnRenderTier(
 		stateDir,
 		Number(new URL(info.renderUrl).port),

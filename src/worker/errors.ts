@@ -6,6 +6,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isTransientD1Error } from "./db/d1-retry";
 import type { AppEnv } from "./env";
 import { requestLog } from "./middleware/request-log";
 
@@ -124,7 +125,14 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
 			"internal_error";
 		return errorResponse(c, code, err.message || "The request failed.");
 	}
-	requestLog(c).error("unhandled_error", { method: c.req.method, path: c.req.path, error: err });
+	const where = { method: c.req.method, path: c.req.path, error: err };
+	if (isTransientStorageError(err)) {
+		// D1 or R2 failed for a moment (their documented transient errors): the client may simply retry.
+		requestLog(c).warn("storage_unavailable", where);
+		c.header("Retry-After", "1");
+		return errorResponse(c, "service_unavailable", "Storage failed for a moment; retry the request.");
+	}
+	requestLog(c).error("unhandled_error", where);
 	return errorResponse(c, "internal_error", "Something went wrong on our side; the request id helps us find it.");
 }
 
@@ -135,4 +143,12 @@ export function handleZodError(
 ): Response | undefined {
 	if (result.success) return undefined;
 	return errorResponse(c, "invalid_request", "The request is invalid.", zodIssues(result.error));
+}
+
+/** R2's service errors the docs say to retry (https://developers.cloudflare.com/r2/api/error-codes/). */
+const TRANSIENT_R2 = /\((10001|10043|10054|10058)\)\s*$/;
+
+/** D1's or R2's documented transient errors: the same request may well succeed a moment later. */
+export function isTransientStorageError(error: unknown): boolean {
+	return isTransientD1Error(error) || (error instanceof Error && TRANSIENT_R2.test(error.message));
 }

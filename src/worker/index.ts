@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { withInjectedFaults } from "./faults/env";
 import { purgeExpired } from "./services/purge";
 import { reconcileStaleVideos } from "./services/reconcile";
 import { purgeStaleSmokeRuns } from "./services/smoke/checks";
@@ -10,9 +11,11 @@ const app = createApp();
 
 // biome-ignore lint/style/noDefaultExport: Wrangler needs the default export.
 export default {
-	fetch: app.fetch,
+	// The bindings pass through faults/env.ts (R2's seam: nothing changes unless a local stack sets INJECT_FAULTS).
+	fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, withInjectedFaults(env), ctx),
 	/** Cron trigger: fail and refund videos whose workflow died without saying so; drop expired sessions, idempotency keys and sign-in backoff keys; abort uploads past their expiry; delete stored sources past their retention and caption previews not drawn for 30 days; drop smoke checks' objects left over an hour. */
-	scheduled(_controller, env, ctx) {
+	scheduled(_controller, bindings, ctx) {
+		const env = withInjectedFaults(bindings);
 		ctx.waitUntil(reconcileStaleVideos(env));
 		ctx.waitUntil(purgeExpired(env));
 		ctx.waitUntil(purgeAbandonedUploads(env));

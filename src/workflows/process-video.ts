@@ -15,6 +15,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { renderJobBudgetMs } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { CLIP_SECONDS } from "@clipforge/domain";
+import { withInjectedFaults } from "../worker/faults/env";
 import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
 import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
@@ -90,7 +91,8 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		const params = paramsOf(event.payload);
 		if (params.kind === "smoke")
 			return workflowStep.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
-		const run = videoRun(this.env, params.videoId, event.instanceId);
+		// R2's seam (faults/env.ts): the bindings themselves unless a local stack sets INJECT_FAULTS.
+		const run = videoRun(withInjectedFaults(this.env), params.videoId, event.instanceId);
 		// Every step that runs also leaves a row of the video's timeline (when it started and ended),
 		// and a failed attempt a log line.
 		const step = withStepTimeline(

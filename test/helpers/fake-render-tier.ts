@@ -74,7 +74,7 @@ export interface FakeSource {
 }
 
 /** A 5xx-style binding error, a timeout error, or an answer in the wrong shape. */
-export type WhisperFault = "error" | "timeout" | "malformed";
+export type WhisperFault = "error" | "timeout" | "malformed" | "hang";
 
 export class FakeRenderTier {
 	readonly sources = new Map<string, FakeSource>();

@@ -4,6 +4,8 @@ import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call, submitBodyAndProcess } from "../helpers/api";
 import { useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
 import { renderJobs } from "@clipforge/contract";
+import { sha256Hex } from "../../src/worker/services/crypto";
+import { IDEMPOTENCY_ABANDONED_SECONDS } from "../../src/worker/services/idempotency";
 import { signWebhook } from "../../src/worker/services/webhooks";
 
 const fake = useFakeRenderTier({ introspect: false });
@@ -68,6 +70,29 @@ describe("Idempotency-Key", () => {
 		});
 		expect(bad.status).toBe(400);
 		expect(bad.body.error.details[0].path).toBe("Idempotency-Key");
+	});
+	it("a key whose first request died before answering is a 409 for a moment, then accepted once, charged once", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const body = { hostedUrl: source(60) };
+		const headers = { "idempotency-key": "lost-answer" };
+		// What a first request leaves when D1 wrote its reservation and the answer was lost on the way back.
+		const hash = await sha256Hex(JSON.stringify(body));
+		const reserve = (at: Date) =>
+			env.DB.prepare(
+				"INSERT OR REPLACE INTO idempotency_keys (workspace_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)",
+			)
+				.bind(workspaceId, headers["idempotency-key"], hash, at.toISOString())
+				.run();
+		await reserve(new Date(Date.now() - 10_000));
+		const meanwhile = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+		expect(meanwhile.status).toBe(409);
+		expect(meanwhile.body.error.message).toMatch(/still being processed/);
+		await reserve(new Date(Date.now() - (IDEMPOTENCY_ABANDONED_SECONDS + 5) * 1000));
+		const retried = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+		expect(retried.status).toBe(201);
+		const again = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+		expect(again.body).toEqual(retried.body);
+		expect(await balanceOf(workspaceId)).toBe(19);
 	});
 });
 

@@ -171,6 +171,18 @@ describe("a lost connection to the render tier", () => {
 		const { client, slept } = clientOf([busy, busy, { events: [result] }]);
 		await expect(client.run("renderClip", REQUEST)).resolves.toMatchObject({ bytes: 10 });
 		expect(slept).toEqual([5000, 5000]);
+		// Busy without a Retry-After (a job whose disk filled up, told in its stream): asked again backing off.
+		const full: Connection = {
+			events: [
+				{
+					type: "error",
+					error: { code: "busy", message: "This render instance's disk is full", retryable: true },
+				},
+			],
+		};
+		const backingOff = clientOf([full, full, full, { events: [result] }]);
+		await expect(backingOff.client.run("renderClip", REQUEST)).resolves.toMatchObject({ bytes: 10 });
+		expect(backingOff.slept).toEqual([250, 500, 1000]);
 		const impatient = clientOf([busy, busy], { busyWaitMs: 0 });
 		await expect(impatient.client.run("renderClip", REQUEST)).rejects.toMatchObject({ code: "busy" });
 		expect(impatient.sent).toHaveLength(1);

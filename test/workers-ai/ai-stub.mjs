@@ -63,6 +63,8 @@ export default class WorkersAiStub extends WorkerEntrypoint {
 		// Messages as the binding words them: "<code>: <text>" (Workers AI error codes).
 		if (fault === "error") throw new Error("3040: Capacity temporarily exceeded, please try again.");
 		if (fault === "timeout") throw new Error("3046: Request timeout");
+		// A call that does not answer for minutes (the Worker's deadline, AI_TIMEOUT_SECONDS, must give it up).
+		if (fault === "hang") await new Promise((resolve) => setTimeout(resolve, 5 * 60_000));
 		if (fault === "malformed") return { text: "…", segments: [{ start: "zero", words: null }] };
 		return descriptor.whisper;
 	}

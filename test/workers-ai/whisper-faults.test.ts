@@ -32,6 +32,8 @@ describe("Whisper on Workers AI", () => {
 		["capacity errors (5xx)", ["error", "error"]],
 		["a timeout", ["timeout"]],
 		["an answer in the wrong shape", ["malformed", "malformed"]],
+		// Given up at the Worker's deadline (AI_TIMEOUT_SECONDS, 2 s here), not at the step's 30 minutes.
+		["a call that never answers", ["hang"]],
 	];
 	for (const [name, faults] of transient) {
 		it(`retries ${name} and completes`, async () => {

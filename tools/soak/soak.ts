@@ -1,5 +1,7 @@
 /**
- * `npm run soak [-- --short] [--videos 36] [--workspaces 6] [--minutes 20] [--kill-every 60] [--break 0.1] [--seed 1]`
+ * `npm run soak [-- --short] [--videos 36] [--workspaces 6] [--minutes 20] [--kill-every 60] [--break 0.1] [--seed 1]
+ *  [--faults d1,r2,ai,disk,drain|all] [--d1-rate 0.02] [--r2-rate 0.02] [--ai-rate 0.05] [--drain-every 150]
+ *  [--drain-grace 30] [--disk-mb 2816] [--disk-full-every 120] [--disk-full-for 15]`
  *
  * The chaos soak, against the local stack (scripts/stack.ts: the native render tier and
  * `wrangler dev`): several workspaces submit videos over the window with varied configs (captions,
@@ -8,7 +10,11 @@
  * - a proxy between the Worker (RENDER_URL) and the tier resets or cuts `--break` of the
  *   connections (fault-proxy.ts), long-lived job streams included;
  * - the Worker (`wrangler dev`) is stopped and started again on the same state once, mid-window;
- * - every unfinished video's status is read every 2 s.
+ * - every unfinished video's status is read every 2 s;
+ * - with `--faults` (dependency-faults.ts), the dependencies fail too: D1 statements and R2
+ *   operations (the Worker's injected faults, INJECT_FAULTS), Workers AI (a local stand-in,
+ *   ai-stand-in.ts, the production transcriber and LLM path), the tier drained (SIGTERM, a grace,
+ *   SIGKILL) and its work folder's disk full for a while.
  * Local dev fires no cron by itself: the soak calls the scheduled handler every 30 s, as Cloudflare
  * would every 5 minutes (its reconciler wakes instances the local engine left idle when the Worker
  * restarted, RECONCILE_STALE_MINUTES 2 here). After the window the faults stop and the stack drains.
@@ -17,7 +23,9 @@
  * clip's file checked with ffprobe against its stated length, each balance against the ledger's
  * rule, status p50/p99 and 5xx, job files left in the tier's work folder, orphaned R2 objects. Exits
  * 1 unless: 0 stuck, ≥ 95% completed (all, with --short), the rest failed and refunded, every
- * balance exact, no 5xx on status, every clip as long as it says, 0 job files, 0 orphans.
+ * balance exact, no 5xx on status, every clip as long as it says, 0 job files, 0 orphans, no video
+ * made twice by a retried submission, and the store's audit clean (GET /internal/audit: rows,
+ * objects and the ledger agree).
  * `--short` (make test): 2 videos of a 20 s talk in 2 workspaces (captions, smart crop), a 45 s
  * window with a kill every 15 s, 15% of connections broken and the Worker restarted once.
  */
@@ -28,12 +36,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { jobFilesIn } from "../../containers/render/src/sweep.ts";
-import { fetchOrphanReport, signingSecretFrom, type OrphanReport } from "../../scripts/admin-orphans.ts";
+import {
+	fetchAudit,
+	fetchOrphanReport,
+	signingSecretFrom,
+	type AuditReport,
+	type OrphanReport,
+} from "../../scripts/admin-orphans.ts";
 import { createAccountSql } from "../../src/worker/db/bootstrap.ts";
 import { makeTalkVideo, SPEAKER_FACE } from "../../scripts/sample-video.ts";
 import { serveDirectory } from "../../scripts/serve-files.ts";
 import {
 	crashRenderTier,
+	drainRenderTier,
+	ensureLocalSecrets,
 	freePort,
 	renderWorkDir,
 	restartWorker,
@@ -44,6 +60,17 @@ import {
 } from "../../scripts/stack.ts";
 import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 import { checkBalances, checkClips, percentile, queryLocalD1, type ClipCheck } from "./checks.ts";
+import { startAiStandIn, type AiStandIn } from "./ai-stand-in.ts";
+import {
+	fillDisk,
+	freeDisk,
+	injectedFaults,
+	injectFaultsVar,
+	mountSmallDisk,
+	parseFaults,
+	unmountSmallDisk,
+	type SmallDisk,
+} from "./dependency-faults.ts";
 import { seededRandom, startFaultProxy } from "./fault-proxy.ts";
 
 const { values: flags } = parseArgs({
@@ -57,9 +84,19 @@ const { values: flags } = parseArgs({
 		seed: { type: "string", default: "1" },
 		"drain-minutes": { type: "string" },
 		keep: { type: "boolean", default: false },
+		faults: { type: "string" },
+		"d1-rate": { type: "string", default: "0.02" },
+		"r2-rate": { type: "string", default: "0.02" },
+		"ai-rate": { type: "string", default: "0.05" },
+		"drain-every": { type: "string" },
+		"drain-grace": { type: "string" },
+		"disk-mb": { type: "string", default: "2816" },
+		"disk-full-every": { type: "string" },
+		"disk-full-for": { type: "string" },
 	},
 });
 const short = flags.short;
+const faultsOn = parseFaults(flags.faults);
 const plan = {
 	videos: Number(flags.videos ?? (short ? 2 : 36)),
 	workspaces: Number(flags.workspaces ?? (short ? 2 : 6)),
@@ -77,6 +114,20 @@ const plan = {
 	sourceSeconds: short ? [20] : [45, 60, 75],
 	clipSeconds: short ? { clipDurationMin: 5, clipDurationMax: 12 } : { clipDurationMin: 10, clipDurationMax: 25 },
 	sweepIntervalSeconds: short ? 10 : 30,
+	dependencyFaults: {
+		on: [...faultsOn],
+		d1Rate: Number(flags["d1-rate"]),
+		r2Rate: Number(flags["r2-rate"]),
+		aiRate: Number(flags["ai-rate"]),
+		/** A drain every this many seconds, its grace (Cloudflare's is 15 minutes; shortened here). */
+		drainEveryMs: Number(flags["drain-every"] ?? (short ? 20 : 150)) * 1000,
+		drainGraceMs: Number(flags["drain-grace"] ?? (short ? 10 : 30)) * 1000,
+		diskMb: Number(flags["disk-mb"]),
+		diskFullEveryMs: Number(flags["disk-full-every"] ?? (short ? 25 : 120)) * 1000,
+		diskFullForMs: Number(flags["disk-full-for"] ?? (short ? 6 : 15)) * 1000,
+		/** A Workers AI call is given up after this long (the stand-in's hangs outlast it). */
+		aiTimeoutSeconds: 90,
+	},
 };
 const CONFIGS: { name: string; config: Record<string, unknown> }[] = [
 	{ name: "captions", config: { enableCaptions: true } },
@@ -105,12 +156,18 @@ interface VideoRecord {
 
 const log = (message: string) => console.error(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Sleeps `ms`, or less when the fault window ends first. */
+const sleepWhileFaulting = async (ms: number) => {
+	const until = Date.now() + ms;
+	while (faulting && Date.now() < until) await sleep(Math.min(1000, until - Date.now()));
+};
 
 const stateDir = mkdtempSync(join(tmpdir(), "clipforge-soak-"));
 // Interrupted (Ctrl-C, a CI timeout): the stack it started goes with it; the state stays for a look.
 for (const signal of ["SIGINT", "SIGTERM"] as const)
 	process.once(signal, () => {
 		stopStack(stateDir);
+		if (disk) unmountSmallDisk(disk);
 		console.error(`soak interrupted; its state is in ${stateDir}`);
 		process.exit(130);
 	});
@@ -122,6 +179,31 @@ for (const seconds of plan.sourceSeconds)
 const files = await serveDirectory(media);
 const random = seededRandom(plan.seed);
 const renderPort = await freePort();
+const df = plan.dependencyFaults;
+/**
+ * When the fault window ends, fixed before the stack starts: the Worker's injected faults stop then
+ * (INJECT_FAULTS's `until`), so the window runs from the first submission to this moment (the
+ * stack's start-up, about a minute, is allowed for).
+ */
+const STARTUP_ALLOWANCE_MS = 60_000;
+const faultsUntil = Date.now() + STARTUP_ALLOWANCE_MS + plan.windowMs;
+// The tier's work folder on a small disk of its own, before the tier starts.
+let disk: SmallDisk | null = faultsOn.has("disk")
+	? mountSmallDisk(renderWorkDir(stateDir), join(stateDir, "render-disk.img"), df.diskMb)
+	: null;
+if (disk && !disk.mounted) log(`disk faults skipped: the small disk could not be mounted (${disk.reason})`);
+if (disk && !disk.mounted) disk = null;
+let aiStandIn: AiStandIn | null = null;
+if (faultsOn.has("ai")) {
+	const { RENDER_SECRET } = ensureLocalSecrets(secretsFileFor(stateDir));
+	aiStandIn = await startAiStandIn({
+		renderUrl: `http://127.0.0.1:${renderPort}`,
+		renderSecret: RENDER_SECRET,
+		faultShare: df.aiRate,
+		random: seededRandom(plan.seed + 7),
+		hangMs: (df.aiTimeoutSeconds + 40) * 1000,
+	});
+}
 const proxy = await startFaultProxy({
 	target: { host: "127.0.0.1", port: renderPort },
 	breakShare: plan.breakShare,
@@ -137,7 +219,7 @@ const stack = await startStack({
 		// --short runs in make test, beside the end-to-end suite: the fastest encode (a soak checks lengths, not bytes).
 		...(short ? { X264_PRESET: "ultrafast" } : {}),
 	},
-	workerVars: { RECONCILE_STALE_MINUTES: plan.staleMinutes },
+	workerVars: { RECONCILE_STALE_MINUTES: plan.staleMinutes, ...dependencyVars() },
 });
 const persist = join(stateDir, "wrangler-state");
 log(`stack up: ${stack.url}, render tier ${stack.renderUrl} behind ${proxy.url}`);
@@ -149,11 +231,12 @@ async function api(
 	method: string,
 	path: string,
 	body?: unknown,
+	headers: Record<string, string> = {},
 ): Promise<{ status: number; body: any; ms: number }> {
 	const started = performance.now();
 	const response = await fetch(stack.url + path, {
 		method,
-		headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+		headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
@@ -182,8 +265,24 @@ const statusReads = { ms: [] as number[], byStatus: {} as Record<string, number>
 const faults = { kills: 0, workerRestarts: 0, crons: 0, workerDownMs: 0 };
 const terminal = (v: VideoRecord) => v.status === "completed" || v.status === "failed";
 const t0 = Date.now();
-const faultsEnd = t0 + plan.windowMs;
+// With the Worker's faults on, the window ends when they do (faultsUntil); otherwise windowMs after now.
+const faultsEnd = injectFaultsVar(faultsOn, { d1: df.d1Rate, r2: df.r2Rate }, 0) ? faultsUntil : t0 + plan.windowMs;
+const windowMs = faultsEnd - t0;
 let faulting = true;
+const dependencyCounts = {
+	drains: 0,
+	drainsWithinGrace: 0,
+	drainMs: [] as number[],
+	diskFullEpisodes: 0,
+	diskFullMs: 0,
+};
+/** One tier fault at a time: a kill and a drain never overlap. */
+let tierBusy: Promise<unknown> = Promise.resolve();
+const onTier = <T>(work: () => Promise<T>): Promise<T> => {
+	const next = tierBusy.then(work, work);
+	tierBusy = next.catch(() => undefined);
+	return next;
+};
 
 async function submit(video: VideoRecord): Promise<void> {
 	const { name, config } = CONFIGS.find((c) => c.name === video.config)!;
@@ -191,10 +290,15 @@ async function submit(video: VideoRecord): Promise<void> {
 	for (;;) {
 		video.submitAttempts++;
 		try {
-			const result = await api(keys[video.workspace]!, "POST", "/api/videos/hosted", {
-				hostedUrl: `${files.url}/${video.source}?n=${video.index}`,
-				config: { ...CLIP_CONFIG, ...config },
-			});
+			// The same Idempotency-Key on every try, as the SDK sends it: a submission whose answer was lost
+			// (a D1 write that committed, then failed) is answered from its first try, never made twice.
+			const result = await api(
+				keys[video.workspace]!,
+				"POST",
+				"/api/videos/hosted",
+				{ hostedUrl: `${files.url}/${video.source}?n=${video.index}`, config: { ...CLIP_CONFIG, ...config } },
+				{ "idempotency-key": `soak-${plan.seed}-${t0}-${video.index}` },
+			);
 			if (result.status === 201) {
 				video.id = result.body.video.id;
 				video.submittedAt = Date.now();
@@ -217,7 +321,7 @@ async function submit(video: VideoRecord): Promise<void> {
 }
 
 const submitter = (async () => {
-	const spacing = (plan.windowMs * plan.submitShare) / Math.max(1, plan.videos);
+	const spacing = (windowMs * plan.submitShare) / Math.max(1, plan.videos);
 	for (const video of videos) {
 		const at = t0 + video.index * spacing;
 		if (at > Date.now()) await sleep(at - Date.now());
@@ -258,10 +362,10 @@ const poller = (async () => {
 
 const killer = (async () => {
 	for (;;) {
-		await sleep(plan.killEveryMs);
+		await sleepWhileFaulting(plan.killEveryMs);
 		if (!faulting) return;
 		try {
-			await crashRenderTier(stateDir, 1000);
+			await onTier(() => crashRenderTier(stateDir, 1000));
 			faults.kills++;
 			log(`render tier killed and started again (${faults.kills})`);
 		} catch (error) {
@@ -283,7 +387,7 @@ const scheduler = (async () => {
 })();
 
 const workerRestart = (async () => {
-	await sleep(plan.windowMs * plan.restartAt);
+	await sleep(windowMs * plan.restartAt);
 	const started = Date.now();
 	log("stopping the Worker (wrangler dev) and starting it again on the same state");
 	await restartWorker(stateDir, 2000);
@@ -292,11 +396,50 @@ const workerRestart = (async () => {
 	log(`Worker back after ${Math.round(faults.workerDownMs / 1000)} s`);
 })();
 
-await sleep(plan.windowMs);
+/** Drains the tier every drainEveryMs (half a period after the kills' rhythm): SIGTERM, the grace, SIGKILL. */
+const drainer = (async () => {
+	if (!faultsOn.has("drain")) return;
+	await sleepWhileFaulting(df.drainEveryMs / 2);
+	while (faulting) {
+		const drained = await onTier(() => drainRenderTier(stateDir, df.drainGraceMs)).catch((error: Error) => {
+			log(`render tier drain failed: ${error.message}`);
+			return null;
+		});
+		if (drained) {
+			dependencyCounts.drains++;
+			if (drained.exited) dependencyCounts.drainsWithinGrace++;
+			dependencyCounts.drainMs.push(drained.ms);
+			log(
+				`render tier drained (${dependencyCounts.drains}): ${drained.exited ? "exited by itself" : "SIGKILLed at the grace's end"} after ${Math.round(drained.ms / 1000)} s`,
+			);
+		}
+		await sleepWhileFaulting(df.drainEveryMs);
+	}
+})();
+
+/** Fills the tier's small disk every diskFullEveryMs for diskFullForMs. */
+const diskFiller = (async () => {
+	if (!disk) return;
+	await sleepWhileFaulting(df.diskFullEveryMs / 3);
+	while (faulting) {
+		const filled = fillDisk(disk);
+		const started = Date.now();
+		log(`the tier's disk is full (${Math.round(filled / 1e6)} MB of ballast)`);
+		await sleepWhileFaulting(df.diskFullForMs);
+		freeDisk(disk);
+		dependencyCounts.diskFullEpisodes++;
+		dependencyCounts.diskFullMs += Date.now() - started;
+		await sleepWhileFaulting(df.diskFullEveryMs);
+	}
+})();
+
+await sleep(windowMs);
 faulting = false;
 proxy.setBreakShare(0);
-log("fault window over: no more kills or broken connections; draining");
-await Promise.all([submitter, killer, workerRestart]);
+aiStandIn?.setFaultShare(0);
+if (disk) freeDisk(disk);
+log("fault window over: no more kills, drains, full disks or broken connections; draining");
+await Promise.all([submitter, killer, workerRestart, drainer, diskFiller]);
 await poller;
 await scheduler;
 
@@ -309,6 +452,13 @@ try {
 	orphans = await fetchOrphanReport(stack.url, secret, 0);
 } catch (error) {
 	orphans = { error: (error as Error).message };
+}
+
+let audit: AuditReport | { error: string };
+try {
+	audit = await fetchAudit(stack.url, secret);
+} catch (error) {
+	audit = { error: (error as Error).message };
 }
 
 const clipChecks: ClipCheck[] = [];
@@ -349,6 +499,51 @@ const notSubmitted = videos.filter((v) => v.status === "not submitted").length;
 const stuck = videos.filter((v) => !terminal(v) && v.status !== "not submitted").length;
 const orphanCount = "orphans" in orphans ? orphans.orphans.length : null;
 const completedShare = completed / plan.videos;
+// A submission retried after a lost answer must not have made a second video.
+const accepted = new Set(videos.filter((v) => v.id).map((v) => v.id));
+const unknownVideos = videoRows.filter((v) => ours.has(v.workspace_id) && !accepted.has(v.id)).map((v) => v.id);
+const injected = injectedFaults(workerLog);
+const dependencyFaults = {
+	on: [...faultsOn],
+	d1: faultsOn.has("d1")
+		? { rate: df.d1Rate, ...injected.d1, observedRate: rate(injected.d1.injected, injected.d1.seen) }
+		: null,
+	r2: faultsOn.has("r2")
+		? { rate: df.r2Rate, ...injected.r2, observedRate: rate(injected.r2.injected, injected.r2.seen) }
+		: null,
+	ai: aiStandIn
+		? {
+				rate: df.aiRate,
+				calls: aiStandIn.counts.calls,
+				faults: aiStandIn.counts.faults,
+				observedRate: rate(
+					Object.values(aiStandIn.counts.faults).reduce((a, b) => a + b, 0),
+					aiStandIn.counts.calls.whisper + aiStandIn.counts.calls.llm,
+				),
+				timeoutSeconds: df.aiTimeoutSeconds,
+			}
+		: null,
+	drain: faultsOn.has("drain")
+		? {
+				everySeconds: df.drainEveryMs / 1000,
+				graceSeconds: df.drainGraceMs / 1000,
+				drains: dependencyCounts.drains,
+				exitedWithinGrace: dependencyCounts.drainsWithinGrace,
+				secondsToExit: dependencyCounts.drainMs.map((ms) => Math.round(ms / 100) / 10),
+				tierDrainLogs: count(renderLog, /"event":"draining"/g),
+			}
+		: null,
+	disk: faultsOn.has("disk")
+		? disk
+			? {
+					megabytes: df.diskMb,
+					fullEpisodes: dependencyCounts.diskFullEpisodes,
+					fullSeconds: Math.round(dependencyCounts.diskFullMs / 1000),
+					everySeconds: df.diskFullEveryMs / 1000,
+				}
+			: { skipped: "the small disk could not be mounted (needs root)" }
+		: null,
+};
 const verdicts = {
 	noneStuck: stuck === 0,
 	everySubmissionAccepted: notSubmitted === 0,
@@ -358,6 +553,8 @@ const verdicts = {
 	clipsAsLongAsStated: clipChecks.every((c) => c.ok),
 	noJobFilesLeft: jobFiles.length === 0,
 	noOrphans: orphanCount === 0,
+	noVideoMadeTwice: unknownVideos.length === 0,
+	auditClean: "clean" in audit && audit.clean,
 };
 const report = {
 	measuredAt: new Date().toISOString(),
@@ -414,6 +611,9 @@ const report = {
 		byHttpStatus: statusReads.byStatus,
 		unavailableWhileWorkerRestarted: statusReads.unavailable,
 	},
+	dependencyFaults,
+	audit,
+	videosNotSubmittedByTheSoak: unknownVideos,
 	faults: {
 		...faults,
 		connections: proxy.counts,
@@ -449,12 +649,16 @@ writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 stopStack(stateDir);
 await proxy.close();
 await files.close();
+await aiStandIn?.close();
+if (disk) unmountSmallDisk(disk);
 if (!flags.keep && report.passed) rmSync(stateDir, { recursive: true, force: true });
 
 console.log(
 	`soak (${report.mode}): ${completed}/${plan.videos} completed, ${failed} failed, ${stuck} stuck${notSubmitted ? `, ${notSubmitted} never accepted` : ""}; clips ${report.clips.ok}/${report.clips.checked} as long as stated; ` +
 		`balances ${balances.filter((b) => b.ok).length}/${balances.length} exact; status p50 ${report.status.p50Ms} ms p99 ${report.status.p99Ms} ms, ${statusReads.fiveXx} 5xx; ` +
 		`${faults.kills} kills, ${report.faults.brokenConnections}/${proxy.counts.connections} connections broken, ${faults.workerRestarts} Worker restart(s); ` +
+		(faultsOn.size > 0 ? `dependency faults ${[...faultsOn].join(",")}: ${faultSummary()}; ` : "") +
+		`audit ${"clean" in audit ? (audit.clean ? "clean" : `NOT clean (${audit.problems.length} problems, ${audit.orphans.length} orphans)`) : audit.error}; ` +
 		`left behind: ${jobFiles.length} job files, ${orphanCount ?? "?"} orphaned objects → ${out}`,
 );
 if (!report.passed) {
@@ -500,6 +704,44 @@ function createWorkspaces(persistTo: string, count: number, minutes: number): st
 	if (result.status !== 0)
 		throw new Error(`creating the soak's workspaces failed: ${result.stderr || result.stdout}`);
 	return keys;
+}
+
+/** The Worker's vars for the dependency faults: INJECT_FAULTS (d1, r2), and the AI stand-in in place of Workers AI (ai). */
+function dependencyVars(): Record<string, string> {
+	const vars: Record<string, string> = {};
+	const inject = injectFaultsVar(faultsOn, { d1: df.d1Rate, r2: df.r2Rate }, faultsUntil);
+	if (inject) vars.INJECT_FAULTS = inject;
+	if (aiStandIn) {
+		vars.TRANSCRIBER = "workers-ai";
+		vars.AI_URL = aiStandIn.url;
+		vars.AI_TIMEOUT_SECONDS = String(df.aiTimeoutSeconds);
+		vars.LLM_RETRY_DELAYS_MS = "500,2000,5000";
+	}
+	return vars;
+}
+
+function faultSummary(): string {
+	const parts: string[] = [];
+	// The Worker counts operations only in its fault lines: with none injected, how many it saw is unknown.
+	const share = (d: { injected: number; seen: number }, what: string) =>
+		d.seen > 0 ? `${d.injected}/${d.seen} ${what}` : `0 injected (${what} not counted)`;
+	if (dependencyFaults.d1) parts.push(`D1 ${share(dependencyFaults.d1, "statements")}`);
+	if (dependencyFaults.r2) parts.push(`R2 ${share(dependencyFaults.r2, "operations")}`);
+	if (dependencyFaults.ai) {
+		const f = Object.values(dependencyFaults.ai.faults).reduce((a, b) => a + b, 0);
+		parts.push(`AI ${f}/${dependencyFaults.ai.calls.whisper + dependencyFaults.ai.calls.llm} calls`);
+	}
+	if (dependencyFaults.drain)
+		parts.push(
+			`${dependencyFaults.drain.drains} drains (${dependencyFaults.drain.exitedWithinGrace} within the grace)`,
+		);
+	if (dependencyFaults.disk && "fullEpisodes" in dependencyFaults.disk)
+		parts.push(`disk full ${dependencyFaults.disk.fullEpisodes}× (${dependencyFaults.disk.fullSeconds} s)`);
+	return parts.join(", ");
+}
+
+function rate(part: number, whole: number): number | null {
+	return whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
 }
 
 function round(value: number | null): number | null {

@@ -126,6 +126,8 @@ export interface RenderTier {
 	registry: JobRegistry;
 	/** Removes what no running job holds (sweep.ts); one sweep at a time, a request during one runs after it. */
 	sweep(): Promise<SweepReport>;
+	/** From now on a new job is refused (503 busy, retryable); running and joined ones go on (a SIGTERM's drain). */
+	drain(): void;
 }
 
 /**
@@ -149,6 +151,7 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 		return c.json({ ok, problems, warnings, versions }, ok ? 200 : 503);
 	});
 	const signedByWorker = requireWorkerSignature(secret);
+	let draining = false;
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
 	const idleMs = options.sweepIdleMs ?? secondsFromEnv("RENDER_SWEEP_IDLE_SECONDS", DEFAULT_SWEEP_IDLE_MS);
 	const sweep = serialSweeper(() => registry.heldPaths(), idleMs);
@@ -164,7 +167,12 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	for (const name of JOB_NAMES) {
 		const job = renderJobs[name];
 		const bodyLimited = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, "Body too large.") });
-		app.post(job.path, bodyLimited, signedByWorker, jobRoute(name, registry, maxJobs));
+		app.post(
+			job.path,
+			bodyLimited,
+			signedByWorker,
+			jobRoute(name, registry, maxJobs, () => draining),
+		);
 		app.all(job.path, (c) => refuse(c, 405, "Use POST."));
 	}
 	app.notFound((c) => refuse(c, 404, `No route ${c.req.method} ${c.req.path}`));
@@ -175,7 +183,14 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 			500,
 		);
 	});
-	return { app, registry, sweep };
+	return {
+		app,
+		registry,
+		sweep,
+		drain: () => {
+			draining = true;
+		},
+	};
 }
 
 /**
@@ -206,7 +221,7 @@ function serialSweeper(held: () => Set<string>, idleMs: number): () => Promise<S
 }
 
 /** The route of one job: validates the body, then answers from a kept result, a running job or a new one. */
-function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
+function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number, draining: () => boolean) {
 	const job = renderJobs[name];
 	const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
 	return async (c: Context<GuardEnv>) => {
@@ -222,6 +237,7 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 		const kept = keep ? registry.keptResult(key) : undefined;
 		const full = registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name);
 		const fresh = !kept && !registry.isRunning(key);
+		if (fresh && draining()) return drainingBusy(c);
 		if (fresh && full) return busy(c, maxJobs);
 		// A workspace's share of this job (WORKSPACE_JOB_LIMITS): its excess is its own 429, never a 503 for others.
 		const share = workspaceShare(name, parsed.data);
@@ -273,6 +289,31 @@ function busy(c: Context, maxJobs: number) {
 	c.header("Retry-After", "5");
 	const message = `The render tier is running its maximum of ${maxJobs} jobs; retry shortly.`;
 	return c.json({ error: { code: "busy", message, retryable: true } satisfies RenderError }, 503);
+}
+
+/** 503 `busy` (retryable) while the instance drains: the Worker sends the job again on a new connection, to its successor. */
+function drainingBusy(c: Context) {
+	c.header("Retry-After", "2");
+	c.header("Connection", "close");
+	const message = "This render instance is shutting down (draining its jobs); retry on its successor.";
+	return c.json({ error: { code: "busy", message, retryable: true } satisfies RenderError }, 503);
+}
+
+/**
+ * SIGTERM, as a container platform sends it before SIGKILL (Cloudflare Containers: 15 minutes
+ * later): stop listening, refuse new jobs on open connections, let the running ones end and answer
+ * (their callers stay connected), then exit. A job still running at SIGKILL is cut as by any kill:
+ * the Worker sends it again to the successor, and its files go with the instance's disk (or the
+ * successor's startup sweep, locally).
+ */
+async function drainThenExit(server: Server, tier: RenderTier): Promise<void> {
+	log("draining", { running: tier.registry.runningCount });
+	tier.drain();
+	server.close();
+	server.closeIdleConnections();
+	while (tier.registry.runningCount > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+	log("drained", {});
+	process.exit(0);
 }
 
 /** A job without progress answers its result (or its error) as one JSON body. */
@@ -366,6 +407,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		}),
 	);
 	const server = serverFor(tier);
+	process.once("SIGTERM", () => void drainThenExit(server, tier));
 	// A job paused for another workspace's (encode-slots.ts) says so in the log, and when it goes on.
 	cpuSlots.observe = (event, hold) =>
 		log(`cpu job ${event}`, { workspace: hold.workspace, video: hold.video, pausedMs: hold.pausedMs() });

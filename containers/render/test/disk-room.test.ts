@@ -67,3 +67,26 @@ describe("a render instance's disk", () => {
 		expect(disk.freeBytes).toBeLessThanOrEqual(disk.totalBytes);
 	});
 });
+
+describe("a job whose disk fills up under it", () => {
+	it("fails busy (retryable) with a sentence that says the disk is full, whatever wrote", async () => {
+		const { toTierError } = await import("../src/tier-error.ts");
+		const { ProcessError } = await import("../src/run-process.ts");
+		const node = Object.assign(new Error("ENOSPC: no space left on device, mkdtemp '/work/asr-x1'"), {
+			code: "ENOSPC",
+		});
+		const tool = new ProcessError(
+			"ffmpeg exited with code 1",
+			"exit",
+			1,
+			"[out#0/mp4] Error writing trailer: No space left on device",
+		);
+		for (const error of [node, tool]) {
+			const tierError = toTierError(error);
+			expect(tierError).toMatchObject({ code: "busy", retryable: true, status: 503 });
+			expect(tierError.message).toMatch(
+				/^This render instance's disk is full \(no space left while .+\); the job is tried again/,
+			);
+		}
+	});
+});

@@ -1,12 +1,23 @@
 import { is, SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { injectD1Faults } from "./d1-faults";
+import { faultPlanOf, type FaultVars } from "../faults/plan";
+import { interceptD1 } from "./d1-intercept";
+import { retryReads } from "./d1-retry";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof getDb>;
 
-export function getDb(env: Pick<Env, "DB">) {
-	return drizzle(env.DB, { schema });
+/**
+ * The data layer's one way into D1: every query runs through `retryReads` (D1's transient errors
+ * on read-only queries tried again, d1-retry.ts). Under it, and only where a local stack sets
+ * INJECT_FAULTS (the chaos soak), injected D1 faults (d1-faults.ts).
+ */
+export function getDb(env: Pick<Env, "DB"> & FaultVars) {
+	const plan = faultPlanOf(env);
+	const faulty = plan?.rates.d1 ? interceptD1(env.DB, injectD1Faults(plan)) : env.DB;
+	return drizzle(interceptD1(faulty, retryReads), { schema });
 }
 
 const dialect = new SQLiteAsyncDialect();

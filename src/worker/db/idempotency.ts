@@ -1,20 +1,28 @@
 /** Idempotency keys of submissions: reserved by the first request, then holding its response for 24 h. */
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "./client";
 import { idempotencyKeys } from "./schema";
 
 const byKey = (workspaceId: string, key: string) =>
 	and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
 
-/** Forgets the key if it was used before `cutoff`, then tries to reserve it. @returns true when this request holds it. */
+/**
+ * Forgets the key if it was used before `cutoff`, or reserved before `abandonedCutoff` and never
+ * answered (its request died between the two: a lost D1 answer, an isolate gone), then tries to
+ * reserve it. @returns true when this request holds it.
+ */
 export async function reserveKey(
 	db: Db,
 	workspaceId: string,
 	key: string,
 	requestHash: string,
 	cutoff: string,
+	abandonedCutoff: string,
 ): Promise<boolean> {
-	await db.delete(idempotencyKeys).where(and(byKey(workspaceId, key), lt(idempotencyKeys.createdAt, cutoff)));
+	const abandoned = and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, abandonedCutoff));
+	await db
+		.delete(idempotencyKeys)
+		.where(and(byKey(workspaceId, key), or(lt(idempotencyKeys.createdAt, cutoff), abandoned)));
 	const reserved = await db
 		.insert(idempotencyKeys)
 		.values({ workspaceId, key, requestHash })

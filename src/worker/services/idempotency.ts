@@ -3,14 +3,20 @@
  * unique row); its 201 is stored and replayed for 24 h to the same key with the same body, so a
  * retried submission is charged once. The same key with another body, or while the first request
  * is still running, is a 409. A first request that fails frees the key: nothing was charged, and
- * the client may retry with it.
+ * the client may retry with it. A reservation never answered for IDEMPOTENCY_ABANDONED_SECONDS is
+ * taken over by the next request (its first died: a D1 answer lost after the row was written, an
+ * isolate gone), so a key is never refused for its 24 h; a response whose storing fails is
+ * tried again (the same UPDATE), and its key is not freed, since the video exists.
  */
 import type { Db } from "../db/client";
+import { retryWrite } from "../db/d1-retry";
 import { freeKey, reserveKey, storedResponse, storeResponse } from "../db/idempotency";
 import { ApiError } from "../errors";
 import { sha256Hex } from "./crypto";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** Longer than any submission takes to answer (its probe of the source has 30 s). */
+export const IDEMPOTENCY_ABANDONED_SECONDS = 120;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredResponse {
@@ -34,7 +40,8 @@ export async function withIdempotency(
 	}
 	const requestHash = await sha256Hex(JSON.stringify(request));
 	const cutoff = new Date(Date.now() - IDEMPOTENCY_TTL_SECONDS * 1000).toISOString();
-	if (!(await reserveKey(db, workspaceId, key, requestHash, cutoff))) {
+	const abandonedCutoff = new Date(Date.now() - IDEMPOTENCY_ABANDONED_SECONDS * 1000).toISOString();
+	if (!(await reserveKey(db, workspaceId, key, requestHash, cutoff, abandonedCutoff))) {
 		const first = await storedResponse(db, workspaceId, key);
 		if (!first || first.hash !== requestHash)
 			throw new ApiError("conflict", "This Idempotency-Key was already used with a different request body.");
@@ -45,12 +52,19 @@ export async function withIdempotency(
 			);
 		return { status: first.status, body: JSON.parse(first.body), replayed: true };
 	}
+	let response: { status: number; body: unknown };
 	try {
-		const response = await run();
-		await storeResponse(db, workspaceId, key, response.status, JSON.stringify(response.body));
-		return { ...response, replayed: false };
+		response = await run();
 	} catch (error) {
-		await freeKey(db, workspaceId, key);
+		// Freeing may fail too (D1 down): the reservation is then taken over once abandoned.
+		await freeKey(db, workspaceId, key).catch(() => undefined);
 		throw error;
 	}
+	// Setting the same response twice is harmless: retried without asking whether it landed.
+	const body = JSON.stringify(response.body);
+	await retryWrite(
+		() => storeResponse(db, workspaceId, key, response.status, body),
+		async () => undefined,
+	);
+	return { ...response, replayed: false };
 }

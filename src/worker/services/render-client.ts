@@ -354,7 +354,9 @@ async function withRetries<T>(
 				delay = Math.min(delay * 2, retry.maxDelayMs);
 			} else if (error instanceof RenderTierError && error.code === "busy") {
 				if (now - started >= busyWaitMs) throw error;
+				// Backing off too: a job that fails busy at once (its disk full) is not asked four times a second.
 				wait = Math.max(delay, error.retryAfterMs ?? 0);
+				delay = Math.min(delay * 2, retry.maxDelayMs);
 			} else if (error instanceof RenderTierError && error.code === "workspace_busy") {
 				// Only the workspace's own jobs hold it up: it waits its turn, within its budget.
 				if (now - started >= (options.shareWaitMs ?? 0)) throw error;

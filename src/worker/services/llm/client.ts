@@ -7,6 +7,7 @@
  * (workers-ai-models.ts).
  */
 import { LlmConfigError, type LlmClient } from "@clipforge/moments/llm";
+import { aiBindingOf } from "./ai-binding";
 import { withRetries, type RetryOptions } from "./retry";
 import {
 	DEFAULT_FAST_MODEL,
@@ -75,6 +76,10 @@ export function openAiCompatibleLlm(
 
 export interface LlmSettings {
 	AI?: AiBinding;
+	/** A local stack's stand-in of the binding (services/llm/ai-binding.ts). */
+	AI_URL?: string;
+	/** Seconds one Workers AI call may take (120). */
+	AI_TIMEOUT_SECONDS?: string;
 	LLM_BASE_URL?: string;
 	LLM_API_KEY?: string;
 	/** ClipPro's model. */
@@ -101,10 +106,11 @@ export function createLlm(
 		strength === "strong" ? strong : env.LLM_FAST_MODEL || (env.LLM_BASE_URL ? strong : DEFAULT_FAST_MODEL);
 	if (env.LLM_BASE_URL)
 		return model ? withRetries(openAiCompatibleLlm(env.LLM_BASE_URL, env.LLM_API_KEY, model), retry) : null;
-	if (!env.AI) return null;
+	const ai = aiBindingOf(env);
+	if (!ai) return null;
 	if (!isSupportedJsonModel(model))
 		return unusableModel(strength === "strong" ? "LLM_MODEL" : "LLM_FAST_MODEL", model);
-	return withRetries(workersAiLlm(env.AI, model), retry);
+	return withRetries(workersAiLlm(ai, model), retry);
 }
 
 /** LLM_RETRY_DELAYS_MS as numbers; undefined (the defaults) when unset or unreadable. */

@@ -3,6 +3,7 @@
  * `workers-ai`: Whisper large-v3-turbo through the AI binding (production). Chosen by TRANSCRIBER.
  */
 import type { TranscribeResult } from "@clipforge/contract";
+import { aiBindingOf } from "../llm/ai-binding";
 import { settingsOf } from "../../settings";
 import { createRenderClient } from "../render-client";
 import { renderInstance } from "../render-instances";
@@ -30,8 +31,8 @@ export interface Transcriber {
 
 export function createTranscriber(env: Env): Transcriber {
 	if (settingsOf(env).transcriber === "workers-ai") {
-		const ai = env.AI;
-		if (!ai) throw new Error("TRANSCRIBER is workers-ai but no AI binding is configured.");
+		const ai = aiBindingOf(env);
+		if (!ai) throw new Error("TRANSCRIBER is workers-ai but no AI binding (or local AI_URL) is configured.");
 		return {
 			name: "workers-ai",
 			async transcribeChunk(chunk, language) {

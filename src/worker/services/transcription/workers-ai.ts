@@ -5,6 +5,7 @@
  */
 import type { Segment, TranscribeResult } from "@clipforge/contract";
 import { z } from "zod";
+import type { AiRunner } from "../llm/ai-binding";
 import { base64Encode } from "../crypto";
 
 /** Checked against the generated catalogue (worker-configuration.d.ts), like the LLMs' ids. */
@@ -29,10 +30,7 @@ const WhisperOutput = z
 	})
 	.passthrough();
 
-/** The slice of the AI binding this module needs (so tests can pass a stub of the same shape). */
-export interface AiRunner {
-	run(model: string, input: Record<string, unknown>): Promise<unknown>;
-}
+export type { AiRunner };
 
 export async function whisperTranscribe(
 	ai: AiRunner | Ai,

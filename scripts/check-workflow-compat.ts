@@ -1,0 +1,86 @@
+/**
+ * `npm run check:workflows [-- --update]`: fails a change that would break Workflow instances
+ * running while it deploys (docs/reliability.md, "Deploys while workflows run"). On Cloudflare a
+ * running instance continues on the new code, replaying each `step.do` name it finished from its
+ * stored result; so:
+ * - every step name of the deployed build (src/workflows/deployed-steps.json) must still be made
+ *   by the code: a renamed or removed step would run again in an instance that had finished it
+ *   (a render done twice, a charge checked twice). New names are fine; `--update` records them;
+ *   a name leaves the file only when no instance that may have finished it can still run;
+ * - no migration may drop or rename a table or column (`npm run predeploy` applies it while old
+ *   instances still run the old code against it), unless it says why that is safe on a line
+ *   `-- deploy-safe: <why>` (the column's last reader was deployed before).
+ * Step result shapes are not checked here (docs/reliability.md says what is missing).
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./stack.ts";
+
+const WORKFLOW_FILES = ["src/workflows/process-video.ts"];
+const SNAPSHOT = join(ROOT, "src/workflows/deployed-steps.json");
+
+/** The step names a workflow's source makes, `${…}` parts of template names shown as `{}`. */
+export function stepNamesIn(source: string): string[] {
+	const names = new Set<string>();
+	for (const match of source.matchAll(/\.do\(\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g))
+		names.add(match[2]!.replace(/\$\{[^}]*\}/g, "{}"));
+	return [...names].sort();
+}
+
+/** Why a migration would break instances running the old code, or null. */
+export function unsafeMigration(sql: string): string | null {
+	if (/^\s*--\s*deploy-safe:\s*\S/m.test(sql)) return null;
+	const statement = /\b(DROP\s+(TABLE|COLUMN|INDEX)|RENAME\s+(TO|COLUMN))\b[^;]*/i.exec(sql.replace(/--.*$/gm, ""));
+	return statement ? statement[0].trim().slice(0, 120) : null;
+}
+
+export interface CompatInput {
+	deployedSteps: string[];
+	sources: string[];
+	migrations: { name: string; sql: string }[];
+}
+
+/** Every way the change breaks an instance running through its deploy; empty when it does not. */
+export function compatProblems(input: CompatInput): string[] {
+	const made = new Set(input.sources.flatMap(stepNamesIn));
+	const problems = input.deployedSteps
+		.filter((name) => !made.has(name))
+		.map(
+			(name) =>
+				`step "${name}" is gone: an instance that finished it before the deploy would run it again (keep the name, or wait until no such instance runs, then npm run check:workflows -- --update)`,
+		);
+	for (const migration of input.migrations) {
+		const unsafe = unsafeMigration(migration.sql);
+		if (unsafe)
+			problems.push(
+				`migration ${migration.name} would break the old code still running during the deploy: ${unsafe} (add first, drop in a later deploy, and say so with "-- deploy-safe: <why>")`,
+			);
+	}
+	return problems;
+}
+
+function readInput(): CompatInput {
+	const dir = join(ROOT, "migrations");
+	return {
+		deployedSteps: existsSync(SNAPSHOT)
+			? (JSON.parse(readFileSync(SNAPSHOT, "utf8")) as { steps: string[] }).steps
+			: [],
+		sources: WORKFLOW_FILES.map((f) => readFileSync(join(ROOT, f), "utf8")),
+		migrations: readdirSync(dir)
+			.filter((f) => f.endsWith(".sql"))
+			.map((name) => ({ name, sql: readFileSync(join(dir, name), "utf8") })),
+	};
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const input = readInput();
+	if (process.argv.includes("--update")) {
+		const steps = [...new Set(input.sources.flatMap(stepNamesIn))].sort();
+		writeFileSync(SNAPSHOT, `${JSON.stringify({ steps }, null, "\t")}\n`);
+		console.error(`recorded ${steps.length} step names in ${SNAPSHOT}`);
+	} else {
+		const problems = compatProblems(input);
+		for (const problem of problems) console.error(`check:workflows: ${problem}`);
+		if (problems.length > 0) process.exit(1);
+	}
+}

@@ -1,0 +1,75 @@
+/**
+ * D1's transient errors, and which queries are tried again after one. D1's error list
+ * (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list) says to retry a lost
+ * network connection, a database object reset (its code updated, its storage restarted, a timeout)
+ * and a remote node's transient issue, and to spread load when it is overloaded; its retry guide
+ * (https://developers.cloudflare.com/d1/best-practices/retry-queries/) says to retry with
+ * exponential backoff and jitter, and only what is idempotent. D1 itself retries read-only queries
+ * twice (https://developers.cloudflare.com/d1/platform/release-notes/, 2025-09-11).
+ *
+ * So: a read-only execution (every statement SELECT, WITH or EXPLAIN) is retried here, at the data
+ * layer's seam (client.ts), with backoff. A write is not: whether it committed before the error is
+ * unknown, so only its caller can tell whether trying again is safe. Workflow steps retry whole and
+ * are idempotent by design; the API's few writes that matter retry with `retryWrite` and a check
+ * of whether the first try landed.
+ */
+import type { D1Interceptor } from "./d1-intercept";
+
+const TRANSIENT = [
+	"Network connection lost",
+	"reset because its code was updated",
+	"caused object to be reset",
+	"Cannot resolve D1 DB due to transient issue",
+	"D1 DB is overloaded",
+	"client disconnected",
+];
+
+/** One of D1's documented transient errors (above), whatever the wrapping. */
+export function isTransientD1Error(error: unknown): boolean {
+	const message = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+	return TRANSIENT.some((text) => message.includes(text));
+}
+
+const WRITES = /\b(insert|update|delete|replace|create|drop|alter|pragma|vacuum|attach|reindex)\b/i;
+
+/** A statement that cannot write: SELECT, WITH or EXPLAIN, with no writing keyword anywhere in it. */
+export function isReadOnlySql(sql: string): boolean {
+	return /^\s*(select|with|explain)\b/i.test(sql) && !WRITES.test(sql);
+}
+
+/** Pauses before the 2nd, 3rd and 4th tries (each ±50 %): under a second and a half at worst. */
+export const D1_RETRY_DELAYS_MS = [50, 200, 800] as const;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms * (0.5 + Math.random())));
+
+/** The seam's production interceptor: read-only executions tried again on a transient error. */
+export const retryReads: D1Interceptor = async (sql, execute) => {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return await execute();
+		} catch (error) {
+			if (attempt >= D1_RETRY_DELAYS_MS.length || !isTransientD1Error(error) || !sql.every(isReadOnlySql))
+				throw error;
+			await pause(D1_RETRY_DELAYS_MS[attempt]!);
+		}
+	}
+};
+
+/**
+ * A write tried again on a transient error, when the caller can tell whether an earlier try
+ * committed: `landed()` is asked before each new try (and its answer returned when it has one), so
+ * a write whose answer was lost is never applied twice.
+ * @example await retryWrite(() => createChargedVideo(db, video), async () => (await findVideoById(db, video.id)) ? true : undefined)
+ */
+export async function retryWrite<T>(write: () => Promise<T>, landed: () => Promise<T | undefined>): Promise<T> {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return await write();
+		} catch (error) {
+			if (attempt >= D1_RETRY_DELAYS_MS.length || !isTransientD1Error(error)) throw error;
+			await pause(D1_RETRY_DELAYS_MS[attempt]!);
+			const earlier = await landed();
+			if (earlier !== undefined) return earlier;
+		}
+	}
+}

@@ -1,0 +1,255 @@
+/**
+ * Workers AI, played locally for the chaos soak (`--faults ai`): the HTTP stand-in of the AI
+ * binding that the Worker reaches at AI_URL (src/worker/services/llm/ai-binding.ts), so the production
+ * transcriber (TRANSCRIBER=workers-ai: Whisper's input and answer, whisperTranscribe's checks) and
+ * the LLM analysis (JSON mode, the ranking and chapters prompts, withRetries) run as they do on
+ * Cloudflare.
+ *
+ * - Whisper: the chunk's audio (base64 MP3) is served on loopback and transcribed by the render
+ *   tier's pocketsphinx job (signed with the stack's RENDER_SECRET), answered in Whisper's shape.
+ * - The LLMs: answers of the shape each schema asks (moments fitted to the clip bounds the prompt
+ *   states, window scores, chapters, the summary), from the numbered sentences they were shown.
+ *
+ * A share of calls (`faultShare`) fails as Workers AI documents it can
+ * (https://developers.cloudflare.com/workers-ai/platform/errors/): 3040 capacity (HTTP 429), 3007
+ * timeout (408), a call that does not answer for `hangMs` (the Worker's own deadline gives it up),
+ * or an answer in the wrong shape (Whisper's segments garbled; an LLM's text that is not JSON).
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readJobEvents, renderJobs, signRenderRequest, TranscribeResult } from "@clipforge/contract";
+
+export type AiFault = "capacity" | "timeout" | "hang" | "malformed";
+export const AI_FAULTS: readonly AiFault[] = ["capacity", "timeout", "hang", "malformed"];
+const WHISPER = "@cf/openai/whisper-large-v3-turbo";
+
+export interface AiStandInOptions {
+	/** The render tier (directly, not through the soak's broken-connection proxy) and its secret. */
+	renderUrl: string;
+	renderSecret: string;
+	/** Share of calls that fail, 0..1. */
+	faultShare: number;
+	random?: () => number;
+	/** How long a "hang" holds its call (longer than the Worker's AI_TIMEOUT_SECONDS). */
+	hangMs?: number;
+}
+
+export interface AiStandInCounts {
+	calls: { whisper: number; llm: number };
+	faults: Record<AiFault, number>;
+}
+
+export interface AiStandIn {
+	url: string;
+	counts: AiStandInCounts;
+	setFaultShare(share: number): void;
+	close(): Promise<void>;
+}
+
+export async function startAiStandIn(options: AiStandInOptions): Promise<AiStandIn> {
+	const random = options.random ?? Math.random;
+	const audioDir = mkdtempSync(join(tmpdir(), "clipforge-ai-stand-in-"));
+	const counts: AiStandInCounts = {
+		calls: { whisper: 0, llm: 0 },
+		faults: { capacity: 0, timeout: 0, hang: 0, malformed: 0 },
+	};
+	let share = options.faultShare;
+	let url = "";
+	const server = createServer((request, response) => {
+		void handle(request, response).catch((error: unknown) =>
+			answerError(response, 500, 3001, `Internal server error: ${(error as Error).message.slice(0, 200)}`),
+		);
+	});
+	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const path = new URL(request.url ?? "/", "http://x").pathname;
+		if (request.method === "GET" && path.startsWith("/audio/")) {
+			response.writeHead(200, { "content-type": "audio/mpeg" });
+			response.end(readFileSync(join(audioDir, path.slice("/audio/".length).replace(/[^\w.-]/g, ""))));
+			return;
+		}
+		const model = decodeURIComponent(path.replace(/^\/run\//, ""));
+		const input = JSON.parse(await bodyOf(request)) as Record<string, unknown>;
+		const whisper = model === WHISPER;
+		counts.calls[whisper ? "whisper" : "llm"]++;
+		const fault = random() < share ? AI_FAULTS[Math.floor(random() * AI_FAULTS.length)]! : null;
+		if (fault) counts.faults[fault]++;
+		if (fault === "capacity")
+			return answerError(response, 429, 3040, "Capacity temporarily exceeded, please try again.");
+		if (fault === "timeout") return answerError(response, 408, 3007, "Request timeout");
+		if (fault === "hang") await new Promise((resolve) => setTimeout(resolve, options.hangMs ?? 90_000));
+		if (fault === "malformed")
+			return answer(
+				response,
+				whisper
+					? { text: "…", segments: [{ start: "zero", words: null }] }
+					: { response: "Sorry, I cannot produce that right now." },
+			);
+		if (whisper) return answer(response, await transcribe(input));
+		return answer(response, { response: textAnswer(input) });
+	}
+	async function transcribe(input: Record<string, unknown>): Promise<unknown> {
+		// Named by its bytes: a call the Worker gave up and sent again joins the tier's job for it (same request).
+		const audio = Buffer.from(String(input.audio), "base64");
+		const name = `${createHash("sha256").update(audio).digest("hex").slice(0, 32)}.mp3`;
+		writeFileSync(join(audioDir, name), audio);
+		const heard = await tierTranscribe(options, `${url}/audio/${name}`, (input.language as string) ?? null);
+		return {
+			transcription_info: { language: heard.language },
+			text: heard.segments.map((s) => s.text).join(" "),
+			segments: heard.segments.map((s) => ({ start: s.start, end: s.end, text: s.text, words: s.words })),
+		};
+	}
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		url,
+		counts,
+		setFaultShare: (next) => {
+			share = next;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+				rmSync(audioDir, { recursive: true, force: true });
+			}),
+	};
+}
+
+/**
+ * The tier's pocketsphinx job on the audio at `audioUrl`, read through the contract's job protocol.
+ * Workers AI does not share the tier's fate: a transcription cut by the soak's tier kills, drains
+ * or full disk is asked again here (for up to TIER_PATIENCE_MS), so the stand-in fails only when it
+ * is told to.
+ */
+async function tierTranscribe(options: AiStandInOptions, audioUrl: string, language: string | null) {
+	const started = Date.now();
+	for (;;) {
+		try {
+			return await tierTranscribeOnce(options, audioUrl, language);
+		} catch (error) {
+			if (Date.now() - started > TIER_PATIENCE_MS || (error as { retryable?: boolean }).retryable === false)
+				throw error;
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+		}
+	}
+}
+
+const TIER_PATIENCE_MS = 5 * 60_000;
+
+async function tierTranscribeOnce(options: AiStandInOptions, audioUrl: string, language: string | null) {
+	const path = renderJobs.transcribe.path;
+	const body = JSON.stringify({ audioUrl, language });
+	const authorization = await signRenderRequest(options.renderSecret, { method: "POST", path, body });
+	const response = await fetch(options.renderUrl + path, {
+		method: "POST",
+		headers: { "content-type": "application/json", authorization },
+		body,
+	});
+	if (!response.ok || !response.body)
+		throw Object.assign(new Error(`the tier answered ${response.status}`), { retryable: response.status >= 500 });
+	for await (const event of readJobEvents(response.body)) {
+		if (event.type === "result") return TranscribeResult.parse(event.result);
+		if (event.type === "error")
+			throw Object.assign(new Error(event.error.message), { retryable: event.error.retryable });
+	}
+	throw new Error("the tier's transcription stream ended without a result");
+}
+
+interface Sentence {
+	id: number;
+	start: number;
+}
+
+/** What an LLM would answer: the schema's own shape, from the numbered sentences it was shown. */
+export function textAnswer(input: Record<string, unknown>): unknown {
+	const messages = (input.messages ?? []) as { role: string; content: string }[];
+	const system = messages[0]?.content ?? "";
+	const user = messages.at(-1)?.content ?? "";
+	const format = (input.response_format ?? {}) as {
+		json_schema?: { properties?: object; schema?: { properties?: object } };
+	};
+	const keys = Object.keys(format.json_schema?.properties ?? format.json_schema?.schema?.properties ?? {});
+	const sentences: Sentence[] = [...user.matchAll(/^S(\d+) \[(\d+(?:\.\d+)?)\]/gm)].map((m) => ({
+		id: Number(m[1]),
+		start: Number(m[2]),
+	}));
+	if (keys.includes("ok")) return { ok: true };
+	if (keys.includes("summary"))
+		return { summary: [{ text: "A talk in a few chapters, summed up by the soak's stand-in." }] };
+	if (keys.includes("chapters")) return { chapters: chaptersOf(sentences) };
+	if (keys.includes("windows"))
+		return {
+			windows: [...user.matchAll(/### Window (\d+)/g)].map((m, n) => ({
+				window: Number(m[1]),
+				hook: 8 - (n % 4),
+				completeness: 7,
+				payoff: 8 - (n % 3),
+				relevance: 0,
+			})),
+		};
+	const bounds = /between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) seconds/.exec(system);
+	return { clips: momentsOf(sentences, Number(bounds?.[1] ?? 10), Number(bounds?.[2] ?? 60)) };
+}
+
+/** Consecutive sentence groups about as long as the middle of the bounds, best first. */
+function momentsOf(sentences: Sentence[], min: number, max: number) {
+	const target = (min + max) / 2;
+	const clips: Record<string, unknown>[] = [];
+	for (let k = 0; k < sentences.length;) {
+		const first = sentences[k]!;
+		let last = k;
+		while (last + 1 < sentences.length && sentences[last + 1]!.start - first.start < target) last++;
+		const n: number = clips.length;
+		clips.push({
+			firstSentence: first.id,
+			lastSentence: sentences[last]!.id,
+			title: `The moment at ${Math.round(first.start)} seconds`,
+			hookTitle: `What happens at ${Math.round(first.start)} s`,
+			score: Math.max(40, 85 - 7 * n),
+			reason: "It states one idea and lands it.",
+			hooks: { question: "", statement: "" },
+			emotions: ["insight"],
+			description: "A moment from the talk. #talk #ideas",
+		});
+		k = last + 1;
+	}
+	return clips.slice(0, 8);
+}
+
+/** A chapter at the first sentence, then at the first sentence past each quarter of the time shown. */
+function chaptersOf(sentences: Sentence[]) {
+	if (sentences.length === 0) return [];
+	const span = Math.max(12, (sentences.at(-1)!.start - sentences[0]!.start) / 4);
+	const chapters = [sentences[0]!];
+	for (const s of sentences) if (s.start - chapters.at(-1)!.start >= span) chapters.push(s);
+	return chapters.map((s, n) => ({
+		firstSentence: s.id,
+		title: `Part ${n + 1} of the talk`,
+		summary: "What is said there.",
+	}));
+}
+
+function bodyOf(request: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		request.on("data", (chunk: Buffer) => chunks.push(chunk));
+		request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+		request.on("error", reject);
+	});
+}
+
+function answer(response: ServerResponse, result: unknown): void {
+	response.writeHead(200, { "content-type": "application/json" });
+	response.end(JSON.stringify({ result }));
+}
+
+function answerError(response: ServerResponse, status: number, code: number, message: string): void {
+	if (response.headersSent) return;
+	response.writeHead(status, { "content-type": "application/json" });
+	response.end(JSON.stringify({ errors: [{ code, message }] }));
+}
