@@ -221,15 +221,6 @@ export interface KnownTangle {
  * that reads those joins it.
  */
 export const KNOWN_TANGLES: readonly KnownTangle[] = [
-	{
-		kind: "files",
-		members: [
-			"containers/render/src/clip-stream-args.ts",
-			"containers/render/src/ffmpeg-args.ts",
-			"containers/render/src/speakers.ts",
-			"containers/render/src/speech-energy.ts",
-		],
-	},
 	{ kind: "files", members: ["src/worker/env.ts", "src/worker/middleware/server-timing.ts"] },
 	{
 		kind: "folders",

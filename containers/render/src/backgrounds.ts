@@ -13,17 +13,17 @@ import {
 	type MediaFileResult,
 	type OnProgress,
 } from "@clipforge/contract";
-import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
+import { ffmpegProgressReader } from "./ffmpeg/progress.ts";
 import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
 import { mediaDuration } from "./render-clip.ts";
-import { ProcessError, runProcess } from "./run-process.ts";
+import { ProcessError, runProcess } from "./runtime/run-process.ts";
 import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
-import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
-import { putFile } from "./transfer.ts";
-import { sharedDir } from "./workdir.ts";
-import { holdPath } from "./job-context.ts";
+import { TierError } from "./runtime/tier-error.ts";
+import { tools } from "./runtime/tool-paths.ts";
+import { putFile } from "./runtime/transfer.ts";
+import { sharedDir } from "./runtime/workdir.ts";
+import { holdPath } from "./runtime/job-context.ts";
 
 /** Seconds of a background loop: long enough not to feel repetitive, small enough to fetch per instance. */
 export const BACKGROUND_SECONDS = 12;

@@ -16,11 +16,11 @@ import {
 } from "@clipforge/contract";
 import { buildAssDocument } from "./captions.ts";
 import { layoutFor } from "./layout.ts";
-import { runProcess } from "./run-process.ts";
-import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
-import { putFile } from "./transfer.ts";
-import { jobScratchDir } from "./workdir.ts";
+import { runProcess } from "./runtime/run-process.ts";
+import { TierError } from "./runtime/tier-error.ts";
+import { tools } from "./runtime/tool-paths.ts";
+import { putFile } from "./runtime/transfer.ts";
+import { jobScratchDir } from "./runtime/workdir.ts";
 
 /** The sample line: its third word ("idea") is being spoken at PREVIEW_AT, and is a keyword of the emoji look. */
 export const PREVIEW_WORDS: Word[] = "This one idea changed how I make money."

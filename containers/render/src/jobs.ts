@@ -12,13 +12,13 @@ import type {
 	UploadSourceResult,
 } from "@clipforge/contract";
 import { downloadedOrUrl, downloadSource, sourcePath } from "./download.ts";
-import { extractAudioChunkArgs } from "./ffmpeg-args.ts";
-import { jobTimeouts } from "./job-timeouts.ts";
-import { runProcess } from "./run-process.ts";
+import { extractAudioChunkArgs } from "./ffmpeg/source-args.ts";
+import { jobTimeouts } from "./runtime/job-timeouts.ts";
+import { runProcess } from "./runtime/run-process.ts";
 import { fileTime, storedSourceType } from "./source-frame.ts";
-import { tools } from "./tool-paths.ts";
-import { putFile } from "./transfer.ts";
-import { videoDir } from "./workdir.ts";
+import { tools } from "./runtime/tool-paths.ts";
+import { putFile } from "./runtime/transfer.ts";
+import { videoDir } from "./runtime/workdir.ts";
 
 /** Uploads the downloaded source; downloads it again first if this instance does not have it. */
 export async function uploadSource(

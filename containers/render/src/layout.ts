@@ -3,20 +3,10 @@
  * the geometry so the filtergraph, the captions and the tests agree on it.
  */
 import { OUTPUT_SIZE, type AspectRatio } from "@clipforge/contract";
+import type { FrameBoxes } from "./ffmpeg/geometry.ts";
 
-export interface Box {
-	width: number;
-	height: number;
-}
-
-export interface Layout {
-	output: Box;
-	/** The box the source video fills (the whole frame, or the top part in split-screen). */
-	main: Box;
-	/** The bottom box of split-screen, null otherwise. */
-	background: Box | null;
-	/** The stacked speaker layout's top and bottom boxes (one person each), null otherwise. */
-	halves: [Box, Box] | null;
+/** The frame's boxes (ffmpeg/geometry.ts: the output, the source's box, split-screen's, stacked halves) and what is drawn where. */
+export interface Layout extends FrameBoxes {
 	/** Vertical centre of the caption block. */
 	captionY: number;
 	/** Top of the hook title's box. */

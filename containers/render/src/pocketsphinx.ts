@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { rm, stat } from "node:fs/promises";
 import type { Segment, TranscribeResult, Word } from "@clipforge/contract";
-import { cpuSlots, type SlotOwner } from "./encode-slots.ts";
-import { toPocketsphinxWavArgs } from "./ffmpeg-args.ts";
-import { jobTimeouts } from "./job-timeouts.ts";
-import { runProcess } from "./run-process.ts";
-import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
-import { fetchToFile } from "./transfer.ts";
-import { jobScratchDir } from "./workdir.ts";
+import { cpuSlots, type SlotOwner } from "./runtime/encode-slots.ts";
+import { toPocketsphinxWavArgs } from "./ffmpeg/source-args.ts";
+import { jobTimeouts } from "./runtime/job-timeouts.ts";
+import { runProcess } from "./runtime/run-process.ts";
+import { TierError } from "./runtime/tier-error.ts";
+import { tools } from "./runtime/tool-paths.ts";
+import { fetchToFile } from "./runtime/transfer.ts";
+import { jobScratchDir } from "./runtime/workdir.ts";
 
 /** Lines of pocketsphinx_continuous -time yes: `word start end posterior`. */
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;

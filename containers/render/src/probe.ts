@@ -1,12 +1,12 @@
 import { DEFAULT_SOURCE_LIMITS, ProbeResult, type SourceLimits } from "@clipforge/contract";
 import { diskOf, sourceLimitsOnDisk } from "./disk-room.ts";
 import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
-import { ProcessError, runProcess } from "./run-process.ts";
+import { ProcessError, runProcess } from "./runtime/run-process.ts";
 import { fetchFailureIn } from "./source-errors.ts";
 import { resolveSource } from "./source-guard.ts";
-import { TierError } from "./tier-error.ts";
-import { tools, workRoot } from "./tool-paths.ts";
-import { UPLOAD_FORMATS } from "./egress-args.ts";
+import { TierError } from "./runtime/tier-error.ts";
+import { tools, workRoot } from "./runtime/tool-paths.ts";
+import { UPLOAD_FORMATS } from "./egress/args.ts";
 import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;

@@ -8,31 +8,26 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildAssDocument } from "./captions.ts";
 import { assertLookFonts } from "./caption-preview.ts";
-import { cpuSlots } from "./encode-slots.ts";
+import { cpuSlots } from "./runtime/encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
 import { scanFaces, type FaceScan } from "./faces.ts";
-import { frameSizeArgs, plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg-args.ts";
-import { ffmpegProgressReader } from "./ffmpeg-progress.ts";
-import { jobTimeouts } from "./job-timeouts.ts";
+import { frameSizeArgs } from "./ffmpeg/source-args.ts";
+import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg/clip-args.ts";
+import { ffmpegProgressReader } from "./ffmpeg/progress.ts";
+import { jobTimeouts } from "./runtime/job-timeouts.ts";
 import { layoutFor, type Layout } from "./layout.ts";
-import { runProcess } from "./run-process.ts";
+import { runProcess } from "./runtime/run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
 import { fileTime } from "./source-frame.ts";
 import { planCrop, positionExpression } from "./smart-crop.ts";
-import {
-	analyseSpeakers,
-	DECIDED_SHARE,
-	speakerCropPlan,
-	stackedCrops,
-	TWO_FACE_SHARE,
-	type PixelRect,
-} from "./speakers.ts";
+import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE_SHARE } from "./speakers.ts";
+import type { PixelRect } from "./ffmpeg/geometry.ts";
 import { channelEnergy } from "./speech-energy.ts";
-import { tools } from "./tool-paths.ts";
-import { fetchToFile, putFile } from "./transfer.ts";
-import { x264Preset } from "./encode-preset.ts";
-import { holdPath } from "./job-context.ts";
-import { fileSize, idFile, sharedDir, videoDir } from "./workdir.ts";
+import { tools } from "./runtime/tool-paths.ts";
+import { fetchToFile, putFile } from "./runtime/transfer.ts";
+import { x264Preset } from "./ffmpeg/encode-preset.ts";
+import { holdPath } from "./runtime/job-context.ts";
+import { fileSize, idFile, sharedDir, videoDir } from "./runtime/workdir.ts";
 
 /** Width of the JPEG thumbnail (height follows the aspect ratio). */
 const THUMBNAIL_WIDTH = 540;

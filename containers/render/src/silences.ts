@@ -4,8 +4,9 @@
  * transcript's pauses confirmed), and plans the cuts (jump-cuts.ts).
  */
 import type { JumpCutSpec, Word } from "@clipforge/contract";
-import { sourceInputOptions, type JumpCutArgs } from "./ffmpeg-args.ts";
-import { jobTimeouts } from "./job-timeouts.ts";
+import { silenceDetectArgs, streamInfoArgs } from "./ffmpeg/source-args.ts";
+import type { JumpCutArgs } from "./ffmpeg/filters.ts";
+import { jobTimeouts } from "./runtime/job-timeouts.ts";
 import {
 	frameRateOf,
 	MIN_CUT_SECONDS,
@@ -14,8 +15,8 @@ import {
 	retimeWords,
 	type JumpCutPlan,
 } from "./jump-cuts.ts";
-import { runProcess } from "./run-process.ts";
-import { tools } from "./tool-paths.ts";
+import { runProcess } from "./runtime/run-process.ts";
+import { tools } from "./runtime/tool-paths.ts";
 
 /** Quieter than this counts as silence (speech sits around -20 dBFS; room noise below -45). */
 const SILENCE_NOISE = "-35dB";
@@ -56,11 +57,7 @@ export async function prepareJumpCuts(
 }
 
 async function streamsOf(url: string, signal: AbortSignal): Promise<{ frameRate: string; hasAudio: boolean }> {
-	const { stdout } = await runProcess(
-		tools.ffprobe,
-		["-v", "error", "-show_entries", "stream=codec_type,r_frame_rate", "-of", "json", url],
-		{ timeoutMs: 30_000, signal },
-	);
+	const { stdout } = await runProcess(tools.ffprobe, streamInfoArgs(url), { timeoutMs: 30_000, signal });
 	const streams =
 		(JSON.parse(stdout) as { streams?: { codec_type?: string; r_frame_rate?: string }[] }).streams ?? [];
 	return {
@@ -72,36 +69,11 @@ async function streamsOf(url: string, signal: AbortSignal): Promise<{ frameRate:
 /** silencedetect over the clip's sound only (no video decode): a second or less for a minute. */
 async function detectSilences(url: string, start: number, duration: number, signal: AbortSignal) {
 	const lines: string[] = [];
-	await runProcess(
-		tools.ffmpeg,
-		[
-			"-hide_banner",
-			"-nostdin",
-			"-loglevel",
-			"info",
-			"-nostats",
-			...sourceInputOptions(url),
-			"-ss",
-			start.toFixed(3),
-			"-t",
-			duration.toFixed(3),
-			"-i",
-			url,
-			"-map",
-			"0:a:0",
-			"-vn",
-			"-af",
-			`silencedetect=noise=${SILENCE_NOISE}:d=${MIN_CUT_SECONDS}`,
-			"-f",
-			"null",
-			"-",
-		],
+	await runProcess(tools.ffmpeg, silenceDetectArgs(url, start, duration, SILENCE_NOISE, MIN_CUT_SECONDS), {
+		timeoutMs: jobTimeouts.silenceDetect(duration),
+		signal,
 		// stderr keeps only its tail: collect the detector's lines as they come.
-		{
-			timeoutMs: jobTimeouts.silenceDetect(duration),
-			signal,
-			onStderrLine: (line) => line.includes("silence_") && lines.push(line),
-		},
-	);
+		onStderrLine: (line) => line.includes("silence_") && lines.push(line),
+	});
 	return parseSilences(lines.join("\n"), duration);
 }

@@ -5,7 +5,7 @@
  * with the code `unsupported_source`. Whether a retry may help (5xx, timeouts, resets) is decided
  * here and only travels in `retryable`, which the Worker uses to retry, never to word the error.
  */
-import { TierError } from "./tier-error.ts";
+import { TierError } from "./runtime/tier-error.ts";
 
 export const SOURCE_NOT_FETCHED = "The source could not be fetched.";
 

@@ -4,7 +4,7 @@
  * or into two fixed face crops stacked top and bottom (stacked). Pure, like smart-crop.ts, so the
  * rules are unit-tested without media (test/speakers.test.ts).
  */
-import type { Box } from "./layout.ts";
+import type { Box, PixelRect } from "./ffmpeg/geometry.ts";
 import { positionFor, type CropKeyframe, type CropPlan, type FaceBox, type FaceSample } from "./smart-crop.ts";
 import type { ChannelEnergy } from "./speech-energy.ts";
 
@@ -189,14 +189,6 @@ export function speakerCropPlan(turns: SpeakerTurn[], sourceAspect: number, targ
 		keyframes.push({ t: turn.from, p });
 	}
 	return { axis, size, keyframes, faceSamples: turns.filter((t) => t.box).length };
-}
-
-/** A crop rectangle in source pixels (even numbers). */
-export interface PixelRect {
-	x: number;
-	y: number;
-	width: number;
-	height: number;
 }
 
 /**

@@ -9,12 +9,12 @@ import { join } from "node:path";
 import type { SubtitlesRequest, SubtitlesResult } from "@clipforge/contract";
 import type { z } from "zod";
 import { ytDlpError } from "./probe.ts";
-import { runProcess } from "./run-process.ts";
+import { runProcess } from "./runtime/run-process.ts";
 import { resolveSource } from "./source-guard.ts";
-import { TierError } from "./tier-error.ts";
-import { tools } from "./tool-paths.ts";
-import { putFile } from "./transfer.ts";
-import { videoDir } from "./workdir.ts";
+import { TierError } from "./runtime/tier-error.ts";
+import { tools } from "./runtime/tool-paths.ts";
+import { putFile } from "./runtime/transfer.ts";
+import { videoDir } from "./runtime/workdir.ts";
 import { ytDlpSubtitlesArgs } from "./yt-dlp-args.ts";
 
 const SUBTITLES_TIMEOUT_MS = 60_000;

@@ -19,15 +19,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEFAULT_SOURCE_LIMITS } from "@clipforge/contract";
 import { importMedia } from "../src/backgrounds.ts";
 import { downloadSource } from "../src/download.ts";
-import { egressFetch } from "../src/egress-fetch.ts";
-import { useEgressResolver } from "../src/egress-policy.ts";
-import { egressProxy } from "../src/egress-proxy.ts";
-import { extractAudioChunkArgs } from "../src/ffmpeg-args.ts";
+import { egressFetch } from "../src/egress/fetch.ts";
+import { useEgressResolver } from "../src/egress/policy.ts";
+import { egressProxy } from "../src/egress/proxy.ts";
+import { extractAudioChunkArgs } from "../src/ffmpeg/source-args.ts";
 import { videoSize } from "../src/render-clip.ts";
 import { probeSource } from "../src/probe.ts";
-import { ProcessError, runProcess } from "../src/run-process.ts";
-import { tools } from "../src/tool-paths.ts";
-import { fetchToFile, putFile } from "../src/transfer.ts";
+import { ProcessError, runProcess } from "../src/runtime/run-process.ts";
+import { tools } from "../src/runtime/tool-paths.ts";
+import { fetchToFile, putFile } from "../src/runtime/transfer.ts";
 
 const PUBLIC = "127.0.0.2";
 const FORBIDDEN = "127.0.0.3";

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { escapeFilterValue, reframeFilter, renderClipArgs } from "../src/ffmpeg-args.ts";
-import { x264Preset } from "../src/encode-preset.ts";
+import { escapeFilterValue, reframeFilter } from "../src/ffmpeg/filters.ts";
+import { renderClipArgs } from "../src/ffmpeg/clip-args.ts";
+import { x264Preset } from "../src/ffmpeg/encode-preset.ts";
 import { createRenderTier } from "../src/server.ts";
 import { layoutFor } from "../src/layout.ts";
 import { parseYtDlpProgress } from "../src/download.ts";
-import { ffmpegProgressReader } from "../src/ffmpeg-progress.ts";
+import { ffmpegProgressReader } from "../src/ffmpeg/progress.ts";
 import { parsePocketsphinxOutput } from "../src/pocketsphinx.ts";
 
 const base = {

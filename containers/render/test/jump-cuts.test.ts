@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { presetLook, type Word } from "@clipforge/contract";
 import { buildAssDocument } from "../src/captions.ts";
-import { jumpCutFilters } from "../src/ffmpeg-args.ts";
+import { jumpCutFilters } from "../src/ffmpeg/filters.ts";
 import { frameRateOf, parseSilences, planJumpCuts, retime, retimeWords } from "../src/jump-cuts.ts";
 import { layoutFor } from "../src/layout.ts";
 import { clipHarness, ffmpeg, type ClipHarness } from "./clip-harness.ts";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
-import { DEFAULT_X264_PRESET } from "../src/encode-preset.ts";
+import { DEFAULT_X264_PRESET } from "../src/ffmpeg/encode-preset.ts";
 import { layoutFor } from "../src/layout.ts";
 import { createRenderServer } from "../src/server.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";

@@ -8,7 +8,9 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { isLocalHostname, isPrivateAddress } from "@clipforge/contract";
-import { allowPrivateSources } from "./tool-paths.ts";
+
+/** Loopback/private sources are refused unless the operator allows them (ALLOW_PRIVATE_SOURCES: dev and tests only). */
+export const allowPrivateSources = () => process.env.ALLOW_PRIVATE_SOURCES === "true";
 
 /** Every address a host name resolves to (A and AAAA), in the resolver's order. */
 export type Resolver = (host: string) => Promise<string[]>;

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CAPTION_FONTS, CJK_FALLBACK_FONT, EMOJI_FONT, FALLBACK_FONTS } from "@clipforge/contract/words";
-import { DEFAULT_FONT_FILE } from "./ffmpeg-args.ts";
+import { DEFAULT_FONT_FILE } from "../ffmpeg/filters.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
 
@@ -81,7 +81,7 @@ export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
  * install from this file, the self-check compares what it finds with it. In the image it sits at
  * the same place beside src/.
  */
-export const YT_DLP_REQUIREMENTS = fileURLToPath(new URL("../yt-dlp.requirements.txt", import.meta.url));
+export const YT_DLP_REQUIREMENTS = fileURLToPath(new URL("../../yt-dlp.requirements.txt", import.meta.url));
 
 /** yt-dlp releases before this one have CVE-2024-38519 (a download may be written with any file extension). */
 export const YT_DLP_OLDEST_SAFE = "2024.07.01";

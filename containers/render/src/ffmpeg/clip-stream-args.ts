@@ -1,4 +1,4 @@
-import { sourceInputOptions } from "./ffmpeg-args.ts";
+import { sourceInputOptions } from "./common.ts";
 
 /**
  * The ffmpeg input half shared by the analyses that decode a stretch of the source to a pipe (face

@@ -6,7 +6,7 @@
  * connection. undici's own `fetch` is used with it, so the agent and the fetch are one version.
  */
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
-import { checkedAddresses } from "./egress-policy.ts";
+import { checkedAddresses } from "./policy.ts";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 

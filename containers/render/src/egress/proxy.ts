@@ -23,7 +23,7 @@ import {
 } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { checkedAddresses, EgressRefusedError } from "./egress-policy.ts";
+import { checkedAddresses, EgressRefusedError } from "./policy.ts";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A tunnel or request with no bytes either way for this long is closed (tools have their own, shorter, timeouts). */

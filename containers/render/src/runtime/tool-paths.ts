@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
  * the local stack and the tests run the image's version; the one on PATH (Debian's 2023 release)
  * only without it, which the self-check warns about. The image sets YT_DLP_BIN.
  */
-export const PROJECT_YT_DLP = fileURLToPath(new URL("../../../.venv/yt-dlp/bin/yt-dlp", import.meta.url));
+export const PROJECT_YT_DLP = fileURLToPath(new URL("../../../../.venv/yt-dlp/bin/yt-dlp", import.meta.url));
 
 export const tools = {
 	ffmpeg: process.env.FFMPEG_BIN ?? "ffmpeg",
@@ -19,6 +19,3 @@ export const tools = {
 };
 
 export const workRoot = process.env.WORK_DIR ?? join(tmpdir(), "clipforge-render");
-
-/** Loopback/private sources are refused unless the operator allows them (dev and tests only). */
-export const allowPrivateSources = () => process.env.ALLOW_PRIVATE_SOURCES === "true";
