@@ -6,23 +6,23 @@
 import { createHash } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildAssDocument } from "./captions.ts";
-import { assertLookFonts } from "./caption-preview.ts";
+import { buildAssDocument } from "./captions/ass-document.ts";
+import { assertLookFonts } from "./captions/look-fonts.ts";
 import { cpuSlots } from "./runtime/encode-slots.ts";
 import type { Framing, OnProgress, RenderClipResult, RenderClipSpec, Word } from "@clipforge/contract";
-import { scanFaces, type FaceScan } from "./faces.ts";
-import { frameSizeArgs } from "./ffmpeg/source-args.ts";
+import { scanFaces, type FaceScan } from "./framing/faces.ts";
+import { mediaDuration, videoSize } from "./source/stored-media.ts";
 import { plainThumbnailArgs, renderClipArgs, type RenderClipArgs } from "./ffmpeg/clip-args.ts";
 import { ffmpegProgressReader } from "./ffmpeg/progress.ts";
 import { jobTimeouts } from "./runtime/job-timeouts.ts";
-import { layoutFor, type Layout } from "./layout.ts";
+import { layoutFor, type Layout } from "./framing/layout.ts";
 import { runProcess } from "./runtime/run-process.ts";
 import { prepareJumpCuts } from "./silences.ts";
-import { fileTime } from "./source-frame.ts";
-import { planCrop, positionExpression } from "./smart-crop.ts";
-import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE_SHARE } from "./speakers.ts";
+import { fileTime } from "./source/frame.ts";
+import { planCrop, positionExpression } from "./framing/smart-crop.ts";
+import { analyseSpeakers, DECIDED_SHARE, speakerCropPlan, stackedCrops, TWO_FACE_SHARE } from "./framing/speakers.ts";
 import type { PixelRect } from "./ffmpeg/geometry.ts";
-import { channelEnergy } from "./speech-energy.ts";
+import { channelEnergy } from "./framing/speech-energy.ts";
 import { tools } from "./runtime/tool-paths.ts";
 import { fetchToFile, putFile } from "./runtime/transfer.ts";
 import { x264Preset } from "./ffmpeg/encode-preset.ts";
@@ -292,24 +292,4 @@ async function localBackground(key: string, url: string, signal: AbortSignal): P
 	await fetchToFile(url, partial, signal);
 	await rename(partial, path);
 	return path;
-}
-
-/** The stored source's picture size (frameSizeArgs: held to the upload formats). */
-export async function videoSize(url: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
-	const { stdout } = await runProcess(tools.ffprobe, frameSizeArgs(url), { timeoutMs: 30_000, signal });
-	const [width, height] = stdout.trim().split(",").map(Number);
-	if (!width || !height) throw new Error("The source's frame size could not be read.");
-	return { width, height };
-}
-
-export async function mediaDuration(path: string, signal: AbortSignal): Promise<number> {
-	const { stdout } = await runProcess(
-		tools.ffprobe,
-		["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path],
-		{
-			timeoutMs: 30_000,
-			signal,
-		},
-	);
-	return Number(stdout.trim());
 }

@@ -22,20 +22,22 @@ import {
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { importMedia, makeBackground } from "./backgrounds.ts";
-import { captionPreview } from "./caption-preview.ts";
-import { downloadSource } from "./download.ts";
+import { importMedia } from "./media/import-media.ts";
+import { makeBackground } from "./media/backgrounds.ts";
+import { captionPreview } from "./media/caption-preview.ts";
+import { downloadSource } from "./source/download.ts";
 import { cpuSlots } from "./runtime/encode-slots.ts";
 import { egressProxy } from "./egress/proxy.ts";
 import { jobKey } from "./runtime/job-key.ts";
 import { JobRegistry, type JobWork } from "./runtime/job-registry.ts";
-import { extractAudio, uploadSource } from "./jobs.ts";
-import { transcribeLocally } from "./pocketsphinx.ts";
-import { fetchSubtitles } from "./subtitles.ts";
-import { probeSource } from "./probe.ts";
+import { uploadSource } from "./jobs.ts";
+import { extractAudioChunks } from "./audio/extract-audio.ts";
+import { transcribeLocally } from "./audio/pocketsphinx.ts";
+import { fetchSubtitles } from "./source/subtitles.ts";
+import { probeSource } from "./source/probe.ts";
 import { renderClip } from "./render-clip.ts";
 import { selfCheck, type SelfCheck } from "./runtime/self-check.ts";
-import { computeSignals } from "./signals.ts";
+import { computeSignals } from "./audio/signals.ts";
 import { toTierError } from "./runtime/tier-error.ts";
 import { workRoot } from "./runtime/tool-paths.ts";
 import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./runtime/request-guard.ts";
@@ -83,7 +85,7 @@ const handlers: JobHandlers = {
 	subtitles: fetchSubtitles,
 	download: (req, p, signal) => downloadSource(req, p, signal),
 	uploadSource,
-	extractAudio,
+	extractAudio: extractAudioChunks,
 	transcribe: (req, p, signal) =>
 		transcribeLocally(req.audioUrl, req.language, p, signal, {
 			workspace: req.workspaceId,

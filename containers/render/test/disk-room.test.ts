@@ -13,7 +13,7 @@ import {
 	type ContainerInstanceType,
 } from "@clipforge/contract";
 import { describe, expect, it } from "vitest";
-import { assertRoomFor, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk } from "../src/disk-room.ts";
+import { assertRoomFor, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk } from "../src/source/disk-room.ts";
 
 const wrangler = readFileSync(join(import.meta.dirname, "../../../wrangler.toml"), "utf8");
 const instanceType = /\[\[containers\]\][^[]*?instance_type\s*=\s*"([^"]+)"/.exec(

@@ -3,10 +3,10 @@ import { escapeFilterValue, reframeFilter } from "../src/ffmpeg/filters.ts";
 import { renderClipArgs } from "../src/ffmpeg/clip-args.ts";
 import { x264Preset } from "../src/ffmpeg/encode-preset.ts";
 import { createRenderTier } from "../src/server.ts";
-import { layoutFor } from "../src/layout.ts";
-import { parseYtDlpProgress } from "../src/download.ts";
+import { layoutFor } from "../src/framing/layout.ts";
+import { parseYtDlpProgress } from "../src/source/download.ts";
 import { ffmpegProgressReader } from "../src/ffmpeg/progress.ts";
-import { parsePocketsphinxOutput } from "../src/pocketsphinx.ts";
+import { parsePocketsphinxOutput } from "../src/audio/pocketsphinx.ts";
 
 const base = {
 	sourceUrl: "http://127.0.0.1:1/s.mp4",

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMER_MS, renderJobBudgetMs } from "@clipforge/contract";
-import { samplingPlan } from "../src/faces.ts";
+import { samplingPlan } from "../src/framing/faces.ts";
 import { runAsJob } from "../src/runtime/job-context.ts";
 import { jobTimeouts } from "../src/runtime/job-timeouts.ts";
 import { ProcessError, runProcess } from "../src/runtime/run-process.ts";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { JobEvent, presetLook, renderJobs, type RenderClipRequest, type Word } from "@clipforge/contract";
 import { DEFAULT_X264_PRESET } from "../src/ffmpeg/encode-preset.ts";
-import { layoutFor } from "../src/layout.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 import { createRenderServer } from "../src/server.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 import { frameAt, isWhite, pixelsIn } from "./frames.ts";

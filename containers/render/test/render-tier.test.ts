@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BUILTIN_BACKGROUNDS, JobEvent, OUTPUT_SIZE, renderJobs, type AspectRatio } from "@clipforge/contract";
 import { cpuSlots } from "../src/runtime/encode-slots.ts";
-import { transcribeLocally } from "../src/pocketsphinx.ts";
+import { transcribeLocally } from "../src/audio/pocketsphinx.ts";
 import { createRenderServer } from "../src/server.ts";
 import { makeTalkVideo } from "../../../scripts/sample-video.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPrivateAddress } from "@clipforge/contract";
 import { useEgressResolver } from "../src/egress/policy.ts";
-import { assertFetchableSource, resolveSource } from "../src/source-guard.ts";
+import { assertFetchableSource, resolveSource } from "../src/source/guard.ts";
 import { TierError } from "../src/runtime/tier-error.ts";
 
 let server: Server;

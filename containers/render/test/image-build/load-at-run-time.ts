@@ -12,8 +12,8 @@ const src = join(process.cwd(), "src");
 const modules = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
 for (const file of modules) await import(pathToFileURL(join(src, file)).href);
 const { detectFaces } = (await import(
-	pathToFileURL(join(src, "faces.ts")).href
-)) as typeof import("../../src/faces.ts");
+	pathToFileURL(join(src, "framing", "faces.ts")).href
+)) as typeof import("../../src/framing/faces.ts");
 const faces = await detectFaces(new Uint8Array(64 * 64 * 3), 64, 64);
 console.log(JSON.stringify({ modules: modules.length, faces: faces.length }));
 // The tier's modules may hold timers (the sweep): this run is done.

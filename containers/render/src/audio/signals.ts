@@ -1,14 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AudioSignals, OnProgress, SignalsRequest, SignalsResult } from "@clipforge/contract";
-import { downloadedOrUrl } from "./download.ts";
-import { loudnessArgs } from "./ffmpeg/source-args.ts";
-import { jobTimeouts } from "./runtime/job-timeouts.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { fileTime } from "./source-frame.ts";
-import { tools } from "./runtime/tool-paths.ts";
-import { putFile } from "./runtime/transfer.ts";
-import { videoDir } from "./runtime/workdir.ts";
+import { downloadedOrUrl } from "../source/download.ts";
+import { loudnessArgs } from "../ffmpeg/source-args.ts";
+import { jobTimeouts } from "../runtime/job-timeouts.ts";
+import { ProcessError, runProcess } from "../runtime/run-process.ts";
+import { fileTime } from "../source/frame.ts";
+import { tools } from "../runtime/tool-paths.ts";
+import { putFile } from "../runtime/transfer.ts";
+import { videoDir } from "../runtime/workdir.ts";
 
 export const SIGNAL_INTERVAL_SECONDS = 0.5;
 

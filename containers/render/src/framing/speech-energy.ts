@@ -3,10 +3,10 @@
  * speaker layouts. A stereo podcast often pans each microphone towards its speaker's side; a mono
  * one gives both channels the same energy and leaves the decision to mouth motion.
  */
-import { clipStreamInputArgs } from "./ffmpeg/clip-stream-args.ts";
-import { jobTimeouts } from "./runtime/job-timeouts.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { tools } from "./runtime/tool-paths.ts";
+import { clipStreamInputArgs } from "../ffmpeg/clip-stream-args.ts";
+import { jobTimeouts } from "../runtime/job-timeouts.ts";
+import { ProcessError, runProcess } from "../runtime/run-process.ts";
+import { tools } from "../runtime/tool-paths.ts";
 
 /** Low rate is plenty for loudness and keeps the PCM stream small (32 kB/s for stereo s16). */
 const RATE = 8000;

@@ -5,7 +5,8 @@
  * with the code `unsupported_source`. Whether a retry may help (5xx, timeouts, resets) is decided
  * here and only travels in `retryable`, which the Worker uses to retry, never to word the error.
  */
-import { TierError } from "./runtime/tier-error.ts";
+import { ProcessError } from "../runtime/run-process.ts";
+import { TierError } from "../runtime/tier-error.ts";
 
 export const SOURCE_NOT_FETCHED = "The source could not be fetched.";
 
@@ -33,4 +34,29 @@ export function fetchFailureIn(stderr: string): TierError | null {
 	}
 	if (NETWORK.test(stderr)) return sourceNotFetched(true);
 	return null;
+}
+
+/**
+ * Turns yt-dlp's stderr into a message a user can act on. Every way of not getting the bytes reads
+ * the same (source-errors.ts); what the source's content was (private, removed, not a video) is
+ * told as yt-dlp says it, with its URLs' query strings removed.
+ */
+export function ytDlpError(error: unknown): Error {
+	if (!(error instanceof ProcessError) || error.reason !== "exit") return error as Error;
+	const text = error.stderrTail;
+	if (/confirm you.?re not a bot|Sign in to confirm/i.test(text)) {
+		return new TierError(
+			"unsupported_source",
+			"The platform asked for a sign-in (bot check); this video cannot be fetched now.",
+			false,
+			422,
+		);
+	}
+	const fetchFailure = fetchFailureIn(text);
+	if (fetchFailure) return fetchFailure;
+	if (/Private video|removed|unavailable|DRM|Unsupported URL/i.test(text)) {
+		const line = text.split("\n").find((l) => l.startsWith("ERROR:")) ?? "no playable video";
+		return new TierError("unsupported_source", line.replace(/^ERROR:\s*/, "").slice(0, 200), false, 422);
+	}
+	return new TierError("unsupported_source", "No playable video was found at the URL.", false, 422);
 }

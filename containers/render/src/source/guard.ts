@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
-import { egressFetch } from "./egress/fetch.ts";
-import { checkedAddresses, EgressRefusedError } from "./egress/policy.ts";
-import { sourceNotFetched } from "./source-errors.ts";
-import { allowPrivateSources } from "./egress/policy.ts";
-import { TierError } from "./runtime/tier-error.ts";
+import { egressFetch } from "../egress/fetch.ts";
+import { checkedAddresses, EgressRefusedError } from "../egress/policy.ts";
+import { sourceNotFetched } from "./errors.ts";
+import { allowPrivateSources } from "../egress/policy.ts";
+import { TierError } from "../runtime/tier-error.ts";
 
 /**
  * The early, friendly check of a source before yt-dlp or ffprobe touch it: a URL whose host is a

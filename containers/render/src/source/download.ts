@@ -10,15 +10,15 @@ import {
 	sourceLimitsOnDisk,
 	type Disk,
 } from "./disk-room.ts";
-import { UPLOAD_FORMATS } from "./egress/args.ts";
+import { UPLOAD_FORMATS } from "../egress/args.ts";
 import { assertDownloadMatches, mediaFacts } from "./media-limits.ts";
-import { ytDlpError } from "./probe.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { copyFrame } from "./source-frame.ts";
-import { resolveSource } from "./source-guard.ts";
-import { TierError } from "./runtime/tier-error.ts";
-import { tools, workRoot } from "./runtime/tool-paths.ts";
-import { fileSize, videoDir } from "./runtime/workdir.ts";
+import { ytDlpError } from "./errors.ts";
+import { ProcessError, runProcess } from "../runtime/run-process.ts";
+import { copyFrame } from "./frame.ts";
+import { resolveSource } from "./guard.ts";
+import { TierError } from "../runtime/tier-error.ts";
+import { tools, workRoot } from "../runtime/tool-paths.ts";
+import { fileSize, videoDir } from "../runtime/workdir.ts";
 import { ytDlpDownloadArgs } from "./yt-dlp-args.ts";
 
 type DiskLimits = ReturnType<typeof sourceLimitsOnDisk>;

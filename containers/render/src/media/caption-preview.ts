@@ -3,24 +3,22 @@
  * draw them (the same ASS document, libass and layout), over a neutral background on a 9:16 frame.
  * The Worker stores it once per look in R2 and serves it to pickers through a signed URL.
  */
-import { access, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
-	CAPTION_FONTS,
-	EMOJI_FONT,
 	type CaptionLook,
 	type CaptionPreviewResult,
 	type JobInput,
 	type OnProgress,
 	type Word,
 } from "@clipforge/contract";
-import { buildAssDocument } from "./captions.ts";
-import { layoutFor } from "./layout.ts";
-import { runProcess } from "./runtime/run-process.ts";
-import { TierError } from "./runtime/tier-error.ts";
-import { tools } from "./runtime/tool-paths.ts";
-import { putFile } from "./runtime/transfer.ts";
-import { jobScratchDir } from "./runtime/workdir.ts";
+import { buildAssDocument } from "../captions/ass-document.ts";
+import { assertLookFonts } from "../captions/look-fonts.ts";
+import { layoutFor } from "../framing/layout.ts";
+import { runProcess } from "../runtime/run-process.ts";
+import { tools } from "../runtime/tool-paths.ts";
+import { putFile } from "../runtime/transfer.ts";
+import { jobScratchDir } from "../runtime/workdir.ts";
 
 /** The sample line: its third word ("idea") is being spoken at PREVIEW_AT, and is a keyword of the emoji look. */
 export const PREVIEW_WORDS: Word[] = "This one idea changed how I make money."
@@ -83,24 +81,4 @@ export function previewArgs(assFile: string, width: number, output: string): str
 		"1",
 		output,
 	];
-}
-
-/**
- * libass silently falls back to another face when one is missing, so a look whose font is not
- * installed would render in the wrong font: refuse it instead (a broken image, not a bad request).
- */
-export async function assertLookFonts(look: CaptionLook): Promise<void> {
-	const font = CAPTION_FONTS.find((f) => f.id === look.font)!;
-	for (const needed of look.emoji ? [font, EMOJI_FONT] : [font]) {
-		try {
-			await access(needed.file);
-		} catch {
-			throw new TierError(
-				"internal_error",
-				`The caption font ${needed.file} is not installed (Debian package ${needed.debianPackage}).`,
-				false,
-				500,
-			);
-		}
-	}
 }

@@ -7,11 +7,11 @@
  */
 import { open, rm } from "node:fs/promises";
 import type { SourceFrame } from "@clipforge/contract";
-import { frameCopyArgs } from "./ffmpeg/source-args.ts";
-import { jobTimeouts } from "./runtime/job-timeouts.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { TierError } from "./runtime/tier-error.ts";
-import { tools } from "./runtime/tool-paths.ts";
+import { frameCopyArgs } from "../ffmpeg/source-args.ts";
+import { jobTimeouts } from "../runtime/job-timeouts.ts";
+import { ProcessError, runProcess } from "../runtime/run-process.ts";
+import { TierError } from "../runtime/tier-error.ts";
+import { tools } from "../runtime/tool-paths.ts";
 
 /** A time of the source (seconds) as a time of the stored file that begins at `sourceStart`. */
 export const fileTime = (sourceTime: number, sourceStart: number): number => Math.max(0, sourceTime - sourceStart);

@@ -4,11 +4,11 @@
  * ffprobe under `-max_pixels`, so an oversized picture is refused without being decoded.
  */
 import type { ImportLimits, SourceLimits } from "@clipforge/contract";
-import { ffprobeArgs } from "./ffmpeg/source-args.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { fetchFailureIn } from "./source-errors.ts";
-import { TierError } from "./runtime/tier-error.ts";
-import { tools } from "./runtime/tool-paths.ts";
+import { ffprobeArgs } from "../ffmpeg/source-args.ts";
+import { ProcessError, runProcess } from "../runtime/run-process.ts";
+import { fetchFailureIn } from "./errors.ts";
+import { TierError } from "../runtime/tier-error.ts";
+import { tools } from "../runtime/tool-paths.ts";
 
 export interface MediaFacts {
 	hasVideo: boolean;

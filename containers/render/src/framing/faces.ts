@@ -8,11 +8,11 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { clipStreamInputArgs } from "./ffmpeg/clip-stream-args.ts";
-import { jobTimeouts } from "./runtime/job-timeouts.ts";
-import { runProcess } from "./runtime/run-process.ts";
+import { clipStreamInputArgs } from "../ffmpeg/clip-stream-args.ts";
+import { jobTimeouts } from "../runtime/job-timeouts.ts";
+import { runProcess } from "../runtime/run-process.ts";
 import type { FaceBox, FaceSample } from "./smart-crop.ts";
-import { tools } from "./runtime/tool-paths.ts";
+import { tools } from "../runtime/tool-paths.ts";
 
 /** Width frames are decoded at for detection: a face of 1/10 the frame width is still ~50 px. */
 export const DETECT_WIDTH = 512;

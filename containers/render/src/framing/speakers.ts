@@ -4,7 +4,7 @@
  * or into two fixed face crops stacked top and bottom (stacked). Pure, like smart-crop.ts, so the
  * rules are unit-tested without media (test/speakers.test.ts).
  */
-import type { Box, PixelRect } from "./ffmpeg/geometry.ts";
+import type { Box, PixelRect } from "../ffmpeg/geometry.ts";
 import { positionFor, type CropKeyframe, type CropPlan, type FaceBox, type FaceSample } from "./smart-crop.ts";
 import type { ChannelEnergy } from "./speech-energy.ts";
 

@@ -1,101 +1,30 @@
 /**
- * Split-screen backgrounds and watermark images: the built-in library drawn by ffmpeg's own
- * sources, and a workspace's own media imported from a URL (checked and normalised first).
+ * A workspace's own media imported from a URL: a split-screen background video or a watermark
+ * image, checked (through the source guard, its size read from its header first and held to the
+ * limits) and normalised, within a pace that keeps a slow URL from holding the shared import
+ * instance.
  */
 import { join } from "node:path";
 import { rm } from "node:fs/promises";
 import {
 	DEFAULT_BACKGROUND_LIMITS,
 	DEFAULT_IMAGE_LIMITS,
-	type BuiltinBackgroundId,
 	type ImportMediaRequest,
-	type MakeBackgroundRequest,
 	type MediaFileResult,
 	type OnProgress,
 } from "@clipforge/contract";
-import { ffmpegProgressReader } from "./ffmpeg/progress.ts";
-import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
-import { mediaDuration } from "./render-clip.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { fetchFailureIn } from "./source-errors.ts";
-import { resolveSource } from "./source-guard.ts";
-import { TierError } from "./runtime/tier-error.ts";
-import { tools } from "./runtime/tool-paths.ts";
-import { putFile } from "./runtime/transfer.ts";
-import { sharedDir } from "./runtime/workdir.ts";
-import { holdPath } from "./runtime/job-context.ts";
-
-/** Seconds of a background loop: long enough not to feel repetitive, small enough to fetch per instance. */
-export const BACKGROUND_SECONDS = 12;
-/** Portrait, half of 1080x1920: backgrounds are decoration, scaled up into whatever box they fill. */
-const SIZE = "540x960";
-
-/** lavfi source graphs of the built-in library (constants: no user input reaches them). */
-export const BACKGROUND_SOURCES: Record<BuiltinBackgroundId, string> = {
-	"abstract-gradient": `gradients=s=${SIZE}:speed=0.015:rate=30:c0=0x1d2671:c1=0xc33764:c2=0x0f9b8e:nb_colors=3`,
-	"abstract-sierpinski": `sierpinski=s=${SIZE}:rate=30`,
-	"satisfying-life":
-		"life=s=135x240:mold=10:rate=15:ratio=0.1:death_color=#1e1e3c:life_color=#4be3ac,scale=540:960:flags=neighbor,fps=30",
-	"satisfying-mandelbrot": `mandelbrot=s=${SIZE}:rate=30`,
-	"retro-bars": `testsrc2=s=${SIZE}:rate=30`,
-	"retro-automaton": "cellauto=s=270x480:rule=110:rate=30:scroll=1:full=1,scale=540:960:flags=neighbor",
-};
-
-const ENCODE = [
-	"-c:v",
-	"libx264",
-	"-preset",
-	"veryfast",
-	"-crf",
-	"24",
-	"-pix_fmt",
-	"yuv420p",
-	"-movflags",
-	"+faststart",
-];
-
-export async function makeBackground(
-	req: MakeBackgroundRequest,
-	onProgress: OnProgress,
-	signal: AbortSignal,
-): Promise<MediaFileResult> {
-	const path = holdPath(join(await sharedDir(), `make-${req.backgroundId}-${Date.now()}.mp4`));
-	try {
-		await runProcess(
-			tools.ffmpeg,
-			[
-				"-hide_banner",
-				"-nostdin",
-				"-y",
-				"-loglevel",
-				"error",
-				"-progress",
-				"pipe:1",
-				"-nostats",
-				"-f",
-				"lavfi",
-				"-i",
-				BACKGROUND_SOURCES[req.backgroundId],
-				"-t",
-				String(BACKGROUND_SECONDS),
-				"-an",
-				...ENCODE,
-				path,
-			],
-			{
-				timeoutMs: 5 * 60_000,
-				signal,
-				collectStdout: false,
-				onStdoutLine: ffmpegProgressReader(BACKGROUND_SECONDS, (f) => onProgress(f * 0.8)),
-			},
-		);
-		const bytes = await putFile(path, req.putUrl, "video/mp4", undefined, signal);
-		onProgress(1);
-		return { bytes, width: 540, height: 960, duration: BACKGROUND_SECONDS };
-	} finally {
-		await rm(path, { force: true });
-	}
-}
+import { ffmpegProgressReader } from "../ffmpeg/progress.ts";
+import { holdPath } from "../runtime/job-context.ts";
+import { ProcessError, runProcess } from "../runtime/run-process.ts";
+import { TierError } from "../runtime/tier-error.ts";
+import { tools } from "../runtime/tool-paths.ts";
+import { putFile } from "../runtime/transfer.ts";
+import { sharedDir } from "../runtime/workdir.ts";
+import { fetchFailureIn } from "../source/errors.ts";
+import { resolveSource } from "../source/guard.ts";
+import { assertWithinLimits, mediaFacts } from "../source/media-limits.ts";
+import { mediaDuration } from "../source/stored-media.ts";
+import { BACKGROUND_ENCODE } from "./backgrounds.ts";
 
 /**
  * How long an import of a user's URL may hold a job on the import instance every tenant shares
@@ -207,12 +136,7 @@ export async function importMedia(
 		IMPORTED_BACKGROUND_SECONDS,
 		Number.isFinite(facts.duration) && facts.duration > 0 ? facts.duration : IMPORTED_BACKGROUND_SECONDS,
 	);
-	// A read that stalls this long fails (microseconds): a URL that stops sending frees its job.
-	const stall = ["-rw_timeout", String(pace.stallSeconds * 1_000_000)];
-	const input = [...stall, "-max_pixels", String(limits.maxPixels), "-i", url];
-	const args = isImage
-		? [...input, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path]
-		: [...input, "-t", String(seconds), "-an", "-map", "0:v:0", "-vf", "scale=-2:'min(1280,ih)'", ...ENCODE, path];
+	const args = importArgs(url, path, { isImage, seconds, maxPixels: limits.maxPixels, pace });
 	try {
 		const media = { seconds, onProgress: (f: number) => onProgress(f * 0.8) };
 		await convertImported(args, isImage ? "image" : "video", media, pace, signal);
@@ -228,4 +152,22 @@ export async function importMedia(
 	} finally {
 		await rm(path, { force: true });
 	}
+}
+
+/**
+ * The conversion of an import: a watermark's first frame as PNG (≤ 512 px wide, alpha kept), or a
+ * background's first `seconds` without sound (≤ 1280 px high), decoded under `-max_pixels`.
+ */
+function importArgs(
+	url: string,
+	path: string,
+	what: { isImage: boolean; seconds: number; maxPixels: number; pace: ImportPace },
+): string[] {
+	// A read that stalls this long fails (microseconds): a URL that stops sending frees its job.
+	const stall = ["-rw_timeout", String(what.pace.stallSeconds * 1_000_000)];
+	const input = [...stall, "-max_pixels", String(what.maxPixels), "-i", url];
+	if (what.isImage)
+		return [...input, "-frames:v", "1", "-update", "1", "-vf", "scale='min(512,iw)':-2,format=rgba", path];
+	const video = ["-t", String(what.seconds), "-an", "-map", "0:v:0", "-vf", "scale=-2:'min(1280,ih)'"];
+	return [...input, ...video, ...BACKGROUND_ENCODE, path];
 }

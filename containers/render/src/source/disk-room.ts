@@ -8,7 +8,7 @@ import { statfs } from "node:fs/promises";
 import { dirname } from "node:path";
 import { largestSourceOnDisk, SOURCE_DISK, type SourceLimits } from "@clipforge/contract";
 import { formatBytes } from "./media-limits.ts";
-import { TierError } from "./runtime/tier-error.ts";
+import { TierError } from "../runtime/tier-error.ts";
 
 export interface Disk {
 	totalBytes: number;

@@ -1,12 +1,12 @@
 import { DEFAULT_SOURCE_LIMITS, ProbeResult, type SourceLimits } from "@clipforge/contract";
 import { diskOf, sourceLimitsOnDisk } from "./disk-room.ts";
 import { assertWithinLimits, mediaFacts } from "./media-limits.ts";
-import { ProcessError, runProcess } from "./runtime/run-process.ts";
-import { fetchFailureIn } from "./source-errors.ts";
-import { resolveSource } from "./source-guard.ts";
-import { TierError } from "./runtime/tier-error.ts";
-import { tools, workRoot } from "./runtime/tool-paths.ts";
-import { UPLOAD_FORMATS } from "./egress/args.ts";
+import { runProcess } from "../runtime/run-process.ts";
+import { ytDlpError } from "./errors.ts";
+import { resolveSource } from "./guard.ts";
+import { TierError } from "../runtime/tier-error.ts";
+import { tools, workRoot } from "../runtime/tool-paths.ts";
+import { UPLOAD_FORMATS } from "../egress/args.ts";
 import { ytDlpProbeArgs } from "./yt-dlp-args.ts";
 
 const PROBE_TIMEOUT_MS = 20_000;
@@ -124,29 +124,4 @@ async function ytDlpInfo(url: string, signal?: AbortSignal): Promise<YtDlpInfo> 
 	} catch (error) {
 		throw ytDlpError(error);
 	}
-}
-
-/**
- * Turns yt-dlp's stderr into a message a user can act on. Every way of not getting the bytes reads
- * the same (source-errors.ts); what the source's content was (private, removed, not a video) is
- * told as yt-dlp says it, with its URLs' query strings removed.
- */
-export function ytDlpError(error: unknown): Error {
-	if (!(error instanceof ProcessError) || error.reason !== "exit") return error as Error;
-	const text = error.stderrTail;
-	if (/confirm you.?re not a bot|Sign in to confirm/i.test(text)) {
-		return new TierError(
-			"unsupported_source",
-			"The platform asked for a sign-in (bot check); this video cannot be fetched now.",
-			false,
-			422,
-		);
-	}
-	const fetchFailure = fetchFailureIn(text);
-	if (fetchFailure) return fetchFailure;
-	if (/Private video|removed|unavailable|DRM|Unsupported URL/i.test(text)) {
-		const line = text.split("\n").find((l) => l.startsWith("ERROR:")) ?? "no playable video";
-		return new TierError("unsupported_source", line.replace(/^ERROR:\s*/, "").slice(0, 200), false, 422);
-	}
-	return new TierError("unsupported_source", "No playable video was found at the URL.", false, 422);
 }
