@@ -1,7 +1,8 @@
 /**
- * The render tier's HTTP server: one Hono route per row of the contract's job table. Same file in
- * the Container image and natively in dev (`npm run render`). Every body is validated with the
- * job's request schema; jobs with progress answer NDJSON through the contract's job protocol.
+ * The render tier's HTTP server: one Hono route per row of the contract's job table, each running
+ * that row's handler (jobs/). Same file in the Container image and natively in dev (`npm run
+ * render`). Every body is validated with the job's request schema; jobs with progress answer NDJSON
+ * through the contract's job protocol.
  */
 import { mkdir } from "node:fs/promises";
 import type { Server } from "node:http";
@@ -12,9 +13,7 @@ import {
 	jobEventStream,
 	NDJSON_HEADERS,
 	renderJobs,
-	type JobInput,
 	type JobName,
-	type JobOutput,
 	type OnProgress,
 	type RenderError,
 	WORKSPACE_JOB_LIMITS,
@@ -22,28 +21,17 @@ import {
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { importMedia } from "./media/import-media.ts";
-import { makeBackground } from "./media/backgrounds.ts";
-import { captionPreview } from "./media/caption-preview.ts";
-import { downloadSource } from "./source/download.ts";
-import { cpuSlots } from "./runtime/encode-slots.ts";
 import { egressProxy } from "./egress/proxy.ts";
+import { x264Preset } from "./ffmpeg/encode-preset.ts";
+import { jobHandlers } from "./jobs/index.ts";
+import { cpuSlots } from "./runtime/encode-slots.ts";
 import { jobKey } from "./runtime/job-key.ts";
 import { JobRegistry, type JobWork } from "./runtime/job-registry.ts";
-import { uploadSource } from "./jobs.ts";
-import { extractAudioChunks } from "./audio/extract-audio.ts";
-import { transcribeLocally } from "./audio/pocketsphinx.ts";
-import { fetchSubtitles } from "./source/subtitles.ts";
-import { probeSource } from "./source/probe.ts";
-import { renderClip } from "./render-clip.ts";
+import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./runtime/request-guard.ts";
 import { selfCheck, type SelfCheck } from "./runtime/self-check.ts";
-import { computeSignals } from "./audio/signals.ts";
+import { sweepWorkRoot, type SweepReport } from "./runtime/sweep.ts";
 import { toTierError } from "./runtime/tier-error.ts";
 import { workRoot } from "./runtime/tool-paths.ts";
-import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./runtime/request-guard.ts";
-import { sweepWorkRoot, type SweepReport } from "./runtime/sweep.ts";
-import { removeVideoDir } from "./runtime/workdir.ts";
-import { x264Preset } from "./ffmpeg/encode-preset.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
 /**
@@ -74,35 +62,6 @@ export const DEFAULT_KEEP_RESULTS_MS = 10 * 60_000;
 export const DEFAULT_SWEEP_IDLE_MS = 15 * 60_000;
 /** How often the work root is swept (RENDER_SWEEP_INTERVAL_SECONDS). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
-
-type JobHandlers = {
-	[N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>>;
-};
-
-/** What each job of the contract does here. */
-const handlers: JobHandlers = {
-	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal, { upload: req.upload }),
-	subtitles: fetchSubtitles,
-	download: (req, p, signal) => downloadSource(req, p, signal),
-	uploadSource,
-	extractAudio: extractAudioChunks,
-	transcribe: (req, p, signal) =>
-		transcribeLocally(req.audioUrl, req.language, p, signal, {
-			workspace: req.workspaceId,
-			video: req.videoId,
-		}),
-	renderClip,
-	signals: computeSignals,
-	makeBackground,
-	importMedia,
-	cleanup: async (req) => {
-		// The video is done: it no longer counts among its workspace's videos in progress.
-		cpuSlots.forget(req.videoId);
-		await removeVideoDir(req.videoId);
-		return { ok: true };
-	},
-	captionPreview,
-};
 
 const refuse = (c: Context, status: ContentfulStatusCode, message: string) =>
 	c.json({ error: { code: "invalid_request", message, retryable: false } satisfies RenderError }, status);
@@ -210,7 +169,12 @@ function serialSweeper(held: () => Set<string>, idleMs: number): () => Promise<S
 /** The route of one job: validates the body, then answers from a kept result, a running job or a new one. */
 function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 	const job = renderJobs[name];
-	const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
+	// What this job of the contract does here (jobs/: one handler per row of the table).
+	const handler = jobHandlers[name] as (
+		input: unknown,
+		onProgress: OnProgress,
+		signal: AbortSignal,
+	) => Promise<unknown>;
 	return async (c: Context<GuardEnv>) => {
 		const body: unknown = parseJson(c.var.rawBody);
 		if (body === undefined) return refuse(c, 400, "The body is not JSON.");

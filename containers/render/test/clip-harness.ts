@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RenderClipRequest, type RenderClipResult } from "@clipforge/contract";
-import { renderClip } from "../src/render-clip.ts";
+import { renderClip } from "../src/render/clip.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 
 export const ffmpeg = (...args: string[]) =>

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeFilterValue, reframeFilter } from "../src/ffmpeg/filters.ts";
-import { renderClipArgs } from "../src/ffmpeg/clip-args.ts";
+import { escapeFilterValue, reframeFilter, renderClipArgs } from "../src/ffmpeg/clip-args.ts";
 import { x264Preset } from "../src/ffmpeg/encode-preset.ts";
 import { createRenderTier } from "../src/server.ts";
 import { layoutFor } from "../src/framing/layout.ts";

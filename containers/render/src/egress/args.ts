@@ -26,7 +26,10 @@
 const YT_DLP_PROTOCOLS = "(https?|m3u8(_native)?|http_dash_segments(_generator)?|f4m|ism)";
 export const YT_DLP_PROTOCOL_FILTER = `protocol~='^${YT_DLP_PROTOCOLS}(\\+${YT_DLP_PROTOCOLS})*$'`;
 
-/** Protocols an ffmpeg network input may use: http(s) to the proxy (tcp, and httpproxy to tunnel tls), HLS keys (crypto), inline data. */
+/**
+ * Protocols an ffmpeg network input may use: http(s) to the proxy (tcp, and httpproxy to tunnel
+ * tls), HLS keys (crypto), inline data.
+ */
 export const NETWORK_PROTOCOLS = "http,https,tls,tcp,httpproxy,crypto,data";
 
 /**

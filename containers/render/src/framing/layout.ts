@@ -5,7 +5,10 @@
 import { OUTPUT_SIZE, type AspectRatio } from "@clipforge/contract";
 import type { FrameBoxes } from "../ffmpeg/geometry.ts";
 
-/** The frame's boxes (ffmpeg/geometry.ts: the output, the source's box, split-screen's, stacked halves) and what is drawn where. */
+/**
+ * The frame's boxes (ffmpeg/geometry.ts: the output, the source's box, split-screen's, stacked
+ * halves) and what is drawn where.
+ */
 export interface Layout extends FrameBoxes {
 	/** Vertical centre of the caption block. */
 	captionY: number;

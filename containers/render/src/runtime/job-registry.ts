@@ -5,8 +5,15 @@
  * from any one connection: when its last caller leaves it keeps going for `abandonAfterMs`, time for
  * the Worker's retry to come back on a fresh connection, and is aborted only if nobody does.
  */
-import type { OnProgress } from "@clipforge/contract";
+import type { JobInput, JobName, JobOutput, OnProgress } from "@clipforge/contract";
 import { runAsJob, type JobContext } from "./job-context.ts";
+
+/** What the tier does for job `N` of the contract's table (jobs/: one handler per row). */
+export type JobHandler<N extends JobName> = (
+	input: JobInput<N>,
+	onProgress: OnProgress,
+	signal: AbortSignal,
+) => Promise<JobOutput<N>>;
 
 /** A job's body: the handler, given progress to report and a signal that aborts it. */
 export type JobWork = (onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CAPTION_FONTS, CJK_FALLBACK_FONT, EMOJI_FONT, FALLBACK_FONTS } from "@clipforge/contract/words";
-import { DEFAULT_FONT_FILE } from "../ffmpeg/filters.ts";
+import { DEFAULT_FONT_FILE } from "../ffmpeg/clip-args.ts";
 import { ProcessError, runProcess } from "./run-process.ts";
 import { tools } from "./tool-paths.ts";
 
@@ -55,7 +55,10 @@ export const REQUIRED_FILTERS = [
 	"vstack",
 ] as const;
 
-/** Encoders the jobs name (`-c:v`, `-c:a`) or pick by file type: MP4 clips, MP3 audio chunks, raw PCM, JPEG thumbnails, PNG previews. */
+/**
+ * Encoders the jobs name (`-c:v`, `-c:a`) or pick by file type: MP4 clips, MP3 audio chunks, raw
+ * PCM, JPEG thumbnails, PNG previews.
+ */
 export const REQUIRED_ENCODERS = ["libx264", "aac", "libmp3lame", "pcm_s16le", "mjpeg", "png"] as const;
 
 /** Input devices: `-f lavfi` (generated backgrounds, previews). */
@@ -106,7 +109,10 @@ export async function pinnedYtDlp(file = YT_DLP_REQUIREMENTS): Promise<string | 
 	return text.match(/^yt-dlp==(\S+)/m)?.[1] ?? null;
 }
 
-/** Warnings about versions that run but are not the image's: Debian's 2023 yt-dlp, an ffmpeg of another major release. */
+/**
+ * Warnings about versions that run but are not the image's: Debian's 2023 yt-dlp, an ffmpeg of
+ * another major release.
+ */
 export function versionWarnings(versions: SelfCheck["versions"], pin: string | null): string[] {
 	const warnings: string[] = [];
 	const { ffmpeg, ytDlp } = versions;

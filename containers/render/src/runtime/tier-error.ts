@@ -2,7 +2,10 @@ import type { RenderErrorCode } from "@clipforge/contract";
 import { redactUrls } from "./redact.ts";
 import { ProcessError } from "./run-process.ts";
 
-/** A failure the tier reports in the contract's error shape; no URL in its message keeps a query string or credentials. */
+/**
+ * A failure the tier reports in the contract's error shape; no URL in its message keeps a query
+ * string or credentials.
+ */
 export class TierError extends Error {
 	readonly code: RenderErrorCode;
 	readonly retryable: boolean;

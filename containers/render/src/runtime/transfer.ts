@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { rename } from "node:fs/promises";
 import {
 	CompleteMultipart,
 	MULTIPART_START,
@@ -9,6 +10,7 @@ import {
 	type OnProgress,
 } from "@clipforge/contract";
 import { egressFetch } from "../egress/fetch.ts";
+import { holdPath } from "./job-context.ts";
 import { TierError } from "./tier-error.ts";
 import { fileSize } from "./workdir.ts";
 
@@ -146,4 +148,16 @@ export async function fetchToFile(url: string, path: string, signal?: AbortSigna
 	const bytes = new Uint8Array(await response.arrayBuffer());
 	await writeFile(path, bytes);
 	return bytes.length;
+}
+
+/**
+ * A file fetched once per instance and kept (a split-screen background, reused by every clip):
+ * fetched under a partial name the running job holds (no sweep takes it midway), then renamed into
+ * place; a later call finds it there and fetches nothing.
+ */
+export async function fetchOnce(url: string, path: string, signal?: AbortSignal): Promise<void> {
+	if ((await fileSize(path)) !== null) return;
+	const partial = holdPath(`${path}.${process.pid}.${Date.now()}.part`);
+	await fetchToFile(url, partial, signal);
+	await rename(partial, path);
 }

@@ -14,7 +14,10 @@ export function sourceNotFetched(retryable: boolean): TierError {
 	return new TierError("unsupported_source", SOURCE_NOT_FETCHED, retryable, 422);
 }
 
-/** HTTP statuses as yt-dlp (`HTTP Error 404`, `Tunnel connection failed: 403`) and ffmpeg (`Server returned 404`, `HTTP error 502`) print them. */
+/**
+ * HTTP statuses as yt-dlp (`HTTP Error 404`, `Tunnel connection failed: 403`) and ffmpeg (`Server
+ * returned 404`, `HTTP error 502`) print them.
+ */
 const HTTP_STATUS =
 	/HTTP Error (\d{3})|Tunnel connection failed: (\d{3})|Server returned (\d{3}|[45]XX)|HTTP error (\d{3})/i;
 /** Connection-level failures, as Python (yt-dlp) and ffmpeg word them. */

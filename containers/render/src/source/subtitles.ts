@@ -21,7 +21,6 @@ const SUBTITLES_TIMEOUT_MS = 60_000;
 
 export async function fetchSubtitles(
 	req: z.output<typeof SubtitlesRequest>,
-	_onProgress: unknown,
 	signal: AbortSignal,
 ): Promise<z.input<typeof SubtitlesResult>> {
 	const url = await resolveSource(req.url);
