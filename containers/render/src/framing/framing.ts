@@ -50,8 +50,9 @@ export interface FramingLook {
 export const baseLayoutOf = (req: Pick<FramingRequest, "aspectRatio" | "splitScreen">): Layout =>
 	layoutFor(req.aspectRatio, req.splitScreen?.ratio ?? null);
 
-/** The clip's framing, from the request, its base layout and what the look found. */
-export function framingOf(req: FramingRequest, layout: Layout, look: FramingLook): FramingPlan {
+/** The clip's framing, from the request and what the look found. */
+export function framingOf(req: FramingRequest, look: FramingLook): FramingPlan {
+	const layout = baseLayoutOf(req);
 	const centre: FramingPlan = {
 		framing: "centre",
 		layout,

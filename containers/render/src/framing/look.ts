@@ -7,20 +7,19 @@
 import type { OnProgress } from "@clipforge/contract";
 import { videoSize } from "../source/stored-media.ts";
 import { scanFaces, type FaceScan } from "./faces.ts";
-import type { FramingLook, FramingRequest } from "./framing.ts";
+import { baseLayoutOf, type FramingLook, type FramingRequest } from "./framing.ts";
 import type { Layout } from "./layout.ts";
 import { TWO_FACE_SHARE } from "./speakers.ts";
 import { channelEnergy } from "./speech-energy.ts";
 
 export async function lookAtSource(
 	req: FramingRequest & { sourceUrl: string },
-	layout: Layout,
 	onProgress: OnProgress,
 	signal: AbortSignal,
 ): Promise<FramingLook> {
 	if (!looksForFaces(req)) return { source: null, scan: null, speech: null };
 	const source = await videoSize(req.sourceUrl, signal);
-	if (!cropsSource(layout, source)) return { source, scan: null, speech: null };
+	if (!cropsSource(baseLayoutOf(req), source)) return { source, scan: null, speech: null };
 	const duration = req.end - req.start;
 	const scan = await scanFaces(req.sourceUrl, req.start, duration, source, onProgress, signal);
 	if (!speakerLayoutAsked(req) || !twoPeopleInView(scan)) return { source, scan, speech: null };

@@ -4,7 +4,7 @@
  * who speaks) and, when pauses are cut, its frame rate, sound and silences (silences.ts).
  */
 import type { OnProgress, RenderClipSpec } from "@clipforge/contract";
-import { baseLayoutOf, type FramingLook } from "../framing/framing.ts";
+import type { FramingLook } from "../framing/framing.ts";
 import { lookAtSource } from "../framing/look.ts";
 import type { CutInputs } from "./jump-cuts.ts";
 import { readCutInputs } from "./silences.ts";
@@ -20,7 +20,7 @@ export async function readInputs(
 	onProgress: OnProgress,
 	signal: AbortSignal,
 ): Promise<RenderInputs> {
-	const look = await lookAtSource(req, baseLayoutOf(req), onProgress, signal);
+	const look = await lookAtSource(req, onProgress, signal);
 	// Remove silences: the cuts are planned before the captions, so they are timed on the cut clip.
 	const cuts = await readCutInputs(req, signal);
 	return { look, cuts };

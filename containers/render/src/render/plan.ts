@@ -10,7 +10,7 @@ import type { RenderClipSpec, Word } from "@clipforge/contract";
 import { buildAssDocument } from "../captions/ass-document.ts";
 import { renderClipArgs, type RenderClipArgs } from "../ffmpeg/clip-args.ts";
 import type { X264Preset } from "../ffmpeg/encode-preset.ts";
-import { baseLayoutOf, framingOf, type FramingPlan } from "../framing/framing.ts";
+import { framingOf, type FramingPlan } from "../framing/framing.ts";
 import type { Layout } from "../framing/layout.ts";
 import { idFile } from "../runtime/workdir.ts";
 import type { RenderInputs } from "./inputs.ts";
@@ -55,7 +55,7 @@ export function planClip(
 	preset: X264Preset,
 ): ClipPlan {
 	const file = (suffix: string) => idFile(folders.dir, req.clipId, suffix);
-	const framing = framingOf(req, baseLayoutOf(req), inputs.look);
+	const framing = framingOf(req, inputs.look);
 	const words = req.captions?.words ?? null;
 	const cuts = req.jumpCuts
 		? prepareJumpCuts(req.jumpCuts, req.end - req.start, inputs.cuts, words, req.splitScreen ? 30 : null)
