@@ -4,7 +4,7 @@
  * tier's own encode slots (encode-slots.ts), with each step's work replayed as virtual time from
  * the stage costs: the predicted wall time of that video on the configured deployment.
  */
-import { Slots } from "../../containers/render/src/encode-slots.ts";
+import { Slots } from "../../containers/render/src/runtime/encode-slots.ts";
 import { renderInstance, renderPoolsOf } from "../../src/worker/services/render-instances.ts";
 import { planAudioChunks, type ChunkPlan } from "../../src/worker/services/transcription/transcript.ts";
 import { settingsOf } from "../../src/worker/settings.ts";
@@ -131,7 +131,7 @@ function sourceStages(cloud: SimulatedCloud, { vars, video, platform, costs }: S
 			onVideoInstance("extract audio", async () => {
 				const { cpu } = await cloud.on(videoInstance);
 				const chunks = planAudioChunks(0, sourceSeconds(video), settingsOf(vars).audioChunkSeconds);
-				// As the tier: chunks cut one per core at once (containers/render/src/jobs.ts).
+				// As the tier: chunks cut one per core at once (containers/render/src/audio/extract-audio.ts).
 				await inPool(chunks, Math.max(1, Math.floor(cloud.vcpus)), (chunk) =>
 					cpu.work(chunk.duration * costs.audioCpuPerSourceSecond, 1),
 				);

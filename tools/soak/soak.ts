@@ -27,7 +27,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { jobFilesIn } from "../../containers/render/src/sweep.ts";
+import { jobFilesIn } from "../../containers/render/src/runtime/sweep.ts";
 import { fetchOrphanReport, signingSecretFrom, type OrphanReport } from "../../scripts/admin-orphans.ts";
 import { createAccountSql } from "../../src/worker/db/bootstrap.ts";
 import { makeTalkVideo, SPEAKER_FACE } from "../../scripts/sample-video.ts";

@@ -1,5 +1,5 @@
 /**
- * Renders clips through the tier's own job function (render-clip.ts) from media a test generates,
+ * Renders clips through the tier's own job function (render/clip.ts) from media a test generates,
  * served on loopback, with outputs PUT to a local sink: the same code path as the HTTP job without
  * the HTTP layer. Used by the look and jump-cut frame tests.
  */

@@ -169,7 +169,7 @@ describe("the startup self-check covers what the code uses", () => {
 		const notFilters = new Set([
 			"asr", // the scratch folder prefix of local transcription (runtime/workdir.ts jobScratchDir), not ffmpeg's asr filter
 			"copy", // `-c copy`, the stream copy that keeps a source's time frame (ffmpeg/source-args.ts frameCopyArgs), not ffmpeg's copy filter
-			"subtitles", // the subtitles job's file names (source/subtitles.ts: yt-dlp's `subtitles.<lang>.vtt`), not ffmpeg's subtitles filter
+			"subtitles", // yt-dlp's output name and info field for a source's subtitle tracks (source/subtitles.ts, source/probe.ts), not ffmpeg's subtitles filter
 		]);
 		const unchecked = [...used].filter(
 			(f) => !notFilters.has(f) && !(REQUIRED_FILTERS as readonly string[]).includes(f),

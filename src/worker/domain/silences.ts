@@ -1,7 +1,7 @@
 /**
  * Remove silences, the Worker's half: which pauses inside a clip are cut, from the transcript's word
  * timings. The render tier confirms each with silencedetect, snaps it to the frame grid and cuts it
- * in the clip's one pass (containers/render/src/jump-cuts.ts).
+ * in the clip's one pass (containers/render/src/render/jump-cuts.ts).
  */
 import type { Word } from "@clipforge/contract";
 

@@ -27,7 +27,7 @@ export async function computeSignals(
 	const length = Math.max(0.001, end - start);
 	const loudness: number[] = [];
 	let time = start;
-	// The stored file begins at sourceStart of the source (source-frame.ts): seek in its own time.
+	// The stored file begins at sourceStart of the source (source/frame.ts): seek in its own time.
 	const source = await downloadedOrUrl(req.videoId, req.sourceUrl);
 	const args = loudnessArgs(source, fileTime(start, req.sourceStart), fileTime(end, req.sourceStart));
 	try {

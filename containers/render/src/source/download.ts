@@ -47,7 +47,7 @@ export interface DownloadSpec {
 	limits: SourceLimits;
 	/** The probe's duration (what was charged), or null to skip that check. */
 	expectedDuration: number | null;
-	/** The stretch the video was charged for: only it is kept (source-frame.ts). Null: the whole source. */
+	/** The stretch the video was charged for: only it is kept (source/frame.ts). Null: the whole source. */
 	frame?: SourceFrame | null;
 	/** `url` is a stored upload: ffmpeg copies the frame out of it, yt-dlp never reads it. */
 	upload?: boolean;

@@ -41,7 +41,7 @@ export function fetchFailureIn(stderr: string): TierError | null {
 
 /**
  * Turns yt-dlp's stderr into a message a user can act on. Every way of not getting the bytes reads
- * the same (source-errors.ts); what the source's content was (private, removed, not a video) is
+ * the same (errors.ts); what the source's content was (private, removed, not a video) is
  * told as yt-dlp says it, with its URLs' query strings removed.
  */
 export function ytDlpError(error: unknown): Error {

@@ -9,7 +9,7 @@ import { TierError } from "../runtime/tier-error.ts";
  * The early, friendly check of a source before yt-dlp or ffprobe touch it: a URL whose host is a
  * local name, or is or resolves to a non-public address (the egress policy), is refused with `invalid_url` (unless the operator set
  * ALLOW_PRIVATE_SOURCES=true, dev and tests). It is not what keeps the tools off private addresses:
- * the egress proxy checks every connection they open, at connect time (egress-proxy.ts).
+ * the egress proxy checks every connection they open, at connect time (egress/proxy.ts).
  */
 export async function assertFetchableSource(rawUrl: string): Promise<void> {
 	const url = new URL(rawUrl);
