@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env";
-import { requestLog } from "./middleware/request-log";
+import { requestLog } from "./request-log";
 
 export const ERROR_CODES = [
 	"invalid_request",

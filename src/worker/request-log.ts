@@ -3,8 +3,8 @@
  * error body's), and its workspace when the caller has only one (an API key always does).
  */
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
-import { logger, type LogContext, type Logger } from "../lib/log";
+import type { AppEnv } from "./env";
+import { logger, type LogContext, type Logger } from "./lib/log";
 
 export function requestLog(c: Context<AppEnv>, context: LogContext = {}): Logger {
 	const principal = c.get("principal") as AppEnv["Variables"]["principal"] | undefined;
