@@ -33,30 +33,6 @@ export function pausesToCut(
 	return pauses;
 }
 
-/**
- * Where time `t` (seconds from the clip's start, source timeline) lands in the cut clip: minus
- * everything cut before it; a time inside a cut lands on its seam. The tier's own retime, for the
- * Worker's views of a cut clip (its caption words, SRT/VTT).
- */
-export function retime(t: number, cuts: readonly { start: number; end: number }[]): number {
-	let removed = 0;
-	for (const cut of cuts) {
-		if (t >= cut.end) removed += cut.end - cut.start;
-		else if (t > cut.start) removed += t - cut.start;
-		else break;
-	}
-	return round3(t - removed);
-}
-
-/** Clip-relative words on the cut clip's timeline (unchanged without cuts). */
-export function retimeWords<W extends { start: number; end: number }>(
-	words: readonly W[],
-	cuts: readonly { start: number; end: number }[] | null,
-): W[] {
-	if (!cuts || cuts.length === 0) return [...words];
-	return words.map((w) => ({ ...w, start: retime(w.start, cuts), end: retime(w.end, cuts) }));
-}
-
 /** Seconds the cuts removed. */
 export const removedSeconds = (cuts: readonly { start: number; end: number }[] | null): number =>
 	round3((cuts ?? []).reduce((sum, c) => sum + (c.end - c.start), 0));

@@ -8,7 +8,7 @@
  * same multiples of 1/fps (the graph first brings the video to that constant rate) removes exactly
  * the same time from each, so sound and picture stay in sync however many cuts there are.
  */
-import type { Interval, JumpCutSpec, Word } from "@clipforge/contract";
+import { retimeWords, type Interval, type JumpCutSpec, type Word } from "@clipforge/contract";
 import type { JumpCutArgs } from "../ffmpeg/clip-args.ts";
 
 /** A cut shorter than this is not worth a jump (it would read as a glitch). */
@@ -107,26 +107,6 @@ export function planJumpCuts(
 	if (duration > at) keeps.push({ start: round6(at), end: duration });
 	const removed = round6(cuts.reduce((sum, c) => sum + (c.end - c.start), 0));
 	return { keeps, cuts, duration: round6(duration - removed), removed };
-}
-
-/**
- * Where time `t` of the source clip lands after the cuts: minus everything cut before it (a time
- * inside a cut lands on the cut's seam).
- */
-export function retime(t: number, cuts: Interval[]): number {
-	let removed = 0;
-	for (const cut of cuts) {
-		if (t >= cut.end) removed += cut.end - cut.start;
-		else if (t > cut.start) removed += t - cut.start;
-		else break;
-	}
-	return t - removed;
-}
-
-/** The clip's words on the cut timeline (captions are drawn on what the viewer sees). */
-export function retimeWords(words: Word[], cuts: Interval[]): Word[] {
-	if (cuts.length === 0) return words;
-	return words.map((w) => ({ word: w.word, start: round6(retime(w.start, cuts)), end: round6(retime(w.end, cuts)) }));
 }
 
 /**
