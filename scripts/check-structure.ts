@@ -71,10 +71,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, string>> = {
 	"src/dashboard/views/videos.ts:sourceFields": "the submit form's source fields, to split with the form",
 	"packages/moments/src/ranking/offline/rank-offline.ts:rankTalk": "arrived from main (issue 48); to split",
 	"packages/moments/src/ranking/offline/talk-analysis.ts:analyseTalk": "arrived from main (issue 48); to split",
-	"tools/quality/chapter-experiments/embedding-cohesion.ts:embeddingCosts": "a dropped experiment's tool",
-	"tools/quality/instant-model.ts:instantModel": "arrived from main (issue 46); to split",
-	"tools/quality/instant-model.ts:complete": "arrived from main (issue 46); to split",
-	"tools/quality/summary.ts:summaryLines": "a report's lines; to split",
 };
 
 export function sourceFiles(root = ROOT): string[] {
