@@ -42,7 +42,8 @@ types-check:
 	@npm run -s sdk:types -- --check
 	@npm run -s limits:report -- --check
 
-## ESLint and the import-cycles check (`check-structure.ts --only cycles`: no file or folder imports itself),
+## ESLint and the structure rules (`check-structure.ts`: layers, no import back up inside a runtime, no cycles,
+## functions <= 50 lines, files <= 400 lines, SQL only in db/; ARCHITECTURE.md "The rules the build enforces"),
 ## then the formatter's check (Prettier; `npm run format` fixes what it reports).
 lint:
 	@npm run -s lint

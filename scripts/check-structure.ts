@@ -16,8 +16,13 @@
  *   their package.json `exports` (import-graph.ts). KNOWN_TANGLES lists the ones that predate the
  *   check.
  *
+ * - files, sql, runtime-layers: see structure-rules.ts (files ≤ MAX_FILE_LINES lines, SQL only in
+ *   `db/`, no import back up inside a runtime).
+ *
+ * Functions longer than MAX_FUNCTION_LINES are allowed only in LONG_FUNCTIONS (each with why).
  * `--report` prints every finding and exits 0; without it the script exits 1 on any finding.
- * `--only functions,duplicates,layers,lines,cycles` limits the checks.
+ * `--only functions,files,duplicates,layers,runtime-layers,lines,cycles,sql` limits the checks
+ * (`npm run lint` runs all but lines and duplicates).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -25,6 +30,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { folderGraph, importGraph, tanglesOf, workspacePackages } from "./import-graph.ts";
+import { longFile, sqlOutsideDb, upwardInRuntime, type Check, type Finding } from "./structure-rules.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const MAX_FUNCTION_LINES = 50;
@@ -53,14 +59,16 @@ const GENERATED = [
 	/^worker-configuration\.d\.ts$/,
 	// `npm run train:ranker`: the fitted models, whose feature lists repeat unit-features.ts by design.
 	/^packages\/moments\/src\/ranking\/offline\/moment-model\.ts$/,
+	// `npm run train:sentence-ends`: the fitted sentence-end model, a table of weights.
+	/^packages\/moments\/src\/text\/sentence-end-model\.ts$/,
 ];
 const TESTS = [/(^|\/)test\//, /\.test\.ts$/, /(^|\/)vitest(\.\w+)?\.config\.ts$/];
 
-interface Finding {
-	check: "functions" | "lines" | "duplicates" | "layers" | "cycles";
-	where: string;
-	what: string;
-}
+/** The functions allowed past MAX_FUNCTION_LINES (`file:name`), and why each may be. */
+export const LONG_FUNCTIONS: Readonly<Record<string, string>> = {
+	// Waiting to be split; each is here so the rule fails the build on any new long function today.
+	"src/worker/services/submit-video.ts:submitVideo": "issue 49 item 4 rewrites the submission's walk",
+};
 
 export function sourceFiles(root = ROOT): string[] {
 	const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts"], {
@@ -82,7 +90,7 @@ export function longFunctions(file: string, text: string, max = MAX_FUNCTION_LIN
 			const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 			const end = source.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
 			const lines = end - start + 1;
-			if (lines > max)
+			if (lines > max && !(`${file}:${nameOf(node)}` in LONG_FUNCTIONS))
 				found.push({
 					check: "functions",
 					where: `${file}:${start}`,
@@ -222,16 +230,6 @@ export interface KnownTangle {
  */
 export const KNOWN_TANGLES: readonly KnownTangle[] = [
 	{
-		kind: "files",
-		members: [
-			"containers/render/src/clip-stream-args.ts",
-			"containers/render/src/ffmpeg-args.ts",
-			"containers/render/src/speakers.ts",
-			"containers/render/src/speech-energy.ts",
-		],
-	},
-	{ kind: "files", members: ["src/worker/env.ts", "src/worker/middleware/server-timing.ts"] },
-	{
 		kind: "folders",
 		members: ["calls", "cli", "cli/commands", "cli/commands/caption-templates", "mcp", "mcp/tools"]
 			.map((f) => `packages/sdk/src/${f}`)
@@ -277,26 +275,36 @@ export function importCycles(
 		}));
 }
 
+const CHECKS: Check[] = ["functions", "files", "lines", "duplicates", "layers", "runtime-layers", "cycles", "sql"];
+
+/** Every finding of the checks `on` allows, over `files` (path → text) of the repository at `root`. */
+export function findings(files: Map<string, string>, on: (check: Check) => boolean, root = ROOT): Finding[] {
+	const packages = workspacePackages(root);
+	const folders = new Map([...packages].map(([name, { folder }]) => [name, folder]));
+	const found: Finding[] = [];
+	for (const [file, text] of files) {
+		if (on("functions")) found.push(...longFunctions(file, text));
+		if (on("files")) found.push(...longFile(file, text));
+		if (on("lines")) found.push(...wideLines(file, text));
+		if (on("layers")) found.push(...upwardImports(file, text, folders));
+		if (on("sql")) found.push(...sqlOutsideDb(file, text));
+	}
+	if (on("duplicates")) found.push(...duplicateRuns(files));
+	if (on("runtime-layers")) found.push(...upwardInRuntime(importGraph(files, packages)));
+	if (on("cycles")) found.push(...importCycles(files, packages));
+	return found;
+}
+
 function main(): void {
 	const args = process.argv.slice(2);
 	const only = args.includes("--only") ? new Set(args[args.indexOf("--only") + 1]!.split(",")) : null;
-	const on = (check: Finding["check"]) => !only || only.has(check);
+	const on = (check: Check) => !only || only.has(check);
 	const files = new Map(sourceFiles().map((f) => [f, readFileSync(join(ROOT, f), "utf8")]));
-	const packages = packageFolders();
-	const findings: Finding[] = [];
-	for (const [file, text] of files) {
-		if (on("functions")) findings.push(...longFunctions(file, text));
-		if (on("lines")) findings.push(...wideLines(file, text));
-		if (on("layers")) findings.push(...upwardImports(file, text, packages));
-	}
-	if (on("duplicates")) findings.push(...duplicateRuns(files));
-	if (on("cycles")) findings.push(...importCycles(files));
-	for (const f of findings) console.log(`${f.check.padEnd(10)} ${f.where}  ${f.what}`);
-	const counts = ["functions", "lines", "duplicates", "layers", "cycles"]
-		.filter((c) => on(c as Finding["check"]))
-		.map((c) => `${c} ${findings.filter((f) => f.check === c).length}`);
+	const found = findings(files, on);
+	for (const f of found) console.log(`${f.check.padEnd(14)} ${f.where}  ${f.what}`);
+	const counts = CHECKS.filter(on).map((c) => `${c} ${found.filter((f) => f.check === c).length}`);
 	console.log(`${files.size} files; findings: ${counts.join(", ")}`);
-	if (findings.length > 0 && !args.includes("--report")) process.exit(1);
+	if (found.length > 0 && !args.includes("--report")) process.exit(1);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

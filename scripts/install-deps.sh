@@ -54,7 +54,7 @@ fi
 
 # yt-dlp: the version the Container image runs (containers/render/yt-dlp.requirements.txt, checked
 # by the wheel's hash) in the project's own virtual environment, .venv/yt-dlp, which the render tier
-# looks for first (containers/render/src/tool-paths.ts). Only when pip cannot get it, Debian's
+# looks for first (containers/render/src/runtime/tool-paths.ts). Only when pip cannot get it, Debian's
 # yt-dlp: 2023.03.04, broken by real sites and older than the fix of CVE-2024-38519, so the tier's
 # self-check warns about it.
 requirements=containers/render/yt-dlp.requirements.txt

@@ -16,6 +16,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sha256Of, type BackupManifest } from "./backup.ts";
 import { openLocalStore } from "./local-store.ts";
+import { ownTables, rowCount } from "./db/local-store-reads.ts";
 import { DEFAULT_STATE_DIR } from "./stack.ts";
 import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "./wrangler.ts";
 
@@ -46,12 +47,10 @@ export async function restoreLocalStore(from: string, persistTo: string): Promis
 	if (damaged.length > 0) throw new Error(`the backup is damaged; nothing was restored:\n${damaged.join("\n")}`);
 	const store = await openLocalStore(persistTo);
 	try {
-		const tables = await store.db
-			.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'")
-			.all<{ name: string }>();
-		if (tables.results.length > 0)
+		const tables = await ownTables(store.db);
+		if (tables.length > 0)
 			throw new Error(
-				`the target stack is not empty (its D1 has ${tables.results.length} tables); restore into a new state folder`,
+				`the target stack is not empty (its D1 has ${tables.length} tables); restore into a new state folder`,
 			);
 	} finally {
 		await store.close();
@@ -66,8 +65,7 @@ export async function restoreLocalStore(from: string, persistTo: string): Promis
 	try {
 		const rows: Record<string, number> = {};
 		for (const table of Object.keys(manifest.d1.rows)) {
-			const counted = await again.db.prepare(`SELECT count(*) AS n FROM "${table}"`).first<{ n: number }>();
-			rows[table] = counted?.n ?? 0;
+			rows[table] = await rowCount(again.db, table);
 		}
 		const differing = Object.entries(manifest.d1.rows).filter(([table, n]) => rows[table] !== n);
 		if (differing.length > 0)

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { escapeFilterValue } from "../containers/render/src/ffmpeg-args.ts";
+import { escapeFilterValue } from "../containers/render/src/ffmpeg/clip-args.ts";
 import { TALK_SCRIPT } from "./talk-script.ts";
 
 export { TALK_SCRIPT };

@@ -18,8 +18,8 @@ import { loopVideo, makeTalkVideo } from "../scripts/sample-video.ts";
 import { serveDirectory } from "../scripts/serve-files.ts";
 import { startStack, stopStack, type StackInfo } from "../scripts/stack.ts";
 import { bareFloor } from "./bench/floor.ts";
-import { queryLocalD1, sqlText } from "./bench/local-d1.ts";
-import { idleGaps, stageSpans, timelineOf, type StepRow } from "./bench/timeline.ts";
+import { idleGaps, stageSpans, timelineOf } from "./bench/timeline.ts";
+import { videoSteps, videoTimes } from "./db/local-d1.ts";
 
 const MINUTES = (process.env.BENCH_MINUTES ?? "1,10,30").split(",").map(Number);
 const CONFIG = { clipDurationMin: 15, clipDurationMax: 45, aspectRatio: "9:16" };
@@ -95,15 +95,10 @@ async function processOne(stack: StackInfo, hostedUrl: string) {
 		await new Promise((r) => setTimeout(r, 1000));
 		status = (await api("GET", `/api/videos/${id}/status`)).video.status;
 	}
-	const [video] = queryLocalD1<{ created_at: string; completed_at: string }>(
-		stack.stateDir,
-		`SELECT created_at, completed_at FROM videos WHERE id = ${sqlText(id)}`,
-	);
-	const rows = queryLocalD1<StepRow>(
-		stack.stateDir,
-		`SELECT step, started_at, ended_at, ok FROM video_steps WHERE video_id = ${sqlText(id)} ORDER BY id`,
-	);
-	const totalSeconds = round1((Date.parse(video!.completed_at) - Date.parse(video!.created_at)) / 1000);
+	const persistTo = join(stack.stateDir, "wrangler-state");
+	const video = videoTimes(persistTo, id);
+	const rows = videoSteps(persistTo, id);
+	const totalSeconds = round1((Date.parse(video!.completed_at!) - Date.parse(video!.created_at)) / 1000);
 	const timeline = timelineOf(rows, video!.created_at);
 	const clipList = (await api("GET", `/api/videos/${id}/clips`)).clips as { startTime: number; endTime: number }[];
 	return {

@@ -11,10 +11,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { presetLook, type Word } from "@clipforge/contract";
-import { buildAssDocument } from "../containers/render/src/captions.ts";
-import { renderClipArgs, type RenderClipArgs } from "../containers/render/src/ffmpeg-args.ts";
-import { layoutFor } from "../containers/render/src/layout.ts";
-import { renderClip } from "../containers/render/src/render-clip.ts";
+import { buildAssDocument } from "../containers/render/src/captions/ass-document.ts";
+import { renderClipArgs, type RenderClipArgs } from "../containers/render/src/ffmpeg/clip-args.ts";
+import { layoutFor } from "../containers/render/src/framing/layout.ts";
+import { renderClip } from "../containers/render/src/render/clip.ts";
 import { makeTalkVideo } from "../scripts/sample-video.ts";
 import { serveDirectory } from "../scripts/serve-files.ts";
 

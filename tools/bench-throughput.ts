@@ -22,8 +22,8 @@ import { makeTalkVideo } from "../scripts/sample-video.ts";
 import { serveDirectory } from "../scripts/serve-files.ts";
 import { startStack, stopStack, type StackInfo } from "../scripts/stack.ts";
 import { bareFloor } from "./bench/floor.ts";
-import { queryLocalD1, sqlText } from "./bench/local-d1.ts";
-import { stageSpans, timelineOf, type StepRow } from "./bench/timeline.ts";
+import { stageSpans, timelineOf } from "./bench/timeline.ts";
+import { firstClipRendered, videoSteps, videoTimes } from "./db/local-d1.ts";
 
 const BURST = Number(process.env.BENCH_BURST ?? 10);
 const CONFIG = { clipDurationMin: 15, clipDurationMax: 45, aspectRatio: "9:16" };
@@ -201,29 +201,16 @@ async function waitForAll(stack: StackInfo, key: string, ids: string[]): Promise
 
 /** From the video's row and its timeline: seconds from submission to its first clip and to its end. */
 function timesOf(stack: StackInfo, id: string) {
-	const [video] = queryLocalD1<{
-		status: string;
-		created_at: string;
-		completed_at: string | null;
-		slot_claimed_at: string | null;
-	}>(
-		stack.stateDir,
-		`SELECT status, created_at, completed_at, slot_claimed_at FROM videos WHERE id = ${sqlText(id)}`,
-	);
-	const [first] = queryLocalD1<{ ended_at: string | null }>(
-		stack.stateDir,
-		`SELECT MIN(ended_at) AS ended_at FROM video_steps WHERE video_id = ${sqlText(id)} AND step LIKE 'render clip %' AND ok = 1`,
-	);
-	const steps = queryLocalD1<StepRow>(
-		stack.stateDir,
-		`SELECT step, started_at, ended_at, ok FROM video_steps WHERE video_id = ${sqlText(id)} ORDER BY id`,
-	);
+	const persistTo = join(stack.stateDir, "wrangler-state");
+	const video = videoTimes(persistTo, id);
+	const firstClip = firstClipRendered(persistTo, id);
+	const steps = videoSteps(persistTo, id);
 	const since = (iso: string | null | undefined) =>
 		iso ? round1((Date.parse(iso) - Date.parse(video!.created_at)) / 1000) : null;
 	return {
 		status: video!.status,
 		waitedForSlotSeconds: since(video!.slot_claimed_at),
-		firstClipSeconds: since(first?.ended_at),
+		firstClipSeconds: since(firstClip),
 		totalSeconds: since(video!.completed_at),
 		// Where the time went (each stage's first start to last end, from submission): what a burst slows.
 		stageSpans: stageSpans(timelineOf(steps, video!.created_at)),

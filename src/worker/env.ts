@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MembershipRole } from "@clipforge/domain";
-import type { Timings } from "./middleware/server-timing";
 
 /** Who is calling, as the auth middleware resolved it. */
 export type Principal =
@@ -12,6 +11,9 @@ export type Principal =
 			workspaceIds: string[];
 			roles: Record<string, MembershipRole>;
 	  };
+
+/** Where a request's milliseconds went, by phase (middleware/server-timing.ts). */
+export type Timings = Map<string, number>;
 
 export interface AppEnv {
 	Bindings: Env;

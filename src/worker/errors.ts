@@ -6,9 +6,9 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { isTransientD1Error } from "./db/d1-retry";
+import { isTransientD1Error } from "./lib/d1-transient";
 import type { AppEnv } from "./env";
-import { requestLog } from "./middleware/request-log";
+import { requestLog } from "./request-log";
 
 export const ERROR_CODES = [
 	"invalid_request",

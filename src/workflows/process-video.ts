@@ -40,7 +40,7 @@ import { renderInstance } from "../worker/services/render-instances";
 import { withStepTimeline } from "../worker/services/step-timeline";
 import { settingsOf } from "../worker/settings";
 import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
-import { runReprocessPlan, runVideoPlan } from "./video-plan";
+import { runReprocessPlan, runVideoPlan, VIDEO_STEP_NAMES } from "./video-plan";
 
 const DB_STEP: WorkflowStepConfig = {
 	retries: { limit: 5, delay: "2 seconds", backoff: "exponential" },
@@ -136,22 +136,24 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const { config } = video;
 	const { clips } = await runVideoPlan(
 		{
-			download: () => step.do("download source", DOWNLOAD_STEP, () => downloadSourceStep(run, video)),
-			upload: () => step.do("upload source", DOWNLOAD_STEP, () => uploadSource(run, video)),
-			extractAudio: () => step.do("extract audio", RENDER_STEP, () => extractAudioStep(run, video)),
+			download: () => step.do(VIDEO_STEP_NAMES.download, DOWNLOAD_STEP, () => downloadSourceStep(run, video)),
+			upload: () => step.do(VIDEO_STEP_NAMES.upload, DOWNLOAD_STEP, () => uploadSource(run, video)),
+			extractAudio: () => step.do(VIDEO_STEP_NAMES.extractAudio, RENDER_STEP, () => extractAudioStep(run, video)),
 			transcribe: (chunk, n, total) =>
-				step.do(`transcribe chunk ${n + 1} of ${total}`, TRANSCRIBE_STEP, () =>
+				step.do(VIDEO_STEP_NAMES.transcribe(n, total), TRANSCRIBE_STEP, () =>
 					transcribeChunk(run, video, chunk, total),
 				),
-			merge: (chunks) => step.do("merge transcript", DB_STEP, () => mergeTranscript(run, video, chunks)),
+			merge: (chunks) => step.do(VIDEO_STEP_NAMES.merge, DB_STEP, () => mergeTranscript(run, video, chunks)),
 			readSupplied: () => readSupplied(run, step, video),
 			chapters: (transcript) =>
-				step.do("find chapters", RANK_STEP, (ctx) => findChaptersStep(run, transcript.key, rankAttempt(ctx))),
-			signals: () => step.do("compute signals", RENDER_STEP, () => computeSignals(run, video)),
+				step.do(VIDEO_STEP_NAMES.chapters, RANK_STEP, (ctx) =>
+					findChaptersStep(run, transcript.key, rankAttempt(ctx)),
+				),
+			signals: () => step.do(VIDEO_STEP_NAMES.signals, RENDER_STEP, () => computeSignals(run, video)),
 			look: () => prepareLook(run, step, video),
 			rank: async (transcript, signals) =>
 				(
-					await step.do("rank moments", RANK_STEP, (ctx) =>
+					await step.do(VIDEO_STEP_NAMES.rank, RANK_STEP, (ctx) =>
 						rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)),
 					)
 				).clipIds,
@@ -161,7 +163,7 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 					transcriptKey: clip.transcript.key,
 					look: clip.look,
 				}),
-			finish: (count) => step.do("finish", DB_STEP, () => finish(run, video, count)),
+			finish: (count) => step.do(VIDEO_STEP_NAMES.finish, DB_STEP, () => finish(run, video, count)),
 		},
 		settingsOf(run.env).fanOut,
 		{ clipping: !config.skipClipping, supplied: (video.transcript?.source ?? "transcription") !== "transcription" },
@@ -192,7 +194,7 @@ async function prepareLook(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 			? step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video))
 			: null,
 		config.enableCaptions
-			? step.do("prepare the caption look", DB_STEP, () => prepareCaptionLook(run, video))
+			? step.do(VIDEO_STEP_NAMES.look, DB_STEP, () => prepareCaptionLook(run, video))
 			: undefined,
 	]);
 	return { watermark, backgroundKey, ...(captions ? { captions } : {}) };
@@ -209,7 +211,7 @@ function renderOne(
 	stored: { sourceKey: string; transcriptKey: string; look: RenderLook },
 ) {
 	const job = { clipId, ...stored, total, instance: renderInstance.render(run.env, run.videoId, n) };
-	return step.do(`render clip ${n + 1} of ${total}`, renderStep(video.config.clipDurationMax), () =>
+	return step.do(VIDEO_STEP_NAMES.render(n, total), renderStep(video.config.clipDurationMax), () =>
 		renderClipStep(run, video, job),
 	);
 }
@@ -244,10 +246,10 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
 	const { clips } = await runReprocessPlan(
 		{
-			signals: () => step.do("compute signals", RENDER_STEP, () => reuseOrComputeSignals(run, video)),
+			signals: () => step.do(VIDEO_STEP_NAMES.signals, RENDER_STEP, () => reuseOrComputeSignals(run, video)),
 			look: () => prepareLook(run, step, video),
 			rank: async (signals) =>
-				(ranked = await step.do("rank moments", RANK_STEP, (ctx) =>
+				(ranked = await step.do(VIDEO_STEP_NAMES.rank, RANK_STEP, (ctx) =>
 					rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)),
 				)).clipIds,
 			render: (clipId, n, total, look) =>

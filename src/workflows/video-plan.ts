@@ -23,6 +23,25 @@ import type { FanOut } from "../worker/settings";
 
 export type { FanOut };
 
+/**
+ * The names of a first run's steps, as the video's timeline (video_steps) and the Workflows dashboard
+ * show them: the workflow (process-video.ts) names its durable steps from here, and the plan
+ * simulator (tools/plan/simulate.ts) its virtual ones, so the two timelines line up.
+ */
+export const VIDEO_STEP_NAMES = {
+	download: "download source",
+	upload: "upload source",
+	extractAudio: "extract audio",
+	transcribe: (index: number, total: number) => `transcribe chunk ${index + 1} of ${total}`,
+	merge: "merge transcript",
+	chapters: "find chapters",
+	signals: "compute signals",
+	look: "prepare the caption look",
+	rank: "rank moments",
+	render: (index: number, total: number) => `render clip ${index + 1} of ${total}`,
+	finish: "finish",
+} as const;
+
 /** What a first run's steps take and give; the workflow's are durable steps, the simulator's virtual. */
 export interface VideoSteps<Source, Chunk, Transcript, Signals, Look> {
 	download(): Promise<unknown>;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
-import { putFile } from "../../containers/render/src/transfer.ts";
+import { putFile } from "../../containers/render/src/runtime/transfer.ts";
 import { ensureLocalSecrets, secretsFileFor } from "../../scripts/stack.ts";
 
 /** A signed `/internal/objects` URL as the Worker makes them (src/worker/services/signing.ts): HMAC-SHA-256 over purpose, method, key and expiry. */

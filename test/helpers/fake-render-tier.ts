@@ -26,7 +26,7 @@ import {
 	type RenderError,
 	type Segment,
 } from "@clipforge/contract";
-import { planJumpCuts } from "../../containers/render/src/jump-cuts";
+import { planJumpCuts } from "../../containers/render/src/render/jump-cuts.ts";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
 
 export const RENDER_URL = "http://render.test";

@@ -18,7 +18,8 @@ import {
 	type RenderClipSpec,
 } from "@clipforge/contract";
 import { getDb } from "../../src/worker/db/client";
-import { pausesToCut, retime } from "../../src/worker/domain/silences";
+import { retime } from "@clipforge/contract";
+import { pausesToCut } from "../../src/worker/domain/silences";
 import { purgeOldPreviews, resolveCaptionLook } from "../../src/worker/services/caption-templates";
 import { balanceOf, createUser, createWorkspace } from "../helpers/accounts";
 import { BASE, call, signIn, submitAndProcess } from "../helpers/api";

@@ -10,7 +10,7 @@ import { requestId } from "hono/request-id";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import type { AppEnv } from "../../src/worker/env";
-import { requestLog } from "../../src/worker/middleware/request-log";
+import { requestLog } from "../../src/worker/request-log";
 import { createWorkspace } from "../helpers/accounts";
 import { submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";

@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { renderClipArgs, toPocketsphinxWavArgs } from "../../containers/render/src/ffmpeg-args.ts";
-import { layoutFor } from "../../containers/render/src/layout.ts";
+import { renderClipArgs } from "../../containers/render/src/ffmpeg/clip-args.ts";
+import { toPocketsphinxWavArgs } from "../../containers/render/src/ffmpeg/source-args.ts";
+import { layoutFor } from "../../containers/render/src/framing/layout.ts";
 
 export interface Floor {
 	encodeSeconds: number;

@@ -24,7 +24,7 @@ import {
 	REQUIRED_FILTERS,
 	REQUIRED_FONT_FILES,
 	selfCheck,
-} from "../../containers/render/src/self-check.ts";
+} from "../../containers/render/src/runtime/self-check.ts";
 import { runDeployCheck } from "../../scripts/deploy-check.ts";
 import { QUIET_WRANGLER_ENV } from "../../scripts/wrangler.ts";
 import { DOC, docProblems, readInputs, renderDoc, REPORT_FILE, ROOT, type LimitsReport } from "./figures.ts";

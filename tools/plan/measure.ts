@@ -10,8 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { extractAudioChunkArgs, loudnessArgs, renderClipArgs } from "../../containers/render/src/ffmpeg-args.ts";
-import { layoutFor } from "../../containers/render/src/layout.ts";
+import { renderClipArgs } from "../../containers/render/src/ffmpeg/clip-args.ts";
+import { extractAudioChunkArgs, loudnessArgs } from "../../containers/render/src/ffmpeg/source-args.ts";
+import { layoutFor } from "../../containers/render/src/framing/layout.ts";
 import { loopVideo, makeTalkVideo } from "../../scripts/sample-video.ts";
 import type { MeasuredCosts } from "./costs.ts";
 

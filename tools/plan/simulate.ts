@@ -4,11 +4,11 @@
  * tier's own encode slots (encode-slots.ts), with each step's work replayed as virtual time from
  * the stage costs: the predicted wall time of that video on the configured deployment.
  */
-import { Slots } from "../../containers/render/src/encode-slots.ts";
+import { Slots } from "../../containers/render/src/runtime/encode-slots.ts";
 import { renderInstance, renderPoolsOf } from "../../src/worker/services/render-instances.ts";
 import { planAudioChunks, type ChunkPlan } from "../../src/worker/services/transcription/transcript.ts";
 import { settingsOf } from "../../src/worker/settings.ts";
-import { inPool, runVideoPlan } from "../../src/workflows/video-plan.ts";
+import { inPool, runVideoPlan, VIDEO_STEP_NAMES as STEP } from "../../src/workflows/video-plan.ts";
 import type { BUDGET_VIDEO, MeasuredCosts, PLATFORM } from "./costs.ts";
 import { SharedCpu, VirtualClock } from "./virtual-clock.ts";
 
@@ -117,28 +117,28 @@ function sourceStages(cloud: SimulatedCloud, { vars, video, platform, costs }: S
 		cloud.step(name, async () => work(), videoInstance);
 	return {
 		download: () =>
-			onVideoInstance("download source", async () => {
+			onVideoInstance(STEP.download, async () => {
 				await cloud.on(videoInstance);
 				await cloud.clock.sleep(sourceMegabytes(video) / platform.originMegabytesPerSecond);
 			}),
 		upload: () =>
-			onVideoInstance("upload source", async () => {
+			onVideoInstance(STEP.upload, async () => {
 				await cloud.on(videoInstance);
 				await cloud.clock.sleep(sourceMegabytes(video) / platform.r2MegabytesPerSecond);
 				return "source";
 			}),
 		extractAudio: () =>
-			onVideoInstance("extract audio", async () => {
+			onVideoInstance(STEP.extractAudio, async () => {
 				const { cpu } = await cloud.on(videoInstance);
 				const chunks = planAudioChunks(0, sourceSeconds(video), settingsOf(vars).audioChunkSeconds);
-				// As the tier: chunks cut one per core at once (containers/render/src/jobs.ts).
+				// As the tier: chunks cut one per core at once (containers/render/src/audio/extract-audio.ts).
 				await inPool(chunks, Math.max(1, Math.floor(cloud.vcpus)), (chunk) =>
 					cpu.work(chunk.duration * costs.audioCpuPerSourceSecond, 1),
 				);
 				return chunks;
 			}),
 		signals: () =>
-			onVideoInstance("compute signals", async () => {
+			onVideoInstance(STEP.signals, async () => {
 				const { cpu } = await cloud.on(videoInstance);
 				await cpu.work(sourceSeconds(video) * costs.loudnessCpuPerSourceSecond, 1);
 				return "signals";
@@ -152,20 +152,20 @@ function analysisStages(cloud: SimulatedCloud, { video, platform, costs }: Simul
 	const clipIds = video.clipSeconds.map((_, n) => `clp_budget_${n + 1}`);
 	return {
 		transcribe: (chunk: ChunkPlan, n: number, total: number) =>
-			cloud.step(`transcribe chunk ${n + 1} of ${total}`, () =>
+			cloud.step(STEP.transcribe(n, total), () =>
 				cloud.clock.sleep(platform.whisperCallSeconds + chunk.duration / platform.whisperRealtimeFactor),
 			),
-		merge: () => cloud.step("merge transcript", async () => "transcript"),
+		merge: () => cloud.step(STEP.merge, async () => "transcript"),
 		// Offline, about 0.2 s per hour of talk; with an LLM, a few calls of a few seconds.
 		chapters: () =>
-			cloud.step("find chapters", () => cloud.clock.sleep(0.2 * (seconds / 3600) + platform.llmRankSeconds / 4)),
-		look: () => cloud.step("prepare the caption look", async () => "look"),
+			cloud.step(STEP.chapters, () => cloud.clock.sleep(0.2 * (seconds / 3600) + platform.llmRankSeconds / 4)),
+		look: () => cloud.step(STEP.look, async () => "look"),
 		rank: () =>
-			cloud.step("rank moments", async () => {
+			cloud.step(STEP.rank, async () => {
 				await cloud.clock.sleep((costs.offlineRankSeconds ?? 2) + platform.llmRankSeconds);
 				return clipIds;
 			}),
-		finish: () => cloud.step("finish", async () => undefined),
+		finish: () => cloud.step(STEP.finish, async () => undefined),
 	};
 }
 
@@ -176,7 +176,7 @@ function renderStages(cloud: SimulatedCloud, { vars, video, platform, costs }: S
 			const name = renderInstance.render(vars, VIDEO_ID, clip.index);
 			const clipSeconds = video.clipSeconds[clip.index]!;
 			return cloud.step(
-				`render clip ${clip.index + 1} of ${clip.total}`,
+				STEP.render(clip.index, clip.total),
 				async () => {
 					const { cpu, slots } = await cloud.on(name);
 					const release = await slots.acquire();

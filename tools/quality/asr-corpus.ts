@@ -8,10 +8,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toPocketsphinxWavArgs } from "../../containers/render/src/ffmpeg-args.ts";
+import { toPocketsphinxWavArgs } from "../../containers/render/src/ffmpeg/source-args.ts";
 import { writtenSegments } from "../../src/worker/services/transcription/written-segments.ts";
-import { parsePocketsphinxOutput } from "../../containers/render/src/pocketsphinx.ts";
-import { runProcess } from "../../containers/render/src/run-process.ts";
+import { parsePocketsphinxOutput } from "../../containers/render/src/audio/pocketsphinx.ts";
+import { runProcess } from "../../containers/render/src/runtime/run-process.ts";
 import type { Transcript } from "@clipforge/moments/text";
 import { readTalkSplit, type Split, type TalkItem } from "./talk-corpus.ts";
 import { hashSeed, prng, type Turn } from "./turns-to-transcript.ts";

@@ -77,31 +77,9 @@ export async function startAiStandIn(options: AiStandInOptions): Promise<AiStand
 		counts.calls[whisper ? "whisper" : "llm"]++;
 		const fault = random() < share ? AI_FAULTS[Math.floor(random() * AI_FAULTS.length)]! : null;
 		if (fault) counts.faults[fault]++;
-		if (fault === "capacity")
-			return answerError(response, 429, 3040, "Capacity temporarily exceeded, please try again.");
-		if (fault === "timeout") return answerError(response, 408, 3007, "Request timeout");
-		if (fault === "hang") await new Promise((resolve) => setTimeout(resolve, options.hangMs ?? 90_000));
-		if (fault === "malformed")
-			return answer(
-				response,
-				whisper
-					? { text: "…", segments: [{ start: "zero", words: null }] }
-					: { response: "Sorry, I cannot produce that right now." },
-			);
-		if (whisper) return answer(response, await transcribe(input));
+		if (await answeredWithFault(response, fault, whisper, options.hangMs ?? 90_000)) return;
+		if (whisper) return answer(response, await transcribe(options, audioDir, url, input));
 		return answer(response, { response: textAnswer(input) });
-	}
-	async function transcribe(input: Record<string, unknown>): Promise<unknown> {
-		// Named by its bytes: a call the Worker gave up and sent again joins the tier's job for it (same request).
-		const audio = Buffer.from(String(input.audio), "base64");
-		const name = `${createHash("sha256").update(audio).digest("hex").slice(0, 32)}.mp3`;
-		writeFileSync(join(audioDir, name), audio);
-		const heard = await tierTranscribe(options, `${url}/audio/${name}`, (input.language as string) ?? null);
-		return {
-			transcription_info: { language: heard.language },
-			text: heard.segments.map((s) => s.text).join(" "),
-			segments: heard.segments.map((s) => ({ start: s.start, end: s.end, text: s.text, words: s.words })),
-		};
 	}
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -117,6 +95,51 @@ export async function startAiStandIn(options: AiStandInOptions): Promise<AiStand
 				server.close(() => resolve());
 				rmSync(audioDir, { recursive: true, force: true });
 			}),
+	};
+}
+
+/** Answers `fault` as Workers AI does (a hang answers late, as itself): whether the call was answered. */
+async function answeredWithFault(
+	response: ServerResponse,
+	fault: (typeof AI_FAULTS)[number] | null,
+	whisper: boolean,
+	hangMs: number,
+): Promise<boolean> {
+	if (fault === "capacity") {
+		answerError(response, 429, 3040, "Capacity temporarily exceeded, please try again.");
+		return true;
+	}
+	if (fault === "timeout") {
+		answerError(response, 408, 3007, "Request timeout");
+		return true;
+	}
+	if (fault === "hang") await new Promise((resolve) => setTimeout(resolve, hangMs));
+	if (fault !== "malformed") return false;
+	answer(
+		response,
+		whisper
+			? { text: "…", segments: [{ start: "zero", words: null }] }
+			: { response: "Sorry, I cannot produce that right now." },
+	);
+	return true;
+}
+
+/** Whisper's answer to `input`, heard by the tier from the audio served back at `url`/audio/. */
+async function transcribe(
+	options: AiStandInOptions,
+	audioDir: string,
+	url: string,
+	input: Record<string, unknown>,
+): Promise<unknown> {
+	// Named by its bytes: a call the Worker gave up and sent again joins the tier's job for it (same request).
+	const audio = Buffer.from(String(input.audio), "base64");
+	const name = `${createHash("sha256").update(audio).digest("hex").slice(0, 32)}.mp3`;
+	writeFileSync(join(audioDir, name), audio);
+	const heard = await tierTranscribe(options, `${url}/audio/${name}`, (input.language as string) ?? null);
+	return {
+		transcription_info: { language: heard.language },
+		text: heard.segments.map((s) => s.text).join(" "),
+		segments: heard.segments.map((s) => ({ start: s.start, end: s.end, text: s.text, words: s.words })),
 	};
 }
 

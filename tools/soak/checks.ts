@@ -3,12 +3,11 @@
  * length (ffprobe), each workspace's balance against the ledger's rule, and the shape of the report
  * (bench-results/soak.json).
  */
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
 
 const run = promisify(execFile);
 
@@ -69,22 +68,6 @@ export async function checkClips(
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
-}
-
-/** Rows of a query on the stack's local D1 (`wrangler d1 execute --json`). */
-export function queryLocalD1<T>(persistTo: string, sql: string): T[] {
-	const result = spawnSync(
-		process.execPath,
-		[WRANGLER_BIN, ...localD1Execute(persistTo), "--command", sql, "--json"],
-		{
-			env: QUIET_WRANGLER_ENV,
-			encoding: "utf8",
-			maxBuffer: 64 * 1024 * 1024,
-		},
-	);
-	if (result.status !== 0) throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
-	const parsed = JSON.parse(result.stdout) as { results: T[] }[];
-	return parsed.flatMap((p) => p.results);
 }
 
 export interface BalanceCheck {

@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { fetchAudit, signingSecretFrom } from "../../scripts/admin-orphans.ts";
 import { backupLocalStore, sha256Of } from "../../scripts/backup.ts";
 import { openLocalStore } from "../../scripts/local-store.ts";
+import { ledgerInOrder } from "../../scripts/db/local-store-reads.ts";
 import { restoreLocalStore } from "../../scripts/restore.ts";
 import { makeTalkVideo, SPEAKER_FACE } from "../../scripts/sample-video.ts";
 import { serveDirectory } from "../../scripts/serve-files.ts";
@@ -71,9 +72,7 @@ async function seenIn(stack: StackInfo, persist: string): Promise<Seen> {
 	const balance = ((await api(stack, "/api/workspaces")) as { minutesBalance: number }[])[0]!.minutesBalance;
 	const store = await openLocalStore(persist);
 	try {
-		const rows = await store.db
-			.prepare("SELECT id, workspace_id, video_id, kind, minutes FROM minutes_ledger ORDER BY id")
-			.raw();
+		const rows = await ledgerInOrder(store.db);
 		return { videos, clips, balance, ledger: rows.map((row: unknown[]) => JSON.stringify(row)) };
 	} finally {
 		await store.close();

@@ -35,7 +35,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { jobFilesIn } from "../../containers/render/src/sweep.ts";
+import { jobFilesIn } from "../../containers/render/src/runtime/sweep.ts";
 import {
 	fetchAudit,
 	fetchOrphanReport,
@@ -59,7 +59,8 @@ import {
 	stopStack,
 } from "../../scripts/stack.ts";
 import { localD1Execute, QUIET_WRANGLER_ENV, WRANGLER_BIN } from "../../scripts/wrangler.ts";
-import { checkBalances, checkClips, percentile, queryLocalD1, type ClipCheck } from "./checks.ts";
+import { ledgerRows, videoCharges } from "../db/local-d1.ts";
+import { checkBalances, checkClips, percentile, type ClipCheck } from "./checks.ts";
 import { startAiStandIn, type AiStandIn } from "./ai-stand-in.ts";
 import {
 	fillDisk,
@@ -471,14 +472,8 @@ const workspaces = await Promise.all(
 		async (key) => (await api(key, "GET", "/api/workspaces")).body[0] as { id: string; minutesBalance: number },
 	),
 );
-const rows = queryLocalD1<{ workspace_id: string; video_id: string | null; kind: string; minutes: number }>(
-	persist,
-	"SELECT workspace_id, video_id, kind, minutes FROM minutes_ledger",
-);
-const videoRows = queryLocalD1<{ id: string; workspace_id: string; status: string; minutes_charged: number }>(
-	persist,
-	"SELECT id, workspace_id, status, minutes_charged FROM videos",
-);
+const rows = ledgerRows(persist);
+const videoRows = videoCharges(persist);
 const ours = new Set(workspaces.map((w) => w.id));
 const balances = checkBalances(
 	rows,

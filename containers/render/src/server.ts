@@ -1,7 +1,8 @@
 /**
- * The render tier's HTTP server: one Hono route per row of the contract's job table. Same file in
- * the Container image and natively in dev (`npm run render`). Every body is validated with the
- * job's request schema; jobs with progress answer NDJSON through the contract's job protocol.
+ * The render tier's HTTP server: one Hono route per row of the contract's job table, each running
+ * that row's handler (jobs/). Same file in the Container image and natively in dev (`npm run
+ * render`). Every body is validated with the job's request schema; jobs with progress answer NDJSON
+ * through the contract's job protocol.
  */
 import { mkdir } from "node:fs/promises";
 import type { Server } from "node:http";
@@ -12,9 +13,7 @@ import {
 	jobEventStream,
 	NDJSON_HEADERS,
 	renderJobs,
-	type JobInput,
 	type JobName,
-	type JobOutput,
 	type OnProgress,
 	type RenderError,
 	WORKSPACE_JOB_LIMITS,
@@ -22,26 +21,19 @@ import {
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { importMedia, makeBackground } from "./backgrounds.ts";
-import { captionPreview } from "./caption-preview.ts";
-import { downloadSource } from "./download.ts";
-import { cpuSlots } from "./encode-slots.ts";
-import { egressProxy } from "./egress-proxy.ts";
-import { jobKey } from "./job-key.ts";
-import { JobRegistry, type JobWork } from "./job-registry.ts";
-import { extractAudio, uploadSource } from "./jobs.ts";
-import { transcribeLocally } from "./pocketsphinx.ts";
-import { fetchSubtitles } from "./subtitles.ts";
-import { probeSource } from "./probe.ts";
-import { renderClip } from "./render-clip.ts";
-import { selfCheck, type SelfCheck } from "./self-check.ts";
-import { computeSignals } from "./signals.ts";
-import { toTierError } from "./tier-error.ts";
-import { workRoot } from "./tool-paths.ts";
-import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./request-guard.ts";
-import { sweepWorkRoot, type SweepReport } from "./sweep.ts";
-import { removeVideoDir } from "./workdir.ts";
-import { x264Preset } from "./encode-preset.ts";
+import { egressProxy } from "./egress/proxy.ts";
+import { x264Preset } from "./ffmpeg/encode-preset.ts";
+import { jobHandlers } from "./jobs/index.ts";
+import { cpuSlots } from "./runtime/encode-slots.ts";
+import { jobKey } from "./runtime/job-key.ts";
+import { JobRegistry, type JobWork } from "./runtime/job-registry.ts";
+import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./runtime/request-guard.ts";
+import { selfCheck, type SelfCheck } from "./runtime/self-check.ts";
+import { serialSweeper } from "./runtime/serial-sweeper.ts";
+import type { SweepReport } from "./runtime/sweep.ts";
+import { log } from "./runtime/tier-log.ts";
+import { toTierError } from "./runtime/tier-error.ts";
+import { workRoot } from "./runtime/tool-paths.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
 /**
@@ -72,35 +64,6 @@ export const DEFAULT_KEEP_RESULTS_MS = 10 * 60_000;
 export const DEFAULT_SWEEP_IDLE_MS = 15 * 60_000;
 /** How often the work root is swept (RENDER_SWEEP_INTERVAL_SECONDS). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
-
-type JobHandlers = {
-	[N in JobName]: (input: JobInput<N>, onProgress: OnProgress, signal: AbortSignal) => Promise<JobOutput<N>>;
-};
-
-/** What each job of the contract does here. */
-const handlers: JobHandlers = {
-	probe: (req, _p, signal) => probeSource(req.url, req.limits, signal, { upload: req.upload }),
-	subtitles: fetchSubtitles,
-	download: (req, p, signal) => downloadSource(req, p, signal),
-	uploadSource,
-	extractAudio,
-	transcribe: (req, p, signal) =>
-		transcribeLocally(req.audioUrl, req.language, p, signal, {
-			workspace: req.workspaceId,
-			video: req.videoId,
-		}),
-	renderClip,
-	signals: computeSignals,
-	makeBackground,
-	importMedia,
-	cleanup: async (req) => {
-		// The video is done: it no longer counts among its workspace's videos in progress.
-		cpuSlots.forget(req.videoId);
-		await removeVideoDir(req.videoId);
-		return { ok: true };
-	},
-	captionPreview,
-};
 
 const refuse = (c: Context, status: ContentfulStatusCode, message: string) =>
 	c.json({ error: { code: "invalid_request", message, retryable: false } satisfies RenderError }, status);
@@ -144,12 +107,7 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	x264Preset();
 	const app = new Hono<GuardEnv>();
 	app.use("*", refuseBrowsers());
-	app.get(HEALTH_PATH, async (c) => {
-		const check = await options.selfCheck;
-		if (!check) return c.json({ ok: true });
-		const { ok, problems, warnings, versions } = check;
-		return c.json({ ok, problems, warnings, versions }, ok ? 200 : 503);
-	});
+	app.get(HEALTH_PATH, healthRoute(options.selfCheck));
 	const signedByWorker = requireWorkerSignature(secret);
 	let draining = false;
 	const maxJobs = options.maxJobs ?? (Number(process.env.RENDER_MAX_JOBS) || DEFAULT_MAX_JOBS);
@@ -193,46 +151,32 @@ export function createRenderTier(options: RenderAppOptions = {}): RenderTier {
 	};
 }
 
-/**
- * Sweeps of the work root, one at a time: a request during a sweep runs one more pass after it,
- * and every caller gets the paths removed by all passes.
- */
-function serialSweeper(held: () => Set<string>, idleMs: number): () => Promise<SweepReport> {
-	let sweeping: Promise<SweepReport> | null = null;
-	let again = false;
-	return async () => {
-		if (sweeping) {
-			again = true;
-			return sweeping;
-		}
-		sweeping = (async () => {
-			const removed: string[] = [];
-			do {
-				again = false;
-				removed.push(...(await sweepWorkRoot({ root: workRoot, held: held(), idleMs })).removed);
-			} while (again);
-			if (removed.length > 0) log("swept", { removed: removed.length, paths: removed.slice(0, 20) });
-			return { removed };
-		})().finally(() => {
-			sweeping = null;
-		});
-		return sweeping;
+/** `/healthz`: ok, or 503 naming what the startup self-check found missing. */
+function healthRoute(selfCheck: RenderAppOptions["selfCheck"]) {
+	return async (c: Context<GuardEnv>) => {
+		const check = await selfCheck;
+		if (!check) return c.json({ ok: true });
+		const { ok, problems, warnings, versions } = check;
+		return c.json({ ok, problems, warnings, versions }, ok ? 200 : 503);
 	};
 }
 
 /** The route of one job: validates the body, then answers from a kept result, a running job or a new one. */
 function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number, draining: () => boolean) {
 	const job = renderJobs[name];
-	const handler = handlers[name] as (input: unknown, onProgress: OnProgress, signal: AbortSignal) => Promise<unknown>;
+	// What this job of the contract does here (jobs/: one handler per row of the table).
+	const handler = jobHandlers[name] as (
+		input: unknown,
+		onProgress: OnProgress,
+		signal: AbortSignal,
+	) => Promise<unknown>;
 	return async (c: Context<GuardEnv>) => {
 		const body: unknown = parseJson(c.var.rawBody);
 		if (body === undefined) return refuse(c, 400, "The body is not JSON.");
 		const parsed = job.request.safeParse(body);
 		if (!parsed.success) return refuse(c, 400, parsed.error.message);
 		const key = jobKey(name, parsed.data);
-		// Most jobs are a video's: its id in every line of the job finds them in the Containers logs.
-		const { videoId } = parsed.data as { videoId?: unknown };
-		const about = typeof videoId === "string" ? { videoId } : {};
+		const about = videoOf(parsed.data);
 		const keep = !NOT_KEPT.includes(name);
 		const kept = keep ? registry.keptResult(key) : undefined;
 		const full = registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name);
@@ -267,6 +211,12 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number, drainin
 		};
 		return "progress" in job ? progressStream(outcome, about) : plainAnswer(c, outcome);
 	};
+}
+
+/** Most jobs are a video's: its id in every line of the job finds them in the Containers logs. */
+function videoOf(request: unknown): { videoId?: string } {
+	const { videoId } = request as { videoId?: unknown };
+	return typeof videoId === "string" ? { videoId } : {};
 }
 
 /** The share of the instance a job of a workspace counts against, for the jobs that have one. */
@@ -380,11 +330,6 @@ function asRenderError(error: unknown): RenderError & { status: ContentfulStatus
 		retryable: tierError.retryable,
 		status: tierError.status as ContentfulStatusCode,
 	};
-}
-
-function log(event: string, fields: Record<string, unknown>): void {
-	if (process.env.RENDER_QUIET === "true") return;
-	console.log(JSON.stringify({ at: new Date().toISOString(), event, ...fields }));
 }
 
 // Started directly (`node src/server.ts`): listen. Imported by tests: they call createRenderServer().

@@ -16,11 +16,12 @@ import {
 	type CaptionPresetId,
 	type Word,
 } from "@clipforge/contract";
-import { breakLines, buildAssDocument, pagesOf } from "../src/captions.ts";
+import { breakLines, pagesOf } from "../src/captions/pages.ts";
+import { buildAssDocument } from "../src/captions/ass-document.ts";
 import { captionFonts, cjkRegionOf, scriptOf } from "../src/captions/fonts.ts";
 import { fontFile } from "../src/captions/font-file.ts";
 import { captionTokens, endsSentence, textTokens, upperCase, upperLocaleOf } from "../src/captions/text.ts";
-import { layoutFor } from "../src/layout.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 
 const layout = layoutFor("9:16", null);
 const timed = (tokens: string[], step = 0.3): Word[] =>

@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-	assTime,
-	breakLines,
-	buildAssDocument,
-	escapeAssText,
-	HOOK_SECONDS,
-	pagesOf,
-	textWidth,
-} from "../src/captions.ts";
+import { assTime, escapeAssText } from "../src/captions/ass-syntax.ts";
+import { breakLines, pagesOf } from "../src/captions/pages.ts";
+import { buildAssDocument, HOOK_SECONDS } from "../src/captions/ass-document.ts";
+import { textWidth } from "../src/captions/fonts.ts";
 import { presetLook, type CaptionStyle, type Word } from "@clipforge/contract";
-import { layoutFor } from "../src/layout.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 
 const layout = layoutFor("9:16", null);
 

@@ -1,5 +1,5 @@
 /**
- * Renders clips through the tier's own job function (render-clip.ts) from media a test generates,
+ * Renders clips through the tier's own job function (render/clip.ts) from media a test generates,
  * served on loopback, with outputs PUT to a local sink: the same code path as the HTTP job without
  * the HTTP layer. Used by the look and jump-cut frame tests.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RenderClipRequest, type RenderClipResult } from "@clipforge/contract";
-import { renderClip } from "../src/render-clip.ts";
+import { renderClip } from "../src/render/clip.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 
 export const ffmpeg = (...args: string[]) =>

@@ -13,7 +13,7 @@ import {
 	type ContainerInstanceType,
 } from "@clipforge/contract";
 import { describe, expect, it } from "vitest";
-import { assertRoomFor, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk } from "../src/disk-room.ts";
+import { assertRoomFor, diskOf, limitWords, ranOutOfDisk, sourceLimitsOnDisk } from "../src/source/disk-room.ts";
 
 const wrangler = readFileSync(join(import.meta.dirname, "../../../wrangler.toml"), "utf8");
 const instanceType = /\[\[containers\]\][^[]*?instance_type\s*=\s*"([^"]+)"/.exec(
@@ -70,8 +70,8 @@ describe("a render instance's disk", () => {
 
 describe("a job whose disk fills up under it", () => {
 	it("fails busy (retryable) with a sentence that says the disk is full, whatever wrote", async () => {
-		const { toTierError } = await import("../src/tier-error.ts");
-		const { ProcessError } = await import("../src/run-process.ts");
+		const { toTierError } = await import("../src/runtime/tier-error.ts");
+		const { ProcessError } = await import("../src/runtime/run-process.ts");
 		const node = Object.assign(new Error("ENOSPC: no space left on device, mkdtemp '/work/asr-x1'"), {
 			code: "ENOSPC",
 		});

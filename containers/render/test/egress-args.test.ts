@@ -7,7 +7,7 @@ import {
 	TIER_MAX_PIXELS,
 	UPLOAD_FORMATS,
 	YT_DLP_PROTOCOL_FILTER,
-} from "../src/egress-args.ts";
+} from "../src/egress/args.ts";
 
 const BOUNDS = ["-format_whitelist", NETWORK_MEDIA_FORMATS, "-max_pixels", String(TIER_MAX_PIXELS)];
 

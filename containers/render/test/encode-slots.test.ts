@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { currentCpuHold } from "../src/cpu-hold.ts";
-import { Slots, type SlotRelease } from "../src/encode-slots.ts";
-import { runProcess } from "../src/run-process.ts";
+import { currentCpuHold } from "../src/runtime/cpu-hold.ts";
+import { Slots, type SlotRelease } from "../src/runtime/encode-slots.ts";
+import { runProcess } from "../src/runtime/run-process.ts";
 
 describe("encode slots", () => {
 	it("lets `size` jobs encode at once; the next starts the moment one releases (e.g. to upload)", async () => {

@@ -13,13 +13,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobEvent, renderJobs } from "@clipforge/contract";
-import { importMedia } from "../src/backgrounds.ts";
-import { useEgressResolver } from "../src/egress-policy.ts";
-import { probeSource } from "../src/probe.ts";
-import { redactUrls } from "../src/redact.ts";
+import { importMedia } from "../src/media/import-media.ts";
+import { useEgressResolver } from "../src/egress/policy.ts";
+import { probeSource } from "../src/source/probe.ts";
+import { redactUrls } from "../src/runtime/redact.ts";
 import { createRenderServer } from "../src/server.ts";
 import { signedPost } from "./signed-post.ts";
-import { TierError } from "../src/tier-error.ts";
+import { TierError } from "../src/runtime/tier-error.ts";
 
 let dir: string;
 let video: Buffer;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { escapeFilterValue, reframeFilter, renderClipArgs } from "../src/ffmpeg-args.ts";
-import { x264Preset } from "../src/encode-preset.ts";
+import { escapeFilterValue, reframeFilter, renderClipArgs } from "../src/ffmpeg/clip-args.ts";
+import { x264Preset } from "../src/ffmpeg/encode-preset.ts";
 import { createRenderTier } from "../src/server.ts";
-import { layoutFor } from "../src/layout.ts";
-import { parseYtDlpProgress } from "../src/download.ts";
-import { ffmpegProgressReader } from "../src/ffmpeg-progress.ts";
-import { parsePocketsphinxOutput } from "../src/pocketsphinx.ts";
+import { layoutFor } from "../src/framing/layout.ts";
+import { parseYtDlpProgress } from "../src/source/download.ts";
+import { ffmpegProgressReader } from "../src/ffmpeg/progress.ts";
+import { parsePocketsphinxOutput } from "../src/audio/pocketsphinx.ts";
 
 const base = {
 	sourceUrl: "http://127.0.0.1:1/s.mp4",

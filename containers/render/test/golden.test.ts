@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildAssDocument } from "../src/captions.ts";
+import { buildAssDocument } from "../src/captions/ass-document.ts";
 import { presetLook, type CaptionPresetId, type Word } from "@clipforge/contract";
-import { layoutFor } from "../src/layout.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 import { frameAt } from "./frames.ts";
 
 const GOLDEN_DIR = join(import.meta.dirname, "golden");

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tools } from "../src/tool-paths.ts";
+import { tools } from "../src/runtime/tool-paths.ts";
 import { copyArgs, parseDockerfile } from "./image-build/dockerfile.ts";
 import { isIgnored, matchesOrParent, readDockerignore } from "./image-build/dockerignore.ts";
 import { firstHealth, loadedFiles, loadEverything, startTier } from "./image-build/run-in-scratch.ts";

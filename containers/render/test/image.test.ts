@@ -25,8 +25,8 @@ import {
 	versionWarnings,
 	YT_DLP_OLDEST_SAFE,
 	type SelfCheck,
-} from "../src/self-check.ts";
-import { PROJECT_YT_DLP } from "../src/tool-paths.ts";
+} from "../src/runtime/self-check.ts";
+import { PROJECT_YT_DLP } from "../src/runtime/tool-paths.ts";
 import { parseDockerfile } from "./image-build/dockerfile.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -42,7 +42,10 @@ const installed = [
 		.split("&&")[0]!
 		.matchAll(/\s([a-z0-9][a-z0-9.+-]+)(?==|\s|$)/g),
 ].map((m) => m[1]!);
-const sources = readdirSync(join(import.meta.dirname, "..", "src")).filter((f) => f.endsWith(".ts"));
+/** Every module of the tier, its folders' included (`runtime/self-check.ts`). */
+const sources = readdirSync(join(import.meta.dirname, "..", "src"), { recursive: true, encoding: "utf8" }).filter((f) =>
+	f.endsWith(".ts"),
+);
 const source = (file: string) => readFileSync(join(import.meta.dirname, "..", "src", file), "utf8");
 const dpkgInstalled = (pkg: string): boolean => {
 	try {
@@ -149,7 +152,7 @@ describe("the startup self-check covers what the code uses", () => {
 			.filter((n): n is string => /^[a-z0-9_]+$/.test(n ?? ""));
 		const literal = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/gs;
 		const used = new Set<string>();
-		for (const file of sources.filter((f) => f !== "self-check.ts")) {
+		for (const file of sources.filter((f) => f !== "runtime/self-check.ts")) {
 			for (const [text] of source(file).matchAll(literal)) {
 				for (const filter of all) {
 					if (
@@ -164,9 +167,9 @@ describe("the startup self-check covers what the code uses", () => {
 		expect(used.size).toBeGreaterThan(20);
 		// Words that are also ffmpeg filter names but name something else in the code.
 		const notFilters = new Set([
-			"asr", // the scratch folder prefix of local transcription (workdir.ts jobScratchDir), not ffmpeg's asr filter
-			"copy", // `-c copy`, the stream copy that keeps a source's time frame (ffmpeg-args.ts frameCopyArgs), not ffmpeg's copy filter
-			"subtitles", // yt-dlp's output name and info field for a source's subtitle tracks (subtitles.ts, probe.ts), not ffmpeg's subtitles filter
+			"asr", // the scratch folder prefix of local transcription (runtime/workdir.ts jobScratchDir), not ffmpeg's asr filter
+			"copy", // `-c copy`, the stream copy that keeps a source's time frame (ffmpeg/source-args.ts frameCopyArgs), not ffmpeg's copy filter
+			"subtitles", // yt-dlp's output name and info field for a source's subtitle tracks (source/subtitles.ts, source/probe.ts), not ffmpeg's subtitles filter
 		]);
 		const unchecked = [...used].filter(
 			(f) => !notFilters.has(f) && !(REQUIRED_FILTERS as readonly string[]).includes(f),

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderJobs, signRenderRequest, WORKSPACE_JOB_LIMITS } from "@clipforge/contract";
-import { importMedia, type ImportPace } from "../src/backgrounds.ts";
+import { importMedia, type ImportPace } from "../src/media/import-media.ts";
 import { createRenderServer, createRenderTier } from "../src/server.ts";
 import { signedPost } from "./signed-post.ts";
 

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_IMAGE_LIMITS, DEFAULT_SOURCE_LIMITS, type AudioSignals } from "@clipforge/contract";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
-import { importMedia } from "../src/backgrounds.ts";
-import { downloadSource, sourcePath } from "../src/download.ts";
-import { durationTolerance, mediaFacts } from "../src/media-limits.ts";
-import { probeSource } from "../src/probe.ts";
-import { computeSignals } from "../src/signals.ts";
+import { importMedia } from "../src/media/import-media.ts";
+import { downloadSource, sourcePath } from "../src/source/download.ts";
+import { durationTolerance, mediaFacts } from "../src/source/media-limits.ts";
+import { probeSource } from "../src/source/probe.ts";
+import { computeSignals } from "../src/audio/signals.ts";
 
 const work = await vi.hoisted(async () => {
 	const { mkdtempSync } = await import("node:fs");

@@ -7,11 +7,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMER_MS, renderJobBudgetMs } from "@clipforge/contract";
-import { samplingPlan } from "../src/faces.ts";
-import { runAsJob } from "../src/job-context.ts";
-import { jobTimeouts } from "../src/job-timeouts.ts";
-import { ProcessError, runProcess } from "../src/run-process.ts";
-import { toTierError } from "../src/tier-error.ts";
+import { samplingPlan } from "../src/framing/faces.ts";
+import { runAsJob } from "../src/runtime/job-context.ts";
+import { jobTimeouts } from "../src/runtime/job-timeouts.ts";
+import { ProcessError, runProcess } from "../src/runtime/run-process.ts";
+import { toTierError } from "../src/runtime/tier-error.ts";
 
 const CLIP = { min: 5, max: 600 };
 const SOURCE_MAX = 10 * 3600;

@@ -8,10 +8,11 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { presetLook, type Word } from "@clipforge/contract";
-import { buildAssDocument } from "../src/captions.ts";
-import { jumpCutFilters } from "../src/ffmpeg-args.ts";
-import { frameRateOf, parseSilences, planJumpCuts, retime, retimeWords } from "../src/jump-cuts.ts";
-import { layoutFor } from "../src/layout.ts";
+import { buildAssDocument } from "../src/captions/ass-document.ts";
+import { jumpCutFilters } from "../src/ffmpeg/clip-args.ts";
+import { retime, retimeWords } from "@clipforge/contract";
+import { frameRateOf, parseSilences, planJumpCuts } from "../src/render/jump-cuts.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 import { clipHarness, ffmpeg, type ClipHarness } from "./clip-harness.ts";
 import { frameAt, isWhite, pixel, pixelsIn } from "./frames.ts";
 

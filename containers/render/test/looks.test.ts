@@ -21,10 +21,11 @@ import {
 	type CaptionPresetId,
 	type Word,
 } from "@clipforge/contract";
-import { buildAssDocument, placementOf } from "../src/captions.ts";
-import { captionPreview } from "../src/caption-preview.ts";
-import { ACCENT_EMOJI, emojiFor } from "../src/emoji.ts";
-import { layoutFor } from "../src/layout.ts";
+import { buildAssDocument } from "../src/captions/ass-document.ts";
+import { placementOf } from "../src/captions/style.ts";
+import { captionPreview } from "../src/media/caption-preview.ts";
+import { ACCENT_EMOJI, emojiFor } from "../src/captions/emoji.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 import { clipHarness, ffmpeg, type ClipHarness } from "./clip-harness.ts";
 import { frameAt, isHighlight, isWhite, pixelsIn, type Frame, type Pixel, type Region } from "./frames.ts";

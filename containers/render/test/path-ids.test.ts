@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { createRenderServer } from "../src/server.ts";
-import { idFile, pathInside, removeVideoDir, videoDir } from "../src/workdir.ts";
+import { idFile, pathInside, removeVideoDir, videoDir } from "../src/runtime/workdir.ts";
 import { signedPost } from "./signed-post.ts";
 
 const work = await vi.hoisted(async () => {

@@ -21,8 +21,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CAPTION_PRESET_IDS, presetLook, type CaptionPresetId, type Word } from "@clipforge/contract";
-import { buildAssDocument, placementOf } from "../src/captions.ts";
-import { layoutFor } from "../src/layout.ts";
+import { buildAssDocument } from "../src/captions/ass-document.ts";
+import { placementOf } from "../src/captions/style.ts";
+import { layoutFor } from "../src/framing/layout.ts";
 import { clipHarness, ffmpeg, type ClipHarness } from "./clip-harness.ts";
 import { frameAt, pixelsIn, type Pixel } from "./frames.ts";
 

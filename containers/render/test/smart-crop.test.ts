@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sceneCuts } from "../src/faces.ts";
+import { sceneCuts } from "../src/framing/faces.ts";
 import {
 	boundPanSpeed,
 	MAX_PAN_CROP_WIDTHS_PER_SECOND,
@@ -9,7 +9,7 @@ import {
 	positionExpression,
 	type FaceBox,
 	type FaceSample,
-} from "../src/smart-crop.ts";
+} from "../src/framing/smart-crop.ts";
 
 const SOURCE = 16 / 9;
 const TARGET = 9 / 16;

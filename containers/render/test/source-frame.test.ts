@@ -9,11 +9,19 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { JobEvent, renderJobs } from "@clipforge/contract";
 import { createRenderServer } from "../src/server.ts";
 import { serveDirectory, type FileServer } from "../../../scripts/serve-files.ts";
 import { signedPost } from "./signed-post.ts";
+
+// Before the tier's modules load: they read WORK_DIR once. A work folder of its own, so no other
+// file's tier (a sweep after an aborted job) removes this file's download while it is checked.
+await vi.hoisted(async () => {
+	const { mkdtempSync } = await import("node:fs");
+	const { tmpdir } = await import("node:os");
+	process.env.WORK_DIR = mkdtempSync(`${tmpdir()}/frame-test-work-`);
+});
 
 const BEEP_AT = 12;
 const FRAME = { start: 8, end: 20 };
@@ -27,7 +35,6 @@ let closeTier: () => void;
 beforeAll(async () => {
 	media = mkdtempSync(join(tmpdir(), "frame-test-media-"));
 	sinkDir = mkdtempSync(join(tmpdir(), "frame-test-sink-"));
-	process.env.WORK_DIR = mkdtempSync(join(tmpdir(), "frame-test-work-"));
 	const beep = `sine=frequency=1000:duration=30,volume='if(between(t,${BEEP_AT},${BEEP_AT + 0.5}),1,0)':eval=frame`;
 	execFileSync("ffmpeg", [
 		...["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=25:duration=30"],

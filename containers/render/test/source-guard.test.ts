@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPrivateAddress } from "@clipforge/contract";
-import { useEgressResolver } from "../src/egress-policy.ts";
-import { assertFetchableSource, resolveSource } from "../src/source-guard.ts";
-import { TierError } from "../src/tier-error.ts";
+import { useEgressResolver } from "../src/egress/policy.ts";
+import { assertFetchableSource, resolveSource } from "../src/source/guard.ts";
+import { TierError } from "../src/runtime/tier-error.ts";
 
 let server: Server;
 let base: string;

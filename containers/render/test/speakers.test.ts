@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FaceBox, FaceSample } from "../src/smart-crop.ts";
-import { positionAt } from "../src/smart-crop.ts";
-import { analyseSpeakers, MIN_HOLD_SECONDS, speakerCropPlan, stackedCrops } from "../src/speakers.ts";
-import type { ChannelEnergy } from "../src/speech-energy.ts";
+import type { FaceBox, FaceSample } from "../src/framing/smart-crop.ts";
+import { positionAt } from "../src/framing/smart-crop.ts";
+import { analyseSpeakers, MIN_HOLD_SECONDS, speakerCropPlan, stackedCrops } from "../src/framing/speakers.ts";
+import type { ChannelEnergy } from "../src/framing/speech-energy.ts";
 
 const FPS = 4;
 const face = (centreX: number, motion: number, width = 0.1): FaceBox => ({

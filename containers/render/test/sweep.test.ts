@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { jobFilesIn, sweepWorkRoot } from "../src/sweep.ts";
+import { jobFilesIn, sweepWorkRoot } from "../src/runtime/sweep.ts";
 
 const SERVER = join(import.meta.dirname, "../src/server.ts");
 const roots: string[] = [];

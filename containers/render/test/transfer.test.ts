@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { putFile } from "../src/transfer.ts";
+import { putFile } from "../src/runtime/transfer.ts";
 
 const PART = 256 * 1024;
 const dir = mkdtempSync(join(tmpdir(), "transfer-test-"));

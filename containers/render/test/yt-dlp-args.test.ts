@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { serveDirectory } from "../../../scripts/serve-files.ts";
-import { downloadSource } from "../src/download.ts";
+import { downloadSource } from "../src/source/download.ts";
 import { DEFAULT_SOURCE_LIMITS } from "@clipforge/contract";
-import { YT_DLP_BASE, ytDlpDownloadArgs, ytDlpFormat, ytDlpProbeArgs } from "../src/yt-dlp-args.ts";
+import { YT_DLP_BASE, ytDlpDownloadArgs, ytDlpFormat, ytDlpProbeArgs } from "../src/source/yt-dlp-args.ts";
 
 const work = await vi.hoisted(async () => {
 	const { mkdtempSync } = await import("node:fs");

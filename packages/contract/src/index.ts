@@ -6,5 +6,6 @@ export * from "./instance-types.ts";
 export * from "./layouts.ts";
 export * from "./object-upload.ts";
 export * from "./request-auth.ts";
+export * from "./retime.ts";
 export * from "./time-budgets.ts";
 export * from "./vocabulary.ts";

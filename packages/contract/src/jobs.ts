@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { JobProgress } from "./job-protocol.ts";
-import { FRAMINGS, SPEAKER_LAYOUTS } from "./layouts.ts";
+import { FRAMINGS, SPEAKER_LAYOUTS, SPLIT_RATIO } from "./layouts.ts";
 import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionLook, Segment, Word } from "./vocabulary.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -257,7 +257,7 @@ export const SplitScreenSpec = z.object({
 	/** Stable name of that background, so an instance fetches it once for all of a video's clips. */
 	backgroundKey: z.string().min(1).max(256),
 	/** Percent of the output height the main video takes (top); the background fills the rest. */
-	ratio: z.number().min(10).max(90),
+	ratio: z.number().min(SPLIT_RATIO.min).max(SPLIT_RATIO.max),
 });
 export type SplitScreenSpec = z.infer<typeof SplitScreenSpec>;
 

@@ -14,3 +14,6 @@ export type SpeakerLayout = (typeof SPEAKER_LAYOUTS)[number];
 /** What a rendered clip actually showed (the tier's answer to a layout). */
 export const FRAMINGS = ["centre", "smart-crop", "follow-speaker", "stacked"] as const;
 export type Framing = (typeof FRAMINGS)[number];
+
+/** The split-screen's share of the output height the main video takes, in percent (the rest is the background). */
+export const SPLIT_RATIO = { min: 10, max: 90 } as const;

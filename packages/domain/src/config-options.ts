@@ -7,7 +7,7 @@
  * A new option is one row here, plus the code that reads it.
  * No zod in this file: it is bundled into the dashboard's browser script.
  */
-import { SPEAKER_LAYOUTS } from "@clipforge/contract/layouts";
+import { SPEAKER_LAYOUTS, SPLIT_RATIO } from "@clipforge/contract/layouts";
 import {
 	ASPECT_RATIOS,
 	BACKGROUND_CATEGORIES,
@@ -45,7 +45,8 @@ export const BACKGROUND_CATEGORY_IDS: readonly string[] = [
 
 /** Bounds the schema enforces (and the dashboard's inputs show). */
 export const CLIP_SECONDS = { min: 5, max: 600 } as const;
-export const SPLIT_RATIO = { min: 10, max: 90 } as const;
+/** The split-screen ratio's bounds are the render contract's (the tier refuses a ratio outside them). */
+export { SPLIT_RATIO };
 export const CUSTOM_PROMPT_MAX = 2000;
 /** Pauses at least this long (seconds) are cut when `removeSilences` is on. */
 export const SILENCE_THRESHOLD = { min: 0.3, max: 5 } as const;

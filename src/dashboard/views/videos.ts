@@ -122,15 +122,7 @@ function sourceFields() {
 	const progress = { id: "uploadProgress", max: 100, value: 0, hidden: true, "aria-label": "Upload progress" };
 	const bar = h("progress", progress);
 	const barText = h("p", { id: "uploadStatus", class: "muted", "aria-live": "polite" });
-	const zone = h(
-		"label",
-		{ class: "dropzone", for: "sourceFile", id: "dropzone" },
-		h("strong", { text: "Drop a video file here" }),
-		" or choose one",
-		h("br"),
-		chosenText,
-		picker,
-	);
+	const zone = dropZone(chosenText, picker);
 	const choose = (file: File | null) => {
 		chosen = file;
 		url.required = !file;
@@ -143,11 +135,7 @@ function sourceFields() {
 	picker.addEventListener("change", () => choose(picker.files?.[0] ?? null));
 	clear.addEventListener("click", () => choose(null));
 	acceptDrops(zone, choose);
-	const captions = h("input", {
-		id: "captionsFile",
-		type: "file",
-		accept: ".srt,.vtt,text/vtt,application/x-subrip",
-	});
+	const captions = captionsField();
 	const element = h(
 		"fieldset",
 		{},
@@ -158,21 +146,40 @@ function sourceFields() {
 		clear,
 		bar,
 		barText,
-		field(
-			"captionsFile",
-			"Its captions (SRT or WebVTT, optional: read instead of transcribing, any language)",
-			captions,
-		),
+		captions.element,
 	);
 	return {
 		element,
 		file: () => chosen,
-		/** The chosen captions file's text (the API reads it at submission and says what is wrong with it). */
-		captions: async (): Promise<Captions> => {
-			const file = captions.files?.[0];
+		captions: captions.read,
+		progress: (p: UploadProgress | null) => showProgress(bar, barText, p),
+	};
+}
+
+/** The label a file is dropped on or chosen through (the hidden picker inside it). */
+function dropZone(chosenText: HTMLElement, picker: HTMLInputElement): HTMLElement {
+	return h(
+		"label",
+		{ class: "dropzone", for: "sourceFile", id: "dropzone" },
+		h("strong", { text: "Drop a video file here" }),
+		" or choose one",
+		h("br"),
+		chosenText,
+		picker,
+	);
+}
+
+/** The video's own captions file, optional. */
+function captionsField() {
+	const input = h("input", { id: "captionsFile", type: "file", accept: ".srt,.vtt,text/vtt,application/x-subrip" });
+	const label = "Its captions (SRT or WebVTT, optional: read instead of transcribing, any language)";
+	return {
+		element: field("captionsFile", label, input),
+		/** The chosen file's text (the API reads it at submission and says what is wrong with it). */
+		read: async (): Promise<Captions> => {
+			const file = input.files?.[0];
 			return file ? { text: await file.text() } : undefined;
 		},
-		progress: (p: UploadProgress | null) => showProgress(bar, barText, p),
 	};
 }
 

@@ -13,22 +13,8 @@
  * are idempotent by design; the API's few writes that matter retry with `retryWrite` and a check
  * of whether the first try landed.
  */
+import { isTransientD1Error } from "../lib/d1-transient";
 import type { D1Interceptor } from "./d1-intercept";
-
-const TRANSIENT = [
-	"Network connection lost",
-	"reset because its code was updated",
-	"caused object to be reset",
-	"Cannot resolve D1 DB due to transient issue",
-	"D1 DB is overloaded",
-	"client disconnected",
-];
-
-/** One of D1's documented transient errors (above), whatever the wrapping. */
-export function isTransientD1Error(error: unknown): boolean {
-	const message = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-	return TRANSIENT.some((text) => message.includes(text));
-}
 
 const WRITES = /\b(insert|update|delete|replace|create|drop|alter|pragma|vacuum|attach|reindex)\b/i;
 

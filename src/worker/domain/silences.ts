@@ -1,7 +1,7 @@
 /**
  * Remove silences, the Worker's half: which pauses inside a clip are cut, from the transcript's word
  * timings. The render tier confirms each with silencedetect, snaps it to the frame grid and cuts it
- * in the clip's one pass (containers/render/src/jump-cuts.ts).
+ * in the clip's one pass (containers/render/src/render/jump-cuts.ts).
  */
 import type { Word } from "@clipforge/contract";
 
@@ -31,30 +31,6 @@ export function pausesToCut(
 		lastEnd = lastEnd === null ? word.end : Math.max(lastEnd, word.end);
 	}
 	return pauses;
-}
-
-/**
- * Where time `t` (seconds from the clip's start, source timeline) lands in the cut clip: minus
- * everything cut before it; a time inside a cut lands on its seam. The tier's own retime, for the
- * Worker's views of a cut clip (its caption words, SRT/VTT).
- */
-export function retime(t: number, cuts: readonly { start: number; end: number }[]): number {
-	let removed = 0;
-	for (const cut of cuts) {
-		if (t >= cut.end) removed += cut.end - cut.start;
-		else if (t > cut.start) removed += t - cut.start;
-		else break;
-	}
-	return round3(t - removed);
-}
-
-/** Clip-relative words on the cut clip's timeline (unchanged without cuts). */
-export function retimeWords<W extends { start: number; end: number }>(
-	words: readonly W[],
-	cuts: readonly { start: number; end: number }[] | null,
-): W[] {
-	if (!cuts || cuts.length === 0) return [...words];
-	return words.map((w) => ({ ...w, start: retime(w.start, cuts), end: retime(w.end, cuts) }));
 }
 
 /** Seconds the cuts removed. */

@@ -18,7 +18,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
 import { noteKeyUsed, verifiedKey } from "../services/key-cache";
 import type { Logger } from "../lib/log";
-import { requestLog } from "./request-log";
+import { requestLog } from "../request-log";
 import { timed } from "./server-timing";
 
 export const API_KEY_PREFIX = "cf_live_";

@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { errorResponse } from "../errors";
-import { requestLog } from "./request-log";
+import { requestLog } from "../request-log";
 
 /** Secret values that have been public. A deployment must never use one. */
 export const KNOWN_DEVELOPMENT_SECRETS: ReadonlySet<string> = new Set(["local-dev-signing-secret-not-for-production"]);

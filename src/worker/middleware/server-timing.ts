@@ -7,9 +7,7 @@
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
-
-export type Timings = Map<string, number>;
+import type { AppEnv, Timings } from "../env";
 
 /** Times `work` into the phase `name` (phases of the same name add up). */
 export async function timed<T>(c: Context<AppEnv>, name: string, work: Promise<T> | (() => Promise<T>)): Promise<T> {

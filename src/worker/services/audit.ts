@@ -9,9 +9,8 @@
  *   still processing nothing yet.
  * It reads and reports; it changes nothing.
  */
-import { sql } from "drizzle-orm";
+import { ledgerFacts, objectNamingRows, storeCounts } from "../db/audit-reads";
 import { getDb, type Db } from "../db/client";
-import { backgrounds, clips, minutesLedger, videos, workspaces } from "../db/schema";
 import { findOrphans, type OrphanObject } from "./orphans";
 
 export interface AuditProblem {
@@ -45,18 +44,10 @@ export async function auditStore(env: Pick<Env, "DB" | "MEDIA">): Promise<AuditR
 	}
 	const ledger = await ledgerProblems(db);
 	problems.push(...ledger.problems);
-	const [counts] = await db
-		.select({
-			workspaces: sql<number>`(SELECT COUNT(*) FROM ${workspaces})`,
-			videos: sql<number>`(SELECT COUNT(*) FROM ${videos})`,
-			clips: sql<number>`(SELECT COUNT(*) FROM ${clips})`,
-			ledgerRows: sql<number>`(SELECT COUNT(*) FROM ${minutesLedger})`,
-		})
-		.from(sql`(SELECT 1)`)
-		.all();
+	const counts = await storeCounts(db);
 	return {
 		clean: problems.length === 0 && orphanReport.orphans.length === 0,
-		counts: { ...counts!, objects: orphanReport.scanned },
+		counts: { ...counts, objects: orphanReport.scanned },
 		objectsNamed: named.length,
 		problems,
 		orphans: orphanReport.orphans,
@@ -66,25 +57,7 @@ export async function auditStore(env: Pick<Env, "DB" | "MEDIA">): Promise<AuditR
 
 /** Every R2 key a row names and expects stored now. */
 async function namedObjects(db: Db): Promise<{ key: string; row: string }[]> {
-	const [clipRows, videoRows, backgroundRows, workspaceRows] = await Promise.all([
-		db
-			.select({ id: clips.id, videoKey: clips.videoKey, thumbnailKey: clips.thumbnailKey, status: clips.status })
-			.from(clips)
-			.innerJoin(videos, sql`${videos.id} = ${clips.videoId} AND ${videos.status} <> 'failed'`)
-			.all(),
-		db
-			.select({
-				id: videos.id,
-				status: videos.status,
-				sourceKey: videos.sourceKey,
-				transcriptKey: videos.transcriptKey,
-				sourcePurgedAt: videos.sourcePurgedAt,
-			})
-			.from(videos)
-			.all(),
-		db.select({ id: backgrounds.id, key: backgrounds.objectKey }).from(backgrounds).all(),
-		db.select({ id: workspaces.id, key: workspaces.watermarkImageKey }).from(workspaces).all(),
-	]);
+	const { clipRows, videoRows, backgroundRows, workspaceRows } = await objectNamingRows(db);
 	const named: { key: string; row: string }[] = [];
 	for (const clip of clipRows) {
 		if (clip.status !== "completed") continue;
@@ -101,59 +74,57 @@ async function namedObjects(db: Db): Promise<{ key: string; row: string }[]> {
 }
 
 async function ledgerProblems(db: Db): Promise<{ problems: AuditProblem[]; failedKeepingCharge: string[] }> {
-	const problems: AuditProblem[] = [];
-	const failedKeepingCharge: string[] = [];
-	const l = minutesLedger;
-	const [balances, sums, movements, videoRows] = await Promise.all([
-		db.select({ id: workspaces.id, balance: workspaces.minutesBalance }).from(workspaces).all(),
-		db
-			.select({ workspaceId: l.workspaceId, sum: sql<number>`SUM(${l.minutes})` })
-			.from(l)
-			.groupBy(l.workspaceId)
-			.all(),
-		db
-			.select({
-				videoId: l.videoId,
-				kind: l.kind,
-				rows: sql<number>`COUNT(*)`,
-				sum: sql<number>`SUM(${l.minutes})`,
-			})
-			.from(l)
-			.groupBy(l.videoId, l.kind)
-			.all(),
-		db.select({ id: videos.id, status: videos.status, charged: videos.minutesCharged }).from(videos).all(),
-	]);
+	const { balances, sums, movements, videoRows } = await ledgerFacts(db);
 	const sumOf = new Map(sums.map((s) => [s.workspaceId, s.sum]));
-	for (const w of balances) {
+	const problems: AuditProblem[] = balances.flatMap((w) => {
 		const sum = sumOf.get(w.id) ?? 0;
-		if (w.balance !== sum)
-			problems.push({
-				kind: "balance",
-				row: `workspaces/${w.id}`,
-				detail: `balance ${w.balance} ≠ ledger sum ${sum}`,
-			});
-	}
+		return w.balance === sum
+			? []
+			: [
+					{
+						kind: "balance" as const,
+						row: `workspaces/${w.id}`,
+						detail: `balance ${w.balance} ≠ ledger sum ${sum}`,
+					},
+				];
+	});
+	const failedKeepingCharge: string[] = [];
 	const moved = (videoId: string, kind: string) => movements.find((m) => m.videoId === videoId && m.kind === kind);
 	for (const v of videoRows) {
-		const row = `videos/${v.id}`;
 		const charge = moved(v.id, "charge");
-		const charged = -(charge?.sum ?? 0);
-		const refunded = moved(v.id, "refund")?.sum ?? 0;
-		if (charge?.rows !== 1 || charged !== v.charged)
-			problems.push({
-				kind: "charge",
-				row,
-				detail: `charged ${charged} in ${charge?.rows ?? 0} row(s), says ${v.charged}`,
-			});
-		if (v.status === "failed" && refunded > charged)
-			problems.push({ kind: "refund", row, detail: `refunded ${refunded}, more than its charge ${charged}` });
-		else if (v.status === "failed" && refunded < charged) failedKeepingCharge.push(v.id);
-		else if (v.status !== "failed" && refunded !== 0)
-			problems.push({
-				kind: "refund",
-				row,
-				detail: `${PROCESSING_DONE.has(v.status) ? "completed" : `still ${v.status}`} but refunded ${refunded}`,
-			});
+		const found = videoLedgerProblems(
+			v,
+			{ rows: charge?.rows ?? 0, sum: -(charge?.sum ?? 0) },
+			moved(v.id, "refund")?.sum ?? 0,
+		);
+		if (found.keepsCharge) failedKeepingCharge.push(v.id);
+		problems.push(...found.problems);
 	}
 	return { problems, failedKeepingCharge };
+}
+
+/** One video's ledger against its row: charged once, as much as it says; refunded by its status's rule. */
+function videoLedgerProblems(
+	v: { id: string; status: string; charged: number },
+	charge: { rows: number; sum: number },
+	refunded: number,
+): { problems: AuditProblem[]; keepsCharge: boolean } {
+	const row = `videos/${v.id}`;
+	const problems: AuditProblem[] = [];
+	if (charge.rows !== 1 || charge.sum !== v.charged)
+		problems.push({
+			kind: "charge",
+			row,
+			detail: `charged ${charge.sum} in ${charge.rows} row(s), says ${v.charged}`,
+		});
+	if (v.status === "failed" && refunded > charge.sum)
+		problems.push({ kind: "refund", row, detail: `refunded ${refunded}, more than its charge ${charge.sum}` });
+	else if (v.status === "failed" && refunded < charge.sum) return { problems, keepsCharge: true };
+	else if (v.status !== "failed" && refunded !== 0)
+		problems.push({
+			kind: "refund",
+			row,
+			detail: `${PROCESSING_DONE.has(v.status) ? "completed" : `still ${v.status}`} but refunded ${refunded}`,
+		});
+	return { problems, keepsCharge: false };
 }

@@ -5,15 +5,8 @@
  * a drawn hook title) starts a re-render of that clip alone in a workflow instance of its own
  * (`<clipId>-e<n>`, ProcessVideoWorkflow's `clipEdit`). Edits are free (domain/clip-edit.ts).
  */
-import {
-	cutOf,
-	type ClipRow,
-	failClipEdit,
-	runningEditRenders,
-	startClipEdit,
-	updateClipData,
-	type ClipCut,
-} from "../db/clips";
+import { cutOf, failClipEdit, runningEditRenders, startClipEdit, updateClipData, type ClipCut } from "../db/clip-edits";
+import type { ClipRow } from "../db/clips";
 import type { Db } from "../db/client";
 import { reprocessesOf } from "../db/reprocesses";
 import { findVideoById, type VideoRow } from "../db/videos";

@@ -9,7 +9,7 @@
  * Cloudflare, where engines resume by themselves, the event is never waited for and changes nothing.
  * Runs from the cron trigger (`scheduled`).
  */
-import { failClipEdit, staleClipEdits } from "../db/clips";
+import { failClipEdit, staleClipEdits } from "../db/clip-edits";
 import { getDb } from "../db/client";
 import { logger } from "../lib/log";
 import { clipEditIdOf } from "./edit-clip";

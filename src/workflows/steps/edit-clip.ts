@@ -6,7 +6,8 @@
  * complete, and a repeated step finds its work done.
  */
 import { NonRetryableError } from "cloudflare:workflows";
-import { completeClipEdit, failClipEdit, findClip, type RenderedClipFiles } from "../../worker/db/clips";
+import { completeClipEdit, failClipEdit } from "../../worker/db/clip-edits";
+import { findClip, type RenderedClipFiles } from "../../worker/db/clips";
 import { findVideoById } from "../../worker/db/videos";
 import type { CaptionFix } from "../../worker/domain/clip-edit";
 import type { VideoConfig } from "../../worker/domain/video-config";

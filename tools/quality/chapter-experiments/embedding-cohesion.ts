@@ -32,41 +32,48 @@ export function loadEmbeddings(dir = process.env.EMBEDDINGS_DIR ?? "/tmp/emb"): 
 
 /** The likelihood cost (view.cost) plus weight × minus each run's summed meaning vector length. */
 export function embeddingCosts(view: BlockView, emb: Embeddings, weight: number, demean = true): Float64Array {
-	const D = emb.dims;
 	const n = view.units.length;
-	const unit = (i: number) => {
-		const v = new Float64Array(D);
-		let norm = 0;
-		for (let d = 0; d < D; d++) norm += (v[d] = emb.vectors[i * D + d]!) ** 2;
-		norm = Math.sqrt(norm) || 1;
-		for (let d = 0; d < D; d++) v[d]! /= norm;
-		return v;
-	};
+	const sums = blockSums(view, emb, demean);
+	const cost = Float64Array.from(view.cost);
+	const run = new Float64Array(emb.dims);
+	for (let i = 0; i < n; i++) {
+		run.fill(0);
+		for (let j = i; j < n; j++) {
+			const s = sums[j]!;
+			let norm = 0;
+			for (let d = 0; d < emb.dims; d++) norm += (run[d]! += s[d]!) ** 2;
+			cost[i * (n + 1) + j + 1]! -= weight * Math.sqrt(norm);
+		}
+	}
+	return cost;
+}
+
+/** Each block's summed unit vectors of its content words (less their mean direction when `demean`). */
+function blockSums(view: BlockView, emb: Embeddings, demean: boolean): Float64Array[] {
+	const D = emb.dims;
 	const cache = new Map<number, Float64Array>();
-	const perBlock = view.units.map((units) => {
-		const ids: number[] = [];
-		for (const u of units)
-			for (const t of u.tagged) {
-				if (!isContent({ ...t, negated: false })) continue;
-				const i = emb.index.get(t.norm);
-				if (i !== undefined) ids.push(i);
-			}
-		return ids;
-	});
+	const vector = (i: number) => cache.get(i) ?? cache.set(i, unitVector(emb, i)).get(i)!;
+	const perBlock = view.units.map((units) =>
+		units.flatMap((u) =>
+			u.tagged.flatMap((t) => {
+				const i = isContent({ ...t, negated: false }) ? emb.index.get(t.norm) : undefined;
+				return i === undefined ? [] : [i];
+			}),
+		),
+	);
 	const mean = new Float64Array(D);
 	let count = 0;
 	for (const ids of perBlock)
 		for (const i of ids) {
-			const v = cache.get(i) ?? unit(i);
-			cache.set(i, v);
+			const v = vector(i);
 			for (let d = 0; d < D; d++) mean[d]! += v[d]!;
 			count++;
 		}
 	for (let d = 0; d < D; d++) mean[d]! /= Math.max(1, count);
-	const sums = perBlock.map((ids) => {
+	return perBlock.map((ids) => {
 		const s = new Float64Array(D);
 		for (const i of ids) {
-			const v = cache.get(i)!;
+			const v = vector(i);
 			if (demean) {
 				let norm = 0;
 				for (let d = 0; d < D; d++) norm += (v[d]! - mean[d]!) ** 2;
@@ -76,18 +83,17 @@ export function embeddingCosts(view: BlockView, emb: Embeddings, weight: number,
 		}
 		return s;
 	});
-	const cost = Float64Array.from(view.cost);
-	const run = new Float64Array(D);
-	for (let i = 0; i < n; i++) {
-		run.fill(0);
-		for (let j = i; j < n; j++) {
-			const s = sums[j]!;
-			let norm = 0;
-			for (let d = 0; d < D; d++) norm += (run[d]! += s[d]!) ** 2;
-			cost[i * (n + 1) + j + 1]! -= weight * Math.sqrt(norm);
-		}
-	}
-	return cost;
+}
+
+/** Word `i`'s vector at unit length. */
+function unitVector(emb: Embeddings, i: number): Float64Array {
+	const D = emb.dims;
+	const v = new Float64Array(D);
+	let norm = 0;
+	for (let d = 0; d < D; d++) norm += (v[d] = emb.vectors[i * D + d]!) ** 2;
+	norm = Math.sqrt(norm) || 1;
+	for (let d = 0; d < D; d++) v[d]! /= norm;
+	return v;
 }
 
 /** The 60,000 most frequent all-letter words of the package's JSON, each vector unit length, as signed bytes. */

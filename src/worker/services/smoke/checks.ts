@@ -13,6 +13,8 @@ import { renderInstance } from "../render-instances";
 import { signInternalObjectUrl, signSmokeDownloadUrl } from "../signing";
 import { createTranscriber } from "../transcription/transcriber";
 import { settingsOf } from "../../settings";
+import { getDb } from "../../db/client";
+import { CORE_TABLES, schemaHealth } from "../../db/health";
 import { SMALL_PNG, toneWav } from "./fixtures";
 
 export type CheckStatus = "ok" | "failed" | "skipped";
@@ -60,15 +62,12 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 
 function d1Check(env: Env): Promise<CheckResult> {
 	return timed("D1", async () => {
-		const tables = await env.DB.prepare(
-			"SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('workspaces', 'videos', 'clips', 'plans')",
-		).first<{ n: number }>();
-		if ((tables?.n ?? 0) < 4)
+		const health = await schemaHealth(getDb(env));
+		if (health.coreTables < CORE_TABLES.length)
 			throw new Error(
 				"D1 answers, but the schema is missing or partial: apply the migrations (npm run predeploy).",
 			);
-		const row = await env.DB.prepare("SELECT count(*) AS n FROM workspaces").first<{ n: number }>();
-		return { detail: `read the schema and ${row?.n ?? 0} workspace(s)` };
+		return { detail: `read the schema and ${health.workspaces} workspace(s)` };
 	});
 }
 

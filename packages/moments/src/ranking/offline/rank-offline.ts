@@ -64,24 +64,7 @@ function rankTalk(talk: TalkAnalysis, config: RankConfig): OfflineRanking {
 		// Speech shorter than the minimum: one clip of all of it is still useful.
 		return { clips: [clip(all)], note: null };
 	}
-	if (config.clipType === "split-clips") {
-		const topics = topicsOf(units, frame, talk.language);
-		const byTopic = splitIntoParts(units, bounds, frame, topics.starts, SPLIT_PARTS_ALLOWED);
-		// Following the topics adds at most a part per topic; never beyond what the submission was allowed (60 parts).
-		const spans =
-			byTopic.length < SPLIT_PARTS_ALLOWED
-				? byTopic
-				: splitIntoParts(units, bounds, frame, [], SPLIT_PARTS_ALLOWED);
-		const parts = spans.map((span) => clip(span));
-		return {
-			// "Part 1:" is English: other talk numbers its parts "1.", a form every script reads.
-			clips: parts.map((part, n) => {
-				const label = isEnglish(talk.language, part.transcript) ? `Part ${n + 1}:` : `${n + 1}.`;
-				return { ...part, title: `${label} ${topics.titleAt(part) ?? part.title}` };
-			}),
-			note: null,
-		};
-	}
+	if (config.clipType === "split-clips") return { clips: splitClips(talk), note: null };
 	if (search.end - search.start < bounds.min) {
 		return {
 			clips: [],
@@ -108,6 +91,23 @@ function rankTalk(talk: TalkAnalysis, config: RankConfig): OfflineRanking {
 	}
 	const chosen = chooseMoments(talk, MAX_CLIPS, MIN_CLIPS);
 	return { clips: ordered(chosen.map((span) => clip(span))), note };
+}
+
+/** The talk in parts that follow its topics, each titled by its number and its topic. */
+function splitClips(talk: TalkAnalysis): ReturnType<typeof clipFromSpan>[] {
+	const { units, bounds, frame } = talk;
+	const topics = topicsOf(units, frame, talk.language);
+	const byTopic = splitIntoParts(units, bounds, frame, topics.starts, SPLIT_PARTS_ALLOWED);
+	// Following the topics adds at most a part per topic; never beyond what the submission was allowed (60 parts).
+	const spans =
+		byTopic.length < SPLIT_PARTS_ALLOWED ? byTopic : splitIntoParts(units, bounds, frame, [], SPLIT_PARTS_ALLOWED);
+	// "Part 1:" is English: other talk numbers its parts "1.", a form every script reads.
+	return spans
+		.map((span) => clipFromSpan(talk, span, null))
+		.map((part, n) => {
+			const label = isEnglish(talk.language, part.transcript) ? `Part ${n + 1}:` : `${n + 1}.`;
+			return { ...part, title: `${label} ${topics.titleAt(part) ?? part.title}` };
+		});
 }
 
 /** Why a video with no speech in its time frame has no clips. */

@@ -84,7 +84,34 @@ export function analyseTalk(
 	const search = searchWindow(units, prompt, frame);
 	const spans = new SpanSpace(units, bounds, frame, search);
 	const energy = energyReader(signals);
-	const energyWeight = ENERGY_WEIGHT[config.genre ?? "Auto"];
+	const { lift, pushedAway } = liftOf(units, prompt, energy, ENERGY_WEIGHT[config.genre ?? "Auto"]);
+	const language = transcript.language;
+	return {
+		language,
+		frame,
+		prompt,
+		promptText,
+		bounds,
+		units,
+		reading,
+		energy,
+		lift,
+		excluded: pushedAway,
+		search,
+		spans,
+	};
+}
+
+/**
+ * What lifts or sinks each sentence beside its words: how loud it is said, a mood the prompt asks
+ * for, what the prompt says to leave out (spread to what is said near it), and chatter.
+ */
+function liftOf(
+	units: Unit[],
+	prompt: TalkAnalysis["prompt"],
+	energy: TalkAnalysis["energy"],
+	energyWeight: number,
+): { lift: number[]; pushedAway: number[] | null } {
 	// No topic: a mood ("the most surprising moments") lifts the sentences that carry it.
 	const mood = prompt && prompt.terms.length === 0 && prompt.moods.length > 0 ? moodScorer(prompt.moods) : null;
 	// "skip the arguing", "without the ads": sentences that carry it sink.
@@ -102,21 +129,7 @@ export function analyseTalk(
 			(pushedAway ? EXCLUDED_WEIGHT * pushedAway[k]! : 0) -
 			CHATTER_WEIGHT * chatterOf(u),
 	);
-	const language = transcript.language;
-	return {
-		language,
-		frame,
-		prompt,
-		promptText,
-		bounds,
-		units,
-		reading,
-		energy,
-		lift,
-		excluded: pushedAway,
-		search,
-		spans,
-	};
+	return { lift, pushedAway };
 }
 
 /** Each sentence's exclusion, or half of the strongest one said within EXCLUDED_REACH seconds. */

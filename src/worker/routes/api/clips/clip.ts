@@ -4,7 +4,7 @@
  * words or drawn hook title re-render it), and its captions as SRT or WebVTT.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Word } from "@clipforge/contract";
+import { retimeWords, type Word } from "@clipforge/contract";
 import { findClipIn } from "../../../db/clips";
 import { getDb, type Db } from "../../../db/client";
 import type { ClipRow } from "../../../db/clips";
@@ -21,7 +21,6 @@ import { VideoConfigInput } from "../../../domain/video-config";
 import type { Api } from "../../../env";
 import { ApiError } from "../../../errors";
 import { editClip } from "../../../services/edit-clip";
-import { retimeWords } from "../../../domain/silences";
 import { CAPTION_CONTENT_TYPE, captionsOf } from "../../../services/exports/captions";
 import { oneLine } from "../../../services/transcription/transcript-formats";
 import type { Transcript } from "@clipforge/moments/text";

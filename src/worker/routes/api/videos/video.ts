@@ -6,7 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import { deleteVideoSettled } from "../../../db/videos";
 import { ApiError } from "../../../errors";
-import { requestLog } from "../../../middleware/request-log";
+import { requestLog } from "../../../request-log";
 import type { Logger } from "../../../lib/log";
 import type { Api } from "../../../env";
 import { wakeWaiting } from "../../../services/processing-slots";
