@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-restore-drill test-node-suites test-worker-and-node-suites test-ai-then-node-suites
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-soak-then-restore-drill test-restore-drill test-node-suites test-worker-and-node-suites test-ai-then-node-suites
 
 install:
 	@bash scripts/install-deps.sh
@@ -22,8 +22,8 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak, then the restore drill.
-test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak test-restore-drill
+## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak and the restore drill.
+test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak
 
 ## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
 checks:
@@ -35,7 +35,13 @@ test-node-suites:
 
 ## The end-to-end shards and the short soak at once: both mostly wait on videos in their own stacks. Their lines interleave as they come, each carrying "[e2e n/m]" or "[soak …]".
 test-e2e-and-soak:
-	@$(MAKE) --no-print-directory -j2 --output-sync=none test-e2e test-soak
+	@$(MAKE) --no-print-directory -j2 --output-sync=none test-e2e test-soak-then-restore-drill
+
+## The short soak, then the restore drill: one after the other (each starts stacks of its own), together
+## shorter than the end-to-end suite they run beside.
+test-soak-then-restore-drill:
+	@$(MAKE) --no-print-directory test-soak
+	@$(MAKE) --no-print-directory test-restore-drill
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
