@@ -27,7 +27,9 @@ import { captionPreview } from "./caption-preview.ts";
 import { downloadSource } from "./download.ts";
 import { cpuSlots } from "./encode-slots.ts";
 import { egressProxy } from "./egress-proxy.ts";
+import { runningJob } from "./job-context.ts";
 import { jobKey } from "./job-key.ts";
+import { jobCpuMs } from "./job-usage.ts";
 import { JobRegistry, type JobWork } from "./job-registry.ts";
 import { extractAudio, uploadSource } from "./jobs.ts";
 import { transcribeLocally } from "./pocketsphinx.ts";
@@ -229,7 +231,8 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 			try {
 				return await handler(parsed.data, onProgress, signal);
 			} finally {
-				log(job.path, { ms: Date.now() - started, aborted: signal.aborted || undefined });
+				const cpuMs = jobCpuMs(runningJob());
+				log(job.path, { ms: Date.now() - started, cpuMs, aborted: signal.aborted || undefined });
 			}
 		};
 		// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
