@@ -22,7 +22,7 @@ up: install
 down:
 	@npm run -s stack -- down
 
-## Generated types in sync (bindings, the SDK's OpenAPI document), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
+## Generated types in sync (bindings, the SDK's OpenAPI document, docs/limits.md's measured figures), lint, strict type-check, the production deploy's dry run, then every test suite, then the end-to-end suite beside the short chaos soak.
 test: install-test-deps checks test-worker-and-node-suites test-render test-e2e-and-soak
 
 ## The static checks two at a time (each is mostly one single-threaded process); each one's output is printed whole when it ends.
@@ -40,6 +40,7 @@ test-e2e-and-soak:
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
 	@npm run -s sdk:types -- --check
+	@npm run -s limits:report -- --check
 
 ## ESLint and the import-cycles check (`check-structure.ts --only cycles`: no file or folder imports itself),
 ## then the formatter's check (Prettier; `npm run format` fixes what it reports).

@@ -33,6 +33,9 @@ export default defineConfig(async () => {
 						RENDER_URL: "http://render.test",
 						INTERNAL_BASE_URL: "http://clipforge.test",
 						RENDER_IDLE_TIMEOUT_SECONDS: "1",
+						// More chunks at once than a run's slots admit Whisper calls (lib/outgoing-slots.ts: 5), so
+						// the tests see the slots, not the plan, bound them (test/workers-ai/outgoing-slots.test.ts).
+						TRANSCRIBE_PARALLELISM: "16",
 						TRANSCRIBER: "workers-ai",
 						AI_CATALOGUE,
 						// One LLM call's retries on capacity errors, without the production pauses.

@@ -49,6 +49,8 @@ export default defineConfig(async () => {
 			include: ["test/{integration,workflows,unit}/**/*.test.ts"],
 			// D1's and Workflows' limits, which Miniflare does not enforce, checked on every test.
 			setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/platform-guard.ts"],
+			// A real server on loopback that answers slowly (the outgoing-connection tests measure against it).
+			globalSetup: ["./test/setup/slow-origin.ts"],
 			reporters: ["default", "./test/setup/platform-limits-reporter.ts"],
 			onConsoleLog: hidePlatformLimitLines,
 			testTimeout: 30_000,

@@ -12,11 +12,16 @@
  * Limits (https://developers.cloudflare.com/workers/platform/limits/): 10 MB compressed on Workers
  * Paid, 3 MB on Free; a Worker must start within 1 s. The budget is Free's 3 MB, so size never
  * decides which plan can run it.
+ *
+ * First, before wrangler runs: every environment's LLM_MODEL and LLM_FAST_MODEL must be JSON-mode
+ * models of the generated Workers AI catalogue that the client calls (configured-models.ts).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readAiCatalogue } from "./ai-catalogue.ts";
+import { configuredModelProblems } from "./configured-models.ts";
 import { ROOT } from "./stack.ts";
 import { QUIET_WRANGLER_ENV, WRANGLER_BIN } from "./wrangler.ts";
 
@@ -107,6 +112,12 @@ export function runDeployCheck(): DeployCheck {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+	const models = configuredModelProblems(readFileSync(join(ROOT, "wrangler.toml"), "utf8"), readAiCatalogue());
+	if (models.length > 0) {
+		console.error(`deploy-check: wrangler.toml names models Workers AI would refuse:\n  ${models.join("\n  ")}`);
+		process.exit(1);
+	}
+	console.log("models: every environment's LLM_MODEL and LLM_FAST_MODEL are JSON-mode models of the catalogue");
 	const check = runDeployCheck();
 	const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 	console.log(

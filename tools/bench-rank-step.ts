@@ -18,10 +18,10 @@ import { join } from "node:path";
 import { cpuUsage, memoryUsage } from "node:process";
 import { getHeapStatistics } from "node:v8";
 import { defaultConfig } from "../src/worker/domain/video-config.ts";
-import type { ChatMessage, LlmClient } from "@clipforge/moments/llm";
 import { rankMoments } from "@clipforge/moments";
 import { findChapters } from "@clipforge/moments/find-chapters";
 import type { Transcript } from "@clipforge/moments/text";
+import { instantModel } from "./quality/instant-model.ts";
 import { readTalkSplit } from "./quality/talk-corpus.ts";
 import { turnsToTranscript, type Turn } from "./quality/turns-to-transcript.ts";
 
@@ -70,74 +70,6 @@ export function longTranscript(seconds: number): Transcript {
 	const words_ = transcript.words.filter((w) => w.end <= seconds);
 	const segments = transcript.segments.filter((s) => s.end <= seconds);
 	return { ...transcript, duration: seconds, words: words_, segments, text: segments.map((s) => s.text).join(" ") };
-}
-
-/** An instant model that proposes each chunk's or window's first sentences, and records the prompts. */
-function instantModel(): LlmClient & { calls: number; promptChars: number; answerChars: number } {
-	const model = {
-		name: "instant",
-		calls: 0,
-		promptChars: 0,
-		answerChars: 0,
-		async complete(messages: ChatMessage[]) {
-			model.calls++;
-			model.promptChars += messages.reduce((n, m) => n + m.content.length, 0);
-			const answer = answerTo(messages);
-			model.answerChars += JSON.stringify(answer).length;
-			return answer;
-		},
-	};
-	return model;
-}
-
-/** The stand-in's answer, in the shape each prompt asks for. */
-function answerTo(messages: ChatMessage[]) {
-	const user = messages.at(-1)!.content;
-	const system = messages[0]!.content;
-	if (system.includes("summary of a video")) {
-		return { summary: [{ text: "The talk covers its topics in order, each with an example and what it means." }] };
-	}
-	if (system.includes("into chapters")) {
-		// A chapter every ~40 sentences of the part (about four in 15 minutes), as a model would answer.
-		const ids = [...user.matchAll(/^S(\d+) /gm)].map((m) => Number(m[1]));
-		return {
-			chapters: ids
-				.filter((_, k) => k % 40 === 0)
-				.map((firstSentence) => ({
-					firstSentence,
-					title: "The topic of this part",
-					summary: "What the speakers say about it, in one sentence.",
-				})),
-		};
-	}
-	if (messages[0]!.content.includes("Score each window")) {
-		const ids = [...user.matchAll(/### Window (\d+)/g)].map((m) => Number(m[1]));
-		return {
-			windows: ids.map((window, n) => ({
-				window,
-				hook: 9 - (n % 5),
-				completeness: 8,
-				payoff: 9 - (n % 4),
-				relevance: 0,
-			})),
-		};
-	}
-	const ids = [...user.matchAll(/^S(\d+) /gm)].map((m) => Number(m[1]));
-	const clips = [0, 0.3, 0.6]
-		.map((at) => Math.floor(at * ids.length))
-		.filter((k) => k + 8 < ids.length)
-		.map((k) => ({
-			firstSentence: ids[k],
-			lastSentence: ids[k + 8],
-			title: "A moment",
-			hookTitle: "A headline",
-			score: 70,
-			reason: "It lands.",
-			hooks: { question: "", statement: "" },
-			emotions: ["curiosity"],
-			description: "A caption. #tag",
-		}));
-	return { clips };
 }
 
 /** One case, in this process (called in the child). */

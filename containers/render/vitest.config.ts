@@ -7,6 +7,7 @@ export default defineConfig({
 	test: {
 		root: import.meta.dirname,
 		include: ["test/**/*.test.ts"],
+		setupFiles: ["test/own-work-dir.ts"],
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
 		// One file per core (vitest's own default is cores − 1: one at a time on a 2-core machine).

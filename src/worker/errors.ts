@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env";
+import { requestLog } from "./middleware/request-log";
 
 export const ERROR_CODES = [
 	"invalid_request",
@@ -123,7 +124,7 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
 			"internal_error";
 		return errorResponse(c, code, err.message || "The request failed.");
 	}
-	console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message, stack: err.stack }));
+	requestLog(c).error("unhandled_error", { method: c.req.method, path: c.req.path, error: err });
 	return errorResponse(c, "internal_error", "Something went wrong on our side; the request id helps us find it.");
 }
 

@@ -32,7 +32,7 @@ import {
 	rankReprocess,
 	reuseOrComputeSignals,
 } from "./steps/reprocess";
-import { loadVideo, videoRun, type LoadedVideo, type VideoRun } from "./steps/run";
+import { loadVideo, videoRun, withWorkspace, type LoadedVideo, type VideoRun } from "./steps/run";
 import { downloadSourceStep, uploadSource } from "./steps/source";
 import { extractAudioStep, mergeTranscript, transcribeChunk } from "./steps/transcribe";
 import { renderInstance } from "../worker/services/render-instances";
@@ -90,9 +90,15 @@ export class ProcessVideoWorkflow extends WorkflowEntrypoint<Env, ProcessVideoPa
 		const params = paramsOf(event.payload);
 		if (params.kind === "smoke")
 			return workflowStep.do("smoke check", DB_STEP, async () => ({ status: "smoke", clips: 0 }));
-		const run = videoRun(this.env, params.videoId);
-		// Every step that runs also leaves a row of the video's timeline (when it started and ended).
-		const step = withStepTimeline(workflowStep, run.db, { videoId: run.videoId, instanceId: event.instanceId });
+		const run = videoRun(this.env, params.videoId, event.instanceId);
+		// Every step that runs also leaves a row of the video's timeline (when it started and ended),
+		// and a failed attempt a log line.
+		const step = withStepTimeline(
+			workflowStep,
+			run.db,
+			{ videoId: run.videoId, instanceId: event.instanceId },
+			() => run.log,
+		);
 		if (params.kind === "reprocess") return runReprocess(run, step, params.reprocessId);
 		if (params.kind === "clipEdit") return runClipEdit(run, step, params.clipEdit);
 		return runProcess(run, step);
@@ -106,6 +112,7 @@ async function runProcess(run: VideoRun, step: WorkflowStep) {
 		outcome = await processVideo(run, step);
 	} catch (error) {
 		const message = failureMessage(error);
+		run.log.error("video_failed", { error: message });
 		await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
 		await notify(run, step, "video.failed");
 		throw new NonRetryableError(message);
@@ -120,6 +127,7 @@ async function runProcess(run: VideoRun, step: WorkflowStep) {
  */
 async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const video = await step.do("load video", DB_STEP, () => loadVideo(run));
+	withWorkspace(run, video.workspaceId);
 	if (video.status === "completed" || video.status === "failed")
 		return { status: video.status, clips: 0, notify: false };
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
@@ -216,6 +224,7 @@ async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: stri
 		outcome = await reprocessSteps(run, step, reprocessId);
 	} catch (error) {
 		const cause = failureMessage(error);
+		run.log.error("reprocess_failed", { error: cause });
 		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () =>
 			failReprocessStep(run, reprocessId, cause),
 		);
@@ -228,6 +237,7 @@ async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: stri
 
 async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: string) {
 	const { video, reprocess } = await step.do("load reprocess", DB_STEP, () => loadReprocess(run, reprocessId));
+	withWorkspace(run, video.workspaceId);
 	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
 	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
 	const { clips } = await runReprocessPlan(
@@ -260,6 +270,7 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 async function runClipEdit(run: VideoRun, step: WorkflowStep, params: ClipEditParams) {
 	try {
 		const { video, edit } = await step.do("load clip edit", DB_STEP, () => loadClipEdit(run, params));
+		withWorkspace(run, video.workspaceId);
 		if (!edit.running) return { status: "skipped", clips: 0 };
 		const look = await step.do("prepare the look of the edited clip", RENDER_STEP, () =>
 			prepareEditLook(run, video),
@@ -271,6 +282,7 @@ async function runClipEdit(run: VideoRun, step: WorkflowStep, params: ClipEditPa
 		return { status: finished.replaced ? "completed" : "overtaken", clips: 1 };
 	} catch (error) {
 		const cause = failureMessage(error);
+		run.log.error("clip_edit_failed", { clipId: params.clipId, error: cause });
 		await step.do("mark clip edit failed", DB_STEP, () => failClipEditStep(run, params, cause));
 		throw new NonRetryableError(`Re-rendering clip ${params.clipId} failed: ${cause}`);
 	}

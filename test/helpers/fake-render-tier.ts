@@ -69,6 +69,8 @@ export interface FakeSource {
 	 * each audio chunk of this source, before answering properly; `repeat` keeps the last forever.
 	 */
 	whisperFaults?: { faults: WhisperFault[]; repeat?: boolean };
+	/** How long the Workers AI stub takes over each Whisper call of this source (default: no time). */
+	whisperDelayMs?: number;
 }
 
 /** A 5xx-style binding error, a timeout error, or an answer in the wrong shape. */
@@ -376,6 +378,7 @@ export class FakeRenderTier {
 					script: source?.script ?? null,
 					pauseSeconds: source?.pauseSeconds ?? null,
 					whisperFaults: source?.whisperFaults ?? null,
+					whisperDelayMs: source?.whisperDelayMs ?? 0,
 					whisper: whisperOutput(
 						silent
 							? []

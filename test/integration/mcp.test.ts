@@ -151,6 +151,32 @@ describe("MCP over Streamable HTTP on the Worker", () => {
 		expect(clips).toMatchObject({ count: 0, clips: [], rankingNote: waited.rankingNote });
 	});
 
+	it("submits a video with its own captions in any language, and says which language and where its words came from", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const mcp = await connect(apiKey);
+		const lines = ["पिछली सर्दियों में मैं देर रात काम से घर लौटा।", "मुझे पता चला कि मेरी चाबियाँ दफ़्तर में रह गई थीं।"];
+		const captionsText = lines
+			.map(
+				(line, k) =>
+					`${k + 1}\n00:00:${String(k * 10).padStart(2, "0")},000 --> 00:00:${String(k * 10 + 9).padStart(2, "0")},000\n${line}\n`,
+			)
+			.join("\n");
+		const submitted = structured(
+			await mcp.callTool({
+				name: "submit_video",
+				arguments: { hostedUrl: fake().addSource(url("hindi"), { duration: 30 }), captionsText },
+			}),
+		);
+		expect(submitted).toMatchObject({ language: "hi", transcriptSource: "captions" });
+		const waited = structured(
+			await mcp.callTool({
+				name: "wait_for_completion",
+				arguments: { videoId: submitted.videoId, timeoutSeconds: 120, pollSeconds: 2 },
+			}),
+		);
+		expect(waited).toMatchObject({ done: true, status: "completed", language: "hi" });
+	});
+
 	it("answers bad input with a tool error carrying the API's code and message, never a crash", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 50 });
 		const mcp = await connect(apiKey);

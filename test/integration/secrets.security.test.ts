@@ -41,7 +41,9 @@ describe("the development secret once committed in wrangler.toml", () => {
 	it("makes the Worker answer 500 to any request not from loopback, with a log line naming the secret", async () => {
 		const logged: string[] = [];
 		const original = console.error;
-		console.error = (...args: unknown[]) => logged.push(args.join(" "));
+		// Log lines are objects (lib/log.ts): read as Workers Logs stores them, JSON.
+		console.error = (...args: unknown[]) =>
+			logged.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
 		try {
 			const devEnv = { ...env, SIGNING_SECRET: OLD_COMMITTED_SECRET };
 			for (const url of [

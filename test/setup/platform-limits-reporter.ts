@@ -2,9 +2,16 @@
  * Sums up the `[platform-limits]` line each Workers-runtime test file prints (platform-guard.ts):
  * the largest D1 statement, bound parameters and queries per invocation, the largest workflow step
  * result, instance params and steps per instance seen in the whole run, each beside its limit.
+ *
+ * With LIMITS_RECORD set (`npm run limits:report` runs the suite so), it also writes them, with the
+ * figures tests measured (`[limits-figure]` lines, test/helpers/limit-figures.ts) and the test
+ * files that ran, into bench-results/limits-runtime.json, which docs/limits.md's figures come from.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import type { UserConsoleLog } from "vitest";
-import type { Reporter } from "vitest/node";
+import type { Reporter, TestModule } from "vitest/node";
+import { FIGURE_PREFIX } from "../helpers/limit-figures.ts";
 import { D1_LIMITS, R2_OPS_PER_INVOCATION, WORKFLOW_LIMITS } from "../helpers/platform-limits.ts";
 
 interface Largest {
@@ -25,20 +32,36 @@ const LIMITS: Record<string, [number, string]> = {
 };
 
 /** Hides the per-file lines from the default reporter (vitest's `onConsoleLog`). */
-export const hidePlatformLimitLines = (log: string): false | void => (log.startsWith(PREFIX) ? false : undefined);
+export const hidePlatformLimitLines = (log: string): false | void =>
+	log.startsWith(PREFIX) || log.startsWith(FIGURE_PREFIX) ? false : undefined;
+
+const ROOT = join(import.meta.dirname, "..", "..");
+export const RUNTIME_FIGURES_FILE = join(ROOT, "bench-results", "limits-runtime.json");
 
 export default class PlatformLimitsReporter implements Reporter {
 	private readonly largest = new Map<string, Largest>();
+	private readonly figures: Record<string, unknown> = {};
 
 	onUserConsoleLog(log: UserConsoleLog): void {
-		if (!log.content.startsWith(PREFIX)) return;
-		const seen = JSON.parse(log.content.slice(PREFIX.length)) as Record<string, Largest>;
-		for (const [key, value] of Object.entries(seen)) {
-			if (value.value > (this.largest.get(key)?.value ?? -1)) this.largest.set(key, value);
+		// The pool may hand over several console lines of a test as one log: each line is read.
+		for (const line of log.content.split("\n")) {
+			if (line.startsWith(FIGURE_PREFIX)) {
+				const { name, value } = JSON.parse(line.slice(FIGURE_PREFIX.length)) as {
+					name: string;
+					value: unknown;
+				};
+				this.figures[name] = value;
+			} else if (line.startsWith(PREFIX)) {
+				const seen = JSON.parse(line.slice(PREFIX.length)) as Record<string, Largest>;
+				for (const [key, value] of Object.entries(seen)) {
+					if (value.value > (this.largest.get(key)?.value ?? -1)) this.largest.set(key, value);
+				}
+			}
 		}
 	}
 
-	onTestRunEnd(): void {
+	onTestRunEnd(modules: readonly TestModule[]): void {
+		if (process.env.LIMITS_RECORD) this.record(modules);
 		if (this.largest.size === 0) return;
 		const lines = Object.entries(LIMITS).map(([key, [limit, what]]) => {
 			const seen = this.largest.get(key) ?? { value: 0, where: "" };
@@ -47,5 +70,23 @@ export default class PlatformLimitsReporter implements Reporter {
 		console.log(
 			`\nPlatform limits (test/setup/platform-guard.ts), largest seen in this run:\n${lines.join("\n")}\n`,
 		);
+	}
+
+	/** The run's largest values and figures, for docs/limits.md (only a run that passed is recorded). */
+	private record(modules: readonly TestModule[]): void {
+		if (modules.some((m) => m.state() !== "passed")) {
+			console.error("limits: a test failed, so nothing was recorded");
+			return;
+		}
+		const guard = Object.fromEntries(
+			Object.keys(LIMITS).map((key) => [key, this.largest.get(key) ?? { value: 0, where: "" }]),
+		);
+		const files = modules.map((m) => relative(ROOT, m.moduleId)).sort();
+		mkdirSync(join(ROOT, "bench-results"), { recursive: true });
+		writeFileSync(
+			RUNTIME_FIGURES_FILE,
+			`${JSON.stringify({ measuredAt: new Date().toISOString(), files, guard, figures: this.figures }, null, 2)}\n`,
+		);
+		console.log(`limits: recorded ${files.length} test files' figures in ${relative(ROOT, RUNTIME_FIGURES_FILE)}`);
 	}
 }

@@ -14,7 +14,8 @@ import {
 	SUPPORTED_WORKERS_AI_MODELS,
 	workersAiLlm,
 } from "../../src/worker/services/llm/client";
-import { isTransientLlmError, LlmUnavailableError } from "@clipforge/moments/llm";
+import { isRateLimited, isTransientLlmError, LlmUnavailableError } from "@clipforge/moments/llm";
+import { LLM_RETRY_DELAYS_MS, RATE_LIMIT_PAUSE_MS } from "../../src/worker/services/llm/retry";
 import { plainSchemaProblems } from "@clipforge/moments/llm";
 import { rankMoments } from "@clipforge/moments";
 import { checkTextRequest, textReply } from "../workers-ai/ai-fidelity.mjs";
@@ -178,9 +179,18 @@ describe("capacity and timeouts", () => {
 			"3046: Request timeout",
 			"LLM endpoint answered 503: busy",
 			"Network connection lost.",
+			"3021: rate limiting: inference request per min rate reached",
 		]) {
 			expect.soft(isTransientLlmError(new Error(transient)), transient).toBe(true);
 		}
+		for (const limited of [
+			"3021: rate limiting: inference request per min rate reached",
+			"AiError: 3021: rate limiting: inference request per min rate reached",
+			"LLM endpoint answered 429: slow down",
+		])
+			expect.soft(isRateLimited(new Error(limited)), limited).toBe(true);
+		for (const busy of ["3040: Capacity temporarily exceeded, please try again.", "3007: Request timeout"])
+			expect.soft(isRateLimited(new Error(busy)), busy).toBe(false);
 		for (const lasting of [
 			"5007: No such model @cf/x or task",
 			"5025: This model doesn't support JSON Schema",
@@ -206,6 +216,21 @@ describe("capacity and timeouts", () => {
 		const chunks = Math.ceil(long.duration / 900);
 		expect(ai.calls).toHaveLength(2 * chunks);
 		expect(outcome.rankedBy).toBe(`ClipBasic (workers-ai:${DEFAULT_FAST_MODEL})`);
+	});
+
+	it("waits out the model's requests a minute (3021): each retry pauses at least 20 s, so the retries span the next minute", async () => {
+		let refusals = 2;
+		const ai = binding((model, input) => {
+			if (refusals-- > 0) return new Error("3021: rate limiting: inference request per min rate reached");
+			return firstLines(model, input);
+		});
+		const pauses: number[] = [];
+		const llm = createLlm({ AI: ai }, "fast", { sleep: async (ms) => void pauses.push(ms) });
+		const outcome = await rankMoments(episode, basic, null, llm);
+		expect(outcome.rankedBy).toBe(`ClipBasic (workers-ai:${DEFAULT_FAST_MODEL})`);
+		expect(pauses).toHaveLength(2);
+		for (const ms of pauses) expect(ms).toBeGreaterThanOrEqual(RATE_LIMIT_PAUSE_MS);
+		expect(RATE_LIMIT_PAUSE_MS * LLM_RETRY_DELAYS_MS.length).toBeGreaterThanOrEqual(60_000);
 	});
 
 	it("keeps the parts of the transcript that answered; the offline ranker fills the part that kept failing", async () => {

@@ -13,19 +13,24 @@
  * `llm-fault:capacity` fails every call with 3040. A smoke check's tiny request (a schema with an
  * `ok` property) is answered `{ ok: true }`. Chapters: one every 60 s of the sentences shown, and a
  * summary naming the model. Tests may ask how many text calls carried a marker with
- * the pseudo-model `stub:calls` (`{ marker }`).
+ * the pseudo-model `stub:calls` (`{ marker }`), and the most Whisper calls of one video it was
+ * answering at once with `stub:whisper-most` (`{ videoId }`; a chunk's `whisperDelayMs` makes each
+ * call of it take that long).
  */
-/* global atob */
+/* global atob, setTimeout */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { checkTextRequest, textReply } from "./ai-fidelity.mjs";
 
 const attempts = new Map();
 const textCalls = [];
+/** Per video: Whisper calls being answered now, and the most at once. */
+const whisperLoad = new Map();
 const WHISPER = "@cf/openai/whisper-large-v3-turbo";
 
 export default class WorkersAiStub extends WorkerEntrypoint {
 	async run(model, input) {
 		if (model === "stub:calls") return textCalls.filter((text) => text.includes(input.marker)).length;
+		if (model === "stub:whisper-most") return whisperLoad.get(input.videoId)?.most ?? 0;
 		const catalogue = this.env.AI_CATALOGUE;
 		if (model !== WHISPER) return this.chat(model, input, checkTextRequest(catalogue, model, input));
 		if (typeof input?.audio !== "string") throw new Error("AiError: 5006: Type mismatch of 'audio'");
@@ -41,6 +46,14 @@ export default class WorkersAiStub extends WorkerEntrypoint {
 				segments: [],
 				vtt: "WEBVTT\n\n",
 			};
+		}
+		if (descriptor.whisperDelayMs > 0) {
+			const load = whisperLoad.get(descriptor.videoId) ?? { now: 0, most: 0 };
+			whisperLoad.set(descriptor.videoId, load);
+			load.now++;
+			load.most = Math.max(load.most, load.now);
+			await new Promise((resolve) => setTimeout(resolve, descriptor.whisperDelayMs));
+			load.now--;
 		}
 		const key = `${descriptor.videoId}:${descriptor.start}`;
 		const attempt = attempts.get(key) ?? 0;

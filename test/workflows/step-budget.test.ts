@@ -21,6 +21,8 @@ import { planAudioChunks } from "../../src/worker/services/transcription/transcr
 import { settingsOf } from "../../src/worker/settings";
 import { ProcessVideoWorkflow } from "../../src/workflows/process-video";
 import { WORKFLOW_LIMITS } from "../helpers/platform-limits";
+import { recordFigure } from "../helpers/limit-figures";
+import { valueIn } from "../helpers/wrangler-config";
 
 const THREE_HOURS = 3 * 3600;
 /** Checks a waiting video makes before it gives up (process-video.ts: a day at one every 2 minutes). */
@@ -92,7 +94,9 @@ const worstVideo = {
 };
 const videoId = newId("vid");
 const clipIds = Array.from({ length: MAX_SPLIT_PARTS }, (_, n) => `${videoId.replace(/^vid_/, "clp_")}_r99_${n + 1}`);
-const chunks = planAudioChunks(0, THREE_HOURS, settingsOf(env).audioChunkSeconds);
+// The shortest chunks any environment cuts (production's 2 minutes, wrangler.toml [vars]): the most chunk steps.
+const chunkSeconds = Math.min(Number(valueIn("vars", "AUDIO_CHUNK_SECONDS")), settingsOf(env).audioChunkSeconds);
+const chunks = planAudioChunks(0, THREE_HOURS, chunkSeconds);
 const finalFailure = new Error("the last step failed");
 
 /** What the step bodies return at the worst case's bounds. */
@@ -131,6 +135,14 @@ describe("workflow steps per instance, worst cases", () => {
 		console.log(
 			`[step-budget] first run, worst case: ${recorded.steps.length} steps (${2 * SLOT_CHECKS_IN_A_DAY - 1} of them waiting for a slot); largest result ${recorded.largestResult.bytes} bytes (${recorded.largestResult.name})`,
 		);
+		recordFigure("steps.worstFirstRun", {
+			steps: recorded.steps.length,
+			waitingSteps: 2 * SLOT_CHECKS_IN_A_DAY - 1,
+			chunks: chunks.length,
+			clips: MAX_SPLIT_PARTS,
+			largestResultBytes: recorded.largestResult.bytes,
+			largestResultStep: recorded.largestResult.name,
+		});
 	});
 
 	it("the same video without the wait: what one video costs on its own", async () => {
@@ -143,6 +155,7 @@ describe("workflow steps per instance, worst cases", () => {
 		console.log(
 			`[step-budget] first run without waiting: ${recorded.steps.length} steps; on the Free plan's 1,024 it may wait ${checksLeftOnFree} slot checks (${((checksLeftOnFree * 2) / 60).toFixed(1)} h) before the instance runs out of steps`,
 		);
+		recordFigure("steps.withoutWait", { steps: recorded.steps.length, slotChecksLeftOnFree: checksLeftOnFree });
 	});
 
 	it("a reprocess of it (60 clips, failing at the end) and a clip edit are instances of their own, far within", async () => {
@@ -191,6 +204,7 @@ describe("workflow steps per instance, worst cases", () => {
 			"mark clip edit failed",
 		]);
 		console.log(`[step-budget] reprocess: ${reprocess.steps.length} steps; clip edit: ${edit.steps.length} steps`);
+		recordFigure("steps.reprocessAndEdit", { reprocess: reprocess.steps.length, clipEdit: edit.steps.length });
 	});
 
 	it("every instance id fits Workflows' 64 characters of [a-zA-Z0-9_-]", () => {
@@ -203,5 +217,6 @@ describe("workflow steps per instance, worst cases", () => {
 		];
 		for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/);
 		console.log(`[step-budget] longest instance id: ${Math.max(...ids.map((id) => id.length))} characters`);
+		recordFigure("steps.longestInstanceId", Math.max(...ids.map((id) => id.length)));
 	});
 });

@@ -277,10 +277,15 @@ function writeLine(
 }
 
 /** The clip's words as tokens (upper-cased where the look says), and the fonts to write them in. */
-function prepareWords(words: Word[], style: CaptionStyle, duration: number): { tokens: Token[]; setup: TextSetup } {
+function prepareWords(
+	words: Word[],
+	style: CaptionStyle,
+	duration: number,
+	language: string | null = null,
+): { tokens: Token[]; setup: TextSetup } {
 	const cleaned = cleanWords(words, duration);
 	const texts = cleaned.map((w) => w.word);
-	const locale = upperLocaleOf(texts);
+	const locale = upperLocaleOf(texts, language);
 	const upper = style.look.uppercase;
 	const tokens = captionTokens(upper ? cleaned.map((w) => ({ ...w, word: upperCase(w.word, locale) })) : cleaned);
 	const fonts = captionFonts(style.look.font, cjkRegionOf(texts));
@@ -289,7 +294,7 @@ function prepareWords(words: Word[], style: CaptionStyle, duration: number): { t
 
 function captionEvents(spec: CaptionSpec, style: CaptionStyle, duration: number): string[] {
 	const { look, placement } = style;
-	const { tokens, setup } = prepareWords(spec.words, style, duration);
+	const { tokens, setup } = prepareWords(spec.words, style, duration, spec.language ?? null);
 	const at = `{\\an${placement.alignment}\\pos(${placement.x},${placement.y})}`;
 	const pop = "{\\fscx125\\fscy125\\t(0,100,\\fscx100\\fscy100)}";
 	const events: string[] = [];

@@ -217,6 +217,9 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 		const parsed = job.request.safeParse(body);
 		if (!parsed.success) return refuse(c, 400, parsed.error.message);
 		const key = jobKey(name, parsed.data);
+		// Most jobs are a video's: its id in every line of the job finds them in the Containers logs.
+		const { videoId } = parsed.data as { videoId?: unknown };
+		const about = typeof videoId === "string" ? { videoId } : {};
 		const keep = !NOT_KEPT.includes(name);
 		const kept = keep ? registry.keptResult(key) : undefined;
 		const full = registry.runningCount >= maxJobs && !ALWAYS_ACCEPTED.includes(name);
@@ -232,7 +235,7 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 				return await handler(parsed.data, onProgress, signal);
 			} finally {
 				const cpuMs = jobCpuMs(runningJob());
-				log(job.path, { ms: Date.now() - started, cpuMs, aborted: signal.aborted || undefined });
+				log(job.path, { ...about, ms: Date.now() - started, cpuMs, aborted: signal.aborted || undefined });
 			}
 		};
 		// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
@@ -240,16 +243,16 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number) {
 		const connection = c.req.raw.signal;
 		const outcome = (onProgress: OnProgress): Promise<unknown> => {
 			if (kept) {
-				log("job answered from its result", { path: job.path });
+				log("job answered from its result", { ...about, path: job.path });
 				return Promise.resolve(kept.result);
 			}
 			const abandonAfterMs = DROPPED_WHEN_LEFT.includes(name) ? 0 : undefined;
 			const options = { keep, owner: share?.owner, abandonAfterMs };
 			const attached = registry.attach(key, name, work, onProgress, connection, options);
-			if (attached.joined) log("job joined", { path: job.path });
+			if (attached.joined) log("job joined", { ...about, path: job.path });
 			return attached.promise;
 		};
-		return "progress" in job ? progressStream(outcome) : plainAnswer(c, outcome);
+		return "progress" in job ? progressStream(outcome, about) : plainAnswer(c, outcome);
 	};
 }
 
@@ -286,11 +289,11 @@ async function plainAnswer(c: Context, outcome: (onProgress: OnProgress) => Prom
 }
 
 /** A job with progress answers NDJSON through the contract's job protocol. */
-function progressStream(outcome: (onProgress: OnProgress) => Promise<unknown>): Response {
+function progressStream(outcome: (onProgress: OnProgress) => Promise<unknown>, about: { videoId?: string }): Response {
 	return new Response(
 		jobEventStream(outcome, (error) => {
 			const { status: _status, ...tierError } = asRenderError(error);
-			log("job failed", { code: tierError.code, message: tierError.message });
+			log("job failed", { ...about, code: tierError.code, message: tierError.message });
 			return tierError;
 		}),
 		{ headers: NDJSON_HEADERS },

@@ -372,6 +372,12 @@ describe("upper case", () => {
 		for (const w of [...ARABIC, ...HEBREW, ...JAPANESE, ...THAI, "किताब"]) expect(upper([w])).toEqual([w]);
 	});
 
+	it("takes the render request's language over the letters: Turkish without ı or ğ, and English with them", () => {
+		expect(upperCase("istanbul", upperLocaleOf(["istanbul"], "tr"))).toBe("İSTANBUL");
+		expect(upperCase("istanbul", upperLocaleOf(["ılık"], "en"))).toBe("ISTANBUL");
+		expect(upperLocaleOf(["ılık"], null)).toBe("tr");
+	});
+
 	it("upper-casing looks draw them so", () => {
 		const shown = captions("word-by-word", timed(["İstanbul'da", "ılık", "bir", "gün"])).map((e) => e.text);
 		expect(shown).toEqual(["İSTANBUL'DA", "ILIK", "BİR", "GÜN"]);

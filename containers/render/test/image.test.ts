@@ -166,6 +166,7 @@ describe("the startup self-check covers what the code uses", () => {
 		const notFilters = new Set([
 			"asr", // the scratch folder prefix of local transcription (workdir.ts jobScratchDir), not ffmpeg's asr filter
 			"copy", // `-c copy`, the stream copy that keeps a source's time frame (ffmpeg-args.ts frameCopyArgs), not ffmpeg's copy filter
+			"subtitles", // yt-dlp's output name and info field for a source's subtitle tracks (subtitles.ts, probe.ts), not ffmpeg's subtitles filter
 		]);
 		const unchecked = [...used].filter(
 			(f) => !notFilters.has(f) && !(REQUIRED_FILTERS as readonly string[]).includes(f),

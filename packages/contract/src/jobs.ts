@@ -218,7 +218,12 @@ export { AudioSignals };
  * Burned-in captions: the clip's words with times in seconds from the clip's start (on the source's
  * timeline: with jump cuts the tier retimes them), drawn in `look` (the Worker resolved the template).
  */
-export const CaptionSpec = z.object({ look: CaptionLook, words: z.array(Word).max(20_000) });
+/** `language`: the transcript's (ISO 639-1), for the rules of its script and case (Turkish İ/ı); null when unknown. */
+export const CaptionSpec = z.object({
+	look: CaptionLook,
+	words: z.array(Word).max(20_000),
+	language: z.string().min(1).max(35).nullable().optional(),
+});
 export type CaptionSpec = z.infer<typeof CaptionSpec>;
 
 /** A stretch of the clip in seconds from its start. */

@@ -20,19 +20,20 @@ export interface FoundChapters extends VideoChapters {
 }
 
 export async function findChapters(
-	transcript: Pick<Transcript, "segments" | "duration">,
+	transcript: Pick<Transcript, "segments" | "duration"> & Partial<Pick<Transcript, "language">>,
 	llm: LlmClient | null,
 	options: { finalAttempt?: boolean } = {},
 ): Promise<FoundChapters> {
 	const units = chapterUnitsOf(transcript);
+	const language = transcript.language ?? "en";
 	const offline = (why: string): FoundChapters => ({
-		...chaptersOfUnits(units, transcript.duration),
+		...chaptersOfUnits(units, transcript.duration, undefined, language),
 		madeByDetail: `offline (${why})`,
 	});
 	if (!llm) return offline("no LLM is configured");
 	if (units.length === 0) return offline("no speech");
 	try {
-		const written = await chaptersWithLlm(llm, units, transcript.duration);
+		const written = await chaptersWithLlm(llm, units, transcript.duration, language);
 		return written
 			? { ...written, madeByDetail: llm.name }
 			: offline(`${llm.name} proposed fewer than three chapters that fit`);

@@ -54,6 +54,8 @@ export interface SubmitOptions {
 	projectId?: string;
 	webhookUrl?: string;
 	workspaceId?: string;
+	/** The video's captions (SRT or WebVTT, by URL or as text), read instead of transcribing. */
+	captions?: { url: string } | { text: string };
 	/**
 	 * Sent as Idempotency-Key: the same key within 24 h is charged once. Without one the SDK makes
 	 * one per `submit` call (and reuses it for that call's retries), so a retry after a lost

@@ -102,3 +102,22 @@ describe("the CLI's clip list", () => {
 		expect(text).toContain("A story");
 	});
 });
+
+describe("the CLI's --captions-from", () => {
+	it("sends a URL as a URL, a file as its text, and refuses a file too long for a body", async () => {
+		const { captionsFrom } = await import("../src/cli/captions-file.ts");
+		const { writeFileSync } = await import("node:fs");
+		expect(await captionsFrom("https://subs.example.com/talk.vtt")).toEqual({
+			url: "https://subs.example.com/talk.vtt",
+		});
+		const dir = mkdtempSync(join(tmpdir(), "captions-"));
+		const srt = join(dir, "talk.srt");
+		writeFileSync(srt, "1\n00:00:00,000 --> 00:00:02,000\nनमस्ते\n");
+		expect(await captionsFrom(srt)).toEqual({ text: "1\n00:00:00,000 --> 00:00:02,000\nनमस्ते\n" });
+		writeFileSync(srt, "x".repeat(60_001));
+		await expect(captionsFrom(srt)).rejects.toThrow(
+			/longer than 60000 characters; put it where the service can fetch it/,
+		);
+		await expect(captionsFrom(join(dir, "missing.srt"))).rejects.toThrow(/cannot read/);
+	});
+});

@@ -96,8 +96,12 @@ describe("clipforge MCP tools", () => {
 		const api = JSON.parse(readFileSync(join(import.meta.dirname, "..", "openapi.json"), "utf8")).components.schemas
 			.VideoConfig;
 		expect(Object.keys(config.properties).sort()).toEqual(Object.keys(api.properties).sort());
-		for (const [name, field] of Object.entries(api.properties as Record<string, { enum?: string[] }>)) {
-			if (field.enum) expect(config.properties[name]!.enum, name).toEqual(field.enum);
+		// A nullable enum (language) is an anyOf of the enum and null in the tool's schema.
+		const enumOf = (field: { enum?: unknown[]; anyOf?: unknown }) =>
+			field.enum ?? (field.anyOf as { enum?: unknown[] }[] | undefined)?.find((f) => f.enum)?.enum;
+		for (const [name, field] of Object.entries(api.properties as Record<string, { enum?: unknown[] }>)) {
+			if (field.enum)
+				expect(enumOf(config.properties[name]!), name).toEqual(field.enum.filter((v) => v !== null));
 		}
 	});
 
@@ -126,6 +130,8 @@ describe("clipforge MCP tools", () => {
 			videoId: "vid_1",
 			status: "downloading",
 			title: "Talk",
+			language: null,
+			transcriptSource: "transcription",
 			durationSeconds: 61,
 			minutesCharged: 2,
 			message: "Video submitted; processing has started.",

@@ -4,6 +4,7 @@
  * asked) playing in the page with their favourites, editors and exports, and a form to regenerate
  * them with other settings (POST /api/videos/<id>/reprocess).
  */
+import { languageName } from "@clipforge/domain";
 import { api, call, errorText, type QueryOf } from "../api";
 import { loadCaptionTemplates } from "../caption-looks";
 import { configFields, readConfig } from "../config-form";
@@ -55,8 +56,28 @@ export async function videoView(id: string): Promise<void> {
 
 async function showRankingNote(id: string, into: HTMLElement): Promise<void> {
 	const video = await call(api.GET("/api/videos/{id}", { params: { path: { id } } }));
-	into.textContent = video.rankingNote ?? "";
-	into.hidden = !video.rankingNote;
+	into.replaceChildren(
+		...[wordsFrom(video), video.rankingNote]
+			.filter((line): line is string => Boolean(line))
+			.map((line) => h("span", { text: line }, h("br"))),
+	);
+	into.hidden = into.childElementCount === 0;
+}
+
+/** "Hindi, from the supplied captions": the detected (or given) language and where the words came from. */
+function wordsFrom(video: {
+	language: string | null;
+	transcriptSource: string;
+	subtitleTrack: { automatic: boolean } | null;
+}): string | null {
+	const language = video.language ? languageName(video.language) : null;
+	const from =
+		video.transcriptSource === "captions"
+			? "from the supplied captions"
+			: video.transcriptSource === "subtitles"
+				? `from the source's ${video.subtitleTrack?.automatic ? "automatic " : ""}subtitles (not transcribed)`
+				: "transcribed";
+	return language ? `${language}, ${from}.` : null;
 }
 
 const ordinal = (n: number) =>

@@ -31,9 +31,10 @@ export async function videosView(): Promise<void> {
 		button.disabled = true;
 		const file = source.file();
 		try {
+			const captions = await source.captions();
 			const submitted = file
-				? await submitFile(file, config, source.progress)
-				: await submitUrl(value("hostedUrl"), config);
+				? await submitFile(file, config, source.progress, captions)
+				: await submitUrl(value("hostedUrl"), config, captions);
 			await loadWorkspaces();
 			location.hash = `#/videos/${submitted.video.id}`;
 		} catch (error) {
@@ -56,19 +57,22 @@ export async function videosView(): Promise<void> {
 	await fillRecentVideos(list);
 }
 
-const submitUrl = (hostedUrl: string, config: ReturnType<typeof readConfig>) =>
-	call(api.POST("/api/videos/hosted", { body: { hostedUrl, workspaceId: workspaceId(), config } }));
+type Captions = { text: string } | undefined;
+
+const submitUrl = (hostedUrl: string, config: ReturnType<typeof readConfig>, captions: Captions) =>
+	call(api.POST("/api/videos/hosted", { body: { hostedUrl, workspaceId: workspaceId(), config, captions } }));
 
 /** Uploads the file (resuming an interrupted upload of it), then submits it. */
 async function submitFile(
 	file: File,
 	config: ReturnType<typeof readConfig>,
 	progress: (p: UploadProgress | null) => void,
+	captions: Captions,
 ) {
 	const uploadId = await uploadFile(file, workspaceId(), progress);
 	progress(null);
 	const submitted = await call(
-		api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config } }),
+		api.POST("/api/videos/upload", { body: { uploadId, workspaceId: workspaceId(), config, captions } }),
 	);
 	forgetUpload(file);
 	return submitted;
@@ -139,6 +143,11 @@ function sourceFields() {
 	picker.addEventListener("change", () => choose(picker.files?.[0] ?? null));
 	clear.addEventListener("click", () => choose(null));
 	acceptDrops(zone, choose);
+	const captions = h("input", {
+		id: "captionsFile",
+		type: "file",
+		accept: ".srt,.vtt,text/vtt,application/x-subrip",
+	});
 	const element = h(
 		"fieldset",
 		{},
@@ -149,10 +158,20 @@ function sourceFields() {
 		clear,
 		bar,
 		barText,
+		field(
+			"captionsFile",
+			"Its captions (SRT or WebVTT, optional: read instead of transcribing, any language)",
+			captions,
+		),
 	);
 	return {
 		element,
 		file: () => chosen,
+		/** The chosen captions file's text (the API reads it at submission and says what is wrong with it). */
+		captions: async (): Promise<Captions> => {
+			const file = captions.files?.[0];
+			return file ? { text: await file.text() } : undefined;
+		},
 		progress: (p: UploadProgress | null) => showProgress(bar, barText, p),
 	};
 }

@@ -17,6 +17,8 @@ import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../services/crypto";
 import { noteKeyUsed, verifiedKey } from "../services/key-cache";
+import type { Logger } from "../lib/log";
+import { requestLog } from "./request-log";
 import { timed } from "./server-timing";
 
 export const API_KEY_PREFIX = "cf_live_";
@@ -40,7 +42,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 		principal = await timed(
 			c,
 			"auth",
-			fromApiKey(onPrimary, header, (work) => c.executionCtx.waitUntil(work)),
+			fromApiKey(onPrimary, header, (work) => c.executionCtx.waitUntil(work), requestLog(c)),
 		);
 	} else if (cookie) principal = await timed(c, "auth", fromSession(onPrimary, cookie));
 	else throw new ApiError("unauthorized", "Send an API key as `Authorization: Bearer <API_KEY>`, or sign in.");
@@ -68,6 +70,7 @@ async function fromApiKey(
 	env: Env,
 	header: string,
 	inBackground: (work: Promise<unknown>) => void,
+	log: Logger,
 ): Promise<Principal> {
 	const token = BEARER.exec(header)?.[1];
 	if (!token || !token.startsWith(API_KEY_PREFIX))
@@ -85,9 +88,7 @@ async function fromApiKey(
 		const stamp = stampKeyUsed(db, key.id, at);
 		inBackground(
 			stamp.catch((error: unknown) =>
-				console.error(
-					JSON.stringify({ event: "api_key_last_used_failed", apiKeyId: key.id, error: String(error) }),
-				),
+				log.error("api_key_last_used_failed", { workspaceId: key.workspaceId, apiKeyId: key.id, error }),
 			),
 		);
 	}

@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { errorResponse } from "../errors";
+import { requestLog } from "./request-log";
 
 /** Secret values that have been public. A deployment must never use one. */
 export const KNOWN_DEVELOPMENT_SECRETS: ReadonlySet<string> = new Set(["local-dev-signing-secret-not-for-production"]);
@@ -34,9 +35,10 @@ export function refuseDevelopmentSecrets(): MiddlewareHandler<AppEnv> {
 	return async (c, next) => {
 		const secret = developmentSecretIn(c.env);
 		if (secret && !isLoopbackRequest(c.req.raw)) {
-			console.error(
-				`clipforge refuses to serve ${new URL(c.req.url).host}: ${secret} is a known development value. Set a real one: openssl rand -base64 48 | npx wrangler secret put ${secret}`,
-			);
+			requestLog(c).error("development_secret_refused", {
+				secret,
+				message: `clipforge refuses to serve ${new URL(c.req.url).host}: ${secret} is a known development value. Set a real one: openssl rand -base64 48 | npx wrangler secret put ${secret}`,
+			});
 			return errorResponse(c, "internal_error", "The service is not configured correctly.");
 		}
 		await next();

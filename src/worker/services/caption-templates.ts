@@ -31,6 +31,7 @@ import {
 } from "../db/caption-templates";
 import { customTemplateIdOf } from "../domain/caption-template-id";
 import { ApiError } from "../errors";
+import { logger } from "../lib/log";
 import { newId, sha256Hex } from "./crypto";
 import { r2Keys } from "./r2-keys";
 import type { RenderClient } from "./render-client";
@@ -349,7 +350,7 @@ async function ensurePreview(env: Env, render: RenderClient, hash: string, look:
 		);
 		return true;
 	} catch (error) {
-		console.error(JSON.stringify({ event: "caption preview failed", hash, error: (error as Error).message }));
+		logger().error("caption_preview_failed", { hash, error });
 		return false;
 	}
 }

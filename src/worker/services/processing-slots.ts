@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import { claimSlot, nextWaiting, type SlotState } from "../db/slots";
 import { planOf } from "../db/workspaces";
 import { ApiError } from "../errors";
+import { logger } from "../lib/log";
 import { settingsOf } from "../settings";
 
 export const SLOT_EVENT = "processing-slot";
@@ -58,7 +59,7 @@ export async function wakeWaiting(
 		try {
 			await (await env.PROCESS_VIDEO.get(id)).sendEvent({ type: SLOT_EVENT, payload: {} });
 		} catch (error) {
-			console.warn(JSON.stringify({ event: "wake waiting video", videoId: id, error: (error as Error).message }));
+			logger({ videoId: id, workspaceId }).warn("wake_waiting_video_failed", { error });
 		}
 	}
 }

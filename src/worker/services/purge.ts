@@ -5,6 +5,7 @@
  */
 import { purgeExpiredSessions } from "../db/access";
 import { getDb } from "../db/client";
+import { logger } from "../lib/log";
 import { purgeIdempotencyKeys } from "../db/idempotency";
 import { purgeQuietKeys } from "../db/login-throttle";
 import { IDEMPOTENCY_TTL_SECONDS } from "./idempotency";
@@ -28,6 +29,6 @@ export async function purgeExpired(env: Pick<Env, "DB">, now = Date.now()): Prom
 		stepTimings: await purgeStepsBefore(db, new Date(now - STEP_TIMELINE_DAYS * 86_400_000).toISOString()),
 	};
 	if (report.sessions + report.idempotencyKeys + report.loginKeys + report.stepTimings > 0)
-		console.log(JSON.stringify({ event: "purge", ...report }));
+		logger().info("purge", report);
 	return report;
 }

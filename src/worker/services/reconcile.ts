@@ -11,6 +11,7 @@
  */
 import { failClipEdit, staleClipEdits } from "../db/clips";
 import { getDb } from "../db/client";
+import { logger } from "../lib/log";
 import { clipEditIdOf } from "./edit-clip";
 import { runningReprocessOf } from "../db/reprocesses";
 import { findVideoById, staleProcessingVideoIds } from "../db/videos";
@@ -30,7 +31,7 @@ async function wake(env: Pick<Env, "PROCESS_VIDEO">, instanceId: string): Promis
 	try {
 		await (await env.PROCESS_VIDEO.get(instanceId)).sendEvent({ type: WAKE_EVENT, payload: {} });
 	} catch (error) {
-		console.warn(JSON.stringify({ event: "reconcile wake", instanceId, error: (error as Error).message }));
+		logger({ instanceId }).warn("reconcile_wake_failed", { error });
 	}
 }
 
@@ -107,7 +108,7 @@ export async function reconcileStaleVideos(
 		}
 	}
 	await reconcileClipEdits(env, db, cutoff, report);
-	if (report.checked > 0) console.log(JSON.stringify({ event: "reconcile", ...report }));
+	if (report.checked > 0) logger().info("reconcile", report);
 	return report;
 }
 

@@ -18,6 +18,7 @@ import {
 	type RenderErrorCode,
 } from "@clipforge/contract";
 import { getContainer } from "@cloudflare/containers";
+import { outgoingSlotsOf, type OutgoingSlots } from "../lib/outgoing-slots";
 import { settingsOf } from "../settings";
 import type { RenderInstance } from "./render-instances";
 import { DEFAULT_RETRY_POLICY, retryPolicyOf, type RetryPolicy, type RetryVars } from "./render-retry";
@@ -83,6 +84,7 @@ export function createRenderClient(
 		settingsOf(env).renderIdleTimeoutSeconds * 1000,
 		env.RENDER_SECRET,
 		retryPolicyOf(env),
+		outgoingSlotsOf(env),
 	);
 }
 
@@ -162,22 +164,34 @@ class ConnectionLost extends Error {
  * A job that says nothing for `idleTimeoutMs` is taken as hung. The tier sends a heartbeat every
  * 15 s while it works, so silence means a dead or wedged process: better to retry now than to
  * wait for the step's own timeout (30 minutes).
+ *
+ * With `slots` (a workflow run's: lib/outgoing-slots.ts), each attempt first takes a slot and
+ * gives it back once the tier's headers are in; the idle timer starts only once the request may
+ * really go out, so a job waiting its turn is never taken for a hung one.
  */
 export function renderClientOver(
 	send: RenderFetch,
 	idleTimeoutMs: number,
 	secret: string | undefined,
 	retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+	slots: OutgoingSlots | null = null,
 ): RenderClient {
 	const post = signedPost(send, secret);
+	const slot = () => (slots ? slots.acquire() : Promise.resolve(() => {}));
 	return {
 		run(name, request, options = {}) {
 			const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : null;
 			const job = renderJobs[name];
-			const once = () =>
-				"progress" in job
-					? streamedAttempt(post, name, request, options.onProgress, idleTimeoutMs)
-					: plainAttempt(post, name, request, deadline, options.signal);
+			const once = async () => {
+				const release = await slot();
+				try {
+					return "progress" in job
+						? await streamedAttempt(post, name, request, options.onProgress, idleTimeoutMs, release)
+						: await plainAttempt(post, name, request, deadline, release, options.signal);
+				} finally {
+					release();
+				}
+			};
 			return withRetries(once, retry, options, deadline);
 		},
 	};
@@ -225,12 +239,13 @@ async function plainAttempt<N extends JobName>(
 	name: N,
 	request: JobRequest<N>,
 	deadline: number | null,
+	headersIn: () => void,
 	caller?: AbortSignal,
 ): Promise<JobResult<N>> {
 	const job = renderJobs[name];
 	const timeout = deadline === null ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
 	const signal = timeout && caller ? AbortSignal.any([timeout, caller]) : (timeout ?? caller);
-	const response = await post(job.path, request, signal);
+	const response = await post(job.path, request, signal).finally(headersIn);
 	if (!response.ok) throw await errorFrom(response);
 	let text: string;
 	try {
@@ -259,6 +274,7 @@ async function streamedAttempt<N extends JobName>(
 	request: JobRequest<N>,
 	onProgress: ReportProgress | undefined,
 	idleTimeoutMs: number,
+	headersIn: () => void,
 ): Promise<JobResult<N>> {
 	const job = renderJobs[name];
 	const result = job.result as unknown as ResultParser<N>;
@@ -267,7 +283,7 @@ async function streamedAttempt<N extends JobName>(
 	let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
 	let heard = false;
 	try {
-		const response = await post(job.path, request, idle.signal);
+		const response = await post(job.path, request, idle.signal).finally(headersIn);
 		if (!response.ok || !response.body) throw await errorFrom(response);
 		for await (const event of readJobEvents(response.body, idle.signal)) {
 			heard = true;

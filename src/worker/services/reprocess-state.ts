@@ -12,6 +12,7 @@ import {
 	runningReprocessOf,
 } from "../db/reprocesses";
 import { clipFileKeysOf } from "../db/clips";
+import { logger } from "../lib/log";
 import { wakeWaiting } from "./processing-slots";
 import { r2Keys } from "./r2-keys";
 
@@ -54,14 +55,7 @@ export async function refundReprocessOnDelete(
 		const { status } = await instance.status();
 		if (status !== "complete" && status !== "errored" && status !== "terminated") await instance.terminate();
 	} catch (error) {
-		console.warn(
-			JSON.stringify({
-				videoId,
-				reprocessId: running.id,
-				event: "terminate reprocess workflow",
-				error: (error as Error).message,
-			}),
-		);
+		logger({ videoId, instanceId: running.id }).warn("terminate_reprocess_failed", { error });
 	}
 	// Ended and refunded in one guarded batch: a reprocess that completed meanwhile is not refunded.
 	return endReprocessForDelete(db, running.id, "video deleted while it was being reprocessed");

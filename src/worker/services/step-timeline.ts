@@ -3,20 +3,28 @@
  * workflow is given: the step list in process-video.ts stays as it is, and every `step.do` body that
  * actually runs (not a result replayed from an earlier run) writes one row when it ends, ok or not.
  * A failed write is logged and never fails the step: the timeline is for reading, not for control.
+ * A failed attempt is logged too (`step_failed`, with the step's name, attempt and error), so Workers
+ * Logs has every attempt the workflow retried, not only the video's last error.
  */
 import type { WorkflowStep } from "cloudflare:workers";
 import type { Db } from "../db/client";
 import { recordStep } from "../db/video-steps";
+import type { Logger } from "../lib/log";
 
 /** Cron: rows older than this are dropped. */
 export const STEP_TIMELINE_DAYS = 30;
 
 type Body = (...context: unknown[]) => Promise<unknown>;
 
+/**
+ * @param log The run's logger when the step ends (a getter: the workspace is known only once the
+ * video is loaded, by the run's first step).
+ */
 export function withStepTimeline(
 	step: WorkflowStep,
 	db: Db,
 	ids: { videoId: string; instanceId: string },
+	log: () => Logger,
 ): WorkflowStep {
 	const timed =
 		(name: string, body: Body): Body =>
@@ -27,12 +35,13 @@ export function withStepTimeline(
 				const result = await body(...context);
 				ok = true;
 				return result;
+			} catch (error) {
+				const attempt = (context[0] as { attempt?: number } | undefined)?.attempt;
+				log().with({ step: name }).warn("step_failed", { attempt, error });
+				throw error;
 			} finally {
 				await recordStep(db, { ...ids, step: name, startedAt, endedAt: new Date().toISOString(), ok }).catch(
-					(error: unknown) =>
-						console.error(
-							JSON.stringify({ event: "step_timeline_failed", ...ids, step: name, error: String(error) }),
-						),
+					(error: unknown) => log().with({ step: name }).error("step_timeline_failed", { error }),
 				);
 			}
 		};

@@ -32,6 +32,7 @@ import {
 	type PartPlan,
 } from "../domain/upload-limits";
 import { ApiError } from "../errors";
+import { logger } from "../lib/log";
 import { sourceLimitsFor } from "../settings";
 import { newId } from "./crypto";
 import { r2Keys } from "./r2-keys";
@@ -272,7 +273,10 @@ async function releaseStorage(env: Env, upload: UploadRow): Promise<void> {
 }
 
 function logReleaseFailure(upload: UploadRow, error: unknown): void {
-	console.error(JSON.stringify({ event: "upload_release_failed", uploadId: upload.id, error: String(error) }));
+	logger({ videoId: upload.videoId, workspaceId: upload.workspaceId }).error("upload_release_failed", {
+		uploadId: upload.id,
+		error,
+	});
 }
 
 export function missingParts(
@@ -326,7 +330,7 @@ export async function purgeAbandonedUploads(env: Env, now = Date.now()): Promise
 			logReleaseFailure(upload, error);
 		}
 	}
-	if (purged > 0) console.log(JSON.stringify({ event: "purge_uploads", uploads: purged }));
+	if (purged > 0) logger().info("purge_uploads", { uploads: purged });
 	return purged;
 }
 

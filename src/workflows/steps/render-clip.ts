@@ -31,6 +31,8 @@ export interface ClipToRender {
 	hookTitle: string | null;
 	/** The transcript's words (absolute times); empty when neither captions nor silence removal need them. */
 	words: Word[];
+	/** The transcript's language (its script's rules for the captions), null when unknown. */
+	language: string | null;
 	sourceUrl: string;
 	/** Where the kept source begins in the source (start and end stay in the source's seconds). */
 	sourceStart: number;
@@ -64,7 +66,7 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 		thumbnailPutUrl: clip.thumbnailPutUrl,
 		captions:
 			config.enableCaptions && look.captions
-				? { look: look.captions, words: wordsWithin(clip.words, clip.start, clip.end) }
+				? { look: look.captions, words: wordsWithin(clip.words, clip.start, clip.end), language: clip.language }
 				: null,
 		hookTitle: config.enableIntroTitle ? clip.hookTitle : null,
 		watermark: config.enableWatermark ? look.watermark : null,
@@ -133,7 +135,7 @@ type SignedUrls = Pick<ClipToRender, "sourceUrl" | "sourceStart" | "videoPutUrl"
 /** A clip row as the tier is asked to draw it. */
 export function clipToRender(
 	run: Pick<VideoRun, "videoId">,
-	video: Pick<LoadedVideo, "workspaceId">,
+	video: Pick<LoadedVideo, "workspaceId" | "transcript">,
 	clip: ClipRow,
 	words: Word[],
 	urls: SignedUrls,
@@ -146,6 +148,7 @@ export function clipToRender(
 		end: clip.endTime,
 		hookTitle: clip.hookTitle,
 		words,
+		language: video.transcript?.language ?? null,
 		...urls,
 	};
 }

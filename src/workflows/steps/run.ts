@@ -5,6 +5,8 @@
 import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
+import { logger, type Logger } from "../../worker/lib/log";
+import { OutgoingSlots, SLOW_CALL_SLOTS, withOutgoingSlots } from "../../worker/lib/outgoing-slots";
 import { findVideoById, raiseProgress, type TranscriptRecord } from "../../worker/db/videos";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { planOf } from "../../worker/db/workspaces";
@@ -17,12 +19,30 @@ import type { RenderInstance } from "../../worker/services/render-instances";
 
 /** One workflow run: the video it processes, with the Worker's bindings. */
 export interface VideoRun {
+	/** The bindings, with Workers AI and render-tier calls taking a slot of `slots` first. */
 	env: Env;
 	db: Db;
 	videoId: string;
+	/**
+	 * The run's share of the invocation's six outgoing connections (lib/outgoing-slots.ts): the
+	 * steps a run has going at once (chunks, renders, the ranking's and the chapters' model calls)
+	 * are one invocation, so they take turns here instead of in the runtime's queue.
+	 */
+	slots: OutgoingSlots;
+	/** The run's logger (lib/log.ts): its video and instance, and its workspace once the video is loaded (withWorkspace). */
+	log: Logger;
 }
 
-export const videoRun = (env: Env, videoId: string): VideoRun => ({ env, db: getDb(env), videoId });
+export function videoRun(env: Env, videoId: string, instanceId: string): VideoRun {
+	const slots = new OutgoingSlots(SLOW_CALL_SLOTS);
+	const log = logger({ videoId, instanceId });
+	return { env: withOutgoingSlots(env, slots), db: getDb(env), videoId, slots, log };
+}
+
+/** The run's logs carry the video's workspace from here on (its first step loads it). */
+export function withWorkspace(run: VideoRun, workspaceId: string): void {
+	run.log = run.log.with({ workspaceId });
+}
 
 /** The video as the workflow reads it once, at its first step. */
 export interface LoadedVideo {

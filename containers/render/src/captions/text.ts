@@ -182,9 +182,12 @@ export const hasRtl = (text: string) => STRONG_RTL.test(text);
 
 /**
  * The locale to upper-case a transcript in: Turkish (and Azerbaijani) spell i/İ and ı/I as two
- * letters, which only their letters ı, İ, ğ give away (the render request carries no language).
+ * letters. The render request's language says so; without one, their letters ı, İ, ğ give it away.
  */
-export function upperLocaleOf(texts: string[]): string | undefined {
+export function upperLocaleOf(texts: string[], language: string | null = null): string | undefined {
+	const base = language?.toLowerCase().split(/[-_]/)[0];
+	if (base === "tr" || base === "az") return base;
+	if (base) return base === "und" ? undefined : base;
 	return texts.some((t) => /[ıİğĞ]/u.test(t)) ? "tr" : undefined;
 }
 

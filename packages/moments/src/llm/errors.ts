@@ -30,13 +30,26 @@ export class LlmConfigError extends Error {
 
 /**
  * Workers AI codes that pass with time: 3040 out of capacity (429), 3007 timeout and 3008 aborted
- * (408), 3046 request timeout (seen in the wild, not in the table), 3001 server error.
+ * (408), 3046 request timeout (seen in the wild, not in the table), 3001 server error, and 3021,
+ * the account's requests a minute for the model used up (429, "rate limiting: inference request
+ * per min rate reached": not in the errors table either; cloudflare/ai issue 657, 2026-09).
  */
-const TRANSIENT_CODES = new Set(["3001", "3007", "3008", "3040", "3046"]);
+const TRANSIENT_CODES = new Set(["3001", "3007", "3008", "3021", "3040", "3046"]);
+/** Workers AI's per-minute rate limit (see TRANSIENT_CODES). */
+const RATE_LIMITED_CODE = "3021";
 
 /** The leading Workers AI code of an error message (`AiError: 5007: No such model` → "5007"), or null. */
 export function workersAiCode(message: string): string | null {
 	return /^(?:\w*Error:\s*)*(\d{4}):/.exec(message.trim())?.[1] ?? null;
+}
+
+/**
+ * Whether the call met a requests-a-minute limit (Workers AI's 3021, an OpenAI-compatible server's
+ * 429): only the next minute helps, so its retry waits longer than a capacity error's (retry.ts).
+ */
+export function isRateLimited(error: unknown): boolean {
+	if (!(error instanceof Error)) return false;
+	return workersAiCode(error.message) === RATE_LIMITED_CODE || /LLM endpoint answered 429\b/.test(error.message);
 }
 
 /**

@@ -9,7 +9,10 @@
  * `<00:00:01.319>` before each word), those are used.
  */
 import type { Segment, Word } from "@clipforge/contract";
+import { hasUnspaced, joinWords } from "./script.ts";
 import type { Transcript } from "./transcript.ts";
+
+export { joinWords };
 
 export interface Cue {
 	start: number;
@@ -153,13 +156,9 @@ function withoutRepeatedLines(cues: RawCue[]): RawCue[] {
 	return kept;
 }
 
-/** Scripts written without spaces between words. */
-const UNSPACED =
-	/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
 /** The words of a cue's text: by spaces, or by `Intl.Segmenter` in scripts without them (punctuation kept on the word before it). */
 export function wordsOf(text: string, language: string | null): string[] {
-	if (!UNSPACED.test(text)) return text.split(/\s+/).filter(Boolean);
+	if (!hasUnspaced(text)) return text.split(/\s+/).filter(Boolean);
 	const segmenter = new Intl.Segmenter(language ?? undefined, { granularity: "word" });
 	const words: string[] = [];
 	for (const { segment, isWordLike } of segmenter.segment(text)) {
@@ -201,27 +200,11 @@ export function transcriptFromCues(
 	return {
 		language: options.language,
 		duration: options.duration,
-		text: segments.map((s) => s.text).join(" "),
+		text: joinWords(segments.map((s) => s.text)),
 		segments,
 		words,
 	};
 }
-
-/** Characters of scripts without spaces, and their punctuation ("、", "。", full-width forms). */
-const UNSPACED_EDGE =
-	/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303f\uff00-\uffef]/u;
-
-/** Words joined as their script writes them: no space between two words written without spaces. */
-export function joinWords(words: readonly string[]): string {
-	let text = "";
-	for (const word of words) {
-		const glue = text !== "" && !(UNSPACED_EDGE.test(lastChar(text)) && UNSPACED_EDGE.test(word)) ? " " : "";
-		text += glue + word;
-	}
-	return text;
-}
-
-const lastChar = (text: string) => [...text].pop() ?? "";
 
 function timedWords(cue: Cue, language: string): Word[] {
 	if (cue.wordStarts) return wordsAtGivenTimes(cue);

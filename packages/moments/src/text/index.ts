@@ -8,3 +8,4 @@ export * from "./written-case.ts";
 export * from "./quoted.ts";
 export * from "./captions-input.ts";
 export * from "./guess-language.ts";
+export * from "./script.ts";

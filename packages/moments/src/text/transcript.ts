@@ -4,6 +4,7 @@
  * the unit everything that reads the talk starts from (where a sentence ends, its text with stops).
  */
 import type { Segment, Word } from "@clipforge/contract";
+import { joinWords, SENTENCE_END } from "./script.ts";
 
 export interface Transcript {
 	language: string;
@@ -22,7 +23,6 @@ export interface Sentence {
 	closed: boolean;
 }
 
-const SENTENCE_END = /[.!?…]["'”’)]*$/;
 /** Titles and abbreviations Whisper writes with a stop inside a sentence: "Mr. Okafor's garage". */
 const ABBREVIATION = /^(mr|mrs|ms|dr|prof|st|jr|sr|vs|mt|e\.g|i\.e)\.$/i;
 
@@ -48,7 +48,7 @@ export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[
 			sentences.push({
 				start: current[0]!.start,
 				end: current[current.length - 1]!.end,
-				text: current.map((w) => w.word.trim()).join(" "),
+				text: joinWords(current.map((w) => w.word)),
 				words: current,
 				closed,
 			});
@@ -73,7 +73,10 @@ export function sentencesOf(transcript: Pick<Transcript, "segments">): Sentence[
 export function textWithStops(
 	sentences: readonly (Pick<Sentence, "text" | "closed"> & { question?: boolean })[],
 ): string {
-	if (sentences.some((s) => SENTENCE_END.test(s.text))) return sentences.map((s) => s.text).join(" ");
+	if (sentences.some((s) => SENTENCE_END.test(s.text))) return joinWords(sentences.map((s) => s.text));
+	// Stops are added only to scripts written with spaces and Latin-like stops: "।" or "。" are not ".".
+	if (sentences.some((s) => !/^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\P{L}]*$/u.test(s.text)))
+		return joinWords(sentences.map((s) => s.text));
 	let opens = false;
 	return sentences
 		.map((s) => {
@@ -97,7 +100,7 @@ export function clipText(
 				.filter((w) => w.end > start && w.start < end)
 				.map((w) => ({ ...w, word: wordOf(w) }))
 				.filter((w) => w.word.trim());
-			return { ...segment, text: words.map((w) => w.word.trim()).join(" "), words };
+			return { ...segment, text: joinWords(words.map((w) => w.word)), words };
 		})
 		.filter((segment) => segment.words.length > 0);
 	return textWithStops(sentencesOf({ segments }));

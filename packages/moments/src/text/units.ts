@@ -28,6 +28,7 @@ import {
 } from "./lexicon.ts";
 import { analyseWords, matchStem, type WordInfo } from "./nlp.ts";
 import { RUN_ON_WORDS, RUN_ON_WORDS_PUNCTUATED, sentenceStarts } from "./sentence-ends.ts";
+import { isEnglish, joinWords } from "./script.ts";
 
 export interface Unit extends Sentence {
 	index: number;
@@ -90,7 +91,8 @@ export function unitsOf(
 	const punctuated = transcript.segments.some((s) => s.words.some((w) => endsSentence(w.word)));
 	const runOnWords = punctuated ? RUN_ON_WORDS_PUNCTUATED : RUN_ON_WORDS;
 	const sentences = sentencesOf(transcript)
-		.flatMap((s) => (s.words.length > runOnWords ? splitRunOn(s) : [s]))
+		// The sentence-end model reads English parts of speech: other scripts keep their own stops and pauses.
+		.flatMap((s) => (s.words.length > runOnWords && isEnglish(null, s.text) ? splitRunOn(s) : [s]))
 		.flatMap((s) => insideFrame(s, from, to))
 		.flatMap((s) => splitLong(s, maxSeconds));
 	const infos = analyseWords(sentences.flatMap((s) => s.words.map((w) => w.word)));
@@ -131,7 +133,7 @@ function insideFrame(sentence: Sentence, from: number, to: number): Sentence[] {
 const piece = (words: Sentence["words"], closed: boolean): Sentence => ({
 	start: words[0]!.start,
 	end: words[words.length - 1]!.end,
-	text: words.map((w) => w.word.trim()).join(" "),
+	text: joinWords(words.map((w) => w.word)),
 	words,
 	closed,
 });

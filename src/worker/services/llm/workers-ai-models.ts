@@ -35,7 +35,8 @@ export type SupportedJsonModel = keyof typeof JSON_MODE_MODELS;
  * ClipBasic's model: Llama 4 Scout, a mixture of experts (17B active parameters of 109B) that
  * answers at the speed of a mid-size dense model, with Workers AI's own JSON mode declared in its
  * input type, a 131k-token context (a 15-minute chunk is ~4k tokens) and no reasoning phase to pay
- * for or wait on. $0.27 per million input tokens, $0.85 per million output (README, Production).
+ * for or wait on. $0.27 per million input tokens, $0.85 per million output (docs/deploy.md,
+ * "Workers AI models and their cost per hour of video").
  */
 export const DEFAULT_FAST_MODEL = "@cf/meta/llama-4-scout-17b-16e-instruct" satisfies SupportedJsonModel;
 /** ClipPro's model: Llama 3.3 70B (fp8, fast), the strongest of the Workers AI JSON-mode models this was tuned on. */

@@ -1,8 +1,9 @@
 /**
  * The stored transcript as subtitles or text. Cues follow sentences, split further so none is
- * longer than a reader can take in (≤ 7 s, ≤ 14 words).
+ * longer than a reader can take in (≤ 7 s, ≤ 14 words), their words joined as their script writes
+ * them (no space between Japanese or Chinese words).
  */
-import { sentencesOf, type Transcript } from "@clipforge/moments/text";
+import { joinWords, sentencesOf, type Transcript } from "@clipforge/moments/text";
 
 export const TRANSCRIPT_FORMATS = ["json", "srt", "vtt", "txt"] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -25,7 +26,7 @@ export function cuesOf(transcript: Transcript): Cue[] {
 			cues.push({
 				start: words[0]!.start,
 				end: words[words.length - 1]!.end,
-				text: words.map((w) => oneLine(w.word)).join(" "),
+				text: joinWords(words.map((w) => oneLine(w.word))),
 			});
 			words = [];
 		};

@@ -3,6 +3,7 @@
  * transcribed (`planAudioChunks`) and how their results join into one transcript
  * (`mergeChunkTranscripts`). The transcript's shape and its sentences are `@clipforge/moments/text`'s.
  */
+import { joinWords } from "@clipforge/moments/text";
 import type { Segment, TranscribeResult } from "@clipforge/contract";
 import type { Transcript } from "@clipforge/moments/text";
 
@@ -65,14 +66,14 @@ export function mergeChunkTranscripts(
 			segments.push({
 				start: words[0]!.start,
 				end: words[words.length - 1]!.end,
-				text: words.map((w) => w.word.trim()).join(" "),
+				text: joinWords(words.map((w) => w.word)),
 				words,
 			});
 		}
 	}
 	const words = segments.flatMap((s) => s.words);
 	const language = ordered.map((c) => c.result.language).find((l) => l) ?? "en";
-	return { language, duration, text: segments.map((s) => s.text).join(" "), segments, words };
+	return { language, duration, text: joinWords(segments.map((s) => s.text)), segments, words };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -5,6 +5,7 @@
  * call writes the whole video's summary from the chapters. The starts are then held to YouTube's
  * rules like the offline ones (@clipforge/domain chapters.ts).
  */
+import { languageRule } from "../../llm/language.ts";
 import { z } from "zod";
 import { chapterSpans, type VideoChapters } from "@clipforge/domain";
 import { askFor } from "../../llm/ask.ts";
@@ -39,8 +40,13 @@ A chapter is one topic of the talk, usually several minutes long; a new chapter 
 Each chapter: firstSentence (the number of the sentence it starts with), a title of 2 to 6 words naming its topic (no numbering, no emoji, no quotation marks), and a one-sentence summary of what is said in it.
 Answer with JSON only, following the schema.`;
 
-export async function chaptersWithLlm(llm: LlmClient, units: Unit[], duration: number): Promise<VideoChapters | null> {
-	const proposed = await proposedChapters(llm, units, duration);
+export async function chaptersWithLlm(
+	llm: LlmClient,
+	units: Unit[],
+	duration: number,
+	language = "en",
+): Promise<VideoChapters | null> {
+	const proposed = await proposedChapters(llm, units, duration, language);
 	const byStart = new Map<number, LlmChapter>();
 	for (const c of proposed) byStart.set(c.firstSentence === 0 ? 0 : units[c.firstSentence]!.start, c);
 	const spans = chapterSpans(
@@ -54,17 +60,22 @@ export async function chaptersWithLlm(llm: LlmClient, units: Unit[], duration: n
 		const own = i === 0 ? byStart.get(starts[0]!)! : byStart.get(nearest(starts, span.start))!;
 		return { ...span, title: own.title, summary: own.summary };
 	});
-	return { chapters, summary: await videoSummary(llm, chapters), madeBy: "llm", note: null };
+	return { chapters, summary: await videoSummary(llm, chapters, language), madeBy: "llm", note: null };
 }
 
 /** The chapters the model proposes, part by part of the transcript, in order, one per first sentence. */
-async function proposedChapters(llm: LlmClient, units: Unit[], duration: number): Promise<LlmChapter[]> {
+async function proposedChapters(
+	llm: LlmClient,
+	units: Unit[],
+	duration: number,
+	language: string,
+): Promise<LlmChapter[]> {
 	const parts = partsOf(units, CHUNK_SECONDS);
 	const asked = await askEach(parts, PARALLEL_CALLS, ([from, to]) =>
 		askFor(
 			llm,
 			[
-				{ role: "system", content: RULES },
+				{ role: "system", content: `${RULES}\n${languageRule(language, "every title and summary")}` },
 				{
 					role: "user",
 					content: `Sentences S${from}-S${to} of a ${Math.round(duration / 60)}-minute video (each with its start in seconds). List the chapters that start in them, in order${from === 0 ? "; the first starts at S0" : ""}:\n\n${numbered(units, from, to)}`,
@@ -86,14 +97,17 @@ async function proposedChapters(llm: LlmClient, units: Unit[], duration: number)
 }
 
 /** Two to four sentences on the whole video, from its chapters' titles and summaries. */
-async function videoSummary(llm: LlmClient, chapters: { title: string; summary: string }[]): Promise<string> {
+async function videoSummary(
+	llm: LlmClient,
+	chapters: { title: string; summary: string }[],
+	language: string,
+): Promise<string> {
 	const summary = await askFor(
 		llm,
 		[
 			{
 				role: "system",
-				content:
-					'You write the summary of a video for its YouTube description: two to four plain sentences on what the whole video covers, in the order it covers it, without hashtags or emoji. Answer with JSON only: {"summary": [{"text": "…"}]}.',
+				content: `You write the summary of a video for its YouTube description: two to four plain sentences on what the whole video covers, in the order it covers it, without hashtags or emoji. ${languageRule(language, "the summary")} Answer with JSON only: {"summary": [{"text": "…"}]}.`,
 			},
 			{ role: "user", content: chapters.map((c) => `${c.title}: ${c.summary}`).join("\n") },
 		],

@@ -17,8 +17,13 @@ export function chaptersOffline(
 	return chaptersOfUnits(units, transcript.duration, params);
 }
 
-export function chaptersOfUnits(units: Unit[], duration: number, params = DEFAULT_SEGMENT_PARAMS): VideoChapters {
-	const wholeSummary = (groups: Unit[][]) => summaryOf(describeChapters(groups), groups);
+export function chaptersOfUnits(
+	units: Unit[],
+	duration: number,
+	params = DEFAULT_SEGMENT_PARAMS,
+	language = "en",
+): VideoChapters {
+	const wholeSummary = (groups: Unit[][]) => summaryOf(describeChapters(groups, language), groups, language);
 	if (units.length === 0) return { chapters: [], summary: "", madeBy: "offline", note: NO_SPEECH_NOTE };
 	const starts = segmentUnits(units, duration, params);
 	// A topic starts where its first sentence starts; the chapter starts in the silence before it.
@@ -33,10 +38,10 @@ export function chaptersOfUnits(units: Unit[], duration: number, params = DEFAUL
 			return mid >= s.start && (mid < s.end || i === spans.length - 1);
 		}),
 	);
-	const texts = describeChapters(groups);
+	const texts = describeChapters(groups, language);
 	return {
 		chapters: spans.map((s, i) => ({ ...s, title: texts[i]!.title, summary: texts[i]!.summary })),
-		summary: summaryOf(texts, groups),
+		summary: summaryOf(texts, groups, language),
 		madeBy: "offline",
 		note: null,
 	};

@@ -9,6 +9,8 @@
 import { GENERIC_TAG_WORDS, GENERIC_WORDS, NUMBER_WORD } from "../../text/lexicon.ts";
 import { quoted } from "../../text/quoted.ts";
 import { writtenForm } from "../../text/written-case.ts";
+import { isEnglish, SENTENCE_END } from "../../text/script.ts";
+import { fit } from "../../text/fit.ts";
 import type { ChapterUnit as Unit } from "./chapter-units.ts";
 
 export interface ChapterText {
@@ -31,8 +33,22 @@ const MAX_SUMMARY_CHARS = 220;
 /** How many of a chapter's most salient terms its title is made from. */
 const TITLE_TERMS = 8;
 
-/** `chapters`: the units of each chapter, in order. */
-export function describeChapters(chapters: Unit[][]): ChapterText[] {
+/**
+ * `chapters`: the units of each chapter, in order. Talk in another language than English is titled
+ * by each chapter's own most central sentence (the salient-term titles read English phrases).
+ */
+export function describeChapters(chapters: Unit[][], language = "en"): ChapterText[] {
+	if (
+		!isEnglish(
+			language,
+			chapters
+				.flat()
+				.slice(0, 20)
+				.map((u) => u.text)
+				.join(" "),
+		)
+	)
+		return chapters.map((units) => inItsLanguage(units, salience(units, new Map(), chapters.length)));
 	const df = new Map<string, number>();
 	for (const units of chapters)
 		for (const t of new Set(units.flatMap((u) => u.terms))) df.set(t, (df.get(t) ?? 0) + 1);
@@ -55,13 +71,21 @@ export function describeChapters(chapters: Unit[][]): ChapterText[] {
 	});
 }
 
-/** The whole video in a few words: its topics in order and its most central sentence. */
-export function summaryOf(texts: ChapterText[], chapters: Unit[][]): string {
+/** A chapter titled by its most central sentence, cut to a title's length. */
+function inItsLanguage(units: Unit[], weights: Map<string, number>): ChapterText {
+	const summary = centralSentence(units, weights);
+	const title = fit(summary.replace(SENTENCE_END, ""), MAX_TITLE_CHARS);
+	return { title, phrase: title, summary, terms: [] };
+}
+
+/** The whole video in a few words: its topics in order and its most central sentence (in another language, the sentence alone). */
+export function summaryOf(texts: ChapterText[], chapters: Unit[][], language = "en"): string {
 	const titles = texts.map((t) => t.phrase);
 	const list =
 		titles.length <= 1 ? (titles[0] ?? "") : `${titles.slice(0, -1).join(", ")} and ${titles[titles.length - 1]}`;
 	const longest = chapters.reduce((best, units, i) => (span(units) > span(chapters[best] ?? []) ? i : best), 0);
 	const quote = texts[longest]?.summary ?? "";
+	if (!isEnglish(language, quote)) return quote;
 	return [list ? `This video covers ${list}.` : "", quote].filter(Boolean).join(" ");
 }
 

@@ -6,7 +6,8 @@
  * duration range) that overlaps it most.
  */
 import { clipFromSpan, percent, viralityOf } from "../offline/clip-details.ts";
-import { fit } from "../offline/describe/fit.ts";
+import { fit } from "../../text/fit.ts";
+import { languageRule } from "../../llm/language.ts";
 import type { Span } from "../offline/passages.ts";
 import type { TalkAnalysis } from "../offline/talk-analysis.ts";
 import type { RankedClip } from "../ranked-clip.ts";
@@ -95,6 +96,7 @@ export function clipRules(talk: TalkAnalysis, genre: string): string {
 		"score: 0-100 for how likely viewers watch to the end and share; use the whole range (90+ only for exceptional moments, 40-60 for ordinary but usable ones).",
 		"title: a short descriptive title. hookTitle: a headline of at most 60 characters written for the clip (not a quote of its first words). reason: one sentence naming what happens in the clip that makes it work.",
 		"hooks: the question and/or statement in the first seconds that pulls viewers in (an empty string when absent). emotions: 1-3 words (e.g. humor, surprise, inspiration, tension). description: a post caption of one or two sentences with 2-4 hashtags.",
+		languageRule(talk.language),
 		"Answer only with the JSON object the schema describes.",
 	].join("\n");
 }

@@ -33,7 +33,13 @@ export function clipFromSpan(talk: TalkAnalysis, span: Span, match: PromptMatch 
 	const { reading } = talk;
 	const units = reading.units.slice(span.i, span.j + 1);
 	const breakdown = breakdownOf(talk, span, match?.value ?? null);
-	const words = describeClip(units, breakdown, reading.idf, { matched: match?.matched ?? [], text: talk.promptText });
+	const words = describeClip(
+		units,
+		breakdown,
+		reading.idf,
+		{ matched: match?.matched ?? [], text: talk.promptText },
+		talk.language,
+	);
 	const clip: RankedClip = {
 		start: span.start,
 		end: span.end,

@@ -23,6 +23,7 @@ import { analyseTalk, type RankConfig, type TalkAnalysis } from "./talk-analysis
 import { chooseMoments } from "./virality.ts";
 import { fewerClipsNote, lastResortSpan, MIN_CLIPS } from "./fewer-clips.ts";
 import { frameOf } from "@clipforge/domain";
+import { isEnglish } from "../../text/script.ts";
 import { describeChapters } from "../../chapters/offline/describe.ts";
 import { segmentUnits } from "../../chapters/offline/segment.ts";
 
@@ -64,7 +65,7 @@ function rankTalk(talk: TalkAnalysis, config: RankConfig): OfflineRanking {
 		return { clips: [clip(all)], note: null };
 	}
 	if (config.clipType === "split-clips") {
-		const topics = topicsOf(units, frame);
+		const topics = topicsOf(units, frame, talk.language);
 		const byTopic = splitIntoParts(units, bounds, frame, topics.starts, SPLIT_PARTS_ALLOWED);
 		// Following the topics adds at most a part per topic; never beyond what the submission was allowed (60 parts).
 		const spans =
@@ -73,7 +74,11 @@ function rankTalk(talk: TalkAnalysis, config: RankConfig): OfflineRanking {
 				: splitIntoParts(units, bounds, frame, [], SPLIT_PARTS_ALLOWED);
 		const parts = spans.map((span) => clip(span));
 		return {
-			clips: parts.map((part, n) => ({ ...part, title: `Part ${n + 1}: ${topics.titleAt(part) ?? part.title}` })),
+			// "Part 1:" is English: other talk numbers its parts "1.", a form every script reads.
+			clips: parts.map((part, n) => {
+				const label = isEnglish(talk.language, part.transcript) ? `Part ${n + 1}:` : `${n + 1}.`;
+				return { ...part, title: `${label} ${topics.titleAt(part) ?? part.title}` };
+			}),
 			note: null,
 		};
 	}
@@ -124,11 +129,12 @@ const SPLIT_PARTS_ALLOWED = 60;
 function topicsOf(
 	units: TalkAnalysis["units"],
 	frame: { start: number; end: number },
+	language: string,
 ): { starts: number[]; titleAt: (span: { start: number; end: number }) => string | null } {
 	const starts = segmentUnits(units, frame.end - frame.start);
 	if (starts.length < 2) return { starts, titleAt: () => null };
 	const groups = starts.map((s, k) => units.slice(s, starts[k + 1] ?? units.length));
-	const titles = describeChapters(groups).map((t) => t.title);
+	const titles = describeChapters(groups, language).map((t) => t.title);
 	return {
 		starts,
 		titleAt: (span) => {

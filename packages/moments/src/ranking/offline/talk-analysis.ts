@@ -44,6 +44,8 @@ const CHATTER_WEIGHT = 0.6;
 
 /** Everything both rankers read from one transcript and config (the LLM paths reuse it to check and fit spans). */
 export interface TalkAnalysis {
+	/** The transcript's language ("en", "hi", "und" …): what the clips' words are written in. */
+	language: string;
 	frame: Frame;
 	prompt: ReadPrompt | null;
 	promptText: string | null;
@@ -100,7 +102,21 @@ export function analyseTalk(
 			(pushedAway ? EXCLUDED_WEIGHT * pushedAway[k]! : 0) -
 			CHATTER_WEIGHT * chatterOf(u),
 	);
-	return { frame, prompt, promptText, bounds, units, reading, energy, lift, excluded: pushedAway, search, spans };
+	const language = transcript.language;
+	return {
+		language,
+		frame,
+		prompt,
+		promptText,
+		bounds,
+		units,
+		reading,
+		energy,
+		lift,
+		excluded: pushedAway,
+		search,
+		spans,
+	};
 }
 
 /** Each sentence's exclusion, or half of the strongest one said within EXCLUDED_REACH seconds. */

@@ -10,9 +10,11 @@ import {
 } from "../config-options.ts";
 import { isLocalFile, submitFile } from "../upload-file.ts";
 import { waitAndCollect } from "../wait.ts";
+import { captionsFrom } from "../captions-file.ts";
 
 interface SubmitFlags extends ConfigFlags, WaitFlags {
 	project?: string;
+	captionsFrom?: string;
 	uploadId?: string;
 	idempotencyKey?: string;
 }
@@ -27,6 +29,10 @@ export function registerSubmit(program: Command, cli: Cli): void {
 	withWaitOptions(
 		withConfigOptions(command, true)
 			.option("--project <id>", "project id")
+			.option(
+				"--captions-from <file-or-url>",
+				"the video's own captions (SRT or WebVTT, a file or a URL), read instead of transcribing: any language",
+			)
 			.option("--upload-id <id>", "a file: resume this upload (the CLI remembers interrupted uploads by itself)")
 			.option(
 				"--idempotency-key <key>",
@@ -34,7 +40,11 @@ export function registerSubmit(program: Command, cli: Cli): void {
 			),
 	).action(async (source: string, opts: SubmitFlags) => {
 		const config = buildConfig(opts);
-		const options = { projectId: opts.project, idempotencyKey: opts.idempotencyKey };
+		const options = {
+			projectId: opts.project,
+			idempotencyKey: opts.idempotencyKey,
+			...(opts.captionsFrom ? { captions: await captionsFrom(opts.captionsFrom) } : {}),
+		};
 		const submitted = isLocalFile(source)
 			? await submitFile(cli, source, config, options, opts.uploadId)
 			: await cli.client().submit(source, config, options);

@@ -14,27 +14,51 @@ export const submitVideo = defineTool({
 		hostedUrl: z.string().describe("The video's URL (a direct media file or a page yt-dlp can read)."),
 		config: z.strictObject(configShape).optional().describe("Processing options; every one is optional."),
 		projectId: z.string().optional().describe("A project id to file the video under."),
+		captionsUrl: z
+			.string()
+			.optional()
+			.describe(
+				"The video's captions to read instead of transcribing (SRT or WebVTT at this URL): any language.",
+			),
+		captionsText: z
+			.string()
+			.optional()
+			.describe("The same, as the file's text (up to 60,000 characters); captionsUrl wins when both are given."),
 		idempotencyKey,
 	},
 	output: {
 		videoId: z.string(),
 		status: z.enum(VIDEO_STATUSES),
 		title: z.string(),
+		language: z.string().nullable().describe("The speech's language when known (the config's, or the captions')."),
+		transcriptSource: z
+			.string()
+			.describe(
+				"Where the words will come from: transcription, the supplied captions, or the source's own subtitles.",
+			),
 		durationSeconds: z.number(),
 		minutesCharged: z.number(),
 		message: z.string(),
 	},
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 	async run(client, args) {
+		const captions = args.captionsUrl
+			? { url: args.captionsUrl }
+			: args.captionsText
+				? { text: args.captionsText }
+				: undefined;
 		const submitted = await client.submit(args.hostedUrl, args.config ?? {}, {
 			projectId: args.projectId,
 			idempotencyKey: args.idempotencyKey,
+			...(captions ? { captions } : {}),
 		});
 		const detail = await client.video(submitted.video.id);
 		return {
 			videoId: submitted.video.id,
 			status: detail.status,
 			title: submitted.videoInfo.title,
+			language: detail.language ?? null,
+			transcriptSource: detail.transcriptSource ?? "transcription",
 			durationSeconds: submitted.videoInfo.duration,
 			minutesCharged: detail.minutesCharged,
 			message: submitted.message,

@@ -56,6 +56,10 @@ export const waitForCompletion = defineTool({
 			.describe(
 				"Once completed: why the video has fewer clips than its talk has room for, or none; null otherwise.",
 			),
+		language: z
+			.string()
+			.nullable()
+			.describe("Once completed: the speech's language (ISO 639-1), detected or given."),
 	},
 	annotations: READ_ONLY,
 	async run(client, args, extra) {
@@ -69,15 +73,19 @@ export const waitForCompletion = defineTool({
 				signal: extra.signal,
 				onProgress: progress.onProgress,
 			});
-			const rankingNote =
-				done.video.status === "completed" ? (await client.video(args.videoId)).rankingNote : null;
-			return { done: true, ...statusOf(done), rankingNote };
+			const detail = done.video.status === "completed" ? await client.video(args.videoId) : null;
+			return {
+				done: true,
+				...statusOf(done),
+				rankingNote: detail?.rankingNote ?? null,
+				language: detail?.language ?? null,
+			};
 		} catch (error) {
 			const last = progress.last();
 			const ended =
 				error instanceof ClipforgeError && (error.code === "video_failed" || error.code === "timeout");
 			if (!ended || !last) throw error;
-			return { done: error.code === "video_failed", ...statusOf(last), rankingNote: null };
+			return { done: error.code === "video_failed", ...statusOf(last), rankingNote: null, language: null };
 		}
 	},
 });

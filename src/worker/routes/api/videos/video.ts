@@ -6,6 +6,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
 import { deleteVideoSettled } from "../../../db/videos";
 import { ApiError } from "../../../errors";
+import { requestLog } from "../../../middleware/request-log";
+import type { Logger } from "../../../lib/log";
 import type { Api } from "../../../env";
 import { wakeWaiting } from "../../../services/processing-slots";
 import { r2Keys } from "../../../services/r2-keys";
@@ -69,7 +71,7 @@ export function registerDeleteVideo(api: Api) {
 			video.status !== "completed" &&
 			video.status !== "failed"
 		) {
-			await terminateWorkflow(c.env, id);
+			await terminateWorkflow(c.env, id, requestLog(c, { videoId: id }));
 		}
 		// Status, refund and rows in one guarded batch: only a video still before `analyzing` is refunded.
 		const settled = await deleteVideoSettled(db, id, video.minutesCharged);
@@ -84,13 +86,13 @@ export function registerDeleteVideo(api: Api) {
 	});
 }
 
-async function terminateWorkflow(env: Env, videoId: string): Promise<void> {
+async function terminateWorkflow(env: Env, videoId: string, log: Logger): Promise<void> {
 	try {
 		const instance = await env.PROCESS_VIDEO.get(videoId);
 		const { status } = await instance.status();
 		if (status !== "complete" && status !== "errored" && status !== "terminated") await instance.terminate();
 	} catch (error) {
 		// No instance (never started) or already gone: nothing left to stop.
-		console.warn(JSON.stringify({ videoId, event: "terminate workflow", error: (error as Error).message }));
+		log.warn("terminate_workflow_failed", { error });
 	}
 }

@@ -5,7 +5,10 @@
  * (reasons.ts), its hooks, the feelings it carries (emotions.ts) and a post description with
  * hashtags (description.ts).
  */
-import type { ClipHooks, ScoreBreakdown } from "../../ranked-clip.ts";
+import type { ScoreBreakdown } from "../../ranked-clip.ts";
+import type { ClipWords } from "./clip-words.ts";
+
+export type { ClipWords };
 import type { Unit } from "../../../text/units.ts";
 import { phrasesOf } from "./phrases.ts";
 import { descriptionOf } from "./description.ts";
@@ -13,24 +16,18 @@ import { titlesOf } from "./titles.ts";
 import { headlineOf, hooksOf } from "./hooks.ts";
 import { kindOf, reasonOf } from "./reasons.ts";
 import { emotionsOf } from "./emotions.ts";
-
-export interface ClipWords {
-	title: string;
-	/** Other titles, best first (a video's clips never share one). */
-	titleChoices: string[];
-	hookTitle: string;
-	viralityReason: string;
-	hooks: ClipHooks;
-	emotions: string[];
-	description: string;
-}
+import { isEnglish } from "../../../text/script.ts";
+import { describeInItsLanguage } from "./in-its-language.ts";
 
 export function describeClip(
 	units: Unit[],
 	breakdown: ScoreBreakdown,
 	idf: Map<string, number>,
 	prompt: { matched: string[]; text: string | null },
+	language: string | null = "en",
 ): ClipWords {
+	// The phrase grammar, the cues and the written reasons are English: other talk gets its own words.
+	if (!isEnglish(language, units.map((u) => u.text).join(" "))) return describeInItsLanguage(units);
 	const phrases = phrasesOf(units, idf);
 	const kind = kindOf(breakdown, units);
 	const hooks = hooksOf(units);

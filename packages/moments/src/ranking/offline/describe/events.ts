@@ -5,7 +5,7 @@
  */
 import { endsSentence } from "../../../text/transcript.ts";
 import type { Unit } from "../../../text/units.ts";
-import { capitalise } from "./fit.ts";
+import { capitalise } from "../../../text/fit.ts";
 import { DETERMINER, surface } from "./phrases.ts";
 
 /** Words that leave an event's object vague or point at the listener: "telling you", "seeing it". */

@@ -6,7 +6,7 @@ import type { ClipHooks } from "../../ranked-clip.ts";
 import { CONTRAST_WORD, NUMBER_WORD, QUESTION_OPENER, STRONG_CLAIM } from "../../../text/lexicon.ts";
 import type { Unit } from "../../../text/units.ts";
 import { quoted } from "../../../text/quoted.ts";
-import { fit } from "./fit.ts";
+import { fit } from "../../../text/fit.ts";
 import { HEADLINE_CHARACTERS, bestLine, lastClause, innerQuotes } from "./quotes.ts";
 
 /**

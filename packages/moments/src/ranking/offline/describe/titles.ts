@@ -6,7 +6,7 @@
 import { FILLER_WORDS } from "../../../text/lexicon.ts";
 import type { Unit } from "../../../text/units.ts";
 import { quoted } from "../../../text/quoted.ts";
-import { fit, capitalise } from "./fit.ts";
+import { fit, capitalise } from "../../../text/fit.ts";
 import { VAGUE, DETERMINER, type Phrase, surface } from "./phrases.ts";
 import { eventIn, thingIn, specificIn, ASIDE } from "./events.ts";
 import { endsMidClause } from "./quotes.ts";
