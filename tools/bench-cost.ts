@@ -27,6 +27,7 @@ import { planAudioChunks } from "../src/worker/services/transcription/transcript
 import { settingsOf } from "../src/worker/settings.ts";
 import { BUDGET_VIDEO, DEFAULT_COSTS, PLATFORM, type MeasuredCosts } from "./plan/costs.ts";
 import { simulate, type Video } from "./plan/simulate.ts";
+import { fit as fitRuns, instanceBusySeconds, stageOf, tokenCost, usd, type Stage } from "./cost/arithmetic.ts";
 import { COMPETITORS, MODELS, PRICES } from "./cost/prices.ts";
 
 const CHARS_PER_TOKEN = 4;
@@ -106,32 +107,10 @@ const stageCosts: MeasuredCosts = existsSync("bench-results/stage-costs.json")
 const sleepAfterSeconds =
 	Number(/RENDER_SLEEP_AFTER = "(\d+)m"/.exec(readFileSync("src/worker/render-container.ts", "utf8"))?.[1] ?? 2) * 60;
 
-/** A quantity measured per run, as a + b·minutes through the runs (one run: proportional). */
-function fit(of: (run: Run) => number): (minutes: number) => number {
-	if (runs.length === 1) return (m) => (of(runs[0]!) * m) / runs[0]!.minutes;
-	const [a, b] = [runs[0]!, runs[runs.length - 1]!];
-	const slope = (of(b) - of(a)) / (b.minutes - a.minutes);
-	const at0 = of(a) - slope * a.minutes;
-	return (m) => Math.max(0, at0 + slope * m);
-}
+/** A quantity measured per run, fitted through the runs (arithmetic.ts). */
+const fit = (of: (run: Run) => number) => fitRuns(runs, of);
 const mean = (of: (run: Run) => number) => sum(runs.map(of)) / runs.length;
 
-/** Which cost stage a metered stage belongs to. */
-function stageOf(name: string): Stage {
-	if (name === "api") return "api";
-	if (
-		/^(download source|upload source|compute signals|prepare |extract audio|load video|claim a processing slot)/.test(
-			name,
-		)
-	)
-		return "source";
-	if (/^internal (sources|signals|audio)$/.test(name)) return "source";
-	if (/^(transcribe chunk|merge transcript)/.test(name) || name === "internal transcripts") return "transcription";
-	if (/^(find chapters|rank moments)/.test(name)) return "ranking";
-	if (/^(render clip|finish|deliver )/.test(name) || /^internal (clips|backgrounds)/.test(name)) return "renders";
-	return "other";
-}
-type Stage = "api" | "source" | "transcription" | "ranking" | "renders" | "other";
 const STAGES: Stage[] = ["api", "source", "transcription", "ranking", "renders", "other"];
 const STAGE_NAMES: Record<Stage, string> = {
 	api: "submission, status polls, clip list and downloads",
@@ -175,8 +154,6 @@ interface Line {
 	/** Shown, not in the totals: a lone video's instances idling until they sleep. */
 	aloneOnly?: boolean;
 }
-
-const usd = (quantity: number, price: { usd: number }, perUnits: number) => (quantity / perUnits) * price.usd;
 
 async function costOf(minutes: number, model: "ClipBasic" | "ClipPro") {
 	const video: Video = { ...BUDGET_VIDEO, minutes };
@@ -334,21 +311,10 @@ async function costOf(minutes: number, model: "ClipBasic" | "ClipPro") {
 	) => {
 		const input = promptChars / CHARS_PER_TOKEN;
 		const output = answerChars / CHARS_PER_TOKEN;
-		const neurons = (input * m.neuronsPerMillionInput + output * m.neuronsPerMillionOutput) / 1e6;
-		add(
-			stage,
-			`${what}, ${m.id}: input tokens`,
-			input,
-			"tokens",
-			usd((input * m.neuronsPerMillionInput) / 1e6, PRICES.neurons, 1000),
-		);
-		add(
-			stage,
-			`${what}, ${m.id}: output tokens`,
-			output,
-			"tokens",
-			usd(neurons - (input * m.neuronsPerMillionInput) / 1e6, PRICES.neurons, 1000),
-		);
+		const cost = tokenCost(m, input, output, PRICES.neurons.usd);
+		const inputUsd = usd(cost.inputNeurons, PRICES.neurons, 1000);
+		add(stage, `${what}, ${m.id}: input tokens`, input, "tokens", inputUsd);
+		add(stage, `${what}, ${m.id}: output tokens`, output, "tokens", cost.usd - inputUsd);
 	};
 	const ranked = rankStep.results.find((r) => r.case === model)!;
 	llm(
@@ -417,19 +383,6 @@ async function costOf(minutes: number, model: "ClipBasic" | "ClipPro") {
 		byStage,
 		lines: lines.map((l) => ({ ...l, usd: round(l.usd) })),
 	};
-}
-
-/** Seconds each instance ran steps, from its first step's start to its last one's end. */
-function instanceBusySeconds(steps: { from: number; to: number; instance?: string }[]): Map<string, number> {
-	const spans = new Map<string, { from: number; to: number }>();
-	for (const s of steps) {
-		if (!s.instance) continue;
-		const span = spans.get(s.instance) ?? { from: s.from, to: s.to };
-		span.from = Math.min(span.from, s.from);
-		span.to = Math.max(span.to, s.to);
-		spans.set(s.instance, span);
-	}
-	return new Map([...spans].map(([name, span]) => [name, span.to - span.from]));
 }
 
 // ---------------------------------------------------------------- report
