@@ -101,7 +101,7 @@ export async function busyDay({ vars, instanceType, costs, platform }: Deploymen
 	const peakOf = (limit: string) => at10k.binding.find((b) => b.limit === limit)?.peak ?? 0;
 	const raised = {
 		whisperPerMinute: Math.ceil((peakOf("Workers AI Whisper requests a minute") * 12) / 500) * 500,
-		llmPerMinute: Math.ceil((peakOf("Workers AI fast LLM requests a minute") * 12) / 500) * 500,
+		llmPerMinute: Math.ceil((peakOf("Workers AI text generation requests a minute (both LLMs)") * 12) / 500) * 500,
 	};
 	const at100k = {
 		scaledPools: { vars: pick(scaledVars), ...simulateDay(base(100_000, { vars: scaledVars })) },

@@ -29,7 +29,7 @@ import type { MeasuredCosts, PLATFORM } from "./costs.ts";
 export const ACCOUNT_LIMITS = {
 	/** developers.cloudflare.com/workers-ai/platform/limits: Automatic Speech Recognition, 720 requests a minute. */
 	whisperPerMinute: 720,
-	/** The same page: Text Generation, 300 requests a minute by default (per model; some models list their own). */
+	/** The same page: Text Generation, 300 requests a minute for the account (docs/limits.md: both configured models share it). */
 	llmPerMinute: 300,
 	/** developers.cloudflare.com/containers/platform/limits: 1,500 concurrent vCPU, 6 TiB memory, 30 TB disk per account. */
 	containerVcpus: 1500,
@@ -388,8 +388,8 @@ function runDay(input: LoadInput, plans: Plan[]) {
 		return i;
 	};
 	const whisper = new RateLimit(loop, limits.whisperPerMinute);
-	const fast = new RateLimit(loop, limits.llmPerMinute);
-	const strong = new RateLimit(loop, limits.llmPerMinute);
+	// Text generation's limit is the account's, whichever model: ranking (either model) and chapters share it.
+	const textGeneration = new RateLimit(loop, limits.llmPerMinute);
 	const { platform, costs, video } = input;
 	const results: VideoResult[] = [];
 	let running = 0;
@@ -463,7 +463,7 @@ function runDay(input: LoadInput, plans: Plan[]) {
 				const hours = seconds / 3600;
 				const rankCalls = Math.max(1, Math.round(input.llm.rankCallsPerHour * hours));
 				const chapterCalls = Math.max(1, Math.round(input.llm.chapterCallsPerHour * hours));
-				const rankLimit = p.pro ? strong : fast;
+				const rankLimit = textGeneration;
 				const ranked = after(rankCalls, () =>
 					loop.at(platform.llmRankSeconds + (costs.offlineRankSeconds ?? 2) + step, () => {
 						rankedClips = [...video.clipSeconds];
@@ -474,7 +474,7 @@ function runDay(input: LoadInput, plans: Plan[]) {
 					rankLimit.take(() => {
 						ranked();
 					});
-				for (let k = 0; k < chapterCalls; k++) fast.take(() => undefined);
+				for (let k = 0; k < chapterCalls; k++) textGeneration.take(() => undefined);
 			}
 			function renderAll() {
 				const clips = rankedClips!;
@@ -541,8 +541,10 @@ function runDay(input: LoadInput, plans: Plan[]) {
 	const peakHourD1 = Math.max(...d1ByHour);
 	const uses = {
 		"Workers AI Whisper requests a minute": { peak: whisper.peakPerMinute(), limit: limits.whisperPerMinute },
-		"Workers AI fast LLM requests a minute": { peak: fast.peakPerMinute(), limit: limits.llmPerMinute },
-		"Workers AI strong LLM requests a minute": { peak: strong.peakPerMinute(), limit: limits.llmPerMinute },
+		"Workers AI text generation requests a minute (both LLMs)": {
+			peak: textGeneration.peakPerMinute(),
+			limit: limits.llmPerMinute,
+		},
 		"video pool busy share of the peak hour": {
 			peak: Math.max(...busyByHour.video) / (pools.video * slots * 3600),
 			limit: 1,
