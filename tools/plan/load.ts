@@ -65,7 +65,7 @@ export const DIURNAL = [
 
 /**
  * Lengths of the videos submitted (minutes, share): talks, webinars and podcasts, most under an
- * hour, a tail of long streams. An assumption like the curve; the mean is about 36 minutes.
+ * hour, a tail of long streams. An assumption like the curve; the mean is 40 minutes.
  */
 export const LENGTH_MIX: [minutes: number, share: number][] = [
 	[5, 0.1],
