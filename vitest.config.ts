@@ -36,6 +36,8 @@ export default defineConfig(async () => {
 						// Lost connections and a busy tier are tried again for 0.4 s here (2 and 10 minutes in the real config).
 						RENDER_RECONNECT_SECONDS: "0.4",
 						RENDER_BUSY_WAIT_SECONDS: "0.4",
+						// Each status poll reads D1 here, so a test sees a change at once (2 s of staleness in the real config).
+						STATUS_MAX_AGE_MS: "0",
 						// The hostile-tenant fuzz's size and seed (`npm run fuzz:long` sets them; empty: make test's fixed run).
 						FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
 						FUZZ_SEED: process.env.FUZZ_SEED ?? "",

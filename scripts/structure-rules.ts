@@ -31,6 +31,8 @@ export const LONG_FILES: Readonly<Record<string, string>> = {
 	"src/worker/db/videos.ts": "the videos table's statements; to split by stage (issue 49 item 4 moves progress)",
 	"scripts/stack.ts": "the local stack's start-up; to split",
 	"tools/soak/soak.ts": "the soak's one script; to split",
+	"tools/bench-cost.ts": "issue 50's cost bench, merged at the end of its stop; to split by stage",
+	"tools/plan/load.ts": "issue 50's day simulation, merged at the end of its stop; to split by resource",
 };
 
 export function longFile(file: string, text: string, max = MAX_FILE_LINES): Finding[] {

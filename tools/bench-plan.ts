@@ -9,6 +9,7 @@
  *   npm run bench:plan -- --instances 8      # the same with 8 render instances (and at most 8 renders at once)
  *   npm run bench:plan -- --instance-type standard-2
  *   npm run bench:plan -- --measure          # first measure the CPU costs here again (bench-results/stage-costs.json)
+ *   npm run bench:plan -- --load             # a busy day at 1,000, 10,000 and 100,000 videos (tools/plan/load.ts)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -25,6 +26,7 @@ const { values } = parseArgs({
 		instances: { type: "string" },
 		"instance-type": { type: "string" },
 		measure: { type: "boolean", default: false },
+		load: { type: "boolean", default: false },
 	},
 });
 const toml = readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8");
@@ -42,6 +44,12 @@ const costs: MeasuredCosts = existsSync(COSTS_FILE)
 	: DEFAULT_COSTS;
 const platform: Platform = { ...PLATFORM };
 const base: SimulationInput = { vars, instanceType, costs, platform, video: BUDGET_VIDEO };
+
+if (values.load) {
+	const { busyDay } = await import("./plan/busy-day.ts");
+	await busyDay({ vars, instanceType, costs, platform });
+	process.exit(0);
+}
 
 const planned = await simulate(base);
 const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -19,6 +19,7 @@ import { cpuUsage, memoryUsage } from "node:process";
 import { getHeapStatistics } from "node:v8";
 import { defaultConfig } from "../src/worker/domain/video-config.ts";
 import { rankMoments } from "@clipforge/moments";
+import { findChapters } from "@clipforge/moments/find-chapters";
 import type { Transcript } from "@clipforge/moments/text";
 import { instantModel } from "./quality/instant-model.ts";
 import { readTalkSplit } from "./quality/talk-corpus.ts";
@@ -47,6 +48,10 @@ export interface CaseResult {
 	llmCalls: number;
 	/** Characters of every prompt sent, per hour of speech. */
 	promptCharsPerHour: number;
+	/** Characters of the answers (the stand-in answers in the schema's shape, a real model's size), per hour. */
+	answerCharsPerHour: number;
+	/** The "find chapters" step beside it (always the fast model): its calls, prompt and answer characters per hour. */
+	chapters: { llmCalls: number; promptCharsPerHour: number; answerCharsPerHour: number } | null;
 }
 
 /** Talk episodes of the corpus, one after the other, until `seconds` of speech (Whisper's punctuated style). */
@@ -82,6 +87,18 @@ async function runCase(which: Case, seconds: number): Promise<CaseResult> {
 	const transcript = JSON.parse(stored) as Transcript;
 	const outcome = await rankMoments(transcript, config, null, llm);
 	const cpu = cpuUsage(before);
+	const hours = seconds / 3600;
+	let chapters: CaseResult["chapters"] = null;
+	if (llm) {
+		const chapterModel = instantModel();
+		const found = await findChapters(transcript, chapterModel);
+		if (found.madeByDetail !== chapterModel.name) throw new Error(`chapters: ${found.madeByDetail}`);
+		chapters = {
+			llmCalls: chapterModel.calls,
+			promptCharsPerHour: Math.round(chapterModel.promptChars / hours),
+			answerCharsPerHour: Math.round(chapterModel.answerChars / hours),
+		};
+	}
 	const heap = getHeapStatistics();
 	return {
 		case: which,
@@ -94,7 +111,9 @@ async function runCase(which: Case, seconds: number): Promise<CaseResult> {
 		heapUsedMB: round(memoryUsage().heapUsed / 2 ** 20),
 		clips: outcome.clips.length,
 		llmCalls: llm?.calls ?? 0,
-		promptCharsPerHour: llm ? Math.round(llm.promptChars / (seconds / 3600)) : 0,
+		promptCharsPerHour: llm ? Math.round(llm.promptChars / hours) : 0,
+		answerCharsPerHour: llm ? Math.round(llm.answerChars / hours) : 0,
+		chapters,
 	};
 }
 

@@ -8,22 +8,26 @@
 import type { ChatMessage, LlmClient } from "@clipforge/moments/llm";
 
 /** An instant model that proposes each chunk's or window's first sentences, and records the prompts. */
-export function instantModel(): LlmClient & { calls: number; promptChars: number } {
+export function instantModel(): LlmClient & { calls: number; promptChars: number; answerChars: number } {
 	const model = {
 		name: "instant",
 		calls: 0,
 		promptChars: 0,
+		/** The answers' JSON characters: what a model writes in each schema's shape (bench:cost's output tokens). */
+		answerChars: 0,
 		async complete(messages: ChatMessage[]) {
 			model.calls++;
 			model.promptChars += messages.reduce((n, m) => n + m.content.length, 0);
-			return answer(messages[0]!.content, messages.at(-1)!.content);
+			const answer = answerTo(messages[0]!.content, messages.at(-1)!.content);
+			model.answerChars += JSON.stringify(answer).length;
+			return answer;
 		},
 	};
 	return model;
 }
 
 /** What the instant model answers a prompt of the ranking or the chapters. */
-function answer(system: string, user: string): unknown {
+function answerTo(system: string, user: string): unknown {
 	// The chapters' two prompts (packages/moments/src/chapters/llm): a chapter every 60 s of the sentences shown, then a summary.
 	if (system.includes("summary of a video for its YouTube description"))
 		return { summary: [{ text: "What the video covers, in order." }] };

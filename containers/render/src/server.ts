@@ -25,8 +25,10 @@ import { egressProxy } from "./egress/proxy.ts";
 import { x264Preset } from "./ffmpeg/encode-preset.ts";
 import { jobHandlers } from "./jobs/index.ts";
 import { cpuSlots } from "./runtime/encode-slots.ts";
+import { runningJob } from "./runtime/job-context.ts";
 import { jobKey } from "./runtime/job-key.ts";
 import { JobRegistry, type JobWork } from "./runtime/job-registry.ts";
+import { jobCpuMs } from "./runtime/job-usage.ts";
 import { refuseBrowsers, renderSecretFromEnv, requireWorkerSignature, type GuardEnv } from "./runtime/request-guard.ts";
 import { selfCheck, type SelfCheck } from "./runtime/self-check.ts";
 import { serialSweeper } from "./runtime/serial-sweeper.ts";
@@ -187,14 +189,7 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number, drainin
 		const share = workspaceShare(name, parsed.data);
 		if (fresh && share && registry.runningFor(share.owner) >= share.limit)
 			return workspaceBusy(c, name, share.limit);
-		const work: JobWork = async (onProgress, signal) => {
-			const started = Date.now();
-			try {
-				return await handler(parsed.data, onProgress, signal);
-			} finally {
-				log(job.path, { ...about, ms: Date.now() - started, aborted: signal.aborted || undefined });
-			}
-		};
+		const work = loggedWork(job.path, about, (onProgress, signal) => handler(parsed.data, onProgress, signal));
 		// A caller's connection closing (a lost connection, a step timeout) makes it leave the job;
 		// the job stops when every caller has left and none came back (job-registry.ts).
 		const connection = c.req.raw.signal;
@@ -210,6 +205,19 @@ function jobRoute(name: JobName, registry: JobRegistry, maxJobs: number, drainin
 			return attached.promise;
 		};
 		return "progress" in job ? progressStream(outcome, about) : plainAnswer(c, outcome);
+	};
+}
+
+/** The job's work, with its log line at the end: its time, the CPU its processes spent, whether it was cut. */
+function loggedWork(path: string, about: { videoId?: string }, run: JobWork): JobWork {
+	return async (onProgress, signal) => {
+		const started = Date.now();
+		try {
+			return await run(onProgress, signal);
+		} finally {
+			const cpuMs = jobCpuMs(runningJob());
+			log(path, { ...about, ms: Date.now() - started, cpuMs, aborted: signal.aborted || undefined });
+		}
 	};
 }
 

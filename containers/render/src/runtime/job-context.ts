@@ -18,6 +18,9 @@ export function runAsJob<T>(name: string | JobContext, work: () => T): T {
 	return currentJob.run(typeof name === "string" ? { name, holds: new Set() } : name, work);
 }
 
+/** The running job's context, if the caller runs for one. */
+export const runningJob = (): JobContext | undefined => currentJob.getStore();
+
 /** The job the caller runs for, or `unnamed` (a job function called directly, as some tests do). */
 export function runningJobName(): string {
 	return currentJob.getStore()?.name ?? "unnamed";

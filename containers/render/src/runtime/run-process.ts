@@ -14,7 +14,8 @@ import { wholeMilliseconds } from "@clipforge/contract";
 import { afterRunningMs, currentCpuHold } from "./cpu-hold.ts";
 import { egressArgs, egressEnvironment } from "../egress/args.ts";
 import { egressProxy } from "../egress/proxy.ts";
-import { runningJobName } from "./job-context.ts";
+import { runningJob, runningJobName } from "./job-context.ts";
+import { chargeExitedProcess } from "./job-usage.ts";
 import { redactUrls } from "./redact.ts";
 import { tools } from "./tool-paths.ts";
 
@@ -89,6 +90,9 @@ export async function runProcess(command: string, args: readonly string[], optio
 			detach?.();
 		};
 		const output = readOutput(child, options);
+		// Its CPU, charged to the job that started it once it has exited (job-usage.ts).
+		const context = runningJob();
+		child.on("exit", () => chargeExitedProcess(context));
 
 		// Cancellation is also reported here (AbortError); "close" follows and says so.
 		child.on("error", (error) => {
