@@ -16,14 +16,27 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./stack.ts";
 
-const WORKFLOW_FILES = ["src/workflows/process-video.ts"];
+// process-video.ts runs the steps; video-plan.ts names the video's own (VIDEO_STEP_NAMES), which
+// the plan simulator reads too.
+const WORKFLOW_FILES = ["src/workflows/process-video.ts", "src/workflows/video-plan.ts"];
 const SNAPSHOT = join(ROOT, "src/workflows/deployed-steps.json");
 
-/** The step names a workflow's source makes, `${…}` parts of template names shown as `{}`. */
+const QUOTED = String.raw`(["'\x60])((?:\\.|(?!\1)[^\\])*)\1`;
+
+/**
+ * The step names a workflow's source makes, `${…}` parts of template names shown as `{}`: the
+ * names written in `step.do(…)`, and the values of a `…_STEP_NAMES = { … } as const` table (a
+ * string, or an arrow function returning a template).
+ */
 export function stepNamesIn(source: string): string[] {
 	const names = new Set<string>();
-	for (const match of source.matchAll(/\.do\(\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g))
-		names.add(match[2]!.replace(/\$\{[^}]*\}/g, "{}"));
+	const add = (name: string) => names.add(name.replace(/\$\{[^}]*\}/g, "{}"));
+	for (const match of source.matchAll(new RegExp(String.raw`\.do\(\s*` + QUOTED, "g"))) add(match[2]!);
+	for (const table of source.matchAll(/_STEP_NAMES\s*=\s*\{([\s\S]*?)\}\s*as const/g))
+		for (const entry of table[1]!.matchAll(
+			new RegExp(String.raw`^\s*\w+:\s*(?:\([^)]*\)\s*=>\s*)?` + QUOTED, "gm"),
+		))
+			add(entry[2]!);
 	return [...names].sort();
 }
 

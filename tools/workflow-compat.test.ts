@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { compatProblems, stepNamesIn } from "../scripts/check-workflow-compat.ts";
 
 const root = join(import.meta.dirname, "..");
-const source = readFileSync(join(root, "src/workflows/process-video.ts"), "utf8");
+// The workflow's own step.do names, and the video's step names it takes from video-plan.ts's table.
+const runner = readFileSync(join(root, "src/workflows/process-video.ts"), "utf8");
+const plan = readFileSync(join(root, "src/workflows/video-plan.ts"), "utf8");
+const source = `${runner}\n${plan}`;
 const deployedSteps = (
 	JSON.parse(readFileSync(join(root, "src/workflows/deployed-steps.json"), "utf8")) as { steps: string[] }
 ).steps;
@@ -20,7 +23,7 @@ describe("a deploy while videos are in flight", () => {
 	});
 
 	it("fails a renamed step, naming it and what an in-flight instance would do", () => {
-		const renamed = source.replace("`render clip ${n + 1} of ${total}`", "`render clip ${n + 1}/${total}`");
+		const renamed = source.replace("`render clip ${index + 1} of ${total}`", "`render clip ${index + 1}/${total}`");
 		expect(renamed).not.toBe(source);
 		expect(compatProblems({ deployedSteps, sources: [renamed], migrations })).toEqual([
 			expect.stringMatching(
