@@ -28,6 +28,16 @@ describe("the status cache", () => {
 		expect(source.reads).toBe(2);
 	});
 
+	it("reads a settled video each time, so a reprocess asked a moment ago is seen at once", async () => {
+		const cache = new StatusCache<string>((status) => status !== "completed");
+		const source = counting(["completed", "analyzing", "analyzing"]);
+		expect(await cache.get("vid_a ws_1", 2000, source.read, 0)).toBe("completed");
+		// The reprocess starts it again: the next poll, within the max age, reads and sees it.
+		expect(await cache.get("vid_a ws_1", 2000, source.read, 1)).toBe("analyzing");
+		expect(await cache.get("vid_a ws_1", 2000, source.read, 2)).toBe("analyzing");
+		expect(source.reads).toBe(2);
+	});
+
 	it("keeps each caller key apart, and never keeps a missing video or a failure", async () => {
 		const cache = new StatusCache<string>();
 		const other = counting<string>([undefined, "found"]);

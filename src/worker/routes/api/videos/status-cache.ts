@@ -9,6 +9,10 @@
  * Rows are kept once read, never promises: a promise of one request's I/O awaited by another can
  * hang in workerd, so polls that miss together each read (once per video per 2 s, a few at most).
  * Only rows are kept, never a "not found": a video is found as soon as its submission has answered.
+ * Nor a row `keep` refuses: a settled video's (completed or failed) is read each time, since a
+ * reprocess or an edit can start it again at any moment, and a waiter that polls at once after
+ * asking for one would otherwise see the old "completed" and stop waiting (the end-to-end
+ * reprocess tests did). A stale "still processing" only makes a waiter poll once more.
  * The isolate keeps at most MAX_ENTRIES videos (the oldest read go first).
  */
 export const MAX_ENTRIES = 5_000;
@@ -22,6 +26,9 @@ interface Entry<Row> {
 export class StatusCache<Row> {
 	private readonly entries = new Map<string, Entry<Row>>();
 
+	/** `keep`: whether a row read may answer later polls (all of them by default). */
+	constructor(private readonly keep: (row: Row) => boolean = () => true) {}
+
 	/** The row of `key`, from a read begun at most `maxAgeMs` ago, else from `read()` now. */
 	async get(
 		key: string,
@@ -34,7 +41,7 @@ export class StatusCache<Row> {
 		if (kept && now - kept.readAt <= maxAgeMs) return kept.row;
 		const row = await read();
 		const latest = this.entries.get(key);
-		if (row === undefined) {
+		if (row === undefined || !this.keep(row)) {
 			if (latest && latest.readAt <= now) this.entries.delete(key);
 		} else if (!latest || latest.readAt < now) {
 			this.entries.delete(key);

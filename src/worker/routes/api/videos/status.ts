@@ -11,8 +11,12 @@ import { VideoId, VideoStatusResponse } from "./schemas";
 import { StatusCache, statusMaxAgeMs } from "./status-cache";
 import { videoStatusView } from "./views";
 
-/** This isolate's status reads (status-cache.ts): one D1 read answers the polls of a video for up to STATUS_MAX_AGE_MS. */
-const reads = new StatusCache<VideoStatusRow>();
+/**
+ * This isolate's status reads (status-cache.ts): one D1 read answers the polls of a video for up to
+ * STATUS_MAX_AGE_MS while it is processing; a settled one's is read each time.
+ */
+const reads = new StatusCache<VideoStatusRow>((row) => !SETTLED.has(row.status));
+const SETTLED = new Set<string>(["completed", "failed"]);
 
 const statusRoute = createRoute({
 	method: "get",
