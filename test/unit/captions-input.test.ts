@@ -104,6 +104,13 @@ describe("words and their times in any script", () => {
 		expect(joinWords(["iPhone", "を", "買った"])).toBe("iPhone を買った");
 	});
 
+	it("joins a word that opens on a mark Japanese shares between its scripts (ー, 々, ・) without a space", () => {
+		// "ー" is Script=Common; only its Script_Extensions say Hiragana and Katakana.
+		expect(joinWords(["市のハ", "ーフマ", "ラソン"])).toBe("市のハーフマラソン");
+		expect(joinWords(["人", "々が"])).toBe("人々が");
+		expect(joinWords(["コーヒー", "・", "ショップ"])).toBe("コーヒー・ショップ");
+	});
+
 	it("spreads a cue's time by letters and marks, not by bytes or code units", () => {
 		expect(weightOf("नमस्ते")).toBe(3); // na-ma-ste: three graphemes (aksharas), six code points
 		expect(weightOf("hi!")).toBe(2);

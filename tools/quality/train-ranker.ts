@@ -50,7 +50,7 @@ import {
 } from "./talk-corpus.ts";
 import type { TranscriptStyle } from "./turns-to-transcript.ts";
 
-const STYLES: TranscriptStyle[] = ["punctuated", "whisper", "plain"];
+const STYLES: TranscriptStyle[] = ["punctuated", "whisper", "plain", "continuous"];
 
 /**
  * The first author's dev highlights by default. `--sets a,b` adds the second author's: tried on

@@ -6,9 +6,13 @@
  * its phrase lists and its written reasons are English, and are only used where the talk is.
  */
 
-/** Characters of scripts written without spaces between words, and their punctuation (、。, full-width forms). */
+/**
+ * Characters of scripts written without spaces between words, and their punctuation (、。, full-width forms).
+ * By Script_Extensions: marks the Japanese scripts share (ー, ・) are Script=Common, so a word a recognizer
+ * cut to open on one ("ハ" + "ーフ") was joined with a space.
+ */
 const UNSPACED =
-	/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303f\uff00-\uffef]/u;
+	/[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script_Extensions=Thai}\p{Script_Extensions=Lao}\p{Script_Extensions=Khmer}\p{Script_Extensions=Myanmar}\u3000-\u303f\uff00-\uffef]/u;
 
 /** Whether a text holds words of a script written without spaces. */
 export const hasUnspaced = (text: string) => UNSPACED.test(text);
