@@ -38,9 +38,14 @@ export async function uploadFile(
 		localStorage.setItem(memoKey(file), upload.id);
 		const resumed = upload.parts.length > 0;
 		const read = async (offset: number, length: number) => file.slice(offset, offset + length);
-		await sendUploadParts(client, upload, { size: file.size, read }, {
-			onProgress: (p) => onProgress({ sentBytes: p.uploadedBytes, totalBytes: p.totalBytes, resumed }),
-		});
+		await sendUploadParts(
+			client,
+			upload,
+			{ size: file.size, read },
+			{
+				onProgress: (p) => onProgress({ sentBytes: p.uploadedBytes, totalBytes: p.totalBytes, resumed }),
+			},
+		);
 		return upload.id;
 	} catch (error) {
 		throw asDashboardError(error);

@@ -85,4 +85,3 @@ export function applyOverrides(look: CaptionLookData, overrides: StoredOverrides
 	}
 	return out as unknown as CaptionLookData;
 }
-
