@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { presetLook, type Word } from "@clipforge/contract";
+import { presetLook, RenderClipRequest, type Word } from "@clipforge/contract";
 import { buildAssDocument } from "../containers/render/src/captions/ass-document.ts";
 import { renderClipArgs, type RenderClipArgs } from "../containers/render/src/ffmpeg/clip-args.ts";
 import { layoutFor } from "../containers/render/src/framing/layout.ts";
@@ -90,7 +90,8 @@ try {
 	let n = 0;
 	const styled = () =>
 		renderClip(
-			{
+			// Parsed, so the request's defaults (a render option added since, …) are filled as the tier's route does.
+			RenderClipRequest.parse({
 				videoId: "bench",
 				clipId: `clip${n++}`,
 				sourceUrl: `${files.url}/talk.mp4`,
@@ -107,7 +108,7 @@ try {
 				layout: "single",
 				videoPutUrl: `${files.url}/sink/clip.mp4`,
 				thumbnailPutUrl: `${files.url}/sink/clip.jpg`,
-			},
+			}),
 			() => undefined,
 			new AbortController().signal,
 		);

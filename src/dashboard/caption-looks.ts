@@ -2,7 +2,7 @@
  * The caption look picker: every look of GET /api/caption-templates (the presets, then the
  * workspace's own templates) as a radio card with its preview image, in the video forms.
  */
-import { CAPTION_PRESETS } from "@clipforge/contract/words";
+import { CAPTION_OVERRIDE_FIELDS, CAPTION_PRESETS, type CaptionLookData } from "@clipforge/contract/words";
 import { api, call, type Schemas } from "./api";
 import { h } from "./dom";
 
@@ -22,10 +22,7 @@ export async function loadCaptionTemplates(workspaceId: string): Promise<Caption
 			name: p.name,
 			description: p.description,
 			presetId: p.id,
-			font: p.look.font,
-			textColor: p.look.textColor,
-			highlightColor: p.look.highlightColor,
-			position: p.look.position,
+			...presetFields(p.look),
 			overrides: null,
 			previewUrl: null,
 			createdAt: null,
@@ -35,6 +32,13 @@ export async function loadCaptionTemplates(workspaceId: string): Promise<Caption
 		positions: [],
 	}));
 }
+
+/** A preset's values of the caption-template fields (the contract's CAPTION_TEMPLATE_FIELDS). */
+const presetFields = (look: CaptionLookData) =>
+	Object.fromEntries(CAPTION_OVERRIDE_FIELDS.map((f) => [f, look[f]])) as Pick<
+		CaptionTemplate,
+		(typeof CAPTION_OVERRIDE_FIELDS)[number]
+	>;
 
 const NAME = "captionTemplateId";
 

@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import { JobProgress } from "./job-protocol.ts";
-import { FRAMINGS, SPEAKER_LAYOUTS, SPLIT_RATIO } from "./layouts.ts";
+import { FRAMINGS, SPLIT_RATIO } from "./layouts.ts";
+import { renderOptionsShape } from "./render-option-schemas.ts";
 import { AspectRatio, AudioSignals, BuiltinBackgroundId, CaptionLook, Segment, Word } from "./vocabulary.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -278,14 +279,8 @@ export const RenderClipRequest = z.object({
 	/** Null: no mark (the config's `enableWatermark: false`). */
 	watermark: WatermarkSpec.nullable().default(null),
 	splitScreen: SplitScreenSpec.nullable().default(null),
-	/** Follow the main face instead of cropping the centre. */
-	smartCrop: z.boolean().default(false),
-	/**
-	 * Framing of two people (layouts.ts). `single` (the default, as before speaker layouts) leaves
-	 * it to `smartCrop`; the others look for faces in a cropped output. With fewer than two people,
-	 * `auto` falls back to `smartCrop`'s choice, `follow-speaker` and `stacked` follow the one face.
-	 */
-	layout: z.enum(SPEAKER_LAYOUTS).default("single"),
+	/** smartCrop, layout, …: the render options (render-options.ts, one row each). */
+	...renderOptionsShape,
 	/** Null: the clip plays as it was said. */
 	jumpCuts: JumpCutSpec.nullable().default(null),
 	videoPutUrl: httpUrl,

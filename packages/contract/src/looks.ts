@@ -192,10 +192,6 @@ export interface CaptionLookData {
 	accentBar: boolean;
 }
 
-/** The fields a workspace's own template may change on top of its preset (its brand kit). */
-export const CAPTION_OVERRIDE_FIELDS = ["font", "textColor", "highlightColor", "position"] as const;
-export type CaptionOverrides = Partial<Pick<CaptionLookData, (typeof CAPTION_OVERRIDE_FIELDS)[number]>>;
-
 const base = {
 	font: "dejavu-sans",
 	fontScale: 1,
@@ -327,17 +323,4 @@ export const CUSTOM_TEMPLATE_PREFIX = "custom:";
 
 export function presetLook(id: CaptionPresetId): CaptionLookData {
 	return structuredClone(CAPTION_PRESETS.find((p) => p.id === id)!.look) as CaptionLookData;
-}
-
-/** A preset with a template's overrides applied (null or absent fields keep the preset's). */
-export function applyOverrides(
-	look: CaptionLookData,
-	overrides: { [K in keyof CaptionOverrides]?: CaptionOverrides[K] | null },
-): CaptionLookData {
-	const out = structuredClone(look);
-	if (overrides.font) out.font = overrides.font;
-	if (overrides.textColor) out.textColor = overrides.textColor.toUpperCase() as HexColor;
-	if (overrides.highlightColor) out.highlightColor = overrides.highlightColor.toUpperCase() as HexColor;
-	if (overrides.position) out.position = overrides.position;
-	return out;
 }

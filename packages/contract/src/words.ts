@@ -16,6 +16,8 @@ export const OUTPUT_SIZE: Record<AspectRatio, { width: number; height: number }>
 export const CAPTION_STYLES = ["karaoke", "word-by-word", "sentence"] as const;
 export type CaptionStyle = (typeof CAPTION_STYLES)[number];
 export * from "./looks.ts";
+export * from "./template-fields.ts";
+export * from "./render-options.ts";
 
 /**
  * The built-in background library. The tier draws each one with ffmpeg's own sources (nothing is

@@ -13,6 +13,7 @@ import {
 	BACKGROUND_CATEGORIES,
 	CAPTION_PRESET_IDS,
 	DEFAULT_BACKGROUND_CATEGORY,
+	RENDER_CONFIG_OPTIONS,
 } from "@clipforge/contract/words";
 import type { ConfigOption, ConfigValues } from "./config-option.ts";
 import { LANGUAGE_CODES, LANGUAGES } from "./languages.ts";
@@ -232,35 +233,8 @@ export const CONFIG_OPTIONS = {
 		cli: [{ flag: "--split-ratio <percent>", help: "height share of the video in split-screen" }],
 		form: { group: "look" },
 	},
-	enableSmartCrop: {
-		type: "boolean",
-		default: false,
-		label: "Smart crop (follow faces)",
-		help: "Follow the speaker's face when cropping.",
-		cli: [
-			{
-				flag: "--smart-crop",
-				negate: "--no-smart-crop",
-				help: "follow the speaker's face",
-				negateHelp: "crop at the centre",
-			},
-		],
-		form: { group: "look" },
-	},
-	layout: {
-		type: "enum",
-		choices: LAYOUTS,
-		default: "auto",
-		label: "Two-person layout",
-		help: "How a vertical or square clip frames two people. auto: with enableSmartCrop on, a speaker layout when two faces are steadily in view (follow-speaker when who speaks can be told, stacked when not), otherwise smart crop; with it off, the centre (no face scan); follow-speaker: cut to the active speaker; stacked: both faces, one above the other; single: never a speaker layout.",
-		cli: [
-			{
-				flag: "--layout <layout>",
-				help: "two-person framing: auto, follow the active speaker, stack both faces, or never",
-			},
-		],
-		form: { group: "look" },
-	},
+	/** smartCrop and layout: the render options' rows (the contract's RENDER_OPTIONS), in the API's order. */
+	...RENDER_CONFIG_OPTIONS,
 	enableWatermark: {
 		type: "boolean",
 		default: true,

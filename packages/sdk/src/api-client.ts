@@ -40,7 +40,10 @@ export function createApiClient(options: ClientOptions) {
 			maxAttempts,
 			options.baseUrl,
 		),
-		headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
+		headers: {
+			...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+			accept: "application/json",
+		},
 	});
 	const context: CallContext = { api, doFetch, maxAttempts };
 	return {

@@ -39,8 +39,11 @@ export type CaptionTemplateChanges = Schemas["UpdateCaptionTemplate"];
 export interface ClientOptions {
 	/** e.g. http://127.0.0.1:8787 (CLIPFORGE_URL). */
 	baseUrl: string;
-	/** `cf_live_…` (CLIPFORGE_API_KEY). */
-	apiKey: string;
+	/**
+	 * `cf_live_…` (CLIPFORGE_API_KEY). Left out only by a page of the dashboard's own origin, whose
+	 * signed-in session cookie goes with every same-origin request instead.
+	 */
+	apiKey?: string;
 	/**
 	 * Tries per request (with backoff); 1 = no retry. Default 4. Reads and submissions (which always
 	 * carry an Idempotency-Key) are retried on network errors, 429 and 5xx; other writes only on

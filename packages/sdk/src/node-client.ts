@@ -27,17 +27,11 @@ import {
 	type VideoConfig,
 } from "./api-client.ts";
 import { ClipforgeError } from "./errors.ts";
+import { sendUploadParts, type UploadProgress } from "./upload-parts.ts";
 
 export * from "./api-client.ts";
 
-export interface UploadProgress {
-	/** Bytes stored so far (whole parts), of `totalBytes`. */
-	uploadedBytes: number;
-	totalBytes: number;
-	partsDone: number;
-	partCount: number;
-	uploadId: string;
-}
+export type { UploadProgress } from "./upload-parts.ts";
 
 export interface UploadFileOptions {
 	/** Resume this upload (an id an earlier, interrupted `uploadFile` reported) instead of starting one: only its missing parts are sent. */
@@ -153,8 +147,19 @@ async function uploadFile(api: ApiClient, path: string, opts: UploadFileOptions)
 	const { size } = await stat(path);
 	const upload = await startOrResume(api, path, size, opts);
 	if (upload.status !== "uploading") return upload;
-	await sendMissingParts(api, upload, path, size, opts);
-	return api.completeUpload(upload.id, opts.signal);
+	const file = await open(path, "r");
+	try {
+		const read = async (offset: number, length: number) => {
+			const bytes = new Uint8Array(length);
+			const { bytesRead } = await file.read(bytes, 0, length, offset);
+			if (bytesRead !== length)
+				throw new ClipforgeError("conflict", `${path} changed while it was uploaded.`, { status: 0 });
+			return bytes;
+		};
+		return await sendUploadParts(api, upload, { size, read }, opts);
+	} finally {
+		await file.close();
+	}
 }
 
 /** The upload to resume (`uploadId`, which must be for a file of this size) or a new one. */
@@ -180,46 +185,4 @@ async function startOrResume(api: ApiClient, path: string, size: number, opts: U
 		);
 	}
 	return upload;
-}
-
-/** Sends the parts the server does not hold yet, `concurrency` at a time, reporting progress after each. */
-async function sendMissingParts(
-	api: ApiClient,
-	upload: Upload,
-	path: string,
-	size: number,
-	opts: UploadFileOptions,
-): Promise<void> {
-	const stored = new Set(upload.parts.map((p) => p.partNumber));
-	let uploadedBytes = upload.parts.reduce((n, p) => n + p.size, 0);
-	const report = () =>
-		opts.onProgress?.({
-			uploadedBytes,
-			totalBytes: size,
-			partsDone: stored.size,
-			partCount: upload.partCount,
-			uploadId: upload.id,
-		});
-	report();
-	const file = await open(path, "r");
-	try {
-		const queue = [...upload.missingParts];
-		const lane = async () => {
-			for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-				const offset = (n - 1) * upload.partSize;
-				const length = Math.min(upload.partSize, size - offset);
-				const bytes = new Uint8Array(length);
-				const { bytesRead } = await file.read(bytes, 0, length, offset);
-				if (bytesRead !== length)
-					throw new ClipforgeError("conflict", `${path} changed while it was uploaded.`, { status: 0 });
-				const part = await api.putPart(upload, n, bytes, opts.signal);
-				stored.add(part.partNumber);
-				uploadedBytes += part.size;
-				report();
-			}
-		};
-		await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 3) }, lane));
-	} finally {
-		await file.close();
-	}
 }

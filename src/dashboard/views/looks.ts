@@ -7,14 +7,13 @@ import { api, call, errorText, type Schemas } from "../api";
 import { lookCard, loadCaptionTemplates, type CaptionTemplate, type CaptionTemplateList } from "../caption-looks";
 import { field, h, toast } from "../dom";
 import { show, workspaceId } from "../shell";
-
-const PRESET_DEFAULT = "";
+import { readTemplate, showPresetColors, showTemplate, templateFieldRows, templateInputs } from "../template-fields";
 
 export async function looksView(): Promise<void> {
 	const list = await loadCaptionTemplates(workspaceId());
 	const mine = h("div", { class: "look-grid", "aria-label": "Your caption looks" });
 	const presets = h("div", { class: "look-grid", "aria-label": "Preset caption looks" });
-	const form = templateForm(list, () => void refresh());
+	const form = templateForm(() => void refresh());
 	show(
 		form.element,
 		h(
@@ -82,9 +81,8 @@ function ownLookItem(t: CaptionTemplate, edit: (t: CaptionTemplate) => void, ref
 
 type NewLook = Schemas["CreateCaptionTemplate"];
 
-/** The form's inputs: a name, the preset it starts from, and what the brand changes on it. */
-function lookInputs(list: CaptionTemplateList) {
-	const theirs = h("option", { value: PRESET_DEFAULT, text: "The preset's" });
+/** The form's inputs: a name, the preset it starts from, and what the brand changes on it (template-fields.ts). */
+function lookInputs() {
 	const inputs = {
 		name: h("input", { id: "lookName", type: "text", required: true, maxlength: 80, placeholder: "Our brand" }),
 		preset: h(
@@ -92,40 +90,19 @@ function lookInputs(list: CaptionTemplateList) {
 			{ id: "lookPreset" },
 			CAPTION_PRESETS.map((p) => h("option", { value: p.id, text: p.name })),
 		),
-		font: h(
-			"select",
-			{ id: "lookFont" },
-			theirs,
-			list.fonts.map((f) => h("option", { value: f.id, text: f.name })),
-		),
-		position: h(
-			"select",
-			{ id: "lookPosition" },
-			theirs.cloneNode(true),
-			list.positions.map((p) => h("option", { value: p, text: p })),
-		),
-		textColor: h("input", { id: "lookTextColor", type: "color" }),
-		highlightColor: h("input", { id: "lookHighlightColor", type: "color" }),
+		fields: templateInputs(),
 	};
-	/** The colour pickers show the chosen preset's colours. */
-	const presetColors = () => {
-		const look = CAPTION_PRESETS.find((p) => p.id === inputs.preset.value)!.look;
-		inputs.textColor.value = look.textColor.toLowerCase();
-		inputs.highlightColor.value = look.highlightColor.toLowerCase();
-	};
+	const presetColors = () => showPresetColors(inputs.fields, inputs.preset.value);
 	inputs.preset.addEventListener("change", presetColors);
 	presetColors();
 	return { ...inputs, presetColors };
 }
 
-/** What the form sends; the selects offer only the presets, fonts and positions the API listed. */
+/** What the form sends; the preset select offers only the presets. */
 const lookBody = (i: ReturnType<typeof lookInputs>) => ({
 	name: i.name.value,
 	presetId: i.preset.value as NewLook["presetId"],
-	font: (i.font.value || null) as NewLook["font"],
-	position: (i.position.value || null) as NewLook["position"],
-	textColor: i.textColor.value.toUpperCase(),
-	highlightColor: i.highlightColor.value.toUpperCase(),
+	...readTemplate(i.fields),
 });
 
 /** Saves a new look, or the changes to the one being edited. */
@@ -153,10 +130,7 @@ function lookForm(inputs: ReturnType<typeof lookInputs>, ...rest: HTMLElement[])
 			{ class: "grid" },
 			field("lookName", "Name", inputs.name),
 			field("lookPreset", "Start from", inputs.preset),
-			field("lookFont", "Font", inputs.font),
-			field("lookTextColor", "Text colour", inputs.textColor),
-			field("lookHighlightColor", "Highlight colour", inputs.highlightColor),
-			field("lookPosition", "Position", inputs.position),
+			...templateFieldRows(inputs.fields),
 		),
 		message,
 		h("div", { class: "look-actions" }, ...buttons),
@@ -164,9 +138,9 @@ function lookForm(inputs: ReturnType<typeof lookInputs>, ...rest: HTMLElement[])
 }
 
 /** The create/edit form: a preset, then the brand's font, colours and position ("the preset's" leaves a field to it). */
-function templateForm(list: CaptionTemplateList, saved: () => void) {
+function templateForm(saved: () => void) {
 	let editing: CaptionTemplate | null = null;
-	const inputs = lookInputs(list);
+	const inputs = lookInputs();
 	const message = h("p", { class: "error", role: "alert" });
 	const submit = h("button", { type: "submit", text: "Save look" });
 	const cancel = h("button", {
@@ -204,10 +178,7 @@ function templateForm(list: CaptionTemplateList, saved: () => void) {
 		editing = t;
 		inputs.name.value = t.name;
 		inputs.preset.value = t.presetId;
-		inputs.font.value = t.overrides?.font ?? PRESET_DEFAULT;
-		inputs.position.value = t.overrides?.position ?? PRESET_DEFAULT;
-		inputs.textColor.value = t.textColor.toLowerCase();
-		inputs.highlightColor.value = t.highlightColor.toLowerCase();
+		showTemplate(inputs.fields, t);
 		submit.textContent = `Save ${t.name}`;
 		cancel.hidden = false;
 		inputs.name.focus();

@@ -1,9 +1,12 @@
 /** A workspace's saved caption templates (soft-deleted: see schema.ts). */
+import { CAPTION_OVERRIDE_FIELDS, type CaptionOverrideField } from "@clipforge/contract";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { names, type Db } from "./client";
 import { captionTemplates } from "./schema";
 
 export type CaptionTemplateRow = typeof captionTemplates.$inferSelect;
+/** A template's own fields and its overrides (the contract's CAPTION_TEMPLATE_FIELDS: one column each). */
+export type CaptionTemplateFields = Pick<CaptionTemplateRow, "name" | "presetId" | CaptionOverrideField>;
 
 /** The workspace's live templates, newest first. */
 export function captionTemplatesOf(db: Db, workspaceId: string) {
@@ -38,16 +41,18 @@ export function findCaptionTemplate(
 export async function createCaptionTemplateWithin(
 	db: Db,
 	cap: number,
-	row: Pick<
-		CaptionTemplateRow,
-		"id" | "workspaceId" | "name" | "presetId" | "font" | "textColor" | "highlightColor" | "position"
-	>,
+	row: Pick<CaptionTemplateRow, "id" | "workspaceId"> & CaptionTemplateFields,
 ): Promise<CaptionTemplateRow | null> {
 	const t = captionTemplates;
 	const live = sql`(SELECT COUNT(*) FROM ${t} WHERE ${t.workspaceId} = ${row.workspaceId} AND ${t.deletedAt} IS NULL)`;
-	const columns = names(t.id, t.workspaceId, t.name, t.presetId, t.font, t.textColor, t.highlightColor, t.position);
+	const fields = ["id", "workspaceId", "name", "presetId", ...CAPTION_OVERRIDE_FIELDS] as const;
+	const columns = names(...fields.map((f) => t[f]));
+	const values = sql.join(
+		fields.map((f) => sql`${row[f]}`),
+		sql`, `,
+	);
 	const result = await db.run(sql`INSERT INTO ${t} (${columns})
-		SELECT ${row.id}, ${row.workspaceId}, ${row.name}, ${row.presetId}, ${row.font}, ${row.textColor}, ${row.highlightColor}, ${row.position}
+		SELECT ${values}
 		WHERE ${live} < ${cap}`);
 	if (result.meta.changes !== 1) return null;
 	return (await db.select().from(t).where(eq(t.id, row.id)).get()) ?? null;
@@ -58,9 +63,7 @@ export async function liveCaptionTemplateCount(db: Db, workspaceId: string): Pro
 	return (await captionTemplatesOf(db, workspaceId)).length;
 }
 
-export type CaptionTemplateChanges = Partial<
-	Pick<CaptionTemplateRow, "name" | "presetId" | "font" | "textColor" | "highlightColor" | "position">
->;
+export type CaptionTemplateChanges = Partial<CaptionTemplateFields>;
 
 /** Null when the template is not (or no longer) the workspace's. */
 export async function updateCaptionTemplate(

@@ -13,6 +13,18 @@ import {
 	UPLOAD_STATUSES,
 	VIDEO_STATUSES,
 } from "@clipforge/domain";
+import { CAPTION_OVERRIDE_FIELDS, CAPTION_TEMPLATE_FIELDS, type CaptionOverrideField } from "@clipforge/contract";
+
+/**
+ * One nullable text column per caption-template field (null = the preset's), from the contract's
+ * table, so a new field is its row and the migration `npm run db:generate` writes from this.
+ */
+function overrideColumns() {
+	const column = (name: string) => text(name);
+	return Object.fromEntries(
+		CAPTION_OVERRIDE_FIELDS.map((field) => [field, column(CAPTION_TEMPLATE_FIELDS[field].column)]),
+	) as Record<CaptionOverrideField, ReturnType<typeof column>>;
+}
 
 const createdAt = () =>
 	text("created_at")
@@ -523,10 +535,7 @@ export const captionTemplates = sqliteTable(
 			.references(() => workspaces.id),
 		name: text("name").notNull(),
 		presetId: text("preset_id").notNull(),
-		font: text("font"),
-		textColor: text("text_color"),
-		highlightColor: text("highlight_color"),
-		position: text("position"),
+		...overrideColumns(),
 		deletedAt: text("deleted_at"),
 		updatedAt: text("updated_at")
 			.notNull()

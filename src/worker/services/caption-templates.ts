@@ -10,12 +10,14 @@
 import {
 	applyOverrides,
 	CAPTION_FONTS,
+	CAPTION_OVERRIDE_FIELDS,
 	CAPTION_POSITIONS,
 	CAPTION_PRESETS,
+	normalizeOverride,
 	presetLook,
-	type CaptionFontId,
 	type CaptionLook,
-	type CaptionPosition,
+	type CaptionLookData,
+	type CaptionOverrideField,
 	type CaptionPresetId,
 } from "@clipforge/contract";
 import type { Db } from "../db/client";
@@ -27,6 +29,7 @@ import {
 	findCaptionTemplate,
 	updateCaptionTemplate,
 	type CaptionTemplateChanges,
+	type CaptionTemplateFields,
 	type CaptionTemplateRow,
 } from "../db/caption-templates";
 import { customTemplateIdOf } from "../domain/caption-template-id";
@@ -44,50 +47,48 @@ export const MAX_CAPTION_TEMPLATES = 50;
 /** Previews drawn at once when a list finds some missing (each is one short ffmpeg run). */
 const PREVIEW_PARALLELISM = 3;
 
-export interface CaptionTemplateView {
+/** The caption-template fields (the contract's CAPTION_TEMPLATE_FIELDS) as a look resolves them. */
+type ResolvedFields = Pick<CaptionLookData, CaptionOverrideField>;
+
+export type CaptionTemplateView = {
 	id: string;
 	kind: "preset" | "custom";
 	name: string;
 	description: string;
 	presetId: CaptionPresetId;
-	font: CaptionFontId;
-	textColor: string;
-	highlightColor: string;
-	position: CaptionPosition;
 	/** What a custom template changes on its preset (null = the preset's); null for presets. */
-	overrides: {
-		font: string | null;
-		textColor: string | null;
-		highlightColor: string | null;
-		position: string | null;
-	} | null;
+	overrides: Record<CaptionOverrideField, string | null> | null;
 	previewUrl: string | null;
 	createdAt: string | null;
 	updatedAt: string | null;
-}
+} & ResolvedFields;
 
-export interface TemplateInput {
+export type TemplateInput = {
 	name: string;
 	presetId: CaptionPresetId;
-	font?: CaptionFontId | null;
-	textColor?: string | null;
-	highlightColor?: string | null;
-	position?: CaptionPosition | null;
-}
+} & { [K in CaptionOverrideField]?: ResolvedFields[K] | string | null };
 
 const preset = (id: string) => CAPTION_PRESETS.find((p) => p.id === id);
 
 /** The look of a saved template: its preset with its overrides. */
-export function lookOfTemplate(
-	row: Pick<CaptionTemplateRow, "presetId" | "font" | "textColor" | "highlightColor" | "position">,
-): CaptionLook {
+export function lookOfTemplate(row: Omit<CaptionTemplateFields, "name">): CaptionLook {
 	if (!preset(row.presetId)) throw new Error(`caption template preset ${row.presetId} is unknown`);
-	return applyOverrides(presetLook(row.presetId as CaptionPresetId), {
-		font: row.font as CaptionFontId | null,
-		textColor: row.textColor as `#${string}` | null,
-		highlightColor: row.highlightColor as `#${string}` | null,
-		position: row.position as CaptionPosition | null,
-	});
+	return applyOverrides(presetLook(row.presetId as CaptionPresetId), row);
+}
+
+/** Each field of the table, picked from `from` (the view's resolved values, a row's overrides). */
+const fieldsOf = <T extends Record<CaptionOverrideField, unknown>>(from: T) =>
+	Object.fromEntries(CAPTION_OVERRIDE_FIELDS.map((f) => [f, from[f]])) as Pick<T, CaptionOverrideField>;
+/** A new template's fields before its input's: all the preset's. */
+const PRESET_FIELDS = Object.fromEntries(CAPTION_OVERRIDE_FIELDS.map((f) => [f, null])) as Record<
+	CaptionOverrideField,
+	null
+>;
+
+/** The input's fields as stored: given ones normalised (colours in upper case), null for the preset's. */
+function storedFields(input: Partial<TemplateInput>): Partial<Record<CaptionOverrideField, string | null>> {
+	const given = CAPTION_OVERRIDE_FIELDS.filter((f) => input[f] !== undefined);
+	return Object.fromEntries(given.map((f) => [f, input[f] ? normalizeOverride(f, input[f]) : null]));
 }
 
 /**
@@ -163,10 +164,8 @@ export async function createTemplate(
 		workspaceId,
 		name: input.name.trim(),
 		presetId: input.presetId,
-		font: input.font ?? null,
-		textColor: input.textColor?.toUpperCase() ?? null,
-		highlightColor: input.highlightColor?.toUpperCase() ?? null,
-		position: input.position ?? null,
+		...PRESET_FIELDS,
+		...storedFields(input),
 	});
 	if (!row) throw templateQuota(await liveCaptionTemplateCount(db, workspaceId));
 	return withPreview(env, render, row, origin);
@@ -219,10 +218,7 @@ export async function updateTemplate(
 		patch.name = changes.name.trim();
 	}
 	if (changes.presetId !== undefined) patch.presetId = changes.presetId;
-	if (changes.font !== undefined) patch.font = changes.font;
-	if (changes.textColor !== undefined) patch.textColor = changes.textColor?.toUpperCase() ?? null;
-	if (changes.highlightColor !== undefined) patch.highlightColor = changes.highlightColor?.toUpperCase() ?? null;
-	if (changes.position !== undefined) patch.position = changes.position;
+	Object.assign(patch, storedFields(changes));
 	const row =
 		Object.keys(patch).length > 0
 			? await updateCaptionTemplate(db, id, workspaceId, patch)
@@ -267,10 +263,7 @@ function presetView(id: CaptionPresetId): CaptionTemplateView {
 		name: p.name,
 		description: p.description,
 		presetId: id,
-		font: look.font,
-		textColor: look.textColor,
-		highlightColor: look.highlightColor,
-		position: look.position,
+		...fieldsOf(look),
 		overrides: null,
 		previewUrl: null,
 		createdAt: null,
@@ -287,16 +280,8 @@ function customView(row: CaptionTemplateRow): CaptionTemplateView {
 		name: row.name,
 		description: `${base.name}, with the workspace's own settings.`,
 		presetId: row.presetId as CaptionPresetId,
-		font: look.font,
-		textColor: look.textColor,
-		highlightColor: look.highlightColor,
-		position: look.position,
-		overrides: {
-			font: row.font,
-			textColor: row.textColor,
-			highlightColor: row.highlightColor,
-			position: row.position,
-		},
+		...fieldsOf(look),
+		overrides: fieldsOf(row),
 		previewUrl: null,
 		createdAt: row.createdAt,
 		updatedAt: row.updatedAt,

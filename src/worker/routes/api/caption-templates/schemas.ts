@@ -1,12 +1,40 @@
 /** The schemas of /api/caption-templates (the preset looks and a workspace's own templates), and the render client of their previews. */
 import { z } from "@hono/zod-openapi";
-import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS, HEX_COLOR } from "@clipforge/contract";
+import {
+	CAPTION_FONT_IDS,
+	CAPTION_OVERRIDE_FIELDS,
+	CAPTION_POSITIONS,
+	CAPTION_PRESET_IDS,
+	CAPTION_TEMPLATE_FIELDS,
+	HEX_COLOR,
+	type CaptionOverrideField,
+	type TemplateField,
+} from "@clipforge/contract";
 import { createRenderClient } from "../../../services/render-client";
 import { renderInstance } from "../../../services/render-instances";
 
 const Color = z.string().regex(HEX_COLOR, "must be a colour as #RRGGBB").openapi({ example: "#FFE600" });
 export const Font = z.enum(CAPTION_FONT_IDS);
 export const Position = z.enum(CAPTION_POSITIONS);
+
+type Fields = typeof CAPTION_TEMPLATE_FIELDS;
+/** A field's value: one of an enum row's choices, else a string. */
+type ValueOf<K extends CaptionOverrideField> = Fields[K] extends { choices: readonly (infer C)[] } ? C : string;
+
+/** One schema per caption-template field (the contract's CAPTION_TEMPLATE_FIELDS), in the table's order. */
+const perField = <S extends z.ZodType>(schemaOf: (row: TemplateField) => S) =>
+	Object.fromEntries(
+		CAPTION_OVERRIDE_FIELDS.map((f) => [f, schemaOf(CAPTION_TEMPLATE_FIELDS[f] as TemplateField)]),
+	) as Record<CaptionOverrideField, S>;
+const described = <S extends z.ZodType>(schema: S, description: string | undefined) =>
+	description ? schema.openapi({ description }) : schema;
+
+/** A listed template's resolved value: the template's override, else its preset's. */
+const resolvedField = (row: TemplateField): z.ZodType =>
+	described(row.type === "enum" ? z.enum(row.choices) : z.string(), row.help);
+/** A create or update body's value: null = the preset's, absent = unchanged (or the preset's). */
+const inputField = (row: TemplateField): z.ZodType =>
+	described((row.type === "enum" ? z.enum(row.choices) : Color).nullable().optional(), row.inputHelp);
 
 export const CaptionTemplate = z
 	.object({
@@ -20,20 +48,9 @@ export const CaptionTemplate = z
 		presetId: z
 			.enum(CAPTION_PRESET_IDS)
 			.openapi({ description: "The preset look a custom template starts from (a preset's own id)." }),
-		font: Font,
-		textColor: z.string(),
-		highlightColor: z.string().openapi({
-			description:
-				"The spoken word (karaoke), its box (highlight-box), the second line (two-color), emoji and the lower third's bar.",
-		}),
-		position: Position,
+		...(perField(resolvedField) as { [K in CaptionOverrideField]: z.ZodType<ValueOf<K>> }),
 		overrides: z
-			.object({
-				font: z.string().nullable(),
-				textColor: z.string().nullable(),
-				highlightColor: z.string().nullable(),
-				position: z.string().nullable(),
-			})
+			.object(perField(() => z.string().nullable()))
 			.nullable()
 			.openapi({
 				description:
@@ -56,11 +73,8 @@ export const TemplateId = z
 	.transform((id) => id.replace(/^custom:/, ""))
 	.openapi({ param: { name: "id", in: "path" }, example: "custom:ct_3kf9a" });
 
-export const overrides = {
-	font: Font.nullable().optional().openapi({ description: "One of `fonts` in the list; null = the preset's." }),
-	textColor: Color.nullable().optional(),
-	highlightColor: Color.nullable().optional(),
-	position: Position.nullable().optional(),
+export const overrides = perField(inputField) as {
+	[K in CaptionOverrideField]: z.ZodOptional<z.ZodNullable<z.ZodType<ValueOf<K>>>>;
 };
 
 /** Previews are short one-frame jobs: they share the import pool with backgrounds and watermarks. */

@@ -1,37 +1,39 @@
 /** What `caption-templates create` and `update` share: the look's flags, the body they send, how a template reads. */
-import { CAPTION_FONT_IDS, CAPTION_POSITIONS, CAPTION_PRESET_IDS } from "@clipforge/contract/words";
+import {
+	CAPTION_OVERRIDE_FIELDS,
+	CAPTION_PRESET_IDS,
+	CAPTION_TEMPLATE_FIELDS,
+	type CaptionOverrideField,
+} from "@clipforge/contract/words";
 import { Option, type Command } from "commander";
 
-export interface TemplateFlags {
+/** The parsed flags: a name, a preset, and a string per field of the contract's CAPTION_TEMPLATE_FIELDS. */
+export type TemplateFlags = {
 	name?: string;
 	preset?: (typeof CAPTION_PRESET_IDS)[number];
-	font?: (typeof CAPTION_FONT_IDS)[number];
-	textColor?: string;
-	highlightColor?: string;
-	position?: (typeof CAPTION_POSITIONS)[number];
-}
+} & { [K in CaptionOverrideField]?: string };
 
-export const withTemplateFields = (command: Command, preset: "required" | "optional") =>
-	command
-		.addOption(
-			new Option("--preset <id>", "the preset look it starts from")
-				.choices(CAPTION_PRESET_IDS)
-				.makeOptionMandatory(preset === "required"),
-		)
-		.addOption(new Option("--font <font>", "font (installed fonts only)").choices(CAPTION_FONT_IDS))
-		.option("--text-color <#RRGGBB>", "text colour")
-		.option("--highlight-color <#RRGGBB>", "spoken word / box / second line colour")
-		.addOption(new Option("--position <where>", "where the captions sit").choices(CAPTION_POSITIONS));
+/** The preset's flag, then one flag per caption-template field (its row's `cli`; an enum's choices checked). */
+export const withTemplateFields = (command: Command, preset: "required" | "optional") => {
+	command.addOption(
+		new Option("--preset <id>", "the preset look it starts from")
+			.choices(CAPTION_PRESET_IDS)
+			.makeOptionMandatory(preset === "required"),
+	);
+	for (const field of CAPTION_OVERRIDE_FIELDS) {
+		const row = CAPTION_TEMPLATE_FIELDS[field];
+		const option = new Option(row.cli.flag, row.cli.help);
+		command.addOption(row.type === "enum" ? option.choices(row.choices) : option);
+	}
+	return command;
+};
 
 /** The fields given, as the API's body (the others are left out: the preset's, or unchanged). */
 export const templateBody = (opts: TemplateFlags) => {
 	const body = {
 		name: opts.name,
 		presetId: opts.preset,
-		font: opts.font,
-		textColor: opts.textColor,
-		highlightColor: opts.highlightColor,
-		position: opts.position,
+		...Object.fromEntries(CAPTION_OVERRIDE_FIELDS.map((f) => [f, opts[f]])),
 	};
 	return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 };
