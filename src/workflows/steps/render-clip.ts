@@ -8,8 +8,6 @@ import {
 	type ClipRow,
 	type RenderedClipFiles,
 } from "../../worker/db/clips";
-import { enterStage, raiseProgress } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
 import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
@@ -205,7 +203,6 @@ export async function renderClipStep(
 	},
 ) {
 	const { clipId, total } = job;
-	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
 	const clip = await findClip(run.db, clipId);
 	if (!clip) throw new NonRetryableError(`Clip ${clipId} disappeared before rendering.`);
 	const videoKey = r2Keys.clipVideo(run.videoId, clipId);
@@ -235,10 +232,5 @@ export async function renderClipStep(
 		),
 	);
 	await markClipRendered(run.db, clipId, renderedFiles(targets, result));
-	await raiseProgress(
-		run.db,
-		run.videoId,
-		progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total),
-	);
 	return { clipId, videoKey };
 }

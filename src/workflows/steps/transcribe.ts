@@ -4,8 +4,8 @@
  */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { TranscribeResult } from "@clipforge/contract";
-import { enterStage, raiseProgress, recordTranscript } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
+import { recordTranscript } from "../../worker/db/videos";
+import { TRANSCRIBING_SHARES } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { RenderTierError } from "../../worker/services/render-client";
@@ -16,9 +16,7 @@ import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../wo
 import { settingsOf } from "../../worker/settings";
 import { putJson, readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
 
-/** Where the chunks' share of the transcribing band starts (the audio is cut while uploading); they share the next 80%. */
-const EXTRACT_SHARE = 0.15;
-const CHUNKS_SHARE = 0.8;
+const { extract: EXTRACT_SHARE, chunks: CHUNKS_SHARE } = TRANSCRIBING_SHARES;
 
 /**
  * Runs beside the upload: the tier cuts the chunks from its own copy of the download when it has
@@ -45,14 +43,13 @@ export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promi
 	return plan;
 }
 
-/** Chunks run in parallel: each reports its own share of the band (progress only rises). */
+/** Chunks run in parallel: each reports its own share of the band while it runs (progress only rises). */
 export async function transcribeChunk(
 	run: VideoRun,
 	video: LoadedVideo,
 	chunk: ChunkPlan,
 	chunks: number,
 ): Promise<{ key: string }> {
-	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", EXTRACT_SHARE));
 	const key = r2Keys.transcriptChunk(run.videoId, chunk.index);
 	if (!(await run.env.MEDIA.head(key))) {
 		const share = reporter(
@@ -75,12 +72,6 @@ export async function transcribeChunk(
 		);
 		await putJson(run, key, result);
 	}
-	const done = (await run.env.MEDIA.list({ prefix: `transcripts/${run.videoId}/` })).objects.length;
-	await raiseProgress(
-		run.db,
-		run.videoId,
-		progressAt("transcribing", EXTRACT_SHARE + CHUNKS_SHARE * (done / chunks)),
-	);
 	return { key };
 }
 
@@ -104,7 +95,6 @@ export async function mergeTranscript(
 	const key = r2Keys.transcript(run.videoId);
 	await putJson(run, key, transcript);
 	await recordTranscript(run.db, run.videoId, key, transcript.language);
-	await raiseProgress(run.db, run.videoId, progressAt("transcribing", 1));
 	return { key, words: transcript.words.length, language: transcript.language };
 }
 
