@@ -87,7 +87,10 @@ export const FIRST_RUN_PROGRESS: StepProgressTable = {
 	upload: { enter: mark("uploading", 0) },
 	fetchSubtitles: { enter: mark("transcribing", 0) },
 	readSupplied: { enter: mark("transcribing", 0), leave: mark("transcribing", 1) },
-	transcribe: { enter: mark("transcribing", extract), leave: (ended) => mark("transcribing", extract + chunks * ended) },
+	transcribe: {
+		enter: mark("transcribing", extract),
+		leave: (ended) => mark("transcribing", extract + chunks * ended),
+	},
 	merge: { leave: mark("transcribing", 1) },
 	rank: { enter: mark("analyzing", 0), leave: mark("analyzing", 1) },
 	render: RENDER_PROGRESS,

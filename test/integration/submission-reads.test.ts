@@ -28,7 +28,8 @@ function recordingDb(): { db: D1Database; executions: string[][] } {
 	const db = new Proxy(env.DB, {
 		get(target, property) {
 			if (property === "withSession")
-				return (constraint: string) => interceptD1(target.withSession(constraint) as unknown as D1Database, around);
+				return (constraint: string) =>
+					interceptD1(target.withSession(constraint) as unknown as D1Database, around);
 			if (property === "prepare" || property === "batch")
 				return (interceptD1(target, around) as unknown as Record<string, unknown>)[property];
 			const value: unknown = Reflect.get(target, property);

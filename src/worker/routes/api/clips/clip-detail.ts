@@ -14,7 +14,11 @@ import type { ClipDetail } from "../videos/schemas";
 import { clipView } from "../videos/views";
 
 /** A clip of the caller's workspaces and its video, or 404. */
-export async function loadClip(db: Db, id: string, workspaceIds: string[]): Promise<{ clip: ClipRow; video: VideoRow }> {
+export async function loadClip(
+	db: Db,
+	id: string,
+	workspaceIds: string[],
+): Promise<{ clip: ClipRow; video: VideoRow }> {
 	const clip = await findClipIn(db, id, workspaceIds);
 	const video = clip ? await findVideoById(db, clip.videoId) : undefined;
 	if (!clip || !video) throw new ApiError("not_found", `Clip ${id} was not found.`);
@@ -29,7 +33,12 @@ export async function wordsOfClip(env: Pick<Env, "MEDIA">, video: VideoRow, clip
 	return clipWords(transcript.words, clip.startTime, clip.endTime, clip.captionFixes as CaptionFix[] | null);
 }
 
-export async function detailOf(env: Env, origin: string, video: VideoRow, clip: ClipRow): Promise<z.infer<typeof ClipDetail>> {
+export async function detailOf(
+	env: Env,
+	origin: string,
+	video: VideoRow,
+	clip: ClipRow,
+): Promise<z.infer<typeof ClipDetail>> {
 	const [view, words] = await Promise.all([clipView(env, origin, clip), wordsOfClip(env, video, clip)]);
 	// Times as the clip plays them: after the pauses cut out of it, if any.
 	return {
@@ -40,4 +49,3 @@ export async function detailOf(env: Env, origin: string, video: VideoRow, clip: 
 		})),
 	};
 }
-
