@@ -3,7 +3,6 @@
  * refused submission never costs a probe, and nothing is charged unless the video row exists.
  */
 import type { Db } from "../db/client";
-import { balanceOf } from "../db/ledger";
 import { createChargedVideo } from "../db/videos";
 import { projectExists } from "../db/library";
 import { submissionStanding } from "../db/submission-standing";
@@ -159,10 +158,10 @@ async function submitVideo(
 		slots,
 	);
 	// Refused: the captions stored for it belong to no video.
-	if (captions && created !== "created") await env.MEDIA.delete(captionsKey);
-	if (created === "queue_full") throw queueFull(slots!);
-	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
-	if (created === "upload_taken")
+	if (captions && created.outcome !== "created") await env.MEDIA.delete(captionsKey);
+	if (created.outcome === "queue_full") throw queueFull(slots!);
+	if (created.outcome === "insufficient") throw insufficient(cost, created.balance);
+	if (created.outcome === "upload_taken")
 		throw new ApiError("conflict", `Upload ${source.uploadId} was just submitted by another request (or deleted).`);
 
 	if (input.config) await startProcessing(env, db, videoId);
