@@ -206,8 +206,7 @@ function insertVideoStatement(video: NewVideo): SQL {
 
 /** What a charge batch did; a refused one says the balance it was refused with (the 402's details). */
 export type ChargeOutcome =
-	| { outcome: "created" | "upload_taken" }
-	| { outcome: "insufficient" | "queue_full"; balance: number };
+	{ outcome: "created" | "upload_taken" } | { outcome: "insufficient" | "queue_full"; balance: number };
 
 /**
  * Takes `video.minutesCharged` from the workspace and creates the video, its ledger row and its
