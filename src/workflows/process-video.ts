@@ -140,11 +140,14 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 	const staged = stagedSteps(run, step, FIRST_RUN_PROGRESS);
 	const { clips } = await runVideoPlan(
 		{
-			download: () => staged.one("download", DOWNLOAD_STEP, () => downloadSourceStep(run, video)),
-			upload: () => staged.one("upload", DOWNLOAD_STEP, () => uploadSource(run, video)),
+			download: () =>
+				staged.one("download", DOWNLOAD_STEP, (_, progress) => downloadSourceStep(run, video, progress)),
+			upload: () => staged.one("upload", DOWNLOAD_STEP, (_, progress) => uploadSource(run, video, progress)),
 			extractAudio: () => staged.one("extractAudio", RENDER_STEP, () => extractAudioStep(run, video)),
 			transcribe: (chunk, n, total) =>
-				staged.each("transcribe", n, total, TRANSCRIBE_STEP, () => transcribeChunk(run, video, chunk, total)),
+				staged.each("transcribe", n, total, TRANSCRIBE_STEP, (_, progress) =>
+					transcribeChunk(run, video, chunk, progress),
+				),
 			merge: (chunks) => staged.one("merge", DB_STEP, () => mergeTranscript(run, video, chunks)),
 			readSupplied: () => readSupplied(run, staged, video),
 			chapters: (transcript) =>
@@ -211,9 +214,9 @@ function renderOne(
 	total: number,
 	stored: { sourceKey: string; transcriptKey: string; look: RenderLook },
 ) {
-	const job = { clipId, ...stored, total, instance: renderInstance.render(run.env, run.videoId, n) };
-	return staged.each("render", n, total, renderStep(video.config.clipDurationMax), () =>
-		renderClipStep(run, video, job),
+	const job = { clipId, ...stored, instance: renderInstance.render(run.env, run.videoId, n) };
+	return staged.each("render", n, total, renderStep(video.config.clipDurationMax), (_, progress) =>
+		renderClipStep(run, video, job, progress),
 	);
 }
 

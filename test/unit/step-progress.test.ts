@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PROCESSING_STAGES } from "@clipforge/domain";
-import { progressAt } from "../../src/worker/domain/progress";
+import { progressAt, TRANSCRIBING_SHARES } from "../../src/worker/domain/progress";
 import {
 	FIRST_RUN_PROGRESS,
 	REPROCESS_PROGRESS,
@@ -86,6 +86,25 @@ describe("the step runner's stage and progress table", () => {
 		]);
 		expectForward(marks);
 		expect([...new Set(marks.map((m) => m.stage))]).toEqual([...PROCESSING_STAGES]);
+	});
+
+	it("a running job's progress moves across its step's own part of the band: the chunks' and the renders' parts tile", () => {
+		const spans = (key: "transcribe" | "render", total: number) =>
+			Array.from({ length: total }, (_, index) => {
+				const during = FIRST_RUN_PROGRESS[key]!.during!;
+				return typeof during === "function" ? during({ index, total, ended: index }) : during;
+			});
+		for (const [key, total] of [
+			["transcribe", 5],
+			["render", 4],
+		] as const) {
+			const parts = spans(key, total);
+			for (let i = 1; i < total; i++) expect(parts[i]!.from).toBeCloseTo(parts[i - 1]!.to);
+			expect(parts.every((p) => p.from < p.to)).toBe(true);
+		}
+		expect(spans("transcribe", 5)[0]!.from).toBe(TRANSCRIBING_SHARES.extract);
+		expect(spans("transcribe", 5)[4]!.to).toBeCloseTo(TRANSCRIBING_SHARES.extract + TRANSCRIBING_SHARES.chunks);
+		expect(spans("render", 4)[3]!.to).toBe(1);
 	});
 
 	it("a reprocess, started in analyzing, ends the band and renders", () => {

@@ -5,7 +5,6 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { TranscribeResult } from "@clipforge/contract";
 import { recordTranscript } from "../../worker/db/videos";
-import { TRANSCRIBING_SHARES } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { RenderTierError } from "../../worker/services/render-client";
@@ -14,9 +13,15 @@ import { signInternalObjectUrl } from "../../worker/services/signing";
 import { createTranscriber } from "../../worker/services/transcription/transcriber";
 import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../worker/services/transcription/transcript";
 import { settingsOf } from "../../worker/settings";
-import { putJson, readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
-
-const { extract: EXTRACT_SHARE, chunks: CHUNKS_SHARE } = TRANSCRIBING_SHARES;
+import {
+	putJson,
+	readJson,
+	renderJob,
+	storedSource,
+	type LoadedVideo,
+	type StepProgressReport,
+	type VideoRun,
+} from "./run";
 
 /**
  * Runs beside the upload: the tier cuts the chunks from its own copy of the download when it has
@@ -43,21 +48,15 @@ export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promi
 	return plan;
 }
 
-/** Chunks run in parallel: each reports its own share of the band while it runs (progress only rises). */
+/** Chunks run in parallel; each one's progress is placed in its part of the band by the runner (staged-steps.ts). */
 export async function transcribeChunk(
 	run: VideoRun,
 	video: LoadedVideo,
 	chunk: ChunkPlan,
-	chunks: number,
+	progress: StepProgressReport,
 ): Promise<{ key: string }> {
 	const key = r2Keys.transcriptChunk(run.videoId, chunk.index);
 	if (!(await run.env.MEDIA.head(key))) {
-		const share = reporter(
-			run,
-			"transcribing",
-			EXTRACT_SHARE + (CHUNKS_SHARE * chunk.index) / chunks,
-			CHUNKS_SHARE / chunks,
-		);
 		const transcriber = createTranscriber(run.env);
 		const result = await asTranscriptionFailure(() =>
 			transcriber.transcribeChunk(
@@ -67,7 +66,7 @@ export async function transcribeChunk(
 					key: r2Keys.audioChunk(run.videoId, chunk.index),
 				},
 				video.config.language,
-				share,
+				progress,
 			),
 		);
 		await putJson(run, key, result);
