@@ -248,9 +248,12 @@ export const KNOWN_TANGLES: readonly KnownTangle[] = [
 		kind: "folders",
 		members: [
 			...["middleware", "routes", "routes/admin", "routes/api", "routes/internal", "services"],
-			...["api-keys", "auth", "backgrounds", "caption-templates", "clips", "uploads", "videos", "workspaces"].map(
-				(f) => `routes/api/${f}`,
-			),
+			// One folder per resource of several operations (one file each), all reading env.ts's types.
+			...["routes/admin/smoke", "routes/dashboard", "routes/internal/operator"],
+			...[
+				...["api-keys", "auth", "backgrounds", "caption-templates", "clips", "projects", "uploads", "videos"],
+				"workspaces",
+			].map((f) => `routes/api/${f}`),
 			...["chapters", "exports", "smoke", "transcription"].map((f) => `services/${f}`),
 		]
 			.map((f) => `src/worker/${f}`)

@@ -12,7 +12,7 @@ import { refuseDevelopmentSecrets } from "./middleware/refuse-dev-secrets";
 import { serverTiming } from "./middleware/server-timing";
 import { internalObjectRoutes } from "./routes/internal/objects";
 import { smokeRoutes } from "./routes/admin/smoke";
-import { internalOperatorRoutes } from "./routes/internal/orphans";
+import { internalOperatorRoutes } from "./routes/internal/operator";
 import { mcpRoutes } from "./routes/mcp";
 
 export function createApp() {
@@ -28,7 +28,7 @@ export function createApp() {
 	app.get("/healthz", (c) => c.json({ ok: true, service: "clipforge" }));
 	app.route("/", dashboardRoutes);
 	app.route("/internal", internalObjectRoutes);
-	// The operator's smoke check: its own secret, not tenant credentials (routes/admin/smoke.ts).
+	// The operator's smoke check: its own secret, not tenant credentials (routes/admin/smoke/).
 	app.route("/admin", smokeRoutes);
 	app.route("/internal", internalOperatorRoutes);
 	app.use("/api/*", d1Session);

@@ -7,7 +7,8 @@
  * its turn when they are all taken (services/processing-slots.ts). Every step has a fixed name, is safe to repeat (status
  * writes are guarded, R2 keys are fixed, finished work is detected and skipped), and returns only
  * small values (keys, counts). Permanent failures throw NonRetryableError so no retry is wasted.
- * Each step's body is in steps/. A reprocess of a finished video is an instance of its own (id
+ * Each step's body is in steps/; the video's stage and progress are written around the bodies by
+ * staged-steps.ts, from video-plan.ts's table. A reprocess of a finished video is an instance of its own (id
  * `<videoId>-r<n>`) that runs analyzing and generating_clips again (see `reprocess` below); a clip
  * edit is one too (id `<clipId>-e<n>`), rendering that one clip again (see `editClip`).
  */
@@ -40,7 +41,8 @@ import { renderInstance } from "../worker/services/render-instances";
 import { withStepTimeline } from "../worker/services/step-timeline";
 import { settingsOf } from "../worker/settings";
 import { paramsOf, type ClipEditParams, type ProcessVideoParams } from "./params";
-import { runReprocessPlan, runVideoPlan, VIDEO_STEP_NAMES } from "./video-plan";
+import { FIRST_RUN_PROGRESS, REPROCESS_PROGRESS, runReprocessPlan, runVideoPlan } from "./video-plan";
+import { stagedSteps, type StagedSteps } from "./staged-steps";
 
 const DB_STEP: WorkflowStepConfig = {
 	retries: { limit: 5, delay: "2 seconds", backoff: "exponential" },
@@ -134,36 +136,37 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
 		return { status: video.status, clips: 0, notify: false };
 	if ((await waitForSlot(run, step, video)) === "finished") return { status: "finished", clips: 0, notify: false };
 	const { config } = video;
+	// The video's stage and progress are written by the runner, from the plan's table (staged-steps.ts).
+	const staged = stagedSteps(run, step, FIRST_RUN_PROGRESS);
 	const { clips } = await runVideoPlan(
 		{
-			download: () => step.do(VIDEO_STEP_NAMES.download, DOWNLOAD_STEP, () => downloadSourceStep(run, video)),
-			upload: () => step.do(VIDEO_STEP_NAMES.upload, DOWNLOAD_STEP, () => uploadSource(run, video)),
-			extractAudio: () => step.do(VIDEO_STEP_NAMES.extractAudio, RENDER_STEP, () => extractAudioStep(run, video)),
+			download: () =>
+				staged.one("download", DOWNLOAD_STEP, (_, progress) => downloadSourceStep(run, video, progress)),
+			upload: () => staged.one("upload", DOWNLOAD_STEP, (_, progress) => uploadSource(run, video, progress)),
+			extractAudio: () => staged.one("extractAudio", RENDER_STEP, () => extractAudioStep(run, video)),
 			transcribe: (chunk, n, total) =>
-				step.do(VIDEO_STEP_NAMES.transcribe(n, total), TRANSCRIBE_STEP, () =>
-					transcribeChunk(run, video, chunk, total),
+				staged.each("transcribe", n, total, TRANSCRIBE_STEP, (_, progress) =>
+					transcribeChunk(run, video, chunk, progress),
 				),
-			merge: (chunks) => step.do(VIDEO_STEP_NAMES.merge, DB_STEP, () => mergeTranscript(run, video, chunks)),
-			readSupplied: () => readSupplied(run, step, video),
+			merge: (chunks) => staged.one("merge", DB_STEP, () => mergeTranscript(run, video, chunks)),
+			readSupplied: () => readSupplied(run, staged, video),
 			chapters: (transcript) =>
-				step.do(VIDEO_STEP_NAMES.chapters, RANK_STEP, (ctx) =>
-					findChaptersStep(run, transcript.key, rankAttempt(ctx)),
-				),
-			signals: () => step.do(VIDEO_STEP_NAMES.signals, RENDER_STEP, () => computeSignals(run, video)),
-			look: () => prepareLook(run, step, video),
+				staged.one("chapters", RANK_STEP, (ctx) => findChaptersStep(run, transcript.key, rankAttempt(ctx))),
+			signals: () => staged.one("signals", RENDER_STEP, () => computeSignals(run, video)),
+			look: () => prepareLook(run, step, staged, video),
 			rank: async (transcript, signals) =>
 				(
-					await step.do(VIDEO_STEP_NAMES.rank, RANK_STEP, (ctx) =>
+					await staged.one("rank", RANK_STEP, (ctx) =>
 						rankMoments(run, video, transcript.key, signals, rankAttempt(ctx)),
 					)
 				).clipIds,
 			render: (clip) =>
-				renderOne(run, step, video, clip.clipId, clip.index, clip.total, {
+				renderOne(run, staged, video, clip.clipId, clip.index, clip.total, {
 					sourceKey: clip.source.key,
 					transcriptKey: clip.transcript.key,
 					look: clip.look,
 				}),
-			finish: (count) => step.do(VIDEO_STEP_NAMES.finish, DB_STEP, () => finish(run, video, count)),
+			finish: (count) => staged.one("finish", DB_STEP, () => finish(run, video, count)),
 		},
 		settingsOf(run.env).fanOut,
 		{ clipping: !config.skipClipping, supplied: (video.transcript?.source ?? "transcription") !== "transcription" },
@@ -175,27 +178,28 @@ async function processVideo(run: VideoRun, step: WorkflowStep) {
  * The words of supplied captions, or of the source's subtitles once fetched; null when the source
  * no longer serves them (then the audio is transcribed, as for any video).
  */
-async function readSupplied(run: VideoRun, step: WorkflowStep, video: LoadedVideo) {
+async function readSupplied(run: VideoRun, staged: StagedSteps, video: LoadedVideo) {
 	if (video.transcript?.source === "subtitles") {
-		const { fetched } = await step.do("fetch the source's subtitles", RENDER_STEP, () =>
-			fetchSourceSubtitles(run, video),
-		);
+		const { fetched } = await staged.one("fetchSubtitles", RENDER_STEP, () => fetchSourceSubtitles(run, video));
 		if (!fetched) return null;
 	}
-	return step.do("read the supplied words", DB_STEP, () => readSuppliedWords(run, video));
+	return staged.one("readSupplied", DB_STEP, () => readSuppliedWords(run, video));
 }
 
 /** What every clip of the video shares, decided once (each part only when the config asks for it). */
-async function prepareLook(run: VideoRun, step: WorkflowStep, video: LoadedVideo): Promise<RenderLook> {
+async function prepareLook(
+	run: VideoRun,
+	step: WorkflowStep,
+	staged: StagedSteps,
+	video: LoadedVideo,
+): Promise<RenderLook> {
 	const { config } = video;
 	const [watermark, backgroundKey, captions] = await Promise.all([
 		config.enableWatermark ? step.do("prepare the watermark", DB_STEP, () => prepareWatermark(run, video)) : null,
 		config.enableSplitScreen
 			? step.do("prepare the split-screen background", RENDER_STEP, () => prepareBackground(run, video))
 			: null,
-		config.enableCaptions
-			? step.do(VIDEO_STEP_NAMES.look, DB_STEP, () => prepareCaptionLook(run, video))
-			: undefined,
+		config.enableCaptions ? staged.one("look", DB_STEP, () => prepareCaptionLook(run, video)) : undefined,
 	]);
 	return { watermark, backgroundKey, ...(captions ? { captions } : {}) };
 }
@@ -203,16 +207,16 @@ async function prepareLook(run: VideoRun, step: WorkflowStep, video: LoadedVideo
 /** Clip `n` of `total`, on the render pool's instance for that position. */
 function renderOne(
 	run: VideoRun,
-	step: WorkflowStep,
+	staged: StagedSteps,
 	video: LoadedVideo,
 	clipId: string,
 	n: number,
 	total: number,
 	stored: { sourceKey: string; transcriptKey: string; look: RenderLook },
 ) {
-	const job = { clipId, ...stored, total, instance: renderInstance.render(run.env, run.videoId, n) };
-	return step.do(VIDEO_STEP_NAMES.render(n, total), renderStep(video.config.clipDurationMax), () =>
-		renderClipStep(run, video, job),
+	const job = { clipId, ...stored, instance: renderInstance.render(run.env, run.videoId, n) };
+	return staged.each("render", n, total, renderStep(video.config.clipDurationMax), (_, progress) =>
+		renderClipStep(run, video, job, progress),
 	);
 }
 
@@ -244,16 +248,17 @@ async function reprocessSteps(run: VideoRun, step: WorkflowStep, reprocessId: st
 	withWorkspace(run, video.workspaceId);
 	if (reprocess.status !== "processing") return { status: reprocess.status, clips: 0, notify: false };
 	let ranked: Awaited<ReturnType<typeof rankReprocess>> | undefined;
+	const staged = stagedSteps(run, step, REPROCESS_PROGRESS);
 	const { clips } = await runReprocessPlan(
 		{
-			signals: () => step.do(VIDEO_STEP_NAMES.signals, RENDER_STEP, () => reuseOrComputeSignals(run, video)),
-			look: () => prepareLook(run, step, video),
+			signals: () => staged.one("signals", RENDER_STEP, () => reuseOrComputeSignals(run, video)),
+			look: () => prepareLook(run, step, staged, video),
 			rank: async (signals) =>
-				(ranked = await step.do(VIDEO_STEP_NAMES.rank, RANK_STEP, (ctx) =>
+				(ranked = await staged.one("rank", RANK_STEP, (ctx) =>
 					rankReprocess(run, video, reprocess, signals, rankAttempt(ctx)),
 				)).clipIds,
 			render: (clipId, n, total, look) =>
-				renderOne(run, step, video, clipId, n, total, {
+				renderOne(run, staged, video, clipId, n, total, {
 					sourceKey: reprocess.sourceKey,
 					transcriptKey: reprocess.transcriptKey,
 					look,

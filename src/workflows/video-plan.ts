@@ -20,6 +20,8 @@ import { inPool } from "../worker/lib/in-pool";
 
 export { inPool };
 import type { FanOut } from "../worker/settings";
+import type { ProcessingStage } from "@clipforge/domain";
+import { TRANSCRIBING_SHARES } from "../worker/domain/progress";
 
 export type { FanOut };
 
@@ -34,6 +36,8 @@ export const VIDEO_STEP_NAMES = {
 	extractAudio: "extract audio",
 	transcribe: (index: number, total: number) => `transcribe chunk ${index + 1} of ${total}`,
 	merge: "merge transcript",
+	fetchSubtitles: "fetch the source's subtitles",
+	readSupplied: "read the supplied words",
 	chapters: "find chapters",
 	signals: "compute signals",
 	look: "prepare the caption look",
@@ -41,6 +45,89 @@ export const VIDEO_STEP_NAMES = {
 	render: (index: number, total: number) => `render clip ${index + 1} of ${total}`,
 	finish: "finish",
 } as const;
+
+/** A point of a video's progress: a processing stage, and how far through its band (0..1, domain/progress.ts). */
+export interface StageMark {
+	stage: ProcessingStage;
+	at: number;
+}
+
+/** The part of a stage's band (from and to, 0..1 of it) that a running job's own progress moves across. */
+export interface StageSpan {
+	stage: ProcessingStage;
+	from: number;
+	to: number;
+}
+
+/** Where a step stands in its family: its index of `total`, and how many of the family had ended when it began. */
+export interface StepPlace {
+	index: number;
+	total: number;
+	ended: number;
+}
+
+/**
+ * What a step writes of the video's stage and progress. The step runner (staged-steps.ts) writes it
+ * around the step's body, which only does its work: `enter` the stage before the body (a stage only
+ * moves forward, progress only rises), `during` the span its job's own progress (0..1) moves across,
+ * `leave` the progress reached once the body returned (a counted step, one of a fan-out, from the
+ * share of its family that has ended, itself included), `next` the stage it hands over to.
+ */
+export interface StepProgress {
+	enter?: StageMark;
+	during?: StageSpan | ((place: StepPlace) => StageSpan);
+	leave?: StageMark | ((ended: number) => StageMark);
+	next?: StageMark;
+}
+
+export type StepProgressTable = Partial<Record<keyof typeof VIDEO_STEP_NAMES, StepProgress>>;
+
+const mark = (stage: ProcessingStage, at: number): StageMark => ({ stage, at });
+const { extract, chunks } = TRANSCRIBING_SHARES;
+/** Each clip rendered moves its share of generating_clips, however many render at once. */
+const RENDER_PROGRESS: StepProgress = {
+	enter: mark("generating_clips", 0),
+	during: ({ ended, total }) => ({ stage: "generating_clips", from: ended / total, to: (ended + 1) / total }),
+	leave: (ended) => mark("generating_clips", ended),
+};
+/** Chunk `index` of `total` moves its own part of the chunks' share of the transcribing band. */
+const chunkSpan = ({ index, total }: StepPlace): StageSpan => ({
+	stage: "transcribing",
+	from: extract + (chunks * index) / total,
+	to: extract + (chunks * (index + 1)) / total,
+});
+
+/**
+ * A first run's stages, step by step: downloading → uploading → transcribing → analyzing →
+ * generating_clips (finishing completes the video, db/videos.ts markCompleted). The download moves
+ * the video to `uploading` itself: the upload, the audio and the loudness all start from its file at
+ * once, so the stage moves there rather than in whichever of them starts first; extracting the audio
+ * reports nothing and leaves the stage to the chunks (the video is still `uploading`).
+ */
+export const FIRST_RUN_PROGRESS: StepProgressTable = {
+	download: {
+		enter: mark("downloading", 0),
+		during: { stage: "downloading", from: 0, to: 1 },
+		next: mark("uploading", 0),
+	},
+	upload: { enter: mark("uploading", 0), during: { stage: "uploading", from: 0, to: 1 } },
+	fetchSubtitles: { enter: mark("transcribing", 0) },
+	readSupplied: { enter: mark("transcribing", 0), leave: mark("transcribing", 1) },
+	transcribe: {
+		enter: mark("transcribing", extract),
+		during: chunkSpan,
+		leave: (ended) => mark("transcribing", extract + chunks * ended),
+	},
+	merge: { leave: mark("transcribing", 1) },
+	rank: { enter: mark("analyzing", 0), leave: mark("analyzing", 1) },
+	render: RENDER_PROGRESS,
+};
+
+/** A reprocess starts in `analyzing` (db/reprocesses.ts, with its charge): its ranking only ends the band. */
+export const REPROCESS_PROGRESS: StepProgressTable = {
+	rank: { leave: mark("analyzing", 1) },
+	render: RENDER_PROGRESS,
+};
 
 /** What a first run's steps take and give; the workflow's are durable steps, the simulator's virtual. */
 export interface VideoSteps<Source, Chunk, Transcript, Signals, Look> {

@@ -208,7 +208,7 @@ describe("workflow steps per instance, worst cases", () => {
 	});
 
 	it("every instance id fits Workflows' 64 characters of [a-zA-Z0-9_-]", () => {
-		// A smoke check's instance is `smoke-` and a UUID's 32 hex digits (routes/admin/smoke.ts).
+		// A smoke check's instance is `smoke-` and a UUID's 32 hex digits (routes/admin/smoke/).
 		const ids = [
 			videoId,
 			reprocessIdOf(videoId, 9999),

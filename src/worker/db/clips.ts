@@ -123,16 +123,6 @@ export async function markClipRendered(db: Db, clipId: string, files: RenderedCl
 		.where(eq(clips.id, clipId));
 }
 
-/** Rendered clips of the video (of one generation: a reprocess renders beside the clips it replaces). */
-export async function completedClipCount(db: Db, videoId: string, generation = 0): Promise<number> {
-	const row = await db
-		.select({ n: count() })
-		.from(clips)
-		.where(and(eq(clips.videoId, videoId), eq(clips.status, "completed"), eq(clips.generation, generation)))
-		.get();
-	return row?.n ?? 0;
-}
-
 export async function deleteClips(db: Db, videoId: string): Promise<void> {
 	await db.delete(clips).where(eq(clips.videoId, videoId));
 }

@@ -1,15 +1,15 @@
 /** Idempotency keys of submissions: reserved by the first request, then holding its response for 24 h. */
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import type { Db } from "./client";
+import { NOW, type Db } from "./client";
 import { idempotencyKeys } from "./schema";
 
 const byKey = (workspaceId: string, key: string) =>
 	and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
 
 /**
- * Forgets the key if it was used before `cutoff`, or reserved before `abandonedCutoff` and never
- * answered (its request died between the two: a lost D1 answer, an isolate gone), then tries to
- * reserve it. @returns true when this request holds it.
+ * Reserves the key in one statement: a new key is inserted; a used one is taken over only if it was
+ * used before `cutoff`, or reserved before `abandonedCutoff` and never answered (its request died
+ * between the two: a lost D1 answer, an isolate gone). @returns true when this request holds it.
  */
 export async function reserveKey(
 	db: Db,
@@ -19,14 +19,17 @@ export async function reserveKey(
 	cutoff: string,
 	abandonedCutoff: string,
 ): Promise<boolean> {
-	const abandoned = and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, abandonedCutoff));
-	await db
-		.delete(idempotencyKeys)
-		.where(and(byKey(workspaceId, key), or(lt(idempotencyKeys.createdAt, cutoff), abandoned)));
+	const k = idempotencyKeys;
+	const abandoned = and(isNull(k.responseStatus), lt(k.createdAt, abandonedCutoff));
 	const reserved = await db
-		.insert(idempotencyKeys)
+		.insert(k)
 		.values({ workspaceId, key, requestHash })
-		.onConflictDoNothing()
+		.onConflictDoUpdate({
+			target: [k.workspaceId, k.key],
+			// What a fresh reservation holds: this request's hash, no response, created now.
+			set: { requestHash, responseStatus: null, responseBody: null, createdAt: NOW },
+			setWhere: or(lt(k.createdAt, cutoff), abandoned),
+		})
 		.run();
 	return reserved.meta.changes === 1;
 }

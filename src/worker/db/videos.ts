@@ -204,6 +204,10 @@ function insertVideoStatement(video: NewVideo): SQL {
 		WHERE ${AFTER_CHANGE}`;
 }
 
+/** What a charge batch did; a refused one says the balance it was refused with (the 402's details). */
+export type ChargeOutcome =
+	{ outcome: "created" | "upload_taken" } | { outcome: "insufficient" | "queue_full"; balance: number };
+
 /**
  * Takes `video.minutesCharged` from the workspace and creates the video, its ledger row and its
  * first event, all or nothing. The debit's `minutes_balance >= cost` guard runs inside the
@@ -211,14 +215,14 @@ function insertVideoStatement(video: NewVideo): SQL {
  * starts processing (`slots` given) is also refused when `slots.maxWaiting` videos of the
  * workspace already wait for a slot, and claims a slot in the same batch when one is free.
  * A video made of an upload is created only while the upload is `completed`, and claims it (`used`).
- * @returns "created"; "insufficient" when the balance was too low; "queue_full"; "upload_taken"
- * when the upload was claimed by another request meanwhile.
+ * @returns "created"; "insufficient" when the balance was too low (with the balance read once
+ * after it); "queue_full"; "upload_taken" when the upload was claimed by another request meanwhile.
  */
 export async function createChargedVideo(
 	db: Db,
 	video: NewVideo,
 	slots: { limit: number; maxWaiting: number } | null,
-): Promise<"created" | "insufficient" | "queue_full" | "upload_taken"> {
+): Promise<ChargeOutcome> {
 	const cost = video.minutesCharged;
 	const guards: SQL[] = [];
 	if (slots) guards.push(sql`${waitingCount(video.workspaceId)} < ${slots.maxWaiting}`);
@@ -235,9 +239,10 @@ export async function createChargedVideo(
 		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
 		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
 	]);
-	if (results[1]?.meta.changes === 1) return "created";
-	if (video.uploadId && !(await uploadStillCompleted(db, video.uploadId))) return "upload_taken";
-	return (await balanceOf(db, video.workspaceId)) >= cost && slots ? "queue_full" : "insufficient";
+	if (results[1]?.meta.changes === 1) return { outcome: "created" };
+	if (video.uploadId && !(await uploadStillCompleted(db, video.uploadId))) return { outcome: "upload_taken" };
+	const balance = await balanceOf(db, video.workspaceId);
+	return { outcome: balance >= cost && slots ? "queue_full" : "insufficient", balance };
 }
 
 // ---------------------------------------------------------------- status and progress

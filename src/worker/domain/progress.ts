@@ -12,6 +12,12 @@ export const PROGRESS_BANDS: Record<ProcessingStage, readonly [number, number]> 
 	generating_clips: [65, 99],
 };
 
+/**
+ * How the transcribing band is shared: extracting the audio (while the source uploads) takes its
+ * first 15%, the chunks the next 80% (each its own part), merging them the rest.
+ */
+export const TRANSCRIBING_SHARES = { extract: 0.15, chunks: 0.8 } as const;
+
 const bandOf = (status: VideoStatus) =>
 	(PROGRESS_BANDS as Partial<Record<VideoStatus, readonly [number, number]>>)[status];
 

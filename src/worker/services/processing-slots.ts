@@ -28,8 +28,15 @@ export async function slotRulesOf(
 	db: Db,
 	workspaceId: string,
 ): Promise<SlotRules> {
+	return slotRulesFor(env, (await planOf(db, workspaceId)) ?? null);
+}
+
+/** The rules of a plan already read (a submission reads it with its standing, db/submission-standing.ts). */
+export function slotRulesFor(
+	env: Pick<Env, "MAX_CONCURRENT_VIDEOS" | "MAX_QUEUED_VIDEOS">,
+	plan: { maxConcurrentVideos: number | null } | null,
+): SlotRules {
 	const settings = settingsOf(env);
-	const plan = await planOf(db, workspaceId);
 	return {
 		limit: Math.max(1, plan?.maxConcurrentVideos ?? settings.maxConcurrentVideos),
 		maxWaiting: settings.maxQueuedVideos,

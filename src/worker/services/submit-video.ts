@@ -3,11 +3,10 @@
  * refused submission never costs a probe, and nothing is charged unless the video row exists.
  */
 import type { Db } from "../db/client";
-import { balanceOf } from "../db/ledger";
 import { createChargedVideo } from "../db/videos";
 import { projectExists } from "../db/library";
-import { waitingVideos } from "../db/slots";
-import { assertActivePlan } from "./active-plan";
+import { submissionStanding } from "../db/submission-standing";
+import { activePlan } from "./active-plan";
 import { ApiError } from "../errors";
 import { minutesFor } from "../domain/minutes";
 import { boundedProbe } from "../domain/video-info";
@@ -16,7 +15,7 @@ import { assertCaptionTemplate } from "./caption-templates";
 import { assertBackgroundChoice, assertTimeframeInside, startProcessing } from "./configure-video";
 import { newId } from "./crypto";
 import { RenderTierError, type RenderClient } from "./render-client";
-import { queueFull, slotRulesOf } from "./processing-slots";
+import { queueFull, slotRulesFor } from "./processing-slots";
 import { parseSourceUrl } from "./source-url";
 import { sourceLimitsFor } from "../settings";
 import { findUpload } from "../db/uploads";
@@ -108,13 +107,14 @@ async function submitVideo(
 	source: SourceOf,
 ) {
 	const webhookUrl = input.webhookUrl ? parseSourceUrl(input.webhookUrl, env, "webhookUrl").toString() : null;
+	// The workspace's plan, balance and queue in one read; its refusals still come after the references' 404s.
+	const standing = await submissionStanding(db, input.workspaceId);
 	await assertReferencesInWorkspace(db, input);
-	const plan = await assertActivePlan(db, input.workspaceId);
-	const balance = await balanceOf(db, input.workspaceId);
-	if (balance <= 0) throw insufficient(1, balance);
+	const plan = activePlan(standing.plan);
+	if (standing.balance <= 0) throw insufficient(1, standing.balance);
 	// Cheap first look (the charge's batch checks again, atomically): a full queue costs no probe.
-	const slots = input.config ? await slotRulesOf(env, db, input.workspaceId) : null;
-	if (slots && (await waitingVideos(db, input.workspaceId)) >= slots.maxWaiting) throw queueFull(slots);
+	const slots = input.config ? slotRulesFor(env, standing.plan) : null;
+	if (slots && standing.waiting >= slots.maxWaiting) throw queueFull(slots);
 
 	// Captions are read before the probe: a file that is not captions costs no probe.
 	const captions = input.captions ? await readSuppliedCaptions(env, input.captions) : null;
@@ -158,10 +158,10 @@ async function submitVideo(
 		slots,
 	);
 	// Refused: the captions stored for it belong to no video.
-	if (captions && created !== "created") await env.MEDIA.delete(captionsKey);
-	if (created === "queue_full") throw queueFull(slots!);
-	if (created === "insufficient") throw insufficient(cost, await balanceOf(db, input.workspaceId));
-	if (created === "upload_taken")
+	if (captions && created.outcome !== "created") await env.MEDIA.delete(captionsKey);
+	if (created.outcome === "queue_full") throw queueFull(slots!);
+	if (created.outcome === "insufficient") throw insufficient(cost, created.balance);
+	if (created.outcome === "upload_taken")
 		throw new ApiError("conflict", `Upload ${source.uploadId} was just submitted by another request (or deleted).`);
 
 	if (input.config) await startProcessing(env, db, videoId);

@@ -1,8 +1,6 @@
 /** Steps "compute signals" (loudness from the tier) and "rank moments" (the clips, stored queued). */
 import type { AudioSignals } from "@clipforge/contract";
 import { replaceClips } from "../../worker/db/clips";
-import { enterStage, raiseProgress } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
 import { frameOf } from "../../worker/domain/video-config";
 import { newId } from "../../worker/services/crypto";
 import { r2Keys } from "../../worker/services/r2-keys";
@@ -82,7 +80,6 @@ export async function rankMoments(
 	signals: { key: string; intervals: number },
 	options: RankOptions = {},
 ): Promise<{ clipIds: string[] }> {
-	await enterStage(run.db, run.videoId, "analyzing", progressAt("analyzing", 0));
 	const { clips, rankedBy, note } = await rankTranscript(run, video, transcriptKey, signals, options);
 	const ids = clips.map(() => newClipId());
 	await replaceClips(
@@ -91,7 +88,6 @@ export async function rankMoments(
 		clips.map((clip, n) => ({ ...clip, id: ids[n]! })),
 		{ rankedBy, note },
 	);
-	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
 	return { clipIds: ids };
 }
 

@@ -1,15 +1,7 @@
 /** Step "render clip N of M": one clip through the tier, from the source in R2 to its MP4 and JPEG. */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
-import {
-	completedClipCount,
-	findClip,
-	markClipRendered,
-	type ClipRow,
-	type RenderedClipFiles,
-} from "../../worker/db/clips";
-import { enterStage, raiseProgress } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
+import { findClip, markClipRendered, type ClipRow, type RenderedClipFiles } from "../../worker/db/clips";
 import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
@@ -18,7 +10,7 @@ import type { RenderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
 import type { Transcript } from "@clipforge/moments/text";
 import { backgroundDeleted, isWorkspaceBackground, type RenderLook } from "./look";
-import { readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
+import { readJson, renderJob, storedSource, type LoadedVideo, type StepProgressReport, type VideoRun } from "./run";
 
 /** A clip as the tier is asked to draw it: where it is, what is said in it, where its files go. */
 export interface ClipToRender {
@@ -200,12 +192,11 @@ export async function renderClipStep(
 		sourceKey: string;
 		transcriptKey: string;
 		look: RenderLook;
-		total: number;
 		instance: string;
 	},
+	progress: StepProgressReport,
 ) {
-	const { clipId, total } = job;
-	await enterStage(run.db, run.videoId, "generating_clips", progressAt("generating_clips", 0));
+	const { clipId } = job;
 	const clip = await findClip(run.db, clipId);
 	if (!clip) throw new NonRetryableError(`Clip ${clipId} disappeared before rendering.`);
 	const videoKey = r2Keys.clipVideo(run.videoId, clipId);
@@ -223,22 +214,9 @@ export async function renderClipStep(
 		...signed.look,
 		captions,
 	});
-	const doneBefore = await completedClipCount(run.db, run.videoId, clip.generation);
 	const result = await whileBackgroundKept(run, job.look.backgroundKey, () =>
-		renderJob(
-			run,
-			"Rendering a clip",
-			job.instance as RenderInstance,
-			"renderClip",
-			request,
-			reporter(run, "generating_clips", doneBefore / total, 1 / total),
-		),
+		renderJob(run, "Rendering a clip", job.instance as RenderInstance, "renderClip", request, progress),
 	);
 	await markClipRendered(run.db, clipId, renderedFiles(targets, result));
-	await raiseProgress(
-		run.db,
-		run.videoId,
-		progressAt("generating_clips", (await completedClipCount(run.db, run.videoId, clip.generation)) / total),
-	);
 	return { clipId, videoKey };
 }

@@ -8,9 +8,8 @@ import type { AudioSignals } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { replaceGenerationClips } from "../../worker/db/clips";
 import { completeReprocess, findReprocess } from "../../worker/db/reprocesses";
-import { findVideoById, raiseProgress } from "../../worker/db/videos";
+import { findVideoById } from "../../worker/db/videos";
 import { noClipsSettlement } from "../../worker/domain/minutes";
-import { progressAt } from "../../worker/domain/progress";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
 import type { RankOptions } from "@clipforge/moments/rank-moments";
@@ -71,7 +70,6 @@ export async function rankReprocess(
 		reprocess.number,
 		clips.map((clip, n) => ({ ...clip, id: ids[n]! })),
 	);
-	await raiseProgress(run.db, run.videoId, progressAt("analyzing", 1));
 	return { clipIds: ids, rankedBy, note };
 }
 

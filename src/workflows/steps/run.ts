@@ -1,19 +1,17 @@
 /**
  * What every step body works with: the video being processed and its bindings, plus the helpers
- * they share (progress inside a stage, render-tier jobs as readable failures, stored JSON).
+ * they share (render-tier jobs as readable failures, stored JSON).
  */
 import type { JobName, JobRequest, JobResult, SourceLimits } from "@clipforge/contract";
 import { NonRetryableError } from "cloudflare:workflows";
 import { getDb, type Db } from "../../worker/db/client";
 import { logger, type Logger } from "../../worker/lib/log";
 import { OutgoingSlots, SLOW_CALL_SLOTS, withOutgoingSlots } from "../../worker/lib/outgoing-slots";
-import { findVideoById, raiseProgress, type TranscriptRecord } from "../../worker/db/videos";
+import { findVideoById, type TranscriptRecord } from "../../worker/db/videos";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { planOf } from "../../worker/db/workspaces";
 import { sourceLimitsFor } from "../../worker/settings";
-import { progressAt } from "../../worker/domain/progress";
 import { VideoConfigInput, type VideoConfig } from "../../worker/domain/video-config";
-import type { ProcessingStage } from "@clipforge/domain";
 import { createRenderClient, RenderTierError } from "../../worker/services/render-client";
 import type { RenderInstance } from "../../worker/services/render-instances";
 
@@ -87,34 +85,10 @@ export async function storedSource(run: VideoRun): Promise<{ key: string; start:
 }
 
 /**
- * A job's 0..1 progress as the video's progress inside `stage`, from `from` over `share` of the
- * stage's band. D1 sees at most one write a second (plus the last value): a job can report many
- * times a second.
+ * A running job's progress, 0..1 of its own work: the step runner (staged-steps.ts) hands a step's
+ * body one already placed in the step's part of the band, so a body never writes progress itself.
  */
-export function reporter(
-	run: VideoRun,
-	stage: ProcessingStage,
-	from = 0,
-	share = 1,
-): (fraction: number) => Promise<void> {
-	const report = throttled((value) => raiseProgress(run.db, run.videoId, value));
-	return (fraction) => report(progressAt(stage, from + fraction * share));
-}
-
-export function throttled(
-	write: (value: number) => Promise<void>,
-	intervalMs = 1000,
-): (value: number) => Promise<void> {
-	let lastAt = 0;
-	let lastValue = -1;
-	return async (value) => {
-		const now = Date.now();
-		if (value <= lastValue || (now - lastAt < intervalMs && value < 100)) return;
-		lastAt = now;
-		lastValue = value;
-		await write(value);
-	};
-}
+export type StepProgressReport = (fraction: number) => Promise<void>;
 
 /**
  * A render-tier job whose failure becomes a sentence a user can read, retryable or not.

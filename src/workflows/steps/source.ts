@@ -6,27 +6,20 @@
  * key of its own and the rest of the upload is deleted, else both steps only check it is there.
  */
 import { NonRetryableError } from "cloudflare:workflows";
-import { enterStage, recordSource, recordSourceFrame } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
+import { recordSource, recordSourceFrame } from "../../worker/db/videos";
 import { storedFrameOf } from "../../worker/domain/sources";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { renderInstance } from "../../worker/services/render-instances";
 import { signInternalObjectUrl } from "../../worker/services/signing";
-import { renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
+import { renderJob, storedSource, type LoadedVideo, type StepProgressReport, type VideoRun } from "./run";
 
-/**
- * Ends in `uploading`: the upload, the audio and the loudness all start from the downloaded file
- * at once (video-plan.ts), so the stage moves here rather than in whichever of them starts first.
- */
-export async function downloadSourceStep(run: VideoRun, video: LoadedVideo) {
-	await enterStage(run.db, run.videoId, "downloading", 0);
-	const result = video.sourceType === "upload" ? await keepUploadFrame(run, video) : await download(run, video);
-	await enterStage(run.db, run.videoId, "uploading", progressAt("uploading", 0));
-	return result;
+/** The source into the tier (or an upload's time frame kept); its stages are the runner's (video-plan.ts FIRST_RUN_PROGRESS). */
+export async function downloadSourceStep(run: VideoRun, video: LoadedVideo, progress: StepProgressReport) {
+	return video.sourceType === "upload" ? keepUploadFrame(run, video) : download(run, video, progress);
 }
 
 /** The tier downloads the source and keeps its time frame; where the kept file begins is recorded first. */
-async function download(run: VideoRun, video: LoadedVideo) {
+async function download(run: VideoRun, video: LoadedVideo, progress: StepProgressReport) {
 	await recordSourceFrame(run.db, run.videoId, storedFrameOf(video.config, video.duration)?.start ?? 0);
 	return renderJob(
 		run,
@@ -34,7 +27,7 @@ async function download(run: VideoRun, video: LoadedVideo) {
 		renderInstance.video(run.env, run.videoId),
 		"download",
 		downloadRequest(run, video),
-		reporter(run, "downloading"),
+		progress,
 	);
 }
 
@@ -68,8 +61,11 @@ async function keepUploadFrame(run: VideoRun, video: LoadedVideo): Promise<{ byt
 }
 
 /** Skipped when R2 already has it (a repeated step). */
-export async function uploadSource(run: VideoRun, video: LoadedVideo): Promise<{ key: string; bytes: number }> {
-	await enterStage(run.db, run.videoId, "uploading", progressAt("uploading", 0));
+export async function uploadSource(
+	run: VideoRun,
+	video: LoadedVideo,
+	progress: StepProgressReport,
+): Promise<{ key: string; bytes: number }> {
 	const { key } = await storedSource(run);
 	let bytes = (await run.env.MEDIA.head(key))?.size;
 	if (bytes === undefined && video.sourceType === "upload") bytes = await storedUploadBytes(run);
@@ -81,7 +77,7 @@ export async function uploadSource(run: VideoRun, video: LoadedVideo): Promise<{
 			renderInstance.video(run.env, run.videoId),
 			"uploadSource",
 			{ ...downloadRequest(run, video), putUrl },
-			reporter(run, "uploading"),
+			progress,
 		);
 		bytes = result.bytes;
 	}

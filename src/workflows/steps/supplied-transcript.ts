@@ -5,8 +5,7 @@
  * the time frame's words), so everything after (chapters, ranking, captions) is the same.
  */
 import { NonRetryableError } from "cloudflare:workflows";
-import { enterStage, raiseProgress, recordTranscribedInstead, recordTranscript } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
+import { recordTranscribedInstead, recordTranscript } from "../../worker/db/videos";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { createRenderClient, RenderTierError } from "../../worker/services/render-client";
@@ -30,7 +29,6 @@ export async function fetchSourceSubtitles(run: VideoRun, video: LoadedVideo): P
 	if (!track) return { fetched: false };
 	const key = r2Keys.sourceSubtitles(run.videoId);
 	if (await run.env.MEDIA.head(key)) return { fetched: true };
-	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", 0));
 	try {
 		await createRenderClient(run.env, renderInstance.video(run.env, run.videoId)).run("subtitles", {
 			videoId: run.videoId,
@@ -49,7 +47,6 @@ export async function fetchSourceSubtitles(run: VideoRun, video: LoadedVideo): P
 
 /** The supplied captions or the fetched subtitles as the video's stored transcript (the time frame's words only). */
 export async function readSuppliedWords(run: VideoRun, video: LoadedVideo): Promise<ReadWords> {
-	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", 0));
 	const cues = await storedCues(run, video);
 	const language = video.transcript?.language ?? guessLanguage(cues.map((c) => c.text).join(" ")) ?? "und";
 	const transcript = transcriptFromCues(cues, {
@@ -66,7 +63,6 @@ export async function readSuppliedWords(run: VideoRun, video: LoadedVideo): Prom
 	const key = r2Keys.transcript(run.videoId);
 	await putJson(run, key, transcript);
 	await recordTranscript(run.db, run.videoId, key, language);
-	await raiseProgress(run.db, run.videoId, progressAt("transcribing", 1));
 	return { key, words: transcript.words.length, language };
 }
 

@@ -4,8 +4,7 @@
  */
 import { NonRetryableError } from "cloudflare:workflows";
 import type { TranscribeResult } from "@clipforge/contract";
-import { enterStage, raiseProgress, recordTranscript } from "../../worker/db/videos";
-import { progressAt } from "../../worker/domain/progress";
+import { recordTranscript } from "../../worker/db/videos";
 import { frameOf } from "../../worker/domain/video-config";
 import { r2Keys } from "../../worker/services/r2-keys";
 import { RenderTierError } from "../../worker/services/render-client";
@@ -14,11 +13,15 @@ import { signInternalObjectUrl } from "../../worker/services/signing";
 import { createTranscriber } from "../../worker/services/transcription/transcriber";
 import { mergeChunkTranscripts, planAudioChunks, type ChunkPlan } from "../../worker/services/transcription/transcript";
 import { settingsOf } from "../../worker/settings";
-import { putJson, readJson, renderJob, reporter, storedSource, type LoadedVideo, type VideoRun } from "./run";
-
-/** Where the chunks' share of the transcribing band starts (the audio is cut while uploading); they share the next 80%. */
-const EXTRACT_SHARE = 0.15;
-const CHUNKS_SHARE = 0.8;
+import {
+	putJson,
+	readJson,
+	renderJob,
+	storedSource,
+	type LoadedVideo,
+	type StepProgressReport,
+	type VideoRun,
+} from "./run";
 
 /**
  * Runs beside the upload: the tier cuts the chunks from its own copy of the download when it has
@@ -45,22 +48,15 @@ export async function extractAudioStep(run: VideoRun, video: LoadedVideo): Promi
 	return plan;
 }
 
-/** Chunks run in parallel: each reports its own share of the band (progress only rises). */
+/** Chunks run in parallel; each one's progress is placed in its part of the band by the runner (staged-steps.ts). */
 export async function transcribeChunk(
 	run: VideoRun,
 	video: LoadedVideo,
 	chunk: ChunkPlan,
-	chunks: number,
+	progress: StepProgressReport,
 ): Promise<{ key: string }> {
-	await enterStage(run.db, run.videoId, "transcribing", progressAt("transcribing", EXTRACT_SHARE));
 	const key = r2Keys.transcriptChunk(run.videoId, chunk.index);
 	if (!(await run.env.MEDIA.head(key))) {
-		const share = reporter(
-			run,
-			"transcribing",
-			EXTRACT_SHARE + (CHUNKS_SHARE * chunk.index) / chunks,
-			CHUNKS_SHARE / chunks,
-		);
 		const transcriber = createTranscriber(run.env);
 		const result = await asTranscriptionFailure(() =>
 			transcriber.transcribeChunk(
@@ -70,17 +66,11 @@ export async function transcribeChunk(
 					key: r2Keys.audioChunk(run.videoId, chunk.index),
 				},
 				video.config.language,
-				share,
+				progress,
 			),
 		);
 		await putJson(run, key, result);
 	}
-	const done = (await run.env.MEDIA.list({ prefix: `transcripts/${run.videoId}/` })).objects.length;
-	await raiseProgress(
-		run.db,
-		run.videoId,
-		progressAt("transcribing", EXTRACT_SHARE + CHUNKS_SHARE * (done / chunks)),
-	);
 	return { key };
 }
 
@@ -104,7 +94,6 @@ export async function mergeTranscript(
 	const key = r2Keys.transcript(run.videoId);
 	await putJson(run, key, transcript);
 	await recordTranscript(run.db, run.videoId, key, transcript.language);
-	await raiseProgress(run.db, run.videoId, progressAt("transcribing", 1));
 	return { key, words: transcript.words.length, language: transcript.language };
 }
 

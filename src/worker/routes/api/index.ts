@@ -18,27 +18,28 @@ import { PUBLIC_AUTH_PATHS, registerAuth } from "./auth";
 import { registerBackgrounds } from "./backgrounds";
 import { PUBLIC_CAPTION_PREVIEW_PATHS, registerCaptionPreviews } from "./caption-previews";
 import { registerCaptionTemplates } from "./caption-templates";
-import { registerClip } from "./clips/clip";
-import { PUBLIC_CLIP_PATHS, registerClipFiles } from "./clips/files";
+import { PUBLIC_CLIP_PATHS, registerClip, registerClipFiles } from "./clips";
 import { registerProjects } from "./projects";
 import { PUBLIC_UPLOAD_PATHS, registerUploads } from "./uploads";
-import { registerChapters } from "./videos/chapters";
-import { registerClips } from "./videos/clips";
-import { registerConfigure } from "./videos/config";
-import { registerExport } from "./videos/export";
-import { registerReprocess } from "./videos/reprocess";
-import { PUBLIC_SOURCE_PATHS, registerSourceFile } from "./videos/source-file";
-import { registerSourceUrl } from "./videos/source-url";
-import { registerSubmitHosted } from "./videos/hosted";
-import { registerSubmitUpload } from "./videos/upload";
-import { registerVideoList } from "./videos/list";
-import { registerStatus } from "./videos/status";
-import { registerTranscript } from "./videos/transcript";
-import { registerDeleteVideo, registerVideo } from "./videos/video";
-import { registerVideoWebhooks } from "./videos/webhooks";
-import { registerWorkspaceList } from "./workspaces/list";
-import { registerWatermark } from "./workspaces/watermark";
-import { registerWorkspaceWebhook } from "./workspaces/webhook";
+import {
+	PUBLIC_SOURCE_PATHS,
+	registerChapters,
+	registerClips,
+	registerConfigure,
+	registerDeleteVideo,
+	registerExport,
+	registerReprocess,
+	registerSourceFile,
+	registerSourceUrl,
+	registerStatus,
+	registerSubmitHosted,
+	registerSubmitUpload,
+	registerTranscript,
+	registerVideo,
+	registerVideoList,
+	registerVideoWebhooks,
+} from "./videos";
+import { registerWatermark, registerWorkspaceList, registerWorkspaceWebhook } from "./workspaces";
 
 export const API_BASE = "/api";
 /** The only routes under /api callers reach without credentials: signing in and out, signed clip URLs, a video's signed source URL, signed upload part URLs, signed caption previews, the OpenAPI document. */

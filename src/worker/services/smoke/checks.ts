@@ -1,5 +1,5 @@
 /**
- * The operator's smoke check of a deployment (`npm run smoke`, routes/admin/smoke.ts): every
+ * The operator's smoke check of a deployment (`npm run smoke`, routes/admin/smoke/): every
  * binding used for real, once, with what it answered in words. Everything it stores lives under
  * `smoke/<runId>/` in R2 and is deleted by the run itself (the CLI's DELETE, after it fetched the
  * signed download) or, if the CLI never comes back, by the cron an hour later. The workflow

@@ -1,7 +1,7 @@
 /**
  * PUT /api/workspaces/{workspaceId}/webhook: where the workspace's video events go, and their
- * signing secret; POST …/webhook/secret: a new secret. Both take the workspace's owner or an admin
- * (a signed-in member gets 403 `forbidden`) or one of its API keys.
+ * signing secret (a new one: POST …/webhook/secret, `webhook-secret.ts`). Both take the
+ * workspace's owner or an admin (a signed-in member gets 403 `forbidden`) or one of its API keys.
  *
  * Rotation is immediate: the old secret signs nothing from that moment. A leaked secret is the
  * reason to rotate, and a grace period would keep it valid. Receivers still lose nothing: a
@@ -11,21 +11,13 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
-import { rotateWebhookSecret, setWebhook } from "../../../db/workspaces";
+import { setWebhook } from "../../../db/workspaces";
 import type { Api } from "../../../env";
 import { resolveManagedWorkspace } from "../../../middleware/auth";
 import { parseSourceUrl } from "../../../services/source-url";
 import { newWebhookSecret } from "../../../services/webhooks";
 import { BEARER_OR_SESSION, errorResponses, jsonBody, jsonOk, MANAGERS } from "../../openapi";
-
-const WebhookSettings = z
-	.object({
-		workspaceId: z.string(),
-		url: z.string().nullable(),
-		secret: z.string().openapi({ description: "HMAC key of X-Clipforge-Signature (`whsec_…`)." }),
-	})
-	.openapi("WebhookSettings");
-const params = z.object({ workspaceId: z.string().min(1).max(64) });
+import { WebhookSettings, WorkspaceParams as params } from "./schemas";
 
 const putRoute = createRoute({
 	method: "put",
@@ -38,30 +30,12 @@ const putRoute = createRoute({
 	responses: { 200: jsonOk(WebhookSettings, "The settings."), ...errorResponses(400, 401, 403) },
 });
 
-const rotateRoute = createRoute({
-	method: "post",
-	path: "/workspaces/{workspaceId}/webhook/secret",
-	tags: ["webhooks"],
-	summary: "Rotate the webhook signing secret: the old one stops at once",
-	description:
-		`${MANAGERS} Answers the new secret. The old one signs nothing from this moment (no grace period: a leaked secret is what rotation is for). ` +
-		"Deliveries the receiver refuses while it still checks the old secret are retried with backoff for about a day, each attempt signed with the then current secret.",
-	security: BEARER_OR_SESSION,
-	request: { params },
-	responses: { 200: jsonOk(WebhookSettings, "The settings with the new secret."), ...errorResponses(401, 403) },
-});
-
-export function registerWorkspaceWebhook(api: Api) {
+export function registerSetWebhook(api: Api) {
 	api.openapi(putRoute, async (c) => {
 		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
 		const { url } = c.req.valid("json");
 		const checked = url === null ? null : parseSourceUrl(url, c.env, "url").toString();
 		const row = await setWebhook(getDb(c.env), workspaceId, checked, newWebhookSecret());
 		return c.json({ workspaceId, url: row.url, secret: row.secret ?? "" }, 200);
-	});
-	api.openapi(rotateRoute, async (c) => {
-		const workspaceId = resolveManagedWorkspace(c.get("principal"), c.req.valid("param").workspaceId);
-		const row = await rotateWebhookSecret(getDb(c.env), workspaceId, newWebhookSecret());
-		return c.json({ workspaceId, url: row.url, secret: row.secret! }, 200);
 	});
 }

@@ -1,6 +1,6 @@
 /**
- * GET and DELETE /api/videos/{id}: the full record; deleting stops processing, refunds only while
- * nothing was delivered (up to `transcribing`), deletes its rows and files.
+ * DELETE /api/videos/{id}: stops processing, refunds only while nothing was delivered (up to
+ * `transcribing`), deletes its rows and files.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getDb } from "../../../db/client";
@@ -14,18 +14,8 @@ import { r2Keys } from "../../../services/r2-keys";
 import { refundReprocessOnDelete } from "../../../services/reprocess-state";
 import { deletePrefixes } from "../../../services/video-cleanup";
 import { BEARER_OR_SESSION, errorResponses, jsonOk } from "../../openapi";
-import { VideoDetail, VideoId } from "./schemas";
-import { requireVideo, videoDetailOf } from "./views";
-
-const detailRoute = createRoute({
-	method: "get",
-	path: "/videos/{id}",
-	tags: ["videos"],
-	summary: "The full video record: config, duration, language, error, charge, clip counts",
-	security: BEARER_OR_SESSION,
-	request: { params: z.object({ id: VideoId }) },
-	responses: { 200: jsonOk(VideoDetail, "The video."), ...errorResponses(401, 404) },
-});
+import { VideoId } from "./schemas";
+import { requireVideo } from "./views";
 
 const deleteRoute = createRoute({
 	method: "delete",
@@ -49,14 +39,6 @@ const deleteRoute = createRoute({
 		...errorResponses(401, 404),
 	},
 });
-
-export function registerVideo(api: Api) {
-	api.openapi(detailRoute, async (c) => {
-		const { id } = c.req.valid("param");
-		const db = getDb(c.env);
-		return c.json(await videoDetailOf(db, await requireVideo(db, id, c.get("principal").workspaceIds)), 200);
-	});
-}
 
 export function registerDeleteVideo(api: Api) {
 	api.openapi(deleteRoute, async (c) => {

@@ -4,8 +4,8 @@
  * JSON API with the session cookie (POST /api/auth/login), so everything it shows is what the API
  * answers. Strict CSP: scripts only from this origin.
  */
-import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../env";
 
 const CSP = [
 	"default-src 'self'",
@@ -47,11 +47,11 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-export const dashboardRoutes = new Hono<AppEnv>()
-	.get("/", (c) => c.redirect("/app", 302))
-	.get("/app", (c) => {
+export function registerDashboardPage(routes: Hono<AppEnv>) {
+	routes.get("/app", (c) => {
 		c.header("Content-Security-Policy", CSP);
 		c.header("X-Content-Type-Options", "nosniff");
 		c.header("Cache-Control", "no-store");
 		return c.html(PAGE);
 	});
+}
