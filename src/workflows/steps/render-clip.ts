@@ -2,6 +2,7 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { CaptionLook, RenderClipRequest, WatermarkSpec, Word } from "@clipforge/contract";
 import { findClip, markClipRendered, type ClipRow, type RenderedClipFiles } from "../../worker/db/clips";
+import { renderOptionsOf } from "../../worker/domain/render-options";
 import { pausesToCut } from "../../worker/domain/silences";
 import type { VideoConfig } from "../../worker/domain/video-config";
 import { resolveCaptionLook } from "../../worker/services/caption-templates";
@@ -66,9 +67,9 @@ export function renderRequestFor(config: VideoConfig, clip: ClipToRender, look: 
 			config.enableSplitScreen && look.background
 				? { backgroundUrl: look.background.url, backgroundKey: look.background.key, ratio: config.splitRatio }
 				: null,
-		smartCrop: config.enableSmartCrop,
 		jumpCuts: config.removeSilences ? jumpCutsFor(config, clip) : null,
-		layout: config.layout,
+		// Every row of the contract's RENDER_OPTIONS, copied from the config as it is.
+		...renderOptionsOf(config),
 	};
 }
 
