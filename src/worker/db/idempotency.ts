@@ -1,15 +1,15 @@
 /** Idempotency keys of submissions: reserved by the first request, then holding its response for 24 h. */
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { idempotencyKeys } from "./schema";
+import { idempotencyKeys, videos } from "./schema";
 
 const byKey = (workspaceId: string, key: string) =>
 	and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
 
 /**
- * Forgets the key if it was used before `cutoff`, or reserved before `abandonedCutoff` and never
- * answered (its request died between the two: a lost D1 answer, an isolate gone), then tries to
- * reserve it. @returns true when this request holds it.
+ * Forgets the key if it was used before `cutoff`, or reserved before `abandonedCutoff`, never
+ * answered and without a video (its request died before charging: a lost D1 answer, an isolate
+ * gone), then tries to reserve it. @returns true when this request holds it.
  */
 export async function reserveKey(
 	db: Db,
@@ -19,7 +19,11 @@ export async function reserveKey(
 	cutoff: string,
 	abandonedCutoff: string,
 ): Promise<boolean> {
-	const abandoned = and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, abandonedCutoff));
+	const abandoned = and(
+		isNull(idempotencyKeys.responseStatus),
+		isNull(idempotencyKeys.videoId),
+		lt(idempotencyKeys.createdAt, abandonedCutoff),
+	);
 	await db
 		.delete(idempotencyKeys)
 		.where(and(byKey(workspaceId, key), or(lt(idempotencyKeys.createdAt, cutoff), abandoned)));
@@ -37,6 +41,7 @@ export function storedResponse(db: Db, workspaceId: string, key: string) {
 			hash: idempotencyKeys.requestHash,
 			status: idempotencyKeys.responseStatus,
 			body: idempotencyKeys.responseBody,
+			videoId: idempotencyKeys.videoId,
 		})
 		.from(idempotencyKeys)
 		.where(byKey(workspaceId, key))
@@ -53,8 +58,20 @@ export async function storeResponse(
 	await db.update(idempotencyKeys).set({ responseStatus: status, responseBody: body }).where(byKey(workspaceId, key));
 }
 
+/** Frees a key whose request made no video (a key that made one keeps it: a retry answers with that video). */
 export async function freeKey(db: Db, workspaceId: string, key: string): Promise<void> {
-	await db.delete(idempotencyKeys).where(byKey(workspaceId, key));
+	await db.delete(idempotencyKeys).where(and(byKey(workspaceId, key), isNull(idempotencyKeys.videoId)));
+}
+
+/**
+ * For the batch that creates and charges `videoId` (videos.ts `createChargedVideo`): the key names
+ * the video, in the same transaction, only once the video's row is written.
+ */
+export function recordKeyVideoStatement(db: Db, workspaceId: string, key: string, videoId: string) {
+	return db
+		.update(idempotencyKeys)
+		.set({ videoId })
+		.where(and(byKey(workspaceId, key), sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId})`));
 }
 
 /** Keys older than `cutoff`: their 24 h are over (the cron). */

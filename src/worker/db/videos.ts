@@ -16,6 +16,7 @@ import {
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
 import { balanceOf, debitStatement, entryStatement, refundStatements } from "./ledger";
+import { recordKeyVideoStatement } from "./idempotency";
 import { clips, videoEvents, videoReprocesses, videos, videoSteps, webhookDeliveries } from "./schema";
 import { claimSlotStatement, queuePositionOfRow, waitingCount } from "./slots";
 import { uploadClaim, uploadStillCompleted } from "./uploads";
@@ -211,6 +212,7 @@ function insertVideoStatement(video: NewVideo): SQL {
  * starts processing (`slots` given) is also refused when `slots.maxWaiting` videos of the
  * workspace already wait for a slot, and claims a slot in the same batch when one is free.
  * A video made of an upload is created only while the upload is `completed`, and claims it (`used`).
+ * With the submission's `idempotencyKey`, its reserved row names the video, in the same batch.
  * @returns "created"; "insufficient" when the balance was too low; "queue_full"; "upload_taken"
  * when the upload was claimed by another request meanwhile.
  */
@@ -218,6 +220,7 @@ export async function createChargedVideo(
 	db: Db,
 	video: NewVideo,
 	slots: { limit: number; maxWaiting: number } | null,
+	idempotencyKey: string | null = null,
 ): Promise<"created" | "insufficient" | "queue_full" | "upload_taken"> {
 	const cost = video.minutesCharged;
 	const guards: SQL[] = [];
@@ -234,6 +237,9 @@ export async function createChargedVideo(
 		eventStatement(video.id, video.status, AFTER_CHANGE),
 		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
 		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
+		// The submission's Idempotency-Key names the video in the same transaction: a retry with the key
+		// finds it, whatever became of the first request's answer (services/idempotency.ts).
+		...(idempotencyKey ? [recordKeyVideoStatement(db, video.workspaceId, idempotencyKey, video.id)] : []),
 	]);
 	if (results[1]?.meta.changes === 1) return "created";
 	if (video.uploadId && !(await uploadStillCompleted(db, video.uploadId))) return "upload_taken";
