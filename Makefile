@@ -3,7 +3,7 @@
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 
-.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-soak-then-restore-drill test-restore-drill test-node-suites test-worker-and-node-suites test-ai-then-node-suites
+.PHONY: install install-test-deps demo up down test checks lint typecheck types-check deploy-check test-contract test-worker test-worker-runtime test-worker-ai test-render test-tools test-sdk test-e2e test-soak test-e2e-and-soak test-soak-then-restore-drill test-restore-drill test-deploy-drill test-node-suites test-worker-and-node-suites test-ai-then-node-suites
 
 install:
 	@bash scripts/install-deps.sh
@@ -37,11 +37,12 @@ test-node-suites:
 test-e2e-and-soak:
 	@$(MAKE) --no-print-directory -j2 --output-sync=none test-e2e test-soak-then-restore-drill
 
-## The short soak, then the restore drill: one after the other (each starts stacks of its own), together
-## shorter than the end-to-end suite they run beside.
+## The short soak, then the restore drill, then the short mid-run deploy drill: one after the other (each starts
+## stacks of its own), together shorter than the end-to-end suite they run beside.
 test-soak-then-restore-drill:
 	@$(MAKE) --no-print-directory test-soak
 	@$(MAKE) --no-print-directory test-restore-drill
+	@$(MAKE) --no-print-directory test-deploy-drill
 
 types-check:
 	@npx wrangler types --env-interface Env --strict-vars=false --check
@@ -104,6 +105,10 @@ test-e2e:
 ## dependency failing (D1, R2, Workers AI's stand-in, the tier drained, its disk full when run as root).
 test-soak:
 	@npm run -s soak -- --short --faults all
+
+## A deploy while videos are in flight (about 90 s): tools/soak/deploy-drill.ts.
+test-deploy-drill:
+	@npm run -s drill:deploy -- --short
 
 ## Backup, loss and restore of a local stack with one processed video (about 90 s): tools/soak/restore-drill.ts.
 test-restore-drill:

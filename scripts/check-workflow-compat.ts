@@ -10,11 +10,15 @@
  * - no migration may drop or rename a table or column (`npm run predeploy` applies it while old
  *   instances still run the old code against it), unless it says why that is safe on a line
  *   `-- deploy-safe: <why>` (the column's last reader was deployed before).
- * Step result shapes are not checked here (docs/reliability.md says what is missing).
+ * - no deployed step's result may lose or retype a field, or gain a required one (the new code reads
+ *   the result the old code stored): each step's result type, field by field, is recorded beside the
+ *   names (`results`, step-shapes.ts) and compared (step-shape-compat.ts).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./stack.ts";
+import { shapeProblems } from "./step-shape-compat.ts";
+import { projectProgram, stepShapesIn, type Shape } from "./step-shapes.ts";
 
 // process-video.ts runs the steps; video-plan.ts names the video's own (VIDEO_STEP_NAMES), which
 // the plan simulator reads too.
@@ -50,6 +54,9 @@ export function unsafeMigration(sql: string): string | null {
 export interface CompatInput {
 	deployedSteps: string[];
 	sources: string[];
+	/** Each step's result shape, as deployed and as the code now makes it (step-shapes.ts). */
+	deployedResults?: Record<string, Shape>;
+	results?: Record<string, Shape>;
 	migrations: { name: string; sql: string }[];
 }
 
@@ -62,6 +69,7 @@ export function compatProblems(input: CompatInput): string[] {
 			(name) =>
 				`step "${name}" is gone: an instance that finished it before the deploy would run it again (keep the name, or wait until no such instance runs, then npm run check:workflows -- --update)`,
 		);
+	problems.push(...shapeProblems(input.deployedResults ?? {}, input.results ?? {}));
 	for (const migration of input.migrations) {
 		const unsafe = unsafeMigration(migration.sql);
 		if (unsafe)
@@ -72,12 +80,21 @@ export function compatProblems(input: CompatInput): string[] {
 	return problems;
 }
 
+/** The steps' result shapes as the code makes them: process-video.ts calls every step.do. */
+export function currentResults(root = ROOT): Record<string, Shape> {
+	const runner = WORKFLOW_FILES[0]!;
+	return stepShapesIn(projectProgram(root, [runner]), join(root, runner));
+}
+
 function readInput(): CompatInput {
 	const dir = join(ROOT, "migrations");
+	const deployed = existsSync(SNAPSHOT)
+		? (JSON.parse(readFileSync(SNAPSHOT, "utf8")) as { steps: string[]; results?: Record<string, Shape> })
+		: { steps: [] };
 	return {
-		deployedSteps: existsSync(SNAPSHOT)
-			? (JSON.parse(readFileSync(SNAPSHOT, "utf8")) as { steps: string[] }).steps
-			: [],
+		deployedSteps: deployed.steps,
+		deployedResults: deployed.results ?? {},
+		results: currentResults(),
 		sources: WORKFLOW_FILES.map((f) => readFileSync(join(ROOT, f), "utf8")),
 		migrations: readdirSync(dir)
 			.filter((f) => f.endsWith(".sql"))
@@ -89,8 +106,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 	const input = readInput();
 	if (process.argv.includes("--update")) {
 		const steps = [...new Set(input.sources.flatMap(stepNamesIn))].sort();
-		writeFileSync(SNAPSHOT, `${JSON.stringify({ steps }, null, "\t")}\n`);
-		console.error(`recorded ${steps.length} step names in ${SNAPSHOT}`);
+		const results = input.results;
+		writeFileSync(SNAPSHOT, `${JSON.stringify({ steps, results }, null, "\t")}\n`);
+		console.error(`recorded ${steps.length} step names and their results' shapes in ${SNAPSHOT}`);
 	} else {
 		const problems = compatProblems(input);
 		for (const problem of problems) console.error(`check:workflows: ${problem}`);

@@ -175,19 +175,21 @@ interface LaunchInfo {
 	workerRenderUrl: string;
 	renderEnv: Record<string, string>;
 	workerVars: Record<string, string>;
+	/** The checkout both processes run from (a second build's, after `deployBuild`); this one's when absent. */
+	codeRoot?: string;
 }
 
-const launchOf = (stateDir: string): LaunchInfo =>
+export const launchOf = (stateDir: string): LaunchInfo =>
 	JSON.parse(readFileSync(join(stateDir, "launch.json"), "utf8")) as LaunchInfo;
 
 /** The render tier's work folder in a stack's state folder. */
 export const renderWorkDir = (stateDir: string): string => join(resolve(stateDir), "render-work");
 
 /** The native render tier (the Container's code) on loopback, logging to the state folder, with the stack's RENDER_SECRET. */
-function spawnRenderTier(stateDir: string, renderPort: number, extraEnv: Record<string, string> = {}) {
+function spawnRenderTier(stateDir: string, renderPort: number, extraEnv: Record<string, string> = {}, codeRoot = ROOT) {
 	const { RENDER_SECRET } = ensureLocalSecrets(secretsFileFor(stateDir));
-	return spawn(process.execPath, [join(ROOT, "containers/render/src/server.ts")], {
-		cwd: ROOT,
+	return spawn(process.execPath, [join(codeRoot, "containers/render/src/server.ts")], {
+		cwd: codeRoot,
 		detached: true,
 		stdio: ["ignore", openSync(join(stateDir, "render.log"), "a"), openSync(join(stateDir, "render.log"), "a")],
 		env: {
@@ -235,7 +237,8 @@ async function spawnWorker(stateDir: string, launch: LaunchInfo) {
 			...Object.entries(launch.workerVars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
 		],
 		{
-			cwd: ROOT,
+			// wrangler reads wrangler.toml and bundles the Worker from its working folder.
+			cwd: launch.codeRoot ?? ROOT,
 			detached: true,
 			stdio: ["ignore", openSync(log, "a"), openSync(log, "a")],
 			env: QUIET_WRANGLER_ENV,
@@ -325,10 +328,12 @@ export async function drainRenderTier(stateDir: string, graceMs: number): Promis
 async function startRenderTierAgain(stateDir: string): Promise<void> {
 	const info = JSON.parse(readFileSync(join(stateDir, "stack.json"), "utf8")) as StackInfo;
 	const rest = (JSON.parse(readFileSync(join(stateDir, "pids.json"), "utf8")) as number[]).slice(1);
+	const launch = existsSync(join(stateDir, "launch.json")) ? launchOf(stateDir) : null;
 	const render = spawnRenderTier(
 		stateDir,
 		Number(new URL(info.renderUrl).port),
-		existsSync(join(stateDir, "launch.json")) ? launchOf(stateDir).renderEnv : {},
+		launch?.renderEnv ?? {},
+		launch?.codeRoot,
 	);
 	render.unref();
 	writeFileSync(join(stateDir, "pids.json"), JSON.stringify([render.pid!, ...rest]));

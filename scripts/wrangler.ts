@@ -16,8 +16,10 @@ export const QUIET_WRANGLER_ENV = {
  * `env.local` deliberately lacks the production-only containers and AI bindings) is shown only
  * when it fails, on stderr, so `make up` and `make demo` print what a user needs and stdout stays clean.
  */
-export function runWrangler(args: string[]): void {
+export function runWrangler(args: string[], cwd?: string): void {
 	const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], {
+		// Where wrangler.toml (and the migrations it names) are read: this checkout's, unless another build's.
+		cwd,
 		stdio: ["ignore", "pipe", "pipe"],
 		env: QUIET_WRANGLER_ENV,
 		encoding: "utf8",

@@ -94,6 +94,36 @@ describe("Idempotency-Key", () => {
 		expect(again.body).toEqual(retried.body);
 		expect(await balanceOf(workspaceId)).toBe(19);
 	});
+
+	it("a key whose video was made but whose answer was never stored answers with that video, past the takeover too, never a second", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const body = { hostedUrl: source(60) };
+		const headers = { "idempotency-key": "answer-not-stored" };
+		const first = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+		expect(first.status).toBe(201);
+		// What the first request leaves when the video was created and charged and storing its answer
+		// failed every time (D1 down): the reservation without a response, older than the takeover.
+		const forgetAnswer = (age: number) =>
+			env.DB.prepare(
+				"UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, created_at = ? WHERE workspace_id = ? AND key = ?",
+			)
+				.bind(new Date(Date.now() - age * 1000).toISOString(), workspaceId, headers["idempotency-key"])
+				.run();
+		for (const age of [10, IDEMPOTENCY_ABANDONED_SECONDS + 5]) {
+			await forgetAnswer(age);
+			const again = await call("POST", "/api/videos/hosted", { key: apiKey, body, headers });
+			expect(again.status).toBe(201);
+			expect(again.body.video.id).toBe(first.body.video.id);
+		}
+		const videos = await env.DB.prepare("SELECT id FROM videos WHERE workspace_id = ?").bind(workspaceId).all();
+		expect(videos.results).toHaveLength(1);
+		expect(await balanceOf(workspaceId)).toBe(19);
+		expect(
+			fake().calls.filter(
+				(c) => c.path === renderJobs.probe.path && (c.body as { url?: string }).url === body.hostedUrl,
+			),
+		).toHaveLength(1);
+	});
 });
 
 describe("webhooks", () => {

@@ -7,7 +7,9 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
+import { eq } from "drizzle-orm";
 import { getDb } from "../../src/worker/db/client";
+import { videoRun } from "../../src/workflows/steps/run";
 import { interceptD1, type D1Interceptor } from "../../src/worker/db/d1-intercept";
 import { isReadOnlySql, retryReads, retryWrite } from "../../src/worker/db/d1-retry";
 import { isTransientD1Error } from "../../src/worker/lib/d1-transient";
@@ -142,6 +144,26 @@ describe("D1's transient errors at the data layer's seam", () => {
 		expect(response.status).toBe(503);
 		expect(response.headers.get("retry-after")).toBe("1");
 		expect(((await response.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
+	});
+
+	it("a workflow step's writes (each safe to apply twice) are tried again alone, so a step of many writes survives 10% faults", async () => {
+		const { workspaceId } = await createWorkspace({ minutes: 10 });
+		// The soak's injected faults, a lost connection after the write ran among them.
+		const faulty = { ...env, INJECT_FAULTS: "d1=0.1" } as Env;
+		const run = videoRun(faulty, "vid_seam", "vid_seam");
+		for (let i = 0; i < 50; i++)
+			await run.db
+				.update(workspaces)
+				.set({ name: `step write ${i % 5}` })
+				.where(eq(workspaces.id, workspaceId));
+		const row = await getDb(env).query.workspaces.findFirst({ where: (w, { eq: is }) => is(w.id, workspaceId) });
+		expect(row?.name).toBe("step write 4");
+		// The API's own writes are still not tried again blindly.
+		const { around } = failing(1, LOST);
+		const api = interceptD1(interceptD1(env.DB, around), retryReads);
+		await expect(
+			api.prepare("UPDATE workspaces SET name = 'x' WHERE id = ?").bind(workspaceId).run(),
+		).rejects.toThrow(LOST);
 	});
 });
 

@@ -5,8 +5,13 @@
  * the LLM analysis (JSON mode, the ranking and chapters prompts, withRetries) run as they do on
  * Cloudflare.
  *
- * - Whisper: the chunk's audio (base64 MP3) is served on loopback and transcribed by the render
- *   tier's pocketsphinx job (signed with the stack's RENDER_SECRET), answered in Whisper's shape.
+ * - Whisper: the chunk's audio (base64 MP3) is served on loopback and transcribed by pocketsphinx
+ *   in this process (the render tier's own `transcribeLocally`), answered in Whisper's shape. Not
+ *   through the soak's tier: Workers AI does not share the tier's fate, and a transcription cut by
+ *   the tier's kills, drains and full disk took longer than the Worker's AI deadline (the first
+ *   `--faults all` run's 6 of 7 failures). A call the Worker gave up and sent again (the same
+ *   audio) joins the transcription already running, as a slow Workers AI call's retry would find
+ *   the model warm: the work of a timed-out call is not lost.
  * - The LLMs: answers of the shape each schema asks (moments fitted to the clip bounds the prompt
  *   states, window scores, chapters, the summary), from the numbered sentences they were shown.
  *
@@ -21,16 +26,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readJobEvents, renderJobs, signRenderRequest, TranscribeResult } from "@clipforge/contract";
+import type { TranscribeResult } from "@clipforge/contract";
+import { transcribeLocally } from "../../containers/render/src/audio/pocketsphinx.ts";
 
 export type AiFault = "capacity" | "timeout" | "hang" | "malformed";
 export const AI_FAULTS: readonly AiFault[] = ["capacity", "timeout", "hang", "malformed"];
 const WHISPER = "@cf/openai/whisper-large-v3-turbo";
 
 export interface AiStandInOptions {
-	/** The render tier (directly, not through the soak's broken-connection proxy) and its secret. */
-	renderUrl: string;
-	renderSecret: string;
 	/** Share of calls that fail, 0..1. */
 	faultShare: number;
 	random?: () => number;
@@ -52,6 +55,9 @@ export interface AiStandIn {
 
 export async function startAiStandIn(options: AiStandInOptions): Promise<AiStandIn> {
 	const random = options.random ?? Math.random;
+	// The tier's transcriber, run here, fetches the audio this stand-in serves on loopback, which its
+	// egress policy refuses unless private sources are allowed (as the local stack's tier has them).
+	process.env.ALLOW_PRIVATE_SOURCES = "true";
 	const audioDir = mkdtempSync(join(tmpdir(), "clipforge-ai-stand-in-"));
 	const counts: AiStandInCounts = {
 		calls: { whisper: 0, llm: 0 },
@@ -59,6 +65,8 @@ export async function startAiStandIn(options: AiStandInOptions): Promise<AiStand
 	};
 	let share = options.faultShare;
 	let url = "";
+	// Each audio's transcription (by its bytes' hash), running or done: a retried call joins it.
+	const heard = new Map<string, Promise<TranscribeResult>>();
 	const server = createServer((request, response) => {
 		void handle(request, response).catch((error: unknown) =>
 			answerError(response, 500, 3001, `Internal server error: ${(error as Error).message.slice(0, 200)}`),
@@ -78,7 +86,7 @@ export async function startAiStandIn(options: AiStandInOptions): Promise<AiStand
 		const fault = random() < share ? AI_FAULTS[Math.floor(random() * AI_FAULTS.length)]! : null;
 		if (fault) counts.faults[fault]++;
 		if (await answeredWithFault(response, fault, whisper, options.hangMs ?? 90_000)) return;
-		if (whisper) return answer(response, await transcribe(options, audioDir, url, input));
+		if (whisper) return answer(response, await transcribe(heard, audioDir, url, input));
 		return answer(response, { response: textAnswer(input) });
 	}
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -89,13 +97,16 @@ export async function startAiStandIn(options: AiStandInOptions): Promise<AiStand
 		setFaultShare: (next) => {
 			share = next;
 		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-				rmSync(audioDir, { recursive: true, force: true });
-			}),
+		close: () => closeServer(server, audioDir),
 	};
+}
+
+function closeServer(server: ReturnType<typeof createServer>, audioDir: string): Promise<void> {
+	return new Promise<void>((resolve) => {
+		server.closeAllConnections();
+		server.close(() => resolve());
+		rmSync(audioDir, { recursive: true, force: true });
+	});
 }
 
 /** Answers `fault` as Workers AI does (a hang answers late, as itself): whether the call was answered. */
@@ -124,63 +135,29 @@ async function answeredWithFault(
 	return true;
 }
 
-/** Whisper's answer to `input`, heard by the tier from the audio served back at `url`/audio/. */
+/** Whisper's answer to `input`, heard by pocketsphinx from the audio served back at `url`/audio/. */
 async function transcribe(
-	options: AiStandInOptions,
+	heard: Map<string, Promise<TranscribeResult>>,
 	audioDir: string,
 	url: string,
 	input: Record<string, unknown>,
 ): Promise<unknown> {
-	// Named by its bytes: a call the Worker gave up and sent again joins the tier's job for it (same request).
 	const audio = Buffer.from(String(input.audio), "base64");
 	const name = `${createHash("sha256").update(audio).digest("hex").slice(0, 32)}.mp3`;
-	writeFileSync(join(audioDir, name), audio);
-	const heard = await tierTranscribe(options, `${url}/audio/${name}`, (input.language as string) ?? null);
+	let result = heard.get(name);
+	if (!result) {
+		writeFileSync(join(audioDir, name), audio);
+		result = transcribeLocally(`${url}/audio/${name}`, (input.language as string) ?? null, () => undefined);
+		heard.set(name, result);
+		// A failed one is heard again by the next call.
+		result.catch(() => heard.delete(name));
+	}
+	const { language, segments } = await result;
 	return {
-		transcription_info: { language: heard.language },
-		text: heard.segments.map((s) => s.text).join(" "),
-		segments: heard.segments.map((s) => ({ start: s.start, end: s.end, text: s.text, words: s.words })),
+		transcription_info: { language },
+		text: segments.map((s) => s.text).join(" "),
+		segments: segments.map((s) => ({ start: s.start, end: s.end, text: s.text, words: s.words })),
 	};
-}
-
-/**
- * The tier's pocketsphinx job on the audio at `audioUrl`, read through the contract's job protocol.
- * Workers AI does not share the tier's fate: a transcription cut by the soak's tier kills, drains
- * or full disk is asked again here (for up to TIER_PATIENCE_MS), so the stand-in fails only when it
- * is told to.
- */
-async function tierTranscribe(options: AiStandInOptions, audioUrl: string, language: string | null) {
-	const started = Date.now();
-	for (;;) {
-		try {
-			return await tierTranscribeOnce(options, audioUrl, language);
-		} catch (error) {
-			if (Date.now() - started > TIER_PATIENCE_MS || (error as { retryable?: boolean }).retryable === false)
-				throw error;
-			await new Promise((resolve) => setTimeout(resolve, 2000));
-		}
-	}
-}
-
-const TIER_PATIENCE_MS = 5 * 60_000;
-
-async function tierTranscribeOnce(options: AiStandInOptions, audioUrl: string, language: string | null) {
-	const path = renderJobs.transcribe.path;
-	const body = JSON.stringify({ audioUrl, language });
-	const authorization = await signRenderRequest(options.renderSecret, { method: "POST", path, body });
-	const response = await fetch(options.renderUrl + path, {
-		method: "POST",
-		headers: { "content-type": "application/json", authorization },
-		body,
-	});
-	if (!response.ok || !response.body)
-		throw Object.assign(new Error(`the tier answered ${response.status}`), { retryable: response.status >= 500 });
-	for await (const event of readJobEvents(response.body)) {
-		if (event.type === "result") return TranscribeResult.parse(event.result);
-		if (event.type === "error")
-			throw Object.assign(new Error(event.error.message), { retryable: event.error.retryable });
-	}
-	throw new Error("the tier's transcription stream ended without a result");
 }
 
 interface Sentence {

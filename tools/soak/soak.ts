@@ -49,7 +49,6 @@ import { serveDirectory } from "../../scripts/serve-files.ts";
 import {
 	crashRenderTier,
 	drainRenderTier,
-	ensureLocalSecrets,
 	freePort,
 	renderWorkDir,
 	restartWorker,
@@ -196,10 +195,7 @@ if (disk && !disk.mounted) log(`disk faults skipped: the small disk could not be
 if (disk && !disk.mounted) disk = null;
 let aiStandIn: AiStandIn | null = null;
 if (faultsOn.has("ai")) {
-	const { RENDER_SECRET } = ensureLocalSecrets(secretsFileFor(stateDir));
 	aiStandIn = await startAiStandIn({
-		renderUrl: `http://127.0.0.1:${renderPort}`,
-		renderSecret: RENDER_SECRET,
 		faultShare: df.aiRate,
 		random: seededRandom(plan.seed + 7),
 		hangMs: (df.aiTimeoutSeconds + 40) * 1000,

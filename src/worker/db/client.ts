@@ -4,20 +4,21 @@ import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { injectD1Faults } from "./d1-faults";
 import { faultPlanOf, type FaultVars } from "../faults/plan";
 import { interceptD1 } from "./d1-intercept";
-import { retryReads } from "./d1-retry";
+import { retryIdempotent, retryReads } from "./d1-retry";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof getDb>;
 
 /**
  * The data layer's one way into D1: every query runs through `retryReads` (D1's transient errors
- * on read-only queries tried again, d1-retry.ts). Under it, and only where a local stack sets
- * INJECT_FAULTS (the chaos soak), injected D1 faults (d1-faults.ts).
+ * on read-only queries tried again, d1-retry.ts), or, for a caller whose every write is idempotent
+ * (`idempotentWrites`: the workflow's steps), through `retryIdempotent` (writes too). Under it, and
+ * only where a local stack sets INJECT_FAULTS (the chaos soak), injected D1 faults (d1-faults.ts).
  */
-export function getDb(env: Pick<Env, "DB"> & FaultVars) {
+export function getDb(env: Pick<Env, "DB"> & FaultVars, options: { idempotentWrites?: boolean } = {}) {
 	const plan = faultPlanOf(env);
 	const faulty = plan?.rates.d1 ? interceptD1(env.DB, injectD1Faults(plan)) : env.DB;
-	return drizzle(interceptD1(faulty, retryReads), { schema });
+	return drizzle(interceptD1(faulty, options.idempotentWrites ? retryIdempotent : retryReads), { schema });
 }
 
 const dialect = new SQLiteAsyncDialect();

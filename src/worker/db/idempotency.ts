@@ -1,15 +1,16 @@
 /** Idempotency keys of submissions: reserved by the first request, then holding its response for 24 h. */
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { NOW, type Db } from "./client";
-import { idempotencyKeys } from "./schema";
+import { idempotencyKeys, videos } from "./schema";
 
 const byKey = (workspaceId: string, key: string) =>
 	and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
 
 /**
  * Reserves the key in one statement: a new key is inserted; a used one is taken over only if it was
- * used before `cutoff`, or reserved before `abandonedCutoff` and never answered (its request died
- * between the two: a lost D1 answer, an isolate gone). @returns true when this request holds it.
+ * used before `cutoff`, or reserved before `abandonedCutoff`, never answered and without a video (its
+ * request died before charging: a lost D1 answer, an isolate gone). @returns true when this request
+ * holds it.
  */
 export async function reserveKey(
 	db: Db,
@@ -20,14 +21,14 @@ export async function reserveKey(
 	abandonedCutoff: string,
 ): Promise<boolean> {
 	const k = idempotencyKeys;
-	const abandoned = and(isNull(k.responseStatus), lt(k.createdAt, abandonedCutoff));
+	const abandoned = and(isNull(k.responseStatus), isNull(k.videoId), lt(k.createdAt, abandonedCutoff));
 	const reserved = await db
 		.insert(k)
 		.values({ workspaceId, key, requestHash })
 		.onConflictDoUpdate({
 			target: [k.workspaceId, k.key],
 			// What a fresh reservation holds: this request's hash, no response, created now.
-			set: { requestHash, responseStatus: null, responseBody: null, createdAt: NOW },
+			set: { requestHash, responseStatus: null, responseBody: null, videoId: null, createdAt: NOW },
 			setWhere: or(lt(k.createdAt, cutoff), abandoned),
 		})
 		.run();
@@ -40,6 +41,7 @@ export function storedResponse(db: Db, workspaceId: string, key: string) {
 			hash: idempotencyKeys.requestHash,
 			status: idempotencyKeys.responseStatus,
 			body: idempotencyKeys.responseBody,
+			videoId: idempotencyKeys.videoId,
 		})
 		.from(idempotencyKeys)
 		.where(byKey(workspaceId, key))
@@ -56,8 +58,20 @@ export async function storeResponse(
 	await db.update(idempotencyKeys).set({ responseStatus: status, responseBody: body }).where(byKey(workspaceId, key));
 }
 
+/** Frees a key whose request made no video (a key that made one keeps it: a retry answers with that video). */
 export async function freeKey(db: Db, workspaceId: string, key: string): Promise<void> {
-	await db.delete(idempotencyKeys).where(byKey(workspaceId, key));
+	await db.delete(idempotencyKeys).where(and(byKey(workspaceId, key), isNull(idempotencyKeys.videoId)));
+}
+
+/**
+ * For the batch that creates and charges `videoId` (videos.ts `createChargedVideo`): the key names
+ * the video, in the same transaction, only once the video's row is written.
+ */
+export function recordKeyVideoStatement(db: Db, workspaceId: string, key: string, videoId: string) {
+	return db
+		.update(idempotencyKeys)
+		.set({ videoId })
+		.where(and(byKey(workspaceId, key), sql`EXISTS (SELECT 1 FROM ${videos} WHERE ${videos.id} = ${videoId})`));
 }
 
 /** Keys older than `cutoff`: their 24 h are over (the cron). */

@@ -372,6 +372,11 @@ export const idempotencyKeys = sqliteTable(
 		/** Null while the first request is still being handled. */
 		responseStatus: integer("response_status"),
 		responseBody: text("response_body"),
+		/**
+		 * The video the first request made, set in the batch that creates and charges it: a request
+		 * with the key answers with this video instead of making a second (services/idempotency.ts).
+		 */
+		videoId: text("video_id"),
 		createdAt: createdAt(),
 	},
 	(t) => [

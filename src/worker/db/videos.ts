@@ -16,6 +16,7 @@ import {
 import { REFUNDED_WHEN_DELETED } from "../domain/minutes";
 import { AFTER_CHANGE, names, NOW, runBatch, type Db } from "./client";
 import { balanceOf, debitStatement, entryStatement, refundStatements } from "./ledger";
+import { recordKeyVideoStatement } from "./idempotency";
 import { clips, videoEvents, videoReprocesses, videos, videoSteps, webhookDeliveries } from "./schema";
 import { claimSlotStatement, queuePositionOfRow, waitingCount } from "./slots";
 import { uploadClaim, uploadStillCompleted } from "./uploads";
@@ -215,6 +216,7 @@ export type ChargeOutcome =
  * starts processing (`slots` given) is also refused when `slots.maxWaiting` videos of the
  * workspace already wait for a slot, and claims a slot in the same batch when one is free.
  * A video made of an upload is created only while the upload is `completed`, and claims it (`used`).
+ * With the submission's `idempotencyKey`, its reserved row names the video, in the same batch.
  * @returns "created"; "insufficient" when the balance was too low (with the balance read once
  * after it); "queue_full"; "upload_taken" when the upload was claimed by another request meanwhile.
  */
@@ -222,6 +224,7 @@ export async function createChargedVideo(
 	db: Db,
 	video: NewVideo,
 	slots: { limit: number; maxWaiting: number } | null,
+	idempotencyKey: string | null = null,
 ): Promise<ChargeOutcome> {
 	const cost = video.minutesCharged;
 	const guards: SQL[] = [];
@@ -238,6 +241,9 @@ export async function createChargedVideo(
 		eventStatement(video.id, video.status, AFTER_CHANGE),
 		...(video.uploadId ? [uploadClaim.claim(video.uploadId)] : []),
 		...(slots ? [claimSlotStatement(video.id, video.workspaceId, slots.limit)] : []),
+		// The submission's Idempotency-Key names the video in the same transaction: a retry with the key
+		// finds it, whatever became of the first request's answer (services/idempotency.ts).
+		...(idempotencyKey ? [recordKeyVideoStatement(db, video.workspaceId, idempotencyKey, video.id)] : []),
 	]);
 	if (results[1]?.meta.changes === 1) return { outcome: "created" };
 	if (video.uploadId && !(await uploadStillCompleted(db, video.uploadId))) return { outcome: "upload_taken" };

@@ -7,7 +7,13 @@
  * taken over by the next request (its first died: a D1 answer lost after the row was written, an
  * isolate gone), so a key is never refused for its 24 h; a response whose storing fails is
  * tried again (the same UPDATE), and its key is not freed, since the video exists.
+ *
+ * A reservation can be taken over, or freed, only while it names no video: the batch that creates
+ * and charges the video also writes its id on the key (`submission()` carries the key to
+ * createChargedVideo), so once a video exists every request with the key answers with that video,
+ * built again when its first answer was never stored, and none makes a second.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "../db/client";
 import { retryWrite } from "../db/d1-retry";
 import { freeKey, reserveKey, storedResponse, storeResponse } from "../db/idempotency";
@@ -18,6 +24,18 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** Longer than any submission takes to answer (its probe of the source has 30 s). */
 export const IDEMPOTENCY_ABANDONED_SECONDS = 120;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** The submission in progress under a key: the key, and the video an earlier request with it made. */
+export interface KeyedSubmission {
+	key: string;
+	videoId: string | null;
+}
+// Through the submission's own call chain (the route's handler runs `run` inside it), so that
+// services/submit-video.ts reaches the key without every layer between passing it on.
+const current = new AsyncLocalStorage<KeyedSubmission>();
+
+/** The Idempotency-Key of the submission running now, if it has one. */
+export const keyedSubmission = (): KeyedSubmission | null => current.getStore() ?? null;
 
 export interface StoredResponse {
 	status: number;
@@ -45,16 +63,30 @@ export async function withIdempotency(
 		const first = await storedResponse(db, workspaceId, key);
 		if (!first || first.hash !== requestHash)
 			throw new ApiError("conflict", "This Idempotency-Key was already used with a different request body.");
-		if (first.status === null || first.body === null)
+		if (first.status !== null && first.body !== null)
+			return { status: first.status, body: JSON.parse(first.body), replayed: true };
+		if (first.videoId === null)
 			throw new ApiError(
 				"conflict",
 				"A request with this Idempotency-Key is still being processed; retry shortly.",
 			);
-		return { status: first.status, body: JSON.parse(first.body), replayed: true };
+		// Its video exists and its answer was never stored: the answer, about that video.
+		return { ...(await answer(db, workspaceId, key, first.videoId, run)), replayed: true };
 	}
+	return { ...(await answer(db, workspaceId, key, null, run)), replayed: false };
+}
+
+/** Runs the submission under its key, then stores its answer; on failure frees the key if no video was made. */
+async function answer(
+	db: Db,
+	workspaceId: string,
+	key: string,
+	videoId: string | null,
+	run: () => Promise<{ status: number; body: unknown }>,
+): Promise<{ status: number; body: unknown }> {
 	let response: { status: number; body: unknown };
 	try {
-		response = await run();
+		response = await current.run({ key, videoId }, run);
 	} catch (error) {
 		// Freeing may fail too (D1 down): the reservation is then taken over once abandoned.
 		await freeKey(db, workspaceId, key).catch(() => undefined);
@@ -66,5 +98,5 @@ export async function withIdempotency(
 		() => storeResponse(db, workspaceId, key, response.status, body),
 		async () => undefined,
 	);
-	return { ...response, replayed: false };
+	return response;
 }

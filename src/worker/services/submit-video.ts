@@ -4,6 +4,7 @@
  */
 import type { Db } from "../db/client";
 import { createChargedVideo } from "../db/videos";
+import { keyedSubmission } from "./idempotency";
 import { projectExists } from "../db/library";
 import { submissionStanding } from "../db/submission-standing";
 import { activePlan } from "./active-plan";
@@ -41,6 +42,8 @@ export interface SubmitInput {
 const PROBE_TIMEOUT_MS = 30_000;
 
 export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, input: SubmitInput) {
+	const earlier = keyedSubmission()?.videoId;
+	if (earlier) return { videoId: earlier };
 	const url = parseSourceUrl(input.hostedUrl, env);
 	return submitVideo(env, db, render, input, {
 		sourceUrl: url.toString(),
@@ -59,6 +62,9 @@ export interface SubmitUploadInput extends Omit<SubmitInput, "hostedUrl"> {
  * file is already at that video's source key), and claims the upload in its charge batch.
  */
 export async function submitUploadedVideo(env: Env, db: Db, render: RenderClient, input: SubmitUploadInput) {
+	// The video an earlier request with the same Idempotency-Key made (its answer was lost): that one.
+	const earlier = keyedSubmission()?.videoId;
+	if (earlier) return { videoId: earlier };
 	const upload = await findUpload(db, input.uploadId, [input.workspaceId]);
 	if (!upload) throw new ApiError("not_found", `Upload ${input.uploadId} was not found.`);
 	if (upload.status === "uploading")
@@ -156,6 +162,7 @@ async function submitVideo(
 			sourceSubtitles: transcriptInputs.sourceSubtitles,
 		},
 		slots,
+		keyedSubmission()?.key ?? null,
 	);
 	// Refused: the captions stored for it belong to no video.
 	if (captions && created.outcome !== "created") await env.MEDIA.delete(captionsKey);

@@ -34,7 +34,8 @@ export interface VideoRun {
 export function videoRun(env: Env, videoId: string, instanceId: string): VideoRun {
 	const slots = new OutgoingSlots(SLOW_CALL_SLOTS);
 	const log = logger({ videoId, instanceId });
-	return { env: withOutgoingSlots(env, slots), db: getDb(env), videoId, slots, log };
+	// Steps are retried whole, so each of their writes is safe to apply twice: the seam retries them alone (d1-retry.ts).
+	return { env: withOutgoingSlots(env, slots), db: getDb(env, { idempotentWrites: true }), videoId, slots, log };
 }
 
 /** The run's logs carry the video's workspace from here on (its first step loads it). */
