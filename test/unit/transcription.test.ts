@@ -64,6 +64,44 @@ describe("mergeChunkTranscripts", () => {
 		]);
 		expect(merged.text).toBe("alpha beta gamma delta");
 	});
+
+	it("makes a sentence the seam cut one segment again, and leaves the segments the seam did not cut apart", () => {
+		// Chunk 0 covers 0..12, chunk 1 starts at 10 (seam at 11): each hears the sentence that crosses the seam in part.
+		const w = (word: string, start: number) => ({ word, start, end: start + 0.4 });
+		const segment = (words: { word: string; start: number; end: number }[]) => ({
+			start: words[0]!.start,
+			end: words.at(-1)!.end,
+			text: "",
+			words,
+		});
+		const merged = mergeChunkTranscripts(
+			[
+				{
+					plan: { index: 0, start: 0, duration: 12 },
+					result: {
+						language: "en",
+						segments: [
+							segment([w("First", 7), w("one.", 7.5)]),
+							segment([w("Why", 10.4), w("does", 10.9), w("this", 11.4)]),
+						],
+					},
+				},
+				{
+					plan: { index: 1, start: 10, duration: 12 },
+					result: {
+						language: "en",
+						segments: [
+							segment([w("Why", 0.4), w("does", 0.9), w("this", 1.4), w("work?", 1.9)]),
+							segment([w("Because.", 3)]),
+						],
+					},
+				},
+			],
+			22,
+		);
+		expect(merged.segments.map((s) => s.text)).toEqual(["First one.", "Why does this work?", "Because."]);
+		expect(sentencesOf(merged).map((s) => s.text)).toEqual(["First one.", "Why does this work?", "Because."]);
+	});
 });
 
 describe("sentencesOf", () => {
