@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./stack.ts";
-import { shapeProblems } from "./step-shape-compat.ts";
+import { shapeProblems, unreadResults } from "./step-shape-compat.ts";
 import { projectProgram, stepShapesIn, type Shape } from "./step-shapes.ts";
 
 // process-video.ts runs the steps; video-plan.ts names the video's own (VIDEO_STEP_NAMES), which
@@ -70,6 +70,7 @@ export function compatProblems(input: CompatInput): string[] {
 				`step "${name}" is gone: an instance that finished it before the deploy would run it again (keep the name, or wait until no such instance runs, then npm run check:workflows -- --update)`,
 		);
 	problems.push(...shapeProblems(input.deployedResults ?? {}, input.results ?? {}));
+	problems.push(...unreadResults(input.deployedResults ?? {}, input.results ?? {}, made));
 	for (const migration of input.migrations) {
 		const unsafe = unsafeMigration(migration.sql);
 		if (unsafe)

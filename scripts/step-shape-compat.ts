@@ -8,6 +8,24 @@ import type { Shape } from "./step-shapes.ts";
 
 const SITE = / \(in [\w$]+\)$/;
 
+/**
+ * Deployed steps the code still makes whose result this check no longer finds: a step that moved
+ * behind a wrapper the shape reader does not know would otherwise pass unchecked.
+ */
+export function unreadResults(
+	deployed: Record<string, Shape>,
+	current: Record<string, Shape>,
+	made: Set<string>,
+): string[] {
+	const found = new Set(Object.keys(current).map((key) => key.replace(SITE, "")));
+	return [...new Set(Object.keys(deployed).map((key) => key.replace(SITE, "")))]
+		.filter((name) => made.has(name) && !found.has(name))
+		.map(
+			(name) =>
+				`step "${name}" result: its shape can no longer be read from the code (step-shapes.ts reads step.do and the video's step runner; teach it the new call)`,
+		);
+}
+
 /** Each way a deployed step's stored result no longer fits the type the code now gives it. */
 export function shapeProblems(deployed: Record<string, Shape>, current: Record<string, Shape>): string[] {
 	const problems: string[] = [];

@@ -1,7 +1,8 @@
 /**
  * The result shape of every named workflow step, read with the TypeScript compiler: the type each
- * `step.do(name, …, callback)` call resolves to (its callback's return type), written field by
- * field as plain JSON. `npm run check:workflows` compares it with the deployed build's
+ * `step.do(name, …, callback)` call resolves to (its callback's return type), or each call of the
+ * video's step runner (`staged.one(key, …)`, `staged.each(key, n, total, …)`, staged-steps.ts:
+ * named `VIDEO_STEP_NAMES[key]`) resolves to, written field by field as plain JSON. `npm run check:workflows` compares it with the deployed build's
  * (step-shape-compat.ts), because a running instance replays a finished step from the result the
  * old code stored, and the new code reads that result.
  */
@@ -23,9 +24,12 @@ export function stepShapesIn(program: ts.Program, fileName: string): Record<stri
 	const file = program.getSourceFile(fileName);
 	if (!file) throw new Error(`check:workflows: ${fileName} is not in the program`);
 	const sites: { name: string; where: string; shape: Shape }[] = [];
+	const names = stepNamesTable(program);
 	const visit = (node: ts.Node) => {
-		if (isStepDo(node)) {
-			const name = stepName(node.arguments[0]!, checker);
+		if (isStepDo(node) || isStagedCall(node, checker)) {
+			const name = isStepDo(node)
+				? stepName(node.arguments[0]!, checker)
+				: tableEntry(names, (node.arguments[0] as ts.StringLiteral).text);
 			if (name !== null) {
 				const result =
 					checker.getAwaitedType(checker.getTypeAtLocation(node)) ?? checker.getTypeAtLocation(node);
@@ -59,6 +63,27 @@ function isStepDo(node: ts.Node): node is ts.CallExpression {
 		node.expression.name.text === "do" &&
 		node.arguments.length >= 2
 	);
+}
+
+/** `staged.one("key", …)` or `staged.each("key", n, total, …)` on the video's step runner (a `StagedSteps`). */
+function isStagedCall(node: ts.Node, checker: ts.TypeChecker): node is ts.CallExpression {
+	if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return false;
+	const method = node.expression.name.text;
+	if ((method !== "one" && method !== "each") || !node.arguments[0] || !ts.isStringLiteral(node.arguments[0]))
+		return false;
+	return checker.typeToString(checker.getTypeAtLocation(node.expression.expression)) === "StagedSteps";
+}
+
+/** The declaration of VIDEO_STEP_NAMES (video-plan.ts), where the step runner's keys are named. */
+function stepNamesTable(program: ts.Program): ts.Declaration | undefined {
+	for (const file of program.getSourceFiles()) {
+		if (!file.fileName.endsWith("src/workflows/video-plan.ts")) continue;
+		for (const statement of file.statements)
+			if (ts.isVariableStatement(statement))
+				for (const declaration of statement.declarationList.declarations)
+					if (declaration.name.getText() === "VIDEO_STEP_NAMES") return declaration;
+	}
+	return undefined;
 }
 
 function enclosingFunction(node: ts.Node): string {

@@ -85,6 +85,24 @@ describe("a deployed step's result shape", () => {
 		);
 	});
 
+	it("fails a deployed step the code still makes whose result it can no longer read", () => {
+		// A step moved behind a wrapper the reader does not know: its name is still made, its shape unseen.
+		const unread = compatProblems({
+			deployedSteps: ["load video"],
+			sources: [`await step.do("load video", {}, load);`],
+			migrations: [],
+			deployedResults,
+			results: {},
+		});
+		expect(unread).toEqual([expect.stringContaining(`step "load video" result: its shape can no longer be read`)]);
+	});
+
+	it("reads the video's step runner (staged.one, staged.each) as it reads step.do", () => {
+		const results = currentResults(root);
+		for (const name of ["load video", "download source", "transcribe chunk {} of {}", "finish"])
+			expect(Object.keys(results)).toContain(name);
+	});
+
 	it("matches the deployed snapshot for the code as it is", () => {
 		const snapshot = JSON.parse(readFileSync(join(root, "src/workflows/deployed-steps.json"), "utf8")) as {
 			results: Record<string, Shape>;
