@@ -26,15 +26,14 @@ export function stepShapesIn(program: ts.Program, fileName: string): Record<stri
 	const sites: { name: string; where: string; shape: Shape }[] = [];
 	const names = stepNamesTable(program);
 	const visit = (node: ts.Node) => {
-		if (isStepDo(node) || isStagedCall(node, checker)) {
-			const name = isStepDo(node)
-				? stepName(node.arguments[0]!, checker)
-				: tableEntry(names, (node.arguments[0] as ts.StringLiteral).text);
-			if (name !== null) {
-				const result =
-					checker.getAwaitedType(checker.getTypeAtLocation(node)) ?? checker.getTypeAtLocation(node);
-				sites.push({ name, where: enclosingFunction(node), shape: shapeOf(checker, program, result, 0) });
-			}
+		const name = isStepDo(node)
+			? stepName(node.arguments[0]!, checker)
+			: isStagedCall(node, checker)
+				? tableEntry(names, (node.arguments[0] as ts.StringLiteral).text)
+				: null;
+		if (name !== null) {
+			const result = checker.getAwaitedType(checker.getTypeAtLocation(node)) ?? checker.getTypeAtLocation(node);
+			sites.push({ name, where: enclosingFunction(node), shape: shapeOf(checker, program, result, 0) });
 		}
 		ts.forEachChild(node, visit);
 	};
