@@ -8,8 +8,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
-import { interceptD1, type D1Interceptor } from "../../src/worker/db/d1-intercept";
 import { createWorkspace } from "../helpers/accounts";
+import { interceptedEnvDb } from "../helpers/intercepted-db";
 import { BASE } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 
@@ -18,23 +18,12 @@ const fake = useFakeRenderTier();
 /** The common case may run this many statements before the charge; auth's lookups are in it. */
 const MAX_READS_BEFORE_CHARGE = 4;
 
-/** env.DB (its sessions too: the API reads through D1's Sessions API), recording every execution's SQL. */
+/** env.DB (its sessions too), recording every execution's SQL. */
 function recordingDb(): { db: D1Database; executions: string[][] } {
 	const executions: string[][] = [];
-	const around: D1Interceptor = (sql, execute) => {
+	const db = interceptedEnvDb((sql, execute) => {
 		executions.push([...sql]);
 		return execute();
-	};
-	const db = new Proxy(env.DB, {
-		get(target, property) {
-			if (property === "withSession")
-				return (constraint: string) =>
-					interceptD1(target.withSession(constraint) as unknown as D1Database, around);
-			if (property === "prepare" || property === "batch")
-				return (interceptD1(target, around) as unknown as Record<string, unknown>)[property];
-			const value: unknown = Reflect.get(target, property);
-			return typeof value === "function" ? (value as () => unknown).bind(target) : value;
-		},
 	});
 	return { db, executions };
 }

@@ -18,6 +18,7 @@ import { withR2Faults } from "../../src/worker/faults/r2";
 import { withInjectedFaults } from "../../src/worker/faults/env";
 import { workspaces } from "../../src/worker/db/schema";
 import { createWorkspace } from "../helpers/accounts";
+import { interceptedEnvDb } from "../helpers/intercepted-db";
 import { BASE } from "../helpers/api";
 
 const LOST = "D1_ERROR: Network connection lost.";
@@ -34,21 +35,6 @@ function failing(times: number, message: string, when: (sql: readonly string[]) 
 		return execute();
 	};
 	return { state, around };
-}
-
-/** env.DB, its sessions too (the API reads through D1's Sessions API), failing as `around` says. */
-function flakyDb(around: D1Interceptor): D1Database {
-	return new Proxy(env.DB, {
-		get(target, property) {
-			if (property === "withSession")
-				return (constraint: string) =>
-					interceptD1(target.withSession(constraint) as unknown as D1Database, around);
-			if (property === "prepare" || property === "batch")
-				return (interceptD1(target, around) as unknown as Record<string, unknown>)[property];
-			const value: unknown = Reflect.get(target, property);
-			return typeof value === "function" ? (value as () => unknown).bind(target) : value;
-		},
-	});
 }
 
 async function fetchWith(db: D1Database, path: string, init: RequestInit & { key: string }) {
@@ -125,7 +111,7 @@ describe("D1's transient errors at the data layer's seam", () => {
 	it("GET …/status whose D1 read loses its connection answers as if nothing failed (no 5xx)", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 10 });
 		const { state, around } = failing(1, LOST, (sql) => sql.some((s) => /"videos"/.test(s)));
-		const response = await fetchWith(flakyDb(around), "/api/videos/vid_nonexistent00001/status", {
+		const response = await fetchWith(interceptedEnvDb(around), "/api/videos/vid_nonexistent00001/status", {
 			method: "GET",
 			key: apiKey,
 		});
@@ -136,7 +122,7 @@ describe("D1's transient errors at the data layer's seam", () => {
 	it("a write the API makes that meets a transient error answers 503 with Retry-After, not 500", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 10 });
 		const { around } = failing(1, LOST, (sql) => sql.some((s) => /^insert into "projects"/i.test(s)));
-		const response = await fetchWith(flakyDb(around), "/api/projects", {
+		const response = await fetchWith(interceptedEnvDb(around), "/api/projects", {
 			method: "POST",
 			key: apiKey,
 			body: JSON.stringify({ name: "Talks" }),
