@@ -108,7 +108,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 	if (process.argv.includes("--update")) {
 		const steps = [...new Set(input.sources.flatMap(stepNamesIn))].sort();
 		const results = input.results;
-		writeFileSync(SNAPSHOT, `${JSON.stringify({ steps, results }, null, "\t")}\n`);
+		// Two spaces: the project formats JSON so (.prettierrc), and the file stays as recorded.
+		writeFileSync(SNAPSHOT, `${JSON.stringify({ steps, results }, null, 2)}\n`);
 		console.error(`recorded ${steps.length} step names and their results' shapes in ${SNAPSHOT}`);
 	} else {
 		const problems = compatProblems(input);

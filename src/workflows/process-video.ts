@@ -19,7 +19,7 @@ import { CLIP_SECONDS } from "@clipforge/domain";
 import { withInjectedFaults } from "../worker/faults/env";
 import { SLOT_EVENT } from "../worker/services/processing-slots";
 import type { WebhookEvent } from "../worker/services/webhooks";
-import { deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
+import { cleanUpTier, deliverEvent, failAndRefund, failureMessage, finish } from "./steps/finish";
 import { prepareBackground, prepareCaptionLook, prepareWatermark, type RenderLook } from "./steps/look";
 import { findChaptersStep } from "./steps/chapters";
 import { computeSignals, rankAttempt, rankMoments } from "./steps/rank";
@@ -70,6 +70,11 @@ const WEBHOOK_STEP: WorkflowStepConfig = {
 	retries: { limit: 9, delay: "30 seconds", backoff: "exponential" },
 	timeout: "1 minute",
 };
+/** 15 s, 30 s, 1 min … (exponential), six attempts over about 8 minutes: past a drain's successor start. */
+const TIER_CLEANUP_STEP: WorkflowStepConfig = {
+	retries: { limit: 5, delay: "15 seconds", backoff: "exponential" },
+	timeout: "1 minute",
+};
 const TRANSCRIBE_STEP: WorkflowStepConfig = {
 	retries: { limit: 4, delay: "10 seconds", backoff: "exponential" },
 	timeout: "30 minutes",
@@ -118,10 +123,10 @@ async function runProcess(run: VideoRun, step: WorkflowStep) {
 		const message = failureMessage(error);
 		run.log.error("video_failed", { error: message });
 		await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
-		await notify(run, step, "video.failed");
+		await Promise.all([notify(run, step, "video.failed"), cleanUpTierFiles(run, step)]);
 		throw new NonRetryableError(message);
 	}
-	if (outcome.notify) await notify(run, step, "video.completed");
+	if (outcome.notify) await Promise.all([notify(run, step, "video.completed"), cleanUpTierFiles(run, step)]);
 	return { status: outcome.status, clips: outcome.clips };
 }
 
@@ -236,10 +241,10 @@ async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: stri
 		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () =>
 			failReprocessStep(run, reprocessId, cause),
 		);
-		await notify(run, step, "video.failed");
+		await Promise.all([notify(run, step, "video.failed"), cleanUpTierFiles(run, step)]);
 		throw new NonRetryableError(`Reprocessing failed: ${cause} (${failed.minutesRefunded} minute(s) refunded)`);
 	}
-	if (outcome.notify) await notify(run, step, "video.completed");
+	if (outcome.notify) await Promise.all([notify(run, step, "video.completed"), cleanUpTierFiles(run, step)]);
 	return { status: outcome.status, clips: outcome.clips };
 }
 
@@ -326,6 +331,19 @@ async function waitForSlot(
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */
+/**
+ * The video's files on the tier go once it has ended. Tried again for minutes (a draining instance
+ * refuses new work until its successor is up); a cleanup never taken is left to the tier's own
+ * sweep and never changes how the video ended.
+ */
+async function cleanUpTierFiles(run: VideoRun, step: WorkflowStep): Promise<void> {
+	try {
+		await step.do("clean up the video's files on the render tier", TIER_CLEANUP_STEP, () => cleanUpTier(run));
+	} catch (error) {
+		run.log.warn("tier_cleanup_lost", { error: failureMessage(error) });
+	}
+}
+
 async function notify(run: VideoRun, step: WorkflowStep, event: WebhookEvent): Promise<void> {
 	try {
 		await step.do(`deliver ${event} webhook`, WEBHOOK_STEP, () => deliverEvent(run, event));

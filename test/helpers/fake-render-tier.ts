@@ -268,13 +268,13 @@ export class FakeRenderTier {
 		}
 		const failure = this.failures.get(path)?.shift();
 		if (name === "probe") return this.probe(renderJobs.probe.request.parse(body), instance);
-		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED 127.0.0.1:8788");
 		if (failure === "http500")
 			return new Response("<html><body>502 Bad Gateway</body></html>", {
 				status: 500,
 				headers: { "content-type": "text/html" },
 			});
+		if (name === "cleanup") return Response.json({ ok: true });
 		if (failure === "garbage")
 			return new Response('{"type":"progress","fraction":0.2}\n<<binary garbage>>\n', {
 				headers: { "content-type": "application/x-ndjson" },

@@ -137,6 +137,23 @@ describe("persistent faults end in failed with a precise message, a full refund 
 	});
 });
 
+describe("the tier's files of an ended video", () => {
+	it("a cleanup refused for longer than one attempt (an instance draining until its successor is up) is sent again until taken", async () => {
+		const { apiKey } = await createWorkspace({ minutes: 10 });
+		const hostedUrl = fake().addSource(url(), { duration: 60 });
+		// More refusals than one attempt's reconnection window sends (RENDER_RECONNECT_SECONDS 0.4: ~6).
+		fake().failNext(renderJobs.cleanup.path, ...Array.from({ length: 20 }, () => "unreachable" as const));
+		const videoId = await submitAndProcess(apiKey, hostedUrl, config);
+		const { body } = await call("GET", `/api/videos/${videoId}/status`, { key: apiKey });
+		expect(body.video.status).toBe("completed");
+		expect(fake().failures.get(renderJobs.cleanup.path)).toHaveLength(0);
+		const cleanups = fake().calls.filter(
+			(c) => c.path === renderJobs.cleanup.path && (c.body as { videoId: string }).videoId === videoId,
+		);
+		expect(cleanups).toHaveLength(21);
+	});
+});
+
 describe("sources that cannot give clips", () => {
 	it("a video without an audio track is refused at submission (422), nothing charged", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });

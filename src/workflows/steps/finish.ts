@@ -23,28 +23,30 @@ export async function finish(
 	await wakeWaiting(run.env, run.db, video.workspaceId);
 	// Intermediate audio and per-chunk transcripts are not needed once merged.
 	await deletePrefixes(run.env.MEDIA, [`audio/${run.videoId}/`, `transcripts/${run.videoId}/`]);
-	await cleanUpTier(run);
 	return { clips };
 }
 
 /**
- * Best effort: the video's folder on its tier instance goes (what a lost cleanup leaves, the tier's
- * own sweep removes later). Lost connections are tried again for a few seconds only: the step that
- * asks has a short timeout.
+ * Step "clean up the video's files on the render tier": its folder on its tier instance goes. A
+ * refusal throws, so the step is tried again later: an instance that drains refuses new work, and
+ * its successor (same folder locally; a fresh disk in production) takes the cleanup a little later.
  */
-export async function cleanUpTier(run: VideoRun): Promise<void> {
-	await createRenderClient(run.env, renderInstance.video(run.env, run.videoId))
-		.run("cleanup", { videoId: run.videoId }, { reconnectForMs: 10_000 })
-		.catch(() => undefined);
+export async function cleanUpTier(run: VideoRun): Promise<{ cleaned: true }> {
+	await createRenderClient(run.env, renderInstance.video(run.env, run.videoId)).run(
+		"cleanup",
+		{ videoId: run.videoId },
+		{ reconnectForMs: 10_000 },
+	);
+	return { cleaned: true };
 }
 
 export async function failAndRefund(run: VideoRun, message: string): Promise<{ failed: true }> {
 	const video = await findVideoById(run.db, run.videoId);
 	await markFailedAndRefund(run.db, run.videoId, message);
 	if (video) await wakeWaiting(run.env, run.db, video.workspaceId);
-	// Nothing half-made stays behind: no clip rows without files, no orphan objects, no files on the tier.
+	// Nothing half-made stays behind: no clip rows without files, no orphan objects (the tier's files go
+	// in the workflow's own cleanup step).
 	await deleteVideoArtifacts(run.env, run.videoId);
-	await cleanUpTier(run);
 	return { failed: true };
 }
 

@@ -14,7 +14,6 @@ import { r2Keys } from "../../worker/services/r2-keys";
 import { wakeWaiting } from "../../worker/services/processing-slots";
 import type { RankOptions } from "@clipforge/moments/rank-moments";
 import { deleteUnlistedClipFiles, failReprocessAndRefund } from "../../worker/services/reprocess-state";
-import { cleanUpTier } from "./finish";
 import { computeSignals, newClipId, rankTranscript } from "./rank";
 import { loadVideo, type LoadedVideo, type VideoRun } from "./run";
 
@@ -93,7 +92,6 @@ export async function finishReprocess(
 	// Its processing slot is free: the workspace's next waiting video may start.
 	const row = await findVideoById(run.db, run.videoId);
 	if (row) await wakeWaiting(run.env, run.db, row.workspaceId);
-	await cleanUpTier(run);
 	return { clips: ranked.clipIds.length };
 }
 
