@@ -9,9 +9,13 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
+import { READ_LIMIT, ReadVerdicts } from "./read-verdicts";
 import { timed } from "./server-timing";
 
 const PERIOD_SECONDS = 60;
+
+/** This isolate's knowledge of which keys are well within their read limit (read-verdicts.ts). */
+const readVerdicts = new ReadVerdicts(READ_LIMIT.reads, READ_LIMIT.periodSeconds * 1000);
 
 /** Whom a request is counted against. */
 export function limitKey(principal: Principal): string {
@@ -44,7 +48,21 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 	if (!isRead) return countAs("write")(c, next);
 	// A read changes nothing, so it runs while the limiter answers (one round trip less on every
 	// status poll); over the limit, its result is dropped and the answer is the 429.
-	const verdict = timed(c, "limiter", count(c, "read"));
+	const key = limitKey(c.get("principal"));
+	const answerFirst = readVerdicts.count(key);
+	const verdict = timed(
+		c,
+		"limiter",
+		count(c, "read").then((v) => {
+			readVerdicts.record(key, v.success);
+			return v;
+		}),
+	);
+	// Well within its limit (read-verdicts.ts): answered without waiting; the count still lands.
+	if (answerFirst) {
+		c.executionCtx.waitUntil(verdict.catch(() => undefined));
+		return next();
+	}
 	let failure: unknown = null;
 	await next().catch((error: unknown) => {
 		failure = error;
