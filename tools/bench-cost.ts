@@ -29,6 +29,7 @@ import { BUDGET_VIDEO, DEFAULT_COSTS, PLATFORM, type MeasuredCosts } from "./pla
 import { simulate, type Video } from "./plan/simulate.ts";
 import { fit as fitRuns, instanceBusySeconds, stageOf, tokenCost, usd, type Stage } from "./cost/arithmetic.ts";
 import { COMPETITORS, MODELS, PRICES } from "./cost/prices.ts";
+import { STATUS_POLLS } from "./bench/stage-names.ts";
 
 const CHARS_PER_TOKEN = 4;
 const POLL_EVERY_SECONDS = 12.5;
@@ -131,15 +132,11 @@ const STAGE_NAMES: Record<Stage, string> = {
 
 function countsOf(run: Run, stage: Stage): StageCounts {
 	const out: StageCounts = { requests: 0, d1Queries: 0, rowsRead: 0, rowsWritten: 0, r2A: 0, r2B: 0 };
+	// The bench's own polls (every second, half of them answered by the status cache) are counted
+	// apart by the metered Worker and left out: production's (every 12.5 s) are added per video below.
 	for (const [name, counts] of Object.entries(run.used.worker.byStage))
-		if (stageOf(name) === stage) for (const k of Object.keys(out) as (keyof StageCounts)[]) out[k] += counts[k];
-	if (stage === "api") {
-		// The bench's own polls (every second) out: production's are added per video below.
-		const poll = run.used.perStatusPoll;
-		out.requests -= run.statusPolls * poll.requests;
-		out.rowsRead -= run.statusPolls * poll.rowsRead;
-		out.rowsWritten -= run.statusPolls * poll.rowsWritten;
-	}
+		if (name !== STATUS_POLLS && stageOf(name) === stage)
+			for (const k of Object.keys(out) as (keyof StageCounts)[]) out[k] += counts[k];
 	return out;
 }
 

@@ -47,6 +47,7 @@ describe("bench:cost's arithmetic", () => {
 		expect(stageOf("render clip 2")).toBe("renders");
 		expect(stageOf("download source")).toBe("source");
 		expect(stageOf("api")).toBe("api");
+		expect(stageOf("clean up the video's files on the render tier")).toBe("renders");
 		expect(stageOf("something new")).toBe("other");
 	});
 });

@@ -66,6 +66,7 @@ export function stageOf(name: string): Stage {
 	if (/^internal (sources|signals|audio)$/.test(name)) return "source";
 	if (/^(transcribe chunk|merge transcript)/.test(name) || name === "internal transcripts") return "transcription";
 	if (/^(find chapters|rank moments)/.test(name)) return "ranking";
-	if (/^(render clip|finish|deliver )/.test(name) || /^internal (clips|backgrounds)/.test(name)) return "renders";
+	if (/^(render clip|finish|deliver |clean up )/.test(name) || /^internal (clips|backgrounds)/.test(name))
+		return "renders";
 	return "other";
 }
