@@ -1,7 +1,10 @@
+import { createExecutionContext, introspectWorkflow, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../../src/worker/index";
 import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
-import { call, submitBodyAndProcess } from "../helpers/api";
+import { BASE, call, submitBodyAndProcess } from "../helpers/api";
+import { interceptedEnvDb } from "../helpers/intercepted-db";
 import { useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
 import { renderJobs } from "@clipforge/contract";
 import { sha256Hex } from "../../src/worker/services/crypto";
@@ -123,6 +126,77 @@ describe("Idempotency-Key", () => {
 				(c) => c.path === renderJobs.probe.path && (c.body as { url?: string }).url === body.hostedUrl,
 			),
 		).toHaveLength(1);
+	});
+});
+
+describe("Idempotency-Key, a first request that died between its charge and its workflow's start", () => {
+	/**
+	 * What such a request leaves: Workflows refused to start the instance, then the refund that
+	 * settles it could not be written either (D1 failing from then on), so the request ended in a
+	 * 503 with the video created, charged and named on its key, and nothing processing it.
+	 */
+	async function submitDyingBeforeStart(apiKey: string, body: unknown, key: string) {
+		let d1Down = false;
+		const db = interceptedEnvDb((_sql, execute) => {
+			if (d1Down) return Promise.reject(new Error("D1_ERROR: Network connection lost."));
+			return execute();
+		});
+		const workflows = {
+			create: () => {
+				d1Down = true;
+				return Promise.reject(new Error("Workflows is unavailable"));
+			},
+		};
+		const ctx = createExecutionContext();
+		const response = await worker.fetch(
+			new Request(`${BASE}/api/videos/hosted`, {
+				method: "POST",
+				headers: {
+					authorization: `Bearer ${apiKey}`,
+					"content-type": "application/json",
+					"idempotency-key": key,
+				},
+				body: JSON.stringify(body),
+			}),
+			{ ...env, DB: db, PROCESS_VIDEO: workflows as unknown as typeof env.PROCESS_VIDEO },
+			ctx,
+		);
+		await waitOnExecutionContext(ctx);
+		return response;
+	}
+
+	it("its retry answers with that video and starts its processing: completed, charged once", async () => {
+		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
+		const body = { hostedUrl: source(60), config: { clipDurationMin: 10, clipDurationMax: 20 } };
+		const died = await submitDyingBeforeStart(apiKey, body, "died-before-start");
+		expect(died.status).toBe(503);
+		const [row] = (
+			await env.DB.prepare("SELECT id, status FROM videos WHERE workspace_id = ?")
+				.bind(workspaceId)
+				.all<{ id: string; status: string }>()
+		).results;
+		expect(row?.status).toBe("downloading");
+		expect(await balanceOf(workspaceId)).toBe(19);
+
+		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
+		await introspector.modifyAll(async (m) => {
+			await m.disableSleeps();
+			await m.disableRetryDelays();
+		});
+		const retried = await call("POST", "/api/videos/hosted", {
+			key: apiKey,
+			body,
+			headers: { "idempotency-key": "died-before-start" },
+		});
+		expect(retried.status).toBe(201);
+		expect(retried.body.video.id).toBe(row!.id);
+		const instances = await introspector.get();
+		expect(instances).toHaveLength(1);
+		await instances[0]!.waitForStatus("complete");
+		const { body: status } = await call("GET", `/api/videos/${row!.id}/status`, { key: apiKey });
+		expect(status.video.status).toBe("completed");
+		expect(await balanceOf(workspaceId)).toBe(19);
+		expect(await ledgerSum(workspaceId)).toBe(19);
 	});
 });
 

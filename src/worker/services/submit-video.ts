@@ -43,7 +43,7 @@ const PROBE_TIMEOUT_MS = 30_000;
 
 export async function submitHostedVideo(env: Env, db: Db, render: RenderClient, input: SubmitInput) {
 	const earlier = keyedSubmission()?.videoId;
-	if (earlier) return { videoId: earlier };
+	if (earlier) return earlierSubmission(env, db, earlier, input);
 	const url = parseSourceUrl(input.hostedUrl, env);
 	return submitVideo(env, db, render, input, {
 		sourceUrl: url.toString(),
@@ -62,9 +62,8 @@ export interface SubmitUploadInput extends Omit<SubmitInput, "hostedUrl"> {
  * file is already at that video's source key), and claims the upload in its charge batch.
  */
 export async function submitUploadedVideo(env: Env, db: Db, render: RenderClient, input: SubmitUploadInput) {
-	// The video an earlier request with the same Idempotency-Key made (its answer was lost): that one.
 	const earlier = keyedSubmission()?.videoId;
-	if (earlier) return { videoId: earlier };
+	if (earlier) return earlierSubmission(env, db, earlier, input);
 	const upload = await findUpload(db, input.uploadId, [input.workspaceId]);
 	if (!upload) throw new ApiError("not_found", `Upload ${input.uploadId} was not found.`);
 	if (upload.status === "uploading")
@@ -171,6 +170,16 @@ async function submitVideo(
 	if (created.outcome === "upload_taken")
 		throw new ApiError("conflict", `Upload ${source.uploadId} was just submitted by another request (or deleted).`);
 
+	if (input.config) await startProcessing(env, db, videoId);
+	return { videoId };
+}
+
+/**
+ * The video an earlier request with the same Idempotency-Key made (its answer was lost): that one,
+ * its processing started if that request died between its charge and the start. Starting is
+ * idempotent (the instance id is the video's), so a video already processing is left as it is.
+ */
+async function earlierSubmission(env: Env, db: Db, videoId: string, input: Pick<SubmitInput, "config">) {
 	if (input.config) await startProcessing(env, db, videoId);
 	return { videoId };
 }
