@@ -123,10 +123,10 @@ async function runProcess(run: VideoRun, step: WorkflowStep) {
 		const message = failureMessage(error);
 		run.log.error("video_failed", { error: message });
 		await step.do("mark video failed and refund minutes", DB_STEP, () => failAndRefund(run, message));
-		await Promise.all([notify(run, step, "video.failed"), cleanUpTierFiles(run, step)]);
+		await announceEnd(run, step, "video.failed");
 		throw new NonRetryableError(message);
 	}
-	if (outcome.notify) await Promise.all([notify(run, step, "video.completed"), cleanUpTierFiles(run, step)]);
+	if (outcome.notify) await announceEnd(run, step, "video.completed");
 	return { status: outcome.status, clips: outcome.clips };
 }
 
@@ -241,10 +241,10 @@ async function runReprocess(run: VideoRun, step: WorkflowStep, reprocessId: stri
 		const failed = await step.do("mark reprocess failed and refund its minutes", DB_STEP, () =>
 			failReprocessStep(run, reprocessId, cause),
 		);
-		await Promise.all([notify(run, step, "video.failed"), cleanUpTierFiles(run, step)]);
+		await announceEnd(run, step, "video.failed");
 		throw new NonRetryableError(`Reprocessing failed: ${cause} (${failed.minutesRefunded} minute(s) refunded)`);
 	}
-	if (outcome.notify) await Promise.all([notify(run, step, "video.completed"), cleanUpTierFiles(run, step)]);
+	if (outcome.notify) await announceEnd(run, step, "video.completed");
 	return { status: outcome.status, clips: outcome.clips };
 }
 
@@ -331,6 +331,11 @@ async function waitForSlot(
 }
 
 /** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */
+/** A run that ended: its webhook, and its files on the tier removed, side by side (neither waits for the other). */
+async function announceEnd(run: VideoRun, step: WorkflowStep, event: WebhookEvent): Promise<void> {
+	await Promise.all([notify(run, step, event), cleanUpTierFiles(run, step)]);
+}
+
 /**
  * The video's files on the tier go once it has ended. Tried again for minutes (a draining instance
  * refuses new work until its successor is up); a cleanup never taken is left to the tier's own
