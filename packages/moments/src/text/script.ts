@@ -20,14 +20,20 @@ export const hasUnspaced = (text: string) => UNSPACED.test(text);
 const lastChar = (text: string) => [...text].pop() ?? "";
 const firstChar = (text: string) => [...text][0] ?? "";
 
-/** Words joined as their script writes them: no space between two words written without spaces. */
+/**
+ * Words joined as their script writes them: no space between two words written without spaces.
+ * Linear in the words: it looks at the last word's last character, never at the text so far.
+ */
 export function joinWords(words: readonly string[]): string {
 	let text = "";
+	let previous = "";
 	for (const raw of words) {
 		const word = raw.trim();
 		if (word === "") continue;
-		const glue = text !== "" && !(UNSPACED.test(lastChar(text)) && UNSPACED.test(firstChar(word))) ? " " : "";
+		const glue =
+			previous !== "" && !(UNSPACED.test(lastChar(previous)) && UNSPACED.test(firstChar(word))) ? " " : "";
 		text += glue + word;
+		previous = word;
 	}
 	return text;
 }
