@@ -13,7 +13,7 @@ import {
 } from "../../src/worker/services/llm/client";
 import { rankMoments } from "@clipforge/moments";
 import { checkTextRequest, textReply } from "../workers-ai/ai-fidelity.mjs";
-import { sentencesOf } from "@clipforge/moments/text";
+import { sentencesOf, type Transcript } from "@clipforge/moments/text";
 import { GARDEN_EPISODE, STORY_TURNS } from "../helpers/garden-episode";
 import { spanOfTurns, transcriptOf, type Turn } from "../helpers/talk";
 
@@ -85,7 +85,9 @@ describe("ClipBasic with an LLM (one pass, the fast model)", () => {
 		expect(outcome.rankedBy).toBe(`ClipBasic (workers-ai:${DEFAULT_FAST_MODEL})`);
 		const [clip] = outcome.clips;
 		const story = spanOfTurns(episode, ...STORY_TURNS);
-		expect(clip!.start).toBeCloseTo(story.start - 0.2, 1);
+		// Fitted to whole sentences, its opening "So," left out: cut between "So," and "my".
+		expect(clip!.start).toBeCloseTo(afterOpeningSo(episode, story.start), 1);
+		expect(clip!.transcript).toMatch(/^My grandmother kept a fig tree/);
 		expect(clip!.end).toBeCloseTo(story.end + 0.4, 1);
 		expect(clip).toMatchObject({
 			title: "The fig tree that outlived its bucket",
@@ -123,12 +125,13 @@ describe("ClipBasic with an LLM (one pass, the fast model)", () => {
 		const ai = aiStub((input) => ({
 			clips: [
 				moment(...sentenceNumbers(input, /my grandmother kept a fig tree/, /To this day/), {
-					hookTitle: "So, my grandmother kept a fig tree",
+					hookTitle: "My grandmother kept a fig tree",
 				}),
 			],
 		}));
 		const [clip] = (await rankMoments(episode, basic, null, createLlm({ AI: ai }, "fast"))).clips;
-		expect(clip!.hookTitle).not.toBe("So, my grandmother kept a fig tree");
+		expect(clip!.transcript).toMatch(/^My grandmother kept a fig tree/);
+		expect(clip!.hookTitle).not.toBe("My grandmother kept a fig tree");
 		expect(clip!.hookTitle.length).toBeLessThanOrEqual(60);
 	});
 
@@ -172,7 +175,7 @@ describe("ClipPro with an LLM (two passes, the strong model)", () => {
 		expect(ai.calls.length).toBeGreaterThan(judging.length);
 		expect(outcome.rankedBy).toBe(`ClipPro (workers-ai:${DEFAULT_STRONG_MODEL})`);
 		const story = spanOfTurns(episode, ...STORY_TURNS);
-		expect(outcome.clips[0]!.start).toBeCloseTo(story.start - 0.2, 1);
+		expect(outcome.clips[0]!.start).toBeCloseTo(afterOpeningSo(episode, story.start), 1);
 		// Pass one's judgement shows in the breakdown.
 		expect(outcome.clips[0]!.scoreBreakdown.payoff).toBe(100);
 	});
@@ -338,3 +341,11 @@ it("the transcript reaches the model as numbered sentences with their start time
 	const first = sentencesOf(episode)[0]!;
 	expect(ai.calls[0]!.input.messages[1]!.content).toContain(`S0 [${first.start.toFixed(1)}] ${first.text}`);
 });
+
+/** Where a clip opening on the sentence said at `start` is cut when it opens on "So,": halfway between "So," and the next word. */
+function afterOpeningSo(transcript: Transcript, start: number): number {
+	const k = transcript.words.findIndex((w) => w.start >= start - 0.01);
+	expect(transcript.words[k]!.word).toBe("So,");
+	const [so, next] = [transcript.words[k]!, transcript.words[k + 1]!];
+	return Math.max(next.start - 0.2, (so.end + next.start) / 2);
+}

@@ -103,6 +103,17 @@ export const CONTRAST_WORD =
 export const STRONG_CLAIM =
 	/\b(best|worst|most|biggest|only|every|guaranteed|proven|changed|shocking|incredible|insane|crazy|ever|impossible)\b/i;
 
+/**
+ * First words that join a sentence to the one before it, in two kinds (grammar, not a corpus:
+ * English's linking words). A clip opening on one starts in the middle of a thought.
+ * - Connectives ("and", "so", "but then") hang on the sentence before and can be left out: a clip
+ *   opening on "So last winter I…" opens on "Last winter I…".
+ * - Clause openers ("because", "which", "although") bind the rest of the sentence to what came
+ *   before: leaving them out breaks the sentence, so no clip opens on it where another start exists.
+ */
+export const SPOKEN_CONNECTIVES = words("and but so or nor then also plus yet therefore hence thus otherwise");
+export const CLAUSE_OPENERS = words("because cause cuz which though although whereas");
+
 /** A sentence that leans on what came before it: a clip should not open on one. */
 export const DANGLING_OPENER =
 	/^(and|but|or|because|which|also|too|plus|it|that|this|they|he|she|them|those|these|him|her)\b/i;

@@ -9,6 +9,7 @@ import { endsSentence, sentencesOf, type Sentence, type Transcript } from "./tra
 import {
 	BACKCHANNEL_WORDS,
 	CHATTER_PHRASES,
+	CLAUSE_OPENERS,
 	DANGLING_OPENER,
 	EVALUATIVE_WORDS,
 	FILLER_WORDS,
@@ -18,6 +19,7 @@ import {
 	PAYOFF_PHRASES,
 	QUESTION_SHAPE,
 	REASONING_PHRASES,
+	SPOKEN_CONNECTIVES,
 	REPORTED_SPEECH,
 	RETURN_MARKERS,
 	SECOND_PERSON,
@@ -61,6 +63,13 @@ export interface Unit extends Sentence {
 	/** Ends with "?", or (without end punctuation, as the local engine writes) is shaped as one. */
 	question: boolean;
 	dangling: boolean;
+	/**
+	 * Words a clip opening on this sentence leaves out: its opening connectives and the fillers
+	 * around them ("Um, so, and then we…" → 4), so the clip opens on "we". 0 when there are none.
+	 */
+	openingWords: number;
+	/** After those, its first word binds it to the sentence before ("because", "which"): no clip opens on it. */
+	leansBack: boolean;
 	/** Phrases of chatter (greetings, time checks, logistics) and of reasoning (because, we decided, for example). */
 	chatter: number;
 	/** How much of the sentence is chatter, 0..1 (read it through chatterOf). */
@@ -195,6 +204,7 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		laughter: norms.some((n) => LAUGHTER.has(n)),
 		question: isQuestion(sentence.text, spoken),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
+		...openingOf(words),
 		chatter: phrases,
 		chatterShare: chatterShareOf(phrases, norms.length - fillers),
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
@@ -205,6 +215,20 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		rated,
 		gapBefore,
 	};
+}
+
+/** The opening connectives a clip leaves out (with the fillers around them), and whether a clause opener follows. */
+function openingOf(words: WordInfo[]): Pick<Unit, "openingWords" | "leansBack"> {
+	let k = 0;
+	let connectives = 0;
+	for (; k < words.length - 1; k++) {
+		const norm = words[k]!.norm;
+		if (SPOKEN_CONNECTIVES.has(norm)) connectives++;
+		else if (norm !== "" && !FILLER_WORDS.has(norm)) break;
+	}
+	const openingWords = connectives > 0 ? k : 0;
+	const first = words.slice(openingWords).find((w) => w.norm !== "" && !FILLER_WORDS.has(w.norm));
+	return { openingWords, leansBack: first !== undefined && CLAUSE_OPENERS.has(first.norm) };
 }
 
 /** A question mark ends it, or it has no stop and is shaped as a question ("what do you think"). */

@@ -4,6 +4,7 @@
  * (describe/describe-clip.ts).
  */
 import { scoreOf } from "@clipforge/domain";
+import { joinWords } from "../../text/script.ts";
 import { textWithStops } from "../../text/transcript.ts";
 import type { RankedClip, ScoreBreakdown } from "../ranked-clip.ts";
 import { CONTRAST_WORD, STRONG_CLAIM } from "../../text/lexicon.ts";
@@ -44,7 +45,7 @@ export function clipFromSpan(talk: TalkAnalysis, span: Span, match: PromptMatch 
 		start: span.start,
 		end: span.end,
 		score: scoreOf(breakdown),
-		transcript: textWithStops(units),
+		transcript: textWithStops(openedAt(units, span.start)),
 		scoreBreakdown: breakdown,
 		title: words.title,
 		hookTitle: words.hookTitle,
@@ -55,6 +56,20 @@ export function clipFromSpan(talk: TalkAnalysis, span: Span, match: PromptMatch 
 	};
 	titleChoices.set(clip, words.titleChoices);
 	return clip;
+}
+
+/**
+ * The sentences as the clip says them: a first sentence whose opening connectives the cut leaves
+ * out ("So, last winter…") starts on its first word kept, capitalised as the sentence was.
+ */
+function openedAt(units: Unit[], start: number): Pick<Unit, "text" | "closed" | "question">[] {
+	const [first, ...rest] = units;
+	if (!first || first.openingWords === 0 || first.words[0]!.start >= start) return units;
+	const kept = first.words.filter((w) => w.start >= start - 0.01);
+	if (kept.length === 0 || kept.length === first.words.length) return units;
+	let text = joinWords(kept.map((w) => w.word));
+	if (/^\p{Lu}/u.test(first.text)) text = text.charAt(0).toUpperCase() + text.slice(1);
+	return [{ ...first, text }, ...rest];
 }
 
 /** The video's clips with no title twice: a later clip takes its next title, or its time. */

@@ -115,12 +115,35 @@ export class SpanSpace implements Iterable<Span> {
 		this.canEnd = new Uint8Array(n);
 		for (let k = 0; k < n; k++) {
 			const u = units[k]!;
-			this.startAt[k] = padded(units, k, k, frame).start;
+			this.startAt[k] = openingCut(units, k, frame);
 			this.endAt[k] = padded(units, k, k, frame).end;
 			this.canStart[k] = !u.backchannel && u.start >= search.start - 0.01 ? 1 : 0;
 			// Never end on a listener's "Yeah." or on a question left hanging (the video's last words included).
 			this.canEnd[k] = !u.backchannel && !u.question && u.end <= search.end + 0.01 ? 1 : 0;
 		}
+		this.closeLeaningStarts();
+	}
+
+	/**
+	 * No clip opens on a sentence a clause opener binds to the one before it ("Because…", "Which
+	 * means…"): it would start in the middle of a thought. Unless no other start makes a clip at all
+	 * (every sentence opening on "because"): then they stay open, as a clip is owed.
+	 */
+	private closeLeaningStarts(): void {
+		const closed = this.units.flatMap((u, k) => (this.canStart[k] && u.leansBack ? [k] : []));
+		if (closed.length === 0) return;
+		for (const k of closed) this.canStart[k] = 0;
+		if (!this.hasCandidate()) for (const k of closed) this.canStart[k] = 1;
+	}
+
+	private hasCandidate(): boolean {
+		const { units, bounds } = this;
+		for (let i = 0; i < units.length; i++) {
+			if (!this.canStart[i]) continue;
+			for (let j = i; j < units.length && units[j]!.end - units[i]!.start <= bounds.max; j++)
+				if (!Number.isNaN(this.endOf(i, j))) return true;
+		}
+		return false;
 	}
 
 	/**
@@ -289,6 +312,20 @@ function withShortPartsFixed(parts: Span[], units: Unit[], bounds: Bounds, frame
 		}
 	}
 	return out;
+}
+
+/**
+ * Where a clip opening on unit k is cut: as `padded` cuts it, or after its opening connectives
+ * ("So, last winter…" opens on "last"), halfway between the last one left out and the first word
+ * kept, so none of it is heard. Only candidate passages open this way; split-clips' parts, which
+ * cover the talk whole, do not.
+ */
+export function openingCut(units: Unit[], k: number, frame: Frame): number {
+	const unit = units[k]!;
+	const kept = unit.words[unit.openingWords];
+	const left = unit.words[unit.openingWords - 1];
+	if (unit.openingWords === 0 || !kept || !left) return padded(units, k, k, frame).start;
+	return round2(Math.max(frame.start, kept.start - LEAD, (left.end + kept.start) / 2));
 }
 
 export const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
