@@ -42,7 +42,9 @@ describe("the offline ranker on the dev corpora (what it was fitted on: a regres
 		// 2.76 s since the edge models are fitted on talk without pauses too (2026-11-28: that shape's edges and the
 		// second author's came closer, this row's end moved 2.51 → 2.76 s; docs/ranking-experiments.md).
 		expect(ours.startErrorSeconds!).toBeLessThanOrEqual(2.5);
-		expect(ours.endErrorSeconds!).toBeLessThanOrEqual(2.9);
+		// 2.91 s since a passage holding a topic break loses gain (2026-11-29: the mean end error over the first
+		// author's ten rows went 2.26 → 2.09 s and the second's 7.31 → 6.78 s; this row's 2.76 → 2.91 s).
+		expect(ours.endErrorSeconds!).toBeLessThanOrEqual(3.0);
 		expect(ours.distractorsPicked).toBeLessThan(0.1);
 	});
 

@@ -4,12 +4,14 @@
  * is no moment, the substance of the discussion around it: above τ a sentence adds, below it
  * costs, so a clip grows only while the moment lasts, never toward the maximum), plus how clean its
  * edges are (a start and an end where the talk changes), plus whether its opening sets up what
- * follows (the words of its first seconds come back later in it). Every candidate passage is scored once, in
+ * follows (the words of its first seconds come back later in it), less a weight when it holds a
+ * turn from one topic to the next. Every candidate passage is scored once, in
  * O(1) each from running sums, keeping a few per first sentence; the best non-overlapping ones win.
  */
 import type { MomentReading } from "./moments.ts";
 import { overlaps, type Span } from "./passages.ts";
 import type { TalkAnalysis } from "./talk-analysis.ts";
+import { passageStarts } from "../../text/cohesion.ts";
 import { chatterOf } from "../../text/units.ts";
 
 /** A sentence is worth its duration × (worth − τ): above τ it adds to a passage, below it costs. */
@@ -26,6 +28,14 @@ export const END_EDGE_WEIGHT = 8;
 /** How much an opening that sets up the rest of the passage counts, and how long the opening is. */
 export const OPENING_WEIGHT = 6;
 const OPENING_SECONDS = 8;
+/**
+ * What a passage loses for holding a topic break inside it (a valley of lexical cohesion deeper than
+ * the talk's mean by TOPIC_BREAK_DEPTH standard deviations, `passageStarts`): a clip is about one
+ * thing, and one crossing into the next topic ends where the first did. Structure, not words: it
+ * reads the talk's own vocabulary, in any register.
+ */
+export const TOPIC_CROSSING_WEIGHT = 4;
+const TOPIC_BREAK_DEPTH = 1;
 /** Passages kept per first sentence (different ends), so a clip can still fit between two chosen ones. */
 const KEPT_PER_START = 3;
 
@@ -81,6 +91,7 @@ export function visitGains(
 ): void {
 	const { units, reading, spans, bounds } = talk;
 	const { idf } = reading;
+	const breaksThrough = topicBreaksThrough(talk);
 	for (let i = 0; i < units.length; i++) {
 		if (!spans.canStart[i]) continue;
 		const opening = new Map<string, number>();
@@ -104,9 +115,23 @@ export function visitGains(
 			}
 			if (Number.isNaN(spans.endOf(i, j))) continue;
 			const cohesion = total > 0 && j >= restStart ? shared / total : 0;
-			fn(i, j, prefix[j + 1]! - prefix[i]! + edgeGain(reading, i, j) + OPENING_WEIGHT * (cohesion - 0.3));
+			const crosses = breaksThrough[j + 1]! > breaksThrough[i + 1]! ? TOPIC_CROSSING_WEIGHT : 0;
+			fn(
+				i,
+				j,
+				prefix[j + 1]! - prefix[i]! + edgeGain(reading, i, j) + OPENING_WEIGHT * (cohesion - 0.3) - crosses,
+			);
 		}
 	}
+}
+
+/** How many topic breaks open a sentence before each unit: a passage from i to j holds one when the count grows from i + 1 to j + 1. */
+function topicBreaksThrough(talk: TalkAnalysis): Int32Array {
+	const { units, reading } = talk;
+	const starts = new Set(passageStarts(units, reading.continuity, TOPIC_BREAK_DEPTH));
+	const through = new Int32Array(units.length + 1);
+	units.forEach((_, k) => (through[k + 1] = through[k]! + (k > 0 && starts.has(k) ? 1 : 0)));
+	return through;
 }
 
 /** The best non-overlapping passages, best gain first: at most `most`, and past those worth cutting, at least `least`. */
