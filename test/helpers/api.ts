@@ -1,6 +1,5 @@
 import { exports } from "cloudflare:workers";
-import { introspectWorkflow } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { introspectVideoRuns } from "./video-runs";
 
 export const BASE = "http://clipforge.test";
 
@@ -51,11 +50,7 @@ export async function submitBodyAndProcess(
 	body: Record<string, unknown>,
 	expectStatus: "complete" | "errored" = "complete",
 ): Promise<string> {
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
+	await using introspector = await introspectVideoRuns();
 	const submitted = await call("POST", "/api/videos/hosted", { key, body });
 	if (submitted.status !== 201)
 		throw new Error(`submission answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);

@@ -7,7 +7,6 @@
  * Instead of media it stores small JSON descriptors; "transcribing" a chunk returns the words of a
  * known script that fall inside the chunk, with chunk-relative times (as a real engine would).
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, vi } from "vitest";
 import {
@@ -28,6 +27,7 @@ import {
 } from "@clipforge/contract";
 import { planJumpCuts } from "../../containers/render/src/render/jump-cuts.ts";
 import { TALK_SCRIPT } from "../../scripts/talk-script";
+import { introspectVideoRuns } from "./video-runs";
 
 export const RENDER_URL = "http://render.test";
 
@@ -677,15 +677,11 @@ export function fakeVideoFile(
  */
 export function useFakeRenderTier(options: { introspect?: boolean } = {}): () => FakeRenderTier {
 	let tier: FakeRenderTier;
-	let introspector: Awaited<ReturnType<typeof introspectWorkflow>> | null = null;
+	let introspector: Awaited<ReturnType<typeof introspectVideoRuns>> | null = null;
 	beforeEach(async () => {
 		tier = new FakeRenderTier().install();
 		if (options.introspect === false) return;
-		introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		introspector = await introspectVideoRuns();
 	});
 	afterEach(async () => {
 		for (const instance of (await introspector?.get()) ?? []) {

@@ -6,7 +6,6 @@
  * pauses planned from the transcript, the cut clip's duration reported. The drawing itself is
  * checked with real ffmpeg in containers/render/test/looks.test.ts and jump-cuts.test.ts.
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
@@ -24,6 +23,7 @@ import { purgeOldPreviews, resolveCaptionLook } from "../../src/worker/services/
 import { balanceOf, createUser, createWorkspace } from "../helpers/accounts";
 import { BASE, call, signIn, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://media.example.com/${name}-${crypto.randomUUID()}`;
@@ -578,11 +578,7 @@ describe("removeSilences", () => {
 describe("a cut clip's captions and edits", () => {
 	/** PATCHes and, when a re-render started, waits for its workflow instance to end. */
 	async function editAndWait(key: string, clipId: string, body: unknown) {
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const response = await call("PATCH", `/api/clips/${clipId}`, { key, body });
 		if (response.status === 202)
 			for (const instance of await introspector.get()) await instance.waitForStatus("complete");

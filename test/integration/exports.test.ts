@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
-import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
@@ -229,11 +229,7 @@ describe("an uploaded video's clips", () => {
 		});
 		expect(part.status).toBe(200);
 		expect((await call("POST", `/api/uploads/${created.body.id}/complete`, { key: apiKey })).status).toBe(200);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const submitted = await call("POST", "/api/videos/upload", {
 			key: apiKey,
 			body: { uploadId: created.body.id, config: { clipDurationMin: 15, clipDurationMax: 30 } },

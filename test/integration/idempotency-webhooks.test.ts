@@ -1,4 +1,4 @@
-import { createExecutionContext, introspectWorkflow, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
@@ -10,6 +10,7 @@ import { renderJobs } from "@clipforge/contract";
 import { sha256Hex } from "../../src/worker/services/crypto";
 import { IDEMPOTENCY_ABANDONED_SECONDS } from "../../src/worker/services/idempotency";
 import { signWebhook } from "../../src/worker/services/webhooks";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 
@@ -178,11 +179,7 @@ describe("Idempotency-Key, a first request that died between its charge and its 
 		expect(row?.status).toBe("downloading");
 		expect(await balanceOf(workspaceId)).toBe(19);
 
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const retried = await call("POST", "/api/videos/hosted", {
 			key: apiKey,
 			body,

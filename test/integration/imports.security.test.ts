@@ -5,13 +5,12 @@
  * tier refuses its excess with 429, never the others'), and nothing else waits behind them: caption
  * previews and built-in backgrounds are drawn on the render pool.
  */
-import { introspectWorkflow } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs, WORKSPACE_JOB_LIMITS } from "@clipforge/contract";
 import { createWorkspace } from "../helpers/accounts";
 import { call } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const media = (name: string) => {
@@ -76,11 +75,7 @@ describe("imports of users' media", () => {
 		expect(previews.length).toBeGreaterThan(0);
 		expect(previews.every((c) => c.instance?.startsWith("render-"))).toBe(true);
 
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const hostedUrl = fake().addSource(`https://videos.example.com/${crypto.randomUUID()}.mp4`, { duration: 60 });
 		const config = {
 			clipDurationMin: 10,

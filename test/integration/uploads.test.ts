@@ -4,12 +4,7 @@
  * with nothing fetched from anywhere. The render tier is the fake, probing the stored file through
  * the Worker's signed URL as the real tier does.
  */
-import {
-	createExecutionContext,
-	createScheduledController,
-	introspectWorkflow,
-	waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/worker/index";
@@ -18,6 +13,7 @@ import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/
 import { call } from "../helpers/api";
 import { itCountsInOneWindow } from "../helpers/rate-window";
 import { fakeVideoFile, useFakeRenderTier, WEBHOOK_BASE } from "../helpers/fake-render-tier";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 
@@ -70,11 +66,7 @@ async function uploadAll(key: string, file: Uint8Array): Promise<Upload> {
 
 /** Submits the upload and waits for its workflow instance to end. */
 async function submitAndProcess(key: string, body: Record<string, unknown>) {
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
+	await using introspector = await introspectVideoRuns();
 	const submitted = await call("POST", "/api/videos/upload", { key, body });
 	expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
 	const [instance] = await introspector.get();
@@ -169,11 +161,7 @@ describe("a resumable upload", () => {
 		});
 		// Reprocessing reads the stored upload too: new clips, still nothing fetched.
 		{
-			await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-			await introspector.modifyAll(async (m) => {
-				await m.disableSleeps();
-				await m.disableRetryDelays();
-			});
+			await using introspector = await introspectVideoRuns();
 			expect(
 				(
 					await call("POST", `/api/videos/${videoId}/reprocess`, {
@@ -411,11 +399,7 @@ describe("a video made of an upload", () => {
 		expect(await balanceOf(workspaceId)).toBe(598);
 		await env.MEDIA.delete(`sources/${videoId}/source.mp4`);
 
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		expect((await call("PUT", `/api/videos/${videoId}/config`, { key, body: {} })).status).toBe(200);
 		await (await introspector.get())[0]!.waitForStatus("errored");
 		const failed = (await call("GET", `/api/videos/${videoId}`, { key })).body;

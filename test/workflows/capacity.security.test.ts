@@ -4,7 +4,6 @@
  * by the workflow itself; too many waiting → 429 `queue_full`; every job lands on an instance of
  * the bounded set; another tenant starts at once.
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs, WORKSPACE_JOB_LIMITS } from "@clipforge/contract";
@@ -16,6 +15,7 @@ import { balanceOf, createWorkspace, ledgerSum } from "../helpers/accounts";
 import { call } from "../helpers/api";
 import { itCountsInOneWindow } from "../helpers/rate-window";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const source = () => fake().addSource(`https://videos.example.com/q/${crypto.randomUUID()}.mp4`, { duration: 40 });
@@ -50,11 +50,7 @@ async function peakConcurrency(ids: string[]): Promise<number> {
 
 describe("per-workspace processing slots", () => {
 	it("a flood of 8 submissions with a limit of 2: all accepted and charged, 2 process, 6 wait in line; all complete; another tenant starts at once", async () => {
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const flooder = await createWorkspace({ minutes: 100 });
 		await setLimit(flooder.workspaceId, 2);
 		// Hold every render until the other tenant has been checked (a hook runs once: each one sets the next).
@@ -112,11 +108,7 @@ describe("per-workspace processing slots", () => {
 	}, 60_000);
 
 	it("the workflow enforces the limit itself: a video that skipped the submission's check waits until a slot is free", async () => {
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 20 });
 		await setLimit(workspaceId, 1);
 		const make = async () =>

@@ -5,7 +5,6 @@
  * snap to word edges; corrected words keep their timings; a failed render restores the clip; the
  * refusals (409, 410, 400) and the charging rule (free, capped per clip) hold.
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { presetLook, renderJobs, type RenderClipRequest } from "@clipforge/contract";
@@ -14,6 +13,7 @@ import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { MAX_EDITS_PER_CLIP } from "../../src/worker/domain/clip-edit";
 import { reconcileStaleVideos } from "../../src/worker/services/reconcile";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
@@ -40,11 +40,7 @@ async function editAndWait(
 	body: unknown,
 	expectStatus: "complete" | "errored" = "complete",
 ) {
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
+	await using introspector = await introspectVideoRuns();
 	const response = await call("PATCH", `/api/clips/${clipId}`, { key, body });
 	if (response.status === 202)
 		for (const instance of await introspector.get()) await instance.waitForStatus(expectStatus);
@@ -229,11 +225,7 @@ describe("deleting the video while a clip renders again", () => {
 	it("leaves no clip files behind and refunds nothing for the edit", async () => {
 		const { apiKey, workspaceId, videoId, clip } = await processed();
 		const balance = await balanceOf(workspaceId);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		let deleted: Promise<unknown> | null = null;
 		// The user deletes the video while the tier draws the edit.
 		fake().before.set(renderJobs.renderClip.path, async () => {
@@ -288,11 +280,7 @@ describe("refusals", () => {
 	it("409 clip_processing while the clip renders again, and a reprocess waits for it too", async () => {
 		const { apiKey, videoId, clip } = await processed();
 		fake().renderDelays.push(800);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		expect(
 			(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } }))
 				.status,
@@ -335,11 +323,7 @@ describe("refusals", () => {
 		}>;
 		expect(clips.length).toBeGreaterThanOrEqual(4);
 		fake().renderDelays.push(1500, 1500, 1500);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		for (const clip of clips.slice(0, 3))
 			expect(
 				(await call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 1 } }))
@@ -368,11 +352,7 @@ describe("refusals", () => {
 	it("of two edits sent at once, one starts and the other is refused: one re-render, never two", async () => {
 		const { apiKey, clip } = await processed();
 		const before = renders().length;
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const answers = await Promise.all([
 			call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { startTime: clip.startTime + 2 } }),
 			call("PATCH", `/api/clips/${clip.id}`, { key: apiKey, body: { endTime: clip.endTime - 2 } }),
@@ -391,11 +371,7 @@ describe("refusals", () => {
 
 	it("409 video_processing while the video is being reprocessed", async () => {
 		const { apiKey, videoId, clip } = await processed();
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		expect(
 			(
 				await call("POST", `/api/videos/${videoId}/reprocess`, {

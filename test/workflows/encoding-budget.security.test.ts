@@ -3,13 +3,13 @@
  * checked alike, split-clips never makes more than 60 parts (the ranker lengthens them; a frame 60
  * parts of the maximum cannot cover is refused), and each video's clip edits may render at most its edit budget.
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
 import { balanceOf, createWorkspace } from "../helpers/accounts";
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const source = (duration: number) =>
@@ -113,11 +113,7 @@ describe("each video's edit budget, in seconds rendered again", { timeout: PROCE
 
 /** PATCHes a clip with a re-render and waits until it is drawn again. */
 async function editAndWait(apiKey: string, clipId: string, changes: Record<string, unknown>) {
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
+	await using introspector = await introspectVideoRuns();
 	const patched = await call("PATCH", `/api/clips/${clipId}`, { key: apiKey, body: changes });
 	expect(patched.status, JSON.stringify(patched.body)).toBe(202);
 	for (const instance of await introspector.get()) await instance.waitForStatus("complete");

@@ -4,7 +4,6 @@
  * is a delivery: it is handed out only once the video's charge was delivered (`completed`), and
  * once one was signed the video's charge is never given back.
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
@@ -13,6 +12,7 @@ import { call, submitAndProcess } from "../helpers/api";
 import { fakeVideoFile, useFakeRenderTier } from "../helpers/fake-render-tier";
 import { purgeExpiredSources } from "../../src/worker/services/source-retention";
 import { signInternalObjectUrl } from "../../src/worker/services/signing";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const source = (duration: number) =>
@@ -27,11 +27,7 @@ const sourceKeyOf = (videoId: string) =>
 describe("the free downloader: source link, then DELETE", () => {
 	it("a 75 s video still transcribing: the link is refused (409), so DELETE's refund gives nothing away", async () => {
 		const { apiKey, workspaceId } = await createWorkspace({ minutes: 10 });
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const seen: { link?: { status: number; body: any }; download?: number } = {};
 		let videoId = "";
 		// While the tier transcribes (the video is `transcribing`), the attacker asks for the source…
@@ -152,11 +148,7 @@ describe("only what was paid for is kept and served", () => {
 		});
 		expect(part.status).toBe(200);
 		expect((await call("POST", `/api/uploads/${created.body.id}/complete`, { key: apiKey })).status).toBe(200);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const config = { timeframeStart: 10, timeframeEnd: 40, skipClipping: true };
 		const submitted = await call("POST", "/api/videos/upload", {
 			key: apiKey,
@@ -244,11 +236,7 @@ describe("sources expire under a retention", () => {
 
 /** PATCHes a clip with a re-render and waits until it is drawn again. */
 async function editAndWait(apiKey: string, clipId: string, changes: Record<string, unknown>) {
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
+	await using introspector = await introspectVideoRuns();
 	const patched = await call("PATCH", `/api/clips/${clipId}`, { key: apiKey, body: changes });
 	expect(patched.status, JSON.stringify(patched.body)).toBe(202);
 	for (const instance of await introspector.get()) await instance.waitForStatus("complete");

@@ -4,7 +4,6 @@
  * failed with renders still running, deleted mid-render) leaves none.
  */
 import { env } from "cloudflare:workers";
-import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { renderJobs, signRenderRequest } from "@clipforge/contract";
 import { createWorkspace } from "../helpers/accounts";
@@ -13,6 +12,7 @@ import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { findOrphans } from "../../src/worker/services/orphans";
 import { signInternalObjectUrl } from "../../src/worker/services/signing";
 import { r2Keys } from "../../src/worker/services/r2-keys";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = () => `https://videos.example.com/o/${crypto.randomUUID()}.mp4`;
@@ -45,11 +45,7 @@ describe("the orphan report", () => {
 	it("calls nothing an orphan after a video's whole life: processed, reprocessed, a clip edited", async () => {
 		const { apiKey } = await createWorkspace({ minutes: 20 });
 		const videoId = await submitAndProcess(apiKey, fake().addSource(url(), { duration: 90 }), config);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		expect(
 			(
 				await call("POST", `/api/videos/${videoId}/reprocess`, {
@@ -136,11 +132,7 @@ describe("no object is left behind", () => {
 		const { apiKey } = await createWorkspace({ minutes: 20 });
 		const hostedUrl = fake().addSource(url(), { duration: 60 });
 		fake().renderDelays.push(1500, 1500, 1500);
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const videoId = (await call("POST", "/api/videos/hosted", { key: apiKey, body: { hostedUrl, config } })).body
 			.video.id;
 		// The user deletes the video while its clips are being rendered.

@@ -4,7 +4,6 @@
  * transcript, the new clips replace the old ones once rendered, and the charging rule (first one
  * free, then half the frame's minutes; refunded on failure; never twice) holds.
  */
-import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderJobs } from "@clipforge/contract";
@@ -12,6 +11,7 @@ import { balanceOf, createWorkspace, ledgerSum, statusEvents } from "../helpers/
 import { call, submitAndProcess } from "../helpers/api";
 import { useFakeRenderTier } from "../helpers/fake-render-tier";
 import { reconcileStaleVideos } from "../../src/worker/services/reconcile";
+import { introspectVideoRuns } from "../helpers/video-runs";
 
 const fake = useFakeRenderTier({ introspect: false });
 const url = (name: string) => `https://videos.example.com/${name}-${crypto.randomUUID()}.mp4`;
@@ -24,11 +24,7 @@ async function reprocessAndWait(
 	expectStatus: "complete" | "errored" = "complete",
 	headers: Record<string, string> = {},
 ) {
-	await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-	await introspector.modifyAll(async (m) => {
-		await m.disableSleeps();
-		await m.disableRetryDelays();
-	});
+	await using introspector = await introspectVideoRuns();
 	const response = await call("POST", `/api/videos/${videoId}/reprocess`, { key, body, headers });
 	if (response.status !== 202) return response;
 	for (const instance of await introspector.get()) await instance.waitForStatus(expectStatus);
@@ -325,11 +321,7 @@ describe("reprocess refusals (nothing charged)", () => {
 		).toBe("conflict");
 
 		// Two at once: one starts, the other is refused; one reprocess row.
-		await using introspector = await introspectWorkflow(env.PROCESS_VIDEO);
-		await introspector.modifyAll(async (m) => {
-			await m.disableSleeps();
-			await m.disableRetryDelays();
-		});
+		await using introspector = await introspectVideoRuns();
 		const balance = await balanceOf(workspaceId);
 		const answers = await Promise.all(
 			[1, 2, 3].map(() => call("POST", `/api/videos/${videoId}/reprocess`, { key: apiKey, body: {} })),
