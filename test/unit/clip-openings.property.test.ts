@@ -49,7 +49,7 @@ const talkOf = fc.record({
 type Talk = typeof talkOf extends fc.Arbitrary<infer T> ? T : never;
 
 /** One segment per sentence, words timed back to back, `pause` seconds between sentences. */
-function transcriptOf(talk: Talk): Transcript {
+function transcriptOf(talk: Talk, language = "en"): Transcript {
 	let at = 0.5;
 	const segments = talk.sentences.map(({ line, opening }) => {
 		const text = `${opening} ${line}`.trim();
@@ -63,7 +63,7 @@ function transcriptOf(talk: Talk): Transcript {
 		return { start: words[0]!.start, end: words[words.length - 1]!.end, text: said, words };
 	});
 	return {
-		language: "en",
+		language,
 		duration: at + 1,
 		text: segments.map((s) => s.text).join(" "),
 		segments,
@@ -129,8 +129,49 @@ describe("where clips open (property)", () => {
 		};
 		const transcript = transcriptOf(talk);
 		const outcome = await rankMoments(transcript, defaultConfig());
-		const opening = outcome.clips.find((c) => c.start < transcript.segments[1]!.start);
+		const opening = outcome.clips.find((c) => c.start < transcript.segments[0]!.end);
 		expect(opening?.transcript).toMatch(/^Last winter I came home/);
 		expect(opening!.start).toBeGreaterThanOrEqual(transcript.words[0]!.end);
+	});
+
+	it("leaves out the connectives of the talk's own language ('Entonces,', 'तो,'), and only of it", async () => {
+		const spanish = [
+			"el invierno pasado llegué tarde a casa y las llaves seguían en la oficina",
+			"el casero vive en otra ciudad así que llamé a un cerrajero",
+			"una vecina que no conocía me invitó a tomar un té en su cocina",
+			"hablamos dos horas de sus años como enfermera en el hospital",
+			"cuando llegó el cerrajero abrió la puerta en cuatro segundos",
+			"me cobró noventa dólares pero ahora ceno con ella cada domingo",
+		];
+		const hindi = [
+			"पिछली सर्दियों में मैं देर से घर आया और चाबियाँ दफ्तर में रह गईं",
+			"मकान मालिक दूसरे शहर में रहते हैं इसलिए मैंने ताला खोलने वाले को बुलाया",
+			"एक पड़ोसन ने मुझे अपनी रसोई में चाय पर बुलाया",
+			"हमने दो घंटे अस्पताल में उनके काम के बारे में बात की",
+			"ताला खोलने वाले ने चार सेकंड में दरवाज़ा खोल दिया",
+			"अब हम हर रविवार साथ खाना खाते हैं",
+		];
+		for (const [language, lines, opening] of [
+			["es", spanish, "Entonces,"],
+			["hi", hindi, "तो,"],
+		] as const) {
+			// Every sentence opens on the connective: whichever a clip starts on, it leaves it out.
+			const talk: Talk = {
+				sentences: [...lines, ...lines].map((line) => ({ line, opening })),
+				punctuated: true,
+				pause: 0.8,
+				wordSeconds: 0.3,
+				range: [15, 60],
+			};
+			const transcript = transcriptOf(talk, language);
+			const said = new Set([...lines].map((line) => line.split(" ")[0]!));
+			const { clips } = await rankMoments(transcript, defaultConfig());
+			expect(clips.length, language).toBeGreaterThan(0);
+			for (const clip of clips)
+				expect(said.has(clip.transcript.split(" ")[0]!.toLowerCase()), clip.transcript).toBe(true);
+			// Read as English, "Entonces," is no connective: every clip opens on it.
+			const asEnglish = await rankMoments({ ...transcript, language: "en" }, defaultConfig());
+			for (const clip of asEnglish.clips) expect(clip.transcript.startsWith(opening), clip.transcript).toBe(true);
+		}
 	});
 });

@@ -104,15 +104,36 @@ export const STRONG_CLAIM =
 	/\b(best|worst|most|biggest|only|every|guaranteed|proven|changed|shocking|incredible|insane|crazy|ever|impossible)\b/i;
 
 /**
- * First words that join a sentence to the one before it, in two kinds (grammar, not a corpus:
- * English's linking words). A clip opening on one starts in the middle of a thought.
- * - Connectives ("and", "so", "but then") hang on the sentence before and can be left out: a clip
- *   opening on "So last winter I…" opens on "Last winter I…".
- * - Clause openers ("because", "which", "although") bind the rest of the sentence to what came
- *   before: leaving them out breaks the sentence, so no clip opens on it where another start exists.
+ * First words that join a sentence to the one before it, in two kinds, per language (grammar, not
+ * a corpus: each language's linking words). A clip opening on one starts in the middle of a thought.
+ * - Connectives ("and", "so", "but then"; "y", "entonces"; "und", "also") hang on the sentence
+ *   before and can be left out: a clip opening on "So last winter I…" opens on "Last winter I…".
+ * - Clause openers ("because", "which", "although"; "porque"; "weil") bind the rest of the sentence
+ *   to what came before: leaving them out breaks it, so no clip opens on it where another start exists.
+ * Words that also open a question ("perché", "qui") are in neither.
  */
-export const SPOKEN_CONNECTIVES = words("and but so or nor then also plus yet therefore hence thus otherwise");
-export const CLAUSE_OPENERS = words("because cause cuz which though although whereas");
+export interface OpeningWords {
+	connectives: ReadonlySet<string>;
+	clauseOpeners: ReadonlySet<string>;
+}
+
+const opening = (connectives: string, clauseOpeners: string): OpeningWords => ({
+	connectives: words(connectives),
+	clauseOpeners: words(clauseOpeners),
+});
+
+export const OPENING_WORDS: Readonly<Record<string, OpeningWords>> = {
+	en: opening(
+		"and but so or nor then also plus yet therefore hence thus otherwise",
+		"because cause cuz which though although whereas",
+	),
+	es: opening("y e pero entonces o u pues además luego también", "porque aunque"),
+	fr: opening("et mais donc alors ou puis ensuite", "parce car puisque quoique"),
+	de: opening("und aber also oder dann sondern", "weil obwohl denn wobei"),
+	pt: opening("e mas então ou depois também", "porque embora"),
+	it: opening("e ma quindi allora o poi anche", "poiché sebbene benché"),
+	hi: opening("और लेकिन तो या फिर मगर", "क्योंकि"),
+};
 
 /** A sentence that leans on what came before it: a clip should not open on one. */
 export const DANGLING_OPENER =

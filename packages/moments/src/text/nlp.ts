@@ -108,10 +108,10 @@ function readChunk(all: readonly string[], infos: WordInfo[], from: number, to: 
 	}
 }
 
-/** "Don't," → "don't"; "Mm-hmm." → "mm-hmm". */
+/** "Don't," → "don't"; "Mm-hmm." → "mm-hmm"; a vowel sign ending a Devanagari word stays ("तो," → "तो"). */
 export function normalise(word: string): string {
 	return word
 		.toLowerCase()
 		.replace(/[’‘]/g, "'")
-		.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+		.replace(/^[^\p{L}\p{M}\p{N}]+|[^\p{L}\p{M}\p{N}]+$/gu, "");
 }

@@ -9,17 +9,17 @@ import { endsSentence, sentencesOf, type Sentence, type Transcript } from "./tra
 import {
 	BACKCHANNEL_WORDS,
 	CHATTER_PHRASES,
-	CLAUSE_OPENERS,
 	DANGLING_OPENER,
 	EVALUATIVE_WORDS,
 	FILLER_WORDS,
 	FIRST_PERSON,
+	OPENING_WORDS,
+	type OpeningWords,
 	IRREGULAR_PAST,
 	LAUGHTER,
 	PAYOFF_PHRASES,
 	QUESTION_SHAPE,
 	REASONING_PHRASES,
-	SPOKEN_CONNECTIVES,
 	REPORTED_SPEECH,
 	RETURN_MARKERS,
 	SECOND_PERSON,
@@ -92,11 +92,12 @@ export interface Unit extends Sentence {
  * `maxSeconds` (an unpunctuated run-on) is split at its longest pauses, so every clip can fit.
  */
 export function unitsOf(
-	transcript: Pick<Transcript, "segments">,
+	transcript: Pick<Transcript, "segments"> & { language?: string | null },
 	from = 0,
 	to = Infinity,
 	maxSeconds = Infinity,
 ): Unit[] {
+	const openingWords = openingWordsOf(transcript);
 	const punctuated = transcript.segments.some((s) => s.words.some((w) => endsSentence(w.word)));
 	const runOnWords = punctuated ? RUN_ON_WORDS_PUNCTUATED : RUN_ON_WORDS;
 	const sentences = sentencesOf(transcript)
@@ -109,7 +110,8 @@ export function unitsOf(
 	return sentences.map((sentence, index) => {
 		const words = infos.slice(at, at + sentence.words.length);
 		at += sentence.words.length;
-		return annotate(sentence, index, words, index > 0 ? sentence.start - sentences[index - 1]!.end : Infinity);
+		const gapBefore = index > 0 ? sentence.start - sentences[index - 1]!.end : Infinity;
+		return annotate(sentence, index, words, { gapBefore, openingWords });
 	});
 }
 
@@ -166,7 +168,13 @@ function splitLong(sentence: Sentence, maxSeconds: number): Sentence[] {
 	];
 }
 
-function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefore: number): Unit {
+/** What a sentence is read with beside its own words: the silence before it, its language's opening words. */
+interface Surroundings {
+	gapBefore: number;
+	openingWords: OpeningWords | null;
+}
+
+function annotate(sentence: Sentence, index: number, words: WordInfo[], around: Surroundings): Unit {
 	const norms = words.map((w) => w.norm).filter(Boolean);
 	const lower = ` ${norms.join(" ")} `;
 	const { pastVerbs, verbs, valence, rated, terms } = wordTallies(words);
@@ -204,7 +212,7 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		laughter: norms.some((n) => LAUGHTER.has(n)),
 		question: isQuestion(sentence.text, spoken),
 		dangling: DANGLING_OPENER.test(spoken.join(" ")),
-		...openingOf(words),
+		...openingOf(words, around.openingWords),
 		chatter: phrases,
 		chatterShare: chatterShareOf(phrases, norms.length - fillers),
 		reasoning: REASONING_PHRASES.filter((p) => lower.includes(` ${p} `)).length,
@@ -213,22 +221,37 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], gapBefor
 		returnMarker: RETURN_MARKERS.test(spoken.join(" ")),
 		valence,
 		rated,
-		gapBefore,
+		gapBefore: around.gapBefore,
 	};
 }
 
+/**
+ * The talk's language's opening words (lexicon.ts OPENING_WORDS): by the language the transcript
+ * carries ("es", "pt-BR"), or English when it carries none and reads as English; null for any other.
+ */
+function openingWordsOf(transcript: Pick<Transcript, "segments"> & { language?: string | null }): OpeningWords | null {
+	const base = (transcript.language ?? "").toLowerCase().split(/[-_]/)[0]!;
+	if (base !== "" && base !== "und") return OPENING_WORDS[base] ?? null;
+	const sample = transcript.segments
+		.slice(0, 20)
+		.map((s) => s.text)
+		.join(" ");
+	return isEnglish(null, sample) ? OPENING_WORDS.en! : null;
+}
+
 /** The opening connectives a clip leaves out (with the fillers around them), and whether a clause opener follows. */
-function openingOf(words: WordInfo[]): Pick<Unit, "openingWords" | "leansBack"> {
+function openingOf(words: WordInfo[], table: OpeningWords | null): Pick<Unit, "openingWords" | "leansBack"> {
+	if (!table) return { openingWords: 0, leansBack: false };
 	let k = 0;
 	let connectives = 0;
 	for (; k < words.length - 1; k++) {
 		const norm = words[k]!.norm;
-		if (SPOKEN_CONNECTIVES.has(norm)) connectives++;
+		if (table.connectives.has(norm)) connectives++;
 		else if (norm !== "" && !FILLER_WORDS.has(norm)) break;
 	}
 	const openingWords = connectives > 0 ? k : 0;
 	const first = words.slice(openingWords).find((w) => w.norm !== "" && !FILLER_WORDS.has(w.norm));
-	return { openingWords, leansBack: first !== undefined && CLAUSE_OPENERS.has(first.norm) };
+	return { openingWords, leansBack: first !== undefined && table.clauseOpeners.has(first.norm) };
 }
 
 /** A question mark ends it, or it has no stop and is shaped as a question ("what do you think"). */
