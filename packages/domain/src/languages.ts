@@ -111,10 +111,12 @@ export type LanguageCode = keyof typeof LANGUAGES;
 
 export const LANGUAGE_CODES = Object.keys(LANGUAGES) as [LanguageCode, ...LanguageCode[]];
 
+/** A language tag's base: "en-GB" → "en", "pt_BR" → "pt", "" → "". */
+export const languageBase = (code: string): string => code.toLowerCase().split(/[-_]/)[0]!;
+
 /** "hi" → "Hindi"; a code clipforge does not list (a subtitle track's "en-GB", "und") → its base's name, or the code. */
 export function languageName(code: string): string {
-	const base = code.toLowerCase().split(/[-_]/)[0]!;
-	return (LANGUAGES as Record<string, string>)[base] ?? code;
+	return (LANGUAGES as Record<string, string>)[languageBase(code)] ?? code;
 }
 
 /** The languages the local (offline) transcriber hears. */

@@ -10,7 +10,7 @@
  *    English, so another language without captions is `unheard`: refused at submission (422
  *    `unsupported_language`, services/transcript-plan.ts), never charged and failed later.
  */
-import { languageName, type LanguageCode } from "@clipforge/domain";
+import { languageBase, languageName, type LanguageCode } from "@clipforge/domain";
 import type { VideoConfig } from "./video-config";
 
 export interface SubtitleTrack {
@@ -41,18 +41,18 @@ export function planTranscript(choice: TranscriptChoice): TranscriptPlan {
 	const { config } = choice;
 	if (choice.captions.supplied) return { source: "captions", language: config.language ?? choice.captions.language };
 	const track = config.sourceSubtitles === "off" ? null : subtitleTrackFor(choice);
-	if (track) return { source: "subtitles", track, language: config.language ?? baseOf(track.lang) };
+	if (track) return { source: "subtitles", track, language: config.language ?? languageBase(track.lang) };
 	return unheard(config.language, choice.hears) ?? { source: "transcription", language: config.language };
 }
 
 /** "en-US" → "en"; "en-orig" → "en". */
-export const baseOf = (lang: string) => lang.toLowerCase().split(/[-_]/)[0]!;
 
 function subtitleTrackFor(choice: TranscriptChoice): SubtitleTrack | null {
 	const allowed = choice.tracks.filter((t) => !t.automatic || choice.config.sourceSubtitles === "any");
 	const manual = allowed.filter((t) => !t.automatic);
 	const wanted = choice.config.language ?? choice.sourceLanguage;
-	const inWanted = (tracks: SubtitleTrack[]) => (wanted ? tracks.find((t) => baseOf(t.lang) === wanted) : undefined);
+	const inWanted = (tracks: SubtitleTrack[]) =>
+		wanted ? tracks.find((t) => languageBase(t.lang) === wanted) : undefined;
 	if (wanted) return inWanted(manual) ?? inWanted(allowed.filter((t) => t.automatic)) ?? null;
 	// Not told the language: one track made by people is the speech's; an automatic one marked -orig is too.
 	if (manual.length === 1) return manual[0]!;

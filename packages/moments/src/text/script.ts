@@ -5,6 +5,7 @@
  * ends on the danda ("।"). Also which language a text's words are read in: the ranker's tagger,
  * its phrase lists and its written reasons are English, and are only used where the talk is.
  */
+import { languageBase } from "@clipforge/domain";
 
 /**
  * Characters of scripts written without spaces between words, and their punctuation (、。, full-width forms).
@@ -47,7 +48,7 @@ export const SENTENCE_END = /[.!?…。！？।॥]["'”’)」』]*$/;
  * offline ranker's written reasons apply only then.
  */
 export function isEnglish(language: string | null | undefined, sample = ""): boolean {
-	const base = (language ?? "").toLowerCase().split(/[-_]/)[0]!;
+	const base = languageBase(language ?? "");
 	if (base === "en") return true;
 	if (base !== "" && base !== "und") return false;
 	const letters = [...sample].filter((c) => /\p{L}/u.test(c));

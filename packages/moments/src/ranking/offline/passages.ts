@@ -133,17 +133,8 @@ export class SpanSpace implements Iterable<Span> {
 		const closed = this.units.flatMap((u, k) => (this.canStart[k] && u.leansBack ? [k] : []));
 		if (closed.length === 0) return;
 		for (const k of closed) this.canStart[k] = 0;
-		if (!this.hasCandidate()) for (const k of closed) this.canStart[k] = 1;
-	}
-
-	private hasCandidate(): boolean {
-		const { units, bounds } = this;
-		for (let i = 0; i < units.length; i++) {
-			if (!this.canStart[i]) continue;
-			for (let j = i; j < units.length && units[j]!.end - units[i]!.start <= bounds.max; j++)
-				if (!Number.isNaN(this.endOf(i, j))) return true;
-		}
-		return false;
+		// The candidates are walked lazily: the first one found ends the check.
+		if (this[Symbol.iterator]().next().done) for (const k of closed) this.canStart[k] = 1;
 	}
 
 	/**
