@@ -330,7 +330,6 @@ async function waitForSlot(
 	);
 }
 
-/** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */
 /** A run that ended: its webhook, and its files on the tier removed, side by side (neither waits for the other). */
 async function announceEnd(run: VideoRun, step: WorkflowStep, event: WebhookEvent): Promise<void> {
 	await Promise.all([notify(run, step, event), cleanUpTierFiles(run, step)]);
@@ -349,6 +348,7 @@ async function cleanUpTierFiles(run: VideoRun, step: WorkflowStep): Promise<void
 	}
 }
 
+/** Sends the event to the video's webhook, if any; a receiver that keeps failing never changes the video's outcome. */
 async function notify(run: VideoRun, step: WorkflowStep, event: WebhookEvent): Promise<void> {
 	try {
 		await step.do(`deliver ${event} webhook`, WEBHOOK_STEP, () => deliverEvent(run, event));

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/worker/domain/video-config";
-import type { Transcript } from "@clipforge/moments/text";
 import { analyseTalk, type TalkAnalysis } from "@clipforge/moments/ranking/offline/talk-analysis";
 import { gainPrefix, TOPIC_CROSSING_WEIGHT, visitGains } from "@clipforge/moments/ranking/offline/virality";
+import { transcriptOf, type Turn } from "../helpers/talk";
 
 const TOPICS = [
 	[
@@ -36,28 +36,9 @@ const TOPICS = [
 	],
 ];
 
-/** Each topic's lines said twice over, 0.35 s a word, 0.4 s between sentences. */
-function talkOf(topics: string[][]): Transcript {
-	let at = 0.5;
-	const segments = topics.flatMap((lines) =>
-		[...lines, ...lines].map((text) => {
-			const words = text.split(" ").map((word) => {
-				const w = { word, start: at, end: at + 0.35 };
-				at = w.end;
-				return w;
-			});
-			at += 0.4;
-			return { start: words[0]!.start, end: words[words.length - 1]!.end, text, words };
-		}),
-	);
-	return {
-		language: "en",
-		duration: at + 1,
-		text: segments.map((s) => s.text).join(" "),
-		segments,
-		words: segments.flatMap((s) => s.words),
-	};
-}
+/** Each topic's lines said twice over, one sentence a segment (helpers/talk.ts). */
+const talkOf = (topics: string[][]) =>
+	transcriptOf(topics.flatMap((lines) => [...lines, ...lines]).map((text): Turn => ["A", text]));
 
 describe("topic turns", () => {
 	it("a passage holding the turn from one topic to the next loses TOPIC_CROSSING_WEIGHT of gain; no other passage changes", () => {
@@ -76,7 +57,11 @@ describe("topic turns", () => {
 		for (const [key, gain] of asSaid) {
 			const [i, j] = key.split("-").map(Number) as [number, number];
 			const holdsTurn = turns.some((k) => i < k && k <= j);
-			if (holdsTurn) crossing++;
+			if (holdsTurn) {
+				crossing++;
+				// Worth less than the same passage with no turn in it.
+				expect(asOne.get(key)! - gain, key).toBeGreaterThan(0);
+			}
 			expect(asOne.get(key)! - gain, key).toBeCloseTo(holdsTurn ? TOPIC_CROSSING_WEIGHT : 0, 6);
 		}
 		expect(crossing).toBeGreaterThan(10);
