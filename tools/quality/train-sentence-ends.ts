@@ -8,17 +8,22 @@
  * dev highlights, the written dev meetings, and QMSum train's dev series (real meetings, when a
  * local copy exists). It prints boundary precision, recall and F1 fitted on two families and read on
  * the third, beside cutting every n words (n the family's mean sentence length), then fits on all
- * of them. `--check` prints the cross-family table and writes nothing.
+ * of them. `--check` prints the cross-family table and writes nothing. `--extend PREFIX` keeps the
+ * current model's weights, bias and bar, and fits only the features whose names start with PREFIX
+ * (a new kind of evidence is added without moving any cut the old evidence alone made).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gapFeatures, gapTokens, sentenceStarts, type GapToken } from "@clipforge/moments/text/sentence-ends";
+import { SENTENCE_END_MODEL } from "@clipforge/moments/text/sentence-end-model";
 import type { SparseLogistic } from "@clipforge/moments/text/sparse-logistic";
 import { loadQmsumTrain } from "./qmsum.ts";
 import type { Turn } from "./turns-to-transcript.ts";
 
-const { values } = parseArgs({ options: { check: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+	options: { check: { type: "boolean", default: false }, extend: { type: "string" } },
+});
 
 /** One stretch of talk as words without punctuation, and where its sentences start. */
 interface Passage {
@@ -90,10 +95,14 @@ function rowsOf(passages: Passage[], tokens: GapToken[][], vocabulary: ReadonlyS
 	);
 }
 
-/** Sparse logistic regression by stochastic gradient descent, in a fixed order (deterministic). */
-function fit(rows: Row[]): { bias: number; weights: Record<string, number> } {
-	const weights = new Map<string, number>();
-	let bias = 0;
+/**
+ * Sparse logistic regression by stochastic gradient descent, in a fixed order (deterministic). From
+ * `base`, when given, only the features named by `prefix` are fitted (its bias and weights stay).
+ */
+function fit(rows: Row[], base?: SparseLogistic, prefix = ""): { bias: number; weights: Record<string, number> } {
+	const weights = new Map<string, number>(Object.entries(base?.weights ?? {}));
+	const frozen = (f: string) => base !== undefined && !f.startsWith(prefix);
+	let bias = base?.bias ?? 0;
 	for (let epoch = 0; epoch < EPOCHS; epoch++) {
 		const rate = RATE / (1 + epoch);
 		for (let r = 0; r < rows.length; r++) {
@@ -101,8 +110,9 @@ function fit(rows: Row[]): { bias: number; weights: Record<string, number> } {
 			let z = bias;
 			for (const f of row.features) z += weights.get(f) ?? 0;
 			const g = 1 / (1 + Math.exp(-z)) - row.label;
-			bias -= rate * g;
+			if (!base) bias -= rate * g;
 			for (const f of row.features) {
+				if (frozen(f)) continue;
 				const w = weights.get(f) ?? 0;
 				weights.set(f, w - rate * (g + L2 * w));
 			}
@@ -164,11 +174,12 @@ function vocabularyOf(passages: Passage[]): string[] {
 	].sort();
 }
 
-/** The model fitted on these passages, its bar chosen for the best F1 on them. */
-function train(passages: Passage[]): SparseLogistic {
-	const vocabulary = vocabularyOf(passages);
+/** The model fitted on these passages (or `base` extended on them), its bar chosen for the best F1 on them. */
+function train(passages: Passage[], base?: SparseLogistic, prefix?: string): SparseLogistic {
+	const vocabulary = base ? [...base.vocabulary] : vocabularyOf(passages);
 	const tokens = passages.map((p) => gapTokens(p.words));
-	const { bias, weights } = fit(rowsOf(passages, tokens, new Set(vocabulary)));
+	const { bias, weights } = fit(rowsOf(passages, tokens, new Set(vocabulary)), base, prefix);
+	if (base) return { bias, threshold: base.threshold, weights, vocabulary };
 	let best = { threshold: 0, f1: -1 };
 	for (let threshold = -2; threshold <= 2.001; threshold += 0.25) {
 		const model = { bias, threshold, weights, vocabulary };
@@ -191,19 +202,42 @@ const fmt = (s: Score) => `P ${s.precision.toFixed(2)} R ${s.recall.toFixed(2)} 
 const byFamily = Object.fromEntries(Object.entries(families()).map(([name, docs]) => [name, passagesOf(docs)]));
 const names = Object.keys(byFamily);
 console.log(`Families: ${names.map((n) => `${n} (${byFamily[n]!.length} passages)`).join(", ")}`);
-for (const held of names) {
-	const model = train(names.filter((n) => n !== held).flatMap((n) => byFamily[n]!));
-	const test = byFamily[held]!;
-	console.log(
-		`fitted without ${held}, read on it: ${fmt(score(test, (p) => sentenceStarts(p.words, model)))}  |  every n words: ${fmt(score(test, everyNWords(test)))}`,
-	);
+if (values.extend) extendModel(values.extend);
+else fitAnew();
+
+/** Fits on two families, reads the third, for each; then (unless --check) fits on all and writes the model. */
+function fitAnew(): void {
+	for (const held of names) {
+		const model = train(names.filter((n) => n !== held).flatMap((n) => byFamily[n]!));
+		const test = byFamily[held]!;
+		console.log(
+			`fitted without ${held}, read on it: ${fmt(score(test, (p) => sentenceStarts(p.words, model)))}  |  every n words: ${fmt(score(test, everyNWords(test)))}`,
+		);
+	}
+	if (!values.check) write(train(names.flatMap((n) => byFamily[n]!)), "Fitted");
 }
-if (!values.check) {
-	const model = train(names.flatMap((n) => byFamily[n]!));
+
+/** The current model with weights fitted for the features it lacks, read on each family beside it. */
+function extendModel(prefix: string): void {
+	const model = train(
+		names.flatMap((n) => byFamily[n]!),
+		SENTENCE_END_MODEL,
+		prefix,
+	);
+	const added = Object.keys(model.weights).filter((f) => !(f in SENTENCE_END_MODEL.weights));
+	console.log(`Added: ${added.map((f) => `${f} ${model.weights[f]}`).join(", ") || "nothing"}`);
+	for (const name of names) {
+		const read = (m: SparseLogistic) => fmt(score(byFamily[name]!, (p) => sentenceStarts(p.words, m)));
+		console.log(`${name}: before ${read(SENTENCE_END_MODEL)}  |  extended ${read(model)}`);
+	}
+	if (!values.check) write(model, `Extended (${added.join(", ")} fitted, the rest kept)`);
+}
+
+function write(model: SparseLogistic, how: string): void {
 	const file = join(import.meta.dirname, "../../packages/moments/src/text/sentence-end-model.ts");
 	writeFileSync(
 		file,
-		`/**\n * Generated by \`npm run train:sentence-ends\` (tools/quality/train-sentence-ends.ts); do not edit by hand.\n * Fitted on the dev material only (${names.join(", ")}), punctuation taken away.\n */\nimport type { SparseLogistic } from "./sparse-logistic.ts";\n\nexport const SENTENCE_END_MODEL: SparseLogistic = ${JSON.stringify(model, null, "\t")};\n`,
+		`/**\n * Generated by \`npm run train:sentence-ends\` (tools/quality/train-sentence-ends.ts); do not edit by hand.\n * ${how} on the dev material only (${names.join(", ")}), punctuation taken away.\n */\nimport type { SparseLogistic } from "./sparse-logistic.ts";\n\nexport const SENTENCE_END_MODEL: SparseLogistic = ${JSON.stringify(model, null, "\t")};\n`,
 	);
 	console.log(`Wrote ${file} (${Object.keys(model.weights).length} weights, bar ${model.threshold}).`);
 }

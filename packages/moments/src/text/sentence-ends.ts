@@ -6,6 +6,7 @@
  * `npm run train:sentence-ends` on the dev corpora with their punctuation taken away), and a run-on
  * is cut where that probability is high, never into pieces of fewer than MIN_WORDS words.
  */
+import { CHATTER_PHRASES } from "./lexicon.ts";
 import { analyseWords } from "./nlp.ts";
 import { SENTENCE_END_MODEL } from "./sentence-end-model.ts";
 import type { SparseLogistic } from "./sparse-logistic.ts";
@@ -25,6 +26,8 @@ const MAX_WORDS = 40;
 export interface GapToken {
 	norm: string;
 	pos: string;
+	/** Where a phrase of chatter (a greeting, a sign-off, a show's housekeeping) begins or ends on this word. */
+	chatter?: { opens: boolean; closes: boolean };
 }
 
 /**
@@ -35,7 +38,10 @@ export function gapFeatures(tokens: readonly GapToken[], k: number, vocabulary: 
 	const at = (n: number) => tokens[n] ?? { norm: "<edge>", pos: "EDGE" };
 	const [z, a, b, c] = [at(k - 2), at(k - 1), at(k), at(k + 1)];
 	const word = (side: string, t: GapToken) => (vocabulary.has(t.norm) ? [`${side}w:${t.norm}`] : []);
+	// A greeting or a sign-off is a clause of its own: the gap before one opens and after one closes is a likely end.
+	const chatter = [...(b.chatter?.opens ? ["chatter:opens"] : []), ...(a.chatter?.closes ? ["chatter:closes"] : [])];
 	return [
+		...chatter,
 		`z:${z.pos}`,
 		`a:${a.pos}`,
 		`b:${b.pos}`,
@@ -51,7 +57,27 @@ export function gapFeatures(tokens: readonly GapToken[], k: number, vocabulary: 
 /** The words as the model reads them: lower case (recognizers differ in case), tagged in context. */
 export function gapTokens(words: readonly string[]): GapToken[] {
 	const infos = analyseWords(words.map((w) => (/^i('|$)/i.test(w.trim()) ? w.trim() : w.trim().toLowerCase())));
-	return infos.map((info) => ({ norm: info.norm, pos: info.pos }));
+	const tokens: GapToken[] = infos.map((info) => ({ norm: info.norm, pos: info.pos }));
+	markChatter(tokens);
+	return tokens;
+}
+
+/** The phrases of chatter as words, by their first word. */
+const CHATTER_BY_FIRST_WORD = new Map<string, string[][]>();
+for (const phrase of CHATTER_PHRASES.map((p) => p.split(" "))) {
+	CHATTER_BY_FIRST_WORD.set(phrase[0]!, [...(CHATTER_BY_FIRST_WORD.get(phrase[0]!) ?? []), phrase]);
+}
+
+/** Marks the first and the last word of every phrase of chatter said in `tokens`. */
+function markChatter(tokens: GapToken[]): void {
+	for (let k = 0; k < tokens.length; k++) {
+		for (const phrase of CHATTER_BY_FIRST_WORD.get(tokens[k]!.norm) ?? []) {
+			if (!phrase.every((w, n) => tokens[k + n]?.norm === w)) continue;
+			const [first, last] = [tokens[k]!, tokens[k + phrase.length - 1]!];
+			first.chatter = { opens: true, closes: first.chatter?.closes ?? false };
+			last.chatter = { opens: last.chatter?.opens ?? false, closes: true };
+		}
+	}
 }
 
 export function gapLogit(model: SparseLogistic, features: readonly string[]): number {
