@@ -198,7 +198,7 @@ try {
 			},
 		},
 		profile: {
-			about: "Server-Timing of every status answer in the status phases, ms, as the Worker's clock moves (with I/O: computation shows as ~0). auth: key hash + verified-key cache; limiter: the READ_LIMITER call (runs beside the handler); limiter-wait: how long the answer then still waited for it; d1: the one status query; view: building the body and its ETag; app: the whole Worker, first middleware to last.",
+			about: "Server-Timing of every status answer in the status phases, ms, as the Worker's clock moves (with I/O: computation shows as ~0). auth: key hash + verified-key cache; limiter: paying READ_LIMITER for a batch of 10 reads, on a read with none paid left (runs beside the handler; absent on the other reads); limiter-wait: how long the answer then still waited for it; d1: the one status query; view: building the body and its ETag; app: the whole Worker, first middleware to last.",
 			phases: profile,
 			statusP50Ms: statusP50,
 			healthzP50Ms: median(rounds.map((r) => r.healthz.latencyMs.p50)),

@@ -1,12 +1,12 @@
 /**
- * The read limit the Worker knows (READ_LIMIT: which reads may be answered before the
- * limiter's verdict, middleware/read-verdicts.ts) is the limit wrangler.toml gives READ_LIMITER, in
- * every environment: a larger one would answer early reads the binding refuses.
+ * The read limit the Worker knows (READ_LIMIT, paid for in batches of READ_BATCH reads a call:
+ * middleware/read-allowances.ts) is the limit wrangler.toml gives READ_LIMITER times the batch, in
+ * every environment: else one isolate would answer more or fewer reads than API.md promises.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { READ_LIMIT } from "../src/worker/middleware/read-verdicts";
+import { READ_BATCH, READ_LIMIT } from "../src/worker/middleware/read-allowances";
 
 const toml = readFileSync(join(import.meta.dirname, "..", "wrangler.toml"), "utf8");
 
@@ -19,11 +19,14 @@ function readLimiters(text: string): { table: string; limit: number; period: num
 	});
 }
 
-it("READ_LIMITER allows READ_LIMIT's reads a minute in every environment of wrangler.toml", () => {
+const BATCHES = READ_LIMIT.reads / READ_BATCH;
+
+it("READ_LIMITER allows READ_LIMIT's reads a minute, in batches, in every environment of wrangler.toml", () => {
+	expect(Number.isInteger(BATCHES)).toBe(true);
 	const limiters = readLimiters(toml);
 	expect(limiters.map((l) => l.table)).toEqual(["[[ratelimits]]", "[[env.local.ratelimits]]"]);
 	for (const limiter of limiters)
-		expect(limiter, limiter.table).toMatchObject({ limit: READ_LIMIT.reads, period: READ_LIMIT.periodSeconds });
+		expect(limiter, limiter.table).toMatchObject({ limit: BATCHES, period: READ_LIMIT.periodSeconds });
 });
 
 it("a limit changed in one environment only is caught", () => {
@@ -32,5 +35,5 @@ it("a limit changed in one environment only is caught", () => {
 		"$11200",
 	);
 	expect(changed).not.toBe(toml);
-	expect(readLimiters(changed).map((l) => l.limit)).toEqual([READ_LIMIT.reads, 1200]);
+	expect(readLimiters(changed).map((l) => l.limit)).toEqual([BATCHES, 1200]);
 });

@@ -9,23 +9,31 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
-import { READ_LIMIT, ReadVerdicts } from "./read-verdicts";
+import { READ_BATCH, READ_LIMIT, ReadAllowances, type ReadTake } from "./read-allowances";
 import { timed } from "./server-timing";
 
 const PERIOD_SECONDS = 60;
 
-/** This isolate's knowledge of which keys are well within their read limit (read-verdicts.ts). */
-const readVerdicts = new ReadVerdicts(READ_LIMIT.reads, READ_LIMIT.periodSeconds * 1000);
+/** The reads this isolate has paid READ_LIMITER for, a batch per call (read-allowances.ts). */
+const readAllowances = new ReadAllowances(READ_BATCH, READ_LIMIT.periodSeconds * 1000);
 
 /** Whom a request is counted against. */
 export function limitKey(principal: Principal): string {
 	return principal.kind === "api_key" ? `ws:${principal.workspaceIds[0]}` : `user:${principal.userId}`;
 }
 
-/** Counts one request of the caller's; the promise answers whether it is within the limit. */
-function count(c: Context<AppEnv>, kind: "read" | "write"): Promise<{ success: boolean }> {
-	const limiter = kind === "read" ? c.env.READ_LIMITER : c.env.WRITE_LIMITER;
-	return limiter.limit({ key: limitKey(c.get("principal")) });
+/** Counts one write of the caller's; the promise answers whether it is within the limit. */
+async function countWrite(c: Context<AppEnv>): Promise<boolean> {
+	return (await c.env.WRITE_LIMITER.limit({ key: limitKey(c.get("principal")) })).success;
+}
+
+/** Takes one read of the caller's from what this isolate has paid READ_LIMITER for. */
+function takeRead(c: Context<AppEnv>): ReadTake {
+	const take = readAllowances.take(limitKey(c.get("principal")), async (key) => {
+		return (await c.env.READ_LIMITER.limit({ key })).success;
+	});
+	if (take.now && take.prepaying) c.executionCtx.waitUntil(take.prepaying.catch(() => undefined));
+	return take;
 }
 
 function refusal(c: Context<AppEnv>, kind: "read" | "write"): ApiError {
@@ -39,34 +47,25 @@ function refusal(c: Context<AppEnv>, kind: "read" | "write"): ApiError {
 /** A middleware that counts every request it sees as one `kind` (MCP counts each call as a read). */
 export const countAs = (kind: "read" | "write") =>
 	createMiddleware<AppEnv>(async (c, next) => {
-		if (!(await count(c, kind)).success) throw refusal(c, kind);
+		const allowed = kind === "write" ? await countWrite(c) : await readAllowed(takeRead(c));
+		if (!allowed) throw refusal(c, kind);
 		await next();
 	});
+
+const readAllowed = (take: ReadTake): boolean | Promise<boolean> => (take.now ? true : take.verdict);
 
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 	const isRead = c.req.method === "GET" || c.req.method === "HEAD";
 	if (!isRead) return countAs("write")(c, next);
-	// A read changes nothing, so it runs while the limiter answers (one round trip less on every
-	// status poll); over the limit, its result is dropped and the answer is the 429.
-	const key = limitKey(c.get("principal"));
-	const answerFirst = readVerdicts.count(key);
-	const verdict = timed(
-		c,
-		"limiter",
-		count(c, "read").then((v) => {
-			readVerdicts.record(key, v.success);
-			return v;
-		}),
-	);
-	// Well within its limit (read-verdicts.ts): answered without waiting; the count still lands.
-	if (answerFirst) {
-		c.executionCtx.waitUntil(verdict.catch(() => undefined));
-		return next();
-	}
+	const take = takeRead(c);
+	if (take.now) return next();
+	// Nothing paid left: the read runs while the batch is paid for (a read changes nothing); refused,
+	// its result is dropped and the answer is the 429.
+	const verdict = timed(c, "limiter", take.verdict);
 	let failure: unknown = null;
 	await next().catch((error: unknown) => {
 		failure = error;
 	});
-	if (!(await timed(c, "limiter-wait", verdict)).success) throw refusal(c, "read");
+	if (!(await timed(c, "limiter-wait", verdict))) throw refusal(c, "read");
 	if (failure) throw failure;
 });
