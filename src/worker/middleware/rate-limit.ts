@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Principal } from "../env";
 import { ApiError } from "../errors";
-import { READ_BATCH, READ_LIMIT, ReadAllowances, type ReadTake } from "./read-allowances";
+import { READ_BATCH, READ_LIMIT, ReadAllowances } from "./read-allowances";
 import { timed } from "./server-timing";
 
 const PERIOD_SECONDS = 60;
@@ -28,12 +28,11 @@ async function countWrite(c: Context<AppEnv>): Promise<boolean> {
 }
 
 /** Takes one read of the caller's from what this isolate has paid READ_LIMITER for. */
-function takeRead(c: Context<AppEnv>): ReadTake {
-	const take = readAllowances.take(limitKey(c.get("principal")), async (key) => {
-		return (await c.env.READ_LIMITER.limit({ key })).success;
+function takeRead(c: Context<AppEnv>): true | Promise<boolean> {
+	return readAllowances.take(limitKey(c.get("principal")), {
+		pay: async (key) => (await c.env.READ_LIMITER.limit({ key })).success,
+		inBackground: (payment) => c.executionCtx.waitUntil(payment),
 	});
-	if (take.now && take.prepaying) c.executionCtx.waitUntil(take.prepaying.catch(() => undefined));
-	return take;
 }
 
 function refusal(c: Context<AppEnv>, kind: "read" | "write"): ApiError {
@@ -47,21 +46,19 @@ function refusal(c: Context<AppEnv>, kind: "read" | "write"): ApiError {
 /** A middleware that counts every request it sees as one `kind` (MCP counts each call as a read). */
 export const countAs = (kind: "read" | "write") =>
 	createMiddleware<AppEnv>(async (c, next) => {
-		const allowed = kind === "write" ? await countWrite(c) : await readAllowed(takeRead(c));
+		const allowed = kind === "write" ? await countWrite(c) : await takeRead(c);
 		if (!allowed) throw refusal(c, kind);
 		await next();
 	});
-
-const readAllowed = (take: ReadTake): boolean | Promise<boolean> => (take.now ? true : take.verdict);
 
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 	const isRead = c.req.method === "GET" || c.req.method === "HEAD";
 	if (!isRead) return countAs("write")(c, next);
 	const take = takeRead(c);
-	if (take.now) return next();
+	if (take === true) return next();
 	// Nothing paid left: the read runs while the batch is paid for (a read changes nothing); refused,
 	// its result is dropped and the answer is the 429.
-	const verdict = timed(c, "limiter", take.verdict);
+	const verdict = timed(c, "limiter", take);
 	let failure: unknown = null;
 	await next().catch((error: unknown) => {
 		failure = error;

@@ -2,15 +2,15 @@
  * Reads paid for in batches. READ_LIMITER counts one call of its `limit()` as READ_BATCH reads
  * (wrangler.toml gives it READ_LIMIT.reads / READ_BATCH a period): this isolate pays for a batch
  * before it answers the batch's first read, answers the next ones from what it has paid without a
- * call, and pays for the next batch in the background once half of the current one is used.
+ * call, and keeps a whole batch paid ahead (the next is paid for in the background).
  *
  * Why: under `wrangler dev` one `limit()` call is a Durable Object writing SQLite, as much work as
  * the status poll it guards; in production it is a counter in memory, and one call in ten costs
  * less still. Every read is counted, before it is answered:
  * - Reads answered across all isolates never exceed what the binding granted (READ_LIMIT.reads a
  *   period); one isolate answers exactly READ_LIMIT.reads (the 601st read of a minute is a 429).
- * - A workspace read from many isolates at once may be refused up to READ_BATCH - 1 reads early
- *   per isolate: each may hold a paid batch it has not used when the period ends (not carried over).
+ * - A workspace read from many isolates at once may be refused up to 2 × READ_BATCH - 1 reads
+ *   early per isolate: each may hold paid reads it has not used when the period ends (they lapse).
  */
 export const MAX_KEYS = 5_000;
 
@@ -20,11 +20,11 @@ export const READ_LIMIT = { reads: 600, periodSeconds: 60 } as const;
 /** Reads one READ_LIMITER call pays for (READ_LIMIT.reads is a multiple of it). */
 export const READ_BATCH = 10;
 
-/** Pays for one batch of `key`'s reads: true when the binding grants it. */
-export type PayForBatch = (key: string) => Promise<boolean>;
-
-/** A read's answer: now (paid already), or once a payment says whether it may be. */
-export type ReadTake = { now: true; prepaying: Promise<boolean> | null } | { now: false; verdict: Promise<boolean> };
+/** How a request pays: one batch of `key`'s reads (true when the binding grants it), and keeping a payment it does not wait for alive. */
+export interface Payer {
+	pay(key: string): Promise<boolean>;
+	inBackground(payment: Promise<unknown>): void;
+}
 
 interface KeyState {
 	/** The window (wall-clock multiples of the period, as the binding aligns them) being paid for. */
@@ -45,31 +45,36 @@ export class ReadAllowances {
 		private readonly clock: () => number = Date.now,
 	) {}
 
-	/** Takes one read of `key`: answered now from a paid batch, or after `pay` grants another. */
-	take(key: string, pay: PayForBatch): ReadTake {
+	/** Takes one read of `key`: true now from a paid batch, else a promise of the next payment's verdict. */
+	take(key: string, payer: Payer): true | Promise<boolean> {
 		const state = this.stateOf(key);
-		if (state.used < state.paid) {
-			state.used += 1;
-			const low = state.paid - state.used <= this.batch / 2 && state.paying === null;
-			return { now: true, prepaying: low ? this.payFor(key, state, pay) : null };
-		}
-		return { now: false, verdict: this.takeAfterPaying(key, pay) };
+		if (state.used < state.paid) return this.use(key, state, payer);
+		return this.takeAfterPaying(key, payer);
 	}
 
 	/** Pays (or waits for the payment in flight) until a paid read is free, or a payment is refused. */
-	private async takeAfterPaying(key: string, pay: PayForBatch): Promise<boolean> {
+	private async takeAfterPaying(key: string, payer: Payer): Promise<boolean> {
 		for (;;) {
 			const state = this.stateOf(key);
-			if (state.used < state.paid) {
-				state.used += 1;
-				return true;
-			}
-			if (!(await (state.paying ?? this.payFor(key, state, pay)))) return false;
+			if (state.used < state.paid) return this.use(key, state, payer);
+			if (!(await (state.paying ?? this.payFor(key, state, payer)))) return false;
 		}
 	}
 
-	private payFor(key: string, state: KeyState, pay: PayForBatch): Promise<boolean> {
-		const payment = pay(key)
+	/**
+	 * Answers a read from what is paid, keeping a whole batch paid ahead: polls arrive in bursts (a
+	 * client's timers, a proxy's queue), and a burst that used up what was paid would wait.
+	 */
+	private use(key: string, state: KeyState, payer: Payer): true {
+		state.used += 1;
+		if (state.paid - state.used < this.batch && state.paying === null)
+			payer.inBackground(this.payFor(key, state, payer).catch(() => undefined));
+		return true;
+	}
+
+	private payFor(key: string, state: KeyState, payer: Payer): Promise<boolean> {
+		const payment = payer
+			.pay(key)
 			.then((granted) => {
 				if (granted) state.paid += this.batch;
 				return granted;
