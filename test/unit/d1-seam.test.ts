@@ -100,7 +100,7 @@ describe("D1's transient errors at the data layer's seam", () => {
 			return "written";
 		};
 		const landed = async () => {
-			const row = await db.query.workspaces.findFirst({ where: (w, { eq }) => eq(w.id, workspaceId) });
+			const [row] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
 			return row && row.minutesBalance === 11 ? "landed" : undefined;
 		};
 		expect(await retryWrite(write, landed)).toBe("landed");
@@ -142,7 +142,7 @@ describe("D1's transient errors at the data layer's seam", () => {
 				.update(workspaces)
 				.set({ name: `step write ${i % 5}` })
 				.where(eq(workspaces.id, workspaceId));
-		const row = await getDb(env).query.workspaces.findFirst({ where: (w, { eq: is }) => is(w.id, workspaceId) });
+		const [row] = await getDb(env).select().from(workspaces).where(eq(workspaces.id, workspaceId));
 		expect(row?.name).toBe("step write 4");
 		// The API's own writes are still not tried again blindly.
 		const { around } = failing(1, LOST);
@@ -162,14 +162,18 @@ describe("the soak's injected faults (INJECT_FAULTS)", () => {
 
 	it("D1: a statement fails with one of D1's documented errors, reads after their retries", async () => {
 		const db = getDb({ ...env, INJECT_FAULTS: "d1=1" });
-		const failure = await db.query.workspaces.findFirst().then(
-			() => null,
-			(error: Error) => error,
-		);
+		const failure = await db
+			.select()
+			.from(workspaces)
+			.limit(1)
+			.then(
+				() => null,
+				(error: Error) => error,
+			);
 		// drizzle wraps D1's error ("Failed query: …"), its cause the platform's own.
 		expect(String((failure?.cause as Error | undefined)?.message)).toMatch(/^D1_ERROR: /);
 		const ended = getDb({ ...env, INJECT_FAULTS: `d1=1,until=${Date.now() - 1}` });
-		await expect(ended.query.workspaces.findFirst()).resolves.toBeDefined();
+		await expect(ended.select().from(workspaces).limit(1)).resolves.toBeDefined();
 	});
 
 	it("R2: puts, gets and multipart parts fail with R2's service errors; the rest is the bucket", async () => {

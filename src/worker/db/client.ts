@@ -5,7 +5,6 @@ import { injectD1Faults } from "./d1-faults";
 import { faultPlanOf, type FaultVars } from "../faults/plan";
 import { interceptD1 } from "./d1-intercept";
 import { retryIdempotent, retryReads } from "./d1-retry";
-import * as schema from "./schema";
 
 export type Db = ReturnType<typeof getDb>;
 
@@ -18,7 +17,9 @@ export type Db = ReturnType<typeof getDb>;
 export function getDb(env: Pick<Env, "DB"> & FaultVars, options: { idempotentWrites?: boolean } = {}) {
 	const plan = faultPlanOf(env);
 	const faulty = plan?.rates.d1 ? interceptD1(env.DB, injectD1Faults(plan)) : env.DB;
-	return drizzle(interceptD1(faulty, options.idempotentWrites ? retryIdempotent : retryReads), { schema });
+	// No schema handed to drizzle: the relational query API (db.query.*) is not used, and reading the
+	// schema's relations each time a request builds its client cost more CPU than a status poll's query.
+	return drizzle(interceptD1(faulty, options.idempotentWrites ? retryIdempotent : retryReads));
 }
 
 const dialect = new SQLiteAsyncDialect();

@@ -22,8 +22,13 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 	return diff === 0;
 }
 
+/** Each byte's two hex digits: every API request hashes its key, so this runs on every poll. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: Uint8Array): string {
-	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+	let hex = "";
+	for (const b of bytes) hex += HEX[b]!;
+	return hex;
 }
 
 export function base64UrlEncode(bytes: Uint8Array): string {
