@@ -30,6 +30,18 @@ const PUBLIC_VALUES = new Set(["local-dev-signing-secret-not-for-production"]);
 const MIN_SECRET_LENGTH = 32;
 
 /**
+ * Random bytes as base64url that never start with "-": secrets and passwords are passed after a
+ * flag (`npm run smoke -- --key …`, `admin.ts create-account --password …`), where a leading dash
+ * reads as another flag and the command fails (1 draw in 64 did).
+ */
+export function flagSafeToken(bytes: number): string {
+	for (;;) {
+		const token = randomBytes(bytes).toString("base64url");
+		if (!token.startsWith("-")) return token;
+	}
+}
+
+/**
  * Reads `file` (dotenv lines) and adds any local secret it lacks, or holds a public or too-short
  * value for, as 48 random bytes (base64url). Other lines are kept as they are. Mode 0600.
  */
@@ -48,7 +60,7 @@ export function ensureLocalSecrets(file: string): LocalSecrets {
 	for (const name of LOCAL_SECRET_NAMES) {
 		let value = valueOf(name);
 		if (value === undefined || value.length < MIN_SECRET_LENGTH || PUBLIC_VALUES.has(value)) {
-			value = randomBytes(48).toString("base64url");
+			value = flagSafeToken(48);
 			const at = lines.findIndex((l) => l.startsWith(`${name}=`));
 			if (at === -1) lines.push(`${name}=${value}`);
 			else lines[at] = `${name}=${value}`;
@@ -429,7 +441,7 @@ async function ensureAccount(
 		);
 		if (known) return { apiKey, email: BOOTSTRAP_EMAIL, password: readFileSync(passwordFile, "utf8").trim() };
 	}
-	const password = randomBytes(12).toString("base64url");
+	const password = flagSafeToken(12);
 	const result = spawnSync(
 		process.execPath,
 		[
