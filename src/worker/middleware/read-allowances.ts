@@ -12,6 +12,7 @@
  * - A workspace read from many isolates at once may be refused up to 2 × READ_BATCH - 1 reads
  *   early per isolate: each may hold paid reads it has not used when the period ends (they lapse).
  */
+/** Keys an isolate remembers; the least recently read is forgotten first (its next read pays again). */
 export const MAX_KEYS = 5_000;
 
 /** What API.md promises: reads per period, per workspace (API keys) or per signed-in person. */
