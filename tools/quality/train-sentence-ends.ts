@@ -217,20 +217,20 @@ function fitAnew(): void {
 	if (!values.check) write(train(names.flatMap((n) => byFamily[n]!)), "Fitted");
 }
 
-/** The current model with weights fitted for the features it lacks, read on each family beside it. */
+/** The current model with the features named by `prefix` fitted (the rest kept), read on each family beside it. */
 function extendModel(prefix: string): void {
 	const model = train(
 		names.flatMap((n) => byFamily[n]!),
 		SENTENCE_END_MODEL,
 		prefix,
 	);
-	const added = Object.keys(model.weights).filter((f) => !(f in SENTENCE_END_MODEL.weights));
-	console.log(`Added: ${added.map((f) => `${f} ${model.weights[f]}`).join(", ") || "nothing"}`);
+	const fitted = Object.keys(model.weights).filter((f) => f.startsWith(prefix));
+	console.log(`Fitted: ${fitted.map((f) => `${f} ${model.weights[f]}`).join(", ") || "nothing"}`);
 	for (const name of names) {
 		const read = (m: SparseLogistic) => fmt(score(byFamily[name]!, (p) => sentenceStarts(p.words, m)));
 		console.log(`${name}: before ${read(SENTENCE_END_MODEL)}  |  extended ${read(model)}`);
 	}
-	if (!values.check) write(model, `Extended (${added.join(", ")} fitted, the rest kept)`);
+	if (!values.check) write(model, `Extended (${fitted.join(", ")} fitted, the rest kept)`);
 }
 
 function write(model: SparseLogistic, how: string): void {
